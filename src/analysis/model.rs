@@ -1,0 +1,231 @@
+//! The results of the warp address analysis: plain data, serialisable as the
+//! stable JSON contract (`version: 1`; fields may be added, none renamed).
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use serde::Serialize;
+
+/// Which memory model to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arch {
+    /// Volta and later (sm_70+): one request per warp instruction; L1 lines
+    /// (128 B) and L2 sectors (32 B) are counted over the active lanes' bytes.
+    #[default]
+    Sm70,
+    /// Pascal (sm_60/61): global loads are cached in L2 only (32-byte
+    /// transactions); L1 line figures are reported but not meaningful.
+    Sm60,
+}
+
+/// Facts about how a kernel is launched; every field optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct LaunchConfig {
+    /// Threads per block (x, y, z).
+    pub block: Option<[u32; 3]>,
+    /// Blocks per grid (x, y, z).
+    pub grid: Option<[u32; 3]>,
+    /// Values of scalar parameters, by index or PTX name.
+    pub params: Vec<(ParamKey, i64)>,
+}
+
+/// How a parameter is named on the command line or in the config file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ParamKey {
+    /// Index from 0 in the kernel's parameter list.
+    Index(usize),
+    /// PTX parameter name (`_Z3fooPfi_param_1`) or its suffix after `_param_`.
+    Name(String),
+}
+
+/// Options of one analysis run.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Options {
+    /// Memory model.
+    pub arch: Arch,
+    /// Launch facts applied to every kernel unless a per-kernel entry overrides.
+    pub launch: LaunchConfig,
+    /// Per-kernel launch facts: (glob on mangled or demangled name, facts).
+    pub kernels: Vec<(String, LaunchConfig)>,
+    /// Only analyse kernels whose mangled or demangled name matches this glob.
+    pub kernel_filter: Option<String>,
+    /// Alignment assumed for pointer parameters, in bytes (cudaMalloc gives 256).
+    pub pointer_align: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            arch: Arch::Sm70,
+            launch: LaunchConfig::default(),
+            kernels: Vec::new(),
+            kernel_filter: None,
+            pointer_align: 256,
+        }
+    }
+}
+
+/// Load, store or read-modify-write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessOp {
+    /// `ld`, `ldu`, `tex`-free loads.
+    Load,
+    /// `st`.
+    Store,
+    /// `atom`, `red`.
+    Atomic,
+}
+
+/// The memory space an access goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    /// Global memory (explicit, or generic proven global).
+    Global,
+    /// Shared memory.
+    Shared,
+    /// Local memory.
+    Local,
+    /// Generic address not proven to be in one space.
+    Generic,
+    /// Constant memory.
+    Const,
+    /// Kernel parameter space.
+    Param,
+}
+
+/// How the 32 lanes of a warp address memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    /// Consecutive elements, aligned: the ideal.
+    Coalesced,
+    /// Every active lane reads the same address.
+    Broadcast,
+    /// Lane i at base + stride*i (stride in `stride_bytes`), stride ≠ element size.
+    Strided,
+    /// Consecutive elements, but the warp's range is not aligned to the sector grid.
+    Misaligned,
+    /// Lanes address a known but irregular set (permutations, swizzles).
+    Irregular,
+    /// The address depends on loaded data (gather/scatter).
+    Random,
+    /// The analysis could not resolve the lane addresses.
+    Unknown,
+}
+
+/// Cost of one request (one warp executing the instruction once).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PerRequest {
+    /// Distinct 128-byte L1 lines touched (average over the launch's warps).
+    pub l1_lines: f64,
+    /// Distinct 32-byte sectors touched (expected value when not exact).
+    pub sectors: f64,
+    /// Sectors an ideal (contiguous, aligned) access of this width would touch.
+    pub ideal_sectors: f64,
+    /// Lower bound on sectors.
+    pub sectors_min: f64,
+    /// Upper bound on sectors.
+    pub sectors_max: f64,
+    /// Active lanes per request, when known.
+    pub active_lanes: Option<f64>,
+}
+
+/// Where an access stands in the CUDA (or other high-level) source, via `.loc`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SourceLocation {
+    /// File name from `.file`.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Column (0 when unknown, as `.loc` writes it).
+    pub column: u32,
+}
+
+/// One memory instruction and what it costs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Access {
+    /// The instruction's span in the PTX.
+    #[serde(skip)]
+    pub span: Span,
+    /// PTX line and column.
+    pub ptx: crate::source::LineCol,
+    /// CUDA source location from `.loc`.
+    pub source: Option<SourceLocation>,
+    /// Mnemonic, such as `ld.global.v4.f32`.
+    pub instruction: String,
+    /// Load, store or atomic.
+    pub op: AccessOp,
+    /// Memory space.
+    pub space: Space,
+    /// Bits per lane (element bits times vector width).
+    pub bits: u32,
+    /// Lane pattern.
+    pub pattern: Pattern,
+    /// Byte stride between consecutive lanes, when the pattern is affine.
+    pub stride_bytes: Option<i64>,
+    /// Human-readable lane address pattern, such as `base + 128*i`.
+    pub lane_pattern: String,
+    /// Cost per request.
+    pub per_request: PerRequest,
+    /// Executions of this instruction over the launch, when derivable.
+    pub requests: Option<u64>,
+    /// Why the figures are bounds rather than exact, if they are.
+    pub caveats: Vec<String>,
+}
+
+/// Whole-launch totals of one kernel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Totals {
+    /// Global load requests.
+    pub load_requests: u64,
+    /// Global load sectors.
+    pub load_sectors: u64,
+    /// Global store requests.
+    pub store_requests: u64,
+    /// Global store sectors.
+    pub store_sectors: u64,
+    /// Global atomic/reduction requests.
+    pub atomic_requests: u64,
+    /// Global atomic/reduction sectors.
+    pub atomic_sectors: u64,
+    /// Bytes the active lanes asked for.
+    pub bytes_requested: u64,
+    /// Bytes moved between L1 and L2 (sectors × 32).
+    pub bytes_moved: u64,
+}
+
+/// One kernel's analysis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KernelAnalysis {
+    /// Mangled name.
+    pub name: String,
+    /// Demangled name (equal to `name` when it is not mangled).
+    pub demangled: String,
+    /// Block shape used.
+    pub block: [u32; 3],
+    /// True when the block shape was assumed, not given.
+    pub block_assumed: bool,
+    /// Grid shape, when given.
+    pub grid: Option<[u32; 3]>,
+    /// Every memory access, in PTX order.
+    pub accesses: Vec<Access>,
+    /// Whole-launch totals, when grid and parameters allow.
+    pub totals: Option<Totals>,
+    /// Why totals could not be derived.
+    pub totals_unavailable: Option<String>,
+    /// Span of the kernel's name.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// The analysis of one PTX file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Kernels (`.entry`) in source order.
+    pub kernels: Vec<KernelAnalysis>,
+    /// Front-end and analysis diagnostics (lints are computed separately).
+    pub diagnostics: Vec<Diagnostic>,
+}

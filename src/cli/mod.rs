@@ -1,0 +1,32 @@
+//! Command-line parsing and dispatch. Each subcommand lives in its own file.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// warpscope: how each warp of your PTX kernels touches memory.
+#[derive(Parser, Debug)]
+#[command(name = "warpscope", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse PTX files and report statistics and syntax diagnostics.
+    Parse(parse::ParseArgs),
+    /// Print the control-flow graph of each function.
+    Cfg(cfg::CfgArgs),
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Parse(a) => parse::run(a),
+        Command::Cfg(a) => cfg::run(a),
+    }
+}
+
+mod cfg;
+mod parse;

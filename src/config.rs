@@ -1,0 +1,1 @@
+//! Configuration (`warpscope.toml`).

@@ -1,0 +1,1 @@
+//! The lint catalogue.

@@ -1,0 +1,1 @@
+//! Symbol tables and name resolution.
