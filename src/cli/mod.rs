@@ -29,4 +29,5 @@ pub fn main() -> ExitCode {
 }
 
 mod cfg;
+pub mod common;
 mod parse;
