@@ -2,3 +2,6 @@
 
 pub mod model;
 pub use model::*;
+pub mod cost;
+pub mod domain;
+pub mod transfer;
