@@ -148,7 +148,7 @@ pub enum AluOp {
     Div,
     /// `rem`
     Rem,
-    /// `selp`
+    /// `selp` (`slct` compares a number with 0 and is not modelled)
     Selp,
     /// `cvt` from `src` to the instruction type.
     Cvt(Ty),
@@ -208,7 +208,7 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "max" => AluOp::Max,
         "div" => AluOp::Div,
         "rem" => AluOp::Rem,
-        "selp" | "slct" => AluOp::Selp,
+        "selp" => AluOp::Selp,
         "bfe" => AluOp::Bfe,
         "cvt" => {
             let src = *tys.get(1)?;
