@@ -756,16 +756,10 @@ impl<'a> Parser<'a> {
                     out.push(Statement { span: self.span(i, r), kind: StmtKind::Var(v) });
                     Ok(r)
                 }
-                _ => {
-                    // Any other directive: kept by name, skipped to `;`.
-                    let k = r.find([';', '{', '}']).unwrap_or(r.len());
-                    if !r[k..].starts_with(';') {
-                        return Err(nom::Err::Error(PErr { at: &r[k..], expected: "`;` ending the directive" }));
-                    }
-                    let r2 = &r[k + 1..];
-                    out.push(Statement { span: self.span(i, r2), kind: StmtKind::Directive { name: w } });
-                    Ok(r2)
-                }
+                _ => Err(nom::Err::Error(PErr {
+                    at: i,
+                    expected: "a declaration (`.reg`, `.shared`, `.local`, …), `.loc` or `.pragma`",
+                })),
             };
         }
         // A label?
