@@ -67,6 +67,8 @@ pub struct MemInfo {
     pub addr: Src,
     /// `true` for `red` (no result) and `st`.
     pub no_result: bool,
+    /// For loads and atomics: some instruction reads the result register.
+    pub result_used: bool,
 }
 
 /// What one statement does.
@@ -288,6 +290,24 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 }
 
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut std::collections::HashSet<&'src str>) {
+    match &o.kind {
+        OperandKind::Reg { name, .. } => {
+            out.insert(name.text);
+        }
+        OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
+        OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
+        OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
+            v.iter().for_each(|x| collect_reads(x, out))
+        }
+        OperandKind::PredPair(a, b) => {
+            collect_reads(a, out);
+            collect_reads(b, out);
+        }
+        _ => {}
+    }
+}
+
 /// Bits of one element from the type modifiers (`u8` → 8, `b128` → 128).
 fn elem_bits(mods: &[&str]) -> u32 {
     mods.iter()
@@ -356,12 +376,31 @@ pub fn lower<'src>(
     }
     let mut param_regs: HashMap<u32, u16> = HashMap::new();
     let mut ops = Vec::with_capacity(body.statements.len());
+    let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
     for (_, st) in body.iter() {
         let op = match &st.kind {
-            StmtKind::Instruction(ins) => lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params),
+            StmtKind::Instruction(ins) => {
+                let writes_first = !matches!(ins.opcode(), "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier");
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        collect_reads(o, &mut read);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    read.insert(g.pred.text);
+                }
+                lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
+            }
             _ => Op { guard: None, kind: OpKind::Nop },
         };
         ops.push(op);
+    }
+    for op in &mut ops {
+        if let OpKind::Mem { info, dsts } = &mut op.kind {
+            if !info.no_result {
+                info.result_used = dsts.iter().any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains(n)));
+            }
+        }
     }
     Lowered { ops, regs: cx.names, vars: cx.var_list, pointer_params }
 }
@@ -424,7 +463,7 @@ fn lower_instr<'src>(
                     _ => AccessOp::Atomic,
                 };
                 let bits = elem_bits(&mods) * vector_width(&mods);
-                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store }, dsts }
+                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store, result_used: true }, dsts }
             }
         }
         _ => {

@@ -44,7 +44,7 @@ pub use model::*;
 use crate::cfg::Cfg;
 use crate::source::SourceFile;
 use crate::syntax::ast::{FunctionKind, Module, StmtKind};
-use cost::{cost_over_residues, element_sectors, ideal_lines, ideal_sectors, random_cost, shape, CostRange, Shape};
+use cost::{cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange};
 use domain::{Cong, Sym, Value};
 use std::collections::HashMap;
 
@@ -102,6 +102,7 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
 }
 
 struct StaticAccess {
+    wavefronts: Option<f64>,
     pattern: Pattern,
     stride: Option<i64>,
     lane_pattern: String,
@@ -142,6 +143,7 @@ fn static_access(
     let unresolved = |pattern: Pattern, why: &str| {
         let r = random_cost(active, bytes);
         StaticAccess {
+            wavefronts: None,
             pattern,
             stride: None,
             lane_pattern: why.to_string(),
@@ -170,19 +172,17 @@ fn static_access(
                             cost.sectors_max
                         ));
                     }
-                    let (pattern, stride) = match shape(&dl, mask) {
-                        Shape::Same => (Pattern::Broadcast, Some(0)),
-                        Shape::Affine(s) if s == bytes as i64 => {
-                            if cost.sectors_min > ideal {
-                                (Pattern::Misaligned, Some(s))
-                            } else {
-                                (Pattern::Coalesced, Some(s))
-                            }
-                        }
-                        Shape::Affine(s) => (Pattern::Strided, Some(s)),
-                        Shape::Irregular => (Pattern::Irregular, None),
-                    };
+                    let (pattern, stride) = cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
+                    let wf = residues
+                        .iter()
+                        .map(|&r| {
+                            let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
+                            cost::shared_wavefronts(&a, mask, bytes) as f64
+                        })
+                        .sum::<f64>()
+                        / residues.len().max(1) as f64;
                     Some(StaticAccess {
+                        wavefronts: Some(wf),
                         pattern,
                         stride,
                         lane_pattern: describe_poly(p, params),
@@ -211,6 +211,7 @@ fn static_access(
                         syms.join(", ")
                     ));
                     Some(StaticAccess {
+                        wavefronts: None,
                         pattern: Pattern::Strided,
                         stride: None,
                         lane_pattern: describe_poly(p, params),
@@ -355,6 +356,7 @@ fn analyze_kernel(
         let mut wsum = 0.0;
         let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
         let (mut ideal, mut active) = (0.0, 0.0);
+        let mut wf: Option<f64> = Some(0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
         for (c, r) in classes.iter().zip(&results) {
@@ -368,6 +370,10 @@ fn analyze_kernel(
             acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
             ideal += w * sa.ideal;
             active += w * sa.active;
+            wf = match (wf, sa.wavefronts) {
+                (Some(a), Some(b)) => Some(a + w * b),
+                _ => None,
+            };
             if r.gave_up {
                 caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
             }
@@ -401,6 +407,7 @@ fn analyze_kernel(
                 active_lanes: None,
             }
         };
+        let mut shared_wavefronts = if wsum > 0.0 { wf.map(|x| x / wsum) } else { None };
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
             let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
@@ -416,6 +423,11 @@ fn analyze_kernel(
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
+                    shared_wavefronts = if st.wavefront_requests == st.requests {
+                        Some(st.wavefronts / n)
+                    } else {
+                        None
+                    };
                     if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
                         if *p != pattern && pattern != Pattern::Random {
                             if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
@@ -434,13 +446,12 @@ fn analyze_kernel(
         }
         if matches!(space, Space::Shared | Space::Local) {
             caveats.push(format!(
-                "{} memory: lines and sectors describe the bytes touched; bank conflicts are not modelled",
+                "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
                 if space == Space::Shared { "shared" } else { "local" }
             ));
         }
         caveats.sort();
         caveats.dedup();
-        let _ = ideal_lines;
         accesses.push(Access {
             span: stmt.span,
             ptx: file.line_col(stmt.span.start),
@@ -454,6 +465,7 @@ fn analyze_kernel(
             lane_pattern,
             per_request,
             requests,
+            shared_wavefronts: if space == Space::Shared { shared_wavefronts } else { None },
             caveats,
         });
     }
@@ -484,7 +496,7 @@ fn analyze_kernel(
             }
             let Some(op) = totals::op_of(&low, *k) else { continue };
             let req = (st.requests as f64 * scale).round() as u64;
-            let sec = (st.sectors * scale).round() as u64;
+            let sec = (st.kernel_sectors * scale).round() as u64;
             match op {
                 AccessOp::Load => {
                     t.load_requests += req;
