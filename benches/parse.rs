@@ -7,6 +7,10 @@
 //! timed.
 
 use std::path::{Path, PathBuf};
+
+/// The same allocator as the `warpscope` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
