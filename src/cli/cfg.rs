@@ -87,7 +87,9 @@ pub fn run(a: CfgArgs) -> ExitCode {
         }
     };
     let file = &input.file;
-    let (module, diags) = warpscope::syntax::parse(file.text());
+    let (module, mut diags) = warpscope::syntax::parse(file.text());
+    let (_, sema_diags) = warpscope::sema::check_module(&module);
+    diags.extend(sema_diags);
     if !diags.is_empty() {
         eprint!("{}", render_diagnostics(file, &diags));
     }
