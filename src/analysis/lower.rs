@@ -157,6 +157,8 @@ pub struct Lowered<'src> {
 }
 
 struct Ctx<'a, 'src> {
+    scopes: &'a crate::sema::Scopes<'src>,
+    cur: StmtId,
     regs: HashMap<&'src str, u32>,
     names: Vec<&'src str>,
     params: HashMap<&'src str, u16>,
@@ -339,8 +341,11 @@ pub fn lower<'src>(
     func: &Function<'src>,
     body: &Body<'src>,
     globals: &[(&'src str, Space, u32)],
+    scopes: &crate::sema::Scopes<'src>,
 ) -> Lowered<'src> {
     let mut cx = Ctx {
+        scopes,
+        cur: StmtId(0),
         regs: HashMap::new(),
         names: Vec::new(),
         params: HashMap::new(),
@@ -377,7 +382,8 @@ pub fn lower<'src>(
     let mut param_regs: HashMap<u32, u16> = HashMap::new();
     let mut ops = Vec::with_capacity(body.statements.len());
     let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
-    for (_, st) in body.iter() {
+    for (sid, st) in body.iter() {
+        cx.cur = sid;
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
                 let writes_first = !matches!(ins.opcode(), "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier");
@@ -427,7 +433,9 @@ fn lower_instr<'src>(
     let kind = match opcode {
         "bra" | "brx" => {
             let target = ops.first().and_then(|o| match &o.kind {
-                OperandKind::Symbol(id) => cx.labels.get(id.text).copied(),
+                OperandKind::Symbol(id) => {
+                    cx.scopes.resolve_label(cx.cur, id.text).or_else(|| cx.labels.get(id.text).copied())
+                }
                 _ => None,
             });
             OpKind::Branch { target: if opcode == "brx" { None } else { target }, uniform: mods.contains(&"uni") }

@@ -51,9 +51,22 @@ use std::collections::HashMap;
 /// Parses `file`, analyses every kernel and returns the result with the front
 /// end's diagnostics.
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
-    let (module, diagnostics) = crate::syntax::parse_file(file);
-    let kernels = analyze_module(file, &module, opts);
+    let (module, mut diagnostics) = crate::syntax::parse_file(file);
+    let (symbols, sema_diags) = crate::sema::check_module(&module);
+    diagnostics.extend(sema_diags);
+    let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
     Analysis { kernels, diagnostics }
+}
+
+/// [`analyze_module`] for callers that already ran semantic analysis: labels
+/// are resolved through the symbols' scopes instead of rebuilding them.
+pub fn analyze_module_with_symbols(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: &crate::sema::ModuleSymbols<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, Some(symbols), opts)
 }
 
 /// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).
@@ -66,6 +79,15 @@ pub fn demangle(name: &str) -> String {
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
 pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, None, opts)
+}
+
+fn analyze_functions(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: Option<&crate::sema::ModuleSymbols<'_>>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
     let globals: Vec<(&str, Space, u32)> = module
         .globals()
         .flat_map(|v| {
@@ -96,7 +118,15 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
                 continue;
             }
         }
-        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, opts));
+        let built;
+        let scopes = match symbols {
+            Some(s) => s.function(id).scopes(),
+            None => {
+                built = crate::sema::Scopes::build(body);
+                &built
+            }
+        };
+        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, scopes, opts));
     }
     out
 }
@@ -124,7 +154,7 @@ fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     for (i, name) in params.iter().enumerate().rev() {
         s = s.replace(&format!("param{i}"), name);
     }
-    s.replace("*i", "*lane").replace("(i ", "(lane ").replace(" i ", " lane ")
+    s
 }
 
 fn static_access(
@@ -159,14 +189,26 @@ fn static_access(
             match d.exact() {
                 Some(dl) => {
                     let cong = facts.poly_cong(&u);
-                    let residues = cong.residues(128);
+                    let mut residues = cong.residues(128);
+                    // PTX requires every lane's address to be aligned to the
+                    // access size: drop the residues that would violate it.
+                    let align = (bytes as i64).clamp(1, 128);
+                    if align & (align - 1) == 0 {
+                        let first = mask.trailing_zeros() as usize;
+                        let ok: Vec<i64> = residues
+                            .iter()
+                            .copied()
+                            .filter(|u| (u + dl[first.min(31)]).rem_euclid(align) == 0)
+                            .collect();
+                        if !ok.is_empty() {
+                            residues = ok;
+                        }
+                    }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
-                    if residues.len() > 1 {
-                        let m = if cong.m == 0 { 0 } else { cong.m.min(128) };
+                    if residues.len() > 1 && cost.sectors_min != cost.sectors_max {
                         caveats.push(format!(
-                            "the warp's base address is known only modulo {} (≡ {}): figures are the mean over {} possible alignments (sectors {}..{})",
-                            m.max(1),
-                            cong.r.rem_euclid(m.max(1) as i64),
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{})",
+                            128 / residues.len(),
                             residues.len(),
                             cost.sectors_min,
                             cost.sectors_max
@@ -248,10 +290,11 @@ fn analyze_kernel(
     demangled: String,
     globals: &[(&str, Space, u32)],
     files: &HashMap<u32, &str>,
+    scopes: &crate::sema::Scopes<'_>,
     opts: &Options,
 ) -> KernelAnalysis {
     let launch = launch::resolve(func, name, &demangled, opts);
-    let low = lower::lower(func, body, globals);
+    let low = lower::lower(func, body, globals, scopes);
     let cfg = Cfg::build(func);
     let params: Vec<&str> =
         func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
@@ -273,8 +316,32 @@ fn analyze_kernel(
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
     };
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
-    let results: Vec<dataflow::ClassResult> =
+    let mut results: Vec<dataflow::ClassResult> =
         classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    // A 64-bit parameter that is the base of an address is a pointer even
+    // without `cvta.to.global` (hand-written PTX): mark it and run again, so
+    // that its alignment is known.
+    let mut low = low;
+    let mut inputs = inputs;
+    let mut found = false;
+    for r in &results {
+        for f in r.accesses.values() {
+            let Some(p) = f.addr.as_poly() else { continue };
+            for s in p.base_symbols() {
+                let Sym::Param(k) = s else { continue };
+                let k = k as usize;
+                let wide = func.params.get(k).and_then(|d| d.ty).is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
+                if wide && !low.pointer_params.get(k).copied().unwrap_or(true) {
+                    low.pointer_params[k] = true;
+                    found = true;
+                }
+            }
+        }
+    }
+    if found {
+        inputs.pointer_params = low.pointer_params.clone();
+        results = classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    }
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
@@ -338,7 +405,15 @@ fn analyze_kernel(
             };
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
-                Err(e) => totals_unavailable = Some(e),
+                Err(e) => {
+                    totals_unavailable = Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                        Some(st) => {
+                            let lc = file.line_col(st.span.start);
+                            format!("{} (PTX line {})", e.message, lc.line)
+                        }
+                        None => e.message,
+                    })
+                }
             }
         }
         (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),

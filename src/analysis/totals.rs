@@ -196,6 +196,15 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
     }
 }
 
+/// Why the simulation stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimError {
+    /// The statement where it stopped, if any.
+    pub stmt: Option<u32>,
+    /// What happened.
+    pub message: String,
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -203,7 +212,7 @@ pub fn synthetic_base(k: usize) -> i64 {
 
 /// Runs the launch. `spaces` gives each memory instruction's resolved space
 /// (only global accesses are costed).
-pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, String> {
+pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, SimError> {
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -273,7 +282,7 @@ fn run_warp(
     spaces: &HashMap<u32, Space>,
     used: &mut u64,
     budget: u64,
-) -> Result<(), String> {
+) -> Result<(), SimError> {
     let mut pc = [0u32; WARP];
     let mut live = exists;
     let n = low.ops.len() as u32;
@@ -283,7 +292,10 @@ fn run_warp(
     while live != 0 {
         *used += 1;
         if *used > budget.saturating_mul(4) {
-            return Err(format!("the launch needs more than {} warp instructions to simulate", budget * 4));
+            return Err(SimError {
+                stmt: None,
+                message: format!("the launch needs more than {} warp instructions to simulate", budget * 4),
+            });
         }
         let (minpc, active) = if converged {
             (cur, live)
@@ -333,12 +345,13 @@ fn run_warp(
                 }
             }
         }
-        let why = |what: &str, data: bool| {
-            if data {
-                format!("{what} depends on loaded data (statement {minpc})")
+        let why = |what: &str, data: bool| SimError {
+            stmt: Some(minpc),
+            message: if data {
+                format!("{what} depends on loaded data")
             } else {
-                format!("{what} depends on a value that is not known (a parameter that was not given?) (statement {minpc})")
-            }
+                format!("{what} depends on a value that is not known (a parameter that was not given?)")
+            },
         };
         let next = minpc + 1;
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
@@ -477,7 +490,9 @@ fn run_warp(
                 if exec != 0 {
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
-                        None => return Err(format!("indirect branch at statement {minpc}")),
+                        None => {
+                            return Err(SimError { stmt: Some(minpc), message: "an indirect branch".to_string() })
+                        }
                     }
                 }
             }
@@ -488,7 +503,7 @@ fn run_warp(
                 live &= !exec;
             }
             OpKind::Call { .. } => {
-                return Err(format!("a call at statement {minpc} (calls are not followed)"));
+                return Err(SimError { stmt: Some(minpc), message: "a call (calls are not followed)".to_string() });
             }
             OpKind::Other { dsts, srcs } => {
                 for l in 0..WARP {
