@@ -48,7 +48,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 4_000_000;
+pub const DEFAULT_BUDGET: u64 = 3_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -227,6 +227,10 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
     for k in 0..nblocks {
         let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
         let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        // A block that runs past the budget is dropped whole (its partial
+        // counts would bias the sample), unless it is the first.
+        let snapshot = if done_blocks > 0 { Some(res.stats.clone()) } else { None };
+        let mut over = false;
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
             let mut exists = 0u32;
@@ -241,7 +245,31 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
             }
             let warp = Warp { tid, ctaid, inputs };
             regs.reset();
-            run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget)?;
+            match run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget) {
+                Ok(()) => {}
+                Err(e) if e.stmt.is_none() => {
+                    over = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if over {
+            match snapshot {
+                Some(s) => {
+                    res.stats = s;
+                    break;
+                }
+                None => {
+                    return Err(SimError {
+                        stmt: None,
+                        message: format!(
+                            "one block needs more than {} warp instructions to simulate",
+                            inputs.budget
+                        ),
+                    })
+                }
+            }
         }
         done_blocks += 1;
         if used > inputs.budget {
@@ -291,11 +319,8 @@ fn run_warp(
     let mut cur = 0u32;
     while live != 0 {
         *used += 1;
-        if *used > budget.saturating_mul(4) {
-            return Err(SimError {
-                stmt: None,
-                message: format!("the launch needs more than {} warp instructions to simulate", budget * 4),
-            });
+        if *used > budget {
+            return Err(SimError { stmt: None, message: "budget".to_string() });
         }
         let (minpc, active) = if converged {
             (cur, live)
