@@ -49,7 +49,7 @@ use super::launch::WarpClass;
 use super::lower::{Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use std::collections::HashMap;
+use super::domain::FastMap as HashMap;
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -447,7 +447,7 @@ pub fn analyze_class(
         inputs,
         class,
         facts,
-        sites: HashMap::new(),
+        sites: HashMap::default(),
         cur_stmt: 0,
     };
     let nregs = low.regs.len();
@@ -522,7 +522,7 @@ pub fn analyze_class(
             break;
         }
     }
-    let mut accesses = HashMap::new();
+    let mut accesses = HashMap::default();
     for &b in &rpo {
         let Some((st, mask)) = entry[b.index()].clone() else {
             continue;
