@@ -9,12 +9,12 @@
 //! ([`MemInfo`]): operation, declared state space, bits per lane, and the
 //! address operand.
 
+use super::domain::FastMap as HashMap;
 use super::model::{AccessOp, Space};
 use super::transfer::{decode, Alu};
 use crate::syntax::ast::{
     Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
-use super::domain::FastMap as HashMap;
 
 /// A special register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,9 +440,11 @@ pub fn lower<'src>(
     for op in &mut ops {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
             if !info.no_result {
-                info.result_used = dsts
-                    .iter()
-                    .any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains_key(n)));
+                info.result_used = dsts.iter().any(|d| {
+                    cx.names
+                        .get(*d as usize)
+                        .is_some_and(|n| read.contains_key(n))
+                });
             }
         }
     }

@@ -144,7 +144,9 @@ fn analyze_functions(
                     &built
                 }
             };
-            Some(analyze_kernel(file, func, body, name, demangled, &globals, &files, scopes, opts))
+            Some(analyze_kernel(
+                file, func, body, name, demangled, &globals, &files, scopes, opts,
+            ))
         })
         .collect()
 }
