@@ -143,6 +143,9 @@ pub struct SourceLocation {
     pub line: u32,
     /// Column (0 when unknown, as `.loc` writes it).
     pub column: u32,
+    /// The call site when the code was inlined (`.loc … inlined_at f l c`):
+    /// `file:line` is then inside the callee (a CUDA header for `atomicAdd`).
+    pub inlined_at: Option<Box<SourceLocation>>,
 }
 
 /// One memory instruction and what it costs.

@@ -170,8 +170,10 @@ pub enum AluOp {
     Div,
     /// `rem`
     Rem,
-    /// `selp` (`slct` compares a number with 0 and is not modelled)
+    /// `selp`
     Selp,
+    /// `slct`: `c >= 0 ? a : b` (integer `c`)
+    Slct,
     /// `cvt` from `src` to the instruction type.
     Cvt(Ty),
     /// `setp` with an optional `.and/.or/.xor` combination.
@@ -235,6 +237,7 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "div" => AluOp::Div,
         "rem" => AluOp::Rem,
         "selp" => AluOp::Selp,
+        "slct" if !mods.contains(&"f32") => AluOp::Slct,
         "bfe" => AluOp::Bfe,
         "cvt" => {
             let src = *tys.get(1)?;
@@ -393,6 +396,15 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             out(r)
         }
         AluOp::Selp => None, // needs a predicate: see `abstract_eval`
+        AluOp::Slct => {
+            let c = Ty {
+                bits: 32,
+                signed: true,
+                float: false,
+            }
+            .read(*args.get(2)?);
+            out(if c >= 0 { a(0)? } else { a(1)? })
+        }
         AluOp::Cvt(src) => out(src.read(*args.first()?)),
         AluOp::Bfe => {
             let x = a(0)?;
@@ -565,6 +577,28 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     }
     if alu.op == AluOp::Selp {
         return selp(args, ctx);
+    }
+    if alu.op == AluOp::Slct {
+        // turn the integer condition into a predicate, then select
+        let p = match args
+            .get(2)
+            .and_then(|v| v.as_poly())
+            .and_then(|p| p.exact())
+        {
+            Some(c) => Value::Pred(PredVal::Lanes(
+                (0..WARP).fold(0u32, |m, l| m | ((((c[l] as i32) >= 0) as u32) << l)),
+            )),
+            None => match args.get(2) {
+                Some(v) => Value::Pred(PredVal::Unknown {
+                    uniform: v.is_uniform(),
+                    data: v.is_data(),
+                }),
+                None => Value::Varying { data: false },
+            },
+        };
+        let a = args.first().cloned().unwrap_or_default();
+        let b = args.get(1).cloned().unwrap_or_default();
+        return selp(&[a, b, p], ctx);
     }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
     let Some(polys) = polys else {
@@ -989,6 +1023,14 @@ mod tests {
             &mut x,
         );
         assert_eq!(&lanes(&s)[..2], &[1, 2]);
+        // slct: lane - 16 >= 0 picks the first operand in lanes 16..31
+        let cond = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 - 16)));
+        let s = abstract_eval(d("slct", &["b32", "s32"]), &[c(7), c(9), cond], &mut x);
+        assert_eq!((lanes(&s)[15], lanes(&s)[16]), (9, 7));
+        assert_eq!(
+            eval_scalar(d("slct", &["b32", "s32"]), &[7, 9, -1]),
+            Some(9)
+        );
     }
 
     #[test]
