@@ -316,9 +316,9 @@ impl Engine<'_, '_> {
                     let a = ps.first().copied().unwrap_or(unk);
                     let b2 = ps.get(1).copied().unwrap_or(unk);
                     let r = match *op {
-                        "and" => a.combine(b2, |x, y| x & y),
-                        "or" => a.combine(b2, |x, y| x | y),
-                        "xor" => a.combine(b2, |x, y| x ^ y),
+                        "and" => a & b2,
+                        "or" => a | b2,
+                        "xor" => a ^ b2,
                         "not" => !a,
                         _ => a,
                     };

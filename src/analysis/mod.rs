@@ -234,13 +234,15 @@ fn static_access(
                         }
                     }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
-                    if residues.len() > 1 && cost.sectors_min != cost.sectors_max {
+                    if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(format!(
-                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{})",
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{}, lines {}..{})",
                             128 / residues.len(),
                             residues.len(),
                             cost.sectors_min,
-                            cost.sectors_max
+                            cost.sectors_max,
+                            cost.lines_min,
+                            cost.lines_max
                         ));
                     }
                     let (pattern, stride) =
@@ -282,6 +284,8 @@ fn static_access(
                         sectors: active as f64 * per,
                         sectors_min: per,
                         sectors_max: active as f64 * per,
+                        lines_min: 1.0,
+                        lines_max: active as f64 * per,
                     };
                     caveats.push(format!(
                         "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
@@ -556,6 +560,7 @@ fn analyze_kernel(
         let mut wsum = 0.0;
         let mut acc = CostRange {
             sectors_min: f64::MAX,
+            lines_min: f64::MAX,
             ..Default::default()
         };
         let (mut ideal, mut active) = (0.0, 0.0);
@@ -576,6 +581,8 @@ fn analyze_kernel(
             acc.sectors += w * sa.cost.sectors;
             acc.sectors_min = acc.sectors_min.min(sa.cost.sectors_min);
             acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
+            acc.lines_min = acc.lines_min.min(sa.cost.lines_min);
+            acc.lines_max = acc.lines_max.max(sa.cost.lines_max);
             ideal += w * sa.ideal;
             active += w * sa.active;
             wf = match (wf, sa.wavefronts) {
@@ -606,6 +613,8 @@ fn analyze_kernel(
                 ideal_sectors: ideal / wsum,
                 sectors_min: acc.sectors_min,
                 sectors_max: acc.sectors_max,
+                l1_lines_min: acc.lines_min,
+                l1_lines_max: acc.lines_max,
                 active_lanes: Some(active / wsum),
             }
         } else {
@@ -615,6 +624,8 @@ fn analyze_kernel(
                 ideal_sectors: 0.0,
                 sectors_min: 0.0,
                 sectors_max: 0.0,
+                l1_lines_min: 0.0,
+                l1_lines_max: 0.0,
                 active_lanes: None,
             }
         };
@@ -639,6 +650,8 @@ fn analyze_kernel(
                         ideal_sectors: st.ideal / n,
                         sectors_min: st.sectors_min / n,
                         sectors_max: st.sectors_max / n,
+                        l1_lines_min: st.lines_min / n,
+                        l1_lines_max: st.lines_max / n,
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
@@ -903,6 +916,9 @@ pub fn explain_register(
             kind: "predicate",
             value: match pv {
                 domain::PredVal::Lanes(b) => format!("true in lanes {b:#010x}"),
+                domain::PredVal::Partial { maybe, sure, .. } => {
+                    format!("true in lanes {sure:#010x}, false outside {maybe:#010x}, unknown in between")
+                }
                 domain::PredVal::Unknown { uniform: true, .. } => {
                     "unknown, the same in every lane".into()
                 }

@@ -130,6 +130,10 @@ pub struct PerRequest {
     pub sectors_min: f64,
     /// Upper bound on sectors.
     pub sectors_max: f64,
+    /// Lower bound on L1 lines.
+    pub l1_lines_min: f64,
+    /// Upper bound on L1 lines.
+    pub l1_lines_max: f64,
     /// Active lanes per request, when known.
     pub active_lanes: Option<f64>,
 }

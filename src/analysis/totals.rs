@@ -65,6 +65,10 @@ pub struct SimStats {
     pub sectors_min: f64,
     /// Upper bound on sectors, summed.
     pub sectors_max: f64,
+    /// Lower bound on lines, summed.
+    pub lines_min: f64,
+    /// Upper bound on lines, summed.
+    pub lines_max: f64,
     /// Ideal sectors, summed.
     pub ideal: f64,
     /// Sectors as the kernel-level counter `l1tex__t_sectors_pipe_lsu_mem_global_op_*`
@@ -703,6 +707,12 @@ fn record(
         c.sectors as f64 + unknown as f64 * per
     };
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
+    e.lines_max += c.lines as f64 + unknown as f64 * lines_per;
+    e.lines_min += if c.lines > 0 {
+        c.lines as f64
+    } else {
+        lines_per
+    };
     e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
     let pattern = if unknown > 0 {
         if data_lanes != 0 {

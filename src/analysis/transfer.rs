@@ -638,48 +638,26 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if let Some(r) = r {
         return Value::poly(r);
     }
-    // Non-linear operations on `U + d` with a constant second operand.
+    // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
+    // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
+    if matches!(alu.op, AluOp::Or | AluOp::Xor) {
+        if let (Some(a), Some(b)) = (p(0), p(1)) {
+            for (small, big) in [(a, b), (b, a)] {
+                if let Some(v) = disjoint_sum(small, big, ctx) {
+                    return v;
+                }
+            }
+        }
+    }
+    // Non-linear operations on `U + d` with a constant operand.
     let special = (|| -> Option<Value> {
-        let x = p(0)?;
-        let c = konst(1)?;
+        let commutative = matches!(alu.op, AluOp::And | AluOp::Or | AluOp::Xor);
+        let (x, c) = match (konst(0), konst(1)) {
+            (Some(c), None) if commutative => (p(1)?, c),
+            _ => (p(0)?, konst(1)?),
+        };
         match alu.op {
-            AluOp::And => {
-                let m = c.wrapping_add(1);
-                if c >= 0 && m > 0 && m & (m - 1) == 0 {
-                    // low mask 2^j - 1: exact lanes, the high part is cleared
-                    let (u, dd) = uniform_plus_lanes(x)?;
-                    let r = ctx.facts().poly_cong(&u).residue_mod(m as u64)?;
-                    let lanes: Lanes = std::array::from_fn(|l| dd[l].wrapping_add(r) & c);
-                    return Some(Value::poly(Poly::lanes(lanes)));
-                }
-                let n = c.checked_neg()?;
-                if n > 0 && n & (n - 1) == 0 {
-                    // high mask -2^j: U + d - ((r + d) & (2^j - 1))
-                    return split_at_modulus(x, n, 1, ctx, &|v| v & c);
-                }
-                // a mask in the type's width, such as 0xffffffe0 on .b32
-                if alu.ty.bits < 64 {
-                    let sc = Ty {
-                        signed: true,
-                        ..alu.ty
-                    }
-                    .read(c);
-                    let n = sc.checked_neg()?;
-                    if n > 0 && n & (n - 1) == 0 {
-                        return split_at_modulus(x, n, 1, ctx, &|v| v & sc);
-                    }
-                }
-                None
-            }
-            AluOp::Or | AluOp::Xor => {
-                let m = pow2_above(c)?;
-                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or {
-                    &|v| v | c
-                } else {
-                    &|v| v ^ c
-                };
-                split_at_modulus(x, m, 1, ctx, f)
-            }
+            AluOp::And | AluOp::Or | AluOp::Xor => bitwise(alu, x, c, ctx),
             AluOp::Shr => {
                 if !(0..62).contains(&c) {
                     return None;
@@ -701,6 +679,101 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         return v;
     }
     give_up(args, ctx)
+}
+
+/// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
+/// lane of `big` is a multiple of `2^j`: the bits are disjoint, so it is `small + big`.
+fn disjoint_sum(small: &Poly, big: &Poly, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let sl = small.exact()?;
+    let max = sl.iter().copied().max()?;
+    if sl.iter().any(|&v| v < 0) {
+        return None;
+    }
+    let m = pow2_above(max)?;
+    let (u, d) = uniform_plus_lanes(big)?;
+    if ctx.facts().poly_cong(&u).residue_mod(m as u64)? != 0
+        || d.iter().any(|v| v.rem_euclid(m) != 0)
+    {
+        return None;
+    }
+    Some(Value::poly(small.add(big)))
+}
+
+/// `and`, `or`, `xor` of `U + d` with a constant `c` (see the module essay).
+fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    // Constants are read in the type's width, sign-extended: 0xffffffe0 on
+    // .b32 is the high mask -32 for the (non-negative) values involved.
+    let c = if alu.ty.bits < 64 {
+        Ty {
+            signed: true,
+            ..alu.ty
+        }
+        .read(c)
+    } else {
+        c
+    };
+    let op = alu.op;
+    let f = |v: i64, k: i64| match op {
+        AluOp::And => v & k,
+        AluOp::Or => v | k,
+        _ => v ^ k,
+    };
+    let (u, d) = uniform_plus_lanes(x)?;
+    let cu = ctx.facts().poly_cong(&u);
+    // A: c in [0, 2^j) and U mod 2^j known: exact lanes, the high part is
+    // cleared (and) or kept (or, xor).
+    if c >= 0 {
+        if let Some(m) = pow2_above(c) {
+            if let Some(r) = cu.residue_mod(m as u64) {
+                let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c));
+                return Some(Value::poly(match op {
+                    AluOp::And => Poly::lanes(lanes),
+                    _ => u.sub(&Poly::constant(r)).add(&Poly::lanes(lanes)),
+                }));
+            }
+        }
+    }
+    // B: a high mask -2^j with U mod 2^j known: U + d - ((r + d) mod 2^j).
+    if op == AluOp::And {
+        if let Some(n) = c.checked_neg() {
+            if n > 0 && n & (n - 1) == 0 {
+                if let Some(v) = split_at_modulus(x, n, 1, ctx, &|v| v & c) {
+                    return Some(v);
+                }
+            }
+        }
+    }
+    // C: U ≡ r (mod M), M the power of two the congruence gives, and the lanes
+    // stay inside one M-block (r + d in [0, M)): the bits below M come from
+    // the lanes, the bits above from U, so the result is a uniform value
+    // (≡ 0 mod M) plus exact lanes: (U - r) op c_hi + (r + d) op c_lo.
+    if cu.m == 0 {
+        return None;
+    }
+    let m = 1i64.checked_shl(cu.m.trailing_zeros().min(40))?;
+    if m < 2 {
+        return None;
+    }
+    let r = cu.r.rem_euclid(m);
+    if d.iter()
+        .any(|&v| v.wrapping_add(r) < 0 || v.wrapping_add(r) >= m)
+    {
+        return None;
+    }
+    let c_lo = c & (m - 1);
+    let c_hi = c & !(m - 1);
+    let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c_lo));
+    let high_exact = u.sub(&Poly::constant(r));
+    let high = match op {
+        AluOp::And if c_hi == 0 => Poly::constant(0),
+        AluOp::And if c_hi == !(m - 1) => high_exact,
+        AluOp::Or | AluOp::Xor if c_hi == 0 => high_exact,
+        _ => match high_exact.as_const() {
+            Some(h) => Poly::constant(f(h, c_hi)),
+            None => Poly::sym(ctx.opaque(2, Cong::modulo(m as u64, 0))),
+        },
+    };
+    Some(Value::poly(high.add(&Poly::lanes(lanes))))
 }
 
 fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
@@ -749,11 +822,11 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
                     data: false,
                 },
             };
-            pv.combine(q, |a, b| match op {
-                AluOp2::And => a & b,
-                AluOp2::Or => a | b,
-                AluOp2::Xor => a ^ b,
-            })
+            match op {
+                AluOp2::And => pv & q,
+                AluOp2::Or => pv | q,
+                AluOp2::Xor => pv ^ q,
+            }
         }
     };
     Value::Pred(pv)
@@ -966,6 +1039,26 @@ mod tests {
         // i & ~3 (as .b32 0xfffffffc)
         let v = abstract_eval(d("and", &["b32"]), &[i.clone(), c(0xffff_fffc)], &mut x);
         assert_eq!(&lane_part(&v)[..6], &[0, 0, 0, 0, 4, 4]);
+        // (i << 2) & 28: a mask that is not 2^j - 1
+        let i4 = abstract_eval(d("shl", &["b32"]), &[i.clone(), c(2)], &mut x);
+        let v = abstract_eval(d("and", &["b64"]), &[i4, c(28)], &mut x);
+        assert_eq!(&lanes(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
+        // i ^ 0x55: U is known only mod 32 (tid0 ≡ 0 mod 32 in a 256-thread
+        // block with unknown ctaid... here mod 256), the lanes stay in one
+        // block: exact lanes plus a uniform value
+        let mut y = ctx();
+        y.facts.tid_base[0] = Some(Cong::modulo(32, 0));
+        let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(0x55)], &mut y);
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(lp.exact().unwrap()[0], 0);
+        assert_eq!(lp.exact().unwrap()[1], (1 ^ 0x15) - 0x15);
+        assert_eq!(y.facts.poly_cong(&u).residue_mod(32), Some(0x15));
+        // (lane % 8) * 4 | (i & -32): disjoint bits, a sum
+        let lane = abstract_eval(d("and", &["b32"]), &[i.clone(), c(7)], &mut x);
+        let lane4 = abstract_eval(d("shl", &["b32"]), &[lane, c(2)], &mut x);
+        let hi = abstract_eval(d("and", &["b32"]), &[i.clone(), c(-32)], &mut x);
+        let v = abstract_eval(d("or", &["b32"]), &[lane4, hi], &mut x);
+        assert_eq!(&lane_part(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
         // i % 17: the uniform part is not known mod 17
         let v = abstract_eval(d("rem", &["s32"]), &[i.clone(), c(17)], &mut x);
         assert_eq!(v, Value::Varying { data: false });
