@@ -24,8 +24,10 @@
 //!
 //! Beside polynomials a register may be [`Value::Varying`] (differs across
 //! lanes in a way the domain cannot express; `data` says whether it came from
-//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]), or
-//! [`Value::Undef`] (no definition reached yet: the bottom of the lattice).
+//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]: a
+//! three-valued boolean per lane, true / false / unknown, with the unknown
+//! lanes marked uniform or data-dependent), or [`Value::Undef`] (no definition
+//! reached yet: the bottom of the lattice).
 //!
 //! # Congruences
 //!

@@ -21,6 +21,25 @@
 //!
 //! The results are plain data (`model`), the JSON contract.
 //!
+//! # Which figures an access carries
+//!
+//! Without a grid, an access's per-request figures are the static analysis'
+//! for one request of each warp class, averaged over the block's warps (the
+//! possibly-active lanes: a guard that depends on `%ctaid` or an unknown
+//! parameter keeps every lane), and `requests` is `None`. With a grid (and
+//! every parameter the control flow needs), they are the simulated launch's
+//! averages over the requests actually executed, `requests` is the count, and
+//! the pattern is the most frequent one among them. Either way `sectors_min`
+//! / `sectors_max` and `l1_lines_min` / `l1_lines_max` bound the figure, and
+//! the caveats say what was assumed.
+//!
+//! # Validation
+//!
+//! `tests/hw_agreement.rs` compares both kinds of figures, line by line, with
+//! Nsight Compute's counters of 125 launches on an H100
+//! (`tests/hw/measured.json`); `tests/analysis_seeds.rs` reproduces the
+//! seeds' numbers; `tests/analysis_fixtures.rs` snapshots hand-written cases.
+//!
 //! # What counts as an access
 //!
 //! `ld`, `ldu`, `st`, `atom`, `red` in any state space except `.param`

@@ -16,15 +16,25 @@
 //!     symbolic level assumes no wrap-around, see the domain essay);
 //!   - `add`, `sub`, `neg`, `mul.lo/.wide`, `mad.lo/.wide`, `shl` by a
 //!     constant: polynomial arithmetic, which keeps symbolic strides;
-//!   - `and` with a low mask `2^j-1` or a high mask `-2^j`, `or`/`xor` with a
-//!     constant below `2^j`, `shr` by `k`, `div`/`rem` by a constant `c`, applied
-//!     to `U + d` (uniform `U`, exact lane offsets `d`): exact per lane when the
-//!     congruence of `U` fixes `U mod 2^j` (resp. `2^k`, `c`), writing
-//!     `U = (U - r) + r` and moving `r` into the lane part;
+//!   - `and`, `or`, `xor` with a constant `c`, `shr` by `k`, `div`/`rem` by a
+//!     constant `c`, applied to `U + d` (uniform `U`, exact lane offsets `d`):
+//!     exact per lane when the congruence of `U` fixes `U mod 2^j` (`2^j > c`;
+//!     resp. `2^k`, `c`), writing `U = (U - r) + r` and moving `r` into the
+//!     lane part (`(i >> 2) * 64`, `i & 7`, `i ^ 1`, `(i & ~31) + 31 - (i & 31)`);
+//!     for a mask with high bits when `U` is known only modulo a smaller
+//!     power of two `M` and the lanes stay inside one `M`-block, the bits
+//!     below `M` come from the lanes and the bits above from `U`: the result
+//!     is an opaque uniform value `≡ 0 (mod M)` plus exact lanes (`i ^ 0x55`
+//!     with `i = 256·ctaid + 32·w + lane`);
+//!   - `or`/`xor` of two values whose bits are disjoint (an exact operand in
+//!     `[0, 2^j)`, the other a multiple of `2^j` in every lane) is their sum,
+//!     as nvcc emits `(lane % 8) * 4 + (i & ~31)`;
 //!   - `selp`/`slct` with a predicate known per lane blend the two sides;
 //!   - `setp` compares per lane when the difference of its operands is exact
 //!     (the uniform parts cancel: `i < n` with `n` unknown is not, `(tid & 31) <
-//!     16` is);
+//!     16` is); predicates are three-valued per lane (`PredVal::Partial`), so
+//!     `(tid & 31) < 16 && i < n` is known false in lanes 16..31 even though
+//!     `i < n` is unknown;
 //!   - anything else: a fresh opaque uniform symbol when every input is
 //!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
 //!     depends on loaded data.
