@@ -886,7 +886,7 @@ impl<'src> FnChecker<'_, 'src> {
             }
         } else {
             d = d.with_help(format!(
-                "declare it with a `.reg` directive in this function, e.g. `.reg .b32 {};`",
+                "declare it: `.reg .b32 {};` (with its type)",
                 name.text
             ));
         }
