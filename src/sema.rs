@@ -250,14 +250,7 @@ impl<'src> FunctionSymbols<'src> {
     /// The innermost resolved name whose span contains `offset` (for
     /// go-to-definition).
     pub fn definition_at(&self, offset: u32) -> Option<(Span, &Resolved)> {
-        let i = self.resolutions.partition_point(|(s, _)| s.start <= offset);
-        self.resolutions[..i]
-            .iter()
-            .rev()
-            .take(8)
-            .filter(|(s, _)| s.contains(offset))
-            .min_by_key(|(s, _)| s.len())
-            .map(|(s, r)| (*s, r))
+        find_at(&self.resolutions, offset)
     }
 
     /// Every resolved name: (use span, resolution), sorted by position.
@@ -275,6 +268,18 @@ pub struct ModuleSymbols<'src> {
     variable_names: HashMap<&'src str, usize>,
     function_names: HashMap<&'src str, FunctionId>,
     function_spans: Vec<Span>,
+    /// The whole span of each function (header and body).
+    function_extents: Vec<Span>,
+    /// Names in module-variable initializers, sorted by position.
+    resolutions: Vec<(Span, Resolved)>,
+}
+
+/// The resolved name whose span contains `offset`. Names never overlap, so
+/// it is the last one starting at or before `offset`.
+fn find_at(resolutions: &[(Span, Resolved)], offset: u32) -> Option<(Span, &Resolved)> {
+    let i = resolutions.partition_point(|(s, _)| s.start <= offset);
+    let (s, r) = resolutions[..i].last()?;
+    s.contains(offset).then_some((*s, r))
 }
 
 impl<'src> ModuleSymbols<'src> {
@@ -291,6 +296,24 @@ impl<'src> ModuleSymbols<'src> {
     /// Every module variable, in source order.
     pub fn variables(&self) -> &[VarInfo<'src>] {
         &self.variables
+    }
+
+    /// The resolved name at a byte offset anywhere in the module (an
+    /// operand, a guard or an initializer): for go-to-definition.
+    pub fn definition_at(&self, offset: u32) -> Option<(Span, &Resolved)> {
+        if let Some(found) = find_at(&self.resolutions, offset) {
+            return Some(found);
+        }
+        let f = self
+            .function_extents
+            .iter()
+            .position(|s| s.contains(offset))?;
+        self.functions.get(f)?.definition_at(offset)
+    }
+
+    /// Names used in module-variable initializers and what they resolved to.
+    pub fn resolutions(&self) -> &[(Span, Resolved)] {
+        &self.resolutions
     }
 
     /// The span of a function's name.
@@ -456,13 +479,33 @@ pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Di
             let mut names = Vec::new();
             init_symbols(init, &mut names);
             for n in names {
-                if syms.variable(n.text).is_none() && syms.function_named(n.text).is_none() {
+                if let Some(&gi) = syms.variable_names.get(n.text) {
+                    let decl_span = syms.variables[gi].name().span;
+                    syms.resolutions.push((
+                        n.span,
+                        Resolved {
+                            def: Def::Global(gi),
+                            decl_span,
+                        },
+                    ));
+                } else if let Some(f) = syms.function_named(n.text) {
+                    let decl_span = syms.function_span(f);
+                    syms.resolutions.push((
+                        n.span,
+                        Resolved {
+                            def: Def::Function(f),
+                            decl_span,
+                        },
+                    ));
+                } else {
                     diags.push(undeclared_symbol(n));
                 }
             }
         }
     }
 
+    syms.resolutions.sort_by_key(|(s, _)| (s.start, s.end));
+    syms.function_extents = module.functions.iter().map(|f| f.span).collect();
     let mut functions = Vec::with_capacity(module.functions.len());
     for id in module.function_ids() {
         functions.push(check_function(module.function(id), &syms, &mut diags));
@@ -1435,6 +1478,20 @@ mod tests {
         assert_eq!(f.label("LAB"), Some(StmtId(7)));
         assert_eq!(s.variable("gvar").unwrap().space(), StateSpace::Global);
         assert_eq!(s.function_named("f"), Some(FunctionId(0)));
+        // module-wide lookup, in a body and in an initializer
+        assert_eq!(
+            s.definition_at(use_.start).unwrap().1.decl_span,
+            at(&t, "%rd", 0)
+        );
+        let t = src(".global .u32 a;\n.global .u64 pa = a;", "ret;");
+        let (_, s, d) = check(&t);
+        assert!(d.is_empty());
+        let (span, r) = s.definition_at(word(&t, "a", 1).start).unwrap();
+        assert_eq!(
+            (span, r.def, r.decl_span),
+            (word(&t, "a", 1), Def::Global(0), word(&t, "a", 0))
+        );
+        assert!(s.definition_at(0).is_none());
     }
 
     #[test]
