@@ -50,6 +50,15 @@
 //! nothing). Declarations in nested scopes may shadow outer ones; that is not
 //! reported. The diagnostics are sorted by position.
 //!
+//! # Cost
+//!
+//! Declarations are collected per scope first (so a name is visible in its
+//! whole scope, before its statement too), then the body is walked once with
+//! a stack of visible declarations per name: entering a `{ }` pushes the
+//! scope's declarations, leaving pops them. A lookup is a hash probe per
+//! split of the name's trailing digits (at most 20), whatever the nesting
+//! depth, so resolution is linear in the size of the function.
+//!
 //! # Limits
 //!
 //! Types are not checked (an operand's type against the instruction's, the
@@ -584,12 +593,172 @@ enum Role {
     Callee,
 }
 
+/// The declarations visible at the current statement of the resolution
+/// pass: per name, a stack of declarations, innermost last. Entering a `{ }`
+/// scope pushes all of its declarations (they are visible in the whole scope,
+/// before and after their statement), leaving pops them, so a lookup costs
+/// the same however deep the nesting.
+#[derive(Default)]
+struct Visible<'src> {
+    plain: HashMap<&'src str, Vec<RegId>>,
+    ranges: HashMap<&'src str, Vec<RegId>>,
+    locals: HashMap<&'src str, Vec<usize>>,
+    labels: HashMap<&'src str, Vec<StmtId>>,
+    calltargets: u32,
+    /// Per scope: what it declares.
+    scope_plain: Vec<Vec<(&'src str, RegId)>>,
+    scope_ranges: Vec<Vec<(&'src str, RegId)>>,
+    scope_locals: Vec<Vec<(&'src str, usize)>>,
+    scope_labels: Vec<Vec<(&'src str, StmtId)>>,
+    scope_calltargets: Vec<u32>,
+    depth: Vec<u32>,
+    /// The open scopes, innermost last.
+    open: Vec<ScopeId>,
+}
+
+impl<'src> Visible<'src> {
+    fn new(syms: &FunctionSymbols<'src>) -> Visible<'src> {
+        let n = syms.scopes.len();
+        let mut v = Visible {
+            scope_plain: vec![Vec::new(); n],
+            scope_ranges: vec![Vec::new(); n],
+            scope_locals: vec![Vec::new(); n],
+            scope_labels: vec![Vec::new(); n],
+            scope_calltargets: vec![0; n],
+            depth: vec![0; n],
+            ..Visible::default()
+        };
+        for s in 1..n {
+            // Parents have smaller ids than their children.
+            let p = syms
+                .scopes
+                .parent(ScopeId(s as u32))
+                .unwrap_or(ScopeId::ROOT);
+            v.depth[s] = v.depth[p.index()] + 1;
+        }
+        // Sorted so that a scope's declarations stack up in a fixed order.
+        let mut plain: Vec<_> = syms
+            .reg_names
+            .iter()
+            .map(|(&(sc, name), &r)| (sc, r, name))
+            .collect();
+        plain.sort();
+        for (sc, r, name) in plain {
+            v.scope_plain[sc.index()].push((name, r));
+        }
+        let mut ranges: Vec<_> = syms
+            .reg_ranges
+            .iter()
+            .map(|(&(sc, name), &r)| (sc, r, name))
+            .collect();
+        ranges.sort();
+        for (sc, r, name) in ranges {
+            v.scope_ranges[sc.index()].push((name, r));
+        }
+        let mut locals: Vec<_> = syms
+            .local_names
+            .iter()
+            .map(|(&(sc, name), &l)| (sc, l, name))
+            .collect();
+        locals.sort();
+        for (sc, l, name) in locals {
+            v.scope_locals[sc.index()].push((name, l));
+        }
+        let mut labels: Vec<_> = syms
+            .scopes
+            .labels
+            .iter()
+            .map(|(&(sc, name), &(st, _))| (sc, st, name))
+            .collect();
+        labels.sort();
+        for (sc, st, name) in labels {
+            v.scope_labels[sc.index()].push((name, st));
+        }
+        for sc in &syms.scopes.calltargets {
+            v.scope_calltargets[sc.index()] += 1;
+        }
+        v.enter(ScopeId::ROOT);
+        v
+    }
+
+    fn enter(&mut self, s: ScopeId) {
+        let i = s.index();
+        for &(n, r) in &self.scope_plain[i] {
+            self.plain.entry(n).or_default().push(r);
+        }
+        for &(n, r) in &self.scope_ranges[i] {
+            self.ranges.entry(n).or_default().push(r);
+        }
+        for &(n, l) in &self.scope_locals[i] {
+            self.locals.entry(n).or_default().push(l);
+        }
+        for &(n, l) in &self.scope_labels[i] {
+            self.labels.entry(n).or_default().push(l);
+        }
+        self.calltargets += self.scope_calltargets[i];
+        self.open.push(s);
+    }
+
+    fn leave(&mut self) {
+        let Some(s) = self.open.pop() else { return };
+        let i = s.index();
+        for &(n, _) in &self.scope_plain[i] {
+            self.plain.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_ranges[i] {
+            self.ranges.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_locals[i] {
+            self.locals.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_labels[i] {
+            self.labels.get_mut(n).map(Vec::pop);
+        }
+        self.calltargets -= self.scope_calltargets[i];
+    }
+
+    fn current(&self) -> ScopeId {
+        self.open.last().copied().unwrap_or(ScopeId::ROOT)
+    }
+
+    /// The visible register called `name`: the innermost scope wins; in one
+    /// scope a plain declaration before a range.
+    fn register(&self, syms: &FunctionSymbols<'src>, name: &str) -> Option<RegId> {
+        let depth = |r: RegId| self.depth[syms.reg(r).scope.index()];
+        let mut best = self.plain.get(name).and_then(|v| v.last().copied());
+        for (prefix, n) in digit_splits(name) {
+            let Some(stack) = self.ranges.get(prefix) else {
+                continue;
+            };
+            let found = stack
+                .iter()
+                .rev()
+                .copied()
+                .find(|&r| n < u64::from(syms.reg(r).range.unwrap_or(0)));
+            if let Some(r) = found {
+                if best.is_none_or(|b| depth(r) > depth(b)) {
+                    best = Some(r);
+                }
+            }
+        }
+        best
+    }
+}
+
 struct FnChecker<'a, 'src> {
     module: &'a ModuleSymbols<'src>,
     syms: FunctionSymbols<'src>,
     diags: &'a mut Vec<Diagnostic>,
     /// Undeclared registers: name -> (index of its diagnostic, further uses).
     undeclared: HashMap<&'src str, (usize, u32)>,
+    /// The first plain register of each name, in any scope.
+    any_scope_plain: HashMap<&'src str, RegId>,
+    /// Register ranges by prefix, in any scope.
+    any_scope_ranges: HashMap<&'src str, Vec<RegId>>,
+    /// What is visible at the statement being resolved.
+    visible: Visible<'src>,
+    /// The scope of each body variable.
+    local_scope: Vec<ScopeId>,
 }
 
 fn check_function<'src>(
@@ -637,6 +806,10 @@ fn check_function<'src>(
         syms,
         diags,
         undeclared: HashMap::new(),
+        any_scope_plain: HashMap::new(),
+        any_scope_ranges: HashMap::new(),
+        visible: Visible::default(),
+        local_scope: Vec::new(),
     };
     c.declare(body);
     c.resolve_body(body);
@@ -720,6 +893,7 @@ impl<'src> FnChecker<'_, 'src> {
                     match d.range {
                         None => {
                             self.syms.reg_names.insert((scope, d.name.text), rid);
+                            self.any_scope_plain.entry(d.name.text).or_insert(rid);
                             names.insert((scope, d.name.text), d.name.span);
                             for (prefix, index) in digit_splits(d.name.text) {
                                 plain_by_prefix
@@ -730,6 +904,10 @@ impl<'src> FnChecker<'_, 'src> {
                         }
                         Some(_) => {
                             self.syms.reg_ranges.insert((scope, d.name.text), rid);
+                            self.any_scope_ranges
+                                .entry(d.name.text)
+                                .or_default()
+                                .push(rid);
                         }
                     }
                 } else {
@@ -744,6 +922,7 @@ impl<'src> FnChecker<'_, 'src> {
                     }
                     names.insert((scope, d.name.text), d.name.span);
                     let li = self.syms.locals.len();
+                    self.local_scope.push(scope);
                     self.syms.locals.push(VarInfo {
                         decl: (**decl).clone(),
                         declarator: di,
@@ -755,8 +934,17 @@ impl<'src> FnChecker<'_, 'src> {
     }
 
     fn resolve_body(&mut self, body: &Body<'src>) {
+        self.visible = Visible::new(&self.syms);
+        let mut next_scope = 1u32;
         for (id, stmt) in body.iter() {
             match &stmt.kind {
+                // Scope ids are handed out in the order `Scopes::build` uses.
+                StmtKind::ScopeOpen => {
+                    self.visible.enter(ScopeId(next_scope));
+                    next_scope += 1;
+                }
+                // An unbalanced `}` does not close the body's scope.
+                StmtKind::ScopeClose if self.visible.open.len() > 1 => self.visible.leave(),
                 StmtKind::Instruction(instr) => self.instruction(id, instr),
                 StmtKind::BranchTargets { targets, .. } => {
                     for t in targets {
@@ -866,8 +1054,8 @@ impl<'src> FnChecker<'_, 'src> {
             self.record(name.span, Def::Special, Span::default());
             return;
         }
-        let scope = self.syms.scopes.scope_of(id);
-        if let Some(r) = self.syms.resolve_reg(scope, name.text) {
+        debug_assert_eq!(self.visible.current(), self.syms.scopes.scope_of(id));
+        if let Some(r) = self.visible.register(&self.syms, name.text) {
             let decl = self.syms.reg(r).span;
             self.record(name.span, Def::Register(r), decl);
             return;
@@ -888,10 +1076,17 @@ impl<'src> FnChecker<'_, 'src> {
         )
         .with_label("no `.reg` declaration in scope");
         // Declared in a `{ }` block that does not enclose this use?
-        let elsewhere = (0..self.syms.scopes.len() as u32)
-            .map(ScopeId)
-            .filter(|s| !self.syms.scopes.chain(scope).any(|c| c == *s))
-            .find_map(|s| self.syms.lookup_reg(s, name.text));
+        // (Resolution through the enclosing scopes failed, so any
+        // declaration of the name is in a scope that does not enclose it.)
+        let elsewhere = self.any_scope_plain.get(name.text).copied().or_else(|| {
+            digit_splits(name.text).find_map(|(prefix, n)| {
+                self.any_scope_ranges
+                    .get(prefix)?
+                    .iter()
+                    .copied()
+                    .find(|&r| n < u64::from(self.syms.reg(r).range.unwrap_or(0)))
+            })
+        });
         // A range with the same prefix that is too short?
         let digits = name
             .text
@@ -902,10 +1097,8 @@ impl<'src> FnChecker<'_, 'src> {
             .min(20);
         let near = (1..=digits).find_map(|k| {
             let prefix = &name.text[..name.text.len() - k];
-            self.syms
-                .scopes
-                .chain(scope)
-                .find_map(|s| self.syms.reg_ranges.get(&(s, prefix)).map(|&r| (prefix, r)))
+            let r = *self.visible.ranges.get(prefix)?.last()?;
+            Some((prefix, r))
         });
         if let Some(r) = elsewhere {
             d = d.with_secondary(
@@ -939,15 +1132,19 @@ impl<'src> FnChecker<'_, 'src> {
 
     /// Resolves a non-register name used as a value.
     fn value(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
-        let scope = self.syms.scopes.scope_of(id);
-        for s in self.syms.scopes.chain(scope) {
-            if let Some(&li) = self.syms.local_names.get(&(s, name)) {
-                return Some((Def::Local(li), self.syms.locals[li].name().span));
+        let _ = id;
+        let v = &self.visible;
+        let local = v.locals.get(name).and_then(|s| s.last().copied());
+        // Registers need not start with `%` (`.reg .pred complete;`).
+        let reg = v.register(&self.syms, name);
+        let local_depth = local.map(|l| v.depth[self.local_scope[l].index()]);
+        let reg_depth = reg.map(|r| v.depth[self.syms.reg(r).scope.index()]);
+        match (local, reg) {
+            (Some(l), _) if local_depth >= reg_depth => {
+                return Some((Def::Local(l), self.syms.locals[l].name().span));
             }
-            // Registers need not start with `%` (`.reg .pred complete;`).
-            if let Some(r) = self.syms.lookup_reg(s, name) {
-                return Some((Def::Register(r), self.syms.reg(r).span));
-            }
+            (_, Some(r)) => return Some((Def::Register(r), self.syms.reg(r).span)),
+            _ => {}
         }
         if let Some(l) = self.label(id, name) {
             return Some(l);
@@ -970,15 +1167,12 @@ impl<'src> FnChecker<'_, 'src> {
         None
     }
 
-    fn call_targets_in_scope(&self, id: StmtId) -> bool {
-        let scopes = &self.syms.scopes;
-        scopes
-            .chain(scopes.scope_of(id))
-            .any(|s| scopes.calltargets.contains(&s))
+    fn call_targets_in_scope(&self, _id: StmtId) -> bool {
+        self.visible.calltargets > 0
     }
 
-    fn label(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
-        let l = self.syms.scopes.resolve_label(id, name)?;
+    fn label(&self, _id: StmtId, name: &str) -> Option<(Def, Span)> {
+        let l = *self.visible.labels.get(name)?.last()?;
         Some((
             Def::Label(l),
             self.syms.scopes.label_span(l).unwrap_or_default(),
@@ -1515,6 +1709,38 @@ mod tests {
         assert_eq!(s.function_named("g"), Some(FunctionId(1)), "the definition");
         assert_eq!(s.function_named("h"), Some(FunctionId(1)));
         let _ = m;
+    }
+
+    #[test]
+    fn deep_nesting_resolves_each_level() {
+        // 2000 nested scopes, each shadowing `%s` and declaring its own range;
+        // lookups go through the per-name stacks, not up the scope chain.
+        let mut body = String::from(".reg .b32 %root;\n.reg .b32 %s;\n");
+        for i in 0..2000 {
+            body.push_str(&format!(
+                "{{\n.reg .b32 %s;\n.reg .b32 %x{i}_<2>;\nadd.s32 %s, %root, %x{i}_1;\n"
+            ));
+        }
+        body.push_str(&"}\n".repeat(2000));
+        body.push_str("mov.u32 %s, %x5_1;\nret;");
+        let t = src("", &body);
+        let (m, s, d) = check(&t);
+        assert_eq!(
+            codes(&d),
+            vec!["E0101"],
+            "only the use after every scope closed"
+        );
+        assert_eq!(
+            d[0].labels[1].message,
+            "declared here, in a `{ }` block that does not enclose this use"
+        );
+        let f = s.function(last_fn(&m));
+        // The 1000th `%s` use resolves to the 1000th nested declaration.
+        let use_ = word(&t, "%s", 2 + 2 * 999);
+        assert_eq!(
+            f.resolve(use_).unwrap().decl_span,
+            word(&t, "%s", 1 + 2 * 999)
+        );
     }
 
     #[test]
