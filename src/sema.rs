@@ -64,7 +64,11 @@
 //! Types are not checked (an operand's type against the instruction's, the
 //! state space of an address against the instruction's): the analysis reads
 //! what it needs and ptxas is the authority. Use before declaration at module
-//! level is accepted (ptxas requires declaration first for variables).
+//! level is accepted (ptxas requires declaration first for variables). The
+//! parser keeps `name: .calltargets f, g;` as a bare directive without its
+//! name or list, so the table operand of an indirect `call` is accepted
+//! unresolved when a `.calltargets` directive is in scope (and reported as
+//! `E0103` when none is).
 
 use crate::diagnostic::{Diagnostic, FrontEndCode};
 use crate::source::Span;
