@@ -1378,6 +1378,76 @@ impl<'src> Scopes<'src> {
     }
 }
 
+/// Resolves labels while walking a body's statements in order, at a cost
+/// independent of the nesting depth: it keeps, per label name, the stack of
+/// visible definitions (innermost last). Call [`LabelCursor::step`] with every
+/// statement, in order, then [`LabelCursor::resolve`] for the names that
+/// statement uses.
+pub struct LabelCursor<'a, 'src> {
+    by_scope: Vec<Vec<(&'src str, StmtId)>>,
+    stacks: HashMap<&'src str, Vec<StmtId>>,
+    open: Vec<ScopeId>,
+    next: u32,
+    _scopes: std::marker::PhantomData<&'a Scopes<'src>>,
+}
+
+impl<'a, 'src> LabelCursor<'a, 'src> {
+    /// A cursor before the first statement of the body `scopes` was built from.
+    pub fn new(scopes: &'a Scopes<'src>) -> LabelCursor<'a, 'src> {
+        let mut by_scope = vec![Vec::new(); scopes.len()];
+        let mut labels: Vec<_> = scopes
+            .labels
+            .iter()
+            .map(|(&(sc, name), &(st, _))| (sc, st, name))
+            .collect();
+        labels.sort();
+        for (sc, st, name) in labels {
+            by_scope[sc.index()].push((name, st));
+        }
+        let mut c = LabelCursor {
+            by_scope,
+            stacks: HashMap::new(),
+            open: Vec::new(),
+            next: 1,
+            _scopes: std::marker::PhantomData,
+        };
+        c.enter(ScopeId::ROOT);
+        c
+    }
+
+    fn enter(&mut self, s: ScopeId) {
+        for &(n, st) in self.by_scope.get(s.index()).into_iter().flatten() {
+            self.stacks.entry(n).or_default().push(st);
+        }
+        self.open.push(s);
+    }
+
+    /// Moves to the next statement (scope markers open and close scopes the
+    /// way [`Scopes::build`] numbers them).
+    pub fn step(&mut self, kind: &StmtKind<'src>) {
+        match kind {
+            StmtKind::ScopeOpen => {
+                let s = ScopeId(self.next);
+                self.next += 1;
+                self.enter(s);
+            }
+            StmtKind::ScopeClose if self.open.len() > 1 => {
+                if let Some(s) = self.open.pop() {
+                    for &(n, _) in self.by_scope.get(s.index()).into_iter().flatten() {
+                        self.stacks.get_mut(n).map(Vec::pop);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The label visible here called `name`.
+    pub fn resolve(&self, name: &str) -> Option<StmtId> {
+        self.stacks.get(name)?.last().copied()
+    }
+}
+
 /// The name a statement defines in the label namespace, if any.
 pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>> {
     match kind {
