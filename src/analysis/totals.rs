@@ -773,3 +773,33 @@ pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_count_same_address_lanes() {
+        // tests/hw/measured.json, red_asm_f32: 4 + 32 + 32 sectors per warp.
+        let consecutive: Lanes = std::array::from_fn(|l| 4 * l as i64);
+        assert_eq!(atomic_sectors(&consecutive, u32::MAX, 4), 4);
+        assert_eq!(atomic_sectors(&[64; WARP], u32::MAX, 4), 32);
+        assert_eq!(atomic_sectors(&[64; WARP], 0b1011, 4), 3);
+        // two addresses in one sector: the larger group counts
+        let two: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 4 });
+        assert_eq!(atomic_sectors(&two, u32::MAX, 4), 20);
+    }
+
+    #[test]
+    fn blocks_are_visited_once_each() {
+        for n in [1u64, 2, 7, 79, 128, 1000] {
+            let step = spread_step(n);
+            let mut seen: Vec<u64> = (0..n)
+                .map(|k| (k as u128 * step as u128 % n as u128) as u64)
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, n);
+        }
+    }
+}
