@@ -207,3 +207,15 @@ fn explain_register_for_hovers() {
     assert_eq!(lane.lanes.as_deref().map(|l| l[31]), Some(31));
     assert!(explain_register(&m, FunctionId(0), at, "%nope", &opts).is_none());
 }
+
+/// The JSON contract: the serde shape of `KernelAnalysis` (what `check
+/// --format json` prints inside `{"version":1,"files":[{"path","kernels"}]}`).
+#[test]
+fn json_contract() {
+    let text = std::fs::read_to_string("tests/fixtures/analysis/predicates.ptx").expect("fixture");
+    let opts = header_options(&text);
+    let file = SourceFile::from_text("predicates.ptx", text);
+    let a = analyze(&file, &opts);
+    let json = serde_json::to_string_pretty(&a.kernels).expect("serialises");
+    insta::assert_snapshot!("json_contract", json);
+}
