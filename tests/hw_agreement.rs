@@ -7,6 +7,7 @@
 //! launch (warpscope's simulation of the launch), and their per-request L1
 //! lines and sectors are compared with the measured per-request figures:
 //!
+//! * the number of requests (executions over the launch) must be equal;
 //! * an access whose addresses warpscope resolves must match within 0.05 per
 //!   request, lines and sectors both;
 //! * a data-dependent access must be reported `random`, with bounds that
@@ -330,16 +331,17 @@ fn hardware_agreement() {
                         .max_by(|a, b| a.1.total_cmp(b.1))
                         .map(|x| x.0.clone())
                         .unwrap_or_default();
-                    let ok = if space == "shared" {
-                        match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
-                            (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
-                            _ => false,
-                        }
-                    } else if p.random {
-                        lo - TOL <= msec && msec <= hi + TOL
-                    } else {
-                        (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
-                    };
+                    let ok = (n - mreq).abs() < 0.5
+                        && if space == "shared" {
+                            match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
+                                (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
+                                _ => false,
+                            }
+                        } else if p.random {
+                            lo - TOL <= msec && msec <= hi + TOL
+                        } else {
+                            (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
+                        };
                     let (pl_s, ps_s) = if space == "shared" {
                         (
                             "-".to_string(),
