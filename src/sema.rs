@@ -64,11 +64,9 @@
 //! Types are not checked (an operand's type against the instruction's, the
 //! state space of an address against the instruction's): the analysis reads
 //! what it needs and ptxas is the authority. Use before declaration at module
-//! level is accepted (ptxas requires declaration first for variables). The
-//! parser keeps `name: .calltargets f, g;` as a bare directive without its
-//! name or list, so the table operand of an indirect `call` is accepted
-//! unresolved when a `.calltargets` directive is in scope (and reported as
-//! `E0103` when none is).
+//! level is accepted (ptxas requires declaration first for variables). A
+//! `.calltargets` table's name lives in the label namespace (like a
+//! `.branchtargets` table) and its entries resolve to functions.
 
 use crate::diagnostic::{Diagnostic, FrontEndCode};
 use crate::source::Span;
@@ -608,13 +606,11 @@ struct Visible<'src> {
     ranges: HashMap<&'src str, Vec<RegId>>,
     locals: HashMap<&'src str, Vec<usize>>,
     labels: HashMap<&'src str, Vec<StmtId>>,
-    calltargets: u32,
     /// Per scope: what it declares.
     scope_plain: Vec<Vec<(&'src str, RegId)>>,
     scope_ranges: Vec<Vec<(&'src str, RegId)>>,
     scope_locals: Vec<Vec<(&'src str, usize)>>,
     scope_labels: Vec<Vec<(&'src str, StmtId)>>,
-    scope_calltargets: Vec<u32>,
     depth: Vec<u32>,
     /// The open scopes, innermost last.
     open: Vec<ScopeId>,
@@ -628,7 +624,6 @@ impl<'src> Visible<'src> {
             scope_ranges: vec![Vec::new(); n],
             scope_locals: vec![Vec::new(); n],
             scope_labels: vec![Vec::new(); n],
-            scope_calltargets: vec![0; n],
             depth: vec![0; n],
             ..Visible::default()
         };
@@ -678,9 +673,6 @@ impl<'src> Visible<'src> {
         for (sc, st, name) in labels {
             v.scope_labels[sc.index()].push((name, st));
         }
-        for sc in &syms.scopes.calltargets {
-            v.scope_calltargets[sc.index()] += 1;
-        }
         v.enter(ScopeId::ROOT);
         v
     }
@@ -699,7 +691,6 @@ impl<'src> Visible<'src> {
         for &(n, l) in &self.scope_labels[i] {
             self.labels.entry(n).or_default().push(l);
         }
-        self.calltargets += self.scope_calltargets[i];
         self.open.push(s);
     }
 
@@ -718,7 +709,6 @@ impl<'src> Visible<'src> {
         for &(n, _) in &self.scope_labels[i] {
             self.labels.get_mut(n).map(Vec::pop);
         }
-        self.calltargets -= self.scope_calltargets[i];
     }
 
     fn current(&self) -> ScopeId {
@@ -955,6 +945,11 @@ impl<'src> FnChecker<'_, 'src> {
                         self.name(id, *t, Role::Label);
                     }
                 }
+                StmtKind::CallTargets { targets, .. } => {
+                    for t in targets {
+                        self.name(id, *t, Role::Callee);
+                    }
+                }
                 StmtKind::Var(decl) => {
                     for d in &decl.declarators {
                         if let Some(init) = &d.init {
@@ -1171,10 +1166,6 @@ impl<'src> FnChecker<'_, 'src> {
         None
     }
 
-    fn call_targets_in_scope(&self, _id: StmtId) -> bool {
-        self.visible.calltargets > 0
-    }
-
     fn label(&self, _id: StmtId, name: &str) -> Option<(Def, Span)> {
         let l = *self.visible.labels.get(name)?.last()?;
         Some((
@@ -1198,12 +1189,6 @@ impl<'src> FnChecker<'_, 'src> {
         match found {
             Some((def, decl)) => self.record(name.span, def, decl),
             None => {
-                if role == Role::Label && self.call_targets_in_scope(id) {
-                    // The parser keeps `name: .calltargets …` as a bare
-                    // directive without its name: accept the call's table
-                    // when such a directive is in scope.
-                    return;
-                }
                 let d = match role {
                     Role::Value => undeclared_symbol(name),
                     Role::Label => Diagnostic::error(
@@ -1268,8 +1253,6 @@ pub struct Scopes<'src> {
     duplicates: Vec<(StmtId, StmtId)>,
     /// The name span of every label statement.
     label_spans: HashMap<StmtId, Span>,
-    /// Scopes holding a `.calltargets` directive.
-    calltargets: Vec<ScopeId>,
 }
 
 impl<'src> Scopes<'src> {
@@ -1297,9 +1280,6 @@ impl<'src> Scopes<'src> {
                         let outer = *stack.last().unwrap_or(&ScopeId::ROOT);
                         s.stmt_scope[id.index()] = outer;
                     }
-                }
-                StmtKind::Directive { name } if name.text == ".calltargets" => {
-                    s.calltargets.push(cur)
                 }
                 _ => {
                     if let Some(name) = label_name(&stmt.kind) {
@@ -1452,7 +1432,9 @@ impl<'a, 'src> LabelCursor<'a, 'src> {
 pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>> {
     match kind {
         StmtKind::Label(n) => Some(n),
-        StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => Some(name),
+        StmtKind::BranchTargets { name, .. }
+        | StmtKind::CallTargets { name, .. }
+        | StmtKind::CallPrototype { name, .. } => Some(name),
         _ => None,
     }
 }

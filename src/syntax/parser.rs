@@ -952,7 +952,7 @@ impl<'a> Parser<'a> {
                             let kind = if w.text == ".branchtargets" {
                                 StmtKind::BranchTargets { name, targets }
                             } else {
-                                StmtKind::Directive { name: w }
+                                StmtKind::CallTargets { name, targets }
                             };
                             out.push(Statement {
                                 span: self.span(i, r8),
