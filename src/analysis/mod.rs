@@ -544,14 +544,32 @@ fn analyze_kernel(
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
-                    totals_unavailable =
-                        Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
-                            Some(st) => {
-                                let lc = file.line_col(st.span.start);
-                                format!("{} (PTX line {})", e.message, lc.line)
-                            }
-                            None => e.message,
+                    let mut why = match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                        Some(st) => {
+                            let lc = file.line_col(st.span.start);
+                            format!("{} (PTX line {})", e.message, lc.line)
+                        }
+                        None => e.message.clone(),
+                    };
+                    // Name the scalar parameters that were not given.
+                    let missing: Vec<String> = launch
+                        .params
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, v)| {
+                            v.is_none() && !low.pointer_params.get(*k).copied().unwrap_or(false)
                         })
+                        .map(|(k, _)| {
+                            format!("{} (--param {k}=…)", params.get(k).copied().unwrap_or("?"))
+                        })
+                        .collect();
+                    if e.message.contains("not known") && !missing.is_empty() {
+                        why.push_str(&format!(
+                            "; scalar parameters not given: {}",
+                            missing.join(", ")
+                        ));
+                    }
+                    totals_unavailable = Some(why);
                 }
             }
         }
