@@ -32,13 +32,25 @@
 //! one element's sectors (the expected value for random addresses over a large
 //! array; the bounds are kept separately).
 //!
+//! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
+//! or an `atom` whose result is never read, which ptxas turns into `RED`)
+//! counts, per sector, the largest number of lanes on one of its addresses
+//! (same-address lanes are not merged: 32 for a per-warp counter), while an
+//! `atom` whose result is used is counted like a load (ptxas aggregates
+//! same-address lanes into one). Both rules were read off the H100
+//! measurement (`tests/hw/measured.json`: `atomic_add_f32`, `red_asm_f32`,
+//! `atom_ret_u32`, `atomic_inc_same_u32`).
+//!
 //! # When it stops
 //!
 //! The simulation gives up, with the reason, when a branch or a memory guard
 //! depends on a value it does not know (a parameter that was not given, or
 //! loaded data), on an indirect branch or a call, and when the work budget is
-//! exhausted before a single block has finished. Every step is bounded: the
-//! budget counts warp instructions.
+//! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
+//! instructions per kernel: about half a second in a release build). When the budget
+//! runs out later, the block in progress is dropped and the totals are scaled
+//! from the blocks that finished (`Totals::blocks_simulated` <
+//! `blocks_total`, with a kernel caveat). Every step is bounded.
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
@@ -48,7 +60,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 3_000_000;
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
