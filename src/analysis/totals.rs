@@ -95,6 +95,8 @@ pub struct SimStats {
     pub wavefront_requests: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
+    /// How many requests had each lane stride (affine layouts only).
+    pub strides: HashMap<i64, u64>,
 }
 
 /// The simulation's result.
@@ -735,14 +737,17 @@ fn record(
     } else {
         let base = addrs[exec.trailing_zeros() as usize];
         let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
-        classify(
+        let (p, stride) = classify(
             &d,
             exec,
             bytes,
             c.sectors as f64,
             ideal_sectors(active, bytes) as f64,
-        )
-        .0
+        );
+        if let Some(s) = stride {
+            *e.strides.entry(s).or_default() += 1;
+        }
+        p
     };
     *e.patterns.entry(pattern).or_default() += 1;
 }
