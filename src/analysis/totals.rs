@@ -227,6 +227,58 @@ pub struct SimError {
     pub message: String,
 }
 
+/// One operand's values in every lane, gathered once per instruction.
+#[derive(Clone, Copy)]
+struct Gathered {
+    v: Lanes,
+    known: u32,
+    data: u32,
+}
+
+impl Gathered {
+    const UNKNOWN: Gathered = Gathered {
+        v: [0; WARP],
+        known: 0,
+        data: 0,
+    };
+}
+
+fn gather(regs: &Regs, w: &Warp<'_>, s: &Src) -> Gathered {
+    match s {
+        Src::Reg(r, off) => {
+            let r = *r as usize;
+            if r >= regs.v.len() {
+                return Gathered::UNKNOWN;
+            }
+            let mut v = regs.v[r];
+            if *off != 0 {
+                for x in v.iter_mut() {
+                    *x = x.wrapping_add(*off);
+                }
+            }
+            Gathered {
+                v,
+                known: regs.known[r],
+                data: regs.data[r],
+            }
+        }
+        _ => {
+            let mut g = Gathered::UNKNOWN;
+            for l in 0..WARP {
+                match lane_src(regs, w, s, l) {
+                    Ok(x) => {
+                        g.v[l] = x;
+                        g.known |= 1 << l;
+                    }
+                    Err(true) => g.data |= 1 << l,
+                    Err(false) => {}
+                }
+            }
+            g
+        }
+    }
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -437,20 +489,28 @@ fn run_warp(
                 dst2,
                 srcs,
             } => {
+                let ns = srcs.len().min(4);
+                let mut g = [Gathered::UNKNOWN; 4];
+                for (slot, s) in g.iter_mut().zip(srcs.iter()) {
+                    *slot = gather(regs, w, s);
+                }
+                let known_all = g[..ns].iter().fold(u32::MAX, |k, x| k & x.known);
+                let data_any = g[..ns].iter().fold(0u32, |d, x| d | x.data);
                 let mut m = exec | unknown_guard;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let bit = 1u32 << l;
                     let mut buf = [0i64; 4];
-                    let mut unk: Option<bool> = None;
-                    for (k, s) in srcs.iter().take(4).enumerate() {
-                        match lane_src(regs, w, s, l) {
-                            Ok(v) => buf[k] = v,
-                            Err(d) => unk = Some(unk.unwrap_or(false) || d),
-                        }
+                    for (b, x) in buf.iter_mut().zip(g.iter()).take(ns) {
+                        *b = x.v[l];
                     }
-                    let vals = &buf[..srcs.len().min(4)];
+                    let unk: Option<bool> = if known_all & bit == 0 {
+                        Some(data_any & bit != 0)
+                    } else {
+                        None
+                    };
+                    let vals = &buf[..ns];
                     let out: Option<i64> = if unk.is_some() || unknown_guard & bit != 0 {
                         None
                     } else {
