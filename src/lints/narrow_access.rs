@@ -143,10 +143,13 @@ fn label_between(text: &str, from: usize, to: usize) -> bool {
     })
 }
 
+/// (op, space, bits, base register) of a scalar access.
+type GroupKey<'a> = (u8, u8, u32, &'a str);
+
+/// Groups of scalar accesses at consecutive offsets from one base register.
 fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
     let text = cx.file.text();
-    // (op, space, bits, base) -> [(offset, access index)]
-    let mut groups: BTreeMap<(u8, u8, u32, &str), Vec<(i64, usize)>> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey<'_>, Vec<(i64, usize)>> = BTreeMap::new();
     for (i, a) in cx.kernel.accesses.iter().enumerate() {
         if a.op == AccessOp::Atomic
             || is_vector(a)

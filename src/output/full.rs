@@ -45,14 +45,11 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
                 );
             }
             if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
-                let id = match r.sources.get(&loc.file) {
-                    Some(text) => Some(
-                        *cuda_ids
-                            .entry(loc.file.clone())
-                            .or_insert_with(|| files.add(loc.file.clone(), text.clone())),
-                    ),
-                    None => None,
-                };
+                let id = r.sources.get(&loc.file).map(|text| {
+                    *cuda_ids
+                        .entry(loc.file.clone())
+                        .or_insert_with(|| files.add(loc.file.clone(), text.clone()))
+                });
                 match id.and_then(|id| files.get(id).ok().map(|f| (id, f.source().clone()))) {
                     Some((id, text)) => {
                         if let Some(range) = line_range(&text, loc.line, loc.column) {
