@@ -302,17 +302,18 @@ impl RawConfig {
         let cx = Ctx { path, text };
         let mut c = Config::default();
         if let Some(a) = &self.arch {
-            c.options.arch =
-                match parse_arch(a.get_ref()) {
-                    Some(arch) => arch,
-                    None => return cx.err(
+            c.options.arch = match parse_arch(a.get_ref()) {
+                Some(arch) => arch,
+                None => {
+                    return cx.err(
                         a.span(),
                         format!(
                             "unknown architecture `{}`: expected sm60 or sm70 (or any later sm_XX)",
                             a.get_ref()
                         ),
-                    ),
-                };
+                    )
+                }
+            };
         }
         if let Some(p) = &self.pointer_align {
             let v = *p.get_ref();

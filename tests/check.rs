@@ -271,3 +271,122 @@ fn bad_option_value_is_a_usage_error() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("power of two"), "{}", r.stderr);
 }
+
+#[test]
+fn deny_warnings_fails_on_a_warning() {
+    let f = "tests/fixtures/lints/uniform-store/fires.ptx";
+    assert_eq!(warpscope(&["check", "--no-config", f]).code, 0);
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "warnings", f]).code,
+        1
+    );
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "uniform-store", f]).code,
+        1
+    );
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "warnings", "-A", "W106", f]).code,
+        0
+    );
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "-D",
+        "warnings",
+        f,
+    ]);
+    assert!(r.stdout.contains(": error[W106] "), "{}", r.stdout);
+}
+
+#[test]
+fn per_kernel_launch_entries_match_by_glob() {
+    let f = "tests/fixtures/check/per-kernel/guarded.ptx";
+    // Without the grid the guarded store is over-approximated as uniform ...
+    let bare = warpscope(&["check", "--no-config", "--format", "concise", f]);
+    assert!(bare.stdout.contains("[W106]"), "{}", bare.snapshot());
+    // ... the discovered warpscope.toml gives this kernel a grid, and the
+    // simulation sees the single storing lane.
+    let configured = warpscope(&["check", "--format", "concise", f]);
+    assert_eq!(configured.code, 0);
+    assert!(configured.stdout.is_empty(), "{}", configured.snapshot());
+    // The same from the command line.
+    let cli = warpscope(&[
+        "check",
+        "--no-config",
+        "--grid",
+        "4",
+        "--format",
+        "concise",
+        f,
+    ]);
+    assert!(cli.stdout.is_empty(), "{}", cli.snapshot());
+}
+
+#[test]
+fn many_files_in_parallel_keep_input_order() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/fixtures/lints/uniform-store/fires.ptx",
+        "tests/fixtures/lints",
+        "tests/fixtures/check/syntax_error.ptx",
+    ]);
+    let mut files: Vec<&str> = r
+        .stdout
+        .lines()
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    files.dedup();
+    assert_eq!(
+        files.first(),
+        Some(&"tests/fixtures/lints/uniform-store/fires.ptx")
+    );
+    assert_eq!(files.last(), Some(&"tests/fixtures/check/syntax_error.ptx"));
+    let middle = &files[1..files.len() - 1];
+    let mut sorted = middle.to_vec();
+    sorted.sort();
+    assert_eq!(middle, &sorted[..], "directory contents in sorted order");
+    // Same output on every run.
+    let again = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/fixtures/lints/uniform-store/fires.ptx",
+        "tests/fixtures/lints",
+        "tests/fixtures/check/syntax_error.ptx",
+    ]);
+    assert_eq!(r.stdout, again.stdout);
+}
+
+#[test]
+fn sarif_of_real_findings_validates() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "sarif",
+        "tests/fixtures/lints",
+        SYNTAX,
+    ]);
+    assert_eq!(r.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let text = include_str!("fixtures/check/sarif-schema-2.1.0.json");
+    // The published schema's erratum, repaired as in tests/check_render.rs.
+    let schema: serde_json::Value = serde_json::from_str(&text.replace(
+        r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#,
+        r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#,
+    ))
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&v)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(v["runs"][0]["results"].as_array().unwrap().len() > 5);
+}

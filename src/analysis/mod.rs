@@ -44,7 +44,10 @@ pub use model::*;
 use crate::cfg::Cfg;
 use crate::source::SourceFile;
 use crate::syntax::ast::{FunctionKind, Module, StmtKind};
-use cost::{cost_over_residues, element_sectors, ideal_lines, ideal_sectors, random_cost, shape, CostRange, Shape};
+use cost::{
+    cost_over_residues, element_sectors, ideal_lines, ideal_sectors, random_cost, shape, CostRange,
+    Shape,
+};
 use domain::{Cong, Sym, Value};
 use std::collections::HashMap;
 
@@ -53,7 +56,10 @@ use std::collections::HashMap;
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
     let (module, diagnostics) = crate::syntax::parse_file(file);
     let kernels = analyze_module(file, &module, opts);
-    Analysis { kernels, diagnostics }
+    Analysis {
+        kernels,
+        diagnostics,
+    }
 }
 
 /// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).
@@ -65,7 +71,11 @@ pub fn demangle(name: &str) -> String {
 }
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
-pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+pub fn analyze_module(
+    file: &SourceFile,
+    module: &Module<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
     let globals: Vec<(&str, Space, u32)> = module
         .globals()
         .flat_map(|v| {
@@ -76,9 +86,14 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
                 crate::syntax::ast::StateSpace::Local => Space::Local,
                 _ => Space::Generic,
             };
-            let elem = v.ty.and_then(|t| transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+            let elem =
+                v.ty.and_then(|t| transfer::Ty::parse(t.text))
+                    .map(|t| t.bits / 8)
+                    .unwrap_or(1);
             let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
-            v.declarators.iter().map(move |d| (d.name.text, space, align))
+            v.declarators
+                .iter()
+                .map(move |d| (d.name.text, space, align))
         })
         .collect();
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
@@ -96,7 +111,9 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
                 continue;
             }
         }
-        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, opts));
+        out.push(analyze_kernel(
+            file, func, body, name, demangled, &globals, &files, opts,
+        ));
     }
     out
 }
@@ -113,7 +130,10 @@ struct StaticAccess {
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
     match s {
-        Sym::Param(i) => params.get(i as usize).map(|p| p.to_string()).unwrap_or_else(|| format!("param{i}")),
+        Sym::Param(i) => params
+            .get(i as usize)
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| format!("param{i}")),
         other => other.to_string(),
     }
 }
@@ -123,7 +143,9 @@ fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     for (i, name) in params.iter().enumerate().rev() {
         s = s.replace(&format!("param{i}"), name);
     }
-    s.replace("*i", "*lane").replace("(i ", "(lane ").replace(" i ", " lane ")
+    s.replace("*i", "*lane")
+        .replace("(i ", "(lane ")
+        .replace(" i ", " lane ")
 }
 
 fn static_access(
@@ -223,7 +245,10 @@ fn static_access(
             }
         }
         Value::Varying { data: true } => {
-            let mut s = unresolved(Pattern::Random, "data-dependent (address computed from loaded values)");
+            let mut s = unresolved(
+                Pattern::Random,
+                "data-dependent (address computed from loaded values)",
+            );
             s.caveats.push(
                 "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
                     .to_string(),
@@ -232,7 +257,9 @@ fn static_access(
         }
         _ => {
             let mut s = unresolved(Pattern::Unknown, "not resolved");
-            s.caveats.push("the analysis could not resolve the lane addresses: figures are bounds".to_string());
+            s.caveats.push(
+                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
+            );
             Some(s)
         }
     }
@@ -252,10 +279,15 @@ fn analyze_kernel(
     let launch = launch::resolve(func, name, &demangled, opts);
     let low = lower::lower(func, body, globals);
     let cfg = Cfg::build(func);
-    let params: Vec<&str> =
-        func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
-    let short_params: Vec<&str> =
-        params.iter().map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p)).collect();
+    let params: Vec<&str> = func
+        .params
+        .iter()
+        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
+        .collect();
+    let short_params: Vec<&str> = params
+        .iter()
+        .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
+        .collect();
     let inputs = dataflow::Inputs {
         params: launch.params.clone(),
         pointer_params: low.pointer_params.clone(),
@@ -272,8 +304,10 @@ fn analyze_kernel(
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
     };
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
-    let results: Vec<dataflow::ClassResult> =
-        classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    let results: Vec<dataflow::ClassResult> = classes
+        .iter()
+        .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+        .collect();
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
@@ -281,7 +315,10 @@ fn analyze_kernel(
     for st in &body.statements {
         if let StmtKind::Loc(l) = &st.kind {
             cur = Some(SourceLocation {
-                file: files.get(&l.file).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", l.file)),
+                file: files
+                    .get(&l.file)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("#{}", l.file)),
                 line: l.line,
                 column: l.column,
             });
@@ -293,14 +330,21 @@ fn analyze_kernel(
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, String> = HashMap::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let mut space = info.space;
         if space == Space::Generic {
-            let addr = results.iter().find_map(|r| r.accesses.get(&(i as u32))).map(|f| &f.addr);
+            let addr = results
+                .iter()
+                .find_map(|r| r.accesses.get(&(i as u32)))
+                .map(|f| &f.addr);
             if let Some(p) = addr.and_then(|a| a.as_poly()) {
                 for s in p.base_symbols() {
                     match s {
-                        Sym::Param(k) if low.pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                        Sym::Param(k)
+                            if low.pointer_params.get(k as usize).copied().unwrap_or(false) =>
+                        {
                             space = Space::Global;
                             space_notes.insert(
                                 i as u32,
@@ -340,26 +384,42 @@ fn analyze_kernel(
                 Err(e) => totals_unavailable = Some(e),
             }
         }
-        (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),
-        (_, true) => totals_unavailable = Some("no block shape given (--block or a per-kernel entry)".to_string()),
+        (None, _) => {
+            totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string())
+        }
+        (_, true) => {
+            totals_unavailable =
+                Some("no block shape given (--block or a per-kernel entry)".to_string())
+        }
     }
 
     let mut accesses = Vec::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let stmt = &body.statements[i];
-        let StmtKind::Instruction(ins) = &stmt.kind else { continue };
+        let StmtKind::Instruction(ins) = &stmt.kind else {
+            continue;
+        };
         let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let mut wsum = 0.0;
-        let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
+        let mut acc = CostRange {
+            sectors_min: f64::MAX,
+            ..Default::default()
+        };
         let (mut ideal, mut active) = (0.0, 0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
         for (c, r) in classes.iter().zip(&results) {
-            let Some(f) = r.accesses.get(&(i as u32)) else { continue };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else { continue };
+            let Some(f) = r.accesses.get(&(i as u32)) else {
+                continue;
+            };
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else {
+                continue;
+            };
             let w = c.weight as f64;
             wsum += w;
             acc.lines += w * sa.cost.lines;
@@ -369,7 +429,10 @@ fn analyze_kernel(
             ideal += w * sa.ideal;
             active += w * sa.active;
             if r.gave_up {
-                caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
+                caveats.push(format!(
+                    "the fixpoint was cut after {} rounds",
+                    dataflow::MAX_ROUNDS
+                ));
             }
             if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
                 best = Some((c.weight, sa));
@@ -403,7 +466,11 @@ fn analyze_kernel(
         };
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
-            let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+            let scale = if s.blocks.0 > 0 {
+                s.blocks.1 as f64 / s.blocks.0 as f64
+            } else {
+                1.0
+            };
             match s.stats.get(&(i as u32)) {
                 Some(st) if st.requests > 0 => {
                     let n = st.requests as f64;
@@ -416,15 +483,22 @@ fn analyze_kernel(
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
-                    if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
+                    if let Some((p, _)) = st
+                        .patterns
+                        .iter()
+                        .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
+                    {
                         if *p != pattern && pattern != Pattern::Random {
-                            if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
+                            if matches!(pattern, Pattern::Unknown | Pattern::Strided)
+                                && stride.is_none()
+                            {
                                 stride = None;
                             }
                             pattern = *p;
                         }
                     }
-                    caveats.retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                    caveats
+                        .retain(|c| !c.starts_with("the warp's base address is known only modulo"));
                 }
                 _ => requests = Some(0),
             }
@@ -459,7 +533,11 @@ fn analyze_kernel(
     }
 
     let totals = sim.as_ref().map(|s| {
-        let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+        let scale = if s.blocks.0 > 0 {
+            s.blocks.1 as f64 / s.blocks.0 as f64
+        } else {
+            1.0
+        };
         let mut t = Totals {
             load_requests: 0,
             load_sectors: 0,
@@ -482,7 +560,9 @@ fn analyze_kernel(
             if spaces.get(k) != Some(&Space::Global) {
                 continue;
             }
-            let Some(op) = totals::op_of(&low, *k) else { continue };
+            let Some(op) = totals::op_of(&low, *k) else {
+                continue;
+            };
             let req = (st.requests as f64 * scale).round() as u64;
             let sec = (st.sectors * scale).round() as u64;
             match op {

@@ -103,7 +103,11 @@ struct Regs {
 
 impl Regs {
     fn new(n: usize) -> Regs {
-        Regs { v: vec![[0; WARP]; n], known: vec![0; n], data: vec![0; n] }
+        Regs {
+            v: vec![[0; WARP]; n],
+            known: vec![0; n],
+            data: vec![0; n],
+        }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
@@ -193,7 +197,11 @@ pub fn synthetic_base(k: usize) -> i64 {
 
 /// Runs the launch. `spaces` gives each memory instruction's resolved space
 /// (only global accesses are costed).
-pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, String> {
+pub fn simulate(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    spaces: &HashMap<u32, Space>,
+) -> Result<SimResult, String> {
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -207,7 +215,11 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
     let mut done_blocks = 0u64;
     for k in 0..nblocks {
         let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
-        let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        let ctaid = [
+            (bid % gx) as i64,
+            ((bid / gx) % gy) as i64,
+            (bid / (gx * gy)) as i64,
+        ];
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
             let mut exists = 0u32;
@@ -222,7 +234,16 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
             }
             let warp = Warp { tid, ctaid, inputs };
             regs.reset();
-            run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget)?;
+            run_warp(
+                low,
+                &warp,
+                exists,
+                &mut regs,
+                &mut res,
+                spaces,
+                &mut used,
+                inputs.budget,
+            )?;
         }
         done_blocks += 1;
         if used > inputs.budget {
@@ -270,7 +291,10 @@ fn run_warp(
     while live != 0 {
         *used += 1;
         if *used > budget.saturating_mul(4) {
-            return Err(format!("the launch needs more than {} warp instructions to simulate", budget * 4));
+            return Err(format!(
+                "the launch needs more than {} warp instructions to simulate",
+                budget * 4
+            ));
         }
         let mut minpc = u32::MAX;
         for l in 0..WARP {
@@ -322,7 +346,12 @@ fn run_warp(
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
         match &op.kind {
             OpKind::Nop => {}
-            OpKind::Alu { alu, dst, dst2, srcs } => {
+            OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } => {
                 for l in 0..WARP {
                     let bit = 1u32 << l;
                     if (exec | unknown_guard) & bit == 0 {
@@ -344,7 +373,8 @@ fn run_warp(
                     } else {
                         match alu.op {
                             AluOp::Setp(cmp, comb) => {
-                                let mut b = compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
+                                let mut b =
+                                    compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
                                 if let Some(c) = comb {
                                     let q = vals.get(2).copied().unwrap_or(0) != 0;
                                     b = match c {
@@ -357,12 +387,17 @@ fn run_warp(
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
-                                Some(if p != 0 { vals[0] } else { *vals.get(1).unwrap_or(&0) })
+                                Some(if p != 0 {
+                                    vals[0]
+                                } else {
+                                    *vals.get(1).unwrap_or(&0)
+                                })
                             }
                             _ => eval_scalar(*alu, &vals),
                         }
                     };
-                    let data = unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    let data =
+                        unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
                         regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
@@ -375,8 +410,14 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let a = srcs.first().map(|s| lane_src(regs, w, s, l)).unwrap_or(Err(false));
-                    let b = srcs.get(1).map(|s| lane_src(regs, w, s, l)).unwrap_or(Ok(0));
+                    let a = srcs
+                        .first()
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Err(false));
+                    let b = srcs
+                        .get(1)
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Ok(0));
                     let out = match (a, b) {
                         (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
                             let (a, b) = (a != 0, b != 0);
@@ -400,7 +441,9 @@ fn run_warp(
                         let p = *p as usize;
                         match w.inputs.params.get(p).copied().flatten() {
                             Some(v) => Some(v),
-                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => Some(synthetic_base(p)),
+                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => {
+                                Some(synthetic_base(p))
+                            }
                             None => None,
                         }
                     }
@@ -439,7 +482,9 @@ fn run_warp(
                         }
                     }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record(res, minpc, &addrs, exec, known, data_lanes, info.bits, space);
+                    record(
+                        res, minpc, &addrs, exec, known, data_lanes, info.bits, space,
+                    );
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
@@ -468,7 +513,9 @@ fn run_warp(
                 live &= !exec;
             }
             OpKind::Call { .. } => {
-                return Err(format!("a call at statement {minpc} (calls are not followed)"));
+                return Err(format!(
+                    "a call at statement {minpc} (calls are not followed)"
+                ));
             }
             OpKind::Other { dsts, srcs } => {
                 for l in 0..WARP {
@@ -476,7 +523,9 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let data = srcs.iter().any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    let data = srcs
+                        .iter()
+                        .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }

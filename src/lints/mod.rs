@@ -44,7 +44,6 @@ use crate::diagnostic::{Diagnostic, FrontEndCode, Severity};
 use crate::source::{SourceFile, Span};
 use std::sync::OnceLock;
 
-mod analysis_adapter;
 pub mod data_dependent_access;
 pub mod local_memory_access;
 pub mod misaligned_access;
@@ -330,7 +329,7 @@ impl CheckResult {
 
 /// Analyses a file and runs every lint that is not `allow`ed.
 pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
-    let analysis = analysis_adapter::analyze(file, &config.options);
+    let analysis = crate::analysis::analyze(file, &config.options);
     lint_analysis(file, analysis, config)
 }
 
@@ -448,10 +447,10 @@ pub(crate) fn standard_notes(a: &Access) -> Vec<String> {
     let p = &a.per_request;
     let mut notes = Vec::new();
     if !a.lane_pattern.is_empty() {
-        notes.push(format!("lane i -> {}", a.lane_pattern));
+        notes.push(lane_note(a));
     }
     let sectors = if (p.sectors_max - p.sectors_min).abs() < 0.05 {
-        format!("{} sectors", fmt_num(p.sectors))
+        count(p.sectors, "sector")
     } else {
         format!(
             "{} to {} sectors (expected {})",
@@ -464,18 +463,32 @@ pub(crate) fn standard_notes(a: &Access) -> Vec<String> {
         Some(n) if (n - 32.0).abs() > 0.05 => format!(", {} active lanes", fmt_num(n)),
         _ => String::new(),
     };
-    let ideal_lines = ideal_lines(a);
     notes.push(format!(
-        "per request: {sectors} and {} L1 lines{lanes}; ideal: {} sectors and {} line{}",
-        fmt_num(p.l1_lines),
-        fmt_num(p.ideal_sectors),
-        fmt_num(ideal_lines),
-        if ideal_lines == 1.0 { "" } else { "s" },
+        "per request: {sectors} and {}{lanes}; ideal: {} and {}",
+        count(p.l1_lines, "L1 line"),
+        count(p.ideal_sectors, "sector"),
+        count(ideal_lines(a), "line"),
     ));
     for c in &a.caveats {
         notes.push(format!("caveat: {c}"));
     }
     notes
+}
+
+/// `4 sectors`, `1 sector`, `28.3 sectors`.
+pub(crate) fn count(x: f64, what: &str) -> String {
+    let n = fmt_num(x);
+    if n == "1" {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The note that shows how each lane addresses memory, in the analysis's
+/// notation (`lane` is the lane index 0..31 within the warp).
+pub(crate) fn lane_note(a: &Access) -> String {
+    format!("lane address: {}", a.lane_pattern)
 }
 
 /// `sectors / ideal` as `8x`, or `2.5x`.
@@ -543,6 +556,7 @@ pub(crate) mod testing {
             accesses,
             totals: None,
             totals_unavailable: None,
+            caveats: Vec::new(),
             span: Span::default(),
         }
     }

@@ -9,7 +9,11 @@ use std::collections::BTreeMap;
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Memory accesses that move less data per instruction than they could:
+    /// Accesses that move less data per instruction than they could: under 4
+    /// bytes per lane, or adjacent scalar accesses that one vector access
+    /// would serve.
+    ///
+    /// Precisely:
     ///
     /// * contiguous global accesses of fewer than 4 bytes per lane (`u8`,
     ///   `u16`, `f16`), where each warp request carries 32 or 64 bytes instead
@@ -37,7 +41,7 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W103][narrow-access]: 2 scalar loads of 4 bytes at consecutive offsets
+    /// warning[W103]: 2 scalar loads of 4 bytes at consecutive offsets
     ///   from `%rd4` could be one 8-byte vector load
     /// ```
     ///

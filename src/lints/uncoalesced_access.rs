@@ -6,7 +6,10 @@ use crate::analysis::model::{Access, Pattern};
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Global-memory accesses whose warp touches more 32-byte sectors per
+    /// Global accesses whose warp touches more sectors per request than an
+    /// ideal access, by more than a configurable factor.
+    ///
+    /// Precisely: global-memory accesses whose warp touches more 32-byte sectors per
     /// request than an ideal access of the same width, by more than the
     /// configured factor (`[thresholds] uncoalesced-factor`, default 1.5):
     /// lanes that are a fixed stride apart (a column of a row-major matrix, one
@@ -31,9 +34,9 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W101][uncoalesced-access]: uncoalesced load: lanes 4096 bytes apart;
+    /// warning[W101]: uncoalesced load: lanes 4096 bytes apart;
     ///   32 sectors per request where 4 would do: 8x the traffic
-    ///   = note: lane i -> base + 4096*i
+    ///   = note: lane address: 4096*lane + in + 4*ctaid.x
     /// ```
     ///
     /// ## How to fix it
@@ -170,7 +173,7 @@ mod tests {
             f[0].message,
             "uncoalesced load: lanes 128 bytes apart; 32 sectors per request where 4 would do: 8x the traffic"
         );
-        assert_eq!(f[0].notes[0], "lane i -> base + 128*i");
+        assert_eq!(f[0].notes[0], "lane address: base + 128*i");
         assert!(f[0].help.as_ref().unwrap().contains("shared memory"));
     }
 

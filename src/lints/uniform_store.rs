@@ -6,8 +6,9 @@ use crate::analysis::model::{AccessOp, Pattern, Space};
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Stores where every active lane of a warp writes to the same address,
-    /// such as a reduction's result written by all threads instead of one.
+    /// Stores where every active lane of a warp writes to the same address.
+    ///
+    /// Typically a reduction's result written by all threads instead of one.
     ///
     /// ## Why it costs
     ///
@@ -23,7 +24,7 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W106][uniform-store]: all 32 active lanes store to the same address;
+    /// warning[W106]: all 32 active lanes store to the same address;
     ///   one write lands, 31 are wasted
     /// ```
     ///
@@ -37,8 +38,11 @@ crate::declare_lint! {
     /// ## Known limits
     ///
     /// Only stores whose address the analysis proves identical across lanes
-    /// are reported; a store already guarded to one lane (known active lanes
-    /// of 1) is quiet. Local-memory stores are private to each lane and are
+    /// are reported; a store the analysis knows to run in one lane is quiet.
+    /// Without the launch's grid (`--grid`, `[launch] grid`) the active lanes
+    /// are over-approximated: a store guarded by `if (threadIdx.x == 0)` is
+    /// then still reported; give the grid and the launch simulation sees that
+    /// one lane stores. Local-memory stores are private to each lane and are
     /// never uniform.
     pub static UNIFORM_STORE = { code: "W106", name: "uniform-store", level: Warn };
 }
@@ -73,7 +77,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
             message: format!("{all} store to the same address; one write lands, {wasted}"),
             label: "every lane stores here".into(),
             secondary: Vec::new(),
-            notes: if a.lane_pattern.is_empty() { Vec::new() } else { vec![format!("lane i -> {}", a.lane_pattern)] },
+            notes: if a.lane_pattern.is_empty() { Vec::new() } else { vec![super::lane_note(a)] },
             help: Some(
                 "let one lane store (`if (threadIdx.x % 32 == 0)`), after combining the lanes' values with a warp \
                  reduction (`__shfl_down_sync`); use an atomic if every lane's value matters"
