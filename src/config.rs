@@ -24,7 +24,7 @@
 //! match = "transpose*"
 //! block = [32, 8]
 //! grid = [64, 64]
-//! params = { n = 2048, 3 = 1 }
+//! params = { 2 = 2048, 3 = 1 }
 //! ```
 //!
 //! Unknown keys and wrong types are errors whose [`ConfigError::span`] points
@@ -385,7 +385,7 @@ block = [256]
 match = "transpose*"
 block = [32, 8]
 grid = [64, 64]
-params = { n = 2048, 3 = 1 }
+params = { transpose_param_2 = 2048, 3 = 1 }
 "#,
         )
         .unwrap();
@@ -400,7 +400,7 @@ params = { n = 2048, 3 = 1 }
         assert_eq!(l.block, Some([32, 8, 1]));
         assert_eq!(
             l.params,
-            vec![(ParamKey::Index(3), 1), (ParamKey::Name("n".into()), 2048)]
+            vec![(ParamKey::Index(3), 1), (ParamKey::Name("transpose_param_2".into()), 2048)]
         );
     }
 

@@ -302,26 +302,43 @@ fn deny_warnings_fails_on_a_warning() {
 
 #[test]
 fn per_kernel_launch_entries_match_by_glob() {
-    let f = "tests/fixtures/check/per-kernel/guarded.ptx";
-    // Without the grid the guarded store is over-approximated as uniform ...
+    let f = "tests/fixtures/check/per-kernel/strided.ptx";
+    // Without the parameter the stride is unknown and assumed costly ...
     let bare = warpscope(&["check", "--no-config", "--format", "concise", f]);
-    assert!(bare.stdout.contains("[W106]"), "{}", bare.snapshot());
-    // ... the discovered warpscope.toml gives this kernel a grid, and the
-    // simulation sees the single storing lane.
+    assert!(bare.stdout.contains("[W101]"), "{}", bare.snapshot());
+    // ... the discovered warpscope.toml gives `strided_*` the value 1 (its
+    // other entry, for another kernel, must not apply), and the access is
+    // coalesced.
     let configured = warpscope(&["check", "--format", "concise", f]);
     assert_eq!(configured.code, 0);
     assert!(configured.stdout.is_empty(), "{}", configured.snapshot());
-    // The same from the command line.
-    let cli = warpscope(&[
+    // The same from the command line, by index or by PTX name.
+    for p in ["2=1", "strided_read_param_2=1"] {
+        let cli = warpscope(&[
+            "check",
+            "--no-config",
+            "--param",
+            p,
+            "--format",
+            "concise",
+            f,
+        ]);
+        assert!(cli.stdout.is_empty(), "{p}: {}", cli.snapshot());
+    }
+    let wide = warpscope(&[
         "check",
         "--no-config",
-        "--grid",
-        "4",
+        "--param",
+        "2=32",
         "--format",
         "concise",
         f,
     ]);
-    assert!(cli.stdout.is_empty(), "{}", cli.snapshot());
+    assert!(
+        wide.stdout.contains("lanes 128 bytes apart"),
+        "{}",
+        wide.snapshot()
+    );
 }
 
 #[test]

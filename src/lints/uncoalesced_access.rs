@@ -112,7 +112,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 fn describe_pattern(a: &Access) -> String {
     match (a.pattern, a.stride_bytes) {
         (Pattern::Strided, Some(s)) => format!("lanes {} bytes apart", s.unsigned_abs()),
-        (Pattern::Strided, None) => "strided lanes".into(),
+        (Pattern::Strided, None) => "lanes a run-time stride apart (its value is not known)".into(),
         (Pattern::Irregular, _) => "lanes at irregular addresses".into(),
         (Pattern::Random, _) => "data-dependent addresses".into(),
         _ => "lane addresses the analysis could not resolve".into(),

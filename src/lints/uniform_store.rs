@@ -38,12 +38,14 @@ crate::declare_lint! {
     /// ## Known limits
     ///
     /// Only stores whose address the analysis proves identical across lanes
-    /// are reported; a store the analysis knows to run in one lane is quiet.
-    /// Without the launch's grid (`--grid`, `[launch] grid`) the active lanes
-    /// are over-approximated: a store guarded by `if (threadIdx.x == 0)` is
-    /// then still reported; give the grid and the launch simulation sees that
-    /// one lane stores. Local-memory stores are private to each lane and are
-    /// never uniform.
+    /// are reported. Without the launch's grid (`--grid`, `[launch] grid`) the
+    /// analysis over-approximates the active lanes, so a store guarded by
+    /// `if (threadIdx.x == 0)` would look uniform: the lint then reports only
+    /// stores that no guard can have narrowed (no predicated instruction or
+    /// branch before them in the kernel, and the store itself unpredicated).
+    /// With the grid, the launch simulation counts the active lanes exactly
+    /// and every uniform store with more than one active lane is reported.
+    /// Local-memory stores are private to each lane and are never uniform.
     pub static UNIFORM_STORE = { code: "W106", name: "uniform-store", level: Warn };
 }
 
@@ -59,6 +61,11 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         }
         let lanes = a.per_request.active_lanes.unwrap_or(32.0);
         if lanes <= 1.0 {
+            continue;
+        }
+        // Without the launch simulation (`requests` unknown) the active lanes
+        // are an over-approximation: only trust them for unguarded stores.
+        if a.requests.is_none() && possibly_guarded(cx, a) {
             continue;
         }
         let (all, wasted) = if a.per_request.active_lanes.is_some() {
@@ -88,6 +95,21 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
     out
 }
 
+/// True when a guard (`@%p` on any instruction, including a branch or the
+/// store itself) stands between the kernel's name and the store, so that the
+/// store may run in fewer lanes than the static analysis assumes.
+fn possibly_guarded(cx: &LintContext<'_>, a: &crate::analysis::model::Access) -> bool {
+    let text = cx.file.text();
+    let from = (cx.kernel.span.start as usize).min(a.span.start as usize);
+    let to = (a.span.end as usize).min(text.len());
+    text.get(from..to).is_none_or(|t| {
+        t.lines().any(|l| {
+            let code = l.split("//").next().unwrap_or("");
+            code.trim_start().starts_with('@') || code.contains(" @%") || code.contains("\t@%")
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +137,33 @@ mod tests {
         let mut load = a;
         load.op = AccessOp::Load;
         assert!(run(check, text, &kernel(vec![one, load])).is_empty());
+    }
+
+    #[test]
+    fn guarded_stores_need_the_simulation() {
+        let text = "setp.ne.s32 %p1, %r1, 0;\n@%p1 bra $L1;\nst.global.f32 [%rd1], %f1;\n$L1:\n";
+        let mut a = access(
+            text,
+            "st.global.f32 [%rd1], %f1;",
+            AccessOp::Store,
+            Space::Global,
+            32,
+            Pattern::Broadcast,
+        );
+        assert!(
+            run(check, text, &kernel(vec![a.clone()])).is_empty(),
+            "guarded, lanes over-approximated"
+        );
+        a.requests = Some(4);
+        assert_eq!(
+            run(check, text, &kernel(vec![a.clone()])).len(),
+            1,
+            "simulated: 32 lanes for sure"
+        );
+        a.per_request.active_lanes = Some(1.0);
+        assert!(
+            run(check, text, &kernel(vec![a])).is_empty(),
+            "simulated: one lane"
+        );
     }
 }
