@@ -400,7 +400,10 @@ params = { transpose_param_2 = 2048, 3 = 1 }
         assert_eq!(l.block, Some([32, 8, 1]));
         assert_eq!(
             l.params,
-            vec![(ParamKey::Index(3), 1), (ParamKey::Name("transpose_param_2".into()), 2048)]
+            vec![
+                (ParamKey::Index(3), 1),
+                (ParamKey::Name("transpose_param_2".into()), 2048)
+            ]
         );
     }
 
