@@ -51,13 +51,14 @@ crate::declare_lint! {
     /// ## Known limits
     ///
     /// The figures are per request, averaged over the warps of the launch the
-    /// analysis assumed (`--block`, `[[kernel]]` in `warpscope.toml`); a stride
-    /// that depends on a kernel parameter is only known when the parameter's
-    /// value is given (`--param`); until then the figure assumes a stride of
-    /// at least one sector. Accesses whose lane addresses the analysis could
-    /// not resolve (pattern `unknown`) are not reported. Sectors are counted per request, as Nsight
-    /// Compute's `L2 Theoretical Sectors Global` counts them: sectors an earlier
-    /// access already brought into L1 may in fact be served without L2 traffic.
+    /// analysis assumed (`--block`, `[[kernel]]` in `warpscope.toml`). A
+    /// stride that depends on a kernel parameter is only known when the
+    /// parameter's value is given (`--param`); until then the figure assumes
+    /// a stride of at least one sector. Accesses whose lane addresses the
+    /// analysis could not resolve (pattern `unknown`) are not reported.
+    /// Sectors are counted per request, as Nsight Compute's `L2 Theoretical
+    /// Sectors Global` counts them: sectors an earlier access already brought
+    /// into L1 may in fact be served without L2 traffic.
     pub static UNCOALESCED_ACCESS = { code: "W101", name: "uncoalesced-access", level: Warn };
 }
 
