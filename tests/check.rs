@@ -407,3 +407,39 @@ fn sarif_of_real_findings_validates() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     assert!(v["runs"][0]["results"].as_array().unwrap().len() > 5);
 }
+
+#[test]
+fn garbage_input_does_not_crash() {
+    let mut junk = String::new();
+    let mut x: u32 = 12345;
+    for _ in 0..4000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let alphabet = b".%[]{};@,:+-0123456789abcdefglnrstuvxz \n\t";
+        junk.push(alphabet[(x >> 16) as usize % alphabet.len()] as char);
+    }
+    for text in [
+        junk.as_str(),
+        "",
+        ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(\n{\n",
+    ] {
+        for f in ["full", "json", "sarif"] {
+            let r = warpscope_stdin(&["check", "--no-config", "--format", f, "-"], Some(text));
+            assert!(r.code == 0 || r.code == 1, "{f}: {}", r.snapshot());
+        }
+    }
+}
+
+#[test]
+fn the_whole_corpus_checks_without_internal_errors() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/corpus",
+        "examples/kernels",
+    ]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("internal error"), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 100);
+}

@@ -76,7 +76,20 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
                     ),
                 }
             }
-            let _ = term::emit(&mut buf, &cfg, &files, &cd);
+            if term::emit(&mut buf, &cfg, &files, &cd).is_err() {
+                // A span codespan cannot place: never drop the finding.
+                let (start, _) = super::range_of(r.file, d);
+                let line = format!(
+                    "{}[{}]: {}\n  --> {}:{}:{}\n\n",
+                    d.severity.as_str(),
+                    d.code,
+                    d.message,
+                    r.file.name(),
+                    start.line,
+                    start.column
+                );
+                let _ = std::io::Write::write_all(&mut buf, line.as_bytes());
+            }
         }
     }
     let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
