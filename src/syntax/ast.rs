@@ -398,7 +398,9 @@ pub enum OperandKind<'src> {
         /// Component after the dot: `x`, `y`, `z`, `w`, `r`, `g`, `b`, `a`.
         component: Option<Ident<'src>>,
     },
-    /// A name that is not a register: label, variable, parameter or function.
+    /// A name without `%`: a label, variable, parameter or function — or a
+    /// register declared without `%` (inline-assembly style, `.reg .b32 f;`).
+    /// Name resolution (`sema`) tells which.
     Symbol(Ident<'src>),
     /// An integer immediate (two's complement, 64 bits).
     Int(i64),
