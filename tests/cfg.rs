@@ -58,7 +58,10 @@ fn render(file: &SourceFile) -> String {
 fn snapshot_dir(prefix: &str, dir: &str, name_prefix: &str) {
     let files: Vec<PathBuf> = ptx_files(dir)
         .into_iter()
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(name_prefix)))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(name_prefix))
+        })
         .collect();
     assert!(!files.is_empty(), "no PTX under {dir}");
     for path in files {

@@ -44,6 +44,7 @@ fn access_at(
             active_lanes: Some(32.0),
         },
         requests: None,
+        shared_wavefronts: None,
         caveats: Vec::new(),
     }
 }

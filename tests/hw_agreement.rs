@@ -26,7 +26,9 @@
 use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use warpscope::analysis::{analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space};
+use warpscope::analysis::{
+    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space,
+};
 use warpscope::source::SourceFile;
 
 const TOL: f64 = 0.05;
@@ -112,7 +114,11 @@ fn options(launch: &J, buffers: &[String]) -> Options {
         params.push((ParamKey::Index(idx), v));
     }
     Options {
-        launch: LaunchConfig { block: Some(dim("block")), grid: Some(dim("grid")), params },
+        launch: LaunchConfig {
+            block: Some(dim("block")),
+            grid: Some(dim("grid")),
+            params,
+        },
         kernel_filter: Some(launch["kernel"].as_str().expect("kernel").to_string()),
         ..Options::default()
     }
@@ -141,8 +147,12 @@ fn known() -> Known {
 fn hardware_agreement() {
     let launches = load("tests/hw/launches.json");
     let measured = load("tests/hw/measured.json");
-    let buffers: Vec<String> =
-        launches["buffers"].as_object().expect("buffers").keys().cloned().collect();
+    let buffers: Vec<String> = launches["buffers"]
+        .as_object()
+        .expect("buffers")
+        .keys()
+        .cloned()
+        .collect();
     let modules = launches["modules"].as_object().expect("modules");
     let mut files: HashMap<String, SourceFile> = HashMap::new();
     for (m, v) in modules {
@@ -150,8 +160,10 @@ fn hardware_agreement() {
         let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{p}: {e}"));
         files.insert(m.clone(), SourceFile::from_text(p, text));
     }
-    let parsed: HashMap<&String, warpscope::syntax::ast::Module<'_>> =
-        files.iter().map(|(m, f)| (m, warpscope::syntax::parse_file(f).0)).collect();
+    let parsed: HashMap<&String, warpscope::syntax::ast::Module<'_>> = files
+        .iter()
+        .map(|(m, f)| (m, warpscope::syntax::parse_file(f).0))
+        .collect();
     let known = known();
     let mut seen_known: Vec<String> = Vec::new();
     let mut table = String::new();
@@ -163,7 +175,11 @@ fn hardware_agreement() {
         "| launch | line | op | pattern | requests pred/meas | lines/req pred | meas | sectors/req pred | meas | bounds | match |"
     )
     .unwrap();
-    writeln!(table, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
+    writeln!(
+        table,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
+    .unwrap();
     let mut ktable = String::new();
     writeln!(ktable, "| launch | ld req pred/meas | ld sectors pred/meas | st req | st sectors | atom+red req | atom+red sectors | match |").unwrap();
     writeln!(ktable, "| --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
@@ -176,7 +192,9 @@ fn hardware_agreement() {
         .collect();
     for launch in launches["launches"].as_array().expect("launches") {
         let id = launch["id"].as_str().expect("id");
-        let Some(meas) = mlaunches.get(id) else { continue };
+        let Some(meas) = mlaunches.get(id) else {
+            continue;
+        };
         let module = launch["module"].as_str().expect("module");
         let file = &files[module];
         let opts = options(launch, &buffers);
@@ -210,7 +228,9 @@ fn hardware_agreement() {
             p.smin += n * a.per_request.sectors_min;
             p.smax += n * a.per_request.sectors_max;
             if n > 0.0 {
-                *p.patterns.entry(pattern_name(a.pattern).to_string()).or_default() += n;
+                *p.patterns
+                    .entry(pattern_name(a.pattern).to_string())
+                    .or_default() += n;
                 p.random |= a.pattern == Pattern::Random;
                 p.unresolved |= a.pattern == Pattern::Unknown;
             }
@@ -228,18 +248,33 @@ fn hardware_agreement() {
                 continue;
             }
             let pr = &m["per_request"];
-            let (mlines, msec) = (pr["l1_tag_requests"].as_f64().unwrap_or(0.0), pr["sectors"].as_f64().unwrap_or(0.0));
-            let key = (file_b.to_string(), line, op_class(op).to_string(), space.to_string());
+            let (mlines, msec) = (
+                pr["l1_tag_requests"].as_f64().unwrap_or(0.0),
+                pr["sectors"].as_f64().unwrap_or(0.0),
+            );
+            let key = (
+                file_b.to_string(),
+                line,
+                op_class(op).to_string(),
+                space.to_string(),
+            );
             let kkey = format!("{id}|{file_b}:{line}|{op}|{space}");
             rows += 1;
             let p = preds.get(&key);
             let (cell, ok, detail) = match p {
                 None => ("no PTX access".to_string(), false, "-".to_string()),
-                Some(p) if p.requests == 0.0 => ("never executed".to_string(), false, "-".to_string()),
+                Some(p) if p.requests == 0.0 => {
+                    ("never executed".to_string(), false, "-".to_string())
+                }
                 Some(p) => {
                     let n = p.requests;
                     let (pl, ps, lo, hi) = (p.lines / n, p.sectors / n, p.smin / n, p.smax / n);
-                    let pat = p.patterns.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|x| x.0.clone()).unwrap_or_default();
+                    let pat = p
+                        .patterns
+                        .iter()
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map(|x| x.0.clone())
+                        .unwrap_or_default();
                     let ok = if space == "shared" {
                         match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
                             (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
@@ -253,18 +288,31 @@ fn hardware_agreement() {
                     let (pl_s, ps_s) = if space == "shared" {
                         (
                             "-".to_string(),
-                            p.wavefronts.map(|w| format!("{:.3} wf", w / n)).unwrap_or_else(|| "not modelled".into()),
+                            p.wavefronts
+                                .map(|w| format!("{:.3} wf", w / n))
+                                .unwrap_or_else(|| "not modelled".into()),
                         )
                     } else {
                         (format!("{pl:.3}"), format!("{ps:.3}"))
                     };
-                    let bounds = if p.random || lo != hi { format!("{lo:.2}..{hi:.2}") } else { "-".to_string() };
+                    let bounds = if p.random || lo != hi {
+                        format!("{lo:.2}..{hi:.2}")
+                    } else {
+                        "-".to_string()
+                    };
                     (
-                        format!("{pat} | {:.0}/{mreq:.0} | {pl_s} | {mlines:.3} | {ps_s} | {}", n, if space == "shared" {
-                            pr["shared_wavefronts"].as_f64().map(|w| format!("{w:.3} wf")).unwrap_or_default()
-                        } else {
-                            format!("{msec:.3}")
-                        }),
+                        format!(
+                            "{pat} | {:.0}/{mreq:.0} | {pl_s} | {mlines:.3} | {ps_s} | {}",
+                            n,
+                            if space == "shared" {
+                                pr["shared_wavefronts"]
+                                    .as_f64()
+                                    .map(|w| format!("{w:.3} wf"))
+                                    .unwrap_or_default()
+                            } else {
+                                format!("{msec:.3}")
+                            }
+                        ),
                         ok,
                         bounds,
                     )
@@ -272,7 +320,9 @@ fn hardware_agreement() {
             };
             let verdict = if ok {
                 if known.entries.contains_key(&kkey) {
-                    failures.push(format!("{kkey}: listed as a known mismatch but matches now"));
+                    failures.push(format!(
+                        "{kkey}: listed as a known mismatch but matches now"
+                    ));
                 }
                 matched += 1;
                 "yes".to_string()
@@ -287,17 +337,33 @@ fn hardware_agreement() {
             if space == "shared" {
                 shared_rows += 1;
             }
-            let cells = if cell.contains('|') { cell } else { format!("{cell} | | | | ") };
-            writeln!(table, "| {id} | {file_b}:{line} | {op} {space} | {cells} | {detail} | {verdict} |").unwrap();
+            let cells = if cell.contains('|') {
+                cell
+            } else {
+                format!("{cell} | | | | ")
+            };
+            writeln!(
+                table,
+                "| {id} | {file_b}:{line} | {op} {space} | {cells} | {detail} | {verdict} |"
+            )
+            .unwrap();
         }
         // Kernel totals.
         let km = &meas["kernel_metrics"];
         let g = |n: &str| km[n].as_f64().unwrap_or(0.0);
-        let mld = (g("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), g("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-        let mst = (g("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), g("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+        let mld = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        );
+        let mst = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+        );
         let mat = (
-            g("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") + g("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
-            g("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") + g("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
         );
         krows += 1;
         let kkey = format!("{id}|totals|-|-");
@@ -309,7 +375,9 @@ fn hardware_agreement() {
                     let total = mld.1 + mst.1 + mat.1;
                     (t.sectors_min as f64) <= total + 0.5 && total <= t.sectors_max as f64 + 0.5
                 } else {
-                    close(t.load_sectors, mld.1) && close(t.store_sectors, mst.1) && close(t.atomic_sectors, mat.1)
+                    close(t.load_sectors, mld.1)
+                        && close(t.store_sectors, mst.1)
+                        && close(t.atomic_sectors, mat.1)
                 };
                 let ok = close(t.load_requests, mld.0)
                     && close(t.store_requests, mst.0)
@@ -317,7 +385,9 @@ fn hardware_agreement() {
                     && sectors_ok;
                 let verdict = if ok {
                     if known.entries.contains_key(&kkey) {
-                        failures.push(format!("{kkey}: listed as a known mismatch but matches now"));
+                        failures.push(format!(
+                            "{kkey}: listed as a known mismatch but matches now"
+                        ));
                     }
                     kmatched += 1;
                     "yes".to_string()
@@ -328,12 +398,26 @@ fn hardware_agreement() {
                     failures.push(format!("{kkey}: totals differ"));
                     "NO".to_string()
                 };
-                let b = if random { format!(" ({}..{})", t.sectors_min, t.sectors_max) } else { String::new() };
+                let b = if random {
+                    format!(" ({}..{})", t.sectors_min, t.sectors_max)
+                } else {
+                    String::new()
+                };
                 writeln!(
                     ktable,
                     "| {id} | {}/{} | {}/{}{b} | {}/{} | {}/{} | {}/{} | {}/{} | {verdict} |",
-                    t.load_requests, mld.0, t.load_sectors, mld.1, t.store_requests, mst.0, t.store_sectors, mst.1,
-                    t.atomic_requests, mat.0, t.atomic_sectors, mat.1
+                    t.load_requests,
+                    mld.0,
+                    t.load_sectors,
+                    mld.1,
+                    t.store_requests,
+                    mst.0,
+                    t.store_sectors,
+                    mst.1,
+                    t.atomic_requests,
+                    mat.0,
+                    t.atomic_sectors,
+                    mat.1
                 )
                 .unwrap();
             }
@@ -346,13 +430,19 @@ fn hardware_agreement() {
                     failures.push(format!("{kkey}: no totals: {why}"));
                     "NO".to_string()
                 };
-                writeln!(ktable, "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |").unwrap();
+                writeln!(
+                    ktable,
+                    "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |"
+                )
+                .unwrap();
             }
         }
     }
     for k in known.entries.keys() {
         if !seen_known.contains(k) && !failures.iter().any(|f| f.starts_with(k.as_str())) {
-            failures.push(format!("{k}: listed in hw_agreement_known.txt but not a mismatch (or not measured)"));
+            failures.push(format!(
+                "{k}: listed in hw_agreement_known.txt but not a mismatch (or not measured)"
+            ));
         }
     }
     let summary = format!(
@@ -360,5 +450,10 @@ fn hardware_agreement() {
     );
     let report = format!("{summary}\n{table}\n{ktable}");
     insta::assert_snapshot!("hw_agreement", report);
-    assert!(failures.is_empty(), "{} unexpected results:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} unexpected results:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -55,7 +55,10 @@ pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
     let (symbols, sema_diags) = crate::sema::check_module(&module);
     diagnostics.extend(sema_diags);
     let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
-    Analysis { kernels, diagnostics }
+    Analysis {
+        kernels,
+        diagnostics,
+    }
 }
 
 /// [`analyze_module`] for callers that already ran semantic analysis: labels
@@ -78,7 +81,11 @@ pub fn demangle(name: &str) -> String {
 }
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
-pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+pub fn analyze_module(
+    file: &SourceFile,
+    module: &Module<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
     analyze_functions(file, module, None, opts)
 }
 
@@ -98,9 +105,14 @@ fn analyze_functions(
                 crate::syntax::ast::StateSpace::Local => Space::Local,
                 _ => Space::Generic,
             };
-            let elem = v.ty.and_then(|t| transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+            let elem =
+                v.ty.and_then(|t| transfer::Ty::parse(t.text))
+                    .map(|t| t.bits / 8)
+                    .unwrap_or(1);
             let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
-            v.declarators.iter().map(move |d| (d.name.text, space, align))
+            v.declarators
+                .iter()
+                .map(move |d| (d.name.text, space, align))
         })
         .collect();
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
@@ -126,7 +138,9 @@ fn analyze_functions(
                 &built
             }
         };
-        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, scopes, opts));
+        out.push(analyze_kernel(
+            file, func, body, name, demangled, &globals, &files, scopes, opts,
+        ));
     }
     out
 }
@@ -144,7 +158,10 @@ struct StaticAccess {
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
     match s {
-        Sym::Param(i) => params.get(i as usize).map(|p| p.to_string()).unwrap_or_else(|| format!("param{i}")),
+        Sym::Param(i) => params
+            .get(i as usize)
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| format!("param{i}")),
         other => other.to_string(),
     }
 }
@@ -214,7 +231,8 @@ fn static_access(
                             cost.sectors_max
                         ));
                     }
-                    let (pattern, stride) = cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
+                    let (pattern, stride) =
+                        cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
                     let wf = residues
                         .iter()
                         .map(|&r| {
@@ -266,7 +284,10 @@ fn static_access(
             }
         }
         Value::Varying { data: true } => {
-            let mut s = unresolved(Pattern::Random, "data-dependent (address computed from loaded values)");
+            let mut s = unresolved(
+                Pattern::Random,
+                "data-dependent (address computed from loaded values)",
+            );
             s.caveats.push(
                 "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
                     .to_string(),
@@ -275,7 +296,9 @@ fn static_access(
         }
         _ => {
             let mut s = unresolved(Pattern::Unknown, "not resolved");
-            s.caveats.push("the analysis could not resolve the lane addresses: figures are bounds".to_string());
+            s.caveats.push(
+                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
+            );
             Some(s)
         }
     }
@@ -296,10 +319,15 @@ fn analyze_kernel(
     let launch = launch::resolve(func, name, &demangled, opts);
     let low = lower::lower(func, body, globals, scopes);
     let cfg = Cfg::build(func);
-    let params: Vec<&str> =
-        func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
-    let short_params: Vec<&str> =
-        params.iter().map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p)).collect();
+    let params: Vec<&str> = func
+        .params
+        .iter()
+        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
+        .collect();
+    let short_params: Vec<&str> = params
+        .iter()
+        .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
+        .collect();
     let inputs = dataflow::Inputs {
         params: launch.params.clone(),
         pointer_params: low.pointer_params.clone(),
@@ -316,8 +344,10 @@ fn analyze_kernel(
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
     };
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
-    let mut results: Vec<dataflow::ClassResult> =
-        classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    let mut results: Vec<dataflow::ClassResult> = classes
+        .iter()
+        .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+        .collect();
     // A 64-bit parameter that is the base of an address is a pointer even
     // without `cvta.to.global` (hand-written PTX): mark it and run again, so
     // that its alignment is known.
@@ -330,7 +360,11 @@ fn analyze_kernel(
             for s in p.base_symbols() {
                 let Sym::Param(k) = s else { continue };
                 let k = k as usize;
-                let wide = func.params.get(k).and_then(|d| d.ty).is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
+                let wide = func
+                    .params
+                    .get(k)
+                    .and_then(|d| d.ty)
+                    .is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
                 if wide && !low.pointer_params.get(k).copied().unwrap_or(true) {
                     low.pointer_params[k] = true;
                     found = true;
@@ -340,7 +374,10 @@ fn analyze_kernel(
     }
     if found {
         inputs.pointer_params = low.pointer_params.clone();
-        results = classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+        results = classes
+            .iter()
+            .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+            .collect();
     }
 
     // .loc of every statement
@@ -349,7 +386,10 @@ fn analyze_kernel(
     for st in &body.statements {
         if let StmtKind::Loc(l) = &st.kind {
             cur = Some(SourceLocation {
-                file: files.get(&l.file).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", l.file)),
+                file: files
+                    .get(&l.file)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("#{}", l.file)),
                 line: l.line,
                 column: l.column,
             });
@@ -361,14 +401,21 @@ fn analyze_kernel(
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, String> = HashMap::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let mut space = info.space;
         if space == Space::Generic {
-            let addr = results.iter().find_map(|r| r.accesses.get(&(i as u32))).map(|f| &f.addr);
+            let addr = results
+                .iter()
+                .find_map(|r| r.accesses.get(&(i as u32)))
+                .map(|f| &f.addr);
             if let Some(p) = addr.and_then(|a| a.as_poly()) {
                 for s in p.base_symbols() {
                     match s {
-                        Sym::Param(k) if low.pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                        Sym::Param(k)
+                            if low.pointer_params.get(k as usize).copied().unwrap_or(false) =>
+                        {
                             space = Space::Global;
                             space_notes.insert(
                                 i as u32,
@@ -406,37 +453,54 @@ fn analyze_kernel(
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
-                    totals_unavailable = Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
-                        Some(st) => {
-                            let lc = file.line_col(st.span.start);
-                            format!("{} (PTX line {})", e.message, lc.line)
-                        }
-                        None => e.message,
-                    })
+                    totals_unavailable =
+                        Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                            Some(st) => {
+                                let lc = file.line_col(st.span.start);
+                                format!("{} (PTX line {})", e.message, lc.line)
+                            }
+                            None => e.message,
+                        })
                 }
             }
         }
-        (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),
-        (_, true) => totals_unavailable = Some("no block shape given (--block or a per-kernel entry)".to_string()),
+        (None, _) => {
+            totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string())
+        }
+        (_, true) => {
+            totals_unavailable =
+                Some("no block shape given (--block or a per-kernel entry)".to_string())
+        }
     }
 
     let mut accesses = Vec::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let stmt = &body.statements[i];
-        let StmtKind::Instruction(ins) = &stmt.kind else { continue };
+        let StmtKind::Instruction(ins) = &stmt.kind else {
+            continue;
+        };
         let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let mut wsum = 0.0;
-        let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
+        let mut acc = CostRange {
+            sectors_min: f64::MAX,
+            ..Default::default()
+        };
         let (mut ideal, mut active) = (0.0, 0.0);
         let mut wf: Option<f64> = Some(0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
         for (c, r) in classes.iter().zip(&results) {
-            let Some(f) = r.accesses.get(&(i as u32)) else { continue };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else { continue };
+            let Some(f) = r.accesses.get(&(i as u32)) else {
+                continue;
+            };
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else {
+                continue;
+            };
             let w = c.weight as f64;
             wsum += w;
             acc.lines += w * sa.cost.lines;
@@ -450,7 +514,10 @@ fn analyze_kernel(
                 _ => None,
             };
             if r.gave_up {
-                caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
+                caveats.push(format!(
+                    "the fixpoint was cut after {} rounds",
+                    dataflow::MAX_ROUNDS
+                ));
             }
             if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
                 best = Some((c.weight, sa));
@@ -482,10 +549,18 @@ fn analyze_kernel(
                 active_lanes: None,
             }
         };
-        let mut shared_wavefronts = if wsum > 0.0 { wf.map(|x| x / wsum) } else { None };
+        let mut shared_wavefronts = if wsum > 0.0 {
+            wf.map(|x| x / wsum)
+        } else {
+            None
+        };
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
-            let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+            let scale = if s.blocks.0 > 0 {
+                s.blocks.1 as f64 / s.blocks.0 as f64
+            } else {
+                1.0
+            };
             match s.stats.get(&(i as u32)) {
                 Some(st) if st.requests > 0 => {
                     let n = st.requests as f64;
@@ -503,15 +578,22 @@ fn analyze_kernel(
                     } else {
                         None
                     };
-                    if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
+                    if let Some((p, _)) = st
+                        .patterns
+                        .iter()
+                        .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
+                    {
                         if *p != pattern && pattern != Pattern::Random {
-                            if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
+                            if matches!(pattern, Pattern::Unknown | Pattern::Strided)
+                                && stride.is_none()
+                            {
                                 stride = None;
                             }
                             pattern = *p;
                         }
                     }
-                    caveats.retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                    caveats
+                        .retain(|c| !c.starts_with("the warp's base address is known only modulo"));
                 }
                 _ => requests = Some(0),
             }
@@ -522,7 +604,11 @@ fn analyze_kernel(
         if matches!(space, Space::Shared | Space::Local) {
             caveats.push(format!(
                 "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
-                if space == Space::Shared { "shared" } else { "local" }
+                if space == Space::Shared {
+                    "shared"
+                } else {
+                    "local"
+                }
             ));
         }
         caveats.sort();
@@ -540,13 +626,21 @@ fn analyze_kernel(
             lane_pattern,
             per_request,
             requests,
-            shared_wavefronts: if space == Space::Shared { shared_wavefronts } else { None },
+            shared_wavefronts: if space == Space::Shared {
+                shared_wavefronts
+            } else {
+                None
+            },
             caveats,
         });
     }
 
     let totals = sim.as_ref().map(|s| {
-        let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+        let scale = if s.blocks.0 > 0 {
+            s.blocks.1 as f64 / s.blocks.0 as f64
+        } else {
+            1.0
+        };
         let mut t = Totals {
             load_requests: 0,
             load_sectors: 0,
@@ -569,7 +663,9 @@ fn analyze_kernel(
             if spaces.get(k) != Some(&Space::Global) {
                 continue;
             }
-            let Some(op) = totals::op_of(&low, *k) else { continue };
+            let Some(op) = totals::op_of(&low, *k) else {
+                continue;
+            };
             let req = (st.requests as f64 * scale).round() as u64;
             let sec = (st.kernel_sectors * scale).round() as u64;
             match op {

@@ -48,7 +48,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 4_000_000;
+pub const DEFAULT_BUDGET: u64 = 3_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -113,7 +113,11 @@ struct Regs {
 
 impl Regs {
     fn new(n: usize) -> Regs {
-        Regs { v: vec![[0; WARP]; n], known: vec![0; n], data: vec![0; n] }
+        Regs {
+            v: vec![[0; WARP]; n],
+            known: vec![0; n],
+            data: vec![0; n],
+        }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
@@ -212,7 +216,11 @@ pub fn synthetic_base(k: usize) -> i64 {
 
 /// Runs the launch. `spaces` gives each memory instruction's resolved space
 /// (only global accesses are costed).
-pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, SimError> {
+pub fn simulate(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    spaces: &HashMap<u32, Space>,
+) -> Result<SimResult, SimError> {
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -226,7 +234,19 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
     let mut done_blocks = 0u64;
     for k in 0..nblocks {
         let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
-        let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        let ctaid = [
+            (bid % gx) as i64,
+            ((bid / gx) % gy) as i64,
+            (bid / (gx * gy)) as i64,
+        ];
+        // A block that runs past the budget is dropped whole (its partial
+        // counts would bias the sample), unless it is the first.
+        let snapshot = if done_blocks > 0 {
+            Some(res.stats.clone())
+        } else {
+            None
+        };
+        let mut over = false;
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
             let mut exists = 0u32;
@@ -241,7 +261,40 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
             }
             let warp = Warp { tid, ctaid, inputs };
             regs.reset();
-            run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget)?;
+            match run_warp(
+                low,
+                &warp,
+                exists,
+                &mut regs,
+                &mut res,
+                spaces,
+                &mut used,
+                inputs.budget,
+            ) {
+                Ok(()) => {}
+                Err(e) if e.stmt.is_none() => {
+                    over = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if over {
+            match snapshot {
+                Some(s) => {
+                    res.stats = s;
+                    break;
+                }
+                None => {
+                    return Err(SimError {
+                        stmt: None,
+                        message: format!(
+                            "one block needs more than {} warp instructions to simulate",
+                            inputs.budget
+                        ),
+                    })
+                }
+            }
         }
         done_blocks += 1;
         if used > inputs.budget {
@@ -291,10 +344,10 @@ fn run_warp(
     let mut cur = 0u32;
     while live != 0 {
         *used += 1;
-        if *used > budget.saturating_mul(4) {
+        if *used > budget {
             return Err(SimError {
                 stmt: None,
-                message: format!("the launch needs more than {} warp instructions to simulate", budget * 4),
+                message: "budget".to_string(),
             });
         }
         let (minpc, active) = if converged {
@@ -350,14 +403,21 @@ fn run_warp(
             message: if data {
                 format!("{what} depends on loaded data")
             } else {
-                format!("{what} depends on a value that is not known (a parameter that was not given?)")
+                format!(
+                    "{what} depends on a value that is not known (a parameter that was not given?)"
+                )
             },
         };
         let next = minpc + 1;
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
         match &op.kind {
             OpKind::Nop => {}
-            OpKind::Alu { alu, dst, dst2, srcs } => {
+            OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } => {
                 let mut m = exec | unknown_guard;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
@@ -377,7 +437,8 @@ fn run_warp(
                     } else {
                         match alu.op {
                             AluOp::Setp(cmp, comb) => {
-                                let mut b = compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
+                                let mut b =
+                                    compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
                                 if let Some(c) = comb {
                                     let q = vals.get(2).copied().unwrap_or(0) != 0;
                                     b = match c {
@@ -390,12 +451,17 @@ fn run_warp(
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
-                                Some(if p != 0 { vals[0] } else { *vals.get(1).unwrap_or(&0) })
+                                Some(if p != 0 {
+                                    vals[0]
+                                } else {
+                                    *vals.get(1).unwrap_or(&0)
+                                })
                             }
                             _ => eval_scalar(*alu, vals),
                         }
                     };
-                    let data = unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    let data =
+                        unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
                         regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
@@ -408,8 +474,14 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let a = srcs.first().map(|s| lane_src(regs, w, s, l)).unwrap_or(Err(false));
-                    let b = srcs.get(1).map(|s| lane_src(regs, w, s, l)).unwrap_or(Ok(0));
+                    let a = srcs
+                        .first()
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Err(false));
+                    let b = srcs
+                        .get(1)
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Ok(0));
                     let out = match (a, b) {
                         (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
                             let (a, b) = (a != 0, b != 0);
@@ -433,7 +505,9 @@ fn run_warp(
                         let p = *p as usize;
                         match w.inputs.params.get(p).copied().flatten() {
                             Some(v) => Some(v),
-                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => Some(synthetic_base(p)),
+                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => {
+                                Some(synthetic_base(p))
+                            }
                             None => None,
                         }
                     }
@@ -472,7 +546,18 @@ fn run_warp(
                         }
                     }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record(res, minpc, &addrs, exec, known, data_lanes, info.bits, space, info.op, info.no_result || !info.result_used);
+                    record(
+                        res,
+                        minpc,
+                        &addrs,
+                        exec,
+                        known,
+                        data_lanes,
+                        info.bits,
+                        space,
+                        info.op,
+                        info.no_result || !info.result_used,
+                    );
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
@@ -491,7 +576,10 @@ fn run_warp(
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
                         None => {
-                            return Err(SimError { stmt: Some(minpc), message: "an indirect branch".to_string() })
+                            return Err(SimError {
+                                stmt: Some(minpc),
+                                message: "an indirect branch".to_string(),
+                            })
                         }
                     }
                 }
@@ -503,7 +591,10 @@ fn run_warp(
                 live &= !exec;
             }
             OpKind::Call { .. } => {
-                return Err(SimError { stmt: Some(minpc), message: "a call (calls are not followed)".to_string() });
+                return Err(SimError {
+                    stmt: Some(minpc),
+                    message: "a call (calls are not followed)".to_string(),
+                });
             }
             OpKind::Other { dsts, srcs } => {
                 for l in 0..WARP {
@@ -511,7 +602,9 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let data = srcs.iter().any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    let data = srcs
+                        .iter()
+                        .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }
@@ -619,7 +712,14 @@ fn record(
     } else {
         let base = addrs[exec.trailing_zeros() as usize];
         let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
-        classify(&d, exec, bytes, c.sectors as f64, ideal_sectors(active, bytes) as f64).0
+        classify(
+            &d,
+            exec,
+            bytes,
+            c.sectors as f64,
+            ideal_sectors(active, bytes) as f64,
+        )
+        .0
     };
     *e.patterns.entry(pattern).or_default() += 1;
 }

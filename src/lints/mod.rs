@@ -542,6 +542,7 @@ pub(crate) mod testing {
                 active_lanes: Some(32.0),
             },
             requests: None,
+            shared_wavefronts: None,
             caveats: Vec::new(),
         }
     }
