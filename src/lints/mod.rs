@@ -48,6 +48,7 @@ pub mod data_dependent_access;
 pub mod local_memory_access;
 pub mod misaligned_access;
 pub mod narrow_access;
+pub mod shared_bank_conflict;
 pub mod uncoalesced_access;
 pub mod uniform_store;
 
@@ -187,6 +188,10 @@ pub static LINTS: &[Lint] = &[
     Lint {
         meta: &uniform_store::UNIFORM_STORE,
         check: uniform_store::check,
+    },
+    Lint {
+        meta: &shared_bank_conflict::SHARED_BANK_CONFLICT,
+        check: shared_bank_conflict::check,
     },
 ];
 
