@@ -343,6 +343,11 @@ pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
 pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> CheckResult {
     let mut out: Vec<(Diagnostic, Option<SourceLocation>)> = Vec::new();
     for d in &analysis.diagnostics {
+        // Notes stay notes unless their code is configured.
+        if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
+            out.push((d.clone(), None));
+            continue;
+        }
         let level = config.level_of(d.code, default_level_of(d));
         if let Some(severity) = level.severity() {
             let mut d = d.clone();
@@ -384,9 +389,7 @@ pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> 
 fn default_level_of(d: &Diagnostic) -> Level {
     match d.severity {
         Severity::Error => Level::Deny,
-        Severity::Warning => Level::Warn,
-        // Notes are informational: they stay notes unless configured.
-        Severity::Note => Level::Warn,
+        Severity::Warning | Severity::Note => Level::Warn,
     }
 }
 
@@ -597,6 +600,25 @@ mod tests {
         assert_eq!(explain("w101"), explain("uncoalesced-access"));
         assert!(explain("syntax-error").is_some());
         assert!(explain("no-such-rule").is_none());
+    }
+
+    #[test]
+    fn front_end_levels_apply_and_notes_stay_notes() {
+        let file = SourceFile::from_text("a.ptx", "x");
+        let mk = |sev| Diagnostic::new("E0001", "syntax-error", sev, Span::new(0, 1), "m");
+        let analysis = Analysis {
+            kernels: Vec::new(),
+            diagnostics: vec![mk(Severity::Error), mk(Severity::Note)],
+        };
+        let mut c = Config {
+            deny_warnings: true,
+            ..Config::default()
+        };
+        let r = lint_analysis(&file, analysis.clone(), &c);
+        let sev: Vec<_> = r.diagnostics.iter().map(|d| d.severity).collect();
+        assert_eq!(sev, vec![Severity::Error, Severity::Note]);
+        c.set_level("syntax-error", Level::Allow).unwrap();
+        assert!(lint_analysis(&file, analysis, &c).diagnostics.is_empty());
     }
 
     #[test]
