@@ -443,3 +443,31 @@ fn the_whole_corpus_checks_without_internal_errors() {
     assert!(!r.stderr.contains("internal error"), "{}", r.stderr);
     assert!(r.stdout.lines().count() > 100);
 }
+
+#[test]
+fn pyproject_levels_apply_and_warpscope_toml_wins() {
+    let r = warpscope(&[
+        "check",
+        "--format",
+        "concise",
+        "tests/fixtures/check/good-pyproject/k.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(r.stdout.is_empty(), "{}", r.snapshot());
+    let r = warpscope(&[
+        "check",
+        "--format",
+        "concise",
+        "tests/fixtures/check/both-configs/k.ptx",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    assert!(r.stdout.contains("error[W106]"), "{}", r.snapshot());
+    // The command line wins over both.
+    let r = warpscope(&[
+        "check",
+        "-W",
+        "uniform-store",
+        "tests/fixtures/check/both-configs/k.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+}
