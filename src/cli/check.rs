@@ -50,7 +50,7 @@ pub struct CheckArgs {
     /// Colour the output.
     #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
     pub color: ColorChoice,
-    /// Set a lint to `allow` (by name or code; repeatable).
+    /// Set a lint to `allow` (by name or code; repeatable); `-A warnings` silences every warning.
     #[arg(short = 'A', long = "allow", value_name = "LINT")]
     pub allow: Vec<String>,
     /// Set a lint to `warn` (by name or code; repeatable).
