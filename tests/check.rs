@@ -298,6 +298,21 @@ fn deny_warnings_fails_on_a_warning() {
         f,
     ]);
     assert!(r.stdout.contains(": error[W106] "), "{}", r.stdout);
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "-A",
+        "warnings",
+        f,
+    ]);
+    assert!(r.stdout.is_empty() && r.code == 0, "{}", r.snapshot());
+    // -A warnings leaves errors alone.
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-A", "warnings", SYNTAX]).code,
+        1
+    );
 }
 
 #[test]
