@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warpscope::config::{Config, ConfigError};
 use warpscope::lints::{check_file, CheckResult, Level};
-use warpscope::output::{render, render_config_error, FileReport, Format, RenderOptions};
+use warpscope::output::{
+    render, render_config_error, FileReport, Format, Locations, RenderOptions,
+};
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -47,6 +49,11 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Where concise, sarif, github and gitlab place a finding: at the PTX
+    /// instruction, or at its CUDA source line from `.loc` (paths under the
+    /// current directory made relative).
+    #[arg(long, value_enum, default_value_t, value_name = "WHERE")]
+    pub locations: Locations,
     /// Colour the output.
     #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
     pub color: ColorChoice,
@@ -181,7 +188,19 @@ pub fn run(a: CheckArgs) -> ExitCode {
         })
         .collect();
     let color = a.color.enabled(std::io::stdout().is_terminal());
-    let text = render(a.format, &reports, RenderOptions { color });
+    let strip_prefix = std::env::current_dir().ok().map(|d| {
+        let mut p = d.display().to_string();
+        if !p.ends_with('/') {
+            p.push('/');
+        }
+        p
+    });
+    let opts = RenderOptions {
+        color,
+        locations: a.locations,
+        strip_prefix,
+    };
+    let text = render(a.format, &reports, opts);
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(text.as_bytes())
