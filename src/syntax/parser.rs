@@ -1076,12 +1076,10 @@ impl<'a> Parser<'a> {
         terminated: bool,
     ) -> PResult<'a, VarDecl<'a>> {
         let (mut r, sp) = expect(self.dot_word(r), "a state space such as `.param` or `.reg`")?;
-        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or_else(|| {
-            nom::Err::Error(PErr {
-                at: r,
-                expected: "a state space",
-            })
-        })?;
+        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or(nom::Err::Error(PErr {
+            at: r,
+            expected: "a state space",
+        }))?;
         let mut decl = VarDecl {
             span: Span::default(),
             linkage,
@@ -1124,12 +1122,10 @@ impl<'a> Parser<'a> {
                         p.space = Some(s);
                     } else if r.starts_with('(') {
                         // `.attribute(.managed)`, `.unified(a, b)`: kept out of the tree.
-                        let k = r.find(')').ok_or_else(|| {
-                            nom::Err::Error(PErr {
-                                at: r,
-                                expected: "`)`",
-                            })
-                        })?;
+                        let k = r.find(')').ok_or(nom::Err::Error(PErr {
+                            at: r,
+                            expected: "`)`",
+                        }))?;
                         r = &r[k + 1..];
                     } else {
                         decl.ty = Some(Ident {
