@@ -179,6 +179,7 @@ fn static_access(
     facts: &domain::SymFacts,
     bytes: u32,
     params: &[&str],
+    want_wavefronts: bool,
 ) -> Option<StaticAccess> {
     let mask = fact.mask;
     if mask == 0 {
@@ -233,16 +234,21 @@ fn static_access(
                     }
                     let (pattern, stride) =
                         cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
-                    let wf = residues
-                        .iter()
-                        .map(|&r| {
-                            let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
-                            cost::shared_wavefronts(&a, mask, bytes) as f64
-                        })
-                        .sum::<f64>()
-                        / residues.len().max(1) as f64;
+                    let wf = if !want_wavefronts {
+                        0.0
+                    } else {
+                        residues
+                            .iter()
+                            .map(|&r| {
+                                let a: domain::Lanes =
+                                    std::array::from_fn(|l| dl[l].wrapping_add(r));
+                                cost::shared_wavefronts(&a, mask, bytes) as f64
+                            })
+                            .sum::<f64>()
+                            / residues.len().max(1) as f64
+                    };
                     Some(StaticAccess {
-                        wavefronts: Some(wf),
+                        wavefronts: want_wavefronts.then_some(wf),
                         pattern,
                         stride,
                         lane_pattern: describe_poly(p, params),
@@ -498,7 +504,8 @@ fn analyze_kernel(
             let Some(f) = r.accesses.get(&(i as u32)) else {
                 continue;
             };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else {
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params, space == Space::Shared)
+            else {
                 continue;
             };
             let w = c.weight as f64;

@@ -472,9 +472,13 @@ fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
 
 fn lanewise(alu: Alu, ex: &[Lanes]) -> Option<Value> {
     let mut out = [0i64; WARP];
+    let n = ex.len().min(4);
+    let mut args = [0i64; 4];
     for (l, o) in out.iter_mut().enumerate() {
-        let args: Vec<i64> = ex.iter().map(|v| v[l]).collect();
-        *o = eval_scalar(alu, &args)?;
+        for (k, a) in args.iter_mut().enumerate().take(n) {
+            *a = ex[k][l];
+        }
+        *o = eval_scalar(alu, &args[..n])?;
     }
     Some(Value::poly(Poly::lanes(out)))
 }
