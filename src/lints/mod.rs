@@ -31,8 +31,8 @@
 //! # Levels
 //!
 //! A rule's level is its default, overridden by `warpscope.toml` (`[lints]`),
-//! then by `-A`/`-W`/`-D` on the command line; `-D warnings` finally turns
-//! every remaining `warn` into `deny`. `allow` drops the finding, `warn` makes a
+//! then by `-A`/`-W`/`-D` on the command line; `-D warnings` (`-A warnings`)
+//! finally turns every remaining `warn` into `deny` (`allow`). `allow` drops the finding, `warn` makes a
 //! warning, `deny` an error (exit code 1). Front-end diagnostics (syntax and
 //! semantic errors, `E0xxx`) are rules too and can be configured the same way.
 
