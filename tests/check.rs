@@ -486,3 +486,21 @@ fn pyproject_levels_apply_and_warpscope_toml_wins() {
     ]);
     assert_eq!(r.code, 0, "{}", r.snapshot());
 }
+
+#[test]
+fn a_file_directive_naming_a_device_is_not_read() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--color",
+        "never",
+        "tests/fixtures/check/dev_zero_source.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(
+        r.stdout
+            .contains("CUDA source: /dev/zero:1:1 (not readable here)"),
+        "{}",
+        r.stdout
+    );
+}

@@ -266,6 +266,19 @@ fn apply_cli(mut c: Config, a: &CheckArgs) -> Result<Config, String> {
     Ok(c)
 }
 
+/// Largest CUDA source quoted in snippets.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most [`MAX_SOURCE_BYTES`]: a `.file` name is
+/// input, and `/dev/zero` or a FIFO must not hang the check.
+fn read_source(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
 /// Reads the CUDA files that the findings' `.loc` lines name: an absolute
 /// name as is, a relative one next to the PTX file, then from the current
 /// directory. Files that cannot be read are left out (the renderer names
@@ -288,7 +301,7 @@ fn read_cuda_sources(ptx: &Path, r: &CheckResult) -> BTreeMap<String, String> {
             }
             candidates.push(name.to_path_buf());
         }
-        if let Some(text) = candidates.iter().find_map(|c| std::fs::read(c).ok()) {
+        if let Some(text) = candidates.iter().find_map(|c| read_source(c)) {
             out.insert(
                 loc.file.clone(),
                 String::from_utf8_lossy(&text).into_owned(),
