@@ -138,12 +138,20 @@ impl Config {
     /// Reads a `warpscope.toml` or a `pyproject.toml` (by file name); `None`
     /// for a `pyproject.toml` without `[tool.warpscope]`.
     pub fn from_file(path: &Path) -> Result<Option<Config>, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let fail = |message: String| ConfigError {
             path: path.to_path_buf(),
             text: String::new(),
             span: None,
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => return Err(fail("not a regular file".into())),
+            Ok(m) if m.len() > 1 << 20 => {
+                return Err(fail("larger than 1 MiB: not a configuration file".into()))
+            }
+            _ => {}
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
         if path.file_name().is_some_and(|n| n == "pyproject.toml") {
             Config::from_pyproject(path, &text)
         } else {

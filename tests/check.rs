@@ -504,3 +504,24 @@ fn a_file_directive_naming_a_device_is_not_read() {
         r.stdout
     );
 }
+
+#[test]
+fn unreadable_config_files_are_usage_errors() {
+    let r = warpscope(&[
+        "check",
+        "--config",
+        "tests/fixtures/check/no-such.toml",
+        SYNTAX,
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with(
+            "error: cannot use configuration file tests/fixtures/check/no-such.toml: "
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = warpscope(&["check", "--config", "tests/fixtures/check", SYNTAX]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+}
