@@ -116,33 +116,39 @@ fn analyze_functions(
         })
         .collect();
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
-    let mut out = Vec::new();
-    for id in module.function_ids() {
-        let func = module.function(id);
-        if func.kind != FunctionKind::Entry {
-            continue;
-        }
-        let Some(body) = &func.body else { continue };
-        let name = func.name.text;
-        let demangled = demangle(name);
-        if let Some(g) = &opts.kernel_filter {
-            if !launch::kernel_matches(g, name, &demangled) {
-                continue;
+    let ids: Vec<_> = module
+        .function_ids()
+        .filter(|&id| {
+            let f = module.function(id);
+            f.kind == FunctionKind::Entry && f.body.is_some()
+        })
+        .collect();
+    // Kernels are independent: analyse them in parallel (order is kept).
+    use rayon::prelude::*;
+    ids.par_iter()
+        .filter_map(|&id| {
+            let func = module.function(id);
+            let body = func.body.as_ref()?;
+            let name = func.name.text;
+            let demangled = demangle(name);
+            if let Some(g) = &opts.kernel_filter {
+                if !launch::kernel_matches(g, name, &demangled) {
+                    return None;
+                }
             }
-        }
-        let built;
-        let scopes = match symbols {
-            Some(s) => s.function(id).scopes(),
-            None => {
-                built = crate::sema::Scopes::build(body);
-                &built
-            }
-        };
-        out.push(analyze_kernel(
-            file, func, body, name, demangled, &globals, &files, scopes, opts,
-        ));
-    }
-    out
+            let built;
+            let scopes = match symbols {
+                Some(s) => s.function(id).scopes(),
+                None => {
+                    built = crate::sema::Scopes::build(body);
+                    &built
+                }
+            };
+            Some(analyze_kernel(
+                file, func, body, name, demangled, &globals, &files, scopes, opts,
+            ))
+        })
+        .collect()
 }
 
 struct StaticAccess {

@@ -782,8 +782,10 @@ mod tests {
         }
     }
     fn ctx() -> Ctx {
-        let mut facts = SymFacts::default();
-        facts.params = vec![Cong::modulo(256, 0), Cong::TOP];
+        let mut facts = SymFacts {
+            params: vec![Cong::modulo(256, 0), Cong::TOP],
+            ..SymFacts::default()
+        };
         facts.tid_base = [
             Some(Cong::modulo(256, 0)),
             Some(Cong::exact(0)),
