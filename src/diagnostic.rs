@@ -121,7 +121,7 @@ impl Diagnostic {
             notes.push(format!("help: {h}"));
         }
         cs::Diagnostic::new(severity)
-            .with_code(format!("{}[{}]", self.code, self.name))
+            .with_code(self.code)
             .with_message(&self.message)
             .with_labels(
                 self.labels
@@ -192,4 +192,23 @@ mod tests {
         assert_eq!(codes.len(), n);
         assert_eq!(names.len(), n);
     }
+}
+
+/// Renders diagnostics rustc-style (codespan-reporting), without colour, to a
+/// string. `name` is the file name shown, `text` the file's text.
+pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, termcolor::NoColor};
+    let file = SimpleFile::new(name, text);
+    let mut buf = NoColor::new(Vec::new());
+    let config = term::Config::default();
+    for d in diagnostics {
+        // Rendering into memory only fails on spans outside the file; fall
+        // back to a one-line form so nothing is lost.
+        if term::emit(&mut buf, &config, &file, &d.to_codespan(())).is_err() {
+            let line = format!("{}[{}]: {} (at byte {})\n", d.severity.as_str(), d.code, d.message, d.span().start);
+            buf.get_mut().extend_from_slice(line.as_bytes());
+        }
+    }
+    String::from_utf8_lossy(&buf.into_inner()).into_owned()
 }
