@@ -1,7 +1,7 @@
 //! Per-kernel memory reports: every access of every kernel with its cost, the
 //! launch's totals and a one-line verdict, rendered as text, Markdown or JSON.
 //!
-//! A report is built from an [`Analysis`](crate::analysis::Analysis) (what
+//! A report is built from an [`Analysis`] (what
 //! [`analysis::analyze`](crate::analysis) returns for one PTX file) and
 //! the [`SourceFile`] it came from. [`Report`] holds the figures, already
 //! derived and rounded; [`render_text`], [`render_markdown`] and
@@ -25,7 +25,7 @@
 //! | `L1 ovh` | L1 transfer overhead (seed 001): `L1/req × 128` per byte requested |
 //!
 //! Below each kernel's table: the launch's totals (requests, sectors, bytes
-//! requested and moved, from the analysis' [`Totals`](crate::analysis::Totals))
+//! requested and moved, from the analysis' [`Totals`])
 //! and a summary: the global access with the lowest efficiency and the
 //! efficiency of all global accesses together, weighted by requests when the
 //! launch gives them.
