@@ -1,0 +1,146 @@
+//! The reports of every example kernel and every calibration kernel, checked
+//! against the reviewed snapshots in `snapshots/` (see `snapshots/README.md`).
+//!
+//! Launches come from `tests/hw/launches.json` (the hardware engineer's file:
+//! the grid, block and scalar parameters each kernel was measured with on the
+//! H100). Each launch gives one snapshot `snapshots/<module>__<launch id>.snap`;
+//! each module also gets `snapshots/<module>__file.snap`, the report of the
+//! whole PTX file with no launch facts (what `warpscope report FILE` prints).
+//! Accept intended changes with `cargo insta review` (or
+//! `INSTA_UPDATE=always cargo test --test report_snapshots`), and read the diff.
+
+use serde_json::Value;
+use std::path::Path;
+use warpscope::analysis::{LaunchConfig, Options, ParamKey};
+use warpscope::report::{render_text, Report};
+use warpscope::source::SourceFile;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn launches() -> Value {
+    let text = std::fs::read_to_string(root().join("tests/hw/launches.json"))
+        .expect("tests/hw/launches.json");
+    serde_json::from_str(&text).expect("launches.json is JSON")
+}
+
+/// The text report of `ptx` (a path relative to the repository root, printed
+/// as such) under `opts`.
+fn report(ptx: &str, opts: &Options) -> String {
+    let bytes = std::fs::read(root().join(ptx)).unwrap_or_else(|e| panic!("{ptx}: {e}"));
+    let file = SourceFile::new(ptx, bytes).unwrap();
+    let analysis = warpscope::analyze(&file, opts);
+    render_text(&Report::from_analysis(&file, &analysis))
+}
+
+fn dim3(v: &Value) -> [u32; 3] {
+    let a = v.as_array().expect("dim3 array");
+    let d = |i: usize| a.get(i).and_then(Value::as_u64).unwrap_or(1) as u32;
+    [d(0), d(1), d(2)]
+}
+
+/// A launch's analysis options: block, grid, scalar parameters by index, the
+/// kernel alone, and the pointers' alignment implied by their byte offsets
+/// (every buffer is allocated 2 MiB-aligned, so an offset of 4 gives 4-byte
+/// alignment; no offset keeps cudaMalloc's 256).
+fn options(launch: &Value) -> Options {
+    let mut params = Vec::new();
+    let mut align = Options::default().pointer_align;
+    for p in launch["params"].as_array().into_iter().flatten() {
+        let index = p["index"].as_u64().expect("param index") as usize;
+        match p["kind"].as_str() {
+            Some("scalar") => params.push((
+                ParamKey::Index(index),
+                p["value"].as_i64().expect("scalar value"),
+            )),
+            Some("pointer") => {
+                let off = p["offset_bytes"].as_u64().unwrap_or(0);
+                if off != 0 {
+                    align = align.min(1u32 << off.trailing_zeros().min(31));
+                }
+            }
+            _ => {}
+        }
+    }
+    Options {
+        launch: LaunchConfig {
+            block: Some(dim3(&launch["block"])),
+            grid: Some(dim3(&launch["grid"])),
+            params,
+        },
+        kernel_filter: Some(launch["kernel"].as_str().expect("kernel").to_string()),
+        pointer_align: align,
+        ..Options::default()
+    }
+}
+
+fn check(name: &str, description: String, text: String) {
+    insta::with_settings!({
+        snapshot_path => "../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+        description => description,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+#[test]
+fn every_module_without_launch_facts() {
+    let l = launches();
+    let modules = l["modules"].as_object().expect("modules");
+    assert!(
+        modules.len() >= 6,
+        "the calibration suite and the five examples"
+    );
+    for (module, m) in modules {
+        let ptx = m["ptx"].as_str().expect("ptx path");
+        check(
+            &format!("{module}__file"),
+            format!("warpscope report {ptx}"),
+            report(ptx, &Options::default()),
+        );
+    }
+}
+
+#[test]
+fn every_launch() {
+    let l = launches();
+    let launches = l["launches"].as_array().expect("launches");
+    assert!(!launches.is_empty());
+    for launch in launches {
+        let id = launch["id"].as_str().expect("launch id");
+        let module = launch["module"].as_str().expect("module");
+        let ptx = l["modules"][module]["ptx"].as_str().expect("module's ptx");
+        let opts = options(launch);
+        let params: Vec<String> = opts
+            .launch
+            .params
+            .iter()
+            .map(|(k, v)| match k {
+                ParamKey::Index(i) => format!(" --param {i}={v}"),
+                ParamKey::Name(n) => format!(" --param {n}={v}"),
+            })
+            .collect();
+        let [b, g] = [opts.launch.block.unwrap(), opts.launch.grid.unwrap()];
+        let description = format!(
+            "warpscope report {ptx} --kernel {} --block {},{},{} --grid {},{},{}{}{} (launch `{id}` of tests/hw/launches.json)",
+            opts.kernel_filter.as_deref().unwrap_or(""),
+            b[0],
+            b[1],
+            b[2],
+            g[0],
+            g[1],
+            g[2],
+            params.concat(),
+            if opts.pointer_align != 256 { format!(" --pointer-align {}", opts.pointer_align) } else { String::new() },
+        );
+        let text = report(ptx, &opts);
+        assert!(
+            text.contains("kernel "),
+            "{id}: the launch's kernel was not found in {ptx}:\n{text}"
+        );
+        check(&format!("{module}__{id}"), description, text);
+    }
+}
