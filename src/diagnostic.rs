@@ -164,6 +164,12 @@ front_end_codes! {
         "The file contains bytes that are not UTF-8. PTX is ASCII text; each invalid byte is read as `?` so positions stay exact.";
     UnterminatedComment = "E0003", "unterminated",
         "A block comment, string or brace-delimited body is not closed before the end of the file.";
+    MissingVersion = "E0004", "missing-version",
+        "The module does not begin with a `.version` directive. ptxas requires `.version` before any other directive (PTX ISA §11.3.1).";
+    UnknownInstruction = "E0005", "unknown-instruction",
+        "The opcode is not an instruction of the PTX ISA 9.x (for example `fmac`). The statement is kept in the tree with its operands; ptxas would reject it.";
+    DeprecatedSyntax = "E0006", "deprecated-syntax",
+        "The construct was removed from PTX (for example the `.tex` state space, removed in PTX ISA 1.5: declare `.global .texref` instead).";
     UndeclaredRegister = "E0101", "undeclared-register",
         "An instruction uses a register that no `.reg` declaration in scope declares. ptxas rejects such a module.";
     DuplicateLabel = "E0102", "duplicate-label",

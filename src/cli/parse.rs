@@ -37,14 +37,7 @@ pub fn run(a: ParseArgs) -> ExitCode {
         .map(|p| {
             let input = read_input(p)?;
             let text = input.file.text();
-            let (module, mut diags) = warpscope::syntax::parse(text);
-            for &off in input.file.invalid_bytes() {
-                diags.push(warpscope::diagnostic::Diagnostic::error(
-                    warpscope::diagnostic::FrontEndCode::InvalidEncoding,
-                    warpscope::source::Span::new(off, off + 1),
-                    "invalid UTF-8 byte",
-                ));
-            }
+            let (module, diags) = warpscope::syntax::parse_file(&input.file);
             let stats = ParseStats::of_module(text.len(), &module, diags.len());
             let mut rendered = String::new();
             if !a.stats && !diags.is_empty() {

@@ -6,4 +6,4 @@ pub mod opcodes;
 mod parser;
 pub mod stats;
 
-pub use parser::parse;
+pub use parser::{parse, parse_file};

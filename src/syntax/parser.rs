@@ -19,6 +19,7 @@ use super::ast::*;
 use crate::diagnostic::{Diagnostic, FrontEndCode};
 use crate::source::Span;
 use nom::bytes::complete::{take_while, take_while1};
+
 use nom::character::complete::{char, digit1};
 use nom::combinator::{opt, recognize};
 use nom::error::{ErrorKind, ParseError};
@@ -62,16 +63,37 @@ fn expect<'a, T>(r: PResult<'a, T>, what: &'static str) -> PResult<'a, T> {
 
 /// Parses a PTX module. Never fails: returns the module and its diagnostics.
 pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
-    let mut p = Parser { src, module: Module::default(), diags: Vec::new() };
+    let mut p = Parser { src, module: Module::default(), diags: Vec::new(), nesting: 0 };
     p.module_items();
+    p.module_checks();
     (p.module, p.diags)
+}
+
+/// Parses a [`SourceFile`](crate::source::SourceFile): [`parse`] plus a
+/// diagnostic for each invalid UTF-8 sequence of the original bytes.
+pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
+    let (m, mut diags) = parse(file.text());
+    for &off in file.invalid_bytes() {
+        diags.push(
+            Diagnostic::error(FrontEndCode::InvalidEncoding, Span::new(off, off + 1), "invalid UTF-8 byte")
+                .with_label("not UTF-8 (read as `?`)"),
+        );
+    }
+    diags.sort_by_key(|d| d.span().start);
+    (m, diags)
 }
 
 struct Parser<'a> {
     src: &'a str,
     module: Module<'a>,
     diags: Vec<Diagnostic>,
+    /// Depth of nested `{ }`, `( )`, `[ ]` in operands and initializers.
+    nesting: u32,
 }
+
+/// Deepest nesting of operand and initializer brackets accepted; real PTX
+/// nests at most three deep. The limit keeps recursion off the stack's end.
+const MAX_NESTING: u32 = 64;
 
 #[inline]
 fn is_ident_start(c: u8) -> bool {
@@ -144,20 +166,16 @@ impl<'a> Parser<'a> {
             // No expectation: the caller's context says what was wanted.
             return fail(i, "");
         }
-        let (rest, text) = recognize((
-            take_while1(|c: char| c.is_ascii() && is_ident_start(c as u8)),
-            take_while(|c: char| c.is_ascii() && is_ident_char(c as u8)),
-        ))
-        .parse(i)?;
-        // `%` and `$` may only start a name; `%%x` or a lone `%` is not one.
-        let first = text.as_bytes()[0];
-        let len_start = text.bytes().take_while(|&c| is_ident_start(c)).count();
-        if len_start > 1 && text.as_bytes()[1..len_start].iter().any(|&c| c == b'%') {
-            return fail(i, "an identifier");
+        // [a-zA-Z][a-zA-Z0-9_$]* | [_$%][a-zA-Z0-9_$]+ (PTX ISA ch.4
+        // Identifiers), scanned bytewise: this is the parser's hottest loop.
+        let mut k = 1;
+        while k < b.len() && is_ident_char(b[k]) {
+            k += 1;
         }
-        if (first == b'%' || first == b'$' || first == b'_') && text.len() == 1 && first != b'_' {
-            return fail(i, "an identifier");
+        if k == 1 && (b[0] == b'%' || b[0] == b'$') {
+            return fail(i, "");
         }
+        let (text, rest) = i.split_at(k);
         Ok((rest, Ident { text, span: self.span(i, rest) }))
     }
 
@@ -290,6 +308,7 @@ impl<'a> Parser<'a> {
         } else {
             let found_desc = match found {
                 None => "end of file".to_string(),
+                Some(c) if c.is_control() => format!("{c:?}"),
                 Some(_) => format!("`{}`", &at[..tok_len]),
             };
             let expected = if expected.is_empty() { "valid syntax" } else { expected };
@@ -320,6 +339,55 @@ impl<'a> Parser<'a> {
     }
 
     // ----------------------------------------------------------------- module
+
+    /// Checks that need the whole module: `.version` first, known opcodes,
+    /// removed state spaces.
+    fn module_checks(&mut self) {
+        let first = self.module.items.iter().find(|i| !matches!(i.kind, ItemKind::Error));
+        if let Some(first) = first {
+            if !matches!(first.kind, ItemKind::Version { .. }) {
+                self.diags.push(
+                    Diagnostic::error(FrontEndCode::MissingVersion, Span::new(first.span.start, first.span.start), "missing `.version` directive")
+                        .with_label("the module should start with `.version`")
+                        .with_help("add a line such as `.version 8.5` before everything else"),
+                );
+            }
+        }
+        let mut found = Vec::new();
+        for item in &self.module.items {
+            if let ItemKind::Var(v) = &item.kind {
+                if v.space == StateSpace::Tex {
+                    found.push(tex_diag(v.span));
+                }
+            }
+        }
+        for f in &self.module.functions {
+            let Some(body) = &f.body else { continue };
+            for st in &body.statements {
+                match &st.kind {
+                    StmtKind::Instruction(ins) if !super::opcodes::is_known(ins.opcode()) => {
+                        let op = ins.opcode();
+                        let sp = Span::new(ins.mnemonic.span.start, ins.mnemonic.span.start + op.len() as u32);
+                        let mut d = Diagnostic::new(
+                            FrontEndCode::UnknownInstruction.code(),
+                            FrontEndCode::UnknownInstruction.name(),
+                            crate::diagnostic::Severity::Warning,
+                            sp,
+                            format!("`{op}` is not a PTX instruction"),
+                        )
+                        .with_label("unknown opcode");
+                        if let Some(s) = super::opcodes::suggest(op) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        found.push(d);
+                    }
+                    StmtKind::Var(v) if v.space == StateSpace::Tex => found.push(tex_diag(v.span)),
+                    _ => {}
+                }
+            }
+        }
+        self.diags.extend(found);
+    }
 
     fn module_items(&mut self) {
         let mut i = self.src;
@@ -685,16 +753,10 @@ impl<'a> Parser<'a> {
                     out.push(Statement { span: self.span(i, r), kind: StmtKind::Var(v) });
                     Ok(r)
                 }
-                _ => {
-                    // Any other directive: kept by name, skipped to `;`.
-                    let k = r.find([';', '{', '}']).unwrap_or(r.len());
-                    if !r[k..].starts_with(';') {
-                        return Err(nom::Err::Error(PErr { at: &r[k..], expected: "`;` ending the directive" }));
-                    }
-                    let r2 = &r[k + 1..];
-                    out.push(Statement { span: self.span(i, r2), kind: StmtKind::Directive { name: w } });
-                    Ok(r2)
-                }
+                _ => Err(nom::Err::Error(PErr {
+                    at: i,
+                    expected: "a declaration (`.reg`, `.shared`, `.local`, …), `.loc` or `.pragma`",
+                })),
             };
         }
         // A label?
@@ -898,6 +960,16 @@ impl<'a> Parser<'a> {
     }
 
     fn init_value(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
+        if self.nesting >= MAX_NESTING {
+            return fail(i, "less deeply nested braces (at most 64 levels)");
+        }
+        self.nesting += 1;
+        let r = self.init_value_inner(i);
+        self.nesting -= 1;
+        r
+    }
+
+    fn init_value_inner(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
         if let Some(r) = i.strip_prefix('{') {
             let mut items = Vec::new();
             let mut r = self.ws(r);
@@ -917,7 +989,17 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if let Ok((r, n)) = self.number(i) {
+        if i.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '~' | '!' | '(')) {
+            let (r, n) = self.const_expr(i)?;
+            // Byte mask of an address: `0xff00(sym)`, `0xff(generic(sym)+4)`.
+            if let Some(r2) = r.strip_prefix('(') {
+                let r2 = self.ws(r2);
+                let (r3, inner) = self.init_value(r2)?;
+                let r3 = self.ws(r3);
+                let (r4, _) = expect(char(')').parse(r3), "`)` closing the masked address")?;
+                let kind = InitKind::Mask { mask: n.as_i64(), value: Box::new(inner) };
+                return Ok((r4, InitValue { span: self.span(i, r4), kind }));
+            }
             let kind = match n {
                 Num::Int(v) => InitKind::Int(v),
                 Num::UInt(v) => InitKind::Int(v as i64),
@@ -962,6 +1044,121 @@ impl<'a> Parser<'a> {
             }
         }
         Ok((r, InitValue { span: self.span(i, r), kind: InitKind::Symbol { name, generic, offset, minus } }))
+    }
+
+
+    // ---------------------------------------------------- constant expressions
+
+    /// A constant expression (PTX ISA §4.6.1): integer literals combined with
+    /// `?: || && | ^ & == != < > <= >= << >> + - * / %`, unary `- ~ !`,
+    /// casts `(.s64)`/`(.u64)` and parentheses, evaluated in 64 bits. A lone
+    /// floating-point literal is also accepted; arithmetic on floats is not.
+    fn const_expr(&mut self, i: &'a str) -> PResult<'a, Num> {
+        if self.nesting >= MAX_NESTING {
+            return fail(i, "a less deeply nested expression (at most 64 levels)");
+        }
+        self.nesting += 1;
+        let r = self.ternary(i);
+        self.nesting -= 1;
+        r
+    }
+
+    fn ternary(&mut self, i: &'a str) -> PResult<'a, Num> {
+        let (r, c) = self.binary(i, 0)?;
+        let r1 = self.ws(r);
+        let Some(r2) = r1.strip_prefix('?') else { return Ok((r, c)) };
+        let r2 = self.ws(r2);
+        let (r3, a) = self.const_expr(r2)?;
+        let r3 = self.ws(r3);
+        let (r4, _) = expect(char(':').parse(r3), "`:` in a conditional expression")?;
+        let r4 = self.ws(r4);
+        let (r5, b) = self.const_expr(r4)?;
+        Ok((r5, if int_of(c, i)? != 0 { a } else { b }))
+    }
+
+    /// Precedence climbing over binary operators of precedence `min` and up.
+    fn binary(&mut self, i: &'a str, min: u8) -> PResult<'a, Num> {
+        let (mut r, mut lhs) = self.unary(i)?;
+        loop {
+            let r1 = self.ws(r);
+            let Some((op, prec, len)) = binary_op(r1) else { return Ok((r, lhs)) };
+            if prec < min {
+                return Ok((r, lhs));
+            }
+            let r2 = self.ws(&r1[len..]);
+            let (r3, rhs) = self.binary(r2, prec + 1)?;
+            let a = int_of(lhs, i)?;
+            let b = int_of(rhs, r2)?;
+            let v = match op {
+                "||" => ((a != 0) || (b != 0)) as i64,
+                "&&" => ((a != 0) && (b != 0)) as i64,
+                "|" => a | b,
+                "^" => a ^ b,
+                "&" => a & b,
+                "==" => (a == b) as i64,
+                "!=" => (a != b) as i64,
+                "<" => (a < b) as i64,
+                ">" => (a > b) as i64,
+                "<=" => (a <= b) as i64,
+                ">=" => (a >= b) as i64,
+                "<<" => a.wrapping_shl(b as u32),
+                ">>" => a.wrapping_shr(b as u32),
+                "+" => a.wrapping_add(b),
+                "-" => a.wrapping_sub(b),
+                "*" => a.wrapping_mul(b),
+                "/" | "%" if b == 0 => return fail(r2, "a non-zero divisor"),
+                "/" => a.wrapping_div(b),
+                _ => a.wrapping_rem(b),
+            };
+            lhs = Num::Int(v);
+            r = r3;
+        }
+    }
+
+    fn unary(&mut self, i: &'a str) -> PResult<'a, Num> {
+        let Some(&c) = i.as_bytes().first() else { return fail(i, "an expression") };
+        match c {
+            b'-' | b'~' | b'!' => {
+                // `-5` is a literal; `-(…)` and `- x` are negations.
+                if c == b'-' && i.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
+                    return self.number(i);
+                }
+                let r = self.ws(&i[1..]);
+                let (r2, v) = self.unary_nested(r)?;
+                let v = match (c, v) {
+                    (b'-', Num::Float(f)) => Num::Float(-f),
+                    (b'-', v) => Num::Int(int_of(v, r)?.wrapping_neg()),
+                    (b'~', v) => Num::Int(!int_of(v, r)?),
+                    (_, v) => Num::Int((int_of(v, r)? == 0) as i64),
+                };
+                Ok((r2, v))
+            }
+            b'(' => {
+                let r = self.ws(&i[1..]);
+                // Cast: (.s64) expr, (.u64) expr
+                if let Some(r2) = r.strip_prefix(".s64").or_else(|| r.strip_prefix(".u64")) {
+                    let r2 = self.ws(r2);
+                    let (r3, _) = expect(char(')').parse(r2), "`)` closing the cast")?;
+                    let r3 = self.ws(r3);
+                    return self.unary_nested(r3);
+                }
+                let (r2, v) = self.const_expr(r)?;
+                let r2 = self.ws(r2);
+                let (r3, _) = expect(char(')').parse(r2), "`)`")?;
+                Ok((r3, v))
+            }
+            _ => self.number(i),
+        }
+    }
+
+    fn unary_nested(&mut self, i: &'a str) -> PResult<'a, Num> {
+        if self.nesting >= MAX_NESTING {
+            return fail(i, "a less deeply nested expression (at most 64 levels)");
+        }
+        self.nesting += 1;
+        let r = self.unary(i);
+        self.nesting -= 1;
+        r
     }
 
     // ------------------------------------------------------------ instructions
@@ -1031,7 +1228,7 @@ impl<'a> Parser<'a> {
     }
 
     fn operand(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
-        if let Some(r) = i.strip_prefix('!') {
+        if let Some(r) = i.strip_prefix('!').filter(|r| !skip_spaces(r).starts_with(|c: char| c.is_ascii_digit() || c == '(')) {
             let (r, inner) = self.operand_atom(skip_spaces(r))?;
             return Ok((r, Operand { span: self.span(i, r), kind: OperandKind::Not(Box::new(inner)) }));
         }
@@ -1065,12 +1262,26 @@ impl<'a> Parser<'a> {
     }
 
     fn operand_atom(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
+        if self.nesting >= MAX_NESTING {
+            return fail(i, "less deeply nested operands (at most 64 levels)");
+        }
+        self.nesting += 1;
+        let r = self.operand_atom_inner(i);
+        self.nesting -= 1;
+        r
+    }
+
+    fn operand_atom_inner(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
         let Some(&c) = i.as_bytes().first() else { return fail(i, "an operand") };
         match c {
             b'[' => {
                 let r = self.ws(&i[1..]);
                 // Simple address: [base], [base+off], [off]
-                if let Ok((r2, (base, offset))) = self.address_body(r) {
+                let simple = self.address_body(r);
+                if let Err(nom::Err::Failure(e)) = simple {
+                    return Err(nom::Err::Error(e));
+                }
+                if let Ok((r2, (base, offset))) = simple {
                     let r3 = self.ws(r2);
                     if let Some(r4) = r3.strip_prefix(']') {
                         return Ok((r4, Operand { span: self.span(i, r4), kind: OperandKind::Address { base: base.map(Box::new), offset } }));
@@ -1084,11 +1295,17 @@ impl<'a> Parser<'a> {
                 Ok((r, Operand { span: self.span(i, r), kind: OperandKind::Vector(items) }))
             }
             b'(' => {
+                // A parenthesised constant expression, or a call's list.
+                if let Ok((r, n)) = self.const_expr(i) {
+                    if skip_spaces(r).starts_with([',', ';', '}', ')', ']']) {
+                        return Ok((r, Operand { span: self.span(i, r), kind: num_operand(n) }));
+                    }
+                }
                 let (r, items) = self.operand_list(&i[1..], ')')?;
                 Ok((r, Operand { span: self.span(i, r), kind: OperandKind::List(items) }))
             }
-            b'-' | b'0'..=b'9' => {
-                let (r, n) = self.number(i)?;
+            b'!' | b'~' | b'-' | b'0'..=b'9' => {
+                let (r, n) = self.const_expr(i)?;
                 let kind = match n {
                     Num::Int(v) => OperandKind::Int(v),
                     Num::UInt(v) => OperandKind::Int(v as i64),
@@ -1104,9 +1321,10 @@ impl<'a> Parser<'a> {
                 let (r, base) = if name.text.starts_with('%') {
                     // Component: %tid.x, %r1.y
                     let rb = r.as_bytes();
-                    if rb.len() >= 2 && rb[0] == b'.' && matches!(rb[1], b'x' | b'y' | b'z' | b'w' | b'r' | b'g' | b'b' | b'a') && rb.get(2).is_none_or(|&c| !is_ident_char(c)) {
-                        let comp = Ident { text: &r[1..2], span: self.span(&r[1..], &r[2..]) };
-                        let r2 = &r[2..];
+                    let comp_len = component_len(rb);
+                    if comp_len > 0 {
+                        let comp = Ident { text: &r[1..1 + comp_len], span: self.span(&r[1..], &r[1 + comp_len..]) };
+                        let r2 = &r[1 + comp_len..];
                         (r2, Operand { span: self.span(i, r2), kind: OperandKind::Reg { name, component: Some(comp) } })
                     } else {
                         (r, Operand { span: name.span, kind: OperandKind::Reg { name, component: None } })
@@ -1145,15 +1363,50 @@ impl<'a> Parser<'a> {
             let r2 = self.ws(r2);
             let (r3, n) = self.number(r2)?;
             (r3, n.as_i64())
-        } else if let Some(r2) = r1.strip_prefix('-') {
-            let r2 = self.ws(r2);
-            let (r3, n) = self.number(r2)?;
-            (r3, n.as_i64().wrapping_neg())
+        } else if r1.starts_with('-') {
+            return Err(nom::Err::Failure(PErr { at: r1, expected: "`+` or `]` (PTX writes a negative offset as `[reg+-8]`)" }));
         } else {
             (r, 0)
         };
         Ok((r, (Some(base), offset)))
     }
+}
+
+fn tex_diag(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        FrontEndCode::DeprecatedSyntax.code(),
+        FrontEndCode::DeprecatedSyntax.name(),
+        crate::diagnostic::Severity::Warning,
+        span,
+        "the `.tex` state space was removed in PTX ISA 1.5",
+    )
+    .with_label("declared in `.tex`")
+    .with_help("declare it as `.global .texref NAME;`")
+}
+
+fn num_operand<'a>(n: Num) -> OperandKind<'a> {
+    match n {
+        Num::Int(v) => OperandKind::Int(v),
+        Num::UInt(v) => OperandKind::Int(v as i64),
+        Num::Float(f) => OperandKind::Float(f),
+    }
+}
+
+fn int_of(n: Num, at: &str) -> Result<i64, nom::Err<PErr<'_>>> {
+    match n {
+        Num::Int(v) => Ok(v),
+        Num::UInt(v) => Ok(v as i64),
+        Num::Float(_) => Err(nom::Err::Error(PErr { at, expected: "an integer (arithmetic on floating-point constants is not PTX)" })),
+    }
+}
+
+/// The binary operator at the start of `i`: (operator, precedence, length).
+fn binary_op(i: &str) -> Option<(&'static str, u8, usize)> {
+    const OPS: &[(&str, u8)] = &[
+        ("||", 1), ("&&", 2), ("<<", 8), (">>", 8), ("==", 6), ("!=", 6), ("<=", 7), (">=", 7),
+        ("|", 3), ("^", 4), ("&", 5), ("<", 7), (">", 7), ("+", 9), ("-", 9), ("*", 10), ("/", 10), ("%", 10),
+    ];
+    OPS.iter().find(|(op, _)| i.starts_with(op)).map(|&(op, p)| (op, p, op.len()))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1170,6 +1423,24 @@ impl Num {
             Num::UInt(v) => v as i64,
             Num::Float(f) => f as i64,
         }
+    }
+}
+
+/// Length of a register component after `.` (`x y z w r g b a`, byte
+/// selectors `b0`..`b3`, half selectors `h0`/`h1`), 0 when there is none.
+fn component_len(rb: &[u8]) -> usize {
+    if rb.len() < 2 || rb[0] != b'.' {
+        return 0;
+    }
+    let n = if matches!(rb[1], b'b' | b'h') && rb.get(2).is_some_and(u8::is_ascii_digit) { 2 } else { 1 };
+    let ok = match n {
+        1 => matches!(rb[1], b'x' | b'y' | b'z' | b'w' | b'r' | b'g' | b'b' | b'a'),
+        _ => (rb[1] == b'b' && (b'0'..=b'3').contains(&rb[2])) || (rb[1] == b'h' && (b'0'..=b'1').contains(&rb[2])),
+    };
+    if ok && rb.get(1 + n).is_none_or(|&c| !is_ident_char(c)) {
+        n
+    } else {
+        0
     }
 }
 
