@@ -17,6 +17,8 @@ enum Command {
     Parse(parse::ParseArgs),
     /// Print the control-flow graph of each function.
     Cfg(cfg::CfgArgs),
+    /// Print each kernel's memory accesses with their cost, the launch's totals and a summary.
+    Report(report::ReportArgs),
 }
 
 /// Entry point of the binary.
@@ -25,9 +27,11 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Parse(a) => parse::run(a),
         Command::Cfg(a) => cfg::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
 
 mod cfg;
 pub mod common;
 mod parse;
+mod report;
