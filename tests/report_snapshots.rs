@@ -9,6 +9,7 @@
 //! Accept intended changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always cargo test --test report_snapshots`), and read the diff.
 
+use rayon::prelude::*;
 use serde_json::Value;
 use std::path::Path;
 use warpscope::analysis::{LaunchConfig, Options, ParamKey};
@@ -109,38 +110,54 @@ fn every_launch() {
     let l = launches();
     let launches = l["launches"].as_array().expect("launches");
     assert!(!launches.is_empty());
-    for launch in launches {
-        let id = launch["id"].as_str().expect("launch id");
-        let module = launch["module"].as_str().expect("module");
-        let ptx = l["modules"][module]["ptx"].as_str().expect("module's ptx");
-        let opts = options(launch);
-        let params: Vec<String> = opts
-            .launch
-            .params
-            .iter()
-            .map(|(k, v)| match k {
-                ParamKey::Index(i) => format!(" --param {i}={v}"),
-                ParamKey::Name(n) => format!(" --param {n}={v}"),
-            })
-            .collect();
-        let [b, g] = [opts.launch.block.unwrap(), opts.launch.grid.unwrap()];
-        let description = format!(
-            "warpscope report {ptx} --kernel {} --block {},{},{} --grid {},{},{}{}{} (launch `{id}` of tests/hw/launches.json)",
-            opts.kernel_filter.as_deref().unwrap_or(""),
-            b[0],
-            b[1],
-            b[2],
-            g[0],
-            g[1],
-            g[2],
-            params.concat(),
-            if opts.pointer_align != 256 { format!(" --pointer-align {}", opts.pointer_align) } else { String::new() },
-        );
-        let text = report(ptx, &opts);
-        assert!(
-            text.contains("kernel "),
-            "{id}: the launch's kernel was not found in {ptx}:\n{text}"
-        );
-        check(&format!("{module}__{id}"), description, text);
+    // Analyse in parallel (some launches simulate a million loop iterations),
+    // then compare in launch order.
+    let reports: Vec<(String, String, String)> = launches
+        .par_iter()
+        .map(|launch| {
+            let id = launch["id"].as_str().expect("launch id");
+            let module = launch["module"].as_str().expect("module");
+            let ptx = l["modules"][module]["ptx"].as_str().expect("module's ptx");
+            let opts = options(launch);
+            let text = report(ptx, &opts);
+            assert!(
+                text.contains("\nkernel "),
+                "{id}: the launch's kernel was not found in {ptx}:\n{text}"
+            );
+            (
+                format!("{module}__{id}"),
+                command_line(ptx, id, &opts),
+                text,
+            )
+        })
+        .collect();
+    for (name, description, text) in reports {
+        check(&name, description, text);
     }
+}
+
+/// The `warpscope report` command that prints the same report.
+fn command_line(ptx: &str, id: &str, opts: &Options) -> String {
+    let params: String = opts
+        .launch
+        .params
+        .iter()
+        .map(|(k, v)| match k {
+            ParamKey::Index(i) => format!(" --param {i}={v}"),
+            ParamKey::Name(n) => format!(" --param {n}={v}"),
+        })
+        .collect();
+    let dims =
+        |d: Option<[u32; 3]>| d.map_or_else(String::new, |d| format!("{},{},{}", d[0], d[1], d[2]));
+    let align = if opts.pointer_align != Options::default().pointer_align {
+        format!(" --pointer-align {}", opts.pointer_align)
+    } else {
+        String::new()
+    };
+    format!(
+        "warpscope report {ptx} --kernel {} --block {} --grid {}{params}{align} (launch `{id}` of tests/hw/launches.json)",
+        opts.kernel_filter.as_deref().unwrap_or("*"),
+        dims(opts.launch.block),
+        dims(opts.launch.grid),
+    )
 }
