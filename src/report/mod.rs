@@ -41,27 +41,47 @@
 //! # Example
 //!
 //! ```
-//! use warpscope::analysis::{Analysis, KernelAnalysis};
+//! use warpscope::analysis::{analyze, LaunchConfig, Options};
 //! use warpscope::report::{render_text, Report};
-//! use warpscope::source::{SourceFile, Span};
+//! use warpscope::source::SourceFile;
 //!
-//! let file = SourceFile::from_text("empty.ptx", ".version 8.0\n.target sm_90\n");
-//! let analysis = Analysis {
-//!     kernels: vec![KernelAnalysis {
-//!         name: "empty".into(),
-//!         demangled: "empty".into(),
-//!         block: [128, 1, 1],
-//!         block_assumed: false,
-//!         grid: Some([4, 1, 1]),
-//!         accesses: vec![],
-//!         totals: None,
-//!         totals_unavailable: Some("no global accesses".into()),
-//!         span: Span::default(),
-//!     }],
-//!     diagnostics: vec![],
+//! # let ptx = r#"
+//! # .version 8.0
+//! # .target sm_90
+//! # .address_size 64
+//! # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+//! # {
+//! #     .reg .b32 %r<5>;
+//! #     .reg .b64 %rd<8>;
+//! #     .reg .f32 %f<2>;
+//! #     ld.param.u64 %rd1, [copy_param_0];
+//! #     ld.param.u64 %rd2, [copy_param_1];
+//! #     cvta.to.global.u64 %rd3, %rd1;
+//! #     cvta.to.global.u64 %rd4, %rd2;
+//! #     mov.u32 %r1, %ctaid.x;
+//! #     mov.u32 %r2, %ntid.x;
+//! #     mov.u32 %r3, %tid.x;
+//! #     mad.lo.s32 %r4, %r1, %r2, %r3;
+//! #     mul.wide.s32 %rd5, %r4, 4;
+//! #     add.s64 %rd6, %rd3, %rd5;
+//! #     ld.global.f32 %f1, [%rd6];
+//! #     add.s64 %rd7, %rd4, %rd5;
+//! #     st.global.f32 [%rd7], %f1;
+//! #     ret;
+//! # }
+//! # "#;
+//! // `ptx` holds a kernel `copy` where thread i copies float i.
+//! let file = SourceFile::from_text("copy.ptx", ptx);
+//! let options = Options {
+//!     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([4, 1, 1]), params: vec![] },
+//!     ..Options::default()
 //! };
-//! let text = render_text(&Report::from_analysis(&file, &analysis));
-//! assert!(text.contains("kernel empty"));
+//! let report = Report::from_analysis(&file, &analyze(&file, &options));
+//! let copy = &report.files[0].kernels[0];
+//! assert_eq!(copy.accesses[0].efficiency, Some(1.0));
+//! assert_eq!(copy.totals.as_ref().unwrap().requests, 32); // 16 warps, a load and a store each
+//! let text = render_text(&report);
+//! assert!(text.contains("kernel copy"));
 //! assert!(text.contains("block 128x1x1, grid 4x1x1"));
 //! ```
 
@@ -234,18 +254,42 @@ impl LaunchInfo {
 /// One kernel's report.
 ///
 /// ```
-/// use warpscope::analysis::KernelAnalysis;
-/// use warpscope::report::KernelReport;
-/// use warpscope::source::Span;
+/// use warpscope::analysis::{analyze, Options};
+/// use warpscope::report::Report;
+/// use warpscope::source::SourceFile;
 ///
-/// let k = KernelAnalysis {
-///     name: "_Z4copyPf".into(), demangled: "copy(float*)".into(),
-///     block: [256, 1, 1], block_assumed: true, grid: None, accesses: vec![],
-///     totals: None, totals_unavailable: Some("grid not given".into()), span: Span::default(),
-/// };
-/// let r = KernelReport::new(&k);
-/// assert_eq!(r.demangled, "copy(float*)");
-/// assert!(r.summary.worst.is_none());
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+/// # {
+/// #     .reg .b32 %r<5>;
+/// #     .reg .b64 %rd<8>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [copy_param_0];
+/// #     ld.param.u64 %rd2, [copy_param_1];
+/// #     cvta.to.global.u64 %rd3, %rd1;
+/// #     cvta.to.global.u64 %rd4, %rd2;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.wide.s32 %rd5, %r4, 4;
+/// #     add.s64 %rd6, %rd3, %rd5;
+/// #     ld.global.f32 %f1, [%rd6];
+/// #     add.s64 %rd7, %rd4, %rd5;
+/// #     st.global.f32 [%rd7], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("copy.ptx", ptx);
+/// let report = Report::from_analysis(&file, &analyze(&file, &Options::default()));
+/// let copy = &report.files[0].kernels[0];
+/// assert_eq!(copy.name, "copy");
+/// assert_eq!(copy.accesses.len(), 2);
+/// // No grid given: per-request figures only.
+/// assert!(copy.totals.is_none() && copy.totals_unavailable.is_some());
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KernelReport {
@@ -261,6 +305,8 @@ pub struct KernelReport {
     pub totals: Option<LaunchTotals>,
     /// Why there are no totals.
     pub totals_unavailable: Option<String>,
+    /// What the analysis assumed for the whole kernel.
+    pub caveats: Vec<String>,
     /// Worst access and weighted efficiency.
     pub summary: Summary,
 }
@@ -269,16 +315,44 @@ impl KernelReport {
     /// Derives a kernel's report from its analysis.
     ///
     /// ```
-    /// use warpscope::analysis::KernelAnalysis;
+    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
     /// use warpscope::report::KernelReport;
-    /// use warpscope::source::Span;
+    /// use warpscope::source::SourceFile;
     ///
-    /// let k = KernelAnalysis {
-    ///     name: "k".into(), demangled: "k".into(), block: [64, 1, 1], block_assumed: false,
-    ///     grid: Some([2, 1, 1]), accesses: vec![], totals: None, totals_unavailable: None,
-    ///     span: Span::default(),
+    /// # let ptx = r#"
+    /// # .version 8.0
+    /// # .target sm_90
+    /// # .address_size 64
+    /// # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+    /// # {
+    /// #     .reg .b32 %r<5>;
+    /// #     .reg .b64 %rd<8>;
+    /// #     .reg .f32 %f<2>;
+    /// #     ld.param.u64 %rd1, [copy_param_0];
+    /// #     ld.param.u64 %rd2, [copy_param_1];
+    /// #     cvta.to.global.u64 %rd3, %rd1;
+    /// #     cvta.to.global.u64 %rd4, %rd2;
+    /// #     mov.u32 %r1, %ctaid.x;
+    /// #     mov.u32 %r2, %ntid.x;
+    /// #     mov.u32 %r3, %tid.x;
+    /// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+    /// #     mul.wide.s32 %rd5, %r4, 4;
+    /// #     add.s64 %rd6, %rd3, %rd5;
+    /// #     ld.global.f32 %f1, [%rd6];
+    /// #     add.s64 %rd7, %rd4, %rd5;
+    /// #     st.global.f32 [%rd7], %f1;
+    /// #     ret;
+    /// # }
+    /// # "#;
+    /// let file = SourceFile::from_text("copy.ptx", ptx);
+    /// let options = Options {
+    ///     launch: LaunchConfig { block: Some([64, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+    ///     ..Options::default()
     /// };
-    /// assert_eq!(KernelReport::new(&k).launch.threads(), Some(128));
+    /// let analysis = analyze(&file, &options);
+    /// let copy = KernelReport::new(&analysis.kernels[0]);
+    /// assert_eq!(copy.launch.threads(), Some(128));
+    /// assert_eq!(copy.summary.weighted_efficiency, Some(1.0));
     /// ```
     pub fn new(kernel: &KernelAnalysis) -> KernelReport {
         let accesses: Vec<AccessRow> = kernel.accesses.iter().map(AccessRow::new).collect();
@@ -293,6 +367,7 @@ impl KernelReport {
             },
             totals: kernel.totals.as_ref().map(LaunchTotals::new),
             totals_unavailable: kernel.totals_unavailable.clone(),
+            caveats: kernel.caveats.clone(),
             accesses,
             summary,
         }
@@ -502,15 +577,45 @@ impl AccessRow {
 /// Compute's memory tables.
 ///
 /// ```
-/// use warpscope::analysis::Totals;
-/// use warpscope::report::LaunchTotals;
+/// use warpscope::analysis::{analyze, LaunchConfig, Options};
+/// use warpscope::report::Report;
+/// use warpscope::source::SourceFile;
 ///
-/// let t = LaunchTotals::new(&Totals {
-///     load_requests: 626, load_sectors: 2500, store_requests: 313, store_sectors: 1250,
-///     atomic_requests: 0, atomic_sectors: 0, bytes_requested: 120_000, bytes_moved: 120_000,
-/// });
-/// assert_eq!(t.requests, 939);
-/// assert_eq!(t.sectors, 3750);
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+/// # {
+/// #     .reg .b32 %r<5>;
+/// #     .reg .b64 %rd<8>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [copy_param_0];
+/// #     ld.param.u64 %rd2, [copy_param_1];
+/// #     cvta.to.global.u64 %rd3, %rd1;
+/// #     cvta.to.global.u64 %rd4, %rd2;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.wide.s32 %rd5, %r4, 4;
+/// #     add.s64 %rd6, %rd3, %rd5;
+/// #     ld.global.f32 %f1, [%rd6];
+/// #     add.s64 %rd7, %rd4, %rd5;
+/// #     st.global.f32 [%rd7], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("copy.ptx", ptx);
+/// let options = Options {
+///     launch: LaunchConfig { block: Some([256, 1, 1]), grid: Some([40, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let report = Report::from_analysis(&file, &analyze(&file, &options));
+/// let t = report.files[0].kernels[0].totals.clone().unwrap();
+/// // 10,240 threads = 320 warps, each loading and storing 32 aligned floats.
+/// assert_eq!((t.load_requests, t.load_sectors), (320, 1280));
+/// assert_eq!((t.requests, t.sectors), (640, 2560));
 /// assert_eq!(t.overhead, Some(1.0));
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -537,20 +642,59 @@ pub struct LaunchTotals {
     pub bytes_moved: u64,
     /// `bytes_moved / bytes_requested`.
     pub overhead: Option<f64>,
+    /// Lower bound on all sectors (below `sectors` when some addresses depend
+    /// on loaded data).
+    pub sectors_min: u64,
+    /// Upper bound on all sectors.
+    pub sectors_max: u64,
+    /// Blocks the analysis simulated.
+    pub blocks_simulated: u64,
+    /// Blocks in the grid (more than simulated when the totals were scaled up
+    /// from a sample of blocks).
+    pub blocks_total: u64,
 }
 
 impl LaunchTotals {
     /// Copies the analysis' totals and adds the sums and the overhead.
     ///
     /// ```
-    /// use warpscope::analysis::Totals;
+    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
     /// use warpscope::report::LaunchTotals;
+    /// use warpscope::source::SourceFile;
     ///
-    /// let t = LaunchTotals::new(&Totals {
-    ///     load_requests: 0, load_sectors: 0, store_requests: 0, store_sectors: 0,
-    ///     atomic_requests: 0, atomic_sectors: 0, bytes_requested: 0, bytes_moved: 0,
-    /// });
-    /// assert_eq!(t.overhead, None);
+    /// # let ptx = r#"
+    /// # .version 8.0
+    /// # .target sm_90
+    /// # .address_size 64
+    /// # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+    /// # {
+    /// #     .reg .b32 %r<5>;
+    /// #     .reg .b64 %rd<8>;
+    /// #     .reg .f32 %f<2>;
+    /// #     ld.param.u64 %rd1, [copy_param_0];
+    /// #     ld.param.u64 %rd2, [copy_param_1];
+    /// #     cvta.to.global.u64 %rd3, %rd1;
+    /// #     cvta.to.global.u64 %rd4, %rd2;
+    /// #     mov.u32 %r1, %ctaid.x;
+    /// #     mov.u32 %r2, %ntid.x;
+    /// #     mov.u32 %r3, %tid.x;
+    /// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+    /// #     mul.wide.s32 %rd5, %r4, 4;
+    /// #     add.s64 %rd6, %rd3, %rd5;
+    /// #     ld.global.f32 %f1, [%rd6];
+    /// #     add.s64 %rd7, %rd4, %rd5;
+    /// #     st.global.f32 [%rd7], %f1;
+    /// #     ret;
+    /// # }
+    /// # "#;
+    /// let file = SourceFile::from_text("copy.ptx", ptx);
+    /// let options = Options {
+    ///     launch: LaunchConfig { block: Some([32, 1, 1]), grid: Some([1, 1, 1]), params: vec![] },
+    ///     ..Options::default()
+    /// };
+    /// let analysis = analyze(&file, &options);
+    /// let t = LaunchTotals::new(analysis.kernels[0].totals.as_ref().unwrap());
+    /// assert_eq!((t.requests, t.sectors, t.bytes_moved), (2, 8, 256));
     /// ```
     pub fn new(t: &Totals) -> LaunchTotals {
         LaunchTotals {
@@ -575,6 +719,10 @@ impl LaunchTotals {
             } else {
                 None
             },
+            sectors_min: t.sectors_min,
+            sectors_max: t.sectors_max,
+            blocks_simulated: t.blocks_simulated,
+            blocks_total: t.blocks_total,
         }
     }
 }

@@ -58,6 +58,7 @@ fn kernel(accesses: Vec<Access>, totals: Option<Totals>) -> KernelAnalysis {
             None
         },
         totals,
+        caveats: vec![],
         span: Span::default(),
     }
 }
@@ -233,8 +234,13 @@ fn sample() -> Report {
         atomic_sectors: 0,
         bytes_requested: 120_000,
         bytes_moved: (1250 + 9891 + 9891) * 32,
+        sectors_min: 1250 + 313 * 2,
+        sectors_max: 1250 + 10_000 * 2,
+        blocks_simulated: 20,
+        blocks_total: 79,
     };
     let mut with_caveat = kernel(accesses, Some(totals));
+    with_caveat.caveats.push("a kernel-wide assumption".into());
     with_caveat.accesses[1].caveats.push(
         "address depends on loaded data (`off[i]`): expected value over uniformly random indices"
             .into(),

@@ -10,30 +10,40 @@ use super::{pattern_name, FileReport, KernelReport, LaunchTotals, Report, Summar
 /// the table of accesses, the launch's totals and a one-line summary.
 ///
 /// ```
-/// use warpscope::analysis::{Access, AccessOp, Analysis, KernelAnalysis, Pattern, PerRequest, Space};
+/// use warpscope::analysis::{analyze, Options};
 /// use warpscope::report::{render_text, Report};
-/// use warpscope::source::{LineCol, SourceFile, Span};
+/// use warpscope::source::SourceFile;
 ///
-/// let access = Access {
-///     span: Span::default(), ptx: LineCol { line: 20, column: 2 }, source: None,
-///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global, bits: 32,
-///     pattern: Pattern::Strided, stride_bytes: Some(8), lane_pattern: "base + 8*i".into(),
-///     per_request: PerRequest { l1_lines: 2.0, sectors: 8.0, ideal_sectors: 4.0,
-///         sectors_min: 8.0, sectors_max: 8.0, active_lanes: Some(32.0) },
-///     requests: None, caveats: vec![],
-/// };
-/// let analysis = Analysis {
-///     kernels: vec![KernelAnalysis {
-///         name: "k".into(), demangled: "k".into(), block: [256, 1, 1], block_assumed: true,
-///         grid: None, accesses: vec![access], totals: None,
-///         totals_unavailable: Some("grid not given".into()), span: Span::default(),
-///     }],
-///     diagnostics: vec![],
-/// };
-/// let text = render_text(&Report::from_analysis(&SourceFile::from_text("k.ptx", ""), &analysis));
-/// assert!(text.contains("strided 8B"));
-/// assert!(text.contains("50.0%"));
-/// assert!(text.contains("summary: worst line 20 ld.global.f32 (strided, 50.0%)"));
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1)
+/// # {
+/// #     .reg .b32 %r<5>;
+/// #     .reg .b64 %rd<8>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [copy_param_0];
+/// #     ld.param.u64 %rd2, [copy_param_1];
+/// #     cvta.to.global.u64 %rd3, %rd1;
+/// #     cvta.to.global.u64 %rd4, %rd2;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.wide.s32 %rd5, %r4, 4;
+/// #     add.s64 %rd6, %rd3, %rd5;
+/// #     ld.global.f32 %f1, [%rd6];
+/// #     add.s64 %rd7, %rd4, %rd5;
+/// #     st.global.f32 [%rd7], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("copy.ptx", ptx);
+/// let text = render_text(&Report::from_analysis(&file, &analyze(&file, &Options::default())));
+/// assert!(text.starts_with("warpscope report: copy.ptx\n"));
+/// assert!(text.contains("ld.global.f32  global    32  coalesced"));
+/// assert!(text.contains("summary: worst line"));
 /// ```
 pub fn render_text(report: &Report) -> String {
     let mut out = String::new();
@@ -79,6 +89,9 @@ fn kernel_text(out: &mut String, k: &KernelReport) {
         out.push_str(&format!("kernel {}\n", k.name));
     }
     out.push_str(&format!("  launch: {}\n", launch_line(k)));
+    for c in &k.caveats {
+        out.push_str(&format!("  note: {c}\n"));
+    }
     if k.accesses.is_empty() {
         out.push_str("  accesses: none\n");
     } else {
@@ -96,6 +109,9 @@ fn kernel_text(out: &mut String, k: &KernelReport) {
             out.push_str("  totals (global memory, whole launch):\n");
             out.push_str(&columns("    ", TOTALS_COLUMNS, &totals_rows(t)));
             out.push_str(&format!("    {}\n", bytes_line(t)));
+            for line in totals_notes(t) {
+                out.push_str(&format!("    {line}\n"));
+            }
         }
         (None, Some(why)) => out.push_str(&format!("  totals: unavailable ({why})\n")),
         (None, None) => out.push_str("  totals: unavailable\n"),
@@ -157,6 +173,24 @@ pub(crate) fn bytes_line(t: &LaunchTotals) -> String {
         t.bytes_moved,
         fixed(t.overhead, 2)
     )
+}
+
+/// What qualifies the totals: bounds and sampling.
+pub(crate) fn totals_notes(t: &LaunchTotals) -> Vec<String> {
+    let mut notes = Vec::new();
+    if t.sectors_min != t.sectors_max {
+        notes.push(format!(
+            "sectors between {} and {} (some addresses depend on loaded data)",
+            t.sectors_min, t.sectors_max
+        ));
+    }
+    if t.blocks_simulated < t.blocks_total {
+        notes.push(format!(
+            "scaled up from {} of {} blocks",
+            t.blocks_simulated, t.blocks_total
+        ));
+    }
+    notes
 }
 
 /// The kernel's one-line verdict.
