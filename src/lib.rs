@@ -69,7 +69,7 @@
 //!
 //! - [`source`]: [`SourceFile`], spans and line/column lookup.
 //! - [`syntax`]: the recovering PTX parser and its span-carrying syntax tree.
-//! - [`sema`], [`cfg`]: symbols and control-flow graphs of each function.
+//! - [`sema`], [`cfg`](mod@cfg): symbols and control-flow graphs of each function.
 //! - [`analysis`]: the warp address analysis; its result types are the stable
 //!   JSON contract (`analysis::model`).
 //! - [`lints`], [`config`]: the rules `warpscope check` runs and their configuration.

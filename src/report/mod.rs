@@ -2,7 +2,7 @@
 //! launch's totals and a one-line verdict, rendered as text, Markdown or JSON.
 //!
 //! A report is built from an [`Analysis`] (what
-//! [`analysis::analyze`](crate::analysis) returns for one PTX file) and
+//! [`analyze`](crate::analysis::analyze) returns for one PTX file) and
 //! the [`SourceFile`] it came from. [`Report`] holds the figures, already
 //! derived and rounded; [`render_text`], [`render_markdown`] and
 //! [`render_json`] turn it into a string. Nothing here does IO.
