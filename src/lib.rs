@@ -90,8 +90,8 @@ pub mod source;
 pub mod syntax;
 
 pub use analysis::{
-    analyze, Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern, PerRequest,
-    SourceLocation, Space, Totals,
+    analyze, Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey,
+    Pattern, PerRequest, SourceLocation, Space, Totals,
 };
 pub use diagnostic::{Diagnostic, Severity};
 pub use report::{render_json, render_markdown, render_text, Report};
