@@ -97,6 +97,9 @@ const SEED000_DOUBLE: (u64, u64, u64, u64) = (313, 10_000, 625, 2500);
 /// reads 10,000 consecutive 4-byte ints: seed 000's coalesced float geometry.
 /// (The seed's `p[idx]` figures need the identity permutation, which is data,
 /// not something a static analysis can see: that load is reported `random`.)
+/// The H100 agrees: tests/hw/measured.json, launch `indirect_f32_coalesced`,
+/// line 17: 313 requests, 10,000 thread instructions, 313 L1 tag requests,
+/// 1,250 sectors.
 #[test]
 fn seed000_indirect_float_index_load_is_313_requests_1250_sectors() {
     let k = kernel_report(
@@ -134,6 +137,8 @@ fn seed000_indirect_double_index_load_is_313_requests_1250_sectors() {
 /// (launches.json `copy_f32_n10000`: grid 40, block 256, n = 10,000): seed 000's
 /// float row for both the load and the store, and seed 000's efficiency
 /// T_i / T_e = E * (S/8) / 128 / T_e = 10,000 * 4 / 128 / 313 = 312.5 / 313.
+/// (H100: tests/hw/measured.json, launch `copy_f32_n10000`, lines 43 and 44:
+/// 313 / 10,000 / 313 / 1,250 each.)
 #[test]
 fn seed000_copy_of_10000_floats() {
     let k = kernel_report(
@@ -233,10 +238,8 @@ fn each_stores(kernel: &str) -> Vec<AccessRow> {
 /// overhead is 1.0".
 #[test]
 fn seed001_sequential_addresses() {
-    for (i, r) in each_stores("_Z24sequentialAddresses_eachP6float4")
-        .iter()
-        .enumerate()
-    {
+    let stores = each_stores("_Z24sequentialAddresses_eachP6float4");
+    for (i, r) in stores.iter().enumerate() {
         let k = i as u64 + 1;
         let (requests, lanes, l1, _) = launch_figures(r);
         assert_eq!((requests, lanes), (1, k), "store {k}");
@@ -254,6 +257,14 @@ fn seed001_sequential_addresses() {
             assert_eq!(r.l1_overhead, Some(1.0), "store {k}: seed 001 overhead 1.0");
         }
     }
+    // Over the 32 stores: sum of ceil(16k/128) = 80 lines and of ceil(16k/32)
+    // = 272 sectors, which is also what the H100 measured for this kernel
+    // (tests/hw/measured.json, launch `sequentialAddresses_each`, line 39:
+    // 32 requests, 528 thread instructions, 80 L1 tag requests, 272 sectors).
+    let sum = |f: fn(&AccessRow) -> u64| stores.iter().map(f).sum::<u64>();
+    assert_eq!(sum(|r| launch_figures(r).1), 528);
+    assert_eq!(sum(|r| launch_figures(r).2), 80);
+    assert_eq!(sum(|r| launch_figures(r).3), 272);
 }
 
 /// Seed 001, separateCacheLines: "each thread doing a store incurs a full
