@@ -24,6 +24,12 @@
 //! | `overhead` | L2 transfer overhead: bytes moved (`sect/req × 32`) per byte requested (`lanes × bits / 8`) |
 //! | `L1 ovh` | L1 transfer overhead (seed 001): `L1/req × 128` per byte requested |
 //!
+//! Efficiency above 100% and overhead below 1 are real: when lanes share
+//! addresses (a broadcast) fewer sectors move than the ideal assumes, which
+//! Nsight shows as negative above-ideal transactions (seed 001). Shared-memory
+//! rows carry the analysis' byte-footprint figures; bank conflicts are not in
+//! them, and they do not count in the summary.
+//!
 //! Below each kernel's table: the launch's totals (requests, sectors, bytes
 //! requested and moved, from the analysis' [`Totals`])
 //! and a summary: the global access with the lowest efficiency and the
