@@ -161,3 +161,40 @@ fn command_line(ptx: &str, id: &str, opts: &Options) -> String {
         dims(opts.launch.grid),
     )
 }
+
+/// Every snapshot in `snapshots/` belongs to a module or a launch that still
+/// exists (or to the insta example), so a removed launch does not leave a
+/// stale report behind.
+#[test]
+fn no_stale_snapshots() {
+    let l = launches();
+    let mut expected: std::collections::BTreeSet<String> = l["modules"]
+        .as_object()
+        .expect("modules")
+        .keys()
+        .map(|m| format!("{m}__file.snap"))
+        .collect();
+    for launch in l["launches"].as_array().expect("launches") {
+        expected.insert(format!(
+            "{}__{}.snap",
+            launch["module"].as_str().unwrap_or(""),
+            launch["id"].as_str().unwrap_or("")
+        ));
+    }
+    let mut stale = Vec::new();
+    for entry in std::fs::read_dir(root().join("snapshots")).expect("snapshots/") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let ours = name.ends_with(".snap") && !name.starts_with("snapshot_kernels__");
+        if ours && !expected.contains(&name) {
+            stale.push(name);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "snapshots with no module or launch: {stale:?}"
+    );
+}
