@@ -668,7 +668,7 @@ impl<'src> FnChecker<'_, 'src> {
                     names.insert((scope, d.name.text), d.name.span);
                     let li = self.syms.locals.len();
                     self.syms.locals.push(VarInfo {
-                        decl: decl.clone(),
+                        decl: (**decl).clone(),
                         declarator: di,
                     });
                     self.syms.local_names.insert((scope, d.name.text), li);
