@@ -373,15 +373,58 @@ impl fmt::Display for Poly {
     }
 }
 
-/// Shows a lane vector compactly: `4*i`, `4*i + 8`, or the first values.
+/// Shows a lane vector compactly: `4*lane`, `(4*lane + 8)`,
+/// `(4*(lane%16) + 64*(lane/16))`, `[0×16, 1×16]`, or every value.
 pub fn lane_vector_string(v: &Lanes) -> String {
+    let term = |k: i64, what: &str| match k {
+        0 => None,
+        1 => Some(what.to_string()),
+        -1 => Some(format!("-{what}")),
+        k => Some(format!("{k}*{what}")),
+    };
+    let join = |parts: Vec<String>, c: i64| {
+        let mut parts = parts;
+        if c != 0 {
+            parts.push(c.to_string());
+        }
+        if parts.len() == 1 {
+            parts.pop().unwrap_or_default()
+        } else {
+            format!("({})", parts.join(" + "))
+        }
+    };
     let s = v[1].wrapping_sub(v[0]);
     if (1..WARP).all(|l| v[l].wrapping_sub(v[l - 1]) == s) {
-        let lin = if s == 1 { "i".to_string() } else { format!("{s}*i") };
-        return if v[0] == 0 { lin } else { format!("({lin} + {})", v[0]) };
+        return join(term(s, "lane").into_iter().collect(), v[0]);
     }
-    let head: Vec<String> = v[..6].iter().map(|x| x.to_string()).collect();
-    format!("[{}, …]", head.join(", "))
+    // v[l] = a + s*(l % p) + t*(l / p)
+    for p in [2usize, 4, 8, 16] {
+        let s = v[1].wrapping_sub(v[0]);
+        let t = v[p].wrapping_sub(v[0]);
+        let fits = (0..WARP).all(|l| {
+            v[l] == v[0].wrapping_add(s.wrapping_mul((l % p) as i64)).wrapping_add(t.wrapping_mul((l / p) as i64))
+        });
+        if fits {
+            let parts: Vec<String> = [term(s, &format!("(lane%{p})")), term(t, &format!("(lane/{p})"))]
+                .into_iter()
+                .flatten()
+                .collect();
+            return join(parts, v[0]);
+        }
+    }
+    let mut runs: Vec<(i64, usize)> = Vec::new();
+    for &x in v.iter() {
+        match runs.last_mut() {
+            Some((y, n)) if *y == x => *n += 1,
+            _ => runs.push((x, 1)),
+        }
+    }
+    if runs.len() <= 8 {
+        let r: Vec<String> = runs.iter().map(|(x, n)| if *n == 1 { x.to_string() } else { format!("{x}×{n}") }).collect();
+        return format!("[{}]", r.join(", "));
+    }
+    let all: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", all.join(", "))
 }
 
 /// A congruence `x ≡ r (mod m)`; `m == 0` means `x == r` exactly, `m == 1`
@@ -665,7 +708,7 @@ mod tests {
         let i = Poly::lanes(iota());
         let n = Poly::sym(Sym::Param(2));
         let p = i.mul(&n).unwrap().add(&Poly::sym(Sym::Param(0)));
-        assert_eq!(p.to_string(), "param0 + i*param2");
+        assert_eq!(p.to_string(), "param0 + lane*param2");
         assert!(!p.is_uniform());
         let q = p.sub(&Poly::sym(Sym::Param(0)));
         assert_eq!(q.terms().len(), 1);
@@ -681,6 +724,20 @@ mod tests {
         assert!(p.is_uniform());
         let q = Poly::lanes(iota()).sub(&Poly::lanes(iota()));
         assert_eq!(q.as_const(), Some(0));
+    }
+
+    #[test]
+    fn lane_vectors_print_compactly() {
+        let v: Lanes = std::array::from_fn(|l| 4 * (l as i64 % 16) + 1024 * (l as i64 / 16));
+        assert_eq!(lane_vector_string(&v), "(4*(lane%16) + 1024*(lane/16))");
+        let v: Lanes = std::array::from_fn(|l| (l as i64) / 16);
+        assert_eq!(lane_vector_string(&v), "(lane/16)");
+        let v: Lanes = std::array::from_fn(|l| 124 - 4 * l as i64);
+        assert_eq!(lane_vector_string(&v), "(-4*lane + 124)");
+        let v: Lanes = std::array::from_fn(|l| ((l * 7) % 32) as i64);
+        assert!(lane_vector_string(&v).starts_with("[0, 7, 14, 21, 28, 3,"));
+        let v: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 5 });
+        assert_eq!(lane_vector_string(&v), "[0×20, 5×12]");
     }
 
     #[test]
@@ -711,7 +768,7 @@ mod tests {
         let next = i.add(&Poly::constant(4096));
         let j = join(&Value::poly(i.clone()), &Value::poly(next), &mut facts, &mut |_| Sym::Opaque(0));
         let p = j.as_poly().unwrap();
-        assert_eq!(p.to_string(), "4*i + u0");
+        assert_eq!(p.to_string(), "4*lane + u0");
         assert_eq!(facts.opaque[0], Some(Cong::modulo(256, 0)));
         let k = join(&Value::poly(i), &Value::poly(Poly::lanes([0; WARP])), &mut facts, &mut |_| Sym::Opaque(0));
         assert_eq!(k, Value::Varying { data: false });

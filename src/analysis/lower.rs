@@ -67,6 +67,8 @@ pub struct MemInfo {
     pub addr: Src,
     /// `true` for `red` (no result) and `st`.
     pub no_result: bool,
+    /// For loads and atomics: some instruction reads the result register.
+    pub result_used: bool,
 }
 
 /// What one statement does.
@@ -155,6 +157,8 @@ pub struct Lowered<'src> {
 }
 
 struct Ctx<'a, 'src> {
+    scopes: &'a crate::sema::Scopes<'src>,
+    cur: StmtId,
     regs: HashMap<&'src str, u32>,
     names: Vec<&'src str>,
     params: HashMap<&'src str, u16>,
@@ -288,6 +292,24 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 }
 
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut std::collections::HashSet<&'src str>) {
+    match &o.kind {
+        OperandKind::Reg { name, .. } => {
+            out.insert(name.text);
+        }
+        OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
+        OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
+        OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
+            v.iter().for_each(|x| collect_reads(x, out))
+        }
+        OperandKind::PredPair(a, b) => {
+            collect_reads(a, out);
+            collect_reads(b, out);
+        }
+        _ => {}
+    }
+}
+
 /// Bits of one element from the type modifiers (`u8` → 8, `b128` → 128).
 fn elem_bits(mods: &[&str]) -> u32 {
     mods.iter()
@@ -319,8 +341,11 @@ pub fn lower<'src>(
     func: &Function<'src>,
     body: &Body<'src>,
     globals: &[(&'src str, Space, u32)],
+    scopes: &crate::sema::Scopes<'src>,
 ) -> Lowered<'src> {
     let mut cx = Ctx {
+        scopes,
+        cur: StmtId(0),
         regs: HashMap::new(),
         names: Vec::new(),
         params: HashMap::new(),
@@ -356,12 +381,32 @@ pub fn lower<'src>(
     }
     let mut param_regs: HashMap<u32, u16> = HashMap::new();
     let mut ops = Vec::with_capacity(body.statements.len());
-    for (_, st) in body.iter() {
+    let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
+    for (sid, st) in body.iter() {
+        cx.cur = sid;
         let op = match &st.kind {
-            StmtKind::Instruction(ins) => lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params),
+            StmtKind::Instruction(ins) => {
+                let writes_first = !matches!(ins.opcode(), "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier");
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        collect_reads(o, &mut read);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    read.insert(g.pred.text);
+                }
+                lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
+            }
             _ => Op { guard: None, kind: OpKind::Nop },
         };
         ops.push(op);
+    }
+    for op in &mut ops {
+        if let OpKind::Mem { info, dsts } = &mut op.kind {
+            if !info.no_result {
+                info.result_used = dsts.iter().any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains(n)));
+            }
+        }
     }
     Lowered { ops, regs: cx.names, vars: cx.var_list, pointer_params }
 }
@@ -388,7 +433,9 @@ fn lower_instr<'src>(
     let kind = match opcode {
         "bra" | "brx" => {
             let target = ops.first().and_then(|o| match &o.kind {
-                OperandKind::Symbol(id) => cx.labels.get(id.text).copied(),
+                OperandKind::Symbol(id) => {
+                    cx.scopes.resolve_label(cx.cur, id.text).or_else(|| cx.labels.get(id.text).copied())
+                }
                 _ => None,
             });
             OpKind::Branch { target: if opcode == "brx" { None } else { target }, uniform: mods.contains(&"uni") }
@@ -424,7 +471,7 @@ fn lower_instr<'src>(
                     _ => AccessOp::Atomic,
                 };
                 let bits = elem_bits(&mods) * vector_width(&mods);
-                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store }, dsts }
+                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store, result_used: true }, dsts }
             }
         }
         _ => {

@@ -505,7 +505,13 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
         AluOp::Mad(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
         AluOp::Shl => match konst(1) {
+            // shifting out every bit of the type gives 0
+            Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
             Some(k) if (0..62).contains(&k) => Some(p(0)?.scale(1i64 << k)),
+            _ => None,
+        },
+        AluOp::Shr if !alu.ty.signed => match konst(1) {
+            Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
             _ => None,
         },
         _ => None,
@@ -783,8 +789,13 @@ mod tests {
         assert_eq!(lane.terms().len(), 1);
         assert_eq!(lane.terms()[0].0.syms(), &[Sym::Param(1)]);
         // shl by a constant scales
-        let v = abstract_eval(d("shl", &["b64"]), &[i, c(2)], &mut x);
+        let v = abstract_eval(d("shl", &["b64"]), &[i.clone(), c(2)], &mut x);
         assert_eq!(lane_part(&v)[3], 12);
+        // shifting a 32-bit value by 40 (or by a negative amount, read unsigned) gives 0
+        let v = abstract_eval(d("shl", &["b32"]), &[i.clone(), c(40)], &mut x);
+        assert_eq!(v, Value::constant(0));
+        let v = abstract_eval(d("shr", &["u32"]), &[i, c(-1)], &mut x);
+        assert_eq!(v, Value::constant(0));
     }
 
     #[test]
