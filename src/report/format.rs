@@ -55,6 +55,7 @@ pub(crate) const ACCESS_COLUMNS: &[(&str, Align)] = &[
     ("eff", Align::Right),
     ("overhead", Align::Right),
     ("L1 ovh", Align::Right),
+    ("wavefronts", Align::Right),
 ];
 
 /// The cells of one access, in [`ACCESS_COLUMNS`] order.
@@ -82,6 +83,7 @@ pub(crate) fn access_cells(r: &AccessRow) -> Vec<String> {
         percent(r.efficiency),
         fixed(r.overhead, 2),
         fixed(r.l1_overhead, 2),
+        fixed(r.shared_wavefronts, 2),
     ]
 }
 

@@ -23,12 +23,13 @@
 //! | `eff` | efficiency `ideal / sect/req` — seed 000's `T_i / T_e`, counted in 32-byte sectors as Nsight Compute does on Volta and later (seed 000 counts 128-byte L1 transactions) |
 //! | `overhead` | L2 transfer overhead: bytes moved (`sect/req × 32`) per byte requested (`lanes × bits / 8`) |
 //! | `L1 ovh` | L1 transfer overhead (seed 001): `L1/req × 128` per byte requested |
+//! | `wavefronts` | shared memory only: bank-conflict wavefronts per request (Nsight: L1 Wavefronts Shared / instructions executed; 1 is conflict-free for 32-bit lanes) |
 //!
 //! Efficiency above 100% and overhead below 1 are real: when lanes share
 //! addresses (a broadcast) fewer sectors move than the ideal assumes, which
 //! Nsight shows as negative above-ideal transactions (seed 001). Shared-memory
-//! rows carry the analysis' byte-footprint figures; bank conflicts are not in
-//! them, and they do not count in the summary.
+//! rows carry the analysis' byte-footprint figures in the sector columns and
+//! their bank conflicts in `wavefronts`; they do not count in the summary.
 //!
 //! Below each kernel's table: the launch's totals (requests, sectors, bytes
 //! requested and moved, from the analysis' [`Totals`])
@@ -423,7 +424,7 @@ impl std::fmt::Display for CudaLine {
 ///         l1_lines: 1.0, sectors: 4.0, ideal_sectors: 4.0,
 ///         sectors_min: 4.0, sectors_max: 4.0, active_lanes: Some(32.0),
 ///     },
-///     requests: Some(10), caveats: vec![],
+///     requests: Some(10), shared_wavefronts: None, caveats: vec![],
 /// };
 /// let row = AccessRow::new(&access);
 /// assert_eq!(row.efficiency, Some(1.0));
@@ -472,6 +473,8 @@ pub struct AccessRow {
     pub overhead: Option<f64>,
     /// `l1_lines × 128 / (lanes × bits / 8)`: L1 bytes moved per byte requested.
     pub l1_overhead: Option<f64>,
+    /// Shared memory: bank-conflict wavefronts per request, when resolved.
+    pub shared_wavefronts: Option<f64>,
     /// Whole-launch figures of this access, when requests are known.
     pub launch: Option<AccessLaunch>,
     /// Why figures are bounds rather than exact.
@@ -522,7 +525,7 @@ impl AccessRow {
     ///         l1_lines: 32.0, sectors: 32.0, ideal_sectors: 16.0,
     ///         sectors_min: 32.0, sectors_max: 32.0, active_lanes: Some(32.0),
     ///     },
-    ///     requests: None, caveats: vec![],
+    ///     requests: None, shared_wavefronts: None, caveats: vec![],
     /// };
     /// let row = AccessRow::new(&access);
     /// assert_eq!(row.efficiency, Some(0.5));
@@ -573,6 +576,10 @@ impl AccessRow {
             efficiency: ratio(pr.ideal_sectors, Some(pr.sectors)),
             overhead: ratio(pr.sectors * 32.0, bytes_per_request),
             l1_overhead: ratio(pr.l1_lines * 128.0, bytes_per_request),
+            shared_wavefronts: access
+                .shared_wavefronts
+                .filter(|w| w.is_finite())
+                .map(round4),
             launch,
             caveats: access.caveats.clone(),
         }
@@ -810,7 +817,7 @@ impl Summary {
     ///     bits: 32, pattern: Pattern::Unknown, stride_bytes: None, lane_pattern: String::new(),
     ///     per_request: PerRequest { l1_lines: 1.0, sectors, ideal_sectors: 4.0,
     ///         sectors_min: sectors, sectors_max: sectors, active_lanes: Some(32.0) },
-    ///     requests: Some(requests), caveats: vec![],
+    ///     requests: Some(requests), shared_wavefronts: None, caveats: vec![],
     /// });
     /// // 100 requests at 4 sectors, 100 at 32: (400 + 400) / (400 + 3200).
     /// let s = Summary::new(&[row(10, 4.0, 100), row(11, 32.0, 100)]);

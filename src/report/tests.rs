@@ -40,6 +40,7 @@ fn access(
             active_lanes,
         },
         requests,
+        shared_wavefronts: None,
         caveats: vec![],
     }
 }
@@ -180,6 +181,7 @@ fn non_global_accesses_do_not_count_in_the_summary() {
         Some(10),
     );
     a.space = Space::Shared;
+    a.shared_wavefronts = Some(32.0);
     let s = Summary::new(&[AccessRow::new(&a)]);
     assert_eq!(s.global_accesses, 0);
     assert!(s.worst.is_none());
@@ -241,6 +243,20 @@ fn sample() -> Report {
     };
     let mut with_caveat = kernel(accesses, Some(totals));
     with_caveat.caveats.push("a kernel-wide assumption".into());
+    // A shared-memory column read (32-way bank conflict): shown, not summarised.
+    let mut shared = access(
+        50,
+        "ld.shared.f32",
+        AccessOp::Load,
+        32,
+        Pattern::Strided,
+        (32.0, 32.0, 4.0, Some(32.0)),
+        Some(313),
+    );
+    shared.space = Space::Shared;
+    shared.stride_bytes = Some(128);
+    shared.shared_wavefronts = Some(32.0);
+    with_caveat.accesses.push(shared);
     with_caveat.accesses[1].caveats.push(
         "address depends on loaded data (`off[i]`): expected value over uniformly random indices"
             .into(),
