@@ -6,14 +6,16 @@
 //! H100). Each launch gives one snapshot `snapshots/<module>__<launch id>.snap`;
 //! each module also gets `snapshots/<module>__file.snap`, the report of the
 //! whole PTX file with no launch facts (what `warpscope report FILE` prints).
+//! `every_launch` also checks that the report's per-access launch figures add
+//! up to the analysis' simulated totals wherever both are exact.
 //! Accept intended changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always cargo test --test report_snapshots`), and read the diff.
 
 use rayon::prelude::*;
 use serde_json::Value;
 use std::path::Path;
-use warpscope::analysis::{LaunchConfig, Options, ParamKey};
-use warpscope::report::{render_text, Report};
+use warpscope::analysis::{AccessOp, LaunchConfig, Options, ParamKey, Space};
+use warpscope::report::{render_text, AccessLaunch, Report};
 use warpscope::source::SourceFile;
 
 fn root() -> &'static Path {
@@ -29,10 +31,67 @@ fn launches() -> Value {
 /// The text report of `ptx` (a path relative to the repository root, printed
 /// as such) under `opts`.
 fn report(ptx: &str, opts: &Options) -> String {
+    render_text(&report_of(ptx, opts))
+}
+
+fn report_of(ptx: &str, opts: &Options) -> Report {
     let bytes = std::fs::read(root().join(ptx)).unwrap_or_else(|e| panic!("{ptx}: {e}"));
     let file = SourceFile::new(ptx, bytes).unwrap();
     let analysis = warpscope::analyze(&file, opts);
-    render_text(&Report::from_analysis(&file, &analysis))
+    Report::from_analysis(&file, &analysis)
+}
+
+/// The report's per-access launch figures (per-request averages × requests,
+/// derived in `warpscope::report`) against the analysis' whole-launch totals
+/// (an independent simulation of the launch's warps). `None` when they are
+/// not both exact (sampled blocks, data-dependent bounds, unknown requests);
+/// otherwise `Some(Ok)` or `Some(Err(why))`. Atomic sectors are left out: the
+/// analysis counts them per kernel, not per access.
+fn consistency(report: &Report) -> Option<Result<(), String>> {
+    let k = report.files.first()?.kernels.first()?;
+    let t = k.totals.as_ref()?;
+    let global: Vec<_> = k
+        .accesses
+        .iter()
+        .filter(|a| a.space == Space::Global)
+        .collect();
+    let exact = t.blocks_simulated == t.blocks_total
+        && t.sectors_min == t.sectors_max
+        && global
+            .iter()
+            .all(|a| a.launch.is_some() && a.sectors_min == a.sectors_max);
+    if !exact {
+        return None;
+    }
+    let sum = |op: AccessOp, f: fn(&AccessLaunch) -> u64| -> u64 {
+        global
+            .iter()
+            .filter(|a| a.op == op)
+            .filter_map(|a| a.launch.as_ref())
+            .map(f)
+            .sum()
+    };
+    let derived = [
+        sum(AccessOp::Load, |l| l.requests),
+        sum(AccessOp::Load, |l| l.sectors),
+        sum(AccessOp::Store, |l| l.requests),
+        sum(AccessOp::Store, |l| l.sectors),
+        sum(AccessOp::Atomic, |l| l.requests),
+    ];
+    let simulated = [
+        t.load_requests,
+        t.load_sectors,
+        t.store_requests,
+        t.store_sectors,
+        t.atomic_requests,
+    ];
+    Some(if derived == simulated {
+        Ok(())
+    } else {
+        Err(format!(
+            "report {derived:?} vs totals {simulated:?} (load requests, load sectors, store requests, store sectors, atomic requests)"
+        ))
+    })
 }
 
 fn dim3(v: &Value) -> [u32; 3] {
@@ -112,28 +171,44 @@ fn every_launch() {
     assert!(!launches.is_empty());
     // Analyse in parallel (some launches simulate a million loop iterations),
     // then compare in launch order.
-    let reports: Vec<(String, String, String)> = launches
+    type Checked = (String, String, String, Option<Result<(), String>>);
+    let reports: Vec<Checked> = launches
         .par_iter()
         .map(|launch| {
             let id = launch["id"].as_str().expect("launch id");
             let module = launch["module"].as_str().expect("module");
             let ptx = l["modules"][module]["ptx"].as_str().expect("module's ptx");
             let opts = options(launch);
-            let text = report(ptx, &opts);
+            let report = report_of(ptx, &opts);
+            let text = render_text(&report);
             assert!(
                 text.contains("\nkernel "),
                 "{id}: the launch's kernel was not found in {ptx}:\n{text}"
             );
+            let consistent = consistency(&report).map(|r| r.map_err(|e| format!("{id}: {e}")));
             (
                 format!("{module}__{id}"),
                 command_line(ptx, id, &opts),
                 text,
+                consistent,
             )
         })
         .collect();
-    for (name, description, text) in reports {
+    let compared = reports.iter().filter(|r| r.3.is_some()).count();
+    let mismatches: Vec<String> = reports.iter().filter_map(|r| r.3.clone()?.err()).collect();
+    for (name, description, text, _) in reports {
         check(&name, description, text);
     }
+    // The per-access figures must add up to the simulated totals wherever both
+    // are exact (118 of the 126 launches when this was written).
+    assert!(
+        compared >= 100,
+        "only {compared} launches were exact enough to compare with their totals"
+    );
+    assert!(
+        mismatches.is_empty(),
+        "per-access figures disagree with the totals:\n{mismatches:#?}"
+    );
 }
 
 /// The `warpscope report` command that prints the same report.
