@@ -8,14 +8,27 @@ use warpscope::analysis::{analyze, Analysis, Options, ParamKey};
 use warpscope::source::SourceFile;
 
 fn dim3(s: &str) -> [u32; 3] {
-    let v: Vec<u32> = s.split(',').map(|x| x.trim().parse().expect("dimension")).collect();
-    [v[0], v.get(1).copied().unwrap_or(1), v.get(2).copied().unwrap_or(1)]
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|x| x.trim().parse().expect("dimension"))
+        .collect();
+    [
+        v[0],
+        v.get(1).copied().unwrap_or(1),
+        v.get(2).copied().unwrap_or(1),
+    ]
 }
 
 /// Options from the `// warpscope:` header line.
 pub fn header_options(text: &str) -> Options {
     let mut o = Options::default();
-    let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("// warpscope:")) else { return o };
+    let Some(line) = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// warpscope:"))
+    else {
+        return o;
+    };
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut i = 0;
     while i < words.len() {
@@ -27,7 +40,10 @@ pub fn header_options(text: &str) -> Options {
             "--kernel" => o.kernel_filter = Some(arg.to_string()),
             "--param" => {
                 let (k, v) = arg.split_once('=').expect("I=V");
-                let key = k.parse().map(ParamKey::Index).unwrap_or_else(|_| ParamKey::Name(k.to_string()));
+                let key = k
+                    .parse()
+                    .map(ParamKey::Index)
+                    .unwrap_or_else(|_| ParamKey::Name(k.to_string()));
                 o.launch.params.push((key, v.parse().expect("value")));
             }
             w => panic!("unknown header word {w}"),
@@ -58,7 +74,9 @@ pub fn render(a: &Analysis) -> String {
             k.block[1],
             k.block[2],
             if k.block_assumed { " (assumed)" } else { "" },
-            k.grid.map(|g| format!("{}x{}x{}", g[0], g[1], g[2])).unwrap_or_else(|| "-".into())
+            k.grid
+                .map(|g| format!("{}x{}x{}", g[0], g[1], g[2]))
+                .unwrap_or_else(|| "-".into())
         )
         .unwrap();
         for c in &k.caveats {
@@ -86,7 +104,11 @@ pub fn render(a: &Analysis) -> String {
             (None, None) => writeln!(out, "  totals: -").unwrap(),
         }
         for x in &k.accesses {
-            let src = x.source.as_ref().map(|s| format!(" (src {}:{}:{})", s.file, s.line, s.column)).unwrap_or_default();
+            let src = x
+                .source
+                .as_ref()
+                .map(|s| format!(" (src {}:{}:{})", s.file, s.line, s.column))
+                .unwrap_or_default();
             writeln!(
                 out,
                 "  {}:{} {} {:?} {:?} {}b{}",
@@ -98,15 +120,21 @@ pub fn render(a: &Analysis) -> String {
                 out,
                 "    {:?}{} | lanes {} | lines {} sectors {} ideal {} [{}..{}]{}{}",
                 x.pattern,
-                x.stride_bytes.map(|s| format!(" stride {s}")).unwrap_or_default(),
+                x.stride_bytes
+                    .map(|s| format!(" stride {s}"))
+                    .unwrap_or_default(),
                 p.active_lanes.map(num).unwrap_or_else(|| "-".into()),
                 num(p.l1_lines),
                 num(p.sectors),
                 num(p.ideal_sectors),
                 num(p.sectors_min),
                 num(p.sectors_max),
-                x.requests.map(|r| format!(" | requests {r}")).unwrap_or_default(),
-                x.shared_wavefronts.map(|w| format!(" | wavefronts {}", num(w))).unwrap_or_default(),
+                x.requests
+                    .map(|r| format!(" | requests {r}"))
+                    .unwrap_or_default(),
+                x.shared_wavefronts
+                    .map(|w| format!(" | wavefronts {}", num(w)))
+                    .unwrap_or_default(),
             )
             .unwrap();
             writeln!(out, "    address: {}", x.lane_pattern).unwrap();
@@ -135,7 +163,59 @@ fn fixtures() {
         let opts = header_options(&text);
         let file = SourceFile::from_text(path.display().to_string(), text);
         let a = analyze(&file, &opts);
-        let name = path.file_stem().and_then(|s| s.to_str()).expect("name").to_string();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("name")
+            .to_string();
         insta::assert_snapshot!(name, render(&a));
     }
+}
+
+#[test]
+fn explain_register_for_hovers() {
+    use warpscope::analysis::explain_register;
+    use warpscope::syntax::ast::{FunctionId, StmtId, StmtKind};
+    let text = std::fs::read_to_string("tests/fixtures/analysis/patterns.ptx").expect("fixture");
+    let file = SourceFile::from_text("patterns.ptx", text);
+    let (m, _) = warpscope::syntax::parse_file(&file);
+    let opts = header_options(file.text());
+    let body = m.functions[0].body.as_ref().expect("body");
+    // the statement `ld.global.f32 %f1, [%rd5];`
+    let (at, _) = body
+        .iter()
+        .find(|(_, s)| matches!(&s.kind, StmtKind::Instruction(i) if i.mnemonic.text == "ld.global.f32"))
+        .expect("load");
+    let f = explain_register(&m, FunctionId(0), at, "%rd5", &opts).expect("facts");
+    assert_eq!(f.kind, "exact per lane");
+    assert_eq!(
+        f.value,
+        "4*lane + patterns_param_0 + 1024*ctaid.x + 4*tid0.x"
+    );
+    assert_eq!(f.active, u32::MAX);
+    let n = explain_register(&m, FunctionId(0), at, "%r1", &opts).expect("facts");
+    assert_eq!((n.kind, n.value.as_str()), ("uniform", "patterns_param_2"));
+    let lane = explain_register(
+        &m,
+        FunctionId(0),
+        StmtId(body.statements.len() as u32 - 2),
+        "%r18",
+        &opts,
+    )
+    .expect("facts");
+    assert_eq!(lane.kind, "exact per lane");
+    assert_eq!(lane.lanes.as_deref().map(|l| l[31]), Some(31));
+    assert!(explain_register(&m, FunctionId(0), at, "%nope", &opts).is_none());
+}
+
+/// The JSON contract: the serde shape of `KernelAnalysis` (what `check
+/// --format json` prints inside `{"version":1,"files":[{"path","kernels"}]}`).
+#[test]
+fn json_contract() {
+    let text = std::fs::read_to_string("tests/fixtures/analysis/predicates.ptx").expect("fixture");
+    let opts = header_options(&text);
+    let file = SourceFile::from_text("predicates.ptx", text);
+    let a = analyze(&file, &opts);
+    let json = serde_json::to_string_pretty(&a.kernels).expect("serialises");
+    insta::assert_snapshot!("json_contract", json);
 }

@@ -8,9 +8,15 @@ use warpscope::source::SourceFile;
 
 fn ptx_files() -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from("tests/corpus"), "examples/kernels".into(), "tests/fixtures/analysis".into()];
+    let mut stack = vec![
+        std::path::PathBuf::from("tests/corpus"),
+        "examples/kernels".into(),
+        "tests/fixtures/analysis".into(),
+    ];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -28,11 +34,27 @@ fn check_invariants(a: &Analysis, what: &str) {
     for k in &a.kernels {
         for x in &k.accesses {
             let p = &x.per_request;
-            for v in [p.l1_lines, p.sectors, p.ideal_sectors, p.sectors_min, p.sectors_max] {
+            for v in [
+                p.l1_lines,
+                p.sectors,
+                p.ideal_sectors,
+                p.sectors_min,
+                p.sectors_max,
+            ] {
                 assert!(v.is_finite() && v >= 0.0, "{what}: {} {:?}", k.name, p);
             }
-            assert!(p.sectors_min <= p.sectors_max + 1e-9, "{what}: {} {:?}", k.name, p);
-            assert!(p.sectors_min - 1e-9 <= p.sectors && p.sectors <= p.sectors_max + 1e-9, "{what}: {} {:?}", k.name, p);
+            assert!(
+                p.sectors_min <= p.sectors_max + 1e-9,
+                "{what}: {} {:?}",
+                k.name,
+                p
+            );
+            assert!(
+                p.sectors_min - 1e-9 <= p.sectors && p.sectors <= p.sectors_max + 1e-9,
+                "{what}: {} {:?}",
+                k.name,
+                p
+            );
             // JSON contract: serialisable without NaN.
             serde_json::to_string(x).expect("serialises");
         }
@@ -49,7 +71,12 @@ fn launches() -> Vec<Options> {
             launch: LaunchConfig {
                 block: Some([96, 2, 1]),
                 grid: Some([3, 2, 1]),
-                params: vec![(ParamKey::Index(0), 1), (ParamKey::Index(1), 4096), (ParamKey::Index(2), 77), (ParamKey::Index(3), -5)],
+                params: vec![
+                    (ParamKey::Index(0), 1),
+                    (ParamKey::Index(1), 4096),
+                    (ParamKey::Index(2), 77),
+                    (ParamKey::Index(3), -5),
+                ],
             },
             ..Options::default()
         },
@@ -78,7 +105,10 @@ fn corpus_and_examples() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -86,10 +116,20 @@ impl Lcg {
 #[test]
 fn mangled_inputs() {
     let mut rng = Lcg(7);
-    let files: Vec<_> = ptx_files().into_iter().filter(|p| !p.to_string_lossy().contains("invalid")).take(40).collect();
+    let files: Vec<_> = ptx_files()
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("invalid"))
+        .take(40)
+        .collect();
     // Launch facts without a grid: the static analysis runs on every mutant,
     // the simulation (bounded by its budget) on the unmutated files above.
-    let opts = Options { launch: LaunchConfig { grid: None, ..launches()[1].launch.clone() }, ..Options::default() };
+    let opts = Options {
+        launch: LaunchConfig {
+            grid: None,
+            ..launches()[1].launch.clone()
+        },
+        ..Options::default()
+    };
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_default();
         if text.len() > 200_000 {
@@ -108,7 +148,12 @@ fn mangled_inputs() {
                     text[..c].to_string()
                 }
                 // lines dropped
-                2 | 3 => lines.iter().filter(|_| rng.next() % 7 != 0).copied().collect::<Vec<_>>().join("\n"),
+                2 | 3 => lines
+                    .iter()
+                    .filter(|_| rng.next() % 7 != 0)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join("\n"),
                 // lines swapped
                 4 => {
                     let mut l = lines.clone();

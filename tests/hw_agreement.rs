@@ -7,6 +7,7 @@
 //! launch (warpscope's simulation of the launch), and their per-request L1
 //! lines and sectors are compared with the measured per-request figures:
 //!
+//! * the number of requests (executions over the launch) must be equal;
 //! * an access whose addresses warpscope resolves must match within 0.05 per
 //!   request, lines and sectors both;
 //! * a data-dependent access must be reported `random`, with bounds that
@@ -26,7 +27,9 @@
 use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use warpscope::analysis::{analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space};
+use warpscope::analysis::{
+    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space,
+};
 use warpscope::source::SourceFile;
 
 const TOL: f64 = 0.05;
@@ -75,6 +78,8 @@ struct Pred {
     sectors: f64,
     smin: f64,
     smax: f64,
+    lmin: f64,
+    lmax: f64,
     patterns: BTreeMap<String, f64>,
     random: bool,
     unresolved: bool,
@@ -112,7 +117,11 @@ fn options(launch: &J, buffers: &[String]) -> Options {
         params.push((ParamKey::Index(idx), v));
     }
     Options {
-        launch: LaunchConfig { block: Some(dim("block")), grid: Some(dim("grid")), params },
+        launch: LaunchConfig {
+            block: Some(dim("block")),
+            grid: Some(dim("grid")),
+            params,
+        },
         kernel_filter: Some(launch["kernel"].as_str().expect("kernel").to_string()),
         ..Options::default()
     }
@@ -141,8 +150,12 @@ fn known() -> Known {
 fn hardware_agreement() {
     let launches = load("tests/hw/launches.json");
     let measured = load("tests/hw/measured.json");
-    let buffers: Vec<String> =
-        launches["buffers"].as_object().expect("buffers").keys().cloned().collect();
+    let buffers: Vec<String> = launches["buffers"]
+        .as_object()
+        .expect("buffers")
+        .keys()
+        .cloned()
+        .collect();
     let modules = launches["modules"].as_object().expect("modules");
     let mut files: HashMap<String, SourceFile> = HashMap::new();
     for (m, v) in modules {
@@ -150,8 +163,10 @@ fn hardware_agreement() {
         let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{p}: {e}"));
         files.insert(m.clone(), SourceFile::from_text(p, text));
     }
-    let parsed: HashMap<&String, warpscope::syntax::ast::Module<'_>> =
-        files.iter().map(|(m, f)| (m, warpscope::syntax::parse_file(f).0)).collect();
+    let parsed: HashMap<&String, warpscope::syntax::ast::Module<'_>> = files
+        .iter()
+        .map(|(m, f)| (m, warpscope::syntax::parse_file(f).0))
+        .collect();
     let known = known();
     let mut seen_known: Vec<String> = Vec::new();
     let mut table = String::new();
@@ -163,7 +178,23 @@ fn hardware_agreement() {
         "| launch | line | op | pattern | requests pred/meas | lines/req pred | meas | sectors/req pred | meas | bounds | match |"
     )
     .unwrap();
-    writeln!(table, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
+    writeln!(
+        table,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
+    .unwrap();
+    let mut stable = String::new();
+    let (mut srows, mut smatched, mut sknown) = (0, 0, 0);
+    writeln!(
+        stable,
+        "| launch | line | op | pattern | lines/req static | meas | sectors/req static | meas | bounds | match |"
+    )
+    .unwrap();
+    writeln!(
+        stable,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
+    .unwrap();
     let mut ktable = String::new();
     writeln!(ktable, "| launch | ld req pred/meas | ld sectors pred/meas | st req | st sectors | atom+red req | atom+red sectors | match |").unwrap();
     writeln!(ktable, "| --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
@@ -176,7 +207,9 @@ fn hardware_agreement() {
         .collect();
     for launch in launches["launches"].as_array().expect("launches") {
         let id = launch["id"].as_str().expect("id");
-        let Some(meas) = mlaunches.get(id) else { continue };
+        let Some(meas) = mlaunches.get(id) else {
+            continue;
+        };
         let module = launch["module"].as_str().expect("module");
         let file = &files[module];
         let opts = options(launch, &buffers);
@@ -192,6 +225,47 @@ fn hardware_agreement() {
             failures.push(format!("{id}: kernel {} not found", launch["kernel"]));
             continue;
         };
+        // The static analysis: the same launch facts without the grid (no
+        // simulation); its per-request figures are weighted by how often the
+        // simulation executed each access.
+        let mut sopts = opts.clone();
+        sopts.launch.grid = None;
+        let sk = analyze_module(file, &parsed[&module.to_string()], &sopts);
+        let mut spreds: BTreeMap<(String, u32, String, String), Pred> = BTreeMap::new();
+        if let Some(sk) = sk.first() {
+            assert_eq!(sk.accesses.len(), k.accesses.len());
+            for (a, sa) in k.accesses.iter().zip(&sk.accesses) {
+                let Some(src) = &a.source else { continue };
+                let key = (
+                    basename(&src.file).to_string(),
+                    src.line,
+                    op_class(op_name(a.op, &a.instruction)).to_string(),
+                    space_name(a.space).to_string(),
+                );
+                let p = spreds.entry(key).or_default();
+                let n = a.requests.unwrap_or(0) as f64;
+                let r = &sa.per_request;
+                p.requests += n;
+                p.lines += n * r.l1_lines;
+                p.sectors += n * r.sectors;
+                p.smin += n * r.sectors_min;
+                p.smax += n * r.sectors_max;
+                p.lmin += n * r.l1_lines_min;
+                p.lmax += n * r.l1_lines_max;
+                if n > 0.0 {
+                    *p.patterns
+                        .entry(pattern_name(sa.pattern).to_string())
+                        .or_default() += n;
+                    // "random" here means: figures are bounds, not exact
+                    p.random |= matches!(sa.pattern, Pattern::Random | Pattern::Unknown)
+                        || r.sectors_min != r.sectors_max
+                        || r.l1_lines_min != r.l1_lines_max;
+                }
+                if let Some(w) = sa.shared_wavefronts {
+                    *p.wavefronts.get_or_insert(0.0) += n * w;
+                }
+            }
+        }
         // Aggregate predictions per (file, line, op class, space).
         let mut preds: BTreeMap<(String, u32, String, String), Pred> = BTreeMap::new();
         for a in &k.accesses {
@@ -210,7 +284,9 @@ fn hardware_agreement() {
             p.smin += n * a.per_request.sectors_min;
             p.smax += n * a.per_request.sectors_max;
             if n > 0.0 {
-                *p.patterns.entry(pattern_name(a.pattern).to_string()).or_default() += n;
+                *p.patterns
+                    .entry(pattern_name(a.pattern).to_string())
+                    .or_default() += n;
                 p.random |= a.pattern == Pattern::Random;
                 p.unresolved |= a.pattern == Pattern::Unknown;
             }
@@ -228,43 +304,72 @@ fn hardware_agreement() {
                 continue;
             }
             let pr = &m["per_request"];
-            let (mlines, msec) = (pr["l1_tag_requests"].as_f64().unwrap_or(0.0), pr["sectors"].as_f64().unwrap_or(0.0));
-            let key = (file_b.to_string(), line, op_class(op).to_string(), space.to_string());
+            let (mlines, msec) = (
+                pr["l1_tag_requests"].as_f64().unwrap_or(0.0),
+                pr["sectors"].as_f64().unwrap_or(0.0),
+            );
+            let key = (
+                file_b.to_string(),
+                line,
+                op_class(op).to_string(),
+                space.to_string(),
+            );
             let kkey = format!("{id}|{file_b}:{line}|{op}|{space}");
             rows += 1;
             let p = preds.get(&key);
             let (cell, ok, detail) = match p {
                 None => ("no PTX access".to_string(), false, "-".to_string()),
-                Some(p) if p.requests == 0.0 => ("never executed".to_string(), false, "-".to_string()),
+                Some(p) if p.requests == 0.0 => {
+                    ("never executed".to_string(), false, "-".to_string())
+                }
                 Some(p) => {
                     let n = p.requests;
                     let (pl, ps, lo, hi) = (p.lines / n, p.sectors / n, p.smin / n, p.smax / n);
-                    let pat = p.patterns.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|x| x.0.clone()).unwrap_or_default();
-                    let ok = if space == "shared" {
-                        match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
-                            (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
-                            _ => false,
-                        }
-                    } else if p.random {
-                        lo - TOL <= msec && msec <= hi + TOL
-                    } else {
-                        (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
-                    };
+                    let pat = p
+                        .patterns
+                        .iter()
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map(|x| x.0.clone())
+                        .unwrap_or_default();
+                    let ok = (n - mreq).abs() < 0.5
+                        && if space == "shared" {
+                            match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
+                                (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
+                                _ => false,
+                            }
+                        } else if p.random {
+                            lo - TOL <= msec && msec <= hi + TOL
+                        } else {
+                            (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
+                        };
                     let (pl_s, ps_s) = if space == "shared" {
                         (
                             "-".to_string(),
-                            p.wavefronts.map(|w| format!("{:.3} wf", w / n)).unwrap_or_else(|| "not modelled".into()),
+                            p.wavefronts
+                                .map(|w| format!("{:.3} wf", w / n))
+                                .unwrap_or_else(|| "not modelled".into()),
                         )
                     } else {
                         (format!("{pl:.3}"), format!("{ps:.3}"))
                     };
-                    let bounds = if p.random || lo != hi { format!("{lo:.2}..{hi:.2}") } else { "-".to_string() };
+                    let bounds = if p.random || lo != hi {
+                        format!("{lo:.2}..{hi:.2}")
+                    } else {
+                        "-".to_string()
+                    };
                     (
-                        format!("{pat} | {:.0}/{mreq:.0} | {pl_s} | {mlines:.3} | {ps_s} | {}", n, if space == "shared" {
-                            pr["shared_wavefronts"].as_f64().map(|w| format!("{w:.3} wf")).unwrap_or_default()
-                        } else {
-                            format!("{msec:.3}")
-                        }),
+                        format!(
+                            "{pat} | {:.0}/{mreq:.0} | {pl_s} | {mlines:.3} | {ps_s} | {}",
+                            n,
+                            if space == "shared" {
+                                pr["shared_wavefronts"]
+                                    .as_f64()
+                                    .map(|w| format!("{w:.3} wf"))
+                                    .unwrap_or_default()
+                            } else {
+                                format!("{msec:.3}")
+                            }
+                        ),
                         ok,
                         bounds,
                     )
@@ -272,7 +377,9 @@ fn hardware_agreement() {
             };
             let verdict = if ok {
                 if known.entries.contains_key(&kkey) {
-                    failures.push(format!("{kkey}: listed as a known mismatch but matches now"));
+                    failures.push(format!(
+                        "{kkey}: listed as a known mismatch but matches now"
+                    ));
                 }
                 matched += 1;
                 "yes".to_string()
@@ -287,17 +394,106 @@ fn hardware_agreement() {
             if space == "shared" {
                 shared_rows += 1;
             }
-            let cells = if cell.contains('|') { cell } else { format!("{cell} | | | | ") };
-            writeln!(table, "| {id} | {file_b}:{line} | {op} {space} | {cells} | {detail} | {verdict} |").unwrap();
+            // Static comparison of the same row.
+            srows += 1;
+            let skey = format!("{id}@static|{file_b}:{line}|{op}|{space}");
+            let (scell, sok) = match spreds.get(&key) {
+                Some(p) if p.requests > 0.0 => {
+                    let n = p.requests;
+                    let (pl, ps, lo, hi) = (p.lines / n, p.sectors / n, p.smin / n, p.smax / n);
+                    let pat = p
+                        .patterns
+                        .iter()
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map(|x| x.0.clone())
+                        .unwrap_or_default();
+                    let ok = if space == "shared" {
+                        match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
+                            (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
+                            _ => false,
+                        }
+                    } else if p.random {
+                        lo - TOL <= msec
+                            && msec <= hi + TOL
+                            && p.lmin / n - TOL <= mlines
+                            && mlines <= p.lmax / n + TOL
+                    } else {
+                        (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
+                    };
+                    let (pl_s, ps_s, ms) = if space == "shared" {
+                        (
+                            "-".to_string(),
+                            p.wavefronts
+                                .map(|w| format!("{:.3} wf", w / n))
+                                .unwrap_or_else(|| "not modelled".into()),
+                            pr["shared_wavefronts"]
+                                .as_f64()
+                                .map(|w| format!("{w:.3} wf"))
+                                .unwrap_or_default(),
+                        )
+                    } else {
+                        (format!("{pl:.3}"), format!("{ps:.3}"), format!("{msec:.3}"))
+                    };
+                    let bounds = if p.random {
+                        format!("{lo:.2}..{hi:.2}")
+                    } else {
+                        "-".to_string()
+                    };
+                    (
+                        format!("{pat} | {pl_s} | {mlines:.3} | {ps_s} | {ms} | {bounds}"),
+                        ok,
+                    )
+                }
+                _ => ("no executed PTX access | | | | | -".to_string(), false),
+            };
+            let sverdict = if sok {
+                if known.entries.contains_key(&skey) {
+                    failures.push(format!(
+                        "{skey}: listed as a known mismatch but matches now"
+                    ));
+                }
+                smatched += 1;
+                "yes".to_string()
+            } else if let Some(reason) = known.entries.get(&skey) {
+                seen_known.push(skey.clone());
+                sknown += 1;
+                format!("KNOWN: {reason}")
+            } else {
+                failures.push(format!("{skey}: {scell}"));
+                "NO".to_string()
+            };
+            writeln!(
+                stable,
+                "| {id} | {file_b}:{line} | {op} {space} | {scell} | {sverdict} |"
+            )
+            .unwrap();
+            let cells = if cell.contains('|') {
+                cell
+            } else {
+                format!("{cell} | | | | ")
+            };
+            writeln!(
+                table,
+                "| {id} | {file_b}:{line} | {op} {space} | {cells} | {detail} | {verdict} |"
+            )
+            .unwrap();
         }
         // Kernel totals.
         let km = &meas["kernel_metrics"];
         let g = |n: &str| km[n].as_f64().unwrap_or(0.0);
-        let mld = (g("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), g("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-        let mst = (g("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), g("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+        let mld = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        );
+        let mst = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+        );
         let mat = (
-            g("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") + g("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
-            g("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") + g("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
         );
         krows += 1;
         let kkey = format!("{id}|totals|-|-");
@@ -309,7 +505,9 @@ fn hardware_agreement() {
                     let total = mld.1 + mst.1 + mat.1;
                     (t.sectors_min as f64) <= total + 0.5 && total <= t.sectors_max as f64 + 0.5
                 } else {
-                    close(t.load_sectors, mld.1) && close(t.store_sectors, mst.1) && close(t.atomic_sectors, mat.1)
+                    close(t.load_sectors, mld.1)
+                        && close(t.store_sectors, mst.1)
+                        && close(t.atomic_sectors, mat.1)
                 };
                 let ok = close(t.load_requests, mld.0)
                     && close(t.store_requests, mst.0)
@@ -317,7 +515,9 @@ fn hardware_agreement() {
                     && sectors_ok;
                 let verdict = if ok {
                     if known.entries.contains_key(&kkey) {
-                        failures.push(format!("{kkey}: listed as a known mismatch but matches now"));
+                        failures.push(format!(
+                            "{kkey}: listed as a known mismatch but matches now"
+                        ));
                     }
                     kmatched += 1;
                     "yes".to_string()
@@ -328,12 +528,26 @@ fn hardware_agreement() {
                     failures.push(format!("{kkey}: totals differ"));
                     "NO".to_string()
                 };
-                let b = if random { format!(" ({}..{})", t.sectors_min, t.sectors_max) } else { String::new() };
+                let b = if random {
+                    format!(" ({}..{})", t.sectors_min, t.sectors_max)
+                } else {
+                    String::new()
+                };
                 writeln!(
                     ktable,
                     "| {id} | {}/{} | {}/{}{b} | {}/{} | {}/{} | {}/{} | {}/{} | {verdict} |",
-                    t.load_requests, mld.0, t.load_sectors, mld.1, t.store_requests, mst.0, t.store_sectors, mst.1,
-                    t.atomic_requests, mat.0, t.atomic_sectors, mat.1
+                    t.load_requests,
+                    mld.0,
+                    t.load_sectors,
+                    mld.1,
+                    t.store_requests,
+                    mst.0,
+                    t.store_sectors,
+                    mst.1,
+                    t.atomic_requests,
+                    mat.0,
+                    t.atomic_sectors,
+                    mat.1
                 )
                 .unwrap();
             }
@@ -346,19 +560,32 @@ fn hardware_agreement() {
                     failures.push(format!("{kkey}: no totals: {why}"));
                     "NO".to_string()
                 };
-                writeln!(ktable, "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |").unwrap();
+                writeln!(
+                    ktable,
+                    "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |"
+                )
+                .unwrap();
             }
         }
     }
     for k in known.entries.keys() {
         if !seen_known.contains(k) && !failures.iter().any(|f| f.starts_with(k.as_str())) {
-            failures.push(format!("{k}: listed in hw_agreement_known.txt but not a mismatch (or not measured)"));
+            failures.push(format!(
+                "{k}: listed in hw_agreement_known.txt but not a mismatch (or not measured)"
+            ));
         }
     }
     let summary = format!(
-        "accesses: {matched}/{rows} match ({known_rows} known mismatches, {shared_rows} shared-memory rows); kernel totals: {kmatched}/{krows} match\n"
+        "accesses: {matched}/{rows} match ({known_rows} known mismatches, {shared_rows} shared-memory rows); kernel totals: {kmatched}/{krows} match; static analysis (no grid): {smatched}/{srows} match ({sknown} known mismatches)\n"
     );
-    let report = format!("{summary}\n{table}\n{ktable}");
+    let report = format!(
+        "{summary}\n## Per access, launch simulated\n\n{table}\n## Kernel totals\n\n{ktable}\n## Per access, static analysis without the grid (weighted by the simulated executions)\n\n{stable}"
+    );
     insta::assert_snapshot!("hw_agreement", report);
-    assert!(failures.is_empty(), "{} unexpected results:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} unexpected results:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -99,7 +99,10 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
             prev_l = Some(line);
         }
     }
-    RequestCost { lines, sectors: distinct }
+    RequestCost {
+        lines,
+        sectors: distinct,
+    }
 }
 
 /// Ideal sectors for `active` lanes of `bytes` each.
@@ -124,16 +127,20 @@ pub fn element_sectors(bytes: u32) -> u32 {
 /// words it touches in one bank (lanes reading the same word share it).
 pub fn shared_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
     let bytes = bytes.max(1);
-    let group = if bytes <= 4 { WARP } else { (128 / bytes as usize).max(1) };
+    let group = if bytes <= 4 {
+        WARP
+    } else {
+        (128 / bytes as usize).max(1)
+    };
     let words_per_lane = bytes.div_ceil(4) as i64;
     let mut total = 0;
     for g in (0..WARP).step_by(group) {
         let mut words: Vec<i64> = Vec::new();
-        for l in g..(g + group).min(WARP) {
+        for (l, a) in addrs.iter().enumerate().take((g + group).min(WARP)).skip(g) {
             if active & (1 << l) == 0 {
                 continue;
             }
-            let w0 = addrs[l].div_euclid(4);
+            let w0 = a.div_euclid(4);
             for k in 0..words_per_lane {
                 words.push(w0 + k);
             }
@@ -163,6 +170,10 @@ pub struct CostRange {
     pub sectors_min: f64,
     /// Most sectors.
     pub sectors_max: f64,
+    /// Fewest lines.
+    pub lines_min: f64,
+    /// Most lines.
+    pub lines_max: f64,
 }
 
 impl CostRange {
@@ -173,11 +184,13 @@ impl CostRange {
             sectors: c.sectors as f64,
             sectors_min: c.sectors as f64,
             sectors_max: c.sectors as f64,
+            lines_min: c.lines as f64,
+            lines_max: c.lines as f64,
         }
     }
-    /// True when min == max.
+    /// True when min == max, sectors and lines.
     pub fn is_exact(&self) -> bool {
-        self.sectors_min == self.sectors_max
+        self.sectors_min == self.sectors_max && self.lines_min == self.lines_max
     }
 }
 
@@ -186,7 +199,13 @@ pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) 
     if residues.is_empty() {
         return CostRange::default();
     }
-    let mut r = CostRange { sectors_min: f64::MAX, sectors_max: 0.0, ..Default::default() };
+    let mut r = CostRange {
+        sectors_min: f64::MAX,
+        sectors_max: 0.0,
+        lines_min: f64::MAX,
+        lines_max: 0.0,
+        ..Default::default()
+    };
     for &u in residues {
         let a: Lanes = std::array::from_fn(|l| d[l].wrapping_add(u));
         let c = request_cost(&a, active, bytes);
@@ -194,6 +213,8 @@ pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) 
         r.sectors += c.sectors as f64;
         r.sectors_min = r.sectors_min.min(c.sectors as f64);
         r.sectors_max = r.sectors_max.max(c.sectors as f64);
+        r.lines_min = r.lines_min.min(c.lines as f64);
+        r.lines_max = r.lines_max.max(c.lines as f64);
     }
     r.lines /= residues.len() as f64;
     r.sectors /= residues.len() as f64;
@@ -207,7 +228,14 @@ pub fn random_cost(n: u32, bytes: u32) -> CostRange {
     if n == 0 {
         return CostRange::default();
     }
-    CostRange { lines: n as f64 * lines_per, sectors: n as f64 * per, sectors_min: per, sectors_max: n as f64 * per }
+    CostRange {
+        lines: n as f64 * lines_per,
+        sectors: n as f64 * per,
+        sectors_min: per,
+        sectors_max: n as f64 * per,
+        lines_min: lines_per,
+        lines_max: n as f64 * lines_per,
+    }
 }
 
 /// The pattern of exact lane offsets `d` (relative addresses) over the active
@@ -223,7 +251,13 @@ pub fn random_cost(n: u32, bytes: u32) -> CostRange {
 /// * any other affine layout: `strided`, with the stride between consecutive
 ///   lanes (a contiguous layout with holes in the active mask is strided);
 /// * anything else: `irregular` (a known set that costs more than the ideal).
-pub fn classify(d: &Lanes, active: u32, bytes: u32, sectors_min: f64, ideal: f64) -> (Pattern, Option<i64>) {
+pub fn classify(
+    d: &Lanes,
+    active: u32,
+    bytes: u32,
+    sectors_min: f64,
+    ideal: f64,
+) -> (Pattern, Option<i64>) {
     let contiguous_mask = {
         let m = active >> active.trailing_zeros().min(31);
         m & m.wrapping_add(1) == 0
@@ -257,7 +291,9 @@ pub enum Shape {
 /// Classifies exact lane offsets over the active lanes.
 pub fn shape(d: &Lanes, active: u32) -> Shape {
     let lanes: Vec<usize> = (0..WARP).filter(|l| active & (1 << l) != 0).collect();
-    let Some(&first) = lanes.first() else { return Shape::Same };
+    let Some(&first) = lanes.first() else {
+        return Shape::Same;
+    };
     if lanes.iter().all(|&l| d[l] == d[first]) {
         return Shape::Same;
     }
@@ -268,7 +304,10 @@ pub fn shape(d: &Lanes, active: u32) -> Shape {
         return Shape::Irregular;
     }
     let s = dd / dl;
-    if lanes.iter().all(|&l| d[l].wrapping_sub(d[first]) == s.wrapping_mul((l - first) as i64)) {
+    if lanes
+        .iter()
+        .all(|&l| d[l].wrapping_sub(d[first]) == s.wrapping_mul((l - first) as i64))
+    {
         Shape::Affine(s)
     } else {
         Shape::Irregular
@@ -286,32 +325,104 @@ mod tests {
     #[test]
     fn coalesced_widths_match_the_h100_measurements() {
         // ground-truth.md: floats 1 line / 4 sectors, doubles 2 / 8, float4 4 / 16.
-        assert_eq!(request_cost(&affine(0, 4), u32::MAX, 4), RequestCost { lines: 1, sectors: 4 });
-        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 8), RequestCost { lines: 2, sectors: 8 });
-        assert_eq!(request_cost(&affine(0, 16), u32::MAX, 16), RequestCost { lines: 4, sectors: 16 });
-        assert_eq!(request_cost(&affine(0, 32), u32::MAX, 32), RequestCost { lines: 8, sectors: 32 });
-        assert_eq!(request_cost(&affine(0, 1), u32::MAX, 1), RequestCost { lines: 1, sectors: 1 });
-        assert_eq!(request_cost(&affine(0, 2), u32::MAX, 2), RequestCost { lines: 1, sectors: 2 });
+        assert_eq!(
+            request_cost(&affine(0, 4), u32::MAX, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 4
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 8), u32::MAX, 8),
+            RequestCost {
+                lines: 2,
+                sectors: 8
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 16), u32::MAX, 16),
+            RequestCost {
+                lines: 4,
+                sectors: 16
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 32), u32::MAX, 32),
+            RequestCost {
+                lines: 8,
+                sectors: 32
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 1), u32::MAX, 1),
+            RequestCost {
+                lines: 1,
+                sectors: 1
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 2), u32::MAX, 2),
+            RequestCost {
+                lines: 1,
+                sectors: 2
+            }
+        );
     }
 
     #[test]
     fn partial_warp_of_the_seed() {
         // seed 000: 10,000 floats, the last warp has 16 lanes: 2 sectors.
-        assert_eq!(request_cost(&affine(9984 * 4, 4), 0xffff, 4), RequestCost { lines: 1, sectors: 2 });
+        assert_eq!(
+            request_cost(&affine(9984 * 4, 4), 0xffff, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 2
+            }
+        );
         assert_eq!(ideal_sectors(16, 4), 2);
         assert_eq!(312 * 4 + 2, 1250);
     }
 
     #[test]
     fn broadcast_strided_and_misaligned() {
-        assert_eq!(request_cost(&[20; WARP], u32::MAX, 4), RequestCost { lines: 1, sectors: 1 });
+        assert_eq!(
+            request_cost(&[20; WARP], u32::MAX, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 1
+            }
+        );
         // separateCacheLines (seed 001): one line per lane
-        assert_eq!(request_cost(&affine(0, 128), u32::MAX, 16), RequestCost { lines: 32, sectors: 32 });
+        assert_eq!(
+            request_cost(&affine(0, 128), u32::MAX, 16),
+            RequestCost {
+                lines: 32,
+                sectors: 32
+            }
+        );
         // stride 2 floats: 8 sectors over 2 lines
-        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 4), RequestCost { lines: 2, sectors: 8 });
+        assert_eq!(
+            request_cost(&affine(0, 8), u32::MAX, 4),
+            RequestCost {
+                lines: 2,
+                sectors: 8
+            }
+        );
         // offset by one float: 5 sectors, 2 lines
-        assert_eq!(request_cost(&affine(4, 4), u32::MAX, 4), RequestCost { lines: 2, sectors: 5 });
-        assert_eq!(request_cost(&affine(0, 4), 0, 4), RequestCost { lines: 0, sectors: 0 });
+        assert_eq!(
+            request_cost(&affine(4, 4), u32::MAX, 4),
+            RequestCost {
+                lines: 2,
+                sectors: 5
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 4), 0, 4),
+            RequestCost {
+                lines: 0,
+                sectors: 0
+            }
+        );
     }
 
     #[test]
@@ -354,20 +465,44 @@ mod tests {
     #[test]
     fn patterns() {
         let all = u32::MAX;
-        assert_eq!(classify(&affine(0, 4), all, 4, 4.0, 4.0), (Pattern::Coalesced, Some(4)));
-        assert_eq!(classify(&affine(0, 4), all, 4, 5.0, 4.0), (Pattern::Misaligned, Some(4)));
-        assert_eq!(classify(&affine(0, 8), all, 4, 8.0, 4.0), (Pattern::Strided, Some(8)));
-        assert_eq!(classify(&[0; WARP], all, 4, 1.0, 4.0), (Pattern::Broadcast, Some(0)));
-        assert_eq!(classify(&affine(0, -4), all, 4, 4.0, 4.0), (Pattern::Coalesced, Some(-4)));
+        assert_eq!(
+            classify(&affine(0, 4), all, 4, 4.0, 4.0),
+            (Pattern::Coalesced, Some(4))
+        );
+        assert_eq!(
+            classify(&affine(0, 4), all, 4, 5.0, 4.0),
+            (Pattern::Misaligned, Some(4))
+        );
+        assert_eq!(
+            classify(&affine(0, 8), all, 4, 8.0, 4.0),
+            (Pattern::Strided, Some(8))
+        );
+        assert_eq!(
+            classify(&[0; WARP], all, 4, 1.0, 4.0),
+            (Pattern::Broadcast, Some(0))
+        );
+        assert_eq!(
+            classify(&affine(0, -4), all, 4, 4.0, 4.0),
+            (Pattern::Coalesced, Some(-4))
+        );
         let mut p = affine(0, 4);
         p.swap(0, 1);
         assert_eq!(classify(&p, all, 4, 4.0, 4.0), (Pattern::Coalesced, None));
         let scattered: Lanes = std::array::from_fn(|l| ((l * 17) % 32 * 64) as i64);
-        assert_eq!(classify(&scattered, all, 4, 17.0, 4.0), (Pattern::Irregular, None));
+        assert_eq!(
+            classify(&scattered, all, 4, 17.0, 4.0),
+            (Pattern::Irregular, None)
+        );
         // odd lanes only: contiguous layout with holes touches 4 sectors for 2 ideal
-        assert_eq!(classify(&affine(0, 4), 0xaaaa_aaaa, 4, 4.0, 2.0), (Pattern::Strided, Some(4)));
+        assert_eq!(
+            classify(&affine(0, 4), 0xaaaa_aaaa, 4, 4.0, 2.0),
+            (Pattern::Strided, Some(4))
+        );
         // the first 16 lanes: coalesced
-        assert_eq!(classify(&affine(0, 4), 0xffff, 4, 2.0, 2.0), (Pattern::Coalesced, Some(4)));
+        assert_eq!(
+            classify(&affine(0, 4), 0xffff, 4, 2.0, 2.0),
+            (Pattern::Coalesced, Some(4))
+        );
     }
 
     #[test]

@@ -44,12 +44,12 @@
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
+use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
 use super::lower::{Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use std::collections::HashMap;
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -89,6 +89,9 @@ pub struct ClassResult {
     pub facts: SymFacts,
     /// True when the iteration hit [`MAX_ROUNDS`].
     pub gave_up: bool,
+    /// The probed register's value and the possibly-active lanes just before
+    /// the probed statement (see [`analyze_class_with_probe`]).
+    pub probe: Option<(Value, u32)>,
 }
 
 struct Engine<'a, 'src> {
@@ -98,6 +101,8 @@ struct Engine<'a, 'src> {
     facts: SymFacts,
     sites: HashMap<(u8, u32, u32), u32>,
     cur_stmt: u32,
+    probe: Option<(u32, u32)>,
+    probed: Option<(Value, u32)>,
 }
 
 impl Engine<'_, '_> {
@@ -128,7 +133,7 @@ impl Engine<'_, '_> {
         match s {
             Src::Reg(r, off) => with_off(st.get(*r as usize).cloned().unwrap_or_default(), *off),
             Src::NotPred(r) => match st.get(*r as usize) {
-                Some(Value::Pred(p)) => Value::Pred(p.not()),
+                Some(Value::Pred(p)) => Value::Pred(!*p),
                 Some(v) => v.clone(),
                 None => Value::Undef,
             },
@@ -181,7 +186,9 @@ impl Engine<'_, '_> {
     }
 
     fn assign(&mut self, st: &mut [Value], dst: u32, v: Value, guard: Option<PredVal>, mask: u32) {
-        let Some(slot) = st.get_mut(dst as usize) else { return };
+        let Some(slot) = st.get_mut(dst as usize) else {
+            return;
+        };
         let Some(g) = guard else {
             *slot = v;
             return;
@@ -200,7 +207,8 @@ impl Engine<'_, '_> {
                 v.as_poly().and_then(|p| p.exact()),
                 old.as_poly().and_then(|p| p.exact()),
             ) {
-                let m: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { a[l] } else { b[l] });
+                let m: Lanes =
+                    std::array::from_fn(|l| if bits & (1 << l) != 0 { a[l] } else { b[l] });
                 *slot = Value::poly(Poly::lanes(m));
                 return;
             }
@@ -235,25 +243,48 @@ impl Engine<'_, '_> {
         let mut exit_guard: Option<Option<PredVal>> = None;
         for s in blk.stmts.clone() {
             self.cur_stmt = s;
-            let Some(op) = self.low.ops.get(s as usize) else { continue };
+            if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
+                if ps == s {
+                    let v = st.get(pr as usize).cloned().unwrap_or_default();
+                    self.probed = Some(match self.probed.take() {
+                        // a statement in several blocks cannot happen; keep the first
+                        Some(old) => old,
+                        None => (v, mask),
+                    });
+                }
+            }
+            let Some(op) = self.low.ops.get(s as usize) else {
+                continue;
+            };
             let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
                 Some(Value::Pred(p)) => {
                     if neg {
-                        p.not()
+                        !*p
                     } else {
                         *p
                     }
                 }
-                Some(Value::Undef) | None => PredVal::Unknown { uniform: true, data: false },
-                Some(v) => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+                Some(Value::Undef) | None => PredVal::Unknown {
+                    uniform: true,
+                    data: false,
+                },
+                Some(v) => PredVal::Unknown {
+                    uniform: v.is_uniform(),
+                    data: v.is_data(),
+                },
             });
             match &op.kind {
                 OpKind::Nop => {}
-                OpKind::Alu { alu, dst, dst2, srcs } => {
+                OpKind::Alu {
+                    alu,
+                    dst,
+                    dst2,
+                    srcs,
+                } => {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
                     if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
-                        let n = Value::Pred(p.not());
+                        let n = Value::Pred(!*p);
                         self.assign(&mut st, *d2, n, guard, mask);
                     }
                     self.assign(&mut st, *dst, v, guard, mask);
@@ -264,36 +295,51 @@ impl Engine<'_, '_> {
                         .map(|x| match self.src(&st, x) {
                             Value::Pred(p) => p,
                             Value::Poly(p) => match p.exact() {
-                                Some(v) => {
-                                    PredVal::Lanes((0..WARP).fold(0, |m, l| m | (((v[l] != 0) as u32) << l)))
-                                }
-                                None => PredVal::Unknown { uniform: p.is_uniform(), data: false },
+                                Some(v) => PredVal::Lanes(
+                                    (0..WARP).fold(0, |m, l| m | (((v[l] != 0) as u32) << l)),
+                                ),
+                                None => PredVal::Unknown {
+                                    uniform: p.is_uniform(),
+                                    data: false,
+                                },
                             },
-                            v => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+                            v => PredVal::Unknown {
+                                uniform: v.is_uniform(),
+                                data: v.is_data(),
+                            },
                         })
                         .collect();
-                    let unk = PredVal::Unknown { uniform: false, data: false };
+                    let unk = PredVal::Unknown {
+                        uniform: false,
+                        data: false,
+                    };
                     let a = ps.first().copied().unwrap_or(unk);
                     let b2 = ps.get(1).copied().unwrap_or(unk);
                     let r = match *op {
-                        "and" => a.combine(b2, |x, y| x & y),
-                        "or" => a.combine(b2, |x, y| x | y),
-                        "xor" => a.combine(b2, |x, y| x ^ y),
-                        "not" => a.not(),
+                        "and" => a & b2,
+                        "or" => a | b2,
+                        "xor" => a ^ b2,
+                        "not" => !a,
                         _ => a,
                     };
                     self.assign(&mut st, *dst, Value::Pred(r), guard, mask);
                 }
                 OpKind::LdParam { dsts, param } => {
                     let v = match param {
-                        Some((p, 0)) => match self.inputs.params.get(*p as usize).copied().flatten() {
-                            Some(c) => Value::constant(c),
-                            None => Value::poly(Poly::sym(Sym::Param(*p))),
-                        },
+                        Some((p, 0)) => {
+                            match self.inputs.params.get(*p as usize).copied().flatten() {
+                                Some(c) => Value::constant(c),
+                                None => Value::poly(Poly::sym(Sym::Param(*p))),
+                            }
+                        }
                         _ => self.uniform_opaque(0),
                     };
                     for (k, d) in dsts.iter().enumerate() {
-                        let v = if k == 0 { v.clone() } else { self.uniform_opaque(k as u32) };
+                        let v = if k == 0 {
+                            v.clone()
+                        } else {
+                            self.uniform_opaque(k as u32)
+                        };
                         self.assign(&mut st, *d, v, guard, mask);
                     }
                 }
@@ -301,10 +347,19 @@ impl Engine<'_, '_> {
                     let addr = self.src(&st, &info.addr);
                     let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
                     if let Some(rec) = record.as_deref_mut() {
-                        rec.insert(s, AccessFact { addr: addr.clone(), mask: m });
+                        rec.insert(
+                            s,
+                            AccessFact {
+                                addr: addr.clone(),
+                                mask: m,
+                            },
+                        );
                     }
                     for (k, d) in dsts.iter().enumerate() {
-                        let v = if info.op == super::model::AccessOp::Load && addr.is_uniform() && !addr.is_data() {
+                        let v = if info.op == super::model::AccessOp::Load
+                            && addr.is_uniform()
+                            && !addr.is_data()
+                        {
                             if matches!(addr, Value::Undef) {
                                 Value::Undef
                             } else {
@@ -373,8 +428,28 @@ impl OpaqueSource for Engine<'_, '_> {
 }
 
 /// Runs the analysis of one kernel for one warp class.
-pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &WarpClass) -> ClassResult {
-    let mut facts = SymFacts::default();
+pub fn analyze_class(
+    low: &Lowered<'_>,
+    cfg: &Cfg,
+    inputs: &Inputs,
+    class: &WarpClass,
+) -> ClassResult {
+    analyze_class_with_probe(low, cfg, inputs, class, None)
+}
+
+/// [`analyze_class`], also recording the value of register `probe.1` just
+/// before statement `probe.0` (for hover explanations).
+pub fn analyze_class_with_probe(
+    low: &Lowered<'_>,
+    cfg: &Cfg,
+    inputs: &Inputs,
+    class: &WarpClass,
+    probe: Option<(u32, u32)>,
+) -> ClassResult {
+    let mut facts = SymFacts {
+        params: Vec::new(),
+        ..SymFacts::default()
+    };
     facts.params = (0..low.pointer_params.len().max(inputs.params.len()))
         .map(|i| {
             if low.pointer_params.get(i).copied().unwrap_or(false) {
@@ -384,10 +459,29 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
             }
         })
         .collect();
-    facts.ntid = std::array::from_fn(|d| Some(inputs.ntid[d].map(Cong::exact).unwrap_or(inputs.ntid_cong[d])));
+    facts.ntid = std::array::from_fn(|d| {
+        Some(
+            inputs.ntid[d]
+                .map(Cong::exact)
+                .unwrap_or(inputs.ntid_cong[d]),
+        )
+    });
     facts.tid_base = class.base.map(Some);
-    facts.vars = low.vars.iter().map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0)).collect();
-    let mut eng = Engine { low, inputs, class, facts, sites: HashMap::new(), cur_stmt: 0 };
+    facts.vars = low
+        .vars
+        .iter()
+        .map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0))
+        .collect();
+    let mut eng = Engine {
+        low,
+        inputs,
+        class,
+        facts,
+        sites: HashMap::default(),
+        cur_stmt: 0,
+        probe,
+        probed: None,
+    };
     let nregs = low.regs.len();
     let nblocks = cfg.blocks().len();
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
@@ -401,7 +495,9 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
     loop {
         let mut changed = false;
         for &b in &rpo {
-            let Some((st, mask)) = entry[b.index()].clone() else { continue };
+            let Some((st, mask)) = entry[b.index()].clone() else {
+                continue;
+            };
             let (out, edges) = eng.block(cfg, b, st, mask, None);
             for (succ, m) in edges {
                 if m == 0 {
@@ -458,10 +554,18 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
             break;
         }
     }
-    let mut accesses = HashMap::new();
+    let mut accesses = HashMap::default();
     for &b in &rpo {
-        let Some((st, mask)) = entry[b.index()].clone() else { continue };
+        let Some((st, mask)) = entry[b.index()].clone() else {
+            continue;
+        };
         eng.block(cfg, b, st, mask, Some(&mut accesses));
     }
-    ClassResult { accesses, facts: eng.facts, gave_up }
+    let probe = eng.probed.take();
+    ClassResult {
+        accesses,
+        facts: eng.facts,
+        gave_up,
+        probe,
+    }
 }

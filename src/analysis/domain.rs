@@ -24,8 +24,10 @@
 //!
 //! Beside polynomials a register may be [`Value::Varying`] (differs across
 //! lanes in a way the domain cannot express; `data` says whether it came from
-//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]), or
-//! [`Value::Undef`] (no definition reached yet: the bottom of the lattice).
+//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]: a
+//! three-valued boolean per lane, true / false / unknown, with the unknown
+//! lanes marked uniform or data-dependent), or [`Value::Undef`] (no definition
+//! reached yet: the bottom of the lattice).
 //!
 //! # Congruences
 //!
@@ -59,7 +61,59 @@
 //! value (when uniform) or `Varying`.
 
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+
+/// The multiply-rotate hash of rustc (FxHash): the analysis' maps are keyed
+/// by small integers and register names, where SipHash's DoS resistance buys
+/// nothing and costs a third of the lowering time.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn mix(&mut self, w: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(b));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.mix(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.mix(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Lanes in a warp.
 pub const WARP: usize = 32;
@@ -113,7 +167,10 @@ pub struct Mono {
 
 impl Mono {
     /// The constant monomial 1.
-    pub const ONE: Mono = Mono { n: 0, s: [Sym::Param(0); MAX_DEGREE] };
+    pub const ONE: Mono = Mono {
+        n: 0,
+        s: [Sym::Param(0); MAX_DEGREE],
+    };
     /// A single symbol.
     pub fn sym(s: Sym) -> Mono {
         let mut m = Mono::ONE;
@@ -229,7 +286,7 @@ impl Poly {
     }
     /// Builds from terms (sorts, merges, drops zeros).
     pub fn from_terms(mut t: Vec<(Mono, Coef)>) -> Poly {
-        t.sort_by(|a, b| a.0.cmp(&b.0));
+        t.sort_by_key(|a| a.0);
         let mut out: Vec<(Mono, Coef)> = Vec::with_capacity(t.len());
         for (m, c) in t {
             match out.last_mut() {
@@ -305,7 +362,10 @@ impl Poly {
                 Coef::Lanes(v) => {
                     let c0 = v[0];
                     u.push((*m, Coef::Same(c0)));
-                    d.push((*m, Coef::lanes(std::array::from_fn(|l| v[l].wrapping_sub(c0)))));
+                    d.push((
+                        *m,
+                        Coef::lanes(std::array::from_fn(|l| v[l].wrapping_sub(c0))),
+                    ));
                 }
             }
         }
@@ -342,9 +402,9 @@ impl Poly {
             let Coef::Same(k) = c else { return Cong::TOP };
             let mut mc = Cong::exact(1);
             for s in m.syms() {
-                mc = mc.mul(f(*s));
+                mc = mc * f(*s);
             }
-            acc = acc.add(mc.mul(Cong::exact(*k)));
+            acc = acc + mc * Cong::exact(*k);
         }
         acc
     }
@@ -402,13 +462,18 @@ pub fn lane_vector_string(v: &Lanes) -> String {
         let s = v[1].wrapping_sub(v[0]);
         let t = v[p].wrapping_sub(v[0]);
         let fits = (0..WARP).all(|l| {
-            v[l] == v[0].wrapping_add(s.wrapping_mul((l % p) as i64)).wrapping_add(t.wrapping_mul((l / p) as i64))
+            v[l] == v[0]
+                .wrapping_add(s.wrapping_mul((l % p) as i64))
+                .wrapping_add(t.wrapping_mul((l / p) as i64))
         });
         if fits {
-            let parts: Vec<String> = [term(s, &format!("(lane%{p})")), term(t, &format!("(lane/{p})"))]
-                .into_iter()
-                .flatten()
-                .collect();
+            let parts: Vec<String> = [
+                term(s, &format!("(lane%{p})")),
+                term(t, &format!("(lane/{p})")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             return join(parts, v[0]);
         }
     }
@@ -420,7 +485,16 @@ pub fn lane_vector_string(v: &Lanes) -> String {
         }
     }
     if runs.len() <= 8 {
-        let r: Vec<String> = runs.iter().map(|(x, n)| if *n == 1 { x.to_string() } else { format!("{x}×{n}") }).collect();
+        let r: Vec<String> = runs
+            .iter()
+            .map(|(x, n)| {
+                if *n == 1 {
+                    x.to_string()
+                } else {
+                    format!("{x}×{n}")
+                }
+            })
+            .collect();
         return format!("[{}]", r.join(", "));
     }
     let all: Vec<String> = v.iter().map(|x| x.to_string()).collect();
@@ -473,23 +547,14 @@ impl Cong {
             m = 1u128 << tz;
         }
         let r = r.rem_euclid(m as i128);
-        Cong { m: m as u64, r: r as i64 }
+        Cong {
+            m: m as u64,
+            r: r as i64,
+        }
     }
     /// True when exact.
     pub fn is_exact(self) -> bool {
         self.m == 0
-    }
-    /// Sum.
-    pub fn add(self, o: Cong) -> Cong {
-        let m = gcd(self.m as u128, o.m as u128);
-        Cong::norm(m, self.r as i128 + o.r as i128)
-    }
-    /// Product.
-    pub fn mul(self, o: Cong) -> Cong {
-        let (m1, m2) = (self.m as u128, o.m as u128);
-        let (r1, r2) = (self.r as i128, o.r as i128);
-        let m = gcd(gcd(m1 * m2, m1 * r2.unsigned_abs()), m2 * r1.unsigned_abs());
-        Cong::norm(m, r1 * r2)
     }
     /// Least upper bound: a congruence both satisfy.
     pub fn join(self, o: Cong) -> Cong {
@@ -519,12 +584,43 @@ impl Cong {
     }
 }
 
-/// A predicate register's value.
+impl std::ops::Add for Cong {
+    type Output = Cong;
+    /// Sum.
+    fn add(self, o: Cong) -> Cong {
+        let m = gcd(self.m as u128, o.m as u128);
+        Cong::norm(m, self.r as i128 + o.r as i128)
+    }
+}
+
+impl std::ops::Mul for Cong {
+    type Output = Cong;
+    /// Product.
+    fn mul(self, o: Cong) -> Cong {
+        let (m1, m2) = (self.m as u128, o.m as u128);
+        let (r1, r2) = (self.r as i128, o.r as i128);
+        let m = gcd(gcd(m1 * m2, m1 * r2.unsigned_abs()), m2 * r1.unsigned_abs());
+        Cong::norm(m, r1 * r2)
+    }
+}
+
+/// A predicate register's value: a three-valued boolean per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PredVal {
     /// Known in every lane (bit l = lane l).
     Lanes(u32),
-    /// Not known.
+    /// Known in some lanes: true in `sure`, false outside `maybe`, unknown
+    /// in `maybe & !sure` (`sure ⊆ maybe`). `(tid & 31) < 16 && i < n` is
+    /// false in lanes 16..31 and unknown in lanes 0..15.
+    Partial {
+        /// Lanes possibly true.
+        maybe: u32,
+        /// Lanes certainly true.
+        sure: u32,
+        /// The unknown lanes depend on loaded data.
+        data: bool,
+    },
+    /// Not known in any lane.
     Unknown {
         /// The same in every lane.
         uniform: bool,
@@ -538,6 +634,7 @@ impl PredVal {
     pub fn maybe_true(self) -> u32 {
         match self {
             PredVal::Lanes(b) => b,
+            PredVal::Partial { maybe, .. } => maybe,
             PredVal::Unknown { .. } => u32::MAX,
         }
     }
@@ -545,39 +642,103 @@ impl PredVal {
     pub fn maybe_false(self) -> u32 {
         match self {
             PredVal::Lanes(b) => !b,
+            PredVal::Partial { sure, .. } => !sure,
             PredVal::Unknown { .. } => u32::MAX,
         }
     }
-    /// Negation.
-    pub fn not(self) -> PredVal {
-        match self {
-            PredVal::Lanes(b) => PredVal::Lanes(!b),
-            u => u,
-        }
-    }
     fn data(self) -> bool {
-        matches!(self, PredVal::Unknown { data: true, .. })
+        matches!(
+            self,
+            PredVal::Unknown { data: true, .. } | PredVal::Partial { data: true, .. }
+        )
     }
     fn uniform(self) -> bool {
         match self {
             PredVal::Lanes(b) => b == 0 || b == u32::MAX,
+            PredVal::Partial { .. } => false,
             PredVal::Unknown { uniform, .. } => uniform,
         }
     }
-    /// Lane-wise combination of two predicates.
-    pub fn combine(self, o: PredVal, f: impl Fn(u32, u32) -> u32) -> PredVal {
-        match (self, o) {
-            (PredVal::Lanes(a), PredVal::Lanes(b)) => PredVal::Lanes(f(a, b)),
-            _ => PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() },
+    /// Builds the most precise value from possibly-true and certainly-true lanes.
+    fn from_bounds(maybe: u32, sure: u32, uniform: bool, data: bool) -> PredVal {
+        let sure = sure & maybe;
+        if maybe == sure {
+            PredVal::Lanes(maybe)
+        } else if maybe == u32::MAX && sure == 0 {
+            PredVal::Unknown { uniform, data }
+        } else {
+            PredVal::Partial { maybe, sure, data }
         }
     }
-    /// Join.
+    /// Join: lanes possibly true in either, certainly true in both.
     pub fn join(self, o: PredVal) -> PredVal {
         if self == o {
-            self
-        } else {
-            PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() }
+            return self;
         }
+        PredVal::from_bounds(
+            self.maybe_true() | o.maybe_true(),
+            !self.maybe_false() & !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
+    }
+}
+
+impl std::ops::Not for PredVal {
+    type Output = PredVal;
+    /// Negation.
+    fn not(self) -> PredVal {
+        match self {
+            PredVal::Lanes(b) => PredVal::Lanes(!b),
+            PredVal::Partial { maybe, sure, data } => PredVal::Partial {
+                maybe: !sure,
+                sure: !maybe,
+                data,
+            },
+            u => u,
+        }
+    }
+}
+
+impl std::ops::BitAnd for PredVal {
+    type Output = PredVal;
+    /// Lane-wise and: false wherever either side is known false.
+    fn bitand(self, o: PredVal) -> PredVal {
+        PredVal::from_bounds(
+            self.maybe_true() & o.maybe_true(),
+            !self.maybe_false() & !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
+    }
+}
+
+impl std::ops::BitOr for PredVal {
+    type Output = PredVal;
+    /// Lane-wise or: true wherever either side is known true.
+    fn bitor(self, o: PredVal) -> PredVal {
+        PredVal::from_bounds(
+            self.maybe_true() | o.maybe_true(),
+            !self.maybe_false() | !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
+    }
+}
+
+impl std::ops::BitXor for PredVal {
+    type Output = PredVal;
+    /// Lane-wise exclusive or: known where both sides are known.
+    fn bitxor(self, o: PredVal) -> PredVal {
+        let known =
+            (!self.maybe_false() | !self.maybe_true()) & (!o.maybe_false() | !o.maybe_true());
+        let val = (self.maybe_true() ^ o.maybe_true()) & known;
+        PredVal::from_bounds(
+            val | !known,
+            val,
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
     }
 }
 
@@ -616,7 +777,10 @@ impl Value {
     }
     /// True when the value depends on loaded data.
     pub fn is_data(&self) -> bool {
-        matches!(self, Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. }))
+        matches!(
+            self,
+            Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. })
+        )
     }
     /// True when the same in every lane.
     pub fn is_uniform(&self) -> bool {
@@ -649,9 +813,24 @@ impl SymFacts {
     pub fn cong(&self, s: Sym) -> Cong {
         match s {
             Sym::Param(i) => self.params.get(i as usize).copied().unwrap_or(Cong::TOP),
-            Sym::Ntid(d) => self.ntid.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
-            Sym::TidBase(d) => self.tid_base.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
-            Sym::Opaque(i) => self.opaque.get(i as usize).copied().flatten().unwrap_or(Cong::TOP),
+            Sym::Ntid(d) => self
+                .ntid
+                .get(d as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
+            Sym::TidBase(d) => self
+                .tid_base
+                .get(d as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
+            Sym::Opaque(i) => self
+                .opaque
+                .get(i as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
             Sym::Var(i) => self.vars.get(i as usize).copied().unwrap_or(Cong::TOP),
             Sym::Ctaid(_) | Sym::Nctaid(_) => Cong::TOP,
         }
@@ -664,7 +843,12 @@ impl SymFacts {
 
 /// Joins two values; `site` allocates the opaque symbol of this join point when
 /// two polynomials differ only in their uniform part.
-pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mut SymFacts) -> Sym) -> Value {
+pub fn join(
+    a: &Value,
+    b: &Value,
+    facts: &mut SymFacts,
+    site: &mut dyn FnMut(&mut SymFacts) -> Sym,
+) -> Value {
     match (a, b) {
         (Value::Undef, x) | (x, Value::Undef) => x.clone(),
         _ if a == b => a.clone(),
@@ -678,7 +862,9 @@ pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mu
             let cp = facts.poly_cong(&up);
             let cq = facts.poly_cong(&uq);
             let s = site(facts);
-            let Sym::Opaque(id) = s else { return Value::Varying { data: false } };
+            let Sym::Opaque(id) = s else {
+                return Value::Varying { data: false };
+            };
             let prev = facts.opaque.get(id as usize).copied().flatten();
             // A previous iteration's value of this site appears as the symbol
             // itself, whose congruence is `prev`: join everything.
@@ -691,7 +877,9 @@ pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mu
             }
             Value::poly(Poly::sym(s).add(&dp))
         }
-        _ => Value::Varying { data: a.is_data() || b.is_data() },
+        _ => Value::Varying {
+            data: a.is_data() || b.is_data(),
+        },
     }
 }
 
@@ -727,6 +915,27 @@ mod tests {
     }
 
     #[test]
+    fn three_valued_predicates() {
+        let half = PredVal::Lanes(0xffff);
+        let unk = PredVal::Unknown {
+            uniform: false,
+            data: false,
+        };
+        let a = half & unk;
+        assert_eq!(a.maybe_true(), 0xffff);
+        assert_eq!(a.maybe_false(), u32::MAX);
+        let o = !half | unk;
+        assert_eq!(o.maybe_false(), 0xffff);
+        assert_eq!(!(!a), a);
+        assert_eq!(half & PredVal::Lanes(0xff), PredVal::Lanes(0xff));
+        assert_eq!(half ^ PredVal::Lanes(0xff), PredVal::Lanes(0xff00));
+        assert_eq!((half ^ unk).maybe_true(), u32::MAX);
+        assert_eq!(unk & unk, unk);
+        let j = PredVal::Lanes(1).join(PredVal::Lanes(3));
+        assert_eq!((j.maybe_true(), j.maybe_false()), (3, !1));
+    }
+
+    #[test]
     fn lane_vectors_print_compactly() {
         let v: Lanes = std::array::from_fn(|l| 4 * (l as i64 % 16) + 1024 * (l as i64 / 16));
         assert_eq!(lane_vector_string(&v), "(4*(lane%16) + 1024*(lane/16))");
@@ -744,36 +953,54 @@ mod tests {
     fn congruence_arithmetic() {
         let a = Cong::modulo(256, 0);
         let b = Cong::exact(4);
-        assert_eq!(a.add(b), Cong::modulo(256, 4));
-        assert_eq!(a.mul(b), Cong::modulo(1024, 0));
+        assert_eq!(a + b, Cong::modulo(256, 4));
+        assert_eq!(a * b, Cong::modulo(1024, 0));
         let n32 = Cong::modulo(32, 0);
-        assert_eq!(n32.mul(Cong::TOP), Cong::modulo(32, 0));
-        assert_eq!(Cong::exact(5).mul(n32), Cong::modulo(160, 0));
+        assert_eq!(n32 * Cong::TOP, Cong::modulo(32, 0));
+        assert_eq!(Cong::exact(5) * n32, Cong::modulo(160, 0));
         // join of 0 and 4 (mod 256): both ≡ 0 mod 4
         assert_eq!(a.join(Cong::modulo(256, 4)), Cong::modulo(4, 0));
         assert_eq!(Cong::exact(8).join(Cong::exact(24)), Cong::modulo(16, 8));
         assert_eq!(Cong::modulo(4, 1).residues(16), vec![1, 5, 9, 13]);
         assert_eq!(Cong::modulo(256, 4).residue_mod(128), Some(4));
         // huge moduli stay sound
-        let h = Cong::modulo(1 << 40, 0).mul(Cong::modulo(1 << 40, 0));
+        let h = Cong::modulo(1 << 40, 0) * Cong::modulo(1 << 40, 0);
         assert_eq!(h.residue_mod(128), Some(0));
-        assert_eq!(Cong::exact(i64::MAX).mul(Cong::exact(i64::MAX)).m, 1 << 40);
+        assert_eq!((Cong::exact(i64::MAX) * Cong::exact(i64::MAX)).m, 1 << 40);
     }
 
     #[test]
     fn join_keeps_the_lane_part_of_a_loop_index() {
-        let mut facts = SymFacts { opaque: vec![None], ..Default::default() };
+        let mut facts = SymFacts {
+            opaque: vec![None],
+            ..Default::default()
+        };
         facts.params = vec![Cong::modulo(256, 0)];
         let i = Poly::lanes(iota()).scale(4).add(&Poly::sym(Sym::Param(0)));
         let next = i.add(&Poly::constant(4096));
-        let j = join(&Value::poly(i.clone()), &Value::poly(next), &mut facts, &mut |_| Sym::Opaque(0));
+        let j = join(
+            &Value::poly(i.clone()),
+            &Value::poly(next),
+            &mut facts,
+            &mut |_| Sym::Opaque(0),
+        );
         let p = j.as_poly().unwrap();
         assert_eq!(p.to_string(), "4*lane + u0");
         assert_eq!(facts.opaque[0], Some(Cong::modulo(256, 0)));
-        let k = join(&Value::poly(i), &Value::poly(Poly::lanes([0; WARP])), &mut facts, &mut |_| Sym::Opaque(0));
+        let k = join(
+            &Value::poly(i),
+            &Value::poly(Poly::lanes([0; WARP])),
+            &mut facts,
+            &mut |_| Sym::Opaque(0),
+        );
         assert_eq!(k, Value::Varying { data: false });
         assert_eq!(
-            join(&Value::Varying { data: true }, &Value::constant(1), &mut facts, &mut |_| Sym::Opaque(0)),
+            join(
+                &Value::Varying { data: true },
+                &Value::constant(1),
+                &mut facts,
+                &mut |_| Sym::Opaque(0)
+            ),
             Value::Varying { data: true }
         );
     }

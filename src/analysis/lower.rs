@@ -9,10 +9,12 @@
 //! ([`MemInfo`]): operation, declared state space, bits per lane, and the
 //! address operand.
 
+use super::domain::FastMap as HashMap;
 use super::model::{AccessOp, Space};
 use super::transfer::{decode, Alu};
-use crate::syntax::ast::{Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind};
-use std::collections::HashMap;
+use crate::syntax::ast::{
+    Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
+};
 
 /// A special register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,10 +199,26 @@ fn special(name: &str, comp: Option<&str>) -> Option<Special> {
         "%lanemask_eq" => Special::LaneMask(2),
         "%lanemask_ge" => Special::LaneMask(3),
         "%lanemask_gt" => Special::LaneMask(4),
-        "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%globaltimer"
-        | "%globaltimer_lo" | "%globaltimer_hi" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
-        | "%cluster_nctaid" | "%cluster_ctarank" | "%cluster_nctarank" | "%is_explicit_cluster" | "%dynamic_smem_size"
-        | "%total_smem_size" | "%aggr_smem_size" => Special::OtherUniform,
+        "%warpid"
+        | "%nwarpid"
+        | "%smid"
+        | "%nsmid"
+        | "%gridid"
+        | "%clock"
+        | "%clock64"
+        | "%globaltimer"
+        | "%globaltimer_lo"
+        | "%globaltimer_hi"
+        | "%clusterid"
+        | "%nclusterid"
+        | "%cluster_ctaid"
+        | "%cluster_nctaid"
+        | "%cluster_ctarank"
+        | "%cluster_nctarank"
+        | "%is_explicit_cluster"
+        | "%dynamic_smem_size"
+        | "%total_smem_size"
+        | "%aggr_smem_size" => Special::OtherUniform,
         n if n.starts_with("%envreg") || n.starts_with("%pm") => Special::OtherUniform,
         _ => return None,
     })
@@ -266,8 +284,13 @@ impl<'a, 'src> Ctx<'a, 'src> {
 
     fn dsts(&mut self, op: &Operand<'src>) -> Vec<u32> {
         match &op.kind {
-            OperandKind::Reg { name, component: None } if !name.text.is_empty() => vec![self.reg(name.text)],
-            OperandKind::Vector(v) | OperandKind::List(v) => v.iter().flat_map(|o| self.dsts(o)).collect(),
+            OperandKind::Reg {
+                name,
+                component: None,
+            } if !name.text.is_empty() => vec![self.reg(name.text)],
+            OperandKind::Vector(v) | OperandKind::List(v) => {
+                v.iter().flat_map(|o| self.dsts(o)).collect()
+            }
             OperandKind::PredPair(a, b) => {
                 let mut v = self.dsts(a);
                 v.extend(self.dsts(b));
@@ -279,10 +302,16 @@ impl<'a, 'src> Ctx<'a, 'src> {
 
     fn var_decl(&mut self, d: &crate::syntax::ast::VarDecl<'src>) {
         let space = space_of(d.space);
-        if matches!(d.space, StateSpace::Reg | StateSpace::Sreg | StateSpace::Param) {
+        if matches!(
+            d.space,
+            StateSpace::Reg | StateSpace::Sreg | StateSpace::Param
+        ) {
             return;
         }
-        let elem = d.ty.and_then(|t| super::transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+        let elem =
+            d.ty.and_then(|t| super::transfer::Ty::parse(t.text))
+                .map(|t| t.bits / 8)
+                .unwrap_or(1);
         let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
         for decl in &d.declarators {
             let i = self.var_list.len() as u32;
@@ -292,10 +321,10 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 }
 
-fn collect_reads<'src>(o: &Operand<'src>, out: &mut std::collections::HashSet<&'src str>) {
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
         OperandKind::Reg { name, .. } => {
-            out.insert(name.text);
+            out.insert(name.text, ());
         }
         OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
         OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
@@ -346,17 +375,18 @@ pub fn lower<'src>(
     let mut cx = Ctx {
         scopes,
         cur: StmtId(0),
-        regs: HashMap::new(),
+        regs: HashMap::default(),
         names: Vec::new(),
-        params: HashMap::new(),
-        vars: HashMap::new(),
+        params: HashMap::default(),
+        vars: HashMap::default(),
         var_list: Vec::new(),
-        labels: HashMap::new(),
+        labels: HashMap::default(),
         _f: std::marker::PhantomData,
     };
     for (i, p) in func.params.iter().enumerate() {
         for d in &p.declarators {
-            cx.params.insert(d.name.text, i.min(u16::MAX as usize) as u16);
+            cx.params
+                .insert(d.name.text, i.min(u16::MAX as usize) as u16);
         }
     }
     for &(n, s, a) in globals {
@@ -379,36 +409,51 @@ pub fn lower<'src>(
             pointer_params[p.0] = true;
         }
     }
-    let mut param_regs: HashMap<u32, u16> = HashMap::new();
+    let mut param_regs: HashMap<u32, u16> = HashMap::default();
     let mut ops = Vec::with_capacity(body.statements.len());
-    let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
+    let mut read: HashMap<&'src str, ()> = HashMap::default();
     for (sid, st) in body.iter() {
         cx.cur = sid;
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
-                let writes_first = !matches!(ins.opcode(), "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier");
+                let writes_first = !matches!(
+                    ins.opcode(),
+                    "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier"
+                );
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
                         collect_reads(o, &mut read);
                     }
                 }
                 if let Some(g) = &ins.guard {
-                    read.insert(g.pred.text);
+                    read.insert(g.pred.text, ());
                 }
                 lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
             }
-            _ => Op { guard: None, kind: OpKind::Nop },
+            _ => Op {
+                guard: None,
+                kind: OpKind::Nop,
+            },
         };
         ops.push(op);
     }
     for op in &mut ops {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
             if !info.no_result {
-                info.result_used = dsts.iter().any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains(n)));
+                info.result_used = dsts.iter().any(|d| {
+                    cx.names
+                        .get(*d as usize)
+                        .is_some_and(|n| read.contains_key(n))
+                });
             }
         }
     }
-    Lowered { ops, regs: cx.names, vars: cx.var_list, pointer_params }
+    Lowered {
+        ops,
+        regs: cx.names,
+        vars: cx.var_list,
+        pointer_params,
+    }
 }
 
 fn lower_instr<'src>(
@@ -433,12 +478,16 @@ fn lower_instr<'src>(
     let kind = match opcode {
         "bra" | "brx" => {
             let target = ops.first().and_then(|o| match &o.kind {
-                OperandKind::Symbol(id) => {
-                    cx.scopes.resolve_label(cx.cur, id.text).or_else(|| cx.labels.get(id.text).copied())
-                }
+                OperandKind::Symbol(id) => cx
+                    .scopes
+                    .resolve_label(cx.cur, id.text)
+                    .or_else(|| cx.labels.get(id.text).copied()),
                 _ => None,
             });
-            OpKind::Branch { target: if opcode == "brx" { None } else { target }, uniform: mods.contains(&"uni") }
+            OpKind::Branch {
+                target: if opcode == "brx" { None } else { target },
+                uniform: mods.contains(&"uni"),
+            }
         }
         "ret" | "exit" | "trap" => OpKind::Exit,
         "call" => {
@@ -446,14 +495,20 @@ fn lower_instr<'src>(
                 OperandKind::List(_) => cx.dsts(o),
                 _ => Vec::new(),
             });
-            OpKind::Call { dsts: dsts.unwrap_or_default() }
+            OpKind::Call {
+                dsts: dsts.unwrap_or_default(),
+            }
         }
         "ld" | "ldu" | "st" | "atom" | "red" if !ops.is_empty() => {
             let space = mem_space(&mods);
             let is_store = opcode == "st" || opcode == "red";
             let addr_idx = if is_store { 0 } else { 1 };
             let addr = ops.get(addr_idx).map(|o| cx.src(o)).unwrap_or(Src::Unknown);
-            let dsts = if is_store { Vec::new() } else { ops.first().map(|o| cx.dsts(o)).unwrap_or_default() };
+            let dsts = if is_store {
+                Vec::new()
+            } else {
+                ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
+            };
             if space == Space::Param && opcode == "ld" {
                 let param = match addr {
                     Src::Param(p, o) => Some((p, o)),
@@ -471,7 +526,17 @@ fn lower_instr<'src>(
                     _ => AccessOp::Atomic,
                 };
                 let bits = elem_bits(&mods) * vector_width(&mods);
-                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store, result_used: true }, dsts }
+                OpKind::Mem {
+                    info: MemInfo {
+                        op,
+                        space,
+                        bits,
+                        addr,
+                        no_result: is_store,
+                        result_used: true,
+                    },
+                    dsts,
+                }
             }
         }
         _ => {
@@ -503,10 +568,18 @@ fn lower_instr<'src>(
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
                         // `selp`/`slct`: move the predicate/condition last (already last).
-                        OpKind::Alu { alu, dst: *dst, dst2, srcs }
+                        OpKind::Alu {
+                            alu,
+                            dst: *dst,
+                            dst2,
+                            srcs,
+                        }
                     }
                     (_, []) => OpKind::Nop,
-                    _ => OpKind::Other { dsts: dst_ops, srcs },
+                    _ => OpKind::Other {
+                        dsts: dst_ops,
+                        srcs,
+                    },
                 }
             }
         }

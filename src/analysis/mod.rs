@@ -21,6 +21,25 @@
 //!
 //! The results are plain data (`model`), the JSON contract.
 //!
+//! # Which figures an access carries
+//!
+//! Without a grid, an access's per-request figures are the static analysis'
+//! for one request of each warp class, averaged over the block's warps (the
+//! possibly-active lanes: a guard that depends on `%ctaid` or an unknown
+//! parameter keeps every lane), and `requests` is `None`. With a grid (and
+//! every parameter the control flow needs), they are the simulated launch's
+//! averages over the requests actually executed, `requests` is the count, and
+//! the pattern is the most frequent one among them. Either way `sectors_min`
+//! / `sectors_max` and `l1_lines_min` / `l1_lines_max` bound the figure, and
+//! the caveats say what was assumed.
+//!
+//! # Validation
+//!
+//! `tests/hw_agreement.rs` compares both kinds of figures, line by line, with
+//! Nsight Compute's counters of 125 launches on an H100
+//! (`tests/hw/measured.json`); `tests/analysis_seeds.rs` reproduces the
+//! seeds' numbers; `tests/analysis_fixtures.rs` snapshots hand-written cases.
+//!
 //! # What counts as an access
 //!
 //! `ld`, `ldu`, `st`, `atom`, `red` in any state space except `.param`
@@ -55,7 +74,10 @@ pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
     let (symbols, sema_diags) = crate::sema::check_module(&module);
     diagnostics.extend(sema_diags);
     let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
-    Analysis { kernels, diagnostics }
+    Analysis {
+        kernels,
+        diagnostics,
+    }
 }
 
 /// [`analyze_module`] for callers that already ran semantic analysis: labels
@@ -78,7 +100,11 @@ pub fn demangle(name: &str) -> String {
 }
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
-pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+pub fn analyze_module(
+    file: &SourceFile,
+    module: &Module<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
     analyze_functions(file, module, None, opts)
 }
 
@@ -88,7 +114,46 @@ fn analyze_functions(
     symbols: Option<&crate::sema::ModuleSymbols<'_>>,
     opts: &Options,
 ) -> Vec<KernelAnalysis> {
-    let globals: Vec<(&str, Space, u32)> = module
+    let globals = module_globals(module);
+    let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
+    let ids: Vec<_> = module
+        .function_ids()
+        .filter(|&id| {
+            let f = module.function(id);
+            f.kind == FunctionKind::Entry && f.body.is_some()
+        })
+        .collect();
+    // Kernels are independent: analyse them in parallel (order is kept).
+    use rayon::prelude::*;
+    ids.par_iter()
+        .filter_map(|&id| {
+            let func = module.function(id);
+            let body = func.body.as_ref()?;
+            let name = func.name.text;
+            let demangled = demangle(name);
+            if let Some(g) = &opts.kernel_filter {
+                if !launch::kernel_matches(g, name, &demangled) {
+                    return None;
+                }
+            }
+            let built;
+            let scopes = match symbols {
+                Some(s) => s.function(id).scopes(),
+                None => {
+                    built = crate::sema::Scopes::build(body);
+                    &built
+                }
+            };
+            Some(analyze_kernel(
+                file, func, body, name, demangled, &globals, &files, scopes, opts,
+            ))
+        })
+        .collect()
+}
+
+/// Module-level variables: name, space, alignment.
+fn module_globals<'src>(module: &Module<'src>) -> Vec<(&'src str, Space, u32)> {
+    module
         .globals()
         .flat_map(|v| {
             let space = match v.space {
@@ -98,37 +163,16 @@ fn analyze_functions(
                 crate::syntax::ast::StateSpace::Local => Space::Local,
                 _ => Space::Generic,
             };
-            let elem = v.ty.and_then(|t| transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+            let elem =
+                v.ty.and_then(|t| transfer::Ty::parse(t.text))
+                    .map(|t| t.bits / 8)
+                    .unwrap_or(1);
             let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
-            v.declarators.iter().map(move |d| (d.name.text, space, align))
+            v.declarators
+                .iter()
+                .map(move |d| (d.name.text, space, align))
         })
-        .collect();
-    let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
-    let mut out = Vec::new();
-    for id in module.function_ids() {
-        let func = module.function(id);
-        if func.kind != FunctionKind::Entry {
-            continue;
-        }
-        let Some(body) = &func.body else { continue };
-        let name = func.name.text;
-        let demangled = demangle(name);
-        if let Some(g) = &opts.kernel_filter {
-            if !launch::kernel_matches(g, name, &demangled) {
-                continue;
-            }
-        }
-        let built;
-        let scopes = match symbols {
-            Some(s) => s.function(id).scopes(),
-            None => {
-                built = crate::sema::Scopes::build(body);
-                &built
-            }
-        };
-        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, scopes, opts));
-    }
-    out
+        .collect()
 }
 
 struct StaticAccess {
@@ -144,7 +188,10 @@ struct StaticAccess {
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
     match s {
-        Sym::Param(i) => params.get(i as usize).map(|p| p.to_string()).unwrap_or_else(|| format!("param{i}")),
+        Sym::Param(i) => params
+            .get(i as usize)
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| format!("param{i}")),
         other => other.to_string(),
     }
 }
@@ -162,6 +209,7 @@ fn static_access(
     facts: &domain::SymFacts,
     bytes: u32,
     params: &[&str],
+    want_wavefronts: bool,
 ) -> Option<StaticAccess> {
     let mask = fact.mask;
     if mask == 0 {
@@ -205,26 +253,34 @@ fn static_access(
                         }
                     }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
-                    if residues.len() > 1 && cost.sectors_min != cost.sectors_max {
+                    if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(format!(
-                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{})",
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{}, lines {}..{})",
                             128 / residues.len(),
                             residues.len(),
                             cost.sectors_min,
-                            cost.sectors_max
+                            cost.sectors_max,
+                            cost.lines_min,
+                            cost.lines_max
                         ));
                     }
-                    let (pattern, stride) = cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
-                    let wf = residues
-                        .iter()
-                        .map(|&r| {
-                            let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
-                            cost::shared_wavefronts(&a, mask, bytes) as f64
-                        })
-                        .sum::<f64>()
-                        / residues.len().max(1) as f64;
+                    let (pattern, stride) =
+                        cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
+                    let wf = if !want_wavefronts {
+                        0.0
+                    } else {
+                        residues
+                            .iter()
+                            .map(|&r| {
+                                let a: domain::Lanes =
+                                    std::array::from_fn(|l| dl[l].wrapping_add(r));
+                                cost::shared_wavefronts(&a, mask, bytes) as f64
+                            })
+                            .sum::<f64>()
+                            / residues.len().max(1) as f64
+                    };
                     Some(StaticAccess {
-                        wavefronts: Some(wf),
+                        wavefronts: want_wavefronts.then_some(wf),
                         pattern,
                         stride,
                         lane_pattern: describe_poly(p, params),
@@ -247,6 +303,8 @@ fn static_access(
                         sectors: active as f64 * per,
                         sectors_min: per,
                         sectors_max: active as f64 * per,
+                        lines_min: 1.0,
+                        lines_max: active as f64 * per,
                     };
                     caveats.push(format!(
                         "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
@@ -266,7 +324,10 @@ fn static_access(
             }
         }
         Value::Varying { data: true } => {
-            let mut s = unresolved(Pattern::Random, "data-dependent (address computed from loaded values)");
+            let mut s = unresolved(
+                Pattern::Random,
+                "data-dependent (address computed from loaded values)",
+            );
             s.caveats.push(
                 "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
                     .to_string(),
@@ -275,32 +336,48 @@ fn static_access(
         }
         _ => {
             let mut s = unresolved(Pattern::Unknown, "not resolved");
-            s.caveats.push("the analysis could not resolve the lane addresses: figures are bounds".to_string());
+            s.caveats.push(
+                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
+            );
             Some(s)
         }
     }
 }
 
+struct Prepared<'a, 'src> {
+    launch: launch::Launch,
+    low: lower::Lowered<'src>,
+    params: Vec<&'a str>,
+    short_params: Vec<&'a str>,
+    classes: Vec<launch::WarpClass>,
+    results: Vec<dataflow::ClassResult>,
+}
+
+/// Launch facts, lowering, CFG and the dataflow of every warp class.
 #[allow(clippy::too_many_arguments)]
-fn analyze_kernel(
-    file: &SourceFile,
-    func: &crate::syntax::ast::Function<'_>,
-    body: &crate::syntax::ast::Body<'_>,
+fn prepare<'a, 'src>(
+    func: &'a crate::syntax::ast::Function<'src>,
+    body: &'a crate::syntax::ast::Body<'src>,
     name: &str,
-    demangled: String,
-    globals: &[(&str, Space, u32)],
-    files: &HashMap<u32, &str>,
-    scopes: &crate::sema::Scopes<'_>,
+    demangled: &str,
+    globals: &[(&'src str, Space, u32)],
+    scopes: &crate::sema::Scopes<'src>,
     opts: &Options,
-) -> KernelAnalysis {
-    let launch = launch::resolve(func, name, &demangled, opts);
-    let low = lower::lower(func, body, globals, scopes);
+    probe: Option<(u32, u32)>,
+) -> Prepared<'a, 'src> {
+    let launch = launch::resolve(func, name, demangled, opts);
+    let mut low = lower::lower(func, body, globals, scopes);
     let cfg = Cfg::build(func);
-    let params: Vec<&str> =
-        func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
-    let short_params: Vec<&str> =
-        params.iter().map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p)).collect();
-    let inputs = dataflow::Inputs {
+    let params: Vec<&str> = func
+        .params
+        .iter()
+        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
+        .collect();
+    let short_params: Vec<&str> = params
+        .iter()
+        .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
+        .collect();
+    let mut inputs = dataflow::Inputs {
         params: launch.params.clone(),
         pointer_params: low.pointer_params.clone(),
         pointer_align: opts.pointer_align,
@@ -316,13 +393,13 @@ fn analyze_kernel(
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
     };
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
-    let mut results: Vec<dataflow::ClassResult> =
-        classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    let mut results: Vec<dataflow::ClassResult> = classes
+        .iter()
+        .map(|c| dataflow::analyze_class_with_probe(&low, &cfg, &inputs, c, probe))
+        .collect();
     // A 64-bit parameter that is the base of an address is a pointer even
     // without `cvta.to.global` (hand-written PTX): mark it and run again, so
     // that its alignment is known.
-    let mut low = low;
-    let mut inputs = inputs;
     let mut found = false;
     for r in &results {
         for f in r.accesses.values() {
@@ -330,7 +407,11 @@ fn analyze_kernel(
             for s in p.base_symbols() {
                 let Sym::Param(k) = s else { continue };
                 let k = k as usize;
-                let wide = func.params.get(k).and_then(|d| d.ty).is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
+                let wide = func
+                    .params
+                    .get(k)
+                    .and_then(|d| d.ty)
+                    .is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
                 if wide && !low.pointer_params.get(k).copied().unwrap_or(true) {
                     low.pointer_params[k] = true;
                     found = true;
@@ -340,18 +421,68 @@ fn analyze_kernel(
     }
     if found {
         inputs.pointer_params = low.pointer_params.clone();
-        results = classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+        results = classes
+            .iter()
+            .map(|c| dataflow::analyze_class_with_probe(&low, &cfg, &inputs, c, probe))
+            .collect();
     }
+
+    Prepared {
+        launch,
+        low,
+        params,
+        short_params,
+        classes,
+        results,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyze_kernel(
+    file: &SourceFile,
+    func: &crate::syntax::ast::Function<'_>,
+    body: &crate::syntax::ast::Body<'_>,
+    name: &str,
+    demangled: String,
+    globals: &[(&str, Space, u32)],
+    files: &HashMap<u32, &str>,
+    scopes: &crate::sema::Scopes<'_>,
+    opts: &Options,
+) -> KernelAnalysis {
+    let Prepared {
+        launch,
+        low,
+        params,
+        short_params,
+        classes,
+        results,
+        ..
+    } = prepare(func, body, name, &demangled, globals, scopes, opts, None);
+    let _ = &params;
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
     let mut cur: Option<SourceLocation> = None;
     for st in &body.statements {
         if let StmtKind::Loc(l) = &st.kind {
+            let name = |f: u32| {
+                files
+                    .get(&f)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("#{f}"))
+            };
             cur = Some(SourceLocation {
-                file: files.get(&l.file).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", l.file)),
+                file: name(l.file),
                 line: l.line,
                 column: l.column,
+                inlined_at: l.inlined_at.map(|(f, line, column)| {
+                    Box::new(SourceLocation {
+                        file: name(f),
+                        line,
+                        column,
+                        inlined_at: None,
+                    })
+                }),
             });
         }
         loc_of.push(cur.clone());
@@ -361,14 +492,21 @@ fn analyze_kernel(
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, String> = HashMap::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let mut space = info.space;
         if space == Space::Generic {
-            let addr = results.iter().find_map(|r| r.accesses.get(&(i as u32))).map(|f| &f.addr);
+            let addr = results
+                .iter()
+                .find_map(|r| r.accesses.get(&(i as u32)))
+                .map(|f| &f.addr);
             if let Some(p) = addr.and_then(|a| a.as_poly()) {
                 for s in p.base_symbols() {
                     match s {
-                        Sym::Param(k) if low.pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                        Sym::Param(k)
+                            if low.pointer_params.get(k as usize).copied().unwrap_or(false) =>
+                        {
                             space = Space::Global;
                             space_notes.insert(
                                 i as u32,
@@ -406,43 +544,82 @@ fn analyze_kernel(
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
-                    totals_unavailable = Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                    let mut why = match e.stmt.and_then(|i| body.statements.get(i as usize)) {
                         Some(st) => {
                             let lc = file.line_col(st.span.start);
                             format!("{} (PTX line {})", e.message, lc.line)
                         }
-                        None => e.message,
-                    })
+                        None => e.message.clone(),
+                    };
+                    // Name the scalar parameters that were not given.
+                    let missing: Vec<String> = launch
+                        .params
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, v)| {
+                            v.is_none() && !low.pointer_params.get(*k).copied().unwrap_or(false)
+                        })
+                        .map(|(k, _)| {
+                            format!("{} (--param {k}=…)", params.get(k).copied().unwrap_or("?"))
+                        })
+                        .collect();
+                    if e.message.contains("not known") && !missing.is_empty() {
+                        why.push_str(&format!(
+                            "; scalar parameters not given: {}",
+                            missing.join(", ")
+                        ));
+                    }
+                    totals_unavailable = Some(why);
                 }
             }
         }
-        (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),
-        (_, true) => totals_unavailable = Some("no block shape given (--block or a per-kernel entry)".to_string()),
+        (None, _) => {
+            totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string())
+        }
+        (_, true) => {
+            totals_unavailable =
+                Some("no block shape given (--block or a per-kernel entry)".to_string())
+        }
     }
 
     let mut accesses = Vec::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let stmt = &body.statements[i];
-        let StmtKind::Instruction(ins) = &stmt.kind else { continue };
+        let StmtKind::Instruction(ins) = &stmt.kind else {
+            continue;
+        };
         let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let mut wsum = 0.0;
-        let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
+        let mut acc = CostRange {
+            sectors_min: f64::MAX,
+            lines_min: f64::MAX,
+            ..Default::default()
+        };
         let (mut ideal, mut active) = (0.0, 0.0);
         let mut wf: Option<f64> = Some(0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
         for (c, r) in classes.iter().zip(&results) {
-            let Some(f) = r.accesses.get(&(i as u32)) else { continue };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else { continue };
+            let Some(f) = r.accesses.get(&(i as u32)) else {
+                continue;
+            };
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params, space == Space::Shared)
+            else {
+                continue;
+            };
             let w = c.weight as f64;
             wsum += w;
             acc.lines += w * sa.cost.lines;
             acc.sectors += w * sa.cost.sectors;
             acc.sectors_min = acc.sectors_min.min(sa.cost.sectors_min);
             acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
+            acc.lines_min = acc.lines_min.min(sa.cost.lines_min);
+            acc.lines_max = acc.lines_max.max(sa.cost.lines_max);
             ideal += w * sa.ideal;
             active += w * sa.active;
             wf = match (wf, sa.wavefronts) {
@@ -450,7 +627,10 @@ fn analyze_kernel(
                 _ => None,
             };
             if r.gave_up {
-                caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
+                caveats.push(format!(
+                    "the fixpoint was cut after {} rounds",
+                    dataflow::MAX_ROUNDS
+                ));
             }
             if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
                 best = Some((c.weight, sa));
@@ -470,6 +650,8 @@ fn analyze_kernel(
                 ideal_sectors: ideal / wsum,
                 sectors_min: acc.sectors_min,
                 sectors_max: acc.sectors_max,
+                l1_lines_min: acc.lines_min,
+                l1_lines_max: acc.lines_max,
                 active_lanes: Some(active / wsum),
             }
         } else {
@@ -479,13 +661,23 @@ fn analyze_kernel(
                 ideal_sectors: 0.0,
                 sectors_min: 0.0,
                 sectors_max: 0.0,
+                l1_lines_min: 0.0,
+                l1_lines_max: 0.0,
                 active_lanes: None,
             }
         };
-        let mut shared_wavefronts = if wsum > 0.0 { wf.map(|x| x / wsum) } else { None };
+        let mut shared_wavefronts = if wsum > 0.0 {
+            wf.map(|x| x / wsum)
+        } else {
+            None
+        };
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
-            let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+            let scale = if s.blocks.0 > 0 {
+                s.blocks.1 as f64 / s.blocks.0 as f64
+            } else {
+                1.0
+            };
             match s.stats.get(&(i as u32)) {
                 Some(st) if st.requests > 0 => {
                     let n = st.requests as f64;
@@ -495,6 +687,8 @@ fn analyze_kernel(
                         ideal_sectors: st.ideal / n,
                         sectors_min: st.sectors_min / n,
                         sectors_max: st.sectors_max / n,
+                        l1_lines_min: st.lines_min / n,
+                        l1_lines_max: st.lines_max / n,
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
@@ -503,15 +697,22 @@ fn analyze_kernel(
                     } else {
                         None
                     };
-                    if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
+                    if let Some((p, _)) = st
+                        .patterns
+                        .iter()
+                        .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
+                    {
                         if *p != pattern && pattern != Pattern::Random {
-                            if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
+                            if matches!(pattern, Pattern::Unknown | Pattern::Strided)
+                                && stride.is_none()
+                            {
                                 stride = None;
                             }
                             pattern = *p;
                         }
                     }
-                    caveats.retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                    caveats
+                        .retain(|c| !c.starts_with("the warp's base address is known only modulo"));
                 }
                 _ => requests = Some(0),
             }
@@ -519,10 +720,20 @@ fn analyze_kernel(
         if let Some(n) = space_notes.get(&(i as u32)) {
             caveats.push(n.clone());
         }
+        if opts.arch == Arch::Sm60 && space == Space::Global && info.op == AccessOp::Load {
+            caveats.push(
+                "Pascal (sm_60/61): global loads are cached in L2 only and served in 32-byte transactions; the sector figures apply, the L1 line figure does not"
+                    .to_string(),
+            );
+        }
         if matches!(space, Space::Shared | Space::Local) {
             caveats.push(format!(
                 "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
-                if space == Space::Shared { "shared" } else { "local" }
+                if space == Space::Shared {
+                    "shared"
+                } else {
+                    "local"
+                }
             ));
         }
         caveats.sort();
@@ -540,13 +751,21 @@ fn analyze_kernel(
             lane_pattern,
             per_request,
             requests,
-            shared_wavefronts: if space == Space::Shared { shared_wavefronts } else { None },
+            shared_wavefronts: if space == Space::Shared {
+                shared_wavefronts
+            } else {
+                None
+            },
             caveats,
         });
     }
 
     let totals = sim.as_ref().map(|s| {
-        let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+        let scale = if s.blocks.0 > 0 {
+            s.blocks.1 as f64 / s.blocks.0 as f64
+        } else {
+            1.0
+        };
         let mut t = Totals {
             load_requests: 0,
             load_sectors: 0,
@@ -569,7 +788,9 @@ fn analyze_kernel(
             if spaces.get(k) != Some(&Space::Global) {
                 continue;
             }
-            let Some(op) = totals::op_of(&low, *k) else { continue };
+            let Some(op) = totals::op_of(&low, *k) else {
+                continue;
+            };
             let req = (st.requests as f64 * scale).round() as u64;
             let sec = (st.kernel_sectors * scale).round() as u64;
             match op {
@@ -637,4 +858,112 @@ fn pattern_rank(p: Pattern) -> u8 {
         Pattern::Broadcast => 1,
         Pattern::Coalesced => 0,
     }
+}
+
+/// What the analysis knows about one register at one point of a kernel (for
+/// editor hovers): see [`explain_register`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegisterFacts {
+    /// `uniform`, `exact per lane`, `symbolic stride`, `data-dependent`,
+    /// `unknown`, `predicate`, or `undefined` (no definition reaches).
+    pub kind: &'static str,
+    /// The value: lane `lane` (0..31), uniform symbols (`ctaid.x`,
+    /// `tid0.x` = the warp's first thread index, parameters by PTX name,
+    /// `uN` = an opaque uniform value).
+    pub value: String,
+    /// Per-lane values when the whole value is a known constant per lane.
+    pub lanes: Option<Vec<i64>>,
+    /// Lanes that may execute the statement (bit l = lane l), for the first
+    /// warp class of the block.
+    pub active: u32,
+}
+
+use serde::Serialize;
+
+/// What the analysis knows about register `reg` just before statement `stmt`
+/// of kernel `kernel` (the launch facts of `opts` apply). `None` when the
+/// function is not a kernel with a body, or `reg` is not one of its registers.
+pub fn explain_register(
+    module: &Module<'_>,
+    kernel: crate::syntax::ast::FunctionId,
+    stmt: crate::syntax::ast::StmtId,
+    reg: &str,
+    opts: &Options,
+) -> Option<RegisterFacts> {
+    let func = module.functions.get(kernel.index())?;
+    if func.kind != FunctionKind::Entry {
+        return None;
+    }
+    let body = func.body.as_ref()?;
+    let globals = module_globals(module);
+    let scopes = crate::sema::Scopes::build(body);
+    let name = func.name.text;
+    let demangled = demangle(name);
+    // find the register's index with a cheap lowering first
+    let low = lower::lower(func, body, &globals, &scopes);
+    let r = low.regs.iter().position(|n| *n == reg)? as u32;
+    let p = prepare(
+        func,
+        body,
+        name,
+        &demangled,
+        &globals,
+        &scopes,
+        opts,
+        Some((stmt.0, r)),
+    );
+    let (v, mask) = p.results.first()?.probe.clone()?;
+    let describe = |poly: &domain::Poly| describe_poly(poly, &p.params);
+    Some(match &v {
+        Value::Undef => RegisterFacts {
+            kind: "undefined",
+            value: "no definition reaches".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Poly(poly) => {
+            let exact = poly.exact();
+            let kind = if poly.is_uniform() {
+                "uniform"
+            } else if exact.is_some() || poly.split().1.exact().is_some() {
+                "exact per lane"
+            } else {
+                "symbolic stride"
+            };
+            RegisterFacts {
+                kind,
+                value: describe(poly),
+                lanes: exact.map(|l| l.to_vec()),
+                active: mask,
+            }
+        }
+        Value::Varying { data: true } => RegisterFacts {
+            kind: "data-dependent",
+            value: "depends on loaded data".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Varying { data: false } => RegisterFacts {
+            kind: "unknown",
+            value: "varies across lanes in a way the analysis cannot express".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Pred(pv) => RegisterFacts {
+            kind: "predicate",
+            value: match pv {
+                domain::PredVal::Lanes(b) => format!("true in lanes {b:#010x}"),
+                domain::PredVal::Partial { maybe, sure, .. } => {
+                    format!("true in lanes {sure:#010x}, false outside {maybe:#010x}, unknown in between")
+                }
+                domain::PredVal::Unknown { uniform: true, .. } => {
+                    "unknown, the same in every lane".into()
+                }
+                domain::PredVal::Unknown { data: true, .. } => "depends on loaded data".into(),
+                domain::PredVal::Unknown { .. } => "unknown, may differ across lanes".into(),
+            },
+            lanes: None,
+            active: mask,
+        },
+    })
 }

@@ -65,6 +65,10 @@ pub struct SimStats {
     pub sectors_min: f64,
     /// Upper bound on sectors, summed.
     pub sectors_max: f64,
+    /// Lower bound on lines, summed.
+    pub lines_min: f64,
+    /// Upper bound on lines, summed.
+    pub lines_max: f64,
     /// Ideal sectors, summed.
     pub ideal: f64,
     /// Sectors as the kernel-level counter `l1tex__t_sectors_pipe_lsu_mem_global_op_*`
@@ -113,7 +117,11 @@ struct Regs {
 
 impl Regs {
     fn new(n: usize) -> Regs {
-        Regs { v: vec![[0; WARP]; n], known: vec![0; n], data: vec![0; n] }
+        Regs {
+            v: vec![[0; WARP]; n],
+            known: vec![0; n],
+            data: vec![0; n],
+        }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
@@ -212,7 +220,11 @@ pub fn synthetic_base(k: usize) -> i64 {
 
 /// Runs the launch. `spaces` gives each memory instruction's resolved space
 /// (only global accesses are costed).
-pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, SimError> {
+pub fn simulate(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    spaces: &HashMap<u32, Space>,
+) -> Result<SimResult, SimError> {
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -226,10 +238,18 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
     let mut done_blocks = 0u64;
     for k in 0..nblocks {
         let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
-        let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        let ctaid = [
+            (bid % gx) as i64,
+            ((bid / gx) % gy) as i64,
+            (bid / (gx * gy)) as i64,
+        ];
         // A block that runs past the budget is dropped whole (its partial
         // counts would bias the sample), unless it is the first.
-        let snapshot = if done_blocks > 0 { Some(res.stats.clone()) } else { None };
+        let snapshot = if done_blocks > 0 {
+            Some(res.stats.clone())
+        } else {
+            None
+        };
         let mut over = false;
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
@@ -238,14 +258,24 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
                 let t = w * WARP as u64 + l as u64;
                 if t < threads {
                     exists |= 1 << l;
-                    tid[0][l] = (t % bx) as i64;
-                    tid[1][l] = ((t / bx) % by) as i64;
-                    tid[2][l] = (t / (bx * by)) as i64;
+                    let v = [t % bx, (t / bx) % by, t / (bx * by)];
+                    for (d, x) in tid.iter_mut().zip(v) {
+                        d[l] = x as i64;
+                    }
                 }
             }
             let warp = Warp { tid, ctaid, inputs };
             regs.reset();
-            match run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget) {
+            match run_warp(
+                low,
+                &warp,
+                exists,
+                &mut regs,
+                &mut res,
+                spaces,
+                &mut used,
+                inputs.budget,
+            ) {
                 Ok(()) => {}
                 Err(e) if e.stmt.is_none() => {
                     over = true;
@@ -320,7 +350,10 @@ fn run_warp(
     while live != 0 {
         *used += 1;
         if *used > budget {
-            return Err(SimError { stmt: None, message: "budget".to_string() });
+            return Err(SimError {
+                stmt: None,
+                message: "budget".to_string(),
+            });
         }
         let (minpc, active) = if converged {
             (cur, live)
@@ -375,14 +408,21 @@ fn run_warp(
             message: if data {
                 format!("{what} depends on loaded data")
             } else {
-                format!("{what} depends on a value that is not known (a parameter that was not given?)")
+                format!(
+                    "{what} depends on a value that is not known (a parameter that was not given?)"
+                )
             },
         };
         let next = minpc + 1;
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
         match &op.kind {
             OpKind::Nop => {}
-            OpKind::Alu { alu, dst, dst2, srcs } => {
+            OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } => {
                 let mut m = exec | unknown_guard;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
@@ -402,7 +442,8 @@ fn run_warp(
                     } else {
                         match alu.op {
                             AluOp::Setp(cmp, comb) => {
-                                let mut b = compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
+                                let mut b =
+                                    compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
                                 if let Some(c) = comb {
                                     let q = vals.get(2).copied().unwrap_or(0) != 0;
                                     b = match c {
@@ -415,12 +456,17 @@ fn run_warp(
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
-                                Some(if p != 0 { vals[0] } else { *vals.get(1).unwrap_or(&0) })
+                                Some(if p != 0 {
+                                    vals[0]
+                                } else {
+                                    *vals.get(1).unwrap_or(&0)
+                                })
                             }
                             _ => eval_scalar(*alu, vals),
                         }
                     };
-                    let data = unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    let data =
+                        unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
                         regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
@@ -433,8 +479,14 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let a = srcs.first().map(|s| lane_src(regs, w, s, l)).unwrap_or(Err(false));
-                    let b = srcs.get(1).map(|s| lane_src(regs, w, s, l)).unwrap_or(Ok(0));
+                    let a = srcs
+                        .first()
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Err(false));
+                    let b = srcs
+                        .get(1)
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Ok(0));
                     let out = match (a, b) {
                         (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
                             let (a, b) = (a != 0, b != 0);
@@ -458,7 +510,9 @@ fn run_warp(
                         let p = *p as usize;
                         match w.inputs.params.get(p).copied().flatten() {
                             Some(v) => Some(v),
-                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => Some(synthetic_base(p)),
+                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => {
+                                Some(synthetic_base(p))
+                            }
                             None => None,
                         }
                     }
@@ -497,7 +551,18 @@ fn run_warp(
                         }
                     }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record(res, minpc, &addrs, exec, known, data_lanes, info.bits, space, info.op, info.no_result || !info.result_used);
+                    record(
+                        res,
+                        minpc,
+                        &addrs,
+                        exec,
+                        known,
+                        data_lanes,
+                        info.bits,
+                        space,
+                        info.op,
+                        info.no_result || !info.result_used,
+                    );
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
@@ -516,7 +581,10 @@ fn run_warp(
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
                         None => {
-                            return Err(SimError { stmt: Some(minpc), message: "an indirect branch".to_string() })
+                            return Err(SimError {
+                                stmt: Some(minpc),
+                                message: "an indirect branch".to_string(),
+                            })
                         }
                     }
                 }
@@ -528,7 +596,10 @@ fn run_warp(
                 live &= !exec;
             }
             OpKind::Call { .. } => {
-                return Err(SimError { stmt: Some(minpc), message: "a call (calls are not followed)".to_string() });
+                return Err(SimError {
+                    stmt: Some(minpc),
+                    message: "a call (calls are not followed)".to_string(),
+                });
             }
             OpKind::Other { dsts, srcs } => {
                 for l in 0..WARP {
@@ -536,7 +607,9 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let data = srcs.iter().any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    let data = srcs
+                        .iter()
+                        .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }
@@ -634,6 +707,12 @@ fn record(
         c.sectors as f64 + unknown as f64 * per
     };
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
+    e.lines_max += c.lines as f64 + unknown as f64 * lines_per;
+    e.lines_min += if c.lines > 0 {
+        c.lines as f64
+    } else {
+        lines_per
+    };
     e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
     let pattern = if unknown > 0 {
         if data_lanes != 0 {
@@ -644,7 +723,14 @@ fn record(
     } else {
         let base = addrs[exec.trailing_zeros() as usize];
         let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
-        classify(&d, exec, bytes, c.sectors as f64, ideal_sectors(active, bytes) as f64).0
+        classify(
+            &d,
+            exec,
+            bytes,
+            c.sectors as f64,
+            ideal_sectors(active, bytes) as f64,
+        )
+        .0
     };
     *e.patterns.entry(pattern).or_default() += 1;
 }
@@ -685,5 +771,35 @@ pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
     match &low.ops.get(stmt as usize)?.kind {
         OpKind::Mem { info, .. } => Some(info.op),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_count_same_address_lanes() {
+        // tests/hw/measured.json, red_asm_f32: 4 + 32 + 32 sectors per warp.
+        let consecutive: Lanes = std::array::from_fn(|l| 4 * l as i64);
+        assert_eq!(atomic_sectors(&consecutive, u32::MAX, 4), 4);
+        assert_eq!(atomic_sectors(&[64; WARP], u32::MAX, 4), 32);
+        assert_eq!(atomic_sectors(&[64; WARP], 0b1011, 4), 3);
+        // two addresses in one sector: the larger group counts
+        let two: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 4 });
+        assert_eq!(atomic_sectors(&two, u32::MAX, 4), 20);
+    }
+
+    #[test]
+    fn blocks_are_visited_once_each() {
+        for n in [1u64, 2, 7, 79, 128, 1000] {
+            let step = spread_step(n);
+            let mut seen: Vec<u64> = (0..n)
+                .map(|k| (k as u128 * step as u128 % n as u128) as u64)
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, n);
+        }
     }
 }

@@ -16,15 +16,25 @@
 //!     symbolic level assumes no wrap-around, see the domain essay);
 //!   - `add`, `sub`, `neg`, `mul.lo/.wide`, `mad.lo/.wide`, `shl` by a
 //!     constant: polynomial arithmetic, which keeps symbolic strides;
-//!   - `and` with a low mask `2^j-1` or a high mask `-2^j`, `or`/`xor` with a
-//!     constant below `2^j`, `shr` by `k`, `div`/`rem` by a constant `c`, applied
-//!     to `U + d` (uniform `U`, exact lane offsets `d`): exact per lane when the
-//!     congruence of `U` fixes `U mod 2^j` (resp. `2^k`, `c`), writing
-//!     `U = (U - r) + r` and moving `r` into the lane part;
+//!   - `and`, `or`, `xor` with a constant `c`, `shr` by `k`, `div`/`rem` by a
+//!     constant `c`, applied to `U + d` (uniform `U`, exact lane offsets `d`):
+//!     exact per lane when the congruence of `U` fixes `U mod 2^j` (`2^j > c`;
+//!     resp. `2^k`, `c`), writing `U = (U - r) + r` and moving `r` into the
+//!     lane part (`(i >> 2) * 64`, `i & 7`, `i ^ 1`, `(i & ~31) + 31 - (i & 31)`);
+//!     for a mask with high bits when `U` is known only modulo a smaller
+//!     power of two `M` and the lanes stay inside one `M`-block, the bits
+//!     below `M` come from the lanes and the bits above from `U`: the result
+//!     is an opaque uniform value `≡ 0 (mod M)` plus exact lanes (`i ^ 0x55`
+//!     with `i = 256·ctaid + 32·w + lane`);
+//!   - `or`/`xor` of two values whose bits are disjoint (an exact operand in
+//!     `[0, 2^j)`, the other a multiple of `2^j` in every lane) is their sum,
+//!     as nvcc emits `(lane % 8) * 4 + (i & ~31)`;
 //!   - `selp`/`slct` with a predicate known per lane blend the two sides;
 //!   - `setp` compares per lane when the difference of its operands is exact
 //!     (the uniform parts cancel: `i < n` with `n` unknown is not, `(tid & 31) <
-//!     16` is);
+//!     16` is); predicates are three-valued per lane (`PredVal::Partial`), so
+//!     `(tid & 31) < 16 && i < n` is known false in lanes 16..31 even though
+//!     `i < n` is unknown;
 //!   - anything else: a fresh opaque uniform symbol when every input is
 //!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
 //!     depends on loaded data.
@@ -54,15 +64,37 @@ impl Ty {
         let (k, n) = m.split_at(1.min(m.len()));
         let bits = n.parse::<u32>().ok();
         match (k, bits) {
-            ("u", Some(b)) | ("b", Some(b)) if matches!(b, 8 | 16 | 32 | 64 | 128) => {
-                Some(Ty { bits: b, signed: false, float: false })
-            }
-            ("s", Some(b)) if matches!(b, 8 | 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: false }),
-            ("f", Some(b)) if matches!(b, 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: true }),
+            ("u", Some(b)) | ("b", Some(b)) if matches!(b, 8 | 16 | 32 | 64 | 128) => Some(Ty {
+                bits: b,
+                signed: false,
+                float: false,
+            }),
+            ("s", Some(b)) if matches!(b, 8 | 16 | 32 | 64) => Some(Ty {
+                bits: b,
+                signed: true,
+                float: false,
+            }),
+            ("f", Some(b)) if matches!(b, 16 | 32 | 64) => Some(Ty {
+                bits: b,
+                signed: true,
+                float: true,
+            }),
             _ => match m {
-                "bf16" | "e4m3" | "e5m2" => Some(Ty { bits: 16, signed: true, float: true }),
-                "f16x2" | "bf16x2" | "tf32" => Some(Ty { bits: 32, signed: true, float: true }),
-                "e4m3x2" | "e5m2x2" => Some(Ty { bits: 16, signed: true, float: true }),
+                "bf16" | "e4m3" | "e5m2" => Some(Ty {
+                    bits: 16,
+                    signed: true,
+                    float: true,
+                }),
+                "f16x2" | "bf16x2" | "tf32" => Some(Ty {
+                    bits: 32,
+                    signed: true,
+                    float: true,
+                }),
+                "e4m3x2" | "e5m2x2" => Some(Ty {
+                    bits: 16,
+                    signed: true,
+                    float: true,
+                }),
                 _ => None,
             },
         }
@@ -148,8 +180,10 @@ pub enum AluOp {
     Div,
     /// `rem`
     Rem,
-    /// `selp` (`slct` compares a number with 0 and is not modelled)
+    /// `selp`
     Selp,
+    /// `slct`: `c >= 0 ? a : b` (integer `c`)
+    Slct,
     /// `cvt` from `src` to the instruction type.
     Cvt(Ty),
     /// `setp` with an optional `.and/.or/.xor` combination.
@@ -182,7 +216,11 @@ pub struct Alu {
 pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
     let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
     let pred = mods.contains(&"pred");
-    let ty = tys.first().copied().unwrap_or(Ty { bits: 64, signed: false, float: false });
+    let ty = tys.first().copied().unwrap_or(Ty {
+        bits: 64,
+        signed: false,
+        float: false,
+    });
     let mode = if mods.contains(&"wide") {
         MulMode::Wide
     } else if mods.contains(&"hi") {
@@ -209,6 +247,7 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "div" => AluOp::Div,
         "rem" => AluOp::Rem,
         "selp" => AluOp::Selp,
+        "slct" if !mods.contains(&"f32") => AluOp::Slct,
         "bfe" => AluOp::Bfe,
         "cvt" => {
             let src = *tys.get(1)?;
@@ -238,13 +277,23 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
             if unsigned {
                 t.signed = false;
             }
-            return Some(Alu { op: AluOp::Setp(cmp, comb), ty: t });
+            return Some(Alu {
+                op: AluOp::Setp(cmp, comb),
+                ty: t,
+            });
         }
         _ => return None,
     };
     if pred && !matches!(op, AluOp::Selp) {
         // and/or/xor/not/mov on predicates are handled by the caller.
-        return Some(Alu { op, ty: Ty { bits: 1, signed: false, float: false } });
+        return Some(Alu {
+            op,
+            ty: Ty {
+                bits: 1,
+                signed: false,
+                float: false,
+            },
+        });
     }
     if ty.float {
         return None;
@@ -253,7 +302,10 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
 }
 
 fn wide_ty(t: Ty) -> Ty {
-    Ty { bits: (t.bits * 2).min(64), ..t }
+    Ty {
+        bits: (t.bits * 2).min(64),
+        ..t
+    }
 }
 
 fn shift_amount(v: i64) -> u32 {
@@ -278,7 +330,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
                 MulMode::Lo => t.read(p as i64),
                 MulMode::Wide => wide_ty(t).read(p as i64),
                 MulMode::Hi => {
-                    let p = if t.signed { p } else { (a(0)? as u64 as u128).wrapping_mul(a(1)? as u64 as u128) as i128 };
+                    let p = if t.signed {
+                        p
+                    } else {
+                        (a(0)? as u64 as u128).wrapping_mul(a(1)? as u64 as u128) as i128
+                    };
                     t.read((p >> t.bits.min(64)) as i64)
                 }
             };
@@ -304,7 +360,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             if t.signed {
                 out(x >> k.min(63))
             } else {
-                let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+                let ux = if t.bits >= 64 {
+                    x as u64
+                } else {
+                    (x as u64) & ((1u64 << t.bits) - 1)
+                };
                 out(if k >= 64 { 0 } else { (ux >> k) as i64 })
             }
         }
@@ -316,7 +376,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
         AluOp::Abs => out(a(0)?.wrapping_abs()),
         AluOp::Min | AluOp::Max => {
             let (x, y) = (a(0)?, a(1)?);
-            let less = if t.signed { x < y } else { (x as u64) < (y as u64) };
+            let less = if t.signed {
+                x < y
+            } else {
+                (x as u64) < (y as u64)
+            };
             let pick_x = (alu.op == AluOp::Min) == less;
             out(if pick_x { x } else { y })
         }
@@ -333,11 +397,24 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
                 }
             } else {
                 let (ux, uy) = (x as u64, y as u64);
-                (if alu.op == AluOp::Div { ux / uy } else { ux % uy }) as i64
+                (if alu.op == AluOp::Div {
+                    ux / uy
+                } else {
+                    ux % uy
+                }) as i64
             };
             out(r)
         }
         AluOp::Selp => None, // needs a predicate: see `abstract_eval`
+        AluOp::Slct => {
+            let c = Ty {
+                bits: 32,
+                signed: true,
+                float: false,
+            }
+            .read(*args.get(2)?);
+            out(if c >= 0 { a(0)? } else { a(1)? })
+        }
         AluOp::Cvt(src) => out(src.read(*args.first()?)),
         AluOp::Bfe => {
             let x = a(0)?;
@@ -346,10 +423,18 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             if len == 0 {
                 return out(0);
             }
-            let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+            let ux = if t.bits >= 64 {
+                x as u64
+            } else {
+                (x as u64) & ((1u64 << t.bits) - 1)
+            };
             let shifted = if pos >= 64 { 0 } else { ux >> pos };
             let len = len.min(t.bits);
-            let mask = if len >= 64 { u64::MAX } else { (1u64 << len) - 1 };
+            let mask = if len >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            };
             let mut v = shifted & mask;
             if t.signed && len < 64 {
                 let msb_pos = (pos + len - 1).min(t.bits - 1);
@@ -367,7 +452,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
 /// One lane's comparison.
 pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
     let (x, y) = (t.read(x), t.read(y));
-    let o = if t.signed { x.cmp(&y) } else { (x as u64).cmp(&(y as u64)) };
+    let o = if t.signed {
+        x.cmp(&y)
+    } else {
+        (x as u64).cmp(&(y as u64))
+    };
     match cmp {
         Cmp::Eq => o.is_eq(),
         Cmp::Ne => o.is_ne(),
@@ -405,9 +494,13 @@ fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
 
 fn lanewise(alu: Alu, ex: &[Lanes]) -> Option<Value> {
     let mut out = [0i64; WARP];
+    let n = ex.len().min(4);
+    let mut args = [0i64; 4];
     for (l, o) in out.iter_mut().enumerate() {
-        let args: Vec<i64> = ex.iter().map(|v| v[l]).collect();
-        *o = eval_scalar(alu, &args)?;
+        for (k, a) in args.iter_mut().enumerate().take(n) {
+            *a = ex[k][l];
+        }
+        *o = eval_scalar(alu, &args[..n])?;
     }
     Some(Value::poly(Poly::lanes(out)))
 }
@@ -417,7 +510,12 @@ fn uniform_plus_lanes(p: &Poly) -> Option<(Poly, Lanes)> {
     let (u, d) = p.split();
     let dl = d.exact()?;
     // the constant term of u belongs to d as well (simpler residues)
-    let c = u.terms().iter().find(|(m, _)| m.degree() == 0).map(|(_, c)| c.at(0)).unwrap_or(0);
+    let c = u
+        .terms()
+        .iter()
+        .find(|(m, _)| m.degree() == 0)
+        .map(|(_, c)| c.at(0))
+        .unwrap_or(0);
     let u = u.sub(&Poly::constant(c));
     let mut d = dl;
     for x in d.iter_mut() {
@@ -446,7 +544,12 @@ fn split_at_modulus(
     let high = if div <= 1 {
         high
     } else if high.terms().iter().all(|(_, c)| c.at(0) % div == 0) {
-        Poly::from_terms(high.terms().iter().map(|(m, c)| (*m, Coef::Same(c.at(0) / div))).collect())
+        Poly::from_terms(
+            high.terms()
+                .iter()
+                .map(|(m, c)| (*m, Coef::Same(c.at(0) / div)))
+                .collect(),
+        )
     } else if high.as_const().is_some() {
         Poly::constant(high.as_const().unwrap_or(0) / div)
     } else {
@@ -485,8 +588,32 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if alu.op == AluOp::Selp {
         return selp(args, ctx);
     }
+    if alu.op == AluOp::Slct {
+        // turn the integer condition into a predicate, then select
+        let p = match args
+            .get(2)
+            .and_then(|v| v.as_poly())
+            .and_then(|p| p.exact())
+        {
+            Some(c) => Value::Pred(PredVal::Lanes(
+                (0..WARP).fold(0u32, |m, l| m | ((((c[l] as i32) >= 0) as u32) << l)),
+            )),
+            None => match args.get(2) {
+                Some(v) => Value::Pred(PredVal::Unknown {
+                    uniform: v.is_uniform(),
+                    data: v.is_data(),
+                }),
+                None => Value::Varying { data: false },
+            },
+        };
+        let a = args.first().cloned().unwrap_or_default();
+        let b = args.get(1).cloned().unwrap_or_default();
+        return selp(&[a, b, p], ctx);
+    }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
-    let Some(polys) = polys else { return give_up(args, ctx) };
+    let Some(polys) = polys else {
+        return give_up(args, ctx);
+    };
     // Exact lanes: evaluate lane by lane.
     let exact: Option<Vec<Lanes>> = polys.iter().map(|p| p.exact()).collect();
     if let Some(ex) = exact {
@@ -503,7 +630,9 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Sub => Some(p(0)?.sub(p(1)?)),
         AluOp::Neg => Some(p(0)?.scale(-1)),
         AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
-        AluOp::Mad(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
+        AluOp::Mad(MulMode::Lo | MulMode::Wide) => {
+            p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?)))
+        }
         AluOp::Shl => match konst(1) {
             // shifting out every bit of the type gives 0
             Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
@@ -519,40 +648,26 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if let Some(r) = r {
         return Value::poly(r);
     }
-    // Non-linear operations on `U + d` with a constant second operand.
+    // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
+    // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
+    if matches!(alu.op, AluOp::Or | AluOp::Xor) {
+        if let (Some(a), Some(b)) = (p(0), p(1)) {
+            for (small, big) in [(a, b), (b, a)] {
+                if let Some(v) = disjoint_sum(small, big, ctx) {
+                    return v;
+                }
+            }
+        }
+    }
+    // Non-linear operations on `U + d` with a constant operand.
     let special = (|| -> Option<Value> {
-        let x = p(0)?;
-        let c = konst(1)?;
+        let commutative = matches!(alu.op, AluOp::And | AluOp::Or | AluOp::Xor);
+        let (x, c) = match (konst(0), konst(1)) {
+            (Some(c), None) if commutative => (p(1)?, c),
+            _ => (p(0)?, konst(1)?),
+        };
         match alu.op {
-            AluOp::And => {
-                let m = c.wrapping_add(1);
-                if c >= 0 && m > 0 && m & (m - 1) == 0 {
-                    // low mask 2^j - 1: exact lanes, the high part is cleared
-                    let (u, dd) = uniform_plus_lanes(x)?;
-                    let r = ctx.facts().poly_cong(&u).residue_mod(m as u64)?;
-                    let lanes: Lanes = std::array::from_fn(|l| dd[l].wrapping_add(r) & c);
-                    return Some(Value::poly(Poly::lanes(lanes)));
-                }
-                let n = c.checked_neg()?;
-                if n > 0 && n & (n - 1) == 0 {
-                    // high mask -2^j: U + d - ((r + d) & (2^j - 1))
-                    return split_at_modulus(x, n, 1, ctx, &|v| v & c);
-                }
-                // a mask in the type's width, such as 0xffffffe0 on .b32
-                if alu.ty.bits < 64 {
-                    let sc = Ty { signed: true, ..alu.ty }.read(c);
-                    let n = sc.checked_neg()?;
-                    if n > 0 && n & (n - 1) == 0 {
-                        return split_at_modulus(x, n, 1, ctx, &|v| v & sc);
-                    }
-                }
-                None
-            }
-            AluOp::Or | AluOp::Xor => {
-                let m = pow2_above(c)?;
-                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or { &|v| v | c } else { &|v| v ^ c };
-                split_at_modulus(x, m, 1, ctx, f)
-            }
+            AluOp::And | AluOp::Or | AluOp::Xor => bitwise(alu, x, c, ctx),
             AluOp::Shr => {
                 if !(0..62).contains(&c) {
                     return None;
@@ -576,6 +691,101 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     give_up(args, ctx)
 }
 
+/// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
+/// lane of `big` is a multiple of `2^j`: the bits are disjoint, so it is `small + big`.
+fn disjoint_sum(small: &Poly, big: &Poly, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let sl = small.exact()?;
+    let max = sl.iter().copied().max()?;
+    if sl.iter().any(|&v| v < 0) {
+        return None;
+    }
+    let m = pow2_above(max)?;
+    let (u, d) = uniform_plus_lanes(big)?;
+    if ctx.facts().poly_cong(&u).residue_mod(m as u64)? != 0
+        || d.iter().any(|v| v.rem_euclid(m) != 0)
+    {
+        return None;
+    }
+    Some(Value::poly(small.add(big)))
+}
+
+/// `and`, `or`, `xor` of `U + d` with a constant `c` (see the module essay).
+fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    // Constants are read in the type's width, sign-extended: 0xffffffe0 on
+    // .b32 is the high mask -32 for the (non-negative) values involved.
+    let c = if alu.ty.bits < 64 {
+        Ty {
+            signed: true,
+            ..alu.ty
+        }
+        .read(c)
+    } else {
+        c
+    };
+    let op = alu.op;
+    let f = |v: i64, k: i64| match op {
+        AluOp::And => v & k,
+        AluOp::Or => v | k,
+        _ => v ^ k,
+    };
+    let (u, d) = uniform_plus_lanes(x)?;
+    let cu = ctx.facts().poly_cong(&u);
+    // A: c in [0, 2^j) and U mod 2^j known: exact lanes, the high part is
+    // cleared (and) or kept (or, xor).
+    if c >= 0 {
+        if let Some(m) = pow2_above(c) {
+            if let Some(r) = cu.residue_mod(m as u64) {
+                let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c));
+                return Some(Value::poly(match op {
+                    AluOp::And => Poly::lanes(lanes),
+                    _ => u.sub(&Poly::constant(r)).add(&Poly::lanes(lanes)),
+                }));
+            }
+        }
+    }
+    // B: a high mask -2^j with U mod 2^j known: U + d - ((r + d) mod 2^j).
+    if op == AluOp::And {
+        if let Some(n) = c.checked_neg() {
+            if n > 0 && n & (n - 1) == 0 {
+                if let Some(v) = split_at_modulus(x, n, 1, ctx, &|v| v & c) {
+                    return Some(v);
+                }
+            }
+        }
+    }
+    // C: U ≡ r (mod M), M the power of two the congruence gives, and the lanes
+    // stay inside one M-block (r + d in [0, M)): the bits below M come from
+    // the lanes, the bits above from U, so the result is a uniform value
+    // (≡ 0 mod M) plus exact lanes: (U - r) op c_hi + (r + d) op c_lo.
+    if cu.m == 0 {
+        return None;
+    }
+    let m = 1i64.checked_shl(cu.m.trailing_zeros().min(40))?;
+    if m < 2 {
+        return None;
+    }
+    let r = cu.r.rem_euclid(m);
+    if d.iter()
+        .any(|&v| v.wrapping_add(r) < 0 || v.wrapping_add(r) >= m)
+    {
+        return None;
+    }
+    let c_lo = c & (m - 1);
+    let c_hi = c & !(m - 1);
+    let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c_lo));
+    let high_exact = u.sub(&Poly::constant(r));
+    let high = match op {
+        AluOp::And if c_hi == 0 => Poly::constant(0),
+        AluOp::And if c_hi == !(m - 1) => high_exact,
+        AluOp::Or | AluOp::Xor if c_hi == 0 => high_exact,
+        _ => match high_exact.as_const() {
+            Some(h) => Poly::constant(f(h, c_hi)),
+            None => Poly::sym(ctx.opaque(2, Cong::modulo(m as u64, 0))),
+        },
+    };
+    Some(Value::poly(high.add(&Poly::lanes(lanes))))
+}
+
 fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
     let base = (|| {
         let a = args.first()?.as_poly()?;
@@ -592,7 +802,11 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
         // The uniform parts cancel: compare the exact difference with 0
         // (no wrap-around assumed, signed view).
         let d = a.sub(b).exact()?;
-        let st = Ty { signed: true, bits: 64, float: false };
+        let st = Ty {
+            signed: true,
+            bits: 64,
+            float: false,
+        };
         let mut bits = 0u32;
         for (l, &v) in d.iter().enumerate() {
             if compare(cmp, st, v, 0) {
@@ -603,20 +817,26 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
     })();
     let pv = base.unwrap_or_else(|| {
         let two = &args[..args.len().min(2)];
-        PredVal::Unknown { uniform: two.iter().all(Value::is_uniform), data: two.iter().any(Value::is_data) }
+        PredVal::Unknown {
+            uniform: two.iter().all(Value::is_uniform),
+            data: two.iter().any(Value::is_data),
+        }
     });
     let pv = match comb {
         None => pv,
         Some(op) => {
             let q = match args.get(2) {
                 Some(Value::Pred(q)) => *q,
-                _ => PredVal::Unknown { uniform: false, data: false },
+                _ => PredVal::Unknown {
+                    uniform: false,
+                    data: false,
+                },
             };
-            pv.combine(q, |a, b| match op {
-                AluOp2::And => a & b,
-                AluOp2::Or => a | b,
-                AluOp2::Xor => a ^ b,
-            })
+            match op {
+                AluOp2::And => pv & q,
+                AluOp2::Or => pv | q,
+                AluOp2::Xor => pv ^ q,
+            }
         }
     };
     Value::Pred(pv)
@@ -630,22 +850,33 @@ fn selp(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
         Value::Pred(PredVal::Lanes(u32::MAX)) => a.clone(),
         Value::Pred(PredVal::Lanes(0)) => b.clone(),
         Value::Pred(PredVal::Lanes(bits)) => {
-            if let (Some(x), Some(y)) = (a.as_poly().and_then(|q| q.exact()), b.as_poly().and_then(|q| q.exact())) {
-                let v: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { x[l] } else { y[l] });
+            if let (Some(x), Some(y)) = (
+                a.as_poly().and_then(|q| q.exact()),
+                b.as_poly().and_then(|q| q.exact()),
+            ) {
+                let v: Lanes =
+                    std::array::from_fn(|l| if bits & (1 << l) != 0 { x[l] } else { y[l] });
                 Value::poly(Poly::lanes(v))
             } else {
-                Value::Varying { data: a.is_data() || b.is_data() }
+                Value::Varying {
+                    data: a.is_data() || b.is_data(),
+                }
             }
         }
         _ if a == b => a.clone(),
-        Value::Pred(PredVal::Unknown { uniform: true, data }) if a.is_uniform() && b.is_uniform() => {
+        Value::Pred(PredVal::Unknown {
+            uniform: true,
+            data,
+        }) if a.is_uniform() && b.is_uniform() => {
             if *data {
                 Value::Varying { data: true }
             } else {
                 give_up(&[a.clone(), b.clone()], ctx)
             }
         }
-        _ => Value::Varying { data: a.is_data() || b.is_data() || p.is_data() },
+        _ => Value::Varying {
+            data: a.is_data() || b.is_data() || p.is_data(),
+        },
     }
 }
 
@@ -668,9 +899,15 @@ mod tests {
         }
     }
     fn ctx() -> Ctx {
-        let mut facts = SymFacts::default();
-        facts.params = vec![Cong::modulo(256, 0), Cong::TOP];
-        facts.tid_base = [Some(Cong::modulo(256, 0)), Some(Cong::exact(0)), Some(Cong::exact(0))];
+        let mut facts = SymFacts {
+            params: vec![Cong::modulo(256, 0), Cong::TOP],
+            ..SymFacts::default()
+        };
+        facts.tid_base = [
+            Some(Cong::modulo(256, 0)),
+            Some(Cong::exact(0)),
+            Some(Cong::exact(0)),
+        ];
         Ctx { facts, next: 0 }
     }
     fn d(m: &str, ops: &[&str]) -> Alu {
@@ -700,7 +937,10 @@ mod tests {
     #[test]
     fn scalar_wraps_at_the_type_width() {
         let add32 = d("add", &["s32"]);
-        assert_eq!(eval_scalar(add32, &[i32::MAX as i64, 1]), Some(i32::MIN as i64));
+        assert_eq!(
+            eval_scalar(add32, &[i32::MAX as i64, 1]),
+            Some(i32::MIN as i64)
+        );
         let addu = d("add", &["u32"]);
         assert_eq!(eval_scalar(addu, &[0xffff_ffff, 1]), Some(0));
         let wide = d("mul", &["wide", "s32"]);
@@ -717,19 +957,46 @@ mod tests {
 
     #[test]
     fn scalar_shifts_division_and_conversion() {
-        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, 40]), Some(0), "shift clamps");
-        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, -1]), Some(0), "huge shift");
+        assert_eq!(
+            eval_scalar(d("shl", &["b32"]), &[1, 40]),
+            Some(0),
+            "shift clamps"
+        );
+        assert_eq!(
+            eval_scalar(d("shl", &["b32"]), &[1, -1]),
+            Some(0),
+            "huge shift"
+        );
         assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 1]), Some(-4));
         assert_eq!(eval_scalar(d("shr", &["u32"]), &[-8, 1]), Some(0x7fff_fffc));
         assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 100]), Some(-1));
-        assert_eq!(eval_scalar(d("div", &["s32"]), &[7, 0]), None, "division by zero");
+        assert_eq!(
+            eval_scalar(d("div", &["s32"]), &[7, 0]),
+            None,
+            "division by zero"
+        );
         assert_eq!(eval_scalar(d("rem", &["u32"]), &[7, 0]), None);
-        assert_eq!(eval_scalar(d("div", &["s32"]), &[i32::MIN as i64, -1]), Some(i32::MIN as i64));
-        assert_eq!(eval_scalar(d("div", &["s64"]), &[i64::MIN, -1]), Some(i64::MIN));
+        assert_eq!(
+            eval_scalar(d("div", &["s32"]), &[i32::MIN as i64, -1]),
+            Some(i32::MIN as i64)
+        );
+        assert_eq!(
+            eval_scalar(d("div", &["s64"]), &[i64::MIN, -1]),
+            Some(i64::MIN)
+        );
         assert_eq!(eval_scalar(d("rem", &["s32"]), &[-7, 3]), Some(-1));
-        assert_eq!(eval_scalar(d("cvt", &["s64", "s32"]), &[0xffff_ffff]), Some(-1));
-        assert_eq!(eval_scalar(d("cvt", &["u64", "u32"]), &[-1]), Some(0xffff_ffff));
-        assert_eq!(eval_scalar(d("cvt", &["u32", "u64"]), &[0x1_0000_0005]), Some(5));
+        assert_eq!(
+            eval_scalar(d("cvt", &["s64", "s32"]), &[0xffff_ffff]),
+            Some(-1)
+        );
+        assert_eq!(
+            eval_scalar(d("cvt", &["u64", "u32"]), &[-1]),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(
+            eval_scalar(d("cvt", &["u32", "u64"]), &[0x1_0000_0005]),
+            Some(5)
+        );
         assert_eq!(eval_scalar(d("min", &["u32"]), &[-1, 3]), Some(3));
         assert_eq!(eval_scalar(d("min", &["s32"]), &[-1, 3]), Some(-1));
         assert_eq!(eval_scalar(d("bfe", &["u32"]), &[0xf0, 4, 4]), Some(0xf));
@@ -765,7 +1032,10 @@ mod tests {
         // i ^ 1 keeps the uniform part, swaps lane pairs (lane part relative to lane 0)
         let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(1)], &mut x);
         assert_eq!(&lane_part(&v)[..4], &[0, -1, 2, 1]);
-        assert_eq!(v.as_poly().unwrap().split().0.to_string(), "1 + 256*ctaid.x + tid0.x");
+        assert_eq!(
+            v.as_poly().unwrap().split().0.to_string(),
+            "1 + 256*ctaid.x + tid0.x"
+        );
         // i >> 5: uniform (broadcast within the warp)
         let v = abstract_eval(d("shr", &["s32"]), &[i.clone(), c(5)], &mut x);
         assert!(v.is_uniform(), "{v:?}");
@@ -779,6 +1049,26 @@ mod tests {
         // i & ~3 (as .b32 0xfffffffc)
         let v = abstract_eval(d("and", &["b32"]), &[i.clone(), c(0xffff_fffc)], &mut x);
         assert_eq!(&lane_part(&v)[..6], &[0, 0, 0, 0, 4, 4]);
+        // (i << 2) & 28: a mask that is not 2^j - 1
+        let i4 = abstract_eval(d("shl", &["b32"]), &[i.clone(), c(2)], &mut x);
+        let v = abstract_eval(d("and", &["b64"]), &[i4, c(28)], &mut x);
+        assert_eq!(&lanes(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
+        // i ^ 0x55: U is known only mod 32 (tid0 ≡ 0 mod 32 in a 256-thread
+        // block with unknown ctaid... here mod 256), the lanes stay in one
+        // block: exact lanes plus a uniform value
+        let mut y = ctx();
+        y.facts.tid_base[0] = Some(Cong::modulo(32, 0));
+        let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(0x55)], &mut y);
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(lp.exact().unwrap()[0], 0);
+        assert_eq!(lp.exact().unwrap()[1], (1 ^ 0x15) - 0x15);
+        assert_eq!(y.facts.poly_cong(&u).residue_mod(32), Some(0x15));
+        // (lane % 8) * 4 | (i & -32): disjoint bits, a sum
+        let lane = abstract_eval(d("and", &["b32"]), &[i.clone(), c(7)], &mut x);
+        let lane4 = abstract_eval(d("shl", &["b32"]), &[lane, c(2)], &mut x);
+        let hi = abstract_eval(d("and", &["b32"]), &[i.clone(), c(-32)], &mut x);
+        let v = abstract_eval(d("or", &["b32"]), &[lane4, hi], &mut x);
+        assert_eq!(&lane_part(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
         // i % 17: the uniform part is not known mod 17
         let v = abstract_eval(d("rem", &["s32"]), &[i.clone(), c(17)], &mut x);
         assert_eq!(v, Value::Varying { data: false });
@@ -806,16 +1096,44 @@ mod tests {
         assert_eq!(p, Value::Pred(PredVal::Lanes(0xffff)));
         // i < n with n unknown: lane-varying unknown
         let n = Value::poly(Poly::sym(Sym::Param(1)));
-        let q = abstract_eval(d("setp", &["ge", "s32"]), &[global_index(), n.clone()], &mut x);
-        assert_eq!(q, Value::Pred(PredVal::Unknown { uniform: false, data: false }));
+        let q = abstract_eval(
+            d("setp", &["ge", "s32"]),
+            &[global_index(), n.clone()],
+            &mut x,
+        );
+        assert_eq!(
+            q,
+            Value::Pred(PredVal::Unknown {
+                uniform: false,
+                data: false
+            })
+        );
         // n > 0: uniform unknown
         let u = abstract_eval(d("setp", &["gt", "s32"]), &[n, c(0)], &mut x);
-        assert_eq!(u, Value::Pred(PredVal::Unknown { uniform: true, data: false }));
+        assert_eq!(
+            u,
+            Value::Pred(PredVal::Unknown {
+                uniform: true,
+                data: false
+            })
+        );
         // combined with .and
         let p2 = abstract_eval(d("setp", &["lt", "and", "s32"]), &[iota(), c(8), p], &mut x);
         assert_eq!(p2, Value::Pred(PredVal::Lanes(0xff)));
-        let s = abstract_eval(d("selp", &["b32"]), &[c(1), c(2), Value::Pred(PredVal::Lanes(1))], &mut x);
+        let s = abstract_eval(
+            d("selp", &["b32"]),
+            &[c(1), c(2), Value::Pred(PredVal::Lanes(1))],
+            &mut x,
+        );
         assert_eq!(&lanes(&s)[..2], &[1, 2]);
+        // slct: lane - 16 >= 0 picks the first operand in lanes 16..31
+        let cond = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 - 16)));
+        let s = abstract_eval(d("slct", &["b32", "s32"]), &[c(7), c(9), cond], &mut x);
+        assert_eq!((lanes(&s)[15], lanes(&s)[16]), (9, 7));
+        assert_eq!(
+            eval_scalar(d("slct", &["b32", "s32"]), &[7, 9, -1]),
+            Some(9)
+        );
     }
 
     #[test]
@@ -824,10 +1142,18 @@ mod tests {
         let data = Value::Varying { data: true };
         let v = abstract_eval(d("mul", &["wide", "s32"]), &[data, c(4)], &mut x);
         assert_eq!(v, Value::Varying { data: true });
-        let w = abstract_eval(d("add", &["s64"]), &[Value::poly(Poly::sym(Sym::Param(0))), v], &mut x);
+        let w = abstract_eval(
+            d("add", &["s64"]),
+            &[Value::poly(Poly::sym(Sym::Param(0))), v],
+            &mut x,
+        );
         assert!(w.is_data());
         // uniform unknowns stay uniform
-        let u = abstract_eval(d("mul", &["hi", "u32"]), &[Value::poly(Poly::sym(Sym::Param(1))), c(3)], &mut x);
+        let u = abstract_eval(
+            d("mul", &["hi", "u32"]),
+            &[Value::poly(Poly::sym(Sym::Param(1))), c(3)],
+            &mut x,
+        );
         assert!(u.is_uniform());
         assert!(decode("add", &["f32"]).is_none());
         assert!(decode("frobnicate", &["u32"]).is_none());
