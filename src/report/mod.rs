@@ -15,7 +15,7 @@
 //! | column | meaning |
 //! | --- | --- |
 //! | `PTX` | PTX line of the instruction |
-//! | `CUDA` | `file:line` from the instruction's `.loc` (file name only) |
+//! | `CUDA` | `file:line` from the instruction's `.loc` (file name only), then `@[file:]line` for each call site it was inlined at ([`CudaLine`]) |
 //! | `lanes` | active lanes per request (Nsight: predicated-on thread instructions / instructions executed) |
 //! | `L1/req` | distinct 128-byte L1 lines touched per request |
 //! | `sect/req` | distinct 32-byte L2 sectors touched per request |
@@ -381,13 +381,25 @@ impl KernelReport {
     }
 }
 
-/// Where an access stands in the CUDA source (`.loc`), file name only.
+/// Where an access stands in the CUDA source (`.loc`), file name only, with
+/// the call sites it was inlined at.
+///
+/// Displayed as `file:line`, then `@file:line` per call site, innermost first
+/// (`@line` when the call site is in the same file): the innermost line is the
+/// one Nsight's source view shows, the outermost is in the kernel.
 ///
 /// ```
 /// use warpscope::report::CudaLine;
 ///
-/// let c = CudaLine { file: "indirect.cu".into(), line: 17 };
+/// let c = CudaLine { file: "indirect.cu".into(), line: 17, inlined_at: None };
 /// assert_eq!(c.to_string(), "indirect.cu:17");
+///
+/// let atomic = CudaLine {
+///     file: "sm_20_atomic_functions.hpp".into(),
+///     line: 84,
+///     inlined_at: Some(Box::new(CudaLine { file: "kernels.cu".into(), line: 512, inlined_at: None })),
+/// };
+/// assert_eq!(atomic.to_string(), "sm_20_atomic_functions.hpp:84@kernels.cu:512");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CudaLine {
@@ -396,11 +408,45 @@ pub struct CudaLine {
     pub file: String,
     /// 1-based line.
     pub line: u32,
+    /// The call site, when this line was inlined into another function.
+    pub inlined_at: Option<Box<CudaLine>>,
+}
+
+impl CudaLine {
+    /// Converts a `.loc` location (and its inlining chain).
+    ///
+    /// ```
+    /// use warpscope::analysis::SourceLocation;
+    /// use warpscope::report::CudaLine;
+    ///
+    /// let loc = SourceLocation { file: "/tmp/build/k.cu".into(), line: 9, column: 3, inlined_at: None };
+    /// assert_eq!(CudaLine::new(&loc).to_string(), "k.cu:9");
+    /// ```
+    pub fn new(loc: &crate::analysis::SourceLocation) -> CudaLine {
+        CudaLine {
+            file: file_name(&loc.file),
+            line: loc.line,
+            inlined_at: loc
+                .inlined_at
+                .as_deref()
+                .map(|l| Box::new(CudaLine::new(l))),
+        }
+    }
 }
 
 impl std::fmt::Display for CudaLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
+        write!(f, "{}:{}", self.file, self.line)?;
+        let mut inner = self;
+        while let Some(outer) = inner.inlined_at.as_deref() {
+            if outer.file == inner.file {
+                write!(f, "@{}", outer.line)?;
+            } else {
+                write!(f, "@{}:{}", outer.file, outer.line)?;
+            }
+            inner = outer;
+        }
+        Ok(())
     }
 }
 
@@ -422,7 +468,8 @@ impl std::fmt::Display for CudaLine {
 ///     pattern: Pattern::Coalesced, stride_bytes: Some(4), lane_pattern: "base + 4*i".into(),
 ///     per_request: PerRequest {
 ///         l1_lines: 1.0, sectors: 4.0, ideal_sectors: 4.0,
-///         sectors_min: 4.0, sectors_max: 4.0, active_lanes: Some(32.0),
+///         sectors_min: 4.0, sectors_max: 4.0, l1_lines_min: 1.0, l1_lines_max: 1.0,
+///         active_lanes: Some(32.0),
 ///     },
 ///     requests: Some(10), shared_wavefronts: None, caveats: vec![],
 /// };
@@ -467,6 +514,10 @@ pub struct AccessRow {
     pub sectors_min: f64,
     /// Upper bound on sectors per request.
     pub sectors_max: f64,
+    /// Lower bound on L1 lines per request.
+    pub l1_lines_min: f64,
+    /// Upper bound on L1 lines per request.
+    pub l1_lines_max: f64,
     /// `ideal_sectors / sectors` (None when no sector is touched).
     pub efficiency: Option<f64>,
     /// `sectors × 32 / (lanes × bits / 8)`: L2 bytes moved per byte requested.
@@ -523,7 +574,8 @@ impl AccessRow {
     ///     lane_pattern: "base + 128*i".into(),
     ///     per_request: PerRequest {
     ///         l1_lines: 32.0, sectors: 32.0, ideal_sectors: 16.0,
-    ///         sectors_min: 32.0, sectors_max: 32.0, active_lanes: Some(32.0),
+    ///         sectors_min: 32.0, sectors_max: 32.0, l1_lines_min: 32.0, l1_lines_max: 32.0,
+    ///         active_lanes: Some(32.0),
     ///     },
     ///     requests: None, shared_wavefronts: None, caveats: vec![],
     /// };
@@ -555,10 +607,7 @@ impl AccessRow {
         AccessRow {
             ptx_line: access.ptx.line,
             ptx_column: access.ptx.column,
-            cuda: access.source.as_ref().map(|s| CudaLine {
-                file: file_name(&s.file),
-                line: s.line,
-            }),
+            cuda: access.source.as_ref().map(CudaLine::new),
             instruction: access.instruction.clone(),
             op: access.op,
             space: access.space,
@@ -573,6 +622,8 @@ impl AccessRow {
             ideal_sectors: round4(pr.ideal_sectors),
             sectors_min: round4(pr.sectors_min),
             sectors_max: round4(pr.sectors_max),
+            l1_lines_min: round4(pr.l1_lines_min),
+            l1_lines_max: round4(pr.l1_lines_max),
             efficiency: ratio(pr.ideal_sectors, Some(pr.sectors)),
             overhead: ratio(pr.sectors * 32.0, bytes_per_request),
             l1_overhead: ratio(pr.l1_lines * 128.0, bytes_per_request),
@@ -816,7 +867,8 @@ impl Summary {
     ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global,
     ///     bits: 32, pattern: Pattern::Unknown, stride_bytes: None, lane_pattern: String::new(),
     ///     per_request: PerRequest { l1_lines: 1.0, sectors, ideal_sectors: 4.0,
-    ///         sectors_min: sectors, sectors_max: sectors, active_lanes: Some(32.0) },
+    ///         sectors_min: sectors, sectors_max: sectors, l1_lines_min: 1.0, l1_lines_max: 1.0,
+    ///         active_lanes: Some(32.0) },
     ///     requests: Some(requests), shared_wavefronts: None, caveats: vec![],
     /// });
     /// // 100 requests at 4 sectors, 100 at 32: (400 + 400) / (400 + 3200).

@@ -23,6 +23,7 @@ fn access(
             file: "/home/someone/src/kernel.cu".into(),
             line: line / 2,
             column: 5,
+            inlined_at: None,
         }),
         instruction: instruction.into(),
         op,
@@ -37,6 +38,8 @@ fn access(
             ideal_sectors,
             sectors_min: sectors,
             sectors_max: sectors,
+            l1_lines_min: l1_lines,
+            l1_lines_max: l1_lines,
             active_lanes,
         },
         requests,
@@ -97,7 +100,8 @@ fn per_request_averages_give_back_the_launch_counts() {
         row.cuda,
         Some(CudaLine {
             file: "kernel.cu".into(),
-            line: 20
+            line: 20,
+            inlined_at: None
         })
     );
 }
@@ -243,6 +247,15 @@ fn sample() -> Report {
     };
     let mut with_caveat = kernel(accesses, Some(totals));
     with_caveat.caveats.push("a kernel-wide assumption".into());
+    // The store was inlined from a helper at line 23 into the kernel at line 30.
+    if let Some(loc) = with_caveat.accesses[2].source.as_mut() {
+        loc.inlined_at = Some(Box::new(SourceLocation {
+            file: "/home/someone/src/kernel.cu".into(),
+            line: 30,
+            column: 1,
+            inlined_at: None,
+        }));
+    }
     // A shared-memory column read (32-way bank conflict): shown, not summarised.
     let mut shared = access(
         50,
