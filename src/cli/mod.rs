@@ -23,6 +23,8 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// List every rule with its code, name, default level and summary.
     Rules(rules::RulesArgs),
+    /// Print each kernel's memory accesses with their cost, the launch's totals and a summary.
+    Report(report::ReportArgs),
 }
 
 /// Entry point of the binary.
@@ -34,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Rules(a) => rules::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
 
@@ -43,3 +46,4 @@ pub mod common;
 mod explain;
 mod parse;
 mod rules;
+mod report;
