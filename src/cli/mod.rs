@@ -17,6 +17,8 @@ enum Command {
     Parse(parse::ParseArgs),
     /// Print the control-flow graph of each function.
     Cfg(cfg::CfgArgs),
+    /// Run the language server (LSP over stdin/stdout) for editors.
+    Lsp(lsp::LspArgs),
 }
 
 /// Entry point of the binary.
@@ -25,9 +27,11 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Parse(a) => parse::run(a),
         Command::Cfg(a) => cfg::run(a),
+        Command::Lsp(a) => lsp::run(a),
     }
 }
 
 mod cfg;
 pub mod common;
+mod lsp;
 mod parse;

@@ -1,0 +1,216 @@
+//! The server's one door into the library: everything the editor is told about
+//! a document — diagnostics, accesses and their costs, declarations — comes
+//! from the library calls in this file. The rest of `src/lsp/` only maps
+//! positions, documents and protocol messages.
+//!
+//! One call, [`analyse`], turns a document's text into owned [`Facts`]: the
+//! syntax tree borrows the text and dies at the end of the call; what the
+//! requests need afterwards (diagnostics, kernel analyses, a name index,
+//! document symbols) is kept.
+
+use super::index::{function_kind_label, NameIndex};
+use lsp_types::SymbolKind;
+use std::path::{Path, PathBuf};
+use warpscope::analysis::{Access, KernelAnalysis};
+use warpscope::diagnostic::{Diagnostic, FrontEndCode};
+use warpscope::source::{SourceFile, Span};
+use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
+
+/// The configuration in force for one document, as discovered from its
+/// directory.
+#[derive(Clone, Debug, Default)]
+pub struct LoadedConfig {
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    /// Why the configuration could not be read (shown as a diagnostic).
+    pub error: Option<String>,
+}
+
+/// Looks up the configuration for a document in `dir` (and upwards).
+///
+/// ADAPTER (until `config::Config::discover` lands from branch `check`): no
+/// configuration file is read; defaults apply.
+pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
+    let _ = dir;
+    LoadedConfig::default()
+}
+
+/// A document symbol (kernel, function, module variable) with its children.
+#[derive(Clone, Debug)]
+pub struct SymbolNode {
+    /// Shown name (mangled, as written).
+    pub name: String,
+    /// Extra text (`.entry`, demangled name, type).
+    pub detail: Option<String>,
+    /// LSP symbol kind.
+    pub kind: SymbolKind,
+    /// The whole definition.
+    pub span: Span,
+    /// The name.
+    pub selection: Span,
+    /// Parameters, labels.
+    pub children: Vec<SymbolNode>,
+}
+
+/// What the server knows about one version of one document.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Diagnostics with configured levels, as `check` reports them.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every analysed kernel.
+    pub kernels: Vec<KernelAnalysis>,
+    /// Accesses by span: (start, end, kernel index, access index), sorted.
+    pub accesses: Vec<(Span, u32, u32)>,
+    /// Name occurrences and their declarations.
+    pub names: NameIndex,
+    /// Kernels, functions and module variables.
+    pub symbols: Vec<SymbolNode>,
+}
+
+impl Facts {
+    /// The access whose instruction covers `offset` (the narrowest one).
+    pub fn access_at(&self, offset: u32) -> Option<(&KernelAnalysis, &Access)> {
+        let i = self.accesses.partition_point(|(s, _, _)| s.start <= offset);
+        self.accesses[..i]
+            .iter()
+            .rev()
+            .filter(|(s, _, _)| s.contains(offset))
+            .min_by_key(|(s, _, _)| s.len())
+            .and_then(|&(_, k, a)| {
+                let k = self.kernels.get(k as usize)?;
+                Some((k, k.accesses.get(a as usize)?))
+            })
+    }
+}
+
+/// Analyses one document.
+///
+/// ADAPTER (until `lints::check_file` lands from branch `check` and
+/// `analysis::analyze` from branch `analysis`): diagnostics are the parser's
+/// only, and no kernel is analysed.
+pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
+    let _ = config;
+    let (module, diagnostics) = warpscope::syntax::parse(file.text());
+    let names = NameIndex::build(&module);
+    let symbols = document_symbols(&module);
+    let kernels: Vec<KernelAnalysis> = Vec::new();
+    let mut accesses = Vec::new();
+    for (ki, k) in kernels.iter().enumerate() {
+        for (ai, a) in k.accesses.iter().enumerate() {
+            accesses.push((a.span, ki as u32, ai as u32));
+        }
+    }
+    accesses.sort_by_key(|(s, _, _)| (s.start, s.end));
+    Facts { diagnostics, kernels, accesses, names, symbols }
+}
+
+/// The explanation of a diagnostic code, as `warpscope explain CODE` prints it.
+///
+/// ADAPTER (until the lint registry lands from branch `check`): front-end
+/// codes only.
+pub fn explain(code: &str) -> Option<&'static str> {
+    FrontEndCode::ALL.iter().find(|c| c.code() == code).map(|c| c.explain())
+}
+
+fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
+    let mut out = Vec::new();
+    for v in module.globals() {
+        for d in &v.declarators {
+            out.push(SymbolNode {
+                name: d.name.text.to_string(),
+                detail: Some(var_detail(v.space, v.ty.map(|t| t.text))),
+                kind: SymbolKind::VARIABLE,
+                span: v.span,
+                selection: d.name.span,
+                children: Vec::new(),
+            });
+        }
+    }
+    for f in &module.functions {
+        let mut children = Vec::new();
+        for p in f.returns.iter().chain(&f.params) {
+            for d in &p.declarators {
+                children.push(SymbolNode {
+                    name: d.name.text.to_string(),
+                    detail: Some(var_detail(p.space, p.ty.map(|t| t.text))),
+                    kind: SymbolKind::VARIABLE,
+                    span: p.span,
+                    selection: d.name.span,
+                    children: Vec::new(),
+                });
+            }
+        }
+        if let Some(body) = &f.body {
+            for s in &body.statements {
+                match &s.kind {
+                    StmtKind::Label(l) => children.push(SymbolNode {
+                        name: l.text.to_string(),
+                        detail: Some("label".into()),
+                        kind: SymbolKind::KEY,
+                        span: s.span,
+                        selection: l.span,
+                        children: Vec::new(),
+                    }),
+                    StmtKind::Var(v) if v.space != StateSpace::Reg => {
+                        for d in &v.declarators {
+                            children.push(SymbolNode {
+                                name: d.name.text.to_string(),
+                                detail: Some(var_detail(v.space, v.ty.map(|t| t.text))),
+                                kind: SymbolKind::VARIABLE,
+                                span: v.span,
+                                selection: d.name.span,
+                                children: Vec::new(),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut detail = function_kind_label(f.kind).to_string();
+        if let Some(d) = demangle(f.name.text) {
+            detail = format!("{detail} {d}");
+        }
+        if f.body.is_none() {
+            detail.push_str(" (declaration)");
+        }
+        out.push(SymbolNode {
+            name: f.name.text.to_string(),
+            detail: Some(detail),
+            kind: match f.kind {
+                FunctionKind::Entry => SymbolKind::FUNCTION,
+                FunctionKind::Func => SymbolKind::METHOD,
+            },
+            span: f.span,
+            selection: f.name.span,
+            children,
+        });
+    }
+    out.sort_by_key(|s| s.span.start);
+    out
+}
+
+fn var_detail(space: StateSpace, ty: Option<&str>) -> String {
+    let space = match space {
+        StateSpace::Reg => ".reg",
+        StateSpace::Sreg => ".sreg",
+        StateSpace::Global => ".global",
+        StateSpace::Shared => ".shared",
+        StateSpace::Const => ".const",
+        StateSpace::Local => ".local",
+        StateSpace::Param => ".param",
+        StateSpace::Tex => ".tex",
+    };
+    match ty {
+        Some(t) => format!("{space} .{t}"),
+        None => space.to_string(),
+    }
+}
+
+/// The demangled C++ name, when `name` is an Itanium-mangled one.
+pub fn demangle(name: &str) -> Option<String> {
+    if !name.starts_with("_Z") {
+        return None;
+    }
+    cpp_demangle::Symbol::new(name).ok().and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+}

@@ -1,0 +1,300 @@
+//! `warpscope lsp`: the language server.
+//!
+//! A thin layer over the library. It is built on `lsp-server` (the transport,
+//! JSON-RPC framing and handshake that rust-analyzer and ruff use: a
+//! synchronous crossbeam-channel API, no async runtime) and `lsp-types` (the
+//! protocol's types). Everything the editor is told comes from library calls
+//! in [`backend`]; this module maps positions ([`position`]), keeps documents
+//! ([`document`]) and routes messages ([`handlers`]).
+//!
+//! ## The loop
+//! One thread handles every message in order. Edits only mark a document
+//! stale; stale documents are re-analysed and their diagnostics published
+//! when no message is waiting, so a burst of `didChange` costs one analysis.
+//! A request that needs a stale document's facts analyses it first.
+//!
+//! ## Robustness (architecture invariants)
+//! - No message makes the server stop, except `exit`: unknown requests get
+//!   `MethodNotFound`, malformed parameters `InvalidParams`, unknown
+//!   notifications are ignored, requests after `shutdown` get
+//!   `InvalidRequest`.
+//! - `$/cancelRequest` for a request still waiting in the queue answers it
+//!   with `RequestCancelled` without running it; a cancel for a request
+//!   already answered is ignored.
+//! - A panic inside a handler (a library bug on some input) is caught: the
+//!   request gets `InternalError`, the document is dropped from the cache of
+//!   facts, and the server goes on.
+//! - Positions are UTF-8 when the client offers it (`general.positionEncodings`),
+//!   UTF-16 otherwise; both directions clamp (see [`position`]).
+
+pub mod backend;
+pub mod document;
+pub mod handlers;
+pub mod index;
+pub mod position;
+
+use document::Documents;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use position::Encoding;
+use serde_json::Value;
+use std::collections::VecDeque;
+
+/// User settings (initializationOptions or workspace configuration).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Show sectors per request at the end of each global access line.
+    pub inlay_hints: bool,
+    /// URL template for a code's documentation, with `{code}` and `{name}`
+    /// placeholders; sent as `codeDescription.href` when set.
+    pub explain_url: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { inlay_hints: true, explain_url: None }
+    }
+}
+
+impl Settings {
+    /// Updates from a JSON object shaped `{"inlayHints": {"enable": bool},
+    /// "explainUrl": "..."}`, also accepted under a `warpscope` key and with
+    /// `"inlayHints": bool`.
+    pub fn update(&mut self, v: &Value) {
+        let v = v.get("warpscope").unwrap_or(v);
+        match v.get("inlayHints") {
+            Some(Value::Bool(b)) => self.inlay_hints = *b,
+            Some(o) => {
+                if let Some(b) = o.get("enable").and_then(Value::as_bool) {
+                    self.inlay_hints = b;
+                }
+            }
+            None => {}
+        }
+        if let Some(u) = v.get("explainUrl") {
+            self.explain_url = u.as_str().filter(|s| !s.is_empty()).map(String::from);
+        }
+    }
+}
+
+/// The server's state.
+pub struct Server {
+    sender: crossbeam_channel::Sender<Message>,
+    /// Open documents.
+    pub docs: Documents,
+    /// Negotiated position encoding.
+    pub encoding: Encoding,
+    /// User settings.
+    pub settings: Settings,
+    /// The client can be asked to refresh inlay hints.
+    inlay_refresh: bool,
+    /// The client asks for settings with `workspace/configuration`.
+    pull_config: bool,
+    next_id: i32,
+    shutting_down: bool,
+}
+
+/// Runs the server over stdin/stdout until `exit`. Returns the process exit
+/// status the protocol asks for (0 after `shutdown`, 1 otherwise).
+pub fn run_stdio() -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
+    let (connection, io_threads) = Connection::stdio();
+    let code = run(&connection)?;
+    drop(connection);
+    io_threads.join()?;
+    Ok(code)
+}
+
+/// Runs the server over a connection (stdio or in-memory).
+pub fn run(connection: &Connection) -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
+    let (id, params) = connection.initialize_start()?;
+    let (encoding, mut settings, inlay_refresh, pull_config) = negotiate(&params);
+    if let Some(opts) = params.get("initializationOptions") {
+        settings.update(opts);
+    }
+    let result = serde_json::json!({
+        "capabilities": handlers::capabilities(encoding),
+        "serverInfo": { "name": "warpscope", "version": env!("CARGO_PKG_VERSION") },
+    });
+    // `initialized` is handled (ignored) by the main loop, so a client that
+    // sends it late or not at all is still served.
+    connection.sender.send(Response::new_ok(id, result).into())?;
+    let mut server = Server {
+        sender: connection.sender.clone(),
+        docs: Documents::default(),
+        encoding,
+        settings,
+        inlay_refresh,
+        pull_config,
+        next_id: 0,
+        shutting_down: false,
+    };
+    server.main_loop(&connection.receiver)
+}
+
+/// Reads the client's capabilities: position encodings, refresh support.
+fn negotiate(params: &Value) -> (Encoding, Settings, bool, bool) {
+    let caps = params.get("capabilities");
+    let offers_utf8 = caps
+        .and_then(|c| c.pointer("/general/positionEncodings"))
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|e| e.as_str() == Some("utf-8")));
+    let refresh = caps
+        .and_then(|c| c.pointer("/workspace/inlayHint/refreshSupport"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let pull = caps
+        .and_then(|c| c.pointer("/workspace/configuration"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let enc = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+    (enc, Settings::default(), refresh, pull)
+}
+
+impl Server {
+    fn main_loop(&mut self, receiver: &crossbeam_channel::Receiver<Message>) -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
+        let mut queue: VecDeque<Message> = VecDeque::new();
+        if self.pull_config {
+            self.request_configuration();
+        }
+        loop {
+            let msg = match queue.pop_front() {
+                Some(m) => m,
+                None => match receiver.try_recv() {
+                    Ok(m) => m,
+                    Err(_) => {
+                        // Idle: bring every stale document up to date.
+                        self.publish_stale();
+                        match receiver.recv() {
+                            Ok(m) => m,
+                            Err(_) => return Ok(1),
+                        }
+                    }
+                },
+            };
+            // Take in what has already arrived, so that a cancel can
+            // overtake the request it cancels.
+            while let Ok(m) = receiver.try_recv() {
+                let is_exit = matches!(&m, Message::Notification(n) if n.method == "exit");
+                queue.push_back(m);
+                if is_exit {
+                    break;
+                }
+            }
+            match msg {
+                Message::Request(req) => self.on_request(req),
+                Message::Notification(n) if n.method == "exit" => {
+                    return Ok(if self.shutting_down { 0 } else { 1 });
+                }
+                Message::Notification(n) if n.method == "$/cancelRequest" => {
+                    if let Some(id) = cancel_id(&n.params) {
+                        let pos = queue.iter().position(|m| matches!(m, Message::Request(r) if r.id == id));
+                        if let Some(pos) = pos {
+                            queue.remove(pos);
+                            self.respond(Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into()));
+                        }
+                    }
+                }
+                Message::Notification(n) => self.on_notification(n),
+                Message::Response(r) => self.on_response(r),
+            }
+        }
+    }
+
+    fn on_request(&mut self, req: Request) {
+        if self.shutting_down {
+            let r = Response::new_err(req.id, ErrorCode::InvalidRequest as i32, "the server is shutting down".into());
+            return self.respond(r);
+        }
+        if req.method == "shutdown" {
+            self.shutting_down = true;
+            return self.respond(Response::new_ok(req.id, ()));
+        }
+        let id = req.id.clone();
+        let method = req.method.clone();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::request(self, req)));
+        let response = match outcome {
+            Ok(r) => r,
+            Err(_) => {
+                // The facts of any document may be half-built: drop them all.
+                for (_, d) in self.docs.iter_mut() {
+                    d.facts = Some(Default::default());
+                }
+                Response::new_err(id, ErrorCode::InternalError as i32, format!("internal error while handling {method}"))
+            }
+        };
+        self.respond(response);
+    }
+
+    fn on_notification(&mut self, n: Notification) {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::notification(self, n)));
+        if outcome.is_err() {
+            for (_, d) in self.docs.iter_mut() {
+                if d.facts.is_none() {
+                    d.facts = Some(Default::default());
+                }
+            }
+        }
+    }
+
+    fn on_response(&mut self, r: Response) {
+        // The only requests the server sends: `workspace/configuration`
+        // (answered with one settings object) and refreshes (answered null).
+        if let Ok(Value::Array(items)) = r.response_result {
+            let before = self.settings.clone();
+            for item in items.iter().filter(|i| !i.is_null()) {
+                self.settings.update(item);
+            }
+            if self.settings != before {
+                self.refresh_inlay_hints();
+            }
+        }
+    }
+
+    /// Sends a response.
+    pub fn respond(&self, r: Response) {
+        let _ = self.sender.send(r.into());
+    }
+
+    /// Sends a notification.
+    pub fn notify(&self, method: &str, params: impl serde::Serialize) {
+        let _ = self.sender.send(Notification::new(method.to_string(), params).into());
+    }
+
+    /// Sends a request to the client (its answer comes to `on_response`).
+    fn send_request(&mut self, method: &str, params: Value) {
+        self.next_id += 1;
+        let id = RequestId::from(format!("warpscope-{}", self.next_id));
+        let _ = self.sender.send(Request::new(id, method.to_string(), params).into());
+    }
+
+    /// Asks the client for the `warpscope` settings section.
+    pub fn request_configuration(&mut self) {
+        self.send_request("workspace/configuration", serde_json::json!({ "items": [{ "section": "warpscope" }] }));
+    }
+
+    /// Asks the client to re-request inlay hints, if it can.
+    pub fn refresh_inlay_hints(&mut self) {
+        if self.inlay_refresh {
+            self.send_request("workspace/inlayHint/refresh", Value::Null);
+        }
+    }
+
+    /// Analyses every stale document and publishes its diagnostics.
+    pub fn publish_stale(&mut self) {
+        for uri in self.docs.stale() {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::publish(self, &uri)));
+            if outcome.is_err() {
+                if let Some(d) = self.docs.get_mut(&uri) {
+                    d.facts = Some(Default::default());
+                }
+            }
+        }
+    }
+}
+
+fn cancel_id(params: &Value) -> Option<RequestId> {
+    match params.get("id")? {
+        Value::Number(n) => n.as_i64().and_then(|i| i32::try_from(i).ok()).map(RequestId::from),
+        Value::String(s) => Some(RequestId::from(s.clone())),
+        _ => None,
+    }
+}
