@@ -1,0 +1,297 @@
+//! Drives the built `warpscope lsp` binary over stdio with real JSON-RPC
+//! framing and checks its answers.
+//!
+//! The fixture is `tests/nvim/fixtures/saxpy_strided.ptx` (the Neovim test
+//! opens the same file): one kernel with a coalesced `ld.global.f32`
+//! (lane i at `4*i`) and a strided `st.global.f32` (lane i at `128*i`).
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+const FIXTURE: &str = include_str!("nvim/fixtures/saxpy_strided.ptx");
+const URI: &str = "file:///tmp/warpscope-lsp-test/saxpy_strided.ptx";
+
+/// Guards against a hung server only (a failing test beats a CI run that
+/// never ends); no test measures time.
+const HANG_GUARD: Duration = Duration::from_secs(120);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    /// Notifications and server requests seen while waiting for responses.
+    backlog: Vec<Value>,
+    next_id: i64,
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut buf = vec![0; len?];
+    r.read_exact(&mut buf).ok()?;
+    serde_json::from_slice(&buf).ok()
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start warpscope lsp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(m) = read_message(&mut r) {
+                if tx.send(m).is_err() {
+                    break;
+                }
+            }
+        });
+        Client { child, stdin, incoming: rx, backlog: Vec::new(), next_id: 0 }
+    }
+
+    fn send(&mut self, v: Value) {
+        let body = serde_json::to_string(&v).unwrap();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, body: &str) {
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request_async(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    fn recv(&mut self) -> Value {
+        self.incoming.recv_timeout(HANG_GUARD).expect("the server answered")
+    }
+
+    /// The whole response (with `result` or `error`) to request `id`.
+    fn response(&mut self, id: i64) -> Value {
+        if let Some(i) = self.backlog.iter().position(|m| m["id"] == json!(id) && m.get("method").is_none()) {
+            return self.backlog.remove(i);
+        }
+        loop {
+            let m = self.recv();
+            if m["id"] == json!(id) && m.get("method").is_none() {
+                return m;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request_async(method, params);
+        let r = self.response(id);
+        assert!(r.get("error").is_none(), "{method} failed: {r}");
+        r["result"].clone()
+    }
+
+    /// The next `publishDiagnostics` for `uri` with the given version.
+    fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let matches =
+            |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version;
+        if let Some(i) = self.backlog.iter().position(matches) {
+            let m = self.backlog.remove(i);
+            return m["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+        loop {
+            let m = self.recv();
+            if matches(&m) {
+                return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    fn initialize(&mut self, capabilities: Value, options: Value) -> Value {
+        let r = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": capabilities, "initializationOptions": options}),
+        );
+        self.notify("initialized", json!({}));
+        r
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}),
+        );
+    }
+
+    fn shutdown(mut self) {
+        let r = self.request("shutdown", Value::Null);
+        assert_eq!(r, Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "exit after shutdown must be status 0, got {status}");
+    }
+}
+
+/// 0-based (line, UTF-16 character) of the first occurrence of `needle`
+/// (plus `delta` characters) in `text`.
+fn pos_of(text: &str, needle: &str, delta: usize) -> Value {
+    let at = text.find(needle).unwrap_or_else(|| panic!("{needle} not in fixture"));
+    let line = text[..at].matches('\n').count();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let ch: usize = text[line_start..at].encode_utf16().count() + delta;
+    json!({"line": line, "character": ch})
+}
+
+fn line_of(text: &str, needle: &str) -> u64 {
+    text[..text.find(needle).unwrap()].matches('\n').count() as u64
+}
+
+fn td(uri: &str) -> Value {
+    json!({"uri": uri})
+}
+
+#[test]
+fn lifecycle_capabilities_and_unknown_methods() {
+    let mut c = Client::start();
+    let init = c.initialize(json!({}), Value::Null);
+    let caps = &init["capabilities"];
+    assert_eq!(caps["positionEncoding"], "utf-16", "no utf-8 offered: utf-16");
+    assert_eq!(caps["hoverProvider"], true);
+    assert_eq!(caps["definitionProvider"], true);
+    assert_eq!(caps["documentSymbolProvider"], true);
+    assert_eq!(caps["inlayHintProvider"], true);
+    assert_eq!(init["serverInfo"]["name"], "warpscope");
+
+    // Unknown request: MethodNotFound, and the server goes on.
+    let id = c.request_async("warpscope/doesNotExist", json!({}));
+    let r = c.response(id);
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    // Unknown notification: ignored.
+    c.notify("$/somethingElse", json!({"x": 1}));
+    // Malformed params: InvalidParams, not a crash.
+    let id = c.request_async("textDocument/hover", json!({"textDocument": 5}));
+    assert_eq!(c.response(id)["error"]["code"], -32602);
+    // A request about a document that is not open: null.
+    let r = c.request("textDocument/hover", json!({"textDocument": td("file:///nope.ptx"), "position": {"line": 0, "character": 0}}));
+    assert_eq!(r, Value::Null);
+    // A message that is valid JSON but not JSON-RPC we know (no method, no id): survives.
+    c.send_raw(r#"{"jsonrpc":"2.0","id":9999,"result":null}"#);
+    let r = c.request("textDocument/documentSymbol", json!({"textDocument": td("file:///nope.ptx")}));
+    assert_eq!(r, Value::Null);
+    c.shutdown();
+}
+
+#[test]
+fn utf8_is_negotiated_when_offered() {
+    let mut c = Client::start();
+    let init = c.initialize(json!({"general": {"positionEncodings": ["utf-32", "utf-8", "utf-16"]}}), Value::Null);
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    c.shutdown();
+}
+
+#[test]
+fn requests_after_shutdown_are_refused_and_exit_without_shutdown_is_status_1() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.request("shutdown", Value::Null);
+    let id = c.request_async("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+    assert_eq!(c.response(id)["error"]["code"], -32600);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().unwrap().success());
+
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.child.wait().unwrap().code(), Some(1));
+}
+
+#[test]
+fn cancelled_requests_are_answered_once() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let id = c.request_async("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+        c.notify("$/cancelRequest", json!({"id": id}));
+        ids.push(id);
+    }
+    // A cancel for a request that never existed is ignored.
+    c.notify("$/cancelRequest", json!({"id": 424242}));
+    for id in ids {
+        let r = c.response(id);
+        // Honoured (RequestCancelled) or already answered: never both, never lost.
+        match r.get("error") {
+            Some(e) => assert_eq!(e["code"], -32800, "{r}"),
+            None => assert!(r["result"].is_array(), "{r}"),
+        }
+        assert!(!c.backlog.iter().any(|m| m["id"] == json!(id) && m.get("method").is_none()), "answered twice");
+    }
+    c.shutdown();
+}
+
+#[test]
+fn malformed_ptx_never_stops_the_server() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    let nasty = [
+        "",
+        "{",
+        "}}}}",
+        ".entry",
+        ".visible .entry k( { ld.global.f32 %f1, [; }",
+        "\u{0}\u{1}\u{2}\u{ff}\u{10FFFF}",
+        ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ld.global.f32 %f1, [%rd1+; ret;",
+        &"(".repeat(100_000),
+        &"[%r1+".repeat(10_000),
+        &FIXTURE[..FIXTURE.len() / 2],
+    ];
+    for (i, text) in nasty.iter().enumerate() {
+        let uri = format!("file:///tmp/warpscope-lsp-test/nasty{i}.ptx");
+        c.open(&uri, text);
+        let _ = c.diagnostics(&uri, 1);
+        for method in ["textDocument/documentSymbol", "textDocument/inlayHint"] {
+            let id = c.request_async(
+                method,
+                json!({"textDocument": td(&uri), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}),
+            );
+            let r = c.response(id);
+            assert!(r.get("error").is_none(), "{method} on nasty{i}: {r}");
+        }
+        for (line, ch) in [(0, 0), (0, 3), (5, 200), (1000, 1000)] {
+            let p = json!({"textDocument": td(&uri), "position": {"line": line, "character": ch}});
+            let id = c.request_async("textDocument/hover", p.clone());
+            assert!(c.response(id).get("error").is_none());
+            let id = c.request_async("textDocument/definition", p);
+            assert!(c.response(id).get("error").is_none());
+        }
+    }
+    c.shutdown();
+}
