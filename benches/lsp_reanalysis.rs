@@ -1,0 +1,156 @@
+//! Re-analysis latency of `warpscope lsp` after an edit of a 1 MB PTX file.
+//!
+//! Run: `cargo bench --bench lsp_reanalysis` (release build of the server).
+//!
+//! Drives the built binary over stdio exactly as an editor does: open a
+//! ~1 MB document, then repeatedly send an incremental `didChange` (one
+//! character of one immediate) and wait for the `publishDiagnostics` of that
+//! version. The time measured is the whole round trip — apply the edit,
+//! re-discover nothing, parse, run the checks and the analysis, build the
+//! name index, convert and serialise the diagnostics — as the user sees it.
+//!
+//! Two shapes of file: many kernels of ordinary size (a CUTLASS-style
+//! translation unit), and one huge kernel (an unrolled loop).
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const KERNEL: &str = include_str!("../tests/nvim/fixtures/saxpy_strided.ptx");
+const TARGET_BYTES: usize = 1 << 20;
+const EDITS: usize = 30;
+
+fn many_kernels() -> String {
+    let header_end = KERNEL.find(".visible .entry").unwrap();
+    let (header, body) = KERNEL.split_at(header_end);
+    let mut s = header.to_string();
+    let mut i = 0;
+    while s.len() < TARGET_BYTES {
+        s.push_str(&body.replace("_Z6stridePfS_i", &format!("_Z6stridePfS_i_{i}")));
+        i += 1;
+    }
+    s
+}
+
+fn one_big_kernel() -> String {
+    let block_start = KERNEL.find("\t.loc\t1 5 5").unwrap();
+    let block_end = KERNEL.find("$L__BB0_2:").unwrap();
+    let block = &KERNEL[block_start..block_end];
+    let mut s = KERNEL[..block_start].to_string();
+    while s.len() < TARGET_BYTES {
+        s.push_str(block);
+    }
+    s.push_str(&KERNEL[block_end..]);
+    s
+}
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start warpscope lsp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server { child, stdin, stdout }
+    }
+    fn send(&mut self, v: Value) {
+        let body = v.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+        self.stdin.flush().unwrap();
+    }
+    fn recv(&mut self) -> Value {
+        let mut len = 0;
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "server closed stdout");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length:") {
+                len = v.trim().parse().unwrap();
+            }
+        }
+        let mut buf = vec![0; len];
+        self.stdout.read_exact(&mut buf).unwrap();
+        serde_json::from_slice(&buf).unwrap()
+    }
+    fn wait_diagnostics(&mut self, version: i64) -> usize {
+        loop {
+            let m = self.recv();
+            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version {
+                return m["params"]["diagnostics"].as_array().map_or(0, Vec::len);
+            }
+        }
+    }
+}
+
+fn bench(name: &str, text: &str) {
+    let mut s = Server::start();
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    let _ = s.recv();
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let uri = "file:///tmp/warpscope-bench/big.ptx";
+    let t0 = Instant::now();
+    s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}));
+    let n = s.wait_diagnostics(1);
+    let open = t0.elapsed();
+
+    // The edit: the `128` of the last `mul.wide.s32 …, 128;` becomes `129`
+    // and back, so every version differs from the one before.
+    let at = text.rfind(", 128;").unwrap() + 2;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut times = Vec::with_capacity(EDITS);
+    for i in 0..EDITS {
+        let version = i as i64 + 2;
+        let digit = if i % 2 == 0 { "9" } else { "8" };
+        let t = Instant::now();
+        s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": col + 2}, "end": {"line": line, "character": col + 3}}, "text": digit}]}}));
+        s.wait_diagnostics(version);
+        times.push(t.elapsed());
+    }
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let _ = s.recv();
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let _ = s.child.wait();
+
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mean = times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64;
+    println!(
+        "lsp_reanalysis/{name}: {} bytes, {} lines, {n} diagnostics; open {:.1} ms; edit→diagnostics over {EDITS} edits: \
+         median {:.1} ms, mean {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+        text.len(),
+        text.lines().count(),
+        ms(open),
+        ms(times[times.len() / 2]),
+        mean,
+        ms(times[times.len() * 9 / 10]),
+        ms(times[times.len() - 1]),
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a name filter, if any, selects a shape.
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    for (name, make) in [("many_kernels", many_kernels as fn() -> String), ("one_big_kernel", one_big_kernel)] {
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        bench(name, &make());
+    }
+}
