@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # build-corpus.sh - build warpscope's big, uncommitted corpus of real PTX.
 #
-# usage: scripts/build-corpus.sh [--no-libs] [--no-cu] [--no-triton] [--keep-unpacked] [-h]
+# usage: scripts/build-corpus.sh [--no-libs] [--no-cu] [--no-triton] [--keep-unpacked]
+#                                [--tools-only] [-h]
 #
 #   --no-libs        skip (a): PTX embedded in NVIDIA's cuBLAS / cuDNN wheels
 #   --no-cu          skip (b): examples/**/*.cu, tests/hw/*.cu, tests/corpus/src/*.cu -> PTX
 #   --no-triton      skip (c): Triton kernels (scripts/triton_ptx.py) -> PTX
 #   --keep-unpacked  keep the unzipped library .so files (about 1.6 GB) after extraction
+#   --tools-only     only install the CUDA tools into $WARPSCOPE_CUDA and print two lines:
+#                    CUDA 13 bin dir (nvcc, ptxas, cuobjdump) and the CUDA 12 ptxas
+#                    (for sm_70); used by scripts/check-corpus.sh
 #
 # Output ($WARPSCOPE_CORPUS, default <repo>/.corpus/, git-ignored):
 #   libs/<wheel>-<version>/<lib.so>/<lib>.<n>.sm_XX.ptx   every PTX module cuobjdump -xptx all
@@ -40,18 +44,21 @@ CUDA13_VER=${CUDA13_VER:-13.5.37}          # nvcc, crt, nvvm, runtime, cuobjdump
 CCCL13_VER=${CCCL13_VER:-13.3.5.0.6}
 CUBLAS_VER=${CUBLAS_VER:-13.10.0.20}       # nvidia-cublas
 CUDNN_VER=${CUDNN_VER:-9.28.0.42}          # nvidia-cudnn-cu13
-NVRTC12_VER=${NVRTC12_VER:-12.9.86}        # nvidia-cuda-nvrtc-cu12 (sm_70 only)
+NVRTC12_VER=${NVRTC12_VER:-12.9.86}        # nvidia-cuda-nvrtc-cu12, nvidia-cuda-nvcc-cu12 (sm_70 only)
+CUDART12_VER=${CUDART12_VER:-12.9.79}      # nvidia-cuda-runtime-cu12 (headers, sm_70 only)
+CCCL12_VER=${CCCL12_VER:-12.9.27}          # nvidia-cuda-cccl-cu12 (headers, sm_70 only)
 TRITON_VER=${TRITON_VER:-3.9.0}
 CU_ARCHS=${CU_ARCHS:-"70 80 90 100 120"}
 TRITON_ARCHS=${TRITON_ARCHS:-"80 90 100"}
 
-DO_LIBS=1 DO_CU=1 DO_TRITON=1 KEEP_UNPACKED=0
+DO_LIBS=1 DO_CU=1 DO_TRITON=1 KEEP_UNPACKED=0 TOOLS_ONLY=0
 for a in "$@"; do
   case $a in
     --no-libs) DO_LIBS=0 ;;
     --no-cu) DO_CU=0 ;;
     --no-triton) DO_TRITON=0 ;;
     --keep-unpacked) KEEP_UNPACKED=1 ;;
+    --tools-only) TOOLS_ONLY=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $a (try --help)" >&2; exit 2 ;;
   esac
@@ -109,13 +116,21 @@ setup_cuda13() {
 }
 
 setup_nvrtc12() {
-  local stamp="$CUDA/cu12/.stamp-nvrtc-$NVRTC12_VER"
+  local stamp="$CUDA/cu12/.stamp2-$NVRTC12_VER-$CUDART12_VER-$CCCL12_VER"
   if [[ ! -f $stamp ]]; then
-    mkdir -p "$CUDA/cu12"
+    rm -rf "$CUDA/cu12"; mkdir -p "$CUDA/cu12"
     unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-nvrtc-cu12 "$NVRTC12_VER")" "$CUDA/cu12"
+    # CUDA 12 device headers for NVRTC: mma.h, cooperative_groups (runtime wheel),
+    # crt/*.h (the nvcc wheel's include/ only), libcu++ (cccl wheel).
+    unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-runtime-cu12 "$CUDART12_VER")" "$CUDA/cu12" 'nvidia/cuda_runtime/include/*'
+    unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-nvcc-cu12 "$NVRTC12_VER")" "$CUDA/cu12" 'nvidia/cuda_nvcc/include/*' \
+      'nvidia/cuda_nvcc/bin/ptxas'      # CUDA 12 ptxas: the last that assembles sm_70
+    unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-cccl-cu12 "$CCCL12_VER")" "$CUDA/cu12" 'nvidia/cuda_cccl/include/*'
     touch "$stamp"
   fi
   NVRTC12="$CUDA/cu12/nvidia/cuda_nvrtc/lib/libnvrtc.so.12"
+  NVRTC12_INC=(-I "$CUDA/cu12/nvidia/cuda_runtime/include" -I "$CUDA/cu12/nvidia/cuda_nvcc/include"
+               -I "$CUDA/cu12/nvidia/cuda_cccl/include")
   [[ -f $NVRTC12 ]] || die "libnvrtc.so.12 missing under $CUDA/cu12"
 }
 
@@ -179,7 +194,7 @@ build_cu() {
         if [[ $arch = 70 ]]; then
           flags="NVRTC $NVRTC12_VER --gpu-architecture=compute_70 -lineinfo -std=c++17"
           if ! "$PY" "$ROOT/scripts/nvrtc_ptx.py" --lib "$NVRTC12" --arch compute_70 --lineinfo \
-               -I "$ROOT/$(dirname "$f")" "$ROOT/$f" -o "$out" 2>"$out.log"; then
+               -I "$ROOT/$(dirname "$f")" "${NVRTC12_INC[@]}" "$ROOT/$f" -o "$out" 2>"$out.log"; then
             log "FAILED sm_70 (NVRTC) $f: $(grep -m1 -i error "$out.log" || tail -1 "$out.log")"
             rm -f "$out"; fails=$((fails + 1)); continue
           fi
@@ -225,6 +240,10 @@ build_triton() {
     awk -F'\t' -v v="$TRITON_VER" '{ print "triton/" $1 "\t" $2 "\ttriton " v " scripts/triton_ptx.py" }' >>"$MANIFEST_TMP"
 }
 
+if [[ $TOOLS_ONLY = 1 ]]; then
+  setup_cuda13; setup_nvrtc12
+  echo "$CU13/bin"; echo "$CUDA/cu12/nvidia/cuda_nvcc/bin/ptxas"; exit 0
+fi
 [[ $DO_LIBS = 1 || $DO_CU = 1 ]] && setup_cuda13
 [[ $DO_CU = 1 ]] && setup_nvrtc12
 [[ $DO_LIBS = 1 ]] && build_libs
@@ -235,7 +254,7 @@ build_triton() {
 { printf 'path\tbytes\tsource\n'; cat "$MANIFEST_TMP"; } >"$CORPUS/MANIFEST.tsv"
 echo "warpscope PTX corpus in $CORPUS"
 printf '%-48s %7s %9s %12s\n' "part" "files" "MB" "statements"
-for part in $(cut -f1 "$MANIFEST_TMP" | awk -F/ '{ print ($1 == "libs") ? $1 "/" $2 "/" $3 : $1 "/" $2 }' | sort -u); do
+for part in $(cut -f1 "$MANIFEST_TMP" | awk -F/ '{ print ($1 == "libs") ? $1 "/" $2 "/" $3 : ($1 == "cu") ? $1 "/" $2 : $1 }' | sort -u); do
   files=$(awk -F'\t' -v p="$part/" 'index($1, p) == 1' "$MANIFEST_TMP" | wc -l)
   mb=$(awk -F'\t' -v p="$part/" 'index($1, p) == 1 { s += $2 } END { printf "%.1f", s / 1048576 }' "$MANIFEST_TMP")
   stmts=$(awk -F'\t' -v p="$part/" 'index($1, p) == 1 { print $1 }' "$MANIFEST_TMP" |

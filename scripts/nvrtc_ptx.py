@@ -22,28 +22,32 @@ import re
 import sys
 
 
-def strip_host(src: str) -> str:
+def strip_host(src: str, inc_dirs=()) -> str:
     """Drop host-only code: includes NVRTC cannot resolve, and host functions.
 
-    A top-level function is kept when its signature mentions __global__,
-    __device__ or __host__ __device__; a top-level function without them is
-    host code and removed (with its body). Everything else stays.
+    A top-level function is kept when its signature mentions __global__ or
+    __device__; a top-level function without them is host code and is blanked
+    out (line numbers are preserved, so -lineinfo stays right). Standard headers
+    that libcu++ provides (<climits> -> <cuda/std/climits>) are rewritten; other
+    host headers (<cstdio>, <vector>, cuda_runtime.h) are dropped.
     """
+    import os
     lines = src.split("\n")
-    # Pass 1: drop #include of host-only headers (NVRTC has its own builtins
-    # for the CUDA device headers; cstdio/vector/etc. are not available).
-    keep_includes = ("cuda_fp16", "cuda_bf16", "cuda_fp8", "cuda/", "cooperative_groups",
-                     "mma.h", "cuda_pipeline", "cuda_awbarrier", "cuda_runtime.h",
-                     "stdint.h", "cstdint")
     kept = []
     for ln in lines:
-        m = re.match(r"\s*#\s*include\s*[<\"]([^>\"]+)[>\"]", ln)
-        if m and not any(k in m.group(1) for k in keep_includes):
-            kept.append("// [nvrtc_ptx.py: dropped host include] " + ln)
-        elif m and "cuda_runtime.h" in m.group(1):
-            kept.append("// [nvrtc_ptx.py: dropped] " + ln)
-        else:
+        m = re.match(r"\s*#\s*include\s*([<\"])([^>\"]+)[>\"]", ln)
+        if not m:
             kept.append(ln)
+            continue
+        name = m.group(2)
+        if m.group(1) == '"' or name.startswith("cuda/") or any(
+                os.path.exists(os.path.join(d, name)) for d in inc_dirs) and name not in (
+                "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h"):
+            kept.append(ln)
+        elif any(os.path.exists(os.path.join(d, "cuda", "std", name)) for d in inc_dirs):
+            kept.append(f"#include <cuda/std/{name}>  // [nvrtc_ptx.py] was <{name}>")
+        else:
+            kept.append("// [nvrtc_ptx.py: dropped host include] " + ln)
     src = "\n".join(kept)
     # Pass 2: walk top-level constructs; drop host function definitions.
     n = len(src)
@@ -151,7 +155,7 @@ def main():
     lib = ctypes.CDLL(a.lib)
     src = open(a.input, encoding="utf-8", errors="replace").read()
     if not a.keep_host:
-        src = strip_host(src)
+        src = strip_host(src, a.inc)
     prog = ctypes.c_void_p()
     rc = lib.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), a.input.encode(), 0, None, None)
     if rc:

@@ -121,7 +121,7 @@ impl Diagnostic {
             notes.push(format!("help: {h}"));
         }
         cs::Diagnostic::new(severity)
-            .with_code(format!("{}[{}]", self.code, self.name))
+            .with_code(self.code)
             .with_message(&self.message)
             .with_labels(
                 self.labels
@@ -164,6 +164,12 @@ front_end_codes! {
         "The file contains bytes that are not UTF-8. PTX is ASCII text; each invalid byte is read as `?` so positions stay exact.";
     UnterminatedComment = "E0003", "unterminated",
         "A block comment, string or brace-delimited body is not closed before the end of the file.";
+    MissingVersion = "E0004", "missing-version",
+        "The module does not begin with a `.version` directive. ptxas requires `.version` before any other directive (PTX ISA §11.3.1).";
+    UnknownInstruction = "E0005", "unknown-instruction",
+        "The opcode is not an instruction of the PTX ISA 9.x (for example `fmac`). The statement is kept in the tree with its operands; ptxas would reject it.";
+    DeprecatedSyntax = "E0006", "deprecated-syntax",
+        "The construct was removed from PTX (for example the `.tex` state space, removed in PTX ISA 1.5: declare `.global .texref` instead).";
     UndeclaredRegister = "E0101", "undeclared-register",
         "An instruction uses a register that no `.reg` declaration in scope declares. ptxas rejects such a module.";
     DuplicateLabel = "E0102", "duplicate-label",
@@ -192,4 +198,23 @@ mod tests {
         assert_eq!(codes.len(), n);
         assert_eq!(names.len(), n);
     }
+}
+
+/// Renders diagnostics rustc-style (codespan-reporting), without colour, to a
+/// string. `name` is the file name shown, `text` the file's text.
+pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, termcolor::NoColor};
+    let file = SimpleFile::new(name, text);
+    let mut buf = NoColor::new(Vec::new());
+    let config = term::Config::default();
+    for d in diagnostics {
+        // Rendering into memory only fails on spans outside the file; fall
+        // back to a one-line form so nothing is lost.
+        if term::emit(&mut buf, &config, &file, &d.to_codespan(())).is_err() {
+            let line = format!("{}[{}]: {} (at byte {})\n", d.severity.as_str(), d.code, d.message, d.span().start);
+            buf.get_mut().extend_from_slice(line.as_bytes());
+        }
+    }
+    String::from_utf8_lossy(&buf.into_inner()).into_owned()
 }

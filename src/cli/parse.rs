@@ -1,13 +1,87 @@
-//! `warpscope parse`.
+//! `warpscope parse`: parse PTX files, print syntax diagnostics or statistics.
+
+use super::common::{expand_paths, read_input};
+use rayon::prelude::*;
 use std::process::ExitCode;
+use warpscope::syntax::stats::ParseStats;
 
 /// Arguments of `warpscope parse`.
 #[derive(clap::Args, Debug)]
 pub struct ParseArgs {
-    /// PTX files or directories.
+    /// PTX files or directories (searched recursively for *.ptx); `-` for stdin.
+    #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
+    /// Print statistics (files, MB, functions, statements, unknown instructions, diagnostics) instead of diagnostics.
+    #[arg(long)]
+    pub stats: bool,
+    /// With --stats: print statistics as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
-pub fn run(_a: ParseArgs) -> ExitCode {
-    ExitCode::SUCCESS
+struct FileResult {
+    stats: ParseStats,
+    rendered: String,
+}
+
+pub fn run(a: ParseArgs) -> ExitCode {
+    let files = match expand_paths(&a.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let results: Vec<Result<FileResult, String>> = files
+        .par_iter()
+        .map(|p| {
+            let input = read_input(p)?;
+            let text = input.file.text();
+            let (module, diags) = warpscope::syntax::parse_file(&input.file);
+            let stats = ParseStats::of_module(text.len(), &module, diags.len());
+            let mut rendered = String::new();
+            if !a.stats && !diags.is_empty() {
+                rendered = warpscope::diagnostic::render_plain(&input.display, text, &diags);
+            }
+            Ok(FileResult { stats, rendered })
+        })
+        .collect();
+    let mut total = ParseStats::default();
+    let mut failed = false;
+    for r in results {
+        match r {
+            Ok(fr) => {
+                total.add(&fr.stats);
+                print!("{}", fr.rendered);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+        }
+    }
+    if a.stats {
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&total).unwrap_or_default());
+        } else {
+            println!("files:                {}", total.files);
+            println!("bytes:                {} ({:.2} MB)", total.bytes, total.bytes as f64 / 1e6);
+            println!("kernels:              {}", total.kernels);
+            println!("functions:            {}", total.functions);
+            println!("statements:           {}", total.statements);
+            println!("instructions:         {}", total.instructions);
+            println!("unknown instructions: {}", total.unknown_total());
+            for (k, v) in &total.unknown_instructions {
+                println!("  {k}: {v}");
+            }
+            println!("diagnostics:          {}", total.diagnostics);
+        }
+    }
+    if failed {
+        ExitCode::from(2)
+    } else if total.diagnostics > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -541,6 +541,13 @@ pub enum InitKind<'src> {
     },
     /// `{a, b, …}`
     List(Vec<InitValue<'src>>),
+    /// `0xff00(sym)`: selected bytes of an address (PTX ISA §5.4.4).
+    Mask {
+        /// The byte mask.
+        mask: i64,
+        /// The address expression.
+        value: Box<InitValue<'src>>,
+    },
     /// `field = value` (sampler initializers).
     Field {
         /// The field.

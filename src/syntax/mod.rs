@@ -2,6 +2,8 @@
 //! syntax tree ([`ast`]) and diagnostics.
 
 pub mod ast;
+pub mod opcodes;
 mod parser;
+pub mod stats;
 
-pub use parser::parse;
+pub use parser::{parse, parse_file};

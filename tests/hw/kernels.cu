@@ -617,7 +617,7 @@ extern "C" __global__ void LB(32) smem_banks(const float* in, float* out)
     float c = s[lane * 32];
     float d = s[lane * 33];
     float e = s[7];
-    float2 f = reinterpret_cast<const float2*>(s)[lane];
+    float2 f = reinterpret_cast<const float2*>(s + 128)[lane];
     float4 g = reinterpret_cast<const float4*>(s)[lane];
     float h = s[(lane * 4) % 32 + lane / 8];
     out[i] = a + b + c + d + e + f.x + f.y + g.x + g.y + g.z + g.w + h;

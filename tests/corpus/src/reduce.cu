@@ -1,5 +1,6 @@
 // Block reduction: shared memory tree, warp shuffles, grid-wide atomics.
 // Written for warpscope's test corpus.
+#include <climits>
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -25,6 +26,10 @@ __global__ void __launch_bounds__(BLOCK) reduce_sum(const float* __restrict__ in
         if (lane == 0) atomicAdd(out, v);
     }
 }
+
+// Explicit instantiation: the kernel exists in the PTX even when the host code
+// that launches it is not compiled (NVRTC, which builds the sm_70 PTX).
+template __global__ void reduce_sum<256>(const float* __restrict__, float*, int);
 
 __global__ void histogram(const unsigned char* data, unsigned int* bins, int n) {
     __shared__ unsigned int local[256];
