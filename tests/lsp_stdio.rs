@@ -295,3 +295,76 @@ fn malformed_ptx_never_stops_the_server() {
     }
     c.shutdown();
 }
+
+const UNICODE: &str = ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t/* é𝄞 */ bogus !!! ;\n\tret;\n}\n";
+
+#[test]
+fn diagnostics_ranges_and_edits_use_utf16_by_default() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, UNICODE);
+    let d = c.diagnostics(URI, 1);
+    let e = d.iter().find(|d| d["code"] == "E0001").unwrap_or_else(|| panic!("no E0001: {d:?}"));
+    // `;` is UTF-16 column 21 (é is one unit, 𝄞 two), byte column 24.
+    assert_eq!(e["range"]["start"], pos_of(UNICODE, "!!! ;", 4), "{e}");
+    assert_eq!(e["range"]["start"]["character"], 21);
+    assert_eq!(e["severity"], 1);
+    assert_eq!(e["source"], "warpscope");
+    assert!(e["data"]["explanation"].as_str().unwrap().contains("not PTX"), "{e}");
+
+    // Replace `bogus !!! ;` by `ret;` with a UTF-16 range: the file is clean.
+    let start = pos_of(UNICODE, "bogus", 0);
+    let end = pos_of(UNICODE, "!!! ;", 5);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2},
+               "contentChanges": [{"range": {"start": start, "end": end}, "text": "ret;"}]}),
+    );
+    assert_eq!(c.diagnostics(URI, 2), Vec::<Value>::new());
+
+    // A full-text change brings the error back.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 3}, "contentChanges": [{"text": UNICODE}]}),
+    );
+    assert_eq!(c.diagnostics(URI, 3).len(), d.len());
+    c.shutdown();
+}
+
+#[test]
+fn diagnostics_ranges_use_bytes_when_utf8_is_negotiated() {
+    let mut c = Client::start();
+    c.initialize(json!({"general": {"positionEncodings": ["utf-8"]}}), Value::Null);
+    c.open(URI, UNICODE);
+    let d = c.diagnostics(URI, 1);
+    let e = d.iter().find(|d| d["code"] == "E0001").unwrap();
+    assert_eq!(e["range"]["start"]["character"], 24, "{e}");
+    // Hover over the error explains the code.
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td(URI), "position": {"line": 5, "character": 24}}),
+    );
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("E0001 syntax-error"), "{text}");
+    c.shutdown();
+}
+
+#[test]
+fn document_symbols_list_kernels_with_parameters_and_labels() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+    let syms = syms.as_array().unwrap();
+    assert_eq!(syms.len(), 1, "{syms:?}");
+    let k = &syms[0];
+    assert_eq!(k["name"], "_Z6stridePfS_i");
+    assert_eq!(k["kind"], 12, "Function");
+    assert_eq!(k["detail"], ".entry stride(float*, float*, int)");
+    assert_eq!(k["selectionRange"]["start"], pos_of(FIXTURE, "_Z6stridePfS_i(", 0));
+    assert_eq!(k["range"]["start"]["line"], line_of(FIXTURE, ".visible .entry"));
+    assert_eq!(k["range"]["end"]["line"], FIXTURE.lines().count() as u64 - 1);
+    let children: Vec<&str> = k["children"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(children, ["_Z6stridePfS_i_param_0", "_Z6stridePfS_i_param_1", "_Z6stridePfS_i_param_2", "$L__BB0_2"]);
+    c.shutdown();
+}

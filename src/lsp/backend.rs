@@ -90,7 +90,7 @@ impl Facts {
 /// only, and no kernel is analysed.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let _ = config;
-    let (module, diagnostics) = warpscope::syntax::parse(file.text());
+    let (module, diagnostics) = warpscope::syntax::parse_file(file);
     let names = NameIndex::build(&module);
     let symbols = document_symbols(&module);
     let kernels: Vec<KernelAnalysis> = Vec::new();
