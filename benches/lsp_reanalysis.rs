@@ -61,7 +61,11 @@ impl Server {
             .expect("start warpscope lsp");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        Server { child, stdin, stdout }
+        Server {
+            child,
+            stdin,
+            stdout,
+        }
     }
     fn send(&mut self, v: Value) {
         let body = v.to_string();
@@ -72,7 +76,10 @@ impl Server {
         let mut len = 0;
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "server closed stdout");
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "server closed stdout"
+            );
             let line = line.trim_end();
             if line.is_empty() {
                 break;
@@ -88,7 +95,8 @@ impl Server {
     fn wait_diagnostics(&mut self, version: i64) -> usize {
         loop {
             let m = self.recv();
-            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version {
+            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
+            {
                 return m["params"]["diagnostics"].as_array().map_or(0, Vec::len);
             }
         }
@@ -147,7 +155,10 @@ fn bench(name: &str, text: &str) {
 fn main() {
     // `cargo bench` passes `--bench`; a name filter, if any, selects a shape.
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    for (name, make) in [("many_kernels", many_kernels as fn() -> String), ("one_big_kernel", one_big_kernel)] {
+    for (name, make) in [
+        ("many_kernels", many_kernels as fn() -> String),
+        ("one_big_kernel", one_big_kernel),
+    ] {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }

@@ -13,7 +13,11 @@ use std::process::Command;
 const FIXTURE: &str = include_str!("nvim/fixtures/saxpy_strided.ptx");
 
 fn nvim_available() -> bool {
-    Command::new("nvim").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+    Command::new("nvim")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
 }
 
 fn scratch_dir(name: &str) -> PathBuf {
@@ -41,11 +45,18 @@ fn run_nvim(file: &Path, hover: Option<(usize, usize)>) -> Value {
         .env("XDG_DATA_HOME", file.parent().unwrap())
         .current_dir(file.parent().unwrap());
     if let Some((l, c)) = hover {
-        cmd.env("WARPSCOPE_HOVER_LINE", l.to_string()).env("WARPSCOPE_HOVER_COL", c.to_string());
+        cmd.env("WARPSCOPE_HOVER_LINE", l.to_string())
+            .env("WARPSCOPE_HOVER_COL", c.to_string());
     }
     let o = cmd.output().expect("run nvim");
-    assert!(o.status.success(), "nvim failed: {}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("nvim wrote no {}: {e}", out.display()));
+    assert!(
+        o.status.success(),
+        "nvim failed: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out)
+        .unwrap_or_else(|e| panic!("nvim wrote no {}: {e}", out.display()));
     let v: Value = serde_json::from_str(&text).unwrap();
     assert!(v.get("error").is_none(), "init.lua failed: {v}");
     assert_eq!(v["received"], true, "Neovim received no diagnostics: {v}");
@@ -70,7 +81,10 @@ fn neovim_receives_syntax_diagnostics() {
     let diags = v["diagnostics"].as_array().unwrap();
     let bad = line_of(&text, "bogus");
     assert!(
-        diags.iter().any(|d| d["code"] == "E0001" && d["lnum"] == bad && d["severity"] == 1 && d["source"] == "warpscope"),
+        diags.iter().any(|d| d["code"] == "E0001"
+            && d["lnum"] == bad
+            && d["severity"] == 1
+            && d["source"] == "warpscope"),
         "expected E0001 (error) on line {bad}: {v}"
     );
     let _ = std::fs::remove_dir_all(&dir);

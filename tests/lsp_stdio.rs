@@ -67,7 +67,13 @@ impl Client {
                 }
             }
         });
-        Client { child, stdin, incoming: rx, backlog: Vec::new(), next_id: 0 }
+        Client {
+            child,
+            stdin,
+            incoming: rx,
+            backlog: Vec::new(),
+            next_id: 0,
+        }
     }
 
     fn send(&mut self, v: Value) {
@@ -93,12 +99,18 @@ impl Client {
     }
 
     fn recv(&mut self) -> Value {
-        self.incoming.recv_timeout(HANG_GUARD).expect("the server answered")
+        self.incoming
+            .recv_timeout(HANG_GUARD)
+            .expect("the server answered")
     }
 
     /// The whole response (with `result` or `error`) to request `id`.
     fn response(&mut self, id: i64) -> Value {
-        if let Some(i) = self.backlog.iter().position(|m| m["id"] == json!(id) && m.get("method").is_none()) {
+        if let Some(i) = self
+            .backlog
+            .iter()
+            .position(|m| m["id"] == json!(id) && m.get("method").is_none())
+        {
             return self.backlog.remove(i);
         }
         loop {
@@ -119,8 +131,11 @@ impl Client {
 
     /// The next `publishDiagnostics` for `uri` with the given version.
     fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
-        let matches =
-            |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version;
+        let matches = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
+        };
         if let Some(i) = self.backlog.iter().position(matches) {
             let m = self.backlog.remove(i);
             return m["params"]["diagnostics"].as_array().unwrap().clone();
@@ -155,14 +170,19 @@ impl Client {
         assert_eq!(r, Value::Null);
         self.notify("exit", Value::Null);
         let status = self.child.wait().unwrap();
-        assert!(status.success(), "exit after shutdown must be status 0, got {status}");
+        assert!(
+            status.success(),
+            "exit after shutdown must be status 0, got {status}"
+        );
     }
 }
 
 /// 0-based (line, UTF-16 character) of the first occurrence of `needle`
 /// (plus `delta` characters) in `text`.
 fn pos_of(text: &str, needle: &str, delta: usize) -> Value {
-    let at = text.find(needle).unwrap_or_else(|| panic!("{needle} not in fixture"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not in fixture"));
     let line = text[..at].matches('\n').count();
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let ch: usize = text[line_start..at].encode_utf16().count() + delta;
@@ -182,7 +202,10 @@ fn lifecycle_capabilities_and_unknown_methods() {
     let mut c = Client::start();
     let init = c.initialize(json!({}), Value::Null);
     let caps = &init["capabilities"];
-    assert_eq!(caps["positionEncoding"], "utf-16", "no utf-8 offered: utf-16");
+    assert_eq!(
+        caps["positionEncoding"], "utf-16",
+        "no utf-8 offered: utf-16"
+    );
     assert_eq!(caps["hoverProvider"], true);
     assert_eq!(caps["definitionProvider"], true);
     assert_eq!(caps["documentSymbolProvider"], true);
@@ -199,11 +222,17 @@ fn lifecycle_capabilities_and_unknown_methods() {
     let id = c.request_async("textDocument/hover", json!({"textDocument": 5}));
     assert_eq!(c.response(id)["error"]["code"], -32602);
     // A request about a document that is not open: null.
-    let r = c.request("textDocument/hover", json!({"textDocument": td("file:///nope.ptx"), "position": {"line": 0, "character": 0}}));
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td("file:///nope.ptx"), "position": {"line": 0, "character": 0}}),
+    );
     assert_eq!(r, Value::Null);
     // A message that is valid JSON but not JSON-RPC we know (no method, no id): survives.
     c.send_raw(r#"{"jsonrpc":"2.0","id":9999,"result":null}"#);
-    let r = c.request("textDocument/documentSymbol", json!({"textDocument": td("file:///nope.ptx")}));
+    let r = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": td("file:///nope.ptx")}),
+    );
     assert_eq!(r, Value::Null);
     c.shutdown();
 }
@@ -211,7 +240,10 @@ fn lifecycle_capabilities_and_unknown_methods() {
 #[test]
 fn utf8_is_negotiated_when_offered() {
     let mut c = Client::start();
-    let init = c.initialize(json!({"general": {"positionEncodings": ["utf-32", "utf-8", "utf-16"]}}), Value::Null);
+    let init = c.initialize(
+        json!({"general": {"positionEncodings": ["utf-32", "utf-8", "utf-16"]}}),
+        Value::Null,
+    );
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
     c.shutdown();
 }
@@ -221,7 +253,10 @@ fn requests_after_shutdown_are_refused_and_exit_without_shutdown_is_status_1() {
     let mut c = Client::start();
     c.initialize(json!({}), Value::Null);
     c.request("shutdown", Value::Null);
-    let id = c.request_async("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+    let id = c.request_async(
+        "textDocument/documentSymbol",
+        json!({"textDocument": td(URI)}),
+    );
     assert_eq!(c.response(id)["error"]["code"], -32600);
     c.notify("exit", Value::Null);
     assert!(c.child.wait().unwrap().success());
@@ -239,7 +274,10 @@ fn cancelled_requests_are_answered_once() {
     c.open(URI, FIXTURE);
     let mut ids = Vec::new();
     for _ in 0..20 {
-        let id = c.request_async("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+        let id = c.request_async(
+            "textDocument/documentSymbol",
+            json!({"textDocument": td(URI)}),
+        );
         c.notify("$/cancelRequest", json!({"id": id}));
         ids.push(id);
     }
@@ -252,7 +290,12 @@ fn cancelled_requests_are_answered_once() {
             Some(e) => assert_eq!(e["code"], -32800, "{r}"),
             None => assert!(r["result"].is_array(), "{r}"),
         }
-        assert!(!c.backlog.iter().any(|m| m["id"] == json!(id) && m.get("method").is_none()), "answered twice");
+        assert!(
+            !c.backlog
+                .iter()
+                .any(|m| m["id"] == json!(id) && m.get("method").is_none()),
+            "answered twice"
+        );
     }
     c.shutdown();
 }
@@ -304,13 +347,22 @@ fn diagnostics_ranges_and_edits_use_utf16_by_default() {
     c.initialize(json!({}), Value::Null);
     c.open(URI, UNICODE);
     let d = c.diagnostics(URI, 1);
-    let e = d.iter().find(|d| d["code"] == "E0001").unwrap_or_else(|| panic!("no E0001: {d:?}"));
+    let e = d
+        .iter()
+        .find(|d| d["code"] == "E0001")
+        .unwrap_or_else(|| panic!("no E0001: {d:?}"));
     // `;` is UTF-16 column 21 (é is one unit, 𝄞 two), byte column 24.
     assert_eq!(e["range"]["start"], pos_of(UNICODE, "!!! ;", 4), "{e}");
     assert_eq!(e["range"]["start"]["character"], 21);
     assert_eq!(e["severity"], 1);
     assert_eq!(e["source"], "warpscope");
-    assert!(e["data"]["explanation"].as_str().unwrap().contains("not PTX"), "{e}");
+    assert!(
+        e["data"]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("not PTX"),
+        "{e}"
+    );
 
     // Replace `bogus !!! ;` by `ret;` with a UTF-16 range: the file is clean.
     let start = pos_of(UNICODE, "bogus", 0);
@@ -334,7 +386,10 @@ fn diagnostics_ranges_and_edits_use_utf16_by_default() {
 #[test]
 fn diagnostics_ranges_use_bytes_when_utf8_is_negotiated() {
     let mut c = Client::start();
-    c.initialize(json!({"general": {"positionEncodings": ["utf-8"]}}), Value::Null);
+    c.initialize(
+        json!({"general": {"positionEncodings": ["utf-8"]}}),
+        Value::Null,
+    );
     c.open(URI, UNICODE);
     let d = c.diagnostics(URI, 1);
     let e = d.iter().find(|d| d["code"] == "E0001").unwrap();
@@ -354,17 +409,42 @@ fn document_symbols_list_kernels_with_parameters_and_labels() {
     let mut c = Client::start();
     c.initialize(json!({}), Value::Null);
     c.open(URI, FIXTURE);
-    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": td(URI)}));
+    let syms = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": td(URI)}),
+    );
     let syms = syms.as_array().unwrap();
     assert_eq!(syms.len(), 1, "{syms:?}");
     let k = &syms[0];
     assert_eq!(k["name"], "_Z6stridePfS_i");
     assert_eq!(k["kind"], 12, "Function");
     assert_eq!(k["detail"], ".entry stride(float*, float*, int)");
-    assert_eq!(k["selectionRange"]["start"], pos_of(FIXTURE, "_Z6stridePfS_i(", 0));
-    assert_eq!(k["range"]["start"]["line"], line_of(FIXTURE, ".visible .entry"));
-    assert_eq!(k["range"]["end"]["line"], FIXTURE.lines().count() as u64 - 1);
-    let children: Vec<&str> = k["children"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(children, ["_Z6stridePfS_i_param_0", "_Z6stridePfS_i_param_1", "_Z6stridePfS_i_param_2", "$L__BB0_2"]);
+    assert_eq!(
+        k["selectionRange"]["start"],
+        pos_of(FIXTURE, "_Z6stridePfS_i(", 0)
+    );
+    assert_eq!(
+        k["range"]["start"]["line"],
+        line_of(FIXTURE, ".visible .entry")
+    );
+    assert_eq!(
+        k["range"]["end"]["line"],
+        FIXTURE.lines().count() as u64 - 1
+    );
+    let children: Vec<&str> = k["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        children,
+        [
+            "_Z6stridePfS_i_param_0",
+            "_Z6stridePfS_i_param_1",
+            "_Z6stridePfS_i_param_2",
+            "$L__BB0_2"
+        ]
+    );
     c.shutdown();
 }

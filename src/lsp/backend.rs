@@ -101,7 +101,13 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
         }
     }
     accesses.sort_by_key(|(s, _, _)| (s.start, s.end));
-    Facts { diagnostics, kernels, accesses, names, symbols }
+    Facts {
+        diagnostics,
+        kernels,
+        accesses,
+        names,
+        symbols,
+    }
 }
 
 /// The explanation of a diagnostic code, as `warpscope explain CODE` prints it.
@@ -109,7 +115,10 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
 /// ADAPTER (until the lint registry lands from branch `check`): front-end
 /// codes only.
 pub fn explain(code: &str) -> Option<&'static str> {
-    FrontEndCode::ALL.iter().find(|c| c.code() == code).map(|c| c.explain())
+    FrontEndCode::ALL
+        .iter()
+        .find(|c| c.code() == code)
+        .map(|c| c.explain())
 }
 
 fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
@@ -212,5 +221,7 @@ pub fn demangle(name: &str) -> Option<String> {
     if !name.starts_with("_Z") {
         return None;
     }
-    cpp_demangle::Symbol::new(name).ok().and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+    cpp_demangle::Symbol::new(name)
+        .ok()
+        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
 }

@@ -35,11 +35,23 @@ impl Document {
     pub fn new(uri: &Uri, version: i32, text: String) -> Document {
         let path = file_path(uri);
         let config = backend::discover_config(path.as_deref().and_then(|p| p.parent()));
-        Document { version, lines: LineIndex::new(&text), text, path, config, facts: None }
+        Document {
+            version,
+            lines: LineIndex::new(&text),
+            text,
+            path,
+            config,
+            facts: None,
+        }
     }
 
     /// Applies the client's edits (full or ranged) in order.
-    pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: Encoding) {
+    pub fn apply(
+        &mut self,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        enc: Encoding,
+    ) {
         for c in changes {
             match c.range {
                 None => self.text = c.text,
@@ -63,7 +75,11 @@ impl Document {
     /// The facts of the current text, analysing it if stale.
     pub fn facts(&mut self) -> &Facts {
         if self.facts.is_none() {
-            let name = self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "<editor>".into());
+            let name = self
+                .path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "<editor>".into());
             let file = SourceFile::new(name, self.text.as_bytes().to_vec());
             let facts = match file {
                 Ok(file) => backend::analyse(&file, &self.config),
@@ -98,7 +114,11 @@ impl Documents {
     }
     /// URIs of the documents whose facts are stale.
     pub fn stale(&self) -> Vec<Uri> {
-        self.docs.iter().filter(|(_, d)| d.facts.is_none()).map(|(u, _)| u.clone()).collect()
+        self.docs
+            .iter()
+            .filter(|(_, d)| d.facts.is_none())
+            .map(|(u, _)| u.clone())
+            .collect()
     }
     /// Every open document.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Uri, &mut Document)> {
@@ -116,6 +136,9 @@ pub fn file_path(uri: &Uri) -> Option<PathBuf> {
     let s: &str = &decoded;
     // `file:///C:/x` on Windows: drop the slash before the drive letter.
     #[cfg(windows)]
-    let s = s.strip_prefix('/').filter(|r| r.as_bytes().get(1) == Some(&b':')).unwrap_or(s);
+    let s = s
+        .strip_prefix('/')
+        .filter(|r| r.as_bytes().get(1) == Some(&b':'))
+        .unwrap_or(s);
     Some(PathBuf::from(s))
 }

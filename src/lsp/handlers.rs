@@ -19,13 +19,15 @@ pub fn capabilities(enc: Encoding) -> lt::ServerCapabilities {
             Encoding::Utf8 => lt::PositionEncodingKind::UTF8,
             Encoding::Utf16 => lt::PositionEncodingKind::UTF16,
         }),
-        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(lt::TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
-            will_save: None,
-            will_save_wait_until: None,
-            save: Some(lt::TextDocumentSyncSaveOptions::Supported(true)),
-        })),
+        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(
+            lt::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
+                will_save: None,
+                will_save_wait_until: None,
+                save: Some(lt::TextDocumentSyncSaveOptions::Supported(true)),
+            },
+        )),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
         definition_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
@@ -36,7 +38,11 @@ pub fn capabilities(enc: Encoding) -> lt::ServerCapabilities {
 
 fn params<P: DeserializeOwned>(req: &Request) -> Result<P, Response> {
     serde_json::from_value(req.params.clone()).map_err(|e| {
-        Response::new_err(req.id.clone(), ErrorCode::InvalidParams as i32, format!("invalid params for {}: {e}", req.method))
+        Response::new_err(
+            req.id.clone(),
+            ErrorCode::InvalidParams as i32,
+            format!("invalid params for {}: {e}", req.method),
+        )
     })
 }
 
@@ -94,7 +100,11 @@ pub fn notification(s: &mut Server, n: Notification) {
         "textDocument/didClose" => {
             if let Some(p) = note::<lt::DidCloseTextDocumentParams>(&n) {
                 s.docs.close(&p.text_document.uri);
-                let clear = lt::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
+                let clear = lt::PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                };
                 s.notify("textDocument/publishDiagnostics", clear);
             }
         }
@@ -115,14 +125,20 @@ pub fn notification(s: &mut Server, n: Notification) {
 }
 
 fn full_change(text: String) -> lt::TextDocumentContentChangeEvent {
-    lt::TextDocumentContentChangeEvent { range: None, range_length: None, text }
+    lt::TextDocumentContentChangeEvent {
+        range: None,
+        range_length: None,
+        text,
+    }
 }
 
 /// Analyses a document (if stale) and publishes its diagnostics.
 pub fn publish(s: &mut Server, uri: &lt::Uri) {
     let enc = s.encoding;
     let explain_url = s.settings.explain_url.clone();
-    let Some(doc) = s.docs.get_mut(uri) else { return };
+    let Some(doc) = s.docs.get_mut(uri) else {
+        return;
+    };
     let version = doc.version;
     doc.facts();
     let facts = doc.facts.as_ref().expect("analysed above");
@@ -144,7 +160,11 @@ pub fn publish(s: &mut Server, uri: &lt::Uri) {
             },
         );
     }
-    let p = lt::PublishDiagnosticsParams { uri: uri.clone(), diagnostics: out, version: Some(version) };
+    let p = lt::PublishDiagnosticsParams {
+        uri: uri.clone(),
+        diagnostics: out,
+        version: Some(version),
+    };
     s.notify("textDocument/publishDiagnostics", p);
 }
 
@@ -175,13 +195,22 @@ pub fn to_lsp_diagnostic(
         .iter()
         .filter(|l| !l.primary)
         .map(|l| lt::DiagnosticRelatedInformation {
-            location: lt::Location { uri: uri.clone(), range: lines.range(text, l.span, enc) },
-            message: if l.message.is_empty() { "see here".into() } else { l.message.clone() },
+            location: lt::Location {
+                uri: uri.clone(),
+                range: lines.range(text, l.span, enc),
+            },
+            message: if l.message.is_empty() {
+                "see here".into()
+            } else {
+                l.message.clone()
+            },
         })
         .collect();
     let code_description = explain_url.and_then(|t| {
         let href = t.replace("{code}", d.code).replace("{name}", d.name);
-        href.parse::<lt::Uri>().ok().map(|href| lt::CodeDescription { href })
+        href.parse::<lt::Uri>()
+            .ok()
+            .map(|href| lt::CodeDescription { href })
     });
     lt::Diagnostic {
         range: lines.range(text, d.span(), enc),
@@ -194,7 +223,11 @@ pub fn to_lsp_diagnostic(
         code_description,
         source: Some("warpscope".into()),
         message,
-        related_information: if related.is_empty() { None } else { Some(related) },
+        related_information: if related.is_empty() {
+            None
+        } else {
+            Some(related)
+        },
         tags: None,
         data: Some(serde_json::json!({
             "name": d.name,
@@ -224,9 +257,16 @@ fn hover(s: &mut Server, p: lt::HoverParams) -> Option<lt::Hover> {
         sections.push(access_hover(k, a));
         range.get_or_insert(a.span);
     }
-    for d in facts.diagnostics.iter().filter(|d| d.span().contains(offset)) {
+    for d in facts
+        .diagnostics
+        .iter()
+        .filter(|d| d.span().contains(offset))
+    {
         if let Some(x) = backend::explain(d.code) {
-            sections.push(format!("**{} {}** — {}\n\n{}", d.code, d.name, d.message, x));
+            sections.push(format!(
+                "**{} {}** — {}\n\n{}",
+                d.code, d.name, d.message, x
+            ));
         }
     }
     if sections.is_empty() {
@@ -244,7 +284,9 @@ fn hover(s: &mut Server, p: lt::HoverParams) -> Option<lt::Hover> {
 fn name_hover(facts: &Facts, text: &str, o: &super::index::Occurrence) -> Option<String> {
     let name = text.get(o.span.range())?;
     if o.kind == NameKind::SpecialRegister {
-        return Some(format!("`{name}`: PTX special register (read-only, never declared)"));
+        return Some(format!(
+            "`{name}`: PTX special register (read-only, never declared)"
+        ));
     }
     let info = facts.names.decl_info(o)?;
     let mut out = String::new();
@@ -310,19 +352,42 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
         a.bits,
         k.demangled
     );
-    let _ = write!(out, "| | |\n|---|---|\n| pattern | **{}**", pattern_name(a.pattern));
+    let _ = write!(
+        out,
+        "| | |\n|---|---|\n| pattern | **{}**",
+        pattern_name(a.pattern)
+    );
     if let Some(st) = a.stride_bytes {
         let _ = write!(out, " (stride {st} B)");
     }
     let _ = writeln!(out, " |");
-    let _ = writeln!(out, "| lane address | `{}` |", a.lane_pattern.replace('|', "\\|"));
+    let _ = writeln!(
+        out,
+        "| lane address | `{}` |",
+        a.lane_pattern.replace('|', "\\|")
+    );
     // An ideal access of the same bytes touches ⌈ideal sectors / 4⌉ lines
     // (four 32-byte sectors per 128-byte line).
     let ideal_lines = (pr.ideal_sectors / 4.0).ceil();
-    let _ = writeln!(out, "| L1 lines / request | {} (ideal {}) |", fmt_num(pr.l1_lines), fmt_num(ideal_lines));
-    let _ = write!(out, "| sectors / request | {} (ideal {})", fmt_num(pr.sectors), fmt_num(pr.ideal_sectors));
+    let _ = writeln!(
+        out,
+        "| L1 lines / request | {} (ideal {}) |",
+        fmt_num(pr.l1_lines),
+        fmt_num(ideal_lines)
+    );
+    let _ = write!(
+        out,
+        "| sectors / request | {} (ideal {})",
+        fmt_num(pr.sectors),
+        fmt_num(pr.ideal_sectors)
+    );
     if pr.sectors_min != pr.sectors_max {
-        let _ = write!(out, ", between {} and {}", fmt_num(pr.sectors_min), fmt_num(pr.sectors_max));
+        let _ = write!(
+            out,
+            ", between {} and {}",
+            fmt_num(pr.sectors_min),
+            fmt_num(pr.sectors_max)
+        );
     }
     let _ = writeln!(out, " |");
     match pr.active_lanes {
@@ -338,7 +403,11 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     }
     match &a.source {
         Some(src) if src.column > 0 => {
-            let _ = writeln!(out, "| CUDA source | `{}:{}:{}` |", src.file, src.line, src.column);
+            let _ = writeln!(
+                out,
+                "| CUDA source | `{}:{}:{}` |",
+                src.file, src.line, src.column
+            );
         }
         Some(src) => {
             let _ = writeln!(out, "| CUDA source | `{}:{}` |", src.file, src.line);
@@ -360,10 +429,16 @@ fn definition(s: &mut Server, p: lt::GotoDefinitionParams) -> Option<lt::GotoDef
     doc.facts();
     let facts = doc.facts.as_ref()?;
     let def = facts.names.at(offset)?.def?;
-    Some(lt::GotoDefinitionResponse::Scalar(lt::Location { uri, range: doc.lines.range(&doc.text, def, enc) }))
+    Some(lt::GotoDefinitionResponse::Scalar(lt::Location {
+        uri,
+        range: doc.lines.range(&doc.text, def, enc),
+    }))
 }
 
-fn document_symbols(s: &mut Server, p: lt::DocumentSymbolParams) -> Option<lt::DocumentSymbolResponse> {
+fn document_symbols(
+    s: &mut Server,
+    p: lt::DocumentSymbolParams,
+) -> Option<lt::DocumentSymbolResponse> {
     let enc = s.encoding;
     let doc = s.docs.get_mut(&p.text_document.uri)?;
     doc.facts();
@@ -371,7 +446,11 @@ fn document_symbols(s: &mut Server, p: lt::DocumentSymbolParams) -> Option<lt::D
     fn conv(n: &SymbolNode, text: &str, lines: &LineIndex, enc: Encoding) -> lt::DocumentSymbol {
         #[allow(deprecated)]
         lt::DocumentSymbol {
-            name: if n.name.is_empty() { "?".into() } else { n.name.clone() },
+            name: if n.name.is_empty() {
+                "?".into()
+            } else {
+                n.name.clone()
+            },
             detail: n.detail.clone(),
             kind: n.kind,
             tags: None,
@@ -381,12 +460,21 @@ fn document_symbols(s: &mut Server, p: lt::DocumentSymbolParams) -> Option<lt::D
             children: if n.children.is_empty() {
                 None
             } else {
-                Some(n.children.iter().map(|c| conv(c, text, lines, enc)).collect())
+                Some(
+                    n.children
+                        .iter()
+                        .map(|c| conv(c, text, lines, enc))
+                        .collect(),
+                )
             },
         }
     }
     Some(lt::DocumentSymbolResponse::Nested(
-        facts.symbols.iter().map(|n| conv(n, &doc.text, &doc.lines, enc)).collect(),
+        facts
+            .symbols
+            .iter()
+            .map(|n| conv(n, &doc.text, &doc.lines, enc))
+            .collect(),
     ))
 }
 
@@ -405,8 +493,12 @@ fn inlay_hints(s: &mut Server, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHi
         if span.end < want.start || span.start > want.end {
             continue;
         }
-        let Some(k) = facts.kernels.get(k as usize) else { continue };
-        let Some(acc) = k.accesses.get(a as usize) else { continue };
+        let Some(k) = facts.kernels.get(k as usize) else {
+            continue;
+        };
+        let Some(acc) = k.accesses.get(a as usize) else {
+            continue;
+        };
         if acc.space != Space::Global {
             continue;
         }
@@ -418,7 +510,11 @@ fn inlay_hints(s: &mut Server, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHi
         last_line = Some(line);
         let (_, end) = doc.lines.line_range(&doc.text, line);
         let pr = &acc.per_request;
-        let label = format!("{} sectors/req (ideal {})", fmt_num(pr.sectors), fmt_num(pr.ideal_sectors));
+        let label = format!(
+            "{} sectors/req (ideal {})",
+            fmt_num(pr.sectors),
+            fmt_num(pr.ideal_sectors)
+        );
         hints.push(lt::InlayHint {
             position: doc.lines.position(&doc.text, end, enc),
             label: lt::InlayHintLabel::String(label),
@@ -434,4 +530,146 @@ fn inlay_hints(s: &mut Server, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHi
         });
     }
     Some(hints)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope::analysis::{PerRequest, SourceLocation};
+    use warpscope::source::LineCol;
+
+    /// A strided store as the analysis would describe it: 32 lanes, 4 bytes
+    /// each, 128 bytes apart — one 32-byte sector and one 128-byte line per
+    /// lane (32 of each), where 128 contiguous bytes would touch 4 sectors
+    /// in 1 line. (Derived from the sector model, not measured: this test is
+    /// about the rendering.)
+    fn strided_store() -> (KernelAnalysis, Access) {
+        let a = Access {
+            span: Span::new(10, 40),
+            ptx: LineCol {
+                line: 42,
+                column: 2,
+            },
+            source: Some(SourceLocation {
+                file: "kernels.cu".into(),
+                line: 6,
+                column: 5,
+            }),
+            instruction: "st.global.f32".into(),
+            op: AccessOp::Store,
+            space: Space::Global,
+            bits: 32,
+            pattern: Pattern::Strided,
+            stride_bytes: Some(128),
+            lane_pattern: "base + 128*i".into(),
+            per_request: PerRequest {
+                l1_lines: 32.0,
+                sectors: 32.0,
+                ideal_sectors: 4.0,
+                sectors_min: 32.0,
+                sectors_max: 32.0,
+                active_lanes: Some(32.0),
+            },
+            requests: None,
+            caveats: vec!["block shape assumed (256,1,1)".into()],
+        };
+        let k = KernelAnalysis {
+            name: "_Z6stridePfS_i".into(),
+            demangled: "stride(float*, float*, int)".into(),
+            block: [256, 1, 1],
+            block_assumed: true,
+            grid: None,
+            accesses: vec![a.clone()],
+            totals: None,
+            totals_unavailable: None,
+            span: Span::default(),
+        };
+        (k, a)
+    }
+
+    #[test]
+    fn access_hover_shows_every_figure() {
+        let (k, a) = strided_store();
+        insta::assert_snapshot!(access_hover(&k, &a), @r"
+        **`st.global.f32`** — global store, 32 bits per lane (kernel `stride(float*, float*, int)`)
+
+        | | |
+        |---|---|
+        | pattern | **strided** (stride 128 B) |
+        | lane address | `base + 128*i` |
+        | L1 lines / request | 32 (ideal 1) |
+        | sectors / request | 32 (ideal 4) |
+        | active lanes | 32 of 32 |
+        | CUDA source | `kernels.cu:6:5` |
+
+        - block shape assumed (256,1,1)
+        ");
+    }
+
+    #[test]
+    fn bounds_and_fractions_are_shown() {
+        let (k, mut a) = strided_store();
+        a.per_request.sectors = 6.5;
+        a.per_request.sectors_min = 4.0;
+        a.per_request.sectors_max = 8.0;
+        a.per_request.active_lanes = None;
+        let h = access_hover(&k, &a);
+        assert!(
+            h.contains("| sectors / request | 6.5 (ideal 4), between 4 and 8 |"),
+            "{h}"
+        );
+        assert!(h.contains("| active lanes | unknown |"), "{h}");
+    }
+
+    #[test]
+    fn diagnostics_keep_code_level_notes_and_secondary_labels() {
+        use warpscope::diagnostic::FrontEndCode;
+        let text = "ab\ncd é\nef";
+        let lines = LineIndex::new(text);
+        let d = Diagnostic::error(
+            FrontEndCode::DuplicateLabel,
+            Span::new(3, 5),
+            "label `cd` is defined twice",
+        )
+        .with_label("second definition")
+        .with_secondary(Span::new(0, 2), "first definition")
+        .with_note("ptxas rejects this")
+        .with_help("rename one");
+        let uri: lt::Uri = "file:///x.ptx".parse().unwrap();
+        let l = to_lsp_diagnostic(
+            &d,
+            &uri,
+            text,
+            &lines,
+            Encoding::Utf16,
+            Some("https://example.org/rules/{code}-{name}"),
+        );
+        assert_eq!(l.code, Some(lt::NumberOrString::String("E0102".into())));
+        assert_eq!(l.severity, Some(lt::DiagnosticSeverity::ERROR));
+        assert_eq!(
+            l.range.start,
+            lt::Position {
+                line: 1,
+                character: 0
+            }
+        );
+        assert_eq!(l.message, "label `cd` is defined twice: second definition\nnote: ptxas rejects this\nhelp: rename one");
+        let rel = l.related_information.unwrap();
+        assert_eq!(rel[0].message, "first definition");
+        assert_eq!(
+            rel[0].location.range.end,
+            lt::Position {
+                line: 0,
+                character: 2
+            }
+        );
+        assert_eq!(
+            l.code_description.unwrap().href.as_str(),
+            "https://example.org/rules/E0102-duplicate-label"
+        );
+        assert_eq!(
+            l.data.unwrap()["explanation"],
+            FrontEndCode::DuplicateLabel.explain()
+        );
+    }
 }

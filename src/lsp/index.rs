@@ -85,14 +85,21 @@ impl NameIndex {
         }
         let mut occurrences = w.out;
         occurrences.sort_by_key(|o| (o.span.start, o.span.end));
-        NameIndex { occurrences, decls: Vec::new() }
+        NameIndex {
+            occurrences,
+            decls: Vec::new(),
+        }
     }
 
     /// The occurrence under byte `offset` (a cursor right after a name counts).
     pub fn at(&self, offset: u32) -> Option<&Occurrence> {
         let i = self.occurrences.partition_point(|o| o.span.start <= offset);
         // Candidates start at or before the cursor; the nearest one wins.
-        self.occurrences[..i].iter().rev().take(4).find(|o| o.span.contains(offset))
+        self.occurrences[..i]
+            .iter()
+            .rev()
+            .take(4)
+            .find(|o| o.span.contains(offset))
     }
 
     /// Hover facts of an occurrence.
@@ -118,7 +125,11 @@ impl Walker {
     }
 
     fn decl(&mut self, v: &VarDecl<'_>, func: Option<u32>, kind: NameKind) {
-        let kind = if v.space == warpscope::syntax::ast::StateSpace::Reg { NameKind::Register } else { kind };
+        let kind = if v.space == warpscope::syntax::ast::StateSpace::Reg {
+            NameKind::Register
+        } else {
+            kind
+        };
         for d in &v.declarators {
             self.push(d.name.span, kind, func, true);
         }
@@ -151,7 +162,9 @@ impl Walker {
                         self.push(t.span, NameKind::Label, func, false);
                     }
                 }
-                StmtKind::CallPrototype { name, .. } => self.push(name.span, NameKind::Label, func, true),
+                StmtKind::CallPrototype { name, .. } => {
+                    self.push(name.span, NameKind::Label, func, true)
+                }
                 _ => {}
             }
         }
@@ -160,17 +173,27 @@ impl Walker {
     fn operand(&mut self, op: &Operand<'_>, func: Option<u32>, is_branch: bool, is_call: bool) {
         match &op.kind {
             OperandKind::Reg { name, .. } => {
-                let kind = if is_special_register(name.text) { NameKind::SpecialRegister } else { NameKind::Register };
+                let kind = if is_special_register(name.text) {
+                    NameKind::SpecialRegister
+                } else {
+                    NameKind::Register
+                };
                 self.push(name.span, kind, func, false);
             }
             OperandKind::Symbol(id) => {
                 // A call's callee and a branch's target are resolved by kind
                 // later; here only branch targets are known to be labels.
-                let kind = if is_branch && !is_call { NameKind::Label } else { NameKind::Symbol };
+                let kind = if is_branch && !is_call {
+                    NameKind::Label
+                } else {
+                    NameKind::Symbol
+                };
                 self.push(id.span, kind, func, false);
             }
             OperandKind::Address { base: Some(b), .. } => self.operand(b, func, false, false),
-            OperandKind::Offset { base, .. } | OperandKind::Not(base) => self.operand(base, func, is_branch, is_call),
+            OperandKind::Offset { base, .. } | OperandKind::Not(base) => {
+                self.operand(base, func, is_branch, is_call)
+            }
             OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
                 for o in v {
                     self.operand(o, func, is_branch, is_call);
@@ -190,12 +213,40 @@ pub fn is_special_register(name: &str) -> bool {
     let n = name.strip_prefix('%').unwrap_or(name);
     matches!(
         n,
-        "tid" | "ntid" | "laneid" | "warpid" | "nwarpid" | "ctaid" | "nctaid" | "smid" | "nsmid" | "gridid"
-            | "clusterid" | "nclusterid" | "cluster_ctaid" | "cluster_nctaid" | "cluster_ctarank"
-            | "cluster_nctarank" | "is_explicit_cluster" | "lanemask_eq" | "lanemask_le" | "lanemask_lt"
-            | "lanemask_ge" | "lanemask_gt" | "clock" | "clock_hi" | "clock64" | "globaltimer"
-            | "globaltimer_lo" | "globaltimer_hi" | "total_smem_size" | "aggr_smem_size" | "dynamic_smem_size"
-            | "reserved_smem_offset_begin" | "reserved_smem_offset_end" | "reserved_smem_offset_cap"
+        "tid"
+            | "ntid"
+            | "laneid"
+            | "warpid"
+            | "nwarpid"
+            | "ctaid"
+            | "nctaid"
+            | "smid"
+            | "nsmid"
+            | "gridid"
+            | "clusterid"
+            | "nclusterid"
+            | "cluster_ctaid"
+            | "cluster_nctaid"
+            | "cluster_ctarank"
+            | "cluster_nctarank"
+            | "is_explicit_cluster"
+            | "lanemask_eq"
+            | "lanemask_le"
+            | "lanemask_lt"
+            | "lanemask_ge"
+            | "lanemask_gt"
+            | "clock"
+            | "clock_hi"
+            | "clock64"
+            | "globaltimer"
+            | "globaltimer_lo"
+            | "globaltimer_hi"
+            | "total_smem_size"
+            | "aggr_smem_size"
+            | "dynamic_smem_size"
+            | "reserved_smem_offset_begin"
+            | "reserved_smem_offset_end"
+            | "reserved_smem_offset_cap"
             | "current_graph_exec"
     ) || n.starts_with("envreg")
         || (n.starts_with("pm") && n[2..].starts_with(|c: char| c.is_ascii_digit()))

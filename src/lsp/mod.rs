@@ -51,7 +51,10 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { inlay_hints: true, explain_url: None }
+        Settings {
+            inlay_hints: true,
+            explain_url: None,
+        }
     }
 }
 
@@ -116,7 +119,9 @@ pub fn run(connection: &Connection) -> Result<i32, Box<dyn std::error::Error + S
     });
     // `initialized` is handled (ignored) by the main loop, so a client that
     // sends it late or not at all is still served.
-    connection.sender.send(Response::new_ok(id, result).into())?;
+    connection
+        .sender
+        .send(Response::new_ok(id, result).into())?;
     let mut server = Server {
         sender: connection.sender.clone(),
         docs: Documents::default(),
@@ -145,12 +150,19 @@ fn negotiate(params: &Value) -> (Encoding, Settings, bool, bool) {
         .and_then(|c| c.pointer("/workspace/configuration"))
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let enc = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+    let enc = if offers_utf8 {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
     (enc, Settings::default(), refresh, pull)
 }
 
 impl Server {
-    fn main_loop(&mut self, receiver: &crossbeam_channel::Receiver<Message>) -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
+    fn main_loop(
+        &mut self,
+        receiver: &crossbeam_channel::Receiver<Message>,
+    ) -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
         let mut queue: VecDeque<Message> = VecDeque::new();
         if self.pull_config {
             self.request_configuration();
@@ -186,10 +198,16 @@ impl Server {
                 }
                 Message::Notification(n) if n.method == "$/cancelRequest" => {
                     if let Some(id) = cancel_id(&n.params) {
-                        let pos = queue.iter().position(|m| matches!(m, Message::Request(r) if r.id == id));
+                        let pos = queue
+                            .iter()
+                            .position(|m| matches!(m, Message::Request(r) if r.id == id));
                         if let Some(pos) = pos {
                             queue.remove(pos);
-                            self.respond(Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into()));
+                            self.respond(Response::new_err(
+                                id,
+                                ErrorCode::RequestCanceled as i32,
+                                "cancelled".into(),
+                            ));
                         }
                     }
                 }
@@ -201,7 +219,11 @@ impl Server {
 
     fn on_request(&mut self, req: Request) {
         if self.shutting_down {
-            let r = Response::new_err(req.id, ErrorCode::InvalidRequest as i32, "the server is shutting down".into());
+            let r = Response::new_err(
+                req.id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is shutting down".into(),
+            );
             return self.respond(r);
         }
         if req.method == "shutdown" {
@@ -210,7 +232,9 @@ impl Server {
         }
         let id = req.id.clone();
         let method = req.method.clone();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::request(self, req)));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            handlers::request(self, req)
+        }));
         let response = match outcome {
             Ok(r) => r,
             Err(_) => {
@@ -218,14 +242,20 @@ impl Server {
                 for (_, d) in self.docs.iter_mut() {
                     d.facts = Some(Default::default());
                 }
-                Response::new_err(id, ErrorCode::InternalError as i32, format!("internal error while handling {method}"))
+                Response::new_err(
+                    id,
+                    ErrorCode::InternalError as i32,
+                    format!("internal error while handling {method}"),
+                )
             }
         };
         self.respond(response);
     }
 
     fn on_notification(&mut self, n: Notification) {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::notification(self, n)));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            handlers::notification(self, n)
+        }));
         if outcome.is_err() {
             for (_, d) in self.docs.iter_mut() {
                 if d.facts.is_none() {
@@ -256,19 +286,26 @@ impl Server {
 
     /// Sends a notification.
     pub fn notify(&self, method: &str, params: impl serde::Serialize) {
-        let _ = self.sender.send(Notification::new(method.to_string(), params).into());
+        let _ = self
+            .sender
+            .send(Notification::new(method.to_string(), params).into());
     }
 
     /// Sends a request to the client (its answer comes to `on_response`).
     fn send_request(&mut self, method: &str, params: Value) {
         self.next_id += 1;
         let id = RequestId::from(format!("warpscope-{}", self.next_id));
-        let _ = self.sender.send(Request::new(id, method.to_string(), params).into());
+        let _ = self
+            .sender
+            .send(Request::new(id, method.to_string(), params).into());
     }
 
     /// Asks the client for the `warpscope` settings section.
     pub fn request_configuration(&mut self) {
-        self.send_request("workspace/configuration", serde_json::json!({ "items": [{ "section": "warpscope" }] }));
+        self.send_request(
+            "workspace/configuration",
+            serde_json::json!({ "items": [{ "section": "warpscope" }] }),
+        );
     }
 
     /// Asks the client to re-request inlay hints, if it can.
@@ -281,7 +318,9 @@ impl Server {
     /// Analyses every stale document and publishes its diagnostics.
     pub fn publish_stale(&mut self) {
         for uri in self.docs.stale() {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handlers::publish(self, &uri)));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                handlers::publish(self, &uri)
+            }));
             if outcome.is_err() {
                 if let Some(d) = self.docs.get_mut(&uri) {
                     d.facts = Some(Default::default());
@@ -293,8 +332,33 @@ impl Server {
 
 fn cancel_id(params: &Value) -> Option<RequestId> {
     match params.get("id")? {
-        Value::Number(n) => n.as_i64().and_then(|i| i32::try_from(i).ok()).map(RequestId::from),
+        Value::Number(n) => n
+            .as_i64()
+            .and_then(|i| i32::try_from(i).ok())
+            .map(RequestId::from),
         Value::String(s) => Some(RequestId::from(s.clone())),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_accept_every_documented_shape() {
+        let mut s = Settings::default();
+        s.update(&serde_json::json!({"inlayHints": {"enable": false}}));
+        assert!(!s.inlay_hints);
+        s.update(&serde_json::json!({"warpscope": {"inlayHints": true, "explainUrl": "https://x/{code}"}}));
+        assert!(s.inlay_hints);
+        assert_eq!(s.explain_url.as_deref(), Some("https://x/{code}"));
+        s.update(&serde_json::json!({"explainUrl": ""}));
+        assert_eq!(s.explain_url, None);
+        // Unrelated or malformed settings change nothing.
+        let before = s.clone();
+        s.update(&serde_json::json!({"inlayHints": "yes", "other": 1}));
+        s.update(&serde_json::json!(null));
+        assert_eq!(s, before);
     }
 }

@@ -55,7 +55,10 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex { starts, len: bytes.len() as u32 }
+        LineIndex {
+            starts,
+            len: bytes.len() as u32,
+        }
     }
 
     /// Number of lines (a text ending in a newline has an empty last line).
@@ -68,7 +71,11 @@ impl LineIndex {
         let Some(&start) = self.starts.get(line as usize) else {
             return (self.len, self.len);
         };
-        let mut end = self.starts.get(line as usize + 1).copied().unwrap_or(self.len);
+        let mut end = self
+            .starts
+            .get(line as usize + 1)
+            .copied()
+            .unwrap_or(self.len);
         let b = text.as_bytes();
         while end > start && matches!(b.get(end as usize - 1), Some(b'\n' | b'\r')) {
             end -= 1;
@@ -134,7 +141,10 @@ impl LineIndex {
 
     /// The LSP range of a span.
     pub fn range(&self, text: &str, span: Span, enc: Encoding) -> Range {
-        Range { start: self.position(text, span.start, enc), end: self.position(text, span.end, enc) }
+        Range {
+            start: self.position(text, span.start, enc),
+            end: self.position(text, span.end, enc),
+        }
     }
 
     /// The byte span of an LSP range (start and end ordered).
