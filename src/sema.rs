@@ -1,1 +1,1109 @@
 //! Symbol tables and name resolution.
+//!
+//! [`check_module`] walks a parsed [`Module`] once and builds, per function, a
+//! [`FunctionSymbols`]: the registers, parameters, body variables and labels it
+//! declares, and a side table mapping the span of every name an operand uses to
+//! its declaration ([`Resolved`]). The module-level table ([`ModuleSymbols`])
+//! holds the variables and functions (and `.alias` names) of the module. The
+//! syntax tree is not changed; nothing is copied but small declarations.
+//!
+//! # Names and where they are looked up
+//!
+//! - **Registers** (`%r1`, `%p`, `%rd12`): declared by `.reg` in the function
+//!   body, in the `{ }` scope of the declaration and the scopes nested in it. A
+//!   parameterized declaration `.reg .b32 %r<100>` declares `%r0` … `%r99`; it is
+//!   kept as one entry (prefix and count), and a use `%r42` is matched by trying
+//!   each split of its trailing digits into prefix and index (`%f12` may be
+//!   `%f1` + `2` or `%f` + `12`), so no name is ever materialised. An index with
+//!   a leading zero (`%r07`) names no register of a range.
+//! - **Special registers** (`%tid`, `%laneid`, `%clock64`, `%envreg7`, …, the
+//!   list of the PTX ISA's chapter "Special Registers") are known without
+//!   declaration, as is the constant `WARP_SZ`.
+//! - **Other names** (an operand that is not a register): first the variables
+//!   of the body scopes (`.local`, `.shared`, `.param` for call arguments, …),
+//!   then the labels, `.branchtargets` and `.callprototype` names of the body
+//!   scopes ([`Scopes`]; these may be used before they are defined), then the
+//!   function's parameters and return parameters, then the module's variables
+//!   and functions. This is how `ld.param [p]`, `mov.u64 %rd1, smem`,
+//!   `mov.u64 %rd1, $L_label`, `call (r), f, (a)` and `brx.idx %r, table`
+//!   resolve. `_` is a sink and names nothing.
+//! - **Branch targets** (`bra L`, the table of `brx.idx`, the labels of a
+//!   `.branchtargets` list, the prototype or `.calltargets` of an indirect
+//!   `call`) are looked up among labels only, and a direct `call` target among
+//!   functions only.
+//!
+//! DWARF `.section` data and `.loc … function_name` are not resolved: they are
+//! passed through to the assembler and name labels of other sections; reporting
+//! them would only produce false positives on real compiler output.
+//!
+//! # Diagnostics
+//!
+//! `E0101 undeclared-register` (once per name and function, at the first use,
+//! with a note counting further uses, and a secondary label at a range
+//! declaration with the same prefix that is too short), `E0102
+//! duplicate-label` (primary at the second definition, secondary "first
+//! defined here"), `E0103 unknown-label` (branch targets, tables, prototypes,
+//! call targets), `E0104 duplicate-declaration` (two declarations of one name
+//! in one scope: registers, including overlapping ranges, body variables,
+//! parameters, module variables that are not `.extern`, functions defined
+//! twice), `E0105 undeclared-symbol` (any other name that resolves to
+//! nothing). Declarations in nested scopes may shadow outer ones; that is not
+//! reported. The diagnostics are sorted by position.
+//!
+//! # Limits
+//!
+//! Types are not checked (an operand's type against the instruction's, the
+//! state space of an address against the instruction's): the analysis reads
+//! what it needs and ptxas is the authority. Use before declaration at module
+//! level is accepted (ptxas requires declaration first for variables).
+
+use crate::diagnostic::{Diagnostic, FrontEndCode};
+use crate::source::Span;
+use crate::syntax::ast::{
+    Body, Function, FunctionId, Ident, InitKind, InitValue, Instruction, ItemKind, Linkage, Module,
+    Operand, OperandKind, StateSpace, StmtId, StmtKind, VarDecl,
+};
+use std::collections::HashMap;
+
+/// What a register name was declared as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegInfo<'src> {
+    /// Element type without its dot (`u32`, `pred`, `b64`); empty if none was given.
+    pub ty: &'src str,
+    /// Vector width (`.v4` gives 4), 1 for scalars.
+    pub vector: u32,
+    /// The declarator's name (for `%r<100>`, the `%r`).
+    pub span: Span,
+    /// The scope of the declaration.
+    pub scope: ScopeId,
+    /// `Some(n)` for a range declaration `%r<n>`.
+    pub range: Option<u32>,
+}
+
+/// A declared variable (module level or in a body): one declarator of a
+/// [`VarDecl`].
+#[derive(Clone, Debug)]
+pub struct VarInfo<'src> {
+    /// The whole declaration.
+    pub decl: VarDecl<'src>,
+    /// Which of its declarators.
+    pub declarator: usize,
+}
+
+impl<'src> VarInfo<'src> {
+    /// The variable's name.
+    pub fn name(&self) -> Ident<'src> {
+        self.decl.declarators[self.declarator].name
+    }
+    /// Its state space.
+    pub fn space(&self) -> StateSpace {
+        self.decl.space
+    }
+    /// Its declarator (dimensions, initializer).
+    pub fn declarator(&self) -> &crate::syntax::ast::Declarator<'src> {
+        &self.decl.declarators[self.declarator]
+    }
+}
+
+/// What an operand's name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Def {
+    /// A `.reg` of this function: index into [`FunctionSymbols::registers`].
+    Register(RegId),
+    /// A special register (`%tid`, `%laneid`, …) or `WARP_SZ`.
+    Special,
+    /// The function parameter with this index.
+    Param(usize),
+    /// The return parameter with this index.
+    ReturnParam(usize),
+    /// A variable declared in the body: index into [`FunctionSymbols::locals`].
+    Local(usize),
+    /// A label, `.branchtargets` or `.callprototype` statement.
+    Label(StmtId),
+    /// A module variable: index into [`ModuleSymbols::variables`].
+    Global(usize),
+    /// A function (or an `.alias` of one).
+    Function(FunctionId),
+}
+
+/// Index of a register declaration in [`FunctionSymbols::registers`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegId(pub u32);
+
+/// A resolved name: what it refers to and where that was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// What.
+    pub def: Def,
+    /// The declaration's name span; empty (`0..0`) for special registers.
+    pub decl_span: Span,
+}
+
+/// The symbols of one function and the resolution of every name it uses.
+#[derive(Clone, Debug, Default)]
+pub struct FunctionSymbols<'src> {
+    scopes: Scopes<'src>,
+    regs: Vec<RegInfo<'src>>,
+    reg_names: HashMap<(ScopeId, &'src str), RegId>,
+    reg_ranges: HashMap<(ScopeId, &'src str), RegId>,
+    locals: Vec<VarInfo<'src>>,
+    local_names: HashMap<(ScopeId, &'src str), usize>,
+    params: Vec<VarDecl<'src>>,
+    returns: Vec<VarDecl<'src>>,
+    /// Sorted by span start (then end).
+    resolutions: Vec<(Span, Resolved)>,
+}
+
+impl<'src> FunctionSymbols<'src> {
+    /// The `{ }` scopes and labels of the body.
+    pub fn scopes(&self) -> &Scopes<'src> {
+        &self.scopes
+    }
+
+    /// Every `.reg` declarator of the body, in source order.
+    pub fn registers(&self) -> &[RegInfo<'src>] {
+        &self.regs
+    }
+
+    /// A register declaration by id.
+    pub fn reg(&self, id: RegId) -> &RegInfo<'src> {
+        &self.regs[id.0 as usize]
+    }
+
+    /// The register called `name` declared in the body's outermost scope, else
+    /// the first one declared in any nested scope (use [`Self::register_at`]
+    /// for scoped lookup). Ranges are expanded: `%r42` is found in `%r<100>`.
+    pub fn register(&self, name: &str) -> Option<RegInfo<'src>> {
+        if let Some(id) = self.lookup_reg(ScopeId::ROOT, name) {
+            return Some(*self.reg(id));
+        }
+        (1..self.scopes.len() as u32)
+            .find_map(|s| self.lookup_reg(ScopeId(s), name).map(|id| *self.reg(id)))
+    }
+
+    /// The register called `name` as seen from statement `at` (innermost scope first).
+    pub fn register_at(&self, at: StmtId, name: &str) -> Option<RegInfo<'src>> {
+        self.resolve_reg(self.scopes.scope_of(at), name)
+            .map(|id| *self.reg(id))
+    }
+
+    fn resolve_reg(&self, scope: ScopeId, name: &str) -> Option<RegId> {
+        self.scopes
+            .chain(scope)
+            .find_map(|s| self.lookup_reg(s, name))
+    }
+
+    /// Lookup in one scope: a plain declaration, else a range whose prefix
+    /// and index split the name.
+    fn lookup_reg(&self, scope: ScopeId, name: &str) -> Option<RegId> {
+        if let Some(&id) = self.reg_names.get(&(scope, name)) {
+            return Some(id);
+        }
+        if self.reg_ranges.is_empty() {
+            return None;
+        }
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        (1..=digits).find_map(|k| {
+            let (prefix, index) = name.split_at(name.len() - k);
+            if k > 1 && index.starts_with('0') {
+                return None;
+            }
+            let id = *self.reg_ranges.get(&(scope, prefix))?;
+            let n: u64 = index.parse().ok()?;
+            (n < u64::from(self.reg(id).range.unwrap_or(0))).then_some(id)
+        })
+    }
+
+    /// The label (or `.branchtargets`/`.callprototype`) called `name` in the
+    /// body's outermost scope, else the first one in a nested scope.
+    pub fn label(&self, name: &str) -> Option<StmtId> {
+        self.scopes.find_label(name)
+    }
+
+    /// The function parameter called `name`: its index and declaration.
+    pub fn param(&self, name: &str) -> Option<(usize, &VarDecl<'src>)> {
+        self.params
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.declarators.iter().any(|d| d.name.text == name))
+    }
+
+    /// The return parameter (of a `.func`) called `name`.
+    pub fn return_param(&self, name: &str) -> Option<(usize, &VarDecl<'src>)> {
+        self.returns
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.declarators.iter().any(|d| d.name.text == name))
+    }
+
+    /// Variables declared in the body (not registers), in source order.
+    pub fn locals(&self) -> &[VarInfo<'src>] {
+        &self.locals
+    }
+
+    /// What the name at exactly this span (an operand's register or symbol,
+    /// or a guard's predicate) resolved to.
+    pub fn resolve(&self, span: Span) -> Option<&Resolved> {
+        let i = self
+            .resolutions
+            .partition_point(|(s, _)| (s.start, s.end) < (span.start, span.end));
+        self.resolutions
+            .get(i)
+            .filter(|(s, _)| *s == span)
+            .map(|(_, r)| r)
+    }
+
+    /// The innermost resolved name whose span contains `offset` (for
+    /// go-to-definition).
+    pub fn definition_at(&self, offset: u32) -> Option<(Span, &Resolved)> {
+        let i = self.resolutions.partition_point(|(s, _)| s.start <= offset);
+        self.resolutions[..i]
+            .iter()
+            .rev()
+            .take(8)
+            .filter(|(s, _)| s.contains(offset))
+            .min_by_key(|(s, _)| s.len())
+            .map(|(s, r)| (*s, r))
+    }
+
+    /// Every resolved name: (use span, resolution), sorted by position.
+    pub fn resolutions(&self) -> &[(Span, Resolved)] {
+        &self.resolutions
+    }
+}
+
+/// The symbols of a module: its variables and functions, and per function a
+/// [`FunctionSymbols`].
+#[derive(Clone, Debug, Default)]
+pub struct ModuleSymbols<'src> {
+    functions: Vec<FunctionSymbols<'src>>,
+    variables: Vec<VarInfo<'src>>,
+    variable_names: HashMap<&'src str, usize>,
+    function_names: HashMap<&'src str, FunctionId>,
+    function_spans: Vec<Span>,
+}
+
+impl<'src> ModuleSymbols<'src> {
+    /// The symbols of one function (same ids as [`Module::functions`]).
+    pub fn function(&self, id: FunctionId) -> &FunctionSymbols<'src> {
+        &self.functions[id.index()]
+    }
+
+    /// The module variable called `name`.
+    pub fn variable(&self, name: &str) -> Option<&VarInfo<'src>> {
+        self.variable_names.get(name).map(|&i| &self.variables[i])
+    }
+
+    /// Every module variable, in source order.
+    pub fn variables(&self) -> &[VarInfo<'src>] {
+        &self.variables
+    }
+
+    /// The span of a function's name.
+    pub fn function_span(&self, id: FunctionId) -> Span {
+        self.function_spans
+            .get(id.index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The function called `name` (its definition if it has one, else its
+    /// first declaration; `.alias` names included).
+    pub fn function_named(&self, name: &str) -> Option<FunctionId> {
+        self.function_names.get(name).copied()
+    }
+}
+
+/// True for the special registers of the PTX ISA (the name without its
+/// component: `%tid` for `%tid.x`).
+pub fn is_special_register(name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        "%tid",
+        "%ntid",
+        "%laneid",
+        "%warpid",
+        "%nwarpid",
+        "%ctaid",
+        "%nctaid",
+        "%smid",
+        "%nsmid",
+        "%gridid",
+        "%lanemask_eq",
+        "%lanemask_le",
+        "%lanemask_lt",
+        "%lanemask_ge",
+        "%lanemask_gt",
+        "%clock",
+        "%clock_hi",
+        "%clock64",
+        "%globaltimer",
+        "%globaltimer_lo",
+        "%globaltimer_hi",
+        "%total_smem_size",
+        "%aggr_smem_size",
+        "%dynamic_smem_size",
+        "%reserved_smem_offset_begin",
+        "%reserved_smem_offset_end",
+        "%reserved_smem_offset_cap",
+        "%reserved_smem_offset_0",
+        "%reserved_smem_offset_1",
+        "%is_explicit_cluster",
+        "%clusterid",
+        "%nclusterid",
+        "%cluster_ctaid",
+        "%cluster_nctaid",
+        "%cluster_ctarank",
+        "%cluster_nctarank",
+        "%current_graph_exec",
+    ];
+    if FIXED.contains(&name) {
+        return true;
+    }
+    let indexed = |prefix: &str, suffix: &str, max: u32| {
+        name.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(suffix))
+            .filter(|d| {
+                !d.is_empty()
+                    && d.bytes().all(|b| b.is_ascii_digit())
+                    && (d.len() == 1 || !d.starts_with('0'))
+            })
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|n| n <= max)
+    };
+    indexed("%pm", "", 7) || indexed("%pm", "_64", 7) || indexed("%envreg", "", 31)
+}
+
+/// Builds the symbol tables of a module and reports what does not resolve.
+pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut syms = ModuleSymbols::default();
+
+    // Module variables.
+    let mut first_var: HashMap<&'src str, (usize, bool)> = HashMap::new();
+    for item in &module.items {
+        let ItemKind::Var(decl) = &item.kind else {
+            continue;
+        };
+        let is_extern = decl.linkage.contains(&Linkage::Extern);
+        for (di, d) in decl.declarators.iter().enumerate() {
+            let idx = syms.variables.len();
+            syms.variables.push(VarInfo {
+                decl: decl.clone(),
+                declarator: di,
+            });
+            match first_var.get(d.name.text) {
+                Some(&(prev, prev_extern)) => {
+                    if !is_extern && !prev_extern {
+                        diags.push(duplicate(
+                            d.name,
+                            syms.variables[prev].name().span,
+                            "variable",
+                        ));
+                    } else if prev_extern && !is_extern {
+                        // The definition takes over from the `.extern` declaration.
+                        first_var.insert(d.name.text, (idx, false));
+                        syms.variable_names.insert(d.name.text, idx);
+                    }
+                }
+                None => {
+                    first_var.insert(d.name.text, (idx, is_extern));
+                    syms.variable_names.insert(d.name.text, idx);
+                }
+            }
+        }
+    }
+
+    // Functions: a definition takes over from declarations; two definitions clash.
+    syms.function_spans = module.functions.iter().map(|f| f.name.span).collect();
+    for id in module.function_ids() {
+        let f = module.function(id);
+        match syms.function_names.get(f.name.text).copied() {
+            Some(prev) => {
+                let pf = module.function(prev);
+                if pf.body.is_some() && f.body.is_some() {
+                    diags.push(duplicate(f.name, pf.name.span, "function"));
+                } else if pf.body.is_none() && f.body.is_some() {
+                    syms.function_names.insert(f.name.text, id);
+                }
+            }
+            None => {
+                syms.function_names.insert(f.name.text, id);
+            }
+        }
+    }
+    for item in &module.items {
+        if let ItemKind::Alias { alias, target } = &item.kind {
+            match syms.function_names.get(target.text).copied() {
+                Some(t) => {
+                    syms.function_names.entry(alias.text).or_insert(t);
+                }
+                None => diags.push(
+                    Diagnostic::error(
+                        FrontEndCode::UnknownLabel,
+                        target.span,
+                        format!(
+                            "`.alias` names `{}`, which is not a function of this module",
+                            target.text
+                        ),
+                    )
+                    .with_label("no such function"),
+                ),
+            }
+        }
+    }
+
+    // Initializers of module variables.
+    for v in 0..syms.variables.len() {
+        if let Some(init) = &syms.variables[v].declarator().init {
+            let mut names = Vec::new();
+            init_symbols(init, &mut names);
+            for n in names {
+                if syms.variable(n.text).is_none() && syms.function_named(n.text).is_none() {
+                    diags.push(undeclared_symbol(n));
+                }
+            }
+        }
+    }
+
+    let mut functions = Vec::with_capacity(module.functions.len());
+    for id in module.function_ids() {
+        functions.push(check_function(module.function(id), &syms, &mut diags));
+    }
+    syms.functions = functions;
+    diags.sort_by_key(|d| {
+        let s = d.span();
+        (s.start, s.end)
+    });
+    (syms, diags)
+}
+
+/// Symbols named by an initializer.
+fn init_symbols<'src>(init: &InitValue<'src>, out: &mut Vec<Ident<'src>>) {
+    match &init.kind {
+        InitKind::Symbol { name, minus, .. } => {
+            out.push(*name);
+            out.extend(minus.iter().copied());
+        }
+        InitKind::List(items) => items.iter().for_each(|i| init_symbols(i, out)),
+        InitKind::Mask { value, .. } => init_symbols(value, out),
+        // Sampler fields (`addr_mode_0 = wrap`) name enumerators, not symbols.
+        InitKind::Field { .. } | InitKind::Int(_) | InitKind::Float(_) => {}
+    }
+}
+
+fn duplicate(second: Ident<'_>, first: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        FrontEndCode::DuplicateDeclaration,
+        second.span,
+        format!("{what} `{}` is declared twice", second.text),
+    )
+    .with_label("declared again here")
+    .with_secondary(first, "first declared here")
+}
+
+fn undeclared_symbol(name: Ident<'_>) -> Diagnostic {
+    Diagnostic::error(
+        FrontEndCode::UndeclaredSymbol,
+        name.span,
+        format!("`{}` is not declared", name.text),
+    )
+    .with_label("not a variable, parameter, label or function in scope")
+}
+
+/// How a name is used, which decides where it is looked up.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Any operand: variables, labels, parameters, module symbols.
+    Value,
+    /// A branch target, `brx.idx` table, prototype or `.calltargets`: labels only.
+    Label,
+    /// A direct call target: functions only.
+    Callee,
+}
+
+struct FnChecker<'a, 'src> {
+    module: &'a ModuleSymbols<'src>,
+    syms: FunctionSymbols<'src>,
+    diags: &'a mut Vec<Diagnostic>,
+    /// Undeclared registers: name -> (index of its diagnostic, further uses).
+    undeclared: HashMap<&'src str, (usize, u32)>,
+}
+
+fn check_function<'src>(
+    f: &Function<'src>,
+    module: &ModuleSymbols<'src>,
+    diags: &mut Vec<Diagnostic>,
+) -> FunctionSymbols<'src> {
+    let mut syms = FunctionSymbols {
+        params: f.params.clone(),
+        returns: f.returns.clone(),
+        ..Default::default()
+    };
+    // Duplicate parameter names (returns and parameters share one scope).
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for p in f.returns.iter().chain(&f.params) {
+        for d in &p.declarators {
+            if let Some(&first) = seen.get(d.name.text) {
+                diags.push(duplicate(d.name, first, "parameter"));
+            } else {
+                seen.insert(d.name.text, d.name.span);
+            }
+        }
+    }
+    let Some(body) = &f.body else { return syms };
+    syms.scopes = Scopes::build(body);
+    for &(first, second) in syms.scopes.duplicate_labels() {
+        let (Some(a), Some(b)) = (
+            label_name(&body.stmt(first).kind),
+            label_name(&body.stmt(second).kind),
+        ) else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::error(
+                FrontEndCode::DuplicateLabel,
+                b.span,
+                format!("label `{}` is defined twice", b.text),
+            )
+            .with_label("defined again here")
+            .with_secondary(a.span, "first defined here"),
+        );
+    }
+    let mut c = FnChecker {
+        module,
+        syms,
+        diags,
+        undeclared: HashMap::new(),
+    };
+    c.declare(body);
+    c.resolve_body(body);
+    let FnChecker {
+        mut syms,
+        diags,
+        undeclared,
+        ..
+    } = c;
+    for (_, (idx, more)) in undeclared {
+        if more > 0 {
+            let d = &mut diags[idx];
+            d.notes.push(format!(
+                "used {more} more time{} in this function",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    syms.resolutions.sort_by_key(|(s, _)| (s.start, s.end));
+    syms.resolutions.dedup_by_key(|(s, _)| *s);
+    syms
+}
+
+impl<'src> FnChecker<'_, 'src> {
+    /// Enters every declaration of the body into its scope's table.
+    fn declare(&mut self, body: &Body<'src>) {
+        // Name -> span of its first declaration, per scope (registers and
+        // variables share the namespace).
+        let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::new();
+        for (id, stmt) in body.iter() {
+            let StmtKind::Var(decl) = &stmt.kind else {
+                continue;
+            };
+            let scope = self.syms.scopes.scope_of(id);
+            for (di, d) in decl.declarators.iter().enumerate() {
+                if decl.space == StateSpace::Reg {
+                    let reg = RegInfo {
+                        ty: decl.ty.map_or("", |t| t.text),
+                        vector: decl.vector.max(1),
+                        span: d.name.span,
+                        scope,
+                        range: d.range,
+                    };
+                    let clash = match d.range {
+                        None => names.get(&(scope, d.name.text)).copied().or_else(|| {
+                            self.syms
+                                .lookup_reg(scope, d.name.text)
+                                .map(|r| self.syms.reg(r).span)
+                        }),
+                        Some(n) => self
+                            .syms
+                            .reg_ranges
+                            .get(&(scope, d.name.text))
+                            .map(|&r| self.syms.reg(r).span)
+                            .or_else(|| {
+                                // A plain register of this scope inside the new range.
+                                self.syms
+                                    .reg_names
+                                    .iter()
+                                    .filter(|((s, name), _)| {
+                                        *s == scope && in_range(name, d.name.text, n)
+                                    })
+                                    .map(|(_, &r)| self.syms.reg(r).span)
+                                    .min_by_key(|s| s.start)
+                            }),
+                    };
+                    if let Some(first) = clash {
+                        self.diags.push(duplicate(d.name, first, "register"));
+                        continue;
+                    }
+                    let rid = RegId(self.syms.regs.len() as u32);
+                    self.syms.regs.push(reg);
+                    match d.range {
+                        None => {
+                            self.syms.reg_names.insert((scope, d.name.text), rid);
+                            names.insert((scope, d.name.text), d.name.span);
+                        }
+                        Some(_) => {
+                            self.syms.reg_ranges.insert((scope, d.name.text), rid);
+                        }
+                    }
+                } else {
+                    let clash = names.get(&(scope, d.name.text)).copied().or_else(|| {
+                        self.syms
+                            .lookup_reg(scope, d.name.text)
+                            .map(|r| self.syms.reg(r).span)
+                    });
+                    if let Some(first) = clash {
+                        self.diags.push(duplicate(d.name, first, "variable"));
+                        continue;
+                    }
+                    names.insert((scope, d.name.text), d.name.span);
+                    let li = self.syms.locals.len();
+                    self.syms.locals.push(VarInfo {
+                        decl: decl.clone(),
+                        declarator: di,
+                    });
+                    self.syms.local_names.insert((scope, d.name.text), li);
+                }
+            }
+        }
+    }
+
+    fn resolve_body(&mut self, body: &Body<'src>) {
+        for (id, stmt) in body.iter() {
+            match &stmt.kind {
+                StmtKind::Instruction(instr) => self.instruction(id, instr),
+                StmtKind::BranchTargets { targets, .. } => {
+                    for t in targets {
+                        self.name(id, *t, Role::Label);
+                    }
+                }
+                StmtKind::Var(decl) => {
+                    for d in &decl.declarators {
+                        if let Some(init) = &d.init {
+                            let mut names = Vec::new();
+                            init_symbols(init, &mut names);
+                            for n in names {
+                                self.name(id, n, Role::Value);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn instruction(&mut self, id: StmtId, instr: &Instruction<'src>) {
+        if let Some(g) = &instr.guard {
+            self.register(id, g.pred);
+        }
+        let ops = &instr.operands;
+        match instr.opcode() {
+            "bra" => {
+                for (i, op) in ops.iter().enumerate() {
+                    self.operand(id, op, if i == 0 { Role::Label } else { Role::Value });
+                }
+            }
+            "brx" => {
+                let last = ops.len().saturating_sub(1);
+                for (i, op) in ops.iter().enumerate() {
+                    self.operand(
+                        id,
+                        op,
+                        if i == last && i > 0 {
+                            Role::Label
+                        } else {
+                            Role::Value
+                        },
+                    );
+                }
+            }
+            "call" => {
+                // call (rets), target, (args) [, prototype|targets]
+                let target = ops
+                    .iter()
+                    .position(|o| !matches!(o.kind, OperandKind::List(_)));
+                for (i, op) in ops.iter().enumerate() {
+                    let role = match (Some(i) == target, &op.kind) {
+                        (true, _) => Role::Callee,
+                        (false, OperandKind::Symbol(_)) if target.is_some_and(|t| i > t) => {
+                            Role::Label
+                        }
+                        _ => Role::Value,
+                    };
+                    self.operand(id, op, role);
+                }
+            }
+            _ => {
+                for op in ops {
+                    self.operand(id, op, Role::Value);
+                }
+            }
+        }
+    }
+
+    fn operand(&mut self, id: StmtId, op: &Operand<'src>, role: Role) {
+        match &op.kind {
+            OperandKind::Reg { name, .. } => self.register(id, *name),
+            OperandKind::Symbol(name) => self.name(id, *name, role),
+            OperandKind::Int(_) | OperandKind::Float(_) | OperandKind::Sink => {}
+            OperandKind::Address { base, .. } => {
+                if let Some(b) = base {
+                    self.operand(id, b, Role::Value);
+                }
+            }
+            OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
+                for o in v {
+                    self.operand(id, o, Role::Value);
+                }
+            }
+            OperandKind::Not(o) => self.operand(id, o, Role::Value),
+            OperandKind::PredPair(a, b) => {
+                self.operand(id, a, Role::Value);
+                self.operand(id, b, Role::Value);
+            }
+            OperandKind::Offset { base, .. } => self.operand(id, base, role),
+        }
+    }
+
+    fn record(&mut self, span: Span, def: Def, decl_span: Span) {
+        self.syms
+            .resolutions
+            .push((span, Resolved { def, decl_span }));
+    }
+
+    fn register(&mut self, id: StmtId, name: Ident<'src>) {
+        if name.text == "_" {
+            return;
+        }
+        if is_special_register(name.text) {
+            self.record(name.span, Def::Special, Span::default());
+            return;
+        }
+        let scope = self.syms.scopes.scope_of(id);
+        if let Some(r) = self.syms.resolve_reg(scope, name.text) {
+            let decl = self.syms.reg(r).span;
+            self.record(name.span, Def::Register(r), decl);
+            return;
+        }
+        // `%`-names may also be variables or parameters.
+        if let Some((def, decl)) = self.value(id, name.text) {
+            self.record(name.span, def, decl);
+            return;
+        }
+        if let Some(e) = self.undeclared.get_mut(name.text) {
+            e.1 += 1;
+            return;
+        }
+        let mut d = Diagnostic::error(
+            FrontEndCode::UndeclaredRegister,
+            name.span,
+            format!("register `{}` is not declared", name.text),
+        )
+        .with_label("no `.reg` declaration in scope");
+        // A range with the same prefix that is too short?
+        let digits = name
+            .text
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let near = (1..=digits).find_map(|k| {
+            let prefix = &name.text[..name.text.len() - k];
+            self.syms
+                .scopes
+                .chain(scope)
+                .find_map(|s| self.syms.reg_ranges.get(&(s, prefix)).copied())
+        });
+        if let Some(r) = near {
+            let info = *self.syms.reg(r);
+            let n = info.range.unwrap_or(0);
+            let prefix = &name.text[..name.text.len() - digits.min(name.text.len())];
+            let last = if n == 0 {
+                "no register".to_string()
+            } else {
+                format!("`{prefix}0` to `{prefix}{}`", n - 1)
+            };
+            d = d.with_secondary(info.span, format!("`{prefix}<{n}>` declares {last}"));
+        } else {
+            d = d.with_help(format!(
+                "declare it: `.reg .b32 {};` (with its type)",
+                name.text
+            ));
+        }
+        self.undeclared.insert(name.text, (self.diags.len(), 0));
+        self.diags.push(d);
+    }
+
+    /// Resolves a non-register name used as a value.
+    fn value(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
+        let scope = self.syms.scopes.scope_of(id);
+        for s in self.syms.scopes.chain(scope) {
+            if let Some(&li) = self.syms.local_names.get(&(s, name)) {
+                return Some((Def::Local(li), self.syms.locals[li].name().span));
+            }
+            // Registers need not start with `%` (`.reg .pred complete;`).
+            if let Some(r) = self.syms.lookup_reg(s, name) {
+                return Some((Def::Register(r), self.syms.reg(r).span));
+            }
+        }
+        if let Some(l) = self.label(id, name) {
+            return Some(l);
+        }
+        if let Some((i, p)) = self.syms.param(name) {
+            return Some((Def::Param(i), decl_name_span(p, name)));
+        }
+        if let Some((i, p)) = self.syms.return_param(name) {
+            return Some((Def::ReturnParam(i), decl_name_span(p, name)));
+        }
+        if let Some(&gi) = self.module.variable_names.get(name) {
+            return Some((Def::Global(gi), self.module.variables[gi].name().span));
+        }
+        if let Some(f) = self.module.function_named(name) {
+            return Some((Def::Function(f), self.module.function_span(f)));
+        }
+        if name == "WARP_SZ" {
+            return Some((Def::Special, Span::default()));
+        }
+        None
+    }
+
+    fn call_targets_in_scope(&self, id: StmtId) -> bool {
+        let scopes = &self.syms.scopes;
+        scopes
+            .chain(scopes.scope_of(id))
+            .any(|s| scopes.calltargets.contains(&s))
+    }
+
+    fn label(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
+        let l = self.syms.scopes.resolve_label(id, name)?;
+        Some((
+            Def::Label(l),
+            self.syms.scopes.label_span(l).unwrap_or_default(),
+        ))
+    }
+
+    fn name(&mut self, id: StmtId, name: Ident<'src>, role: Role) {
+        if name.text == "_" {
+            return;
+        }
+        let found = match role {
+            Role::Value => self.value(id, name.text),
+            Role::Label => self.label(id, name.text),
+            Role::Callee => self
+                .module
+                .function_named(name.text)
+                .map(|f| (Def::Function(f), self.module.function_span(f))),
+        };
+        match found {
+            Some((def, decl)) => self.record(name.span, def, decl),
+            None => {
+                if role == Role::Label && self.call_targets_in_scope(id) {
+                    // The parser keeps `name: .calltargets …` as a bare
+                    // directive without its name: accept the call's table
+                    // when such a directive is in scope.
+                    return;
+                }
+                let d = match role {
+                    Role::Value => undeclared_symbol(name),
+                    Role::Label => Diagnostic::error(
+                        FrontEndCode::UnknownLabel,
+                        name.span,
+                        format!("label `{}` is not defined in this function", name.text),
+                    )
+                    .with_label("no such label in scope"),
+                    Role::Callee => Diagnostic::error(
+                        FrontEndCode::UnknownLabel,
+                        name.span,
+                        format!("function `{}` is not declared in this module", name.text),
+                    )
+                    .with_label("no `.func` or `.entry` of this name")
+                    .with_help("declare it: `.extern .func name(...);`"),
+                };
+                self.diags.push(d);
+            }
+        }
+    }
+}
+
+fn decl_name_span(decl: &VarDecl<'_>, name: &str) -> Span {
+    decl.declarators
+        .iter()
+        .find(|d| d.name.text == name)
+        .map_or(decl.span, |d| d.name.span)
+}
+
+/// True when `name` is `prefix` followed by a canonical index below `n`.
+fn in_range(name: &str, prefix: &str, n: u32) -> bool {
+    name.strip_prefix(prefix)
+        .filter(|d| {
+            !d.is_empty()
+                && d.bytes().all(|b| b.is_ascii_digit())
+                && (d.len() == 1 || !d.starts_with('0'))
+        })
+        .and_then(|d| d.parse::<u64>().ok())
+        .is_some_and(|i| i < u64::from(n))
+}
+
+/// Index of a lexical scope in a [`Scopes`] tree: 0 is the function body,
+/// every `{ … }` block inside it opens a new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ScopeId(pub u32);
+
+impl ScopeId {
+    /// The function body's scope.
+    pub const ROOT: ScopeId = ScopeId(0);
+    /// The index into the scope arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The nested `{ }` scopes of one function body and the labels each defines.
+///
+/// Labels are scoped like registers: a label defined inside a `{ }` block is
+/// visible in that block and the blocks nested in it, not outside. This is
+/// what lets inline PTX from CUDA (`asm("{ … L: … bra L; }")`), inlined
+/// several times into one function, reuse its label names. Labels may be used
+/// before they are defined (forward branches), so a label is visible in its
+/// whole scope, not only after its definition. `.branchtargets` and
+/// `.callprototype` names are labels of the same namespace.
+#[derive(Clone, Debug, Default)]
+pub struct Scopes<'src> {
+    /// Scope of each statement (a `{`/`}` marker belongs to the outer scope).
+    stmt_scope: Vec<ScopeId>,
+    /// Parent of each scope (`None` for the root).
+    parent: Vec<Option<ScopeId>>,
+    /// Labels by scope and name: the first definition and its name's span.
+    labels: HashMap<(ScopeId, &'src str), (StmtId, Span)>,
+    /// Labels defined twice in one scope: (first, second).
+    duplicates: Vec<(StmtId, StmtId)>,
+    /// The name span of every label statement.
+    label_spans: HashMap<StmtId, Span>,
+    /// Scopes holding a `.calltargets` directive.
+    calltargets: Vec<ScopeId>,
+}
+
+impl<'src> Scopes<'src> {
+    /// Builds the scope tree of a body. Unbalanced `}` markers are ignored
+    /// (the parser reports them); unclosed `{` end with the body.
+    pub fn build(body: &Body<'src>) -> Scopes<'src> {
+        let mut s = Scopes {
+            parent: vec![None],
+            ..Scopes::default()
+        };
+        let mut stack = vec![ScopeId::ROOT];
+        for (id, stmt) in body.iter() {
+            let cur = *stack.last().unwrap_or(&ScopeId::ROOT);
+            s.stmt_scope.push(cur);
+            match &stmt.kind {
+                StmtKind::ScopeOpen => {
+                    let new = ScopeId(s.parent.len() as u32);
+                    s.parent.push(Some(cur));
+                    stack.push(new);
+                }
+                StmtKind::ScopeClose => {
+                    if stack.len() > 1 {
+                        stack.pop();
+                        // The `}` belongs to the scope it closes' parent.
+                        let outer = *stack.last().unwrap_or(&ScopeId::ROOT);
+                        s.stmt_scope[id.index()] = outer;
+                    }
+                }
+                StmtKind::Directive { name } if name.text == ".calltargets" => {
+                    s.calltargets.push(cur)
+                }
+                _ => {
+                    if let Some(name) = label_name(&stmt.kind) {
+                        s.label_spans.insert(id, name.span);
+                        match s.labels.entry((cur, name.text)) {
+                            std::collections::hash_map::Entry::Occupied(e) => {
+                                s.duplicates.push((e.get().0, id))
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert((id, name.span));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// The scope a statement belongs to (the root for an out-of-range id).
+    pub fn scope_of(&self, stmt: StmtId) -> ScopeId {
+        self.stmt_scope
+            .get(stmt.index())
+            .copied()
+            .unwrap_or(ScopeId::ROOT)
+    }
+
+    /// The enclosing scope, `None` for the root.
+    pub fn parent(&self, scope: ScopeId) -> Option<ScopeId> {
+        self.parent.get(scope.index()).copied().flatten()
+    }
+
+    /// Number of scopes (at least 1).
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Always false: the root scope exists.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The scope and its ancestors, innermost first.
+    pub fn chain(&self, scope: ScopeId) -> impl Iterator<Item = ScopeId> + '_ {
+        std::iter::successors(Some(scope), move |s| self.parent(*s))
+    }
+
+    /// The label (or `.branchtargets`/`.callprototype` statement) called
+    /// `name` as seen from statement `from`.
+    pub fn resolve_label(&self, from: StmtId, name: &str) -> Option<StmtId> {
+        self.chain(self.scope_of(from))
+            .find_map(|s| self.labels.get(&(s, name)).map(|l| l.0))
+    }
+
+    /// The label called `name` in the root scope, else the first (in source
+    /// order) in any nested scope.
+    pub fn find_label(&self, name: &str) -> Option<StmtId> {
+        if let Some(l) = self.labels.get(&(ScopeId::ROOT, name)) {
+            return Some(l.0);
+        }
+        self.labels
+            .iter()
+            .filter(|((_, n), _)| *n == name)
+            .map(|(_, l)| l.0)
+            .min()
+    }
+
+    /// The span of the name a label statement defines.
+    pub fn label_span(&self, stmt: StmtId) -> Option<Span> {
+        self.label_spans.get(&stmt).copied()
+    }
+
+    /// Labels defined twice in one scope: (first definition, second).
+    pub fn duplicate_labels(&self) -> &[(StmtId, StmtId)] {
+        &self.duplicates
+    }
+}
+
+/// The name a statement defines in the label namespace, if any.
+pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>> {
+    match kind {
+        StmtKind::Label(n) => Some(n),
+        StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => Some(name),
+        _ => None,
+    }
+}

@@ -1,13 +1,161 @@
-//! `warpscope cfg`.
+//! `warpscope cfg`: prints the control-flow graph of each function.
+//!
+//! Exit codes: 0 printed, 1 no function matched `--kernel`, 2 the file could
+//! not be read or the glob is invalid. Front-end diagnostics go to stderr and
+//! do not change the exit code (the graph of what did parse is still printed).
+use super::common::read_input;
+use std::io::Write;
 use std::process::ExitCode;
+use warpscope::cfg::Cfg;
+use warpscope::diagnostic::Diagnostic;
+use warpscope::source::SourceFile;
+
+/// Output format of `warpscope cfg`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CfgFormat {
+    /// One paragraph per block, then the loops.
+    #[default]
+    Text,
+    /// Graphviz `digraph`s (pipe into `dot -Tsvg`).
+    Dot,
+}
 
 /// Arguments of `warpscope cfg`.
 #[derive(clap::Args, Debug)]
 pub struct CfgArgs {
-    /// PTX file.
+    /// PTX file (`-` for stdin).
     pub file: std::path::PathBuf,
+    /// Only functions whose mangled or demangled name matches this glob.
+    #[arg(long, value_name = "GLOB")]
+    pub kernel: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CfgFormat::Text)]
+    pub format: CfgFormat,
 }
 
-pub fn run(_a: CfgArgs) -> ExitCode {
+/// A `--kernel` glob, matched against the mangled name, the demangled name
+/// and the demangled name without its parameter list.
+pub struct NameFilter(Option<globset::GlobMatcher>);
+
+impl NameFilter {
+    /// Compiles the glob; `None` matches everything.
+    pub fn new(glob: Option<&str>) -> Result<NameFilter, String> {
+        match glob {
+            None => Ok(NameFilter(None)),
+            Some(g) => globset::GlobBuilder::new(g)
+                .literal_separator(false)
+                .build()
+                .map(|g| NameFilter(Some(g.compile_matcher())))
+                .map_err(|e| format!("invalid --kernel glob `{g}`: {e}")),
+        }
+    }
+
+    /// True when `mangled` (or its demangled forms) matches.
+    pub fn matches(&self, mangled: &str) -> bool {
+        let Some(m) = &self.0 else { return true };
+        if m.is_match(mangled) {
+            return true;
+        }
+        let Ok(sym) = cpp_demangle::Symbol::new(mangled) else {
+            return false;
+        };
+        let full = sym.demangle(&cpp_demangle::DemangleOptions::default()).ok();
+        let short = sym
+            .demangle(
+                &cpp_demangle::DemangleOptions::new()
+                    .no_params()
+                    .no_return_type(),
+            )
+            .ok();
+        full.iter().chain(short.iter()).any(|d| m.is_match(d))
+    }
+}
+
+pub fn run(a: CfgArgs) -> ExitCode {
+    let filter = match NameFilter::new(a.kernel.as_deref()) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let input = match read_input(&a.file) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let file = &input.file;
+    let (module, mut diags) = warpscope::syntax::parse(file.text());
+    let (_, sema_diags) = warpscope::sema::check_module(&module);
+    diags.extend(sema_diags);
+    if !diags.is_empty() {
+        eprint!("{}", render_diagnostics(file, &diags));
+    }
+    let mut out = String::new();
+    let mut matched = 0;
+    for f in &module.functions {
+        if f.body.is_none() || !filter.matches(f.name.text) {
+            continue;
+        }
+        if matched > 0 && a.format == CfgFormat::Text {
+            out.push('\n');
+        }
+        matched += 1;
+        let cfg = Cfg::build(f);
+        out.push_str(&match a.format {
+            CfgFormat::Text => cfg.render_text(f, file),
+            CfgFormat::Dot => cfg.render_dot(f, file),
+        });
+    }
+    if matched == 0 {
+        match &a.kernel {
+            Some(g) => eprintln!(
+                "error: no function with a body in {} matches `{g}`",
+                input.display
+            ),
+            None => eprintln!("error: {} defines no function with a body", input.display),
+        }
+        return ExitCode::from(1);
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     ExitCode::SUCCESS
+}
+
+/// Renders diagnostics rustc-style, without colour.
+fn render_diagnostics(file: &SourceFile, diags: &[Diagnostic]) -> String {
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, termcolor::NoColor};
+    let files = SimpleFile::new(file.name(), file.text());
+    let mut buf = NoColor::new(Vec::new());
+    let config = term::Config::default();
+    for d in diags {
+        let _ = term::emit(&mut buf, &config, &files, &d.to_codespan(()));
+    }
+    String::from_utf8_lossy(&buf.into_inner()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameFilter;
+
+    #[test]
+    fn kernel_glob_matches_mangled_and_demangled_names() {
+        let all = NameFilter::new(None).unwrap();
+        assert!(all.matches("_Z6kernelPf"));
+        let f = NameFilter::new(Some("kernel")).unwrap();
+        assert!(f.matches("_Z6kernelPf"), "demangled without params");
+        assert!(!f.matches("_Z7kernel2Pf"));
+        let f = NameFilter::new(Some("kernel(float*)")).unwrap();
+        assert!(f.matches("_Z6kernelPf"), "full demangled");
+        let f = NameFilter::new(Some("_Z6*")).unwrap();
+        assert!(f.matches("_Z6kernelPf"), "mangled");
+        let f = NameFilter::new(Some("gemm<*>")).unwrap();
+        assert!(f.matches("_Z4gemmILi128EEvPf"));
+        assert!(NameFilter::new(Some("[")).is_err());
+        assert!(NameFilter::new(Some("triton_*"))
+            .unwrap()
+            .matches("triton_poi_fused_0"));
+    }
 }

@@ -1,4 +1,5 @@
-//! `warpscope parse`: parse PTX files, print syntax diagnostics or statistics.
+//! `warpscope parse`: run the front end (parser and name resolution) over PTX
+//! files; print its diagnostics, or statistics with `--stats`.
 
 use super::common::{expand_paths, read_input};
 use rayon::prelude::*;
@@ -17,6 +18,9 @@ pub struct ParseArgs {
     /// With --stats: print statistics as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Check syntax only (skip name resolution: undeclared registers, labels, symbols).
+    #[arg(long)]
+    pub syntax_only: bool,
 }
 
 struct FileResult {
@@ -37,7 +41,12 @@ pub fn run(a: ParseArgs) -> ExitCode {
         .map(|p| {
             let input = read_input(p)?;
             let text = input.file.text();
-            let (module, diags) = warpscope::syntax::parse_file(&input.file);
+            let (module, mut diags) = warpscope::syntax::parse_file(&input.file);
+            if !a.syntax_only {
+                let (_, sema_diags) = warpscope::sema::check_module(&module);
+                diags.extend(sema_diags);
+                diags.sort_by_key(|d| d.span().start);
+            }
             let stats = ParseStats::of_module(text.len(), &module, diags.len());
             let mut rendered = String::new();
             if !a.stats && !diags.is_empty() {

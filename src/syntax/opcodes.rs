@@ -17,9 +17,50 @@ pub const OPCODES: &[&str] = &[
     "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
 ];
 
+/// Open-addressing hash table over [`OPCODES`], built once: a lookup is one
+/// short hash and usually one comparison (a binary search with `memcmp` was
+/// a fifth of the parser's time).
+struct Table {
+    slots: [u16; TABLE_SIZE],
+}
+
+const TABLE_SIZE: usize = 1024;
+const EMPTY: u16 = u16::MAX;
+
+fn hash(op: &[u8]) -> usize {
+    let mut h: u32 = 0x811C_9DC5;
+    for &b in op {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    h as usize & (TABLE_SIZE - 1)
+}
+
+fn table() -> &'static Table {
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut slots = [EMPTY; TABLE_SIZE];
+        for (i, op) in OPCODES.iter().enumerate() {
+            let mut k = hash(op.as_bytes());
+            while slots[k] != EMPTY {
+                k = (k + 1) & (TABLE_SIZE - 1);
+            }
+            slots[k] = i as u16;
+        }
+        Table { slots }
+    })
+}
+
 /// True when `op` is a PTX opcode.
 pub fn is_known(op: &str) -> bool {
-    OPCODES.binary_search(&op).is_ok()
+    let t = table();
+    let mut k = hash(op.as_bytes());
+    loop {
+        match t.slots[k] {
+            EMPTY => return false,
+            i if OPCODES[i as usize] == op => return true,
+            _ => k = (k + 1) & (TABLE_SIZE - 1),
+        }
+    }
 }
 
 /// The known opcode closest to `op` (edit distance at most 2), for a `help:`.
@@ -50,5 +91,16 @@ mod tests {
     #[test]
     fn sorted_and_unique() {
         assert!(super::OPCODES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn lookup_finds_exactly_the_table() {
+        for op in super::OPCODES {
+            assert!(super::is_known(op), "{op}");
+        }
+        for op in ["", "fmac", "ld.global", "LD", "addx", "clusterlaunchcontrolx"] {
+            assert!(!super::is_known(op), "{op}");
+        }
+        assert_eq!(super::suggest("fmac"), Some("fma"));
     }
 }

@@ -31,6 +31,8 @@ COUNTERS = {
     "L2 Theoretical Sectors Local": "local_sectors",
     "L1 Tag Requests Local": "local_l1_tag_requests",
 }
+# per-instruction values that are not summed: the aggregate records their maximum (<name>_max)
+NOT_ADDITIVE = {"shared_conflicts_n_way"}
 PER_REQUEST = ["l1_tag_requests", "sectors", "sectors_ideal", "shared_wavefronts", "shared_wavefronts_ideal"]
 
 KERNEL_METRIC_PREFIXES = (
@@ -169,7 +171,10 @@ def parse_source_csv(path):
             if addr:
                 if addr in cur["sass"]:
                     cur["dup_rows"] += 1
-                    cur["sass"][addr].setdefault("also_lines", []).append([cur_file, cur_line])
+                    first = cur["sass"][addr]
+                    if (first["file"], first["line"]) != (cur_file, cur_line) and \
+                            [cur_file, cur_line] not in first.get("also_lines", []):
+                        first.setdefault("also_lines", []).append([cur_file, cur_line])
                     continue
                 sass_text = row[header["sass_src"]] if header["sass_src"] is not None and header["sass_src"] < len(row) else ""
                 cur["sass"][addr] = {"file": cur_file, "line": cur_line, "sass": sass_text.strip(), "rec": rec}
@@ -260,12 +265,16 @@ def aggregate(section):
         g["sass"].sort(key=lambda x: int(x["address"], 16) if re.match(r"^(0x)?[0-9a-fA-F]+$", x["address"]) else 0)
         a = {"file": g["file"], "path": g["path"], "line": g["line"], "op": g["op"], "space": g["space"],
              "sass_count": len(g["sass"]),
+             "sass_executed": sum(1 for x in g["sass"] if (x.get("requests") or 0) > 0),
              "access_size_bits": sorted({x["access_size_bits"] for x in g["sass"] if x["access_size_bits"] is not None}),
              "opcodes": sorted({x["opcode"] for x in g["sass"]})}
         fields = list(dict.fromkeys(f for x in g["sass"] for f in COUNTERS.values() if f in x))
         for f in fields:
             vals = [x.get(f) for x in g["sass"] if x.get(f) is not None]
-            a[f] = sum(vals) if vals else None
+            if f in NOT_ADDITIVE:
+                a[f + "_max"] = max(vals) if vals else None
+            else:
+                a[f] = sum(vals) if vals else None
         req = a.get("requests") or 0
         pr = {}
         if req:

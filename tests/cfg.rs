@@ -1,0 +1,217 @@
+//! Control-flow graphs of real PTX: snapshots of `warpscope cfg`'s text form
+//! for the CFG fixtures, the hand-written corpus and the example kernels, and
+//! structural invariants checked on every PTX file of the repository.
+
+use std::path::{Path, PathBuf};
+use warpscope::cfg::{BlockId, Cfg, EdgeKind};
+use warpscope::source::SourceFile;
+use warpscope::syntax::ast::StmtKind;
+
+fn ptx_files(dir: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut out);
+    out.sort();
+    out
+}
+
+fn load(path: &Path) -> SourceFile {
+    let bytes = std::fs::read(path).unwrap();
+    let name = path
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    SourceFile::new(name, bytes).unwrap()
+}
+
+/// The text form of every function with a body, as `warpscope cfg` prints it.
+fn render(file: &SourceFile) -> String {
+    let (module, diags) = warpscope::syntax::parse(file.text());
+    assert!(
+        diags.is_empty(),
+        "{}: unexpected parse diagnostics: {diags:#?}",
+        file.name()
+    );
+    let mut out = String::new();
+    for f in module.functions.iter().filter(|f| f.body.is_some()) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&Cfg::build(f).render_text(f, file));
+    }
+    out
+}
+
+fn snapshot_dir(prefix: &str, dir: &str) {
+    let files = ptx_files(dir);
+    assert!(!files.is_empty(), "no PTX under {dir}");
+    for path in files {
+        let file = load(&path);
+        let stem = path
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "_");
+        insta::with_settings!({ description => file.name().to_string(), omit_expression => true }, {
+            insta::assert_snapshot!(format!("{prefix}__{stem}"), render(&file));
+        });
+    }
+}
+
+#[test]
+fn cfg_fixtures() {
+    snapshot_dir("fixture", "tests/fixtures/sema");
+}
+
+#[test]
+fn cfg_handwritten_corpus() {
+    snapshot_dir("handwritten", "tests/corpus/handwritten");
+}
+
+#[test]
+fn cfg_example_kernels() {
+    snapshot_dir("example", "examples/kernels");
+}
+
+/// Structural invariants, on every PTX file in the repository (invalid ones
+/// included: building a CFG must never panic).
+#[test]
+fn cfg_invariants_hold_on_every_file() {
+    let mut files = ptx_files("tests");
+    files.extend(ptx_files("examples"));
+    let mut functions = 0;
+    for path in &files {
+        let file = load(path);
+        let (module, _) = warpscope::syntax::parse(file.text());
+        for f in &module.functions {
+            let cfg = Cfg::build(f);
+            functions += 1;
+            check_invariants(&cfg, f, file.name());
+        }
+    }
+    assert!(functions > 100, "only {functions} functions found");
+}
+
+fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &str) {
+    let ctx = format!("{name}: {}", f.name.text);
+    let n_stmts = f.body.as_ref().map_or(0, |b| b.statements.len()) as u32;
+    // Blocks partition the body, in order.
+    let mut next = 0;
+    for b in cfg.blocks() {
+        assert_eq!(b.stmts.start, next, "{ctx}: blocks not contiguous");
+        assert!(
+            b.stmts.end > b.stmts.start || n_stmts == 0,
+            "{ctx}: empty block"
+        );
+        next = b.stmts.end;
+    }
+    assert_eq!(next, n_stmts, "{ctx}: blocks do not cover the body");
+    // Graph and adjacency lists agree; node i is BlockId(i).
+    assert_eq!(cfg.graph.node_count(), cfg.blocks().len());
+    let edges: usize = cfg.block_ids().map(|b| cfg.successors(b).count()).sum();
+    assert_eq!(cfg.graph.edge_count(), edges, "{ctx}");
+    for (i, w) in cfg.graph.node_weights().enumerate() {
+        assert_eq!(w.0 as usize, i);
+    }
+    // RPO: reachable blocks once each, entry first, successors after their
+    // block except along back or irreducible edges.
+    let rpo = cfg.reverse_post_order();
+    assert_eq!(rpo.first(), Some(&cfg.entry()));
+    let mut pos = vec![usize::MAX; cfg.blocks().len()];
+    for (i, b) in rpo.iter().enumerate() {
+        assert_eq!(pos[b.index()], usize::MAX, "{ctx}: {b} twice in RPO");
+        pos[b.index()] = i;
+    }
+    for b in cfg.block_ids() {
+        assert_eq!(
+            cfg.is_reachable(b),
+            pos[b.index()] != usize::MAX,
+            "{ctx}: {b}"
+        );
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        for (s, k) in cfg.successors(b) {
+            assert!(cfg.is_reachable(s));
+            if pos[s.index()] <= pos[b.index()] {
+                let irreducible = cfg.irreducible_edges().contains(&(b, s));
+                assert!(
+                    cfg.is_back_edge(b, s) || irreducible,
+                    "{ctx}: {b}->{s} retreats but is no back edge"
+                );
+            }
+            assert!(cfg.predecessors(s).any(|(p, pk)| p == b && pk == k));
+            if matches!(k, EdgeKind::Fallthrough | EdgeKind::NotTaken) {
+                assert_eq!(s.0, b.0 + 1, "{ctx}: {k:?} edge must go to the next block");
+            }
+        }
+        // The immediate dominator strictly dominates; the entry has none.
+        match cfg.idom(b) {
+            None => assert_eq!(b, cfg.entry()),
+            Some(d) => {
+                assert!(cfg.dominates(d, b) && d != b);
+                assert!(cfg.dominates(cfg.entry(), b));
+            }
+        }
+    }
+    // Every jump/taken/indexed target begins with a label.
+    let body = f.body.as_ref();
+    for b in cfg.block_ids() {
+        for (s, k) in cfg.successors(b) {
+            if matches!(k, EdgeKind::Jump | EdgeKind::Taken | EdgeKind::Indexed) {
+                let body = body.unwrap();
+                let has_label = cfg
+                    .block(s)
+                    .stmt_ids()
+                    .any(|id| matches!(body.stmt(id).kind, StmtKind::Label(_)));
+                assert!(
+                    has_label,
+                    "{ctx}: {b}->{s} ({k:?}) targets a block without label"
+                );
+            }
+        }
+    }
+    // Loops: the header dominates the body, latches are in the body and
+    // branch back to the header, nesting is consistent.
+    for (i, l) in cfg.loops().iter().enumerate() {
+        assert!(l.body.contains(&l.header));
+        for &m in &l.body {
+            assert!(
+                cfg.dominates(l.header, m),
+                "{ctx}: loop {i} header does not dominate {m}"
+            );
+        }
+        for &latch in &l.latches {
+            assert!(l.body.contains(&latch));
+            assert!(cfg.is_back_edge(latch, l.header));
+        }
+        match l.parent {
+            None => assert_eq!(l.depth, 1),
+            Some(p) => {
+                let parent = &cfg.loops()[p.index()];
+                assert!(p.index() < i && parent.depth + 1 == l.depth);
+                assert!(l.body.iter().all(|b| parent.body.contains(b)));
+            }
+        }
+    }
+    for b in cfg.block_ids() {
+        if let Some(l) = cfg.loop_of(b) {
+            assert!(cfg.loops()[l.index()].body.contains(&b));
+            assert!(cfg.in_cycle(b));
+        }
+    }
+    let _ = BlockId(0);
+}
