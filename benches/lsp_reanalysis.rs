@@ -20,25 +20,29 @@ use std::time::{Duration, Instant};
 const KERNEL: &str = include_str!("../tests/nvim/fixtures/saxpy_strided.ptx");
 const TARGET_BYTES: usize = 1 << 20;
 const EDITS: usize = 30;
+/// Under `cargo test --all-targets` (no `--bench` argument) the bench runs
+/// once on a small file as a smoke test, in the test profile.
+const SMOKE_BYTES: usize = 16 << 10;
+const SMOKE_EDITS: usize = 2;
 
-fn many_kernels() -> String {
+fn many_kernels(target: usize) -> String {
     let header_end = KERNEL.find(".visible .entry").unwrap();
     let (header, body) = KERNEL.split_at(header_end);
     let mut s = header.to_string();
     let mut i = 0;
-    while s.len() < TARGET_BYTES {
+    while s.len() < target {
         s.push_str(&body.replace("_Z6stridePfS_i", &format!("_Z6stridePfS_i_{i}")));
         i += 1;
     }
     s
 }
 
-fn one_big_kernel() -> String {
+fn one_big_kernel(target: usize) -> String {
     let block_start = KERNEL.find("\t.loc\t1 5 5").unwrap();
     let block_end = KERNEL.find("$L__BB0_2:").unwrap();
     let block = &KERNEL[block_start..block_end];
     let mut s = KERNEL[..block_start].to_string();
-    while s.len() < TARGET_BYTES {
+    while s.len() < target {
         s.push_str(block);
     }
     s.push_str(&KERNEL[block_end..]);
@@ -103,7 +107,7 @@ impl Server {
     }
 }
 
-fn bench(name: &str, text: &str) {
+fn bench(name: &str, text: &str, edits: usize) {
     let mut s = Server::start();
     s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
     let _ = s.recv();
@@ -120,8 +124,8 @@ fn bench(name: &str, text: &str) {
     let at = text.rfind(", 128;").unwrap() + 2;
     let line = text[..at].matches('\n').count();
     let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let mut times = Vec::with_capacity(EDITS);
-    for i in 0..EDITS {
+    let mut times = Vec::with_capacity(edits);
+    for i in 0..edits {
         let version = i as i64 + 2;
         let digit = if i % 2 == 0 { "9" } else { "8" };
         let t = Instant::now();
@@ -140,7 +144,7 @@ fn bench(name: &str, text: &str) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mean = times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64;
     println!(
-        "lsp_reanalysis/{name}: {} bytes, {} lines, {n} diagnostics; open {:.1} ms; edit→diagnostics over {EDITS} edits: \
+        "lsp_reanalysis/{name}: {} bytes, {} lines, {n} diagnostics; open {:.1} ms; edit→diagnostics over {edits} edits: \
          median {:.1} ms, mean {:.1} ms, p90 {:.1} ms, max {:.1} ms",
         text.len(),
         text.lines().count(),
@@ -154,14 +158,21 @@ fn bench(name: &str, text: &str) {
 
 fn main() {
     // `cargo bench` passes `--bench`; a name filter, if any, selects a shape.
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    let (target, edits) = if bench_mode {
+        (TARGET_BYTES, EDITS)
+    } else {
+        (SMOKE_BYTES, SMOKE_EDITS)
+    };
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    type Shape = fn(usize) -> String;
     for (name, make) in [
-        ("many_kernels", many_kernels as fn() -> String),
+        ("many_kernels", many_kernels as Shape),
         ("one_big_kernel", one_big_kernel),
     ] {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        bench(name, &make());
+        bench(name, &make(target), edits);
     }
 }

@@ -6,7 +6,7 @@
 //! (lane i at `4*i`) and a strided `st.global.f32` (lane i at `128*i`).
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
@@ -445,6 +445,129 @@ fn document_symbols_list_kernels_with_parameters_and_labels() {
             "_Z6stridePfS_i_param_2",
             "$L__BB0_2"
         ]
+    );
+    c.shutdown();
+}
+
+fn definition_of(c: &mut Client, text: &str, needle: &str, delta: usize) -> Value {
+    c.request(
+        "textDocument/definition",
+        json!({"textDocument": td(URI), "position": pos_of(text, needle, delta)}),
+    )
+}
+
+fn hover_text(c: &mut Client, text: &str, needle: &str, delta: usize) -> String {
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td(URI), "position": pos_of(text, needle, delta)}),
+    );
+    h["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hover at {needle}: {h}"))
+        .to_string()
+}
+
+#[test]
+fn definition_of_registers_labels_and_parameters() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    // `%rd5` in `[%rd5]` → the range declaration `%rd<9>` (its `%rd`).
+    let d = definition_of(&mut c, FIXTURE, "[%rd5]", 2);
+    assert_eq!(d["uri"], URI);
+    assert_eq!(d["range"]["start"], pos_of(FIXTURE, "%rd<9>", 0), "{d}");
+    // The guard predicate `@%p1` → `%p<2>`.
+    let d = definition_of(&mut c, FIXTURE, "@%p1", 2);
+    assert_eq!(d["range"]["start"], pos_of(FIXTURE, "%p<2>", 0), "{d}");
+    // The branch target → the label.
+    let d = definition_of(&mut c, FIXTURE, "bra \t$L__BB0_2", 7);
+    assert_eq!(d["range"]["start"], pos_of(FIXTURE, "$L__BB0_2:", 0), "{d}");
+    // The parameter in `ld.param` → its declaration in the kernel's header.
+    let d = definition_of(&mut c, FIXTURE, "[_Z6stridePfS_i_param_1]", 3);
+    assert_eq!(
+        d["range"]["start"],
+        pos_of(FIXTURE, "_Z6stridePfS_i_param_1,", 0),
+        "{d}"
+    );
+    // On a declaration: itself.
+    let d = definition_of(&mut c, FIXTURE, "$L__BB0_2:", 1);
+    assert_eq!(d["range"]["start"], pos_of(FIXTURE, "$L__BB0_2:", 0), "{d}");
+    // A special register has no declaration; whitespace has nothing.
+    assert_eq!(definition_of(&mut c, FIXTURE, "%tid.x", 1), Value::Null);
+    assert_eq!(definition_of(&mut c, FIXTURE, "\n{\n", 0), Value::Null);
+    c.shutdown();
+}
+
+const CALLS: &str = r#".version 8.5
+.target sm_90
+.address_size 64
+
+.global .align 4 .b32 counter;
+
+.func (.param .b32 ret) twice(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	add.s32 %r2, %r1, %r1;
+	st.param.b32 [ret], %r2;
+	ret;
+}
+
+.visible .entry k()
+{
+	.reg .b32 %q<3>;
+	.reg .b64 %a;
+	.shared .align 4 .b32 tile[32];
+	mov.u64 %a, tile;
+	mov.u64 %a, counter;
+	{
+		.param .b32 arg;
+		.param .b32 res;
+		st.param.b32 [arg], %q1;
+		call (res), twice, (arg);
+		ld.param.b32 %q2, [res];
+	}
+	ret;
+}
+"#;
+
+#[test]
+fn definition_and_hover_for_variables_functions_and_call_arguments() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, CALLS);
+    assert_eq!(
+        c.diagnostics(URI, 1),
+        Vec::<Value>::new(),
+        "the fixture is valid PTX"
+    );
+    let d = definition_of(&mut c, CALLS, "%a, tile", 5);
+    assert_eq!(d["range"]["start"], pos_of(CALLS, "tile[32]", 0), "{d}");
+    let d = definition_of(&mut c, CALLS, "%a, counter", 5);
+    assert_eq!(d["range"]["start"], pos_of(CALLS, "counter;", 0), "{d}");
+    let d = definition_of(&mut c, CALLS, "twice, (arg)", 1);
+    assert_eq!(d["range"]["start"], pos_of(CALLS, "twice(", 0), "{d}");
+    let d = definition_of(&mut c, CALLS, "(arg);", 1);
+    assert_eq!(d["range"]["start"], pos_of(CALLS, "arg;", 0), "{d}");
+    let d = definition_of(&mut c, CALLS, "[ret]", 1);
+    assert_eq!(d["range"]["start"], pos_of(CALLS, "ret) twice", 0), "{d}");
+
+    let h = hover_text(&mut c, CALLS, "%a, tile", 5);
+    assert!(h.starts_with("variable `tile`: `.shared .b32`"), "{h}");
+    assert!(
+        h.contains("```ptx\n.shared .align 4 .b32 tile[32];\n```"),
+        "{h}"
+    );
+    let h = hover_text(&mut c, CALLS, "[x]", 1);
+    assert!(h.starts_with("parameter `x`: `.param .b32`"), "{h}");
+    let h = hover_text(&mut c, CALLS, "%q1;", 1);
+    assert!(h.starts_with("register `%q1`: `.b32`"), "{h}");
+    assert!(h.contains("```ptx\n.reg .b32 %q<3>;\n```"), "{h}");
+    let h = hover_text(&mut c, CALLS, "twice, (arg)", 1);
+    assert!(h.starts_with("function `twice`"), "{h}");
+    assert!(
+        h.contains(".func (.param .b32 ret) twice(.param .b32 x)"),
+        "{h}"
     );
     c.shutdown();
 }

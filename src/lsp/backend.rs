@@ -8,7 +8,7 @@
 //! requests need afterwards (diagnostics, kernel analyses, a name index,
 //! document symbols) is kept.
 
-use super::index::{function_kind_label, NameIndex};
+use super::index::NameIndex;
 use lsp_types::SymbolKind;
 use std::path::{Path, PathBuf};
 use warpscope::analysis::{Access, KernelAnalysis};
@@ -86,12 +86,15 @@ impl Facts {
 /// Analyses one document.
 ///
 /// ADAPTER (until `lints::check_file` lands from branch `check` and
-/// `analysis::analyze` from branch `analysis`): diagnostics are the parser's
-/// only, and no kernel is analysed.
+/// `analysis::analyze` from branch `analysis`): diagnostics are the front
+/// end's only (parser and sema), and no kernel is analysed.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let _ = config;
-    let (module, diagnostics) = warpscope::syntax::parse_file(file);
-    let names = NameIndex::build(&module);
+    let (module, mut diagnostics) = warpscope::syntax::parse_file(file);
+    let (symbols, sema_diagnostics) = warpscope::sema::check_module(&module);
+    diagnostics.extend(sema_diagnostics);
+    diagnostics.sort_by_key(|d| d.span().start);
+    let names = NameIndex::build(&module, &symbols);
     let symbols = document_symbols(&module);
     let kernels: Vec<KernelAnalysis> = Vec::new();
     let mut accesses = Vec::new();
@@ -176,7 +179,11 @@ fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
                 }
             }
         }
-        let mut detail = function_kind_label(f.kind).to_string();
+        let mut detail = match f.kind {
+            FunctionKind::Entry => ".entry",
+            FunctionKind::Func => ".func",
+        }
+        .to_string();
         if let Some(d) = demangle(f.name.text) {
             detail = format!("{detail} {d}");
         }
@@ -200,7 +207,16 @@ fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
 }
 
 fn var_detail(space: StateSpace, ty: Option<&str>) -> String {
-    let space = match space {
+    let space = space_directive(space);
+    match ty {
+        Some(t) => format!("{space} .{t}"),
+        None => space.to_string(),
+    }
+}
+
+/// The directive that names a state space (`.global`).
+pub fn space_directive(space: StateSpace) -> &'static str {
+    match space {
         StateSpace::Reg => ".reg",
         StateSpace::Sreg => ".sreg",
         StateSpace::Global => ".global",
@@ -209,10 +225,6 @@ fn var_detail(space: StateSpace, ty: Option<&str>) -> String {
         StateSpace::Local => ".local",
         StateSpace::Param => ".param",
         StateSpace::Tex => ".tex",
-    };
-    match ty {
-        Some(t) => format!("{space} .{t}"),
-        None => space.to_string(),
     }
 }
 

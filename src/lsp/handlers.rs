@@ -291,14 +291,26 @@ fn name_hover(facts: &Facts, text: &str, o: &super::index::Occurrence) -> Option
     let info = facts.names.decl_info(o)?;
     let mut out = String::new();
     let _ = write!(out, "{} `{name}`", info.what);
-    if let Some(ty) = &info.ty {
-        if info.vector > 1 {
-            let _ = write!(out, ": `.v{} .{ty}`", info.vector);
-        } else {
-            let _ = write!(out, ": `.{ty}`");
-        }
+    let mut ty = String::new();
+    if let Some(sp) = info
+        .space
+        .filter(|s| *s != warpscope::syntax::ast::StateSpace::Reg)
+    {
+        let _ = write!(ty, "{} ", backend::space_directive(sp));
+    }
+    if info.vector > 1 {
+        let _ = write!(ty, ".v{} ", info.vector);
+    }
+    if let Some(t) = &info.ty {
+        let _ = write!(ty, ".{t}");
+    }
+    let ty = ty.trim();
+    if !ty.is_empty() {
+        let _ = write!(out, ": `{ty}`");
     }
     if let Some(decl) = text.get(info.decl_span.range()) {
+        // A function's whole definition is too long: its header will do.
+        let decl = decl.split('{').next().unwrap_or(decl);
         let decl: String = decl.chars().take(400).collect();
         let _ = write!(out, "\n\n```ptx\n{}\n```", decl.trim());
     }

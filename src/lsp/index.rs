@@ -1,37 +1,36 @@
 //! The name index of one document version: every place a name is written,
-//! what kind of name it is, and where it is declared.
+//! what it refers to, and where that is declared.
 //!
-//! The syntax tree borrows the document's text, so it cannot outlive one
-//! analysis pass; the server keeps this owned summary instead. It is built in
-//! one walk over the tree right after parsing ([`NameIndex::build`]); the
-//! declarations come from the library's semantic tables (see
-//! [`super::backend::resolve`]), never from a second resolver written here.
-//! Lookups by cursor offset are binary searches over occurrences sorted by
-//! their start.
+//! The syntax tree and the symbol tables borrow the document's text, so they
+//! cannot outlive one analysis pass; the server keeps this owned summary
+//! instead. It is a copy of the library's resolution side table
+//! ([`FunctionSymbols::resolutions`](warpscope::sema::FunctionSymbols::resolutions)),
+//! plus the declarations themselves (so that hover and go-to-definition also
+//! work on a declaration), plus what hover shows about each declaration. No
+//! name is resolved here. Lookups by cursor offset are binary searches over
+//! occurrences sorted by their start.
 
+use warpscope::sema::{Def, ModuleSymbols};
 use warpscope::source::Span;
-use warpscope::syntax::ast::{
-    Function, FunctionKind, Module, Operand, OperandKind, StmtKind, VarDecl,
-};
+use warpscope::syntax::ast::{Body, FunctionId, Module, StateSpace, StmtKind, VarDecl};
 
 /// What kind of name an occurrence is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameKind {
-    /// A `.reg` register (`%r1`, `%rd<4>` members, `%p1`).
+    /// A `.reg` register.
     Register,
-    /// A special register (`%tid`, `%ctaid`, …): never declared.
+    /// A special register (`%tid`, `%laneid`, …) or `WARP_SZ`: never declared.
     SpecialRegister,
-    /// A label: branch target or label definition.
+    /// A label, `.branchtargets` or `.callprototype` name.
     Label,
-    /// A kernel or function parameter.
+    /// A kernel or function parameter (or return parameter).
     Param,
-    /// A module- or function-level variable (`.global`, `.shared`, `.const`, …).
-    Variable,
+    /// A body variable (`.shared`, `.local`, …).
+    Local,
+    /// A module variable.
+    Global,
     /// A function or kernel name.
     Function,
-    /// A name the walk could not classify (an operand symbol that is none of
-    /// the above); resolution decides.
-    Symbol,
 }
 
 /// One place a name is written.
@@ -41,13 +40,9 @@ pub struct Occurrence {
     pub span: Span,
     /// What it is.
     pub kind: NameKind,
-    /// The function it is written in (index into `Module::functions`).
-    pub func: Option<u32>,
-    /// Where it is declared, once resolved.
+    /// Where it is declared (the declaration's name); `None` for special registers.
     pub def: Option<Span>,
-    /// True when this occurrence is the declaration itself.
-    pub is_decl: bool,
-    /// Index into [`NameIndex::decls`] for hover, once resolved.
+    /// Index into [`NameIndex::decls`].
     pub decl_info: Option<u32>,
 }
 
@@ -56,11 +51,13 @@ pub struct Occurrence {
 pub struct DeclInfo {
     /// `register`, `parameter`, `variable`, `label`, `function`.
     pub what: &'static str,
+    /// The state space, for variables and parameters.
+    pub space: Option<StateSpace>,
     /// The declared type (`u32`, `b64`, `pred`), when it has one.
     pub ty: Option<String>,
     /// Vector width (1 for scalars).
     pub vector: u32,
-    /// The span of the whole declaration (shown as code in hover).
+    /// The span of the whole declaration statement (shown as code in hover).
     pub decl_span: Span,
 }
 
@@ -74,32 +71,133 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    /// Walks the tree and records every name occurrence (unresolved).
-    pub fn build(module: &Module<'_>) -> NameIndex {
-        let mut w = Walker { out: Vec::new() };
-        for v in module.globals() {
-            w.decl(v, None, NameKind::Variable);
+    /// Copies the library's resolutions and declarations.
+    pub fn build(module: &Module<'_>, symbols: &ModuleSymbols<'_>) -> NameIndex {
+        let mut b = Builder {
+            ix: NameIndex::default(),
+            by_def: std::collections::HashMap::new(),
+        };
+        for (gi, v) in symbols.variables().iter().enumerate() {
+            let info = b.var_info("variable", &v.decl);
+            b.decl(v.name().span, NameKind::Global, info, DefKey::Global(gi));
         }
-        for (fi, f) in module.functions.iter().enumerate() {
-            w.function(fi as u32, f);
+        for fid in module.function_ids() {
+            let f = module.function(fid);
+            let fs = symbols.function(fid);
+            let finfo = DeclInfo {
+                what: "function",
+                space: None,
+                ty: None,
+                vector: 1,
+                decl_span: f.span,
+            };
+            // A declaration and a definition of one function share one entry,
+            // and both lead to the one the library names canonical.
+            let canonical = symbols
+                .function_named(f.name.text)
+                .map_or(f.name.span, |g| symbols.function_span(g));
+            b.decl_at(
+                f.name.span,
+                canonical,
+                NameKind::Function,
+                finfo,
+                DefKey::Function(f.name.text.to_string()),
+            );
+            for (i, p) in f.params.iter().enumerate() {
+                let info = b.var_info("parameter", p);
+                for d in &p.declarators {
+                    b.decl(
+                        d.name.span,
+                        NameKind::Param,
+                        info.clone(),
+                        DefKey::Param(fid, i, false),
+                    );
+                }
+            }
+            for (i, p) in f.returns.iter().enumerate() {
+                let info = b.var_info("return parameter", p);
+                for d in &p.declarators {
+                    b.decl(
+                        d.name.span,
+                        NameKind::Param,
+                        info.clone(),
+                        DefKey::Param(fid, i, true),
+                    );
+                }
+            }
+            let Some(body) = &f.body else { continue };
+            for (ri, r) in fs.registers().iter().enumerate() {
+                let info = DeclInfo {
+                    what: "register",
+                    space: Some(StateSpace::Reg),
+                    ty: (!r.ty.is_empty()).then(|| r.ty.to_string()),
+                    vector: r.vector,
+                    decl_span: statement_around(body, r.span),
+                };
+                b.decl(r.span, NameKind::Register, info, DefKey::Reg(fid, ri));
+            }
+            for (li, l) in fs.locals().iter().enumerate() {
+                let info = b.var_info("variable", &l.decl);
+                b.decl(l.name().span, NameKind::Local, info, DefKey::Local(fid, li));
+            }
+            for (si, s) in body.iter() {
+                let name = match &s.kind {
+                    StmtKind::Label(n) => n,
+                    StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => {
+                        name
+                    }
+                    _ => continue,
+                };
+                let info = DeclInfo {
+                    what: "label",
+                    space: None,
+                    ty: None,
+                    vector: 1,
+                    decl_span: s.span,
+                };
+                b.decl(name.span, NameKind::Label, info, DefKey::Label(fid, si.0));
+            }
+            for (span, r) in fs.resolutions() {
+                let (kind, key) = match r.def {
+                    Def::Register(id) => {
+                        (NameKind::Register, Some(DefKey::Reg(fid, id.0 as usize)))
+                    }
+                    Def::Special => (NameKind::SpecialRegister, None),
+                    Def::Param(i) => (NameKind::Param, Some(DefKey::Param(fid, i, false))),
+                    Def::ReturnParam(i) => (NameKind::Param, Some(DefKey::Param(fid, i, true))),
+                    Def::Local(i) => (NameKind::Local, Some(DefKey::Local(fid, i))),
+                    Def::Label(s) => (NameKind::Label, Some(DefKey::Label(fid, s.0))),
+                    Def::Global(i) => (NameKind::Global, Some(DefKey::Global(i))),
+                    Def::Function(g) => (
+                        NameKind::Function,
+                        Some(DefKey::Function(module.function(g).name.text.to_string())),
+                    ),
+                };
+                let decl_info = key.and_then(|k| b.by_def.get(&k).copied());
+                let def = (!r.decl_span.is_empty()).then_some(r.decl_span);
+                b.ix.occurrences.push(Occurrence {
+                    span: *span,
+                    kind,
+                    def,
+                    decl_info,
+                });
+            }
         }
-        let mut occurrences = w.out;
-        occurrences.sort_by_key(|o| (o.span.start, o.span.end));
-        NameIndex {
-            occurrences,
-            decls: Vec::new(),
-        }
+        let mut ix = b.ix;
+        ix.occurrences.sort_by_key(|o| (o.span.start, o.span.end));
+        ix
     }
 
-    /// The occurrence under byte `offset` (a cursor right after a name counts).
+    /// The innermost occurrence under byte `offset` (a cursor right after a
+    /// name counts).
     pub fn at(&self, offset: u32) -> Option<&Occurrence> {
         let i = self.occurrences.partition_point(|o| o.span.start <= offset);
-        // Candidates start at or before the cursor; the nearest one wins.
         self.occurrences[..i]
             .iter()
             .rev()
-            .take(4)
-            .find(|o| o.span.contains(offset))
+            .take(8)
+            .filter(|o| o.span.contains(offset))
+            .min_by_key(|o| o.span.len())
     }
 
     /// Hover facts of an occurrence.
@@ -108,154 +206,61 @@ impl NameIndex {
     }
 }
 
-struct Walker {
-    out: Vec<Occurrence>,
+/// Identifies a declaration, to share one [`DeclInfo`] between the
+/// declaration and its uses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum DefKey {
+    Reg(FunctionId, usize),
+    Param(FunctionId, usize, bool),
+    Local(FunctionId, usize),
+    Label(FunctionId, u32),
+    Global(usize),
+    Function(String),
 }
 
-impl Walker {
-    fn push(&mut self, span: Span, kind: NameKind, func: Option<u32>, is_decl: bool) {
-        self.out.push(Occurrence {
+struct Builder {
+    ix: NameIndex,
+    by_def: std::collections::HashMap<DefKey, u32>,
+}
+
+impl Builder {
+    fn var_info(&self, what: &'static str, v: &VarDecl<'_>) -> DeclInfo {
+        DeclInfo {
+            what,
+            space: Some(v.space),
+            ty: v.ty.map(|t| t.text.to_string()),
+            vector: v.vector,
+            decl_span: v.span,
+        }
+    }
+
+    /// A declaration's own name: its definition is itself.
+    fn decl(&mut self, span: Span, kind: NameKind, info: DeclInfo, key: DefKey) {
+        self.decl_at(span, span, kind, info, key)
+    }
+
+    fn decl_at(&mut self, span: Span, def: Span, kind: NameKind, info: DeclInfo, key: DefKey) {
+        let i = *self.by_def.entry(key).or_insert_with(|| {
+            self.ix.decls.push(info);
+            self.ix.decls.len() as u32 - 1
+        });
+        self.ix.occurrences.push(Occurrence {
             span,
             kind,
-            func,
-            def: if is_decl { Some(span) } else { None },
-            is_decl,
-            decl_info: None,
+            def: Some(def),
+            decl_info: Some(i),
         });
     }
-
-    fn decl(&mut self, v: &VarDecl<'_>, func: Option<u32>, kind: NameKind) {
-        let kind = if v.space == warpscope::syntax::ast::StateSpace::Reg {
-            NameKind::Register
-        } else {
-            kind
-        };
-        for d in &v.declarators {
-            self.push(d.name.span, kind, func, true);
-        }
-    }
-
-    fn function(&mut self, fi: u32, f: &Function<'_>) {
-        let func = Some(fi);
-        self.push(f.name.span, NameKind::Function, func, true);
-        for p in f.returns.iter().chain(&f.params) {
-            self.decl(p, func, NameKind::Param);
-        }
-        let Some(body) = &f.body else { return };
-        for s in &body.statements {
-            match &s.kind {
-                StmtKind::Label(l) => self.push(l.span, NameKind::Label, func, true),
-                StmtKind::Var(v) => self.decl(v, func, NameKind::Variable),
-                StmtKind::Instruction(ins) => {
-                    if let Some(g) = &ins.guard {
-                        self.push(g.pred.span, NameKind::Register, func, false);
-                    }
-                    let is_branch = matches!(ins.opcode(), "bra" | "brx");
-                    let is_call = ins.opcode() == "call";
-                    for op in &ins.operands {
-                        self.operand(op, func, is_branch, is_call);
-                    }
-                }
-                StmtKind::BranchTargets { name, targets } => {
-                    self.push(name.span, NameKind::Label, func, true);
-                    for t in targets {
-                        self.push(t.span, NameKind::Label, func, false);
-                    }
-                }
-                StmtKind::CallPrototype { name, .. } => {
-                    self.push(name.span, NameKind::Label, func, true)
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn operand(&mut self, op: &Operand<'_>, func: Option<u32>, is_branch: bool, is_call: bool) {
-        match &op.kind {
-            OperandKind::Reg { name, .. } => {
-                let kind = if is_special_register(name.text) {
-                    NameKind::SpecialRegister
-                } else {
-                    NameKind::Register
-                };
-                self.push(name.span, kind, func, false);
-            }
-            OperandKind::Symbol(id) => {
-                // A call's callee and a branch's target are resolved by kind
-                // later; here only branch targets are known to be labels.
-                let kind = if is_branch && !is_call {
-                    NameKind::Label
-                } else {
-                    NameKind::Symbol
-                };
-                self.push(id.span, kind, func, false);
-            }
-            OperandKind::Address { base: Some(b), .. } => self.operand(b, func, false, false),
-            OperandKind::Offset { base, .. } | OperandKind::Not(base) => {
-                self.operand(base, func, is_branch, is_call)
-            }
-            OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
-                for o in v {
-                    self.operand(o, func, is_branch, is_call);
-                }
-            }
-            OperandKind::PredPair(a, b) => {
-                self.operand(a, func, false, false);
-                self.operand(b, func, false, false);
-            }
-            _ => {}
-        }
-    }
 }
 
-/// PTX's predefined registers (PTX ISA §10): never declared with `.reg`.
-pub fn is_special_register(name: &str) -> bool {
-    let n = name.strip_prefix('%').unwrap_or(name);
-    matches!(
-        n,
-        "tid"
-            | "ntid"
-            | "laneid"
-            | "warpid"
-            | "nwarpid"
-            | "ctaid"
-            | "nctaid"
-            | "smid"
-            | "nsmid"
-            | "gridid"
-            | "clusterid"
-            | "nclusterid"
-            | "cluster_ctaid"
-            | "cluster_nctaid"
-            | "cluster_ctarank"
-            | "cluster_nctarank"
-            | "is_explicit_cluster"
-            | "lanemask_eq"
-            | "lanemask_le"
-            | "lanemask_lt"
-            | "lanemask_ge"
-            | "lanemask_gt"
-            | "clock"
-            | "clock_hi"
-            | "clock64"
-            | "globaltimer"
-            | "globaltimer_lo"
-            | "globaltimer_hi"
-            | "total_smem_size"
-            | "aggr_smem_size"
-            | "dynamic_smem_size"
-            | "reserved_smem_offset_begin"
-            | "reserved_smem_offset_end"
-            | "reserved_smem_offset_cap"
-            | "current_graph_exec"
-    ) || n.starts_with("envreg")
-        || (n.starts_with("pm") && n[2..].starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// Kernels first-class: the kind of function for document symbols.
-pub fn function_kind_label(k: FunctionKind) -> &'static str {
-    match k {
-        FunctionKind::Entry => ".entry",
-        FunctionKind::Func => ".func",
-    }
+/// The span of the body statement that contains `span` (the declaration a
+/// register's name stands in), or `span` itself.
+fn statement_around(body: &Body<'_>, span: Span) -> Span {
+    let i = body
+        .statements
+        .partition_point(|s| s.span.start <= span.start);
+    body.statements[..i]
+        .last()
+        .filter(|s| s.span.contains(span.start))
+        .map_or(span, |s| s.span)
 }

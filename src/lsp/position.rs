@@ -61,11 +61,6 @@ impl LineIndex {
         }
     }
 
-    /// Number of lines (a text ending in a newline has an empty last line).
-    pub fn line_count(&self) -> u32 {
-        self.starts.len() as u32
-    }
-
     /// Byte range of 0-based `line` without its terminator.
     pub fn line_range(&self, text: &str, line: u32) -> (u32, u32) {
         let Some(&start) = self.starts.get(line as usize) else {
@@ -167,7 +162,7 @@ mod tests {
     fn all_three_line_endings_end_a_line() {
         let text = "a\nb\r\nc\rd";
         let ix = LineIndex::new(text);
-        assert_eq!(ix.line_count(), 4);
+        assert_eq!(ix.starts.len(), 4);
         assert_eq!(ix.offset(text, p(3, 0), Encoding::Utf16), 7);
         assert_eq!(ix.position(text, 7, Encoding::Utf16), p(3, 0));
         assert_eq!(ix.line_range(text, 1), (2, 3));
