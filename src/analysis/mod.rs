@@ -1,4 +1,553 @@
-//! Warp address analysis (see the submodules' essays).
+//! Warp address analysis: how each warp's memory accesses are served.
+//!
+//! # Pipeline
+//!
+//! For every `.entry` of a module:
+//!
+//! 1. `launch` resolves the launch facts (block shape, grid, parameters) and
+//!    splits the block's warps into *warp classes* with the same lane layout;
+//! 2. `lower` turns the body into a flat list of operations with interned
+//!    registers and classifies memory instructions;
+//! 3. `dataflow` runs a fixpoint over the CFG (`crate::cfg`) per warp class
+//!    with the lane-value domain of `domain` and the transfer functions of
+//!    `transfer`, recording the address value and possibly-active lanes of
+//!    every memory instruction;
+//! 4. `cost` turns an address value into a pattern and a per-request cost
+//!    (lines, sectors, ideal, bounds over unknown alignments);
+//! 5. when the grid is given, `totals` simulates the launch warp by warp with
+//!    concrete indices, which gives exact per-request averages over the
+//!    launch's warps (partial warps, trip counts, per-warp alignment) and the
+//!    kernel's totals.
+//!
+//! The results are plain data (`model`), the JSON contract.
+//!
+//! # What counts as an access
+//!
+//! `ld`, `ldu`, `st`, `atom`, `red` in any state space except `.param`
+//! (`ld.param` reads kernel parameters), every vector width and element type.
+//! A generic access (no space) is reported as `global` when its address is
+//! provably derived from a kernel pointer parameter (whose `cvta.to.global`
+//! or direct use marks it as a pointer), `shared`/`local` when derived from a
+//! variable of that space, `generic` otherwise.
 
+pub mod cost;
+pub mod dataflow;
+pub mod domain;
+pub mod launch;
+pub mod lower;
 pub mod model;
+pub mod totals;
+pub mod transfer;
+
 pub use model::*;
+
+use crate::cfg::Cfg;
+use crate::source::SourceFile;
+use crate::syntax::ast::{FunctionKind, Module, StmtKind};
+use cost::{cost_over_residues, element_sectors, ideal_lines, ideal_sectors, random_cost, shape, CostRange, Shape};
+use domain::{Cong, Sym, Value};
+use std::collections::HashMap;
+
+/// Parses `file`, analyses every kernel and returns the result with the front
+/// end's diagnostics.
+pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
+    let (module, diagnostics) = crate::syntax::parse_file(file);
+    let kernels = analyze_module(file, &module, opts);
+    Analysis { kernels, diagnostics }
+}
+
+/// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).
+pub fn demangle(name: &str) -> String {
+    cpp_demangle::Symbol::new(name)
+        .ok()
+        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// Analyses every kernel (`.entry` with a body) of a parsed module.
+pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+    let globals: Vec<(&str, Space, u32)> = module
+        .globals()
+        .flat_map(|v| {
+            let space = match v.space {
+                crate::syntax::ast::StateSpace::Global => Space::Global,
+                crate::syntax::ast::StateSpace::Shared => Space::Shared,
+                crate::syntax::ast::StateSpace::Const => Space::Const,
+                crate::syntax::ast::StateSpace::Local => Space::Local,
+                _ => Space::Generic,
+            };
+            let elem = v.ty.and_then(|t| transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+            let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
+            v.declarators.iter().map(move |d| (d.name.text, space, align))
+        })
+        .collect();
+    let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
+    let mut out = Vec::new();
+    for id in module.function_ids() {
+        let func = module.function(id);
+        if func.kind != FunctionKind::Entry {
+            continue;
+        }
+        let Some(body) = &func.body else { continue };
+        let name = func.name.text;
+        let demangled = demangle(name);
+        if let Some(g) = &opts.kernel_filter {
+            if !launch::kernel_matches(g, name, &demangled) {
+                continue;
+            }
+        }
+        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, opts));
+    }
+    out
+}
+
+struct StaticAccess {
+    pattern: Pattern,
+    stride: Option<i64>,
+    lane_pattern: String,
+    cost: CostRange,
+    ideal: f64,
+    active: f64,
+    caveats: Vec<String>,
+}
+
+fn sym_name(s: Sym, params: &[&str]) -> String {
+    match s {
+        Sym::Param(i) => params.get(i as usize).map(|p| p.to_string()).unwrap_or_else(|| format!("param{i}")),
+        other => other.to_string(),
+    }
+}
+
+fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
+    let mut s = p.to_string();
+    for (i, name) in params.iter().enumerate().rev() {
+        s = s.replace(&format!("param{i}"), name);
+    }
+    s.replace("*i", "*lane").replace("(i ", "(lane ").replace(" i ", " lane ")
+}
+
+fn static_access(
+    fact: &dataflow::AccessFact,
+    facts: &domain::SymFacts,
+    bytes: u32,
+    params: &[&str],
+) -> Option<StaticAccess> {
+    let mask = fact.mask;
+    if mask == 0 {
+        return None;
+    }
+    let active = mask.count_ones();
+    let ideal = ideal_sectors(active, bytes) as f64;
+    let mut caveats = Vec::new();
+    let unresolved = |pattern: Pattern, why: &str| {
+        let r = random_cost(active, bytes);
+        StaticAccess {
+            pattern,
+            stride: None,
+            lane_pattern: why.to_string(),
+            cost: r,
+            ideal,
+            active: active as f64,
+            caveats: vec![],
+        }
+    };
+    match &fact.addr {
+        Value::Poly(p) => {
+            let (u, d) = p.split();
+            match d.exact() {
+                Some(dl) => {
+                    let cong = facts.poly_cong(&u);
+                    let residues = cong.residues(128);
+                    let cost = cost_over_residues(&residues, &dl, mask, bytes);
+                    if residues.len() > 1 {
+                        let m = if cong.m == 0 { 0 } else { cong.m.min(128) };
+                        caveats.push(format!(
+                            "the warp's base address is known only modulo {} (≡ {}): figures are the mean over {} possible alignments (sectors {}..{})",
+                            m.max(1),
+                            cong.r.rem_euclid(m.max(1) as i64),
+                            residues.len(),
+                            cost.sectors_min,
+                            cost.sectors_max
+                        ));
+                    }
+                    let (pattern, stride) = match shape(&dl, mask) {
+                        Shape::Same => (Pattern::Broadcast, Some(0)),
+                        Shape::Affine(s) if s == bytes as i64 => {
+                            if cost.sectors_min > ideal {
+                                (Pattern::Misaligned, Some(s))
+                            } else {
+                                (Pattern::Coalesced, Some(s))
+                            }
+                        }
+                        Shape::Affine(s) => (Pattern::Strided, Some(s)),
+                        Shape::Irregular => (Pattern::Irregular, None),
+                    };
+                    Some(StaticAccess {
+                        pattern,
+                        stride,
+                        lane_pattern: describe_poly(p, params),
+                        cost,
+                        ideal,
+                        active: active as f64,
+                        caveats,
+                    })
+                }
+                None => {
+                    // A symbolic stride: lane-varying coefficients on unknown symbols.
+                    let syms: Vec<String> = d
+                        .terms()
+                        .iter()
+                        .flat_map(|(m, _)| m.syms().iter().map(|s| sym_name(*s, params)))
+                        .collect();
+                    let per = element_sectors(bytes) as f64;
+                    let cost = CostRange {
+                        lines: active as f64,
+                        sectors: active as f64 * per,
+                        sectors_min: per,
+                        sectors_max: active as f64 * per,
+                    };
+                    caveats.push(format!(
+                        "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
+                        syms.join(", ")
+                    ));
+                    Some(StaticAccess {
+                        pattern: Pattern::Strided,
+                        stride: None,
+                        lane_pattern: describe_poly(p, params),
+                        cost,
+                        ideal,
+                        active: active as f64,
+                        caveats,
+                    })
+                }
+            }
+        }
+        Value::Varying { data: true } => {
+            let mut s = unresolved(Pattern::Random, "data-dependent (address computed from loaded values)");
+            s.caveats.push(
+                "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
+                    .to_string(),
+            );
+            Some(s)
+        }
+        _ => {
+            let mut s = unresolved(Pattern::Unknown, "not resolved");
+            s.caveats.push("the analysis could not resolve the lane addresses: figures are bounds".to_string());
+            Some(s)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyze_kernel(
+    file: &SourceFile,
+    func: &crate::syntax::ast::Function<'_>,
+    body: &crate::syntax::ast::Body<'_>,
+    name: &str,
+    demangled: String,
+    globals: &[(&str, Space, u32)],
+    files: &HashMap<u32, &str>,
+    opts: &Options,
+) -> KernelAnalysis {
+    let launch = launch::resolve(func, name, &demangled, opts);
+    let low = lower::lower(func, body, globals);
+    let cfg = Cfg::build(func);
+    let params: Vec<&str> =
+        func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
+    let short_params: Vec<&str> =
+        params.iter().map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p)).collect();
+    let inputs = dataflow::Inputs {
+        params: launch.params.clone(),
+        pointer_params: low.pointer_params.clone(),
+        pointer_align: opts.pointer_align,
+        ntid: if launch.block_assumed {
+            [None, Some(1), Some(1)]
+        } else {
+            launch.block.map(|d| Some(d as i64))
+        },
+        nctaid: match launch.grid {
+            Some(g) => g.map(|d| Some(d as i64)),
+            None => [None; 3],
+        },
+        ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
+    };
+    let classes = launch::warp_classes(launch.block, launch.block_assumed);
+    let results: Vec<dataflow::ClassResult> =
+        classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+
+    // .loc of every statement
+    let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
+    let mut cur: Option<SourceLocation> = None;
+    for st in &body.statements {
+        if let StmtKind::Loc(l) = &st.kind {
+            cur = Some(SourceLocation {
+                file: files.get(&l.file).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", l.file)),
+                line: l.line,
+                column: l.column,
+            });
+        }
+        loc_of.push(cur.clone());
+    }
+
+    // Resolve spaces.
+    let mut spaces: HashMap<u32, Space> = HashMap::new();
+    let mut space_notes: HashMap<u32, String> = HashMap::new();
+    for (i, op) in low.ops.iter().enumerate() {
+        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let mut space = info.space;
+        if space == Space::Generic {
+            let addr = results.iter().find_map(|r| r.accesses.get(&(i as u32))).map(|f| &f.addr);
+            if let Some(p) = addr.and_then(|a| a.as_poly()) {
+                for s in p.base_symbols() {
+                    match s {
+                        Sym::Param(k) if low.pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                            space = Space::Global;
+                            space_notes.insert(
+                                i as u32,
+                                format!(
+                                    "generic address derived from the kernel pointer parameter {}: global",
+                                    params.get(k as usize).unwrap_or(&"?")
+                                ),
+                            );
+                        }
+                        Sym::Var(v) => {
+                            if let Some((_, sp, _)) = low.vars.get(v as usize) {
+                                space = *sp;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        spaces.insert(i as u32, space);
+    }
+
+    // Simulation.
+    let mut sim: Option<totals::SimResult> = None;
+    let mut totals_unavailable = None;
+    match (launch.grid, launch.block_assumed) {
+        (Some(grid), false) => {
+            let si = totals::SimInputs {
+                block: launch.block,
+                grid,
+                params: launch.params.clone(),
+                pointer_params: low.pointer_params.clone(),
+                budget: totals::DEFAULT_BUDGET,
+            };
+            match totals::simulate(&low, &si, &spaces) {
+                Ok(r) => sim = Some(r),
+                Err(e) => totals_unavailable = Some(e),
+            }
+        }
+        (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),
+        (_, true) => totals_unavailable = Some("no block shape given (--block or a per-kernel entry)".to_string()),
+    }
+
+    let mut accesses = Vec::new();
+    for (i, op) in low.ops.iter().enumerate() {
+        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let stmt = &body.statements[i];
+        let StmtKind::Instruction(ins) = &stmt.kind else { continue };
+        let bytes = info.bits.div_ceil(8).max(1);
+        let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
+        // Static per class, weighted by warps.
+        let mut wsum = 0.0;
+        let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
+        let (mut ideal, mut active) = (0.0, 0.0);
+        let mut best: Option<(u32, StaticAccess)> = None;
+        let mut caveats: Vec<String> = Vec::new();
+        for (c, r) in classes.iter().zip(&results) {
+            let Some(f) = r.accesses.get(&(i as u32)) else { continue };
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else { continue };
+            let w = c.weight as f64;
+            wsum += w;
+            acc.lines += w * sa.cost.lines;
+            acc.sectors += w * sa.cost.sectors;
+            acc.sectors_min = acc.sectors_min.min(sa.cost.sectors_min);
+            acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
+            ideal += w * sa.ideal;
+            active += w * sa.active;
+            if r.gave_up {
+                caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
+            }
+            if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
+                best = Some((c.weight, sa));
+            }
+        }
+        let (mut pattern, mut stride, lane_pattern) = match &best {
+            Some((_, sa)) => {
+                caveats.extend(sa.caveats.iter().cloned());
+                (sa.pattern, sa.stride, sa.lane_pattern.clone())
+            }
+            None => (Pattern::Unknown, None, "never executed".to_string()),
+        };
+        let mut per_request = if wsum > 0.0 {
+            PerRequest {
+                l1_lines: acc.lines / wsum,
+                sectors: acc.sectors / wsum,
+                ideal_sectors: ideal / wsum,
+                sectors_min: acc.sectors_min,
+                sectors_max: acc.sectors_max,
+                active_lanes: Some(active / wsum),
+            }
+        } else {
+            PerRequest {
+                l1_lines: 0.0,
+                sectors: 0.0,
+                ideal_sectors: 0.0,
+                sectors_min: 0.0,
+                sectors_max: 0.0,
+                active_lanes: None,
+            }
+        };
+        let mut requests = None;
+        if let Some(s) = sim.as_ref() {
+            let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+            match s.stats.get(&(i as u32)) {
+                Some(st) if st.requests > 0 => {
+                    let n = st.requests as f64;
+                    per_request = PerRequest {
+                        l1_lines: st.lines / n,
+                        sectors: st.sectors / n,
+                        ideal_sectors: st.ideal / n,
+                        sectors_min: st.sectors_min / n,
+                        sectors_max: st.sectors_max / n,
+                        active_lanes: Some(st.lanes as f64 / n),
+                    };
+                    requests = Some((n * scale).round() as u64);
+                    if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
+                        if *p != pattern && pattern != Pattern::Random {
+                            if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
+                                stride = None;
+                            }
+                            pattern = *p;
+                        }
+                    }
+                    caveats.retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                }
+                _ => requests = Some(0),
+            }
+        }
+        if let Some(n) = space_notes.get(&(i as u32)) {
+            caveats.push(n.clone());
+        }
+        if matches!(space, Space::Shared | Space::Local) {
+            caveats.push(format!(
+                "{} memory: lines and sectors describe the bytes touched; bank conflicts are not modelled",
+                if space == Space::Shared { "shared" } else { "local" }
+            ));
+        }
+        caveats.sort();
+        caveats.dedup();
+        let _ = ideal_lines;
+        accesses.push(Access {
+            span: stmt.span,
+            ptx: file.line_col(stmt.span.start),
+            source: loc_of.get(i).cloned().flatten(),
+            instruction: ins.mnemonic.text.to_string(),
+            op: info.op,
+            space,
+            bits: info.bits,
+            pattern,
+            stride_bytes: stride,
+            lane_pattern,
+            per_request,
+            requests,
+            caveats,
+        });
+    }
+
+    let totals = sim.as_ref().map(|s| {
+        let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+        let mut t = Totals {
+            load_requests: 0,
+            load_sectors: 0,
+            store_requests: 0,
+            store_sectors: 0,
+            atomic_requests: 0,
+            atomic_sectors: 0,
+            bytes_requested: 0,
+            bytes_moved: 0,
+            sectors_min: 0,
+            sectors_max: 0,
+            blocks_simulated: s.blocks.0,
+            blocks_total: s.blocks.1,
+        };
+        let (mut smin, mut smax) = (0.0, 0.0);
+        let mut keys: Vec<&u32> = s.stats.keys().collect();
+        keys.sort();
+        for k in keys {
+            let st = &s.stats[k];
+            if spaces.get(k) != Some(&Space::Global) {
+                continue;
+            }
+            let Some(op) = totals::op_of(&low, *k) else { continue };
+            let req = (st.requests as f64 * scale).round() as u64;
+            let sec = (st.sectors * scale).round() as u64;
+            match op {
+                AccessOp::Load => {
+                    t.load_requests += req;
+                    t.load_sectors += sec;
+                }
+                AccessOp::Store => {
+                    t.store_requests += req;
+                    t.store_sectors += sec;
+                }
+                AccessOp::Atomic => {
+                    t.atomic_requests += req;
+                    t.atomic_sectors += sec;
+                }
+            }
+            let bits = match &low.ops[*k as usize].kind {
+                lower::OpKind::Mem { info, .. } => info.bits,
+                _ => 0,
+            };
+            t.bytes_requested += (st.lanes as f64 * scale).round() as u64 * bits.div_ceil(8) as u64;
+            smin += st.sectors_min * scale;
+            smax += st.sectors_max * scale;
+        }
+        t.bytes_moved = (t.load_sectors + t.store_sectors + t.atomic_sectors) * 32;
+        t.sectors_min = smin.round() as u64;
+        t.sectors_max = smax.round() as u64;
+        t
+    });
+    if let Some(s) = sim.as_ref() {
+        if s.blocks.0 < s.blocks.1 {
+            totals_unavailable = None;
+        }
+    }
+    let mut caveats = launch.caveats.clone();
+    if let Some(s) = sim.as_ref() {
+        if s.blocks.0 < s.blocks.1 {
+            caveats.push(format!(
+                "totals scaled from {} of {} blocks (simulation budget)",
+                s.blocks.0, s.blocks.1
+            ));
+        }
+    }
+    KernelAnalysis {
+        name: name.to_string(),
+        demangled,
+        block: launch.block,
+        block_assumed: launch.block_assumed,
+        grid: launch.grid,
+        accesses,
+        totals,
+        totals_unavailable,
+        caveats,
+        span: func.name.span,
+    }
+}
+
+fn pattern_rank(p: Pattern) -> u8 {
+    match p {
+        Pattern::Random => 6,
+        Pattern::Unknown => 5,
+        Pattern::Irregular => 4,
+        Pattern::Strided => 3,
+        Pattern::Misaligned => 2,
+        Pattern::Broadcast => 1,
+        Pattern::Coalesced => 0,
+    }
+}

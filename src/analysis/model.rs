@@ -195,6 +195,16 @@ pub struct Totals {
     pub bytes_requested: u64,
     /// Bytes moved between L1 and L2 (sectors × 32).
     pub bytes_moved: u64,
+    /// Lower bound on all global sectors (differs from the sum when some
+    /// addresses depend on loaded data).
+    pub sectors_min: u64,
+    /// Upper bound on all global sectors.
+    pub sectors_max: u64,
+    /// Blocks simulated.
+    pub blocks_simulated: u64,
+    /// Blocks in the grid (more than `blocks_simulated` when the totals were
+    /// scaled up from an evenly spread sample of blocks).
+    pub blocks_total: u64,
 }
 
 /// One kernel's analysis.
@@ -216,6 +226,8 @@ pub struct KernelAnalysis {
     pub totals: Option<Totals>,
     /// Why totals could not be derived.
     pub totals_unavailable: Option<String>,
+    /// What was assumed for the whole kernel (block shape, …).
+    pub caveats: Vec<String>,
     /// Span of the kernel's name.
     #[serde(skip)]
     pub span: Span,

@@ -1,0 +1,269 @@
+//! The cost model: what one warp request costs in 128-byte L1 lines and 32-byte
+//! L2 sectors.
+//!
+//! # Model (Volta and later, `Arch::Sm70`)
+//!
+//! One warp executing one memory instruction is one *request*. The request
+//! touches, over its **active** lanes, the byte ranges `[a_l, a_l + w)` (`w` the
+//! bytes per lane: element size times vector width). Its cost is
+//!
+//! * `l1_lines`: the number of distinct 128-byte aligned lines those ranges
+//!   touch (Nsight's `L1 Tag Requests Global`),
+//! * `sectors`: the number of distinct 32-byte aligned sectors (Nsight's
+//!   `L2 Theoretical Sectors Global`),
+//! * `ideal_sectors`: `ceil(active · w / 32)`, what the same number of lanes
+//!   would touch if they read consecutive, aligned elements (Nsight's
+//!   `... Ideal`); `ideal_lines` likewise with 128.
+//!
+//! Lanes reading the same bytes share them (a broadcast costs one sector).
+//! These rules reproduce the measured figures in `shared/notes/ground-truth.md`:
+//! 32 aligned floats → 1 line / 4 sectors, doubles → 2 / 8, float4 → 4 / 16.
+//!
+//! # Unknown alignment
+//!
+//! Addresses are `U + d_l` with `d_l` exact and `U` a uniform value known only
+//! through a congruence. The cost depends on `U mod 128` only (lines and
+//! sectors both tile 128 bytes), so [`cost_over_residues`] evaluates every
+//! residue the congruence allows and reports the minimum, maximum and mean
+//! (the expected value when every allowed residue is equally likely).
+//!
+//! # Data-dependent addresses
+//!
+//! A lane whose address depends on loaded data ([`random_cost`]) can hit any
+//! sector: at best every active lane hits the same element (the minimum is the
+//! sectors of one element), at worst each lane hits its own (one element's
+//! sectors per lane). The expected value under independent uniformly random
+//! addresses over an array much larger than a warp's footprint is the maximum;
+//! for small arrays collisions make it slightly lower (seed 000 measured 9,895
+//! sectors where 10,000 were the bound, for a 40 KB array).
+//!
+//! # Older architectures
+//!
+//! On Pascal (`Arch::Sm60`) global loads are cached in L2 only (seed 002); the
+//! sector figures are the same transactions, L1 line figures are not
+//! meaningful for loads there and are still reported by the same rule.
+
+use super::domain::{Lanes, WARP};
+
+/// Bytes per L1 line.
+pub const LINE: i64 = 128;
+/// Bytes per sector.
+pub const SECTOR: i64 = 32;
+
+/// Lines and sectors of one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RequestCost {
+    /// Distinct 128-byte lines.
+    pub lines: u32,
+    /// Distinct 32-byte sectors.
+    pub sectors: u32,
+}
+
+/// Lines and sectors touched by the active lanes' byte ranges.
+pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
+    let bytes = bytes.max(1) as i64;
+    let mut sectors: Vec<i64> = Vec::with_capacity(WARP * 2);
+    for (l, &a) in addrs.iter().enumerate() {
+        if active & (1 << l) == 0 {
+            continue;
+        }
+        let first = a.div_euclid(SECTOR);
+        let last = a.saturating_add(bytes - 1).div_euclid(SECTOR);
+        // A lane touches at most 256 bits = 8 sectors (more only when misaligned).
+        let last = last.min(first.saturating_add(16));
+        let mut s = first;
+        while s <= last {
+            sectors.push(s);
+            s += 1;
+        }
+    }
+    sectors.sort_unstable();
+    sectors.dedup();
+    let mut lines = 0u32;
+    let mut prev = None;
+    for s in &sectors {
+        let line = s.div_euclid(LINE / SECTOR);
+        if prev != Some(line) {
+            lines += 1;
+            prev = Some(line);
+        }
+    }
+    RequestCost { lines, sectors: sectors.len() as u32 }
+}
+
+/// Ideal sectors for `active` lanes of `bytes` each.
+pub fn ideal_sectors(active: u32, bytes: u32) -> u32 {
+    ((active as u64 * bytes as u64).div_ceil(SECTOR as u64)) as u32
+}
+
+/// Ideal lines for `active` lanes of `bytes` each.
+pub fn ideal_lines(active: u32, bytes: u32) -> u32 {
+    ((active as u64 * bytes as u64).div_ceil(LINE as u64)) as u32
+}
+
+/// Sectors of one element of `bytes` (naturally aligned, as PTX requires).
+pub fn element_sectors(bytes: u32) -> u32 {
+    (bytes as u64).div_ceil(SECTOR as u64).max(1) as u32
+}
+
+/// Cost statistics over several possibilities (residues, warps).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct CostRange {
+    /// Mean lines.
+    pub lines: f64,
+    /// Mean sectors.
+    pub sectors: f64,
+    /// Fewest sectors.
+    pub sectors_min: f64,
+    /// Most sectors.
+    pub sectors_max: f64,
+}
+
+impl CostRange {
+    /// An exact cost.
+    pub fn exact(c: RequestCost) -> CostRange {
+        CostRange {
+            lines: c.lines as f64,
+            sectors: c.sectors as f64,
+            sectors_min: c.sectors as f64,
+            sectors_max: c.sectors as f64,
+        }
+    }
+    /// True when min == max.
+    pub fn is_exact(&self) -> bool {
+        self.sectors_min == self.sectors_max
+    }
+}
+
+/// Cost of `u + d_l` for every residue `u` (mod 128) in `residues`.
+pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) -> CostRange {
+    if residues.is_empty() {
+        return CostRange::default();
+    }
+    let mut r = CostRange { sectors_min: f64::MAX, sectors_max: 0.0, ..Default::default() };
+    for &u in residues {
+        let a: Lanes = std::array::from_fn(|l| d[l].wrapping_add(u));
+        let c = request_cost(&a, active, bytes);
+        r.lines += c.lines as f64;
+        r.sectors += c.sectors as f64;
+        r.sectors_min = r.sectors_min.min(c.sectors as f64);
+        r.sectors_max = r.sectors_max.max(c.sectors as f64);
+    }
+    r.lines /= residues.len() as f64;
+    r.sectors /= residues.len() as f64;
+    r
+}
+
+/// Bounds and expectation for `n` active lanes with data-dependent addresses.
+pub fn random_cost(n: u32, bytes: u32) -> CostRange {
+    let per = element_sectors(bytes) as f64;
+    let lines_per = (bytes as f64 / LINE as f64).ceil().max(1.0);
+    if n == 0 {
+        return CostRange::default();
+    }
+    CostRange { lines: n as f64 * lines_per, sectors: n as f64 * per, sectors_min: per, sectors_max: n as f64 * per }
+}
+
+/// How the lanes' offsets are laid out (see `model::Pattern`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Every active lane has the same offset.
+    Same,
+    /// `d_l = d_0 + stride · l` over the active lanes.
+    Affine(i64),
+    /// Anything else.
+    Irregular,
+}
+
+/// Classifies exact lane offsets over the active lanes.
+pub fn shape(d: &Lanes, active: u32) -> Shape {
+    let lanes: Vec<usize> = (0..WARP).filter(|l| active & (1 << l) != 0).collect();
+    let Some(&first) = lanes.first() else { return Shape::Same };
+    if lanes.iter().all(|&l| d[l] == d[first]) {
+        return Shape::Same;
+    }
+    let &second = &lanes[1];
+    let dl = (second - first) as i64;
+    let dd = d[second].wrapping_sub(d[first]);
+    if dd % dl != 0 {
+        return Shape::Irregular;
+    }
+    let s = dd / dl;
+    if lanes.iter().all(|&l| d[l].wrapping_sub(d[first]) == s.wrapping_mul((l - first) as i64)) {
+        Shape::Affine(s)
+    } else {
+        Shape::Irregular
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn affine(base: i64, stride: i64) -> Lanes {
+        std::array::from_fn(|l| base + stride * l as i64)
+    }
+
+    #[test]
+    fn coalesced_widths_match_the_h100_measurements() {
+        // ground-truth.md: floats 1 line / 4 sectors, doubles 2 / 8, float4 4 / 16.
+        assert_eq!(request_cost(&affine(0, 4), u32::MAX, 4), RequestCost { lines: 1, sectors: 4 });
+        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 8), RequestCost { lines: 2, sectors: 8 });
+        assert_eq!(request_cost(&affine(0, 16), u32::MAX, 16), RequestCost { lines: 4, sectors: 16 });
+        assert_eq!(request_cost(&affine(0, 32), u32::MAX, 32), RequestCost { lines: 8, sectors: 32 });
+        assert_eq!(request_cost(&affine(0, 1), u32::MAX, 1), RequestCost { lines: 1, sectors: 1 });
+        assert_eq!(request_cost(&affine(0, 2), u32::MAX, 2), RequestCost { lines: 1, sectors: 2 });
+    }
+
+    #[test]
+    fn partial_warp_of_the_seed() {
+        // seed 000: 10,000 floats, the last warp has 16 lanes: 2 sectors.
+        assert_eq!(request_cost(&affine(9984 * 4, 4), 0xffff, 4), RequestCost { lines: 1, sectors: 2 });
+        assert_eq!(ideal_sectors(16, 4), 2);
+        assert_eq!(312 * 4 + 2, 1250);
+    }
+
+    #[test]
+    fn broadcast_strided_and_misaligned() {
+        assert_eq!(request_cost(&[20; WARP], u32::MAX, 4), RequestCost { lines: 1, sectors: 1 });
+        // separateCacheLines (seed 001): one line per lane
+        assert_eq!(request_cost(&affine(0, 128), u32::MAX, 16), RequestCost { lines: 32, sectors: 32 });
+        // stride 2 floats: 8 sectors over 2 lines
+        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 4), RequestCost { lines: 2, sectors: 8 });
+        // offset by one float: 5 sectors, 2 lines
+        assert_eq!(request_cost(&affine(4, 4), u32::MAX, 4), RequestCost { lines: 2, sectors: 5 });
+        assert_eq!(request_cost(&affine(0, 4), 0, 4), RequestCost { lines: 0, sectors: 0 });
+    }
+
+    #[test]
+    fn residues_give_bounds_and_expectation() {
+        // floats at an address known only ≡ 0 mod 4: 32 residues mod 128.
+        let res: Vec<i64> = (0..32).map(|k| k * 4).collect();
+        let r = cost_over_residues(&res, &affine(0, 4), u32::MAX, 4);
+        assert_eq!(r.sectors_min, 4.0);
+        assert_eq!(r.sectors_max, 5.0);
+        // 4 of 32 residues are sector aligned
+        assert!((r.sectors - (4.0 * 4.0 + 28.0 * 5.0) / 32.0).abs() < 1e-9);
+        assert!((r.lines - (1.0 + 31.0 * 2.0) / 32.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn random_bounds_contain_the_seed_measurement() {
+        let r = random_cost(32, 4);
+        // seed 000: 9,895 sectors over 313 requests ≈ 31.6 per request
+        assert!(r.sectors_min <= 31.6 && 31.6 <= r.sectors_max);
+        assert_eq!(random_cost(32, 64).sectors_max, 64.0);
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(shape(&affine(0, 4), u32::MAX), Shape::Affine(4));
+        assert_eq!(shape(&[3; WARP], u32::MAX), Shape::Same);
+        let mut p = affine(0, 4);
+        p.swap(0, 1);
+        assert_eq!(shape(&p, u32::MAX), Shape::Irregular);
+        assert_eq!(shape(&p, 0b1), Shape::Same);
+        assert_eq!(shape(&affine(0, 4), 0b1010_1010), Shape::Affine(4));
+        assert_eq!(shape(&affine(0, -4), u32::MAX), Shape::Affine(-4));
+    }
+}

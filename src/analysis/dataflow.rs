@@ -1,0 +1,467 @@
+//! The fixpoint: lane values and possibly-active lanes at every memory access
+//! of one kernel, for one warp class.
+//!
+//! # What is computed
+//!
+//! For every reachable basic block, the state at its entry: one [`Value`] per
+//! register (see `domain`) and a **possibly-active lane mask** (bit `l` clear
+//! means lane `l` certainly does not execute the block). At each memory
+//! instruction the analysis records the address value and the mask (narrowed
+//! by the instruction's guard): an [`AccessFact`].
+//!
+//! # Transfer and edges
+//!
+//! Instructions are applied in order with the transfer functions of
+//! `transfer`. A guarded instruction assigns where its guard is known true in
+//! every possibly-active lane, does nothing where it is known false, and
+//! otherwise blends (exact lanes) or joins old and new values. Along the
+//! edges out of a block ending in `@p bra`, the mask is narrowed to the lanes
+//! where `p` may be true (taken) or may be false (not taken): a guard that
+//! depends only on `%tid` (`(tid & 31) < 16`) is exact per lane, a guard such as
+//! `i < n` with `n` unknown keeps every lane (the partial last warp is found by
+//! the launch simulation in `totals`, not here).
+//!
+//! # Fixpoint, widening, termination
+//!
+//! Block entry states are the join of the predecessors' exit states (`join` in
+//! `domain`; masks are or-ed). Blocks are visited in reverse post-order until
+//! nothing changes. Where two incoming values differ only in their uniform
+//! part (a loop counter, a grid-stride index), the join introduces one opaque
+//! uniform symbol per (block, register), whose congruence is the join of the
+//! incoming congruences: a grid-stride loop keeps its lane pattern (`4*i`)
+//! and its alignment facts while its uniform part becomes unknown. Each join
+//! site can only move up a finite chain (`Undef` → polynomial → opaque +
+//! lanes → `Varying`, congruences along a divisor chain), and masks only gain
+//! bits, so the iteration terminates; it is nevertheless capped at
+//! [`MAX_ROUNDS`] rounds, after which every still-changing register is set to
+//! `Varying` (sound, and reported as a caveat).
+//!
+//! # Soundness and limits
+//!
+//! Sound under the domain's no-wrap assumption for symbolic values. The mask is
+//! an over-approximation (possibly active). Calls are not followed: their
+//! results are unknown. Generic addresses keep their provenance through the
+//! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
+//! `.shared` variable), which is how `ld` without a space is proven global.
+
+use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::launch::WarpClass;
+use super::lower::{Lowered, OpKind, Special, Src};
+use super::transfer::{abstract_eval, OpaqueSource};
+use crate::cfg::{BlockId, Cfg, EdgeKind};
+use std::collections::HashMap;
+
+/// Rounds of the fixpoint iteration before giving up.
+pub const MAX_ROUNDS: usize = 40;
+
+/// The facts of one memory instruction for one warp class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessFact {
+    /// The address.
+    pub addr: Value,
+    /// Possibly-active lanes.
+    pub mask: u32,
+}
+
+/// What the kernel-wide inputs are.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// Parameter values (given), by index.
+    pub params: Vec<Option<i64>>,
+    /// Parameters used as pointers.
+    pub pointer_params: Vec<bool>,
+    /// Alignment of pointer parameters.
+    pub pointer_align: u32,
+    /// `%ntid` when known.
+    pub ntid: [Option<i64>; 3],
+    /// `%nctaid` when known.
+    pub nctaid: [Option<i64>; 3],
+    /// `%ntid` congruence when unknown.
+    pub ntid_cong: [Cong; 3],
+}
+
+/// The result for one warp class.
+#[derive(Clone, Debug, Default)]
+pub struct ClassResult {
+    /// Access facts by statement index.
+    pub accesses: HashMap<u32, AccessFact>,
+    /// The symbols' facts (opaque congruences included).
+    pub facts: SymFacts,
+    /// True when the iteration hit [`MAX_ROUNDS`].
+    pub gave_up: bool,
+}
+
+struct Engine<'a, 'src> {
+    low: &'a Lowered<'src>,
+    inputs: &'a Inputs,
+    class: &'a WarpClass,
+    facts: SymFacts,
+    sites: HashMap<(u8, u32, u32), u32>,
+    cur_stmt: u32,
+}
+
+impl Engine<'_, '_> {
+    fn site(&mut self, kind: u8, a: u32, b: u32, cong: Option<Cong>) -> Sym {
+        let n = self.facts.opaque.len() as u32;
+        let id = *self.sites.entry((kind, a, b)).or_insert(n);
+        if id == n {
+            self.facts.opaque.push(cong);
+        }
+        Sym::Opaque(id)
+    }
+
+    fn uniform_opaque(&mut self, slot: u32) -> Value {
+        let s = self.cur_stmt;
+        Value::poly(Poly::sym(self.site(1, s, slot + 100, Some(Cong::TOP))))
+    }
+
+    fn src(&mut self, st: &[Value], s: &Src) -> Value {
+        let with_off = |v: Value, off: i64| -> Value {
+            if off == 0 {
+                return v;
+            }
+            match v.as_poly() {
+                Some(p) => Value::poly(p.add(&Poly::constant(off))),
+                None => v,
+            }
+        };
+        match s {
+            Src::Reg(r, off) => with_off(st.get(*r as usize).cloned().unwrap_or_default(), *off),
+            Src::NotPred(r) => match st.get(*r as usize) {
+                Some(Value::Pred(p)) => Value::Pred(p.not()),
+                Some(v) => v.clone(),
+                None => Value::Undef,
+            },
+            Src::Imm(v) => Value::constant(*v),
+            Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add(&Poly::constant(*off))),
+            Src::Param(..) | Src::Unknown => self.uniform_opaque(90),
+            Src::Special(sp) => self.special(*sp),
+        }
+    }
+
+    fn special(&mut self, sp: Special) -> Value {
+        let iota: Lanes = std::array::from_fn(|l| l as i64);
+        match sp {
+            Special::Tid(d) => {
+                let d = d.min(2) as usize;
+                let lanes = Poly::lanes(self.class.offsets[d]);
+                let base = match self.class.base[d] {
+                    c if c.is_exact() => Poly::constant(c.r),
+                    _ => Poly::sym(Sym::TidBase(d as u8)),
+                };
+                Value::poly(base.add(&lanes))
+            }
+            Special::Ntid(d) => match self.inputs.ntid[d.min(2) as usize] {
+                Some(v) => Value::constant(v),
+                None => Value::poly(Poly::sym(Sym::Ntid(d))),
+            },
+            Special::Nctaid(d) => match self.inputs.nctaid[d.min(2) as usize] {
+                Some(v) => Value::constant(v),
+                None => Value::poly(Poly::sym(Sym::Nctaid(d))),
+            },
+            Special::Ctaid(d) => Value::poly(Poly::sym(Sym::Ctaid(d))),
+            Special::LaneId => Value::poly(Poly::lanes(iota)),
+            Special::LaneMask(k) => {
+                let v: Lanes = std::array::from_fn(|l| {
+                    let l = l as u32;
+                    let m: u64 = match k {
+                        0 => (1u64 << l) - 1,
+                        1 => (1u64 << (l + 1)) - 1,
+                        2 => 1u64 << l,
+                        3 => 0xffff_ffffu64 & !((1u64 << l) - 1),
+                        _ => 0xffff_ffffu64 & !((1u64 << (l + 1)) - 1),
+                    };
+                    m as i64
+                });
+                Value::poly(Poly::lanes(v))
+            }
+            Special::OtherUniform => self.uniform_opaque(91),
+            Special::Other => Value::Varying { data: false },
+        }
+    }
+
+    fn assign(&mut self, st: &mut [Value], dst: u32, v: Value, guard: Option<PredVal>, mask: u32) {
+        let Some(slot) = st.get_mut(dst as usize) else { return };
+        let Some(g) = guard else {
+            *slot = v;
+            return;
+        };
+        let t = g.maybe_true() & mask;
+        let f = g.maybe_false() & mask;
+        if f == 0 {
+            *slot = v;
+        } else if t == 0 {
+            // never executes in a possibly-active lane
+        } else {
+            let old = slot.clone();
+            // exact blend when both sides are exact lanes and the guard is known
+            if let (PredVal::Lanes(bits), Some(a), Some(b)) = (
+                g,
+                v.as_poly().and_then(|p| p.exact()),
+                old.as_poly().and_then(|p| p.exact()),
+            ) {
+                let m: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { a[l] } else { b[l] });
+                *slot = Value::poly(Poly::lanes(m));
+                return;
+            }
+            let stmt = self.cur_stmt;
+            let mut facts = std::mem::take(&mut self.facts);
+            let j = join(&old, &v, &mut facts, &mut |f| {
+                let n = f.opaque.len() as u32;
+                let id = *self.sites.entry((2, stmt, dst)).or_insert(n);
+                if id == n {
+                    f.opaque.push(None);
+                }
+                Sym::Opaque(id)
+            });
+            self.facts = facts;
+            st[dst as usize] = j;
+        }
+    }
+
+    /// Applies one block; records accesses when `record` is set. Returns the
+    /// exit state and the out-edges' masks.
+    fn block(
+        &mut self,
+        cfg: &Cfg,
+        b: BlockId,
+        mut st: Vec<Value>,
+        mask: u32,
+        record: Option<&mut HashMap<u32, AccessFact>>,
+    ) -> (Vec<Value>, Vec<(BlockId, u32)>) {
+        let mut record = record;
+        let blk = cfg.block(b).clone();
+        let mut branch_guard: Option<PredVal> = None;
+        let mut exit_guard: Option<Option<PredVal>> = None;
+        for s in blk.stmts.clone() {
+            self.cur_stmt = s;
+            let Some(op) = self.low.ops.get(s as usize) else { continue };
+            let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
+                Some(Value::Pred(p)) => {
+                    if neg {
+                        p.not()
+                    } else {
+                        *p
+                    }
+                }
+                Some(Value::Undef) | None => PredVal::Unknown { uniform: true, data: false },
+                Some(v) => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+            });
+            match &op.kind {
+                OpKind::Nop => {}
+                OpKind::Alu { alu, dst, dst2, srcs } => {
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let v = abstract_eval(*alu, &args, self);
+                    if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
+                        let n = Value::Pred(p.not());
+                        self.assign(&mut st, *d2, n, guard, mask);
+                    }
+                    self.assign(&mut st, *dst, v, guard, mask);
+                }
+                OpKind::PredLogic { op, dst, srcs } => {
+                    let ps: Vec<PredVal> = srcs
+                        .iter()
+                        .map(|x| match self.src(&st, x) {
+                            Value::Pred(p) => p,
+                            Value::Poly(p) => match p.exact() {
+                                Some(v) => {
+                                    PredVal::Lanes((0..WARP).fold(0, |m, l| m | (((v[l] != 0) as u32) << l)))
+                                }
+                                None => PredVal::Unknown { uniform: p.is_uniform(), data: false },
+                            },
+                            v => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+                        })
+                        .collect();
+                    let unk = PredVal::Unknown { uniform: false, data: false };
+                    let a = ps.first().copied().unwrap_or(unk);
+                    let b2 = ps.get(1).copied().unwrap_or(unk);
+                    let r = match *op {
+                        "and" => a.combine(b2, |x, y| x & y),
+                        "or" => a.combine(b2, |x, y| x | y),
+                        "xor" => a.combine(b2, |x, y| x ^ y),
+                        "not" => a.not(),
+                        _ => a,
+                    };
+                    self.assign(&mut st, *dst, Value::Pred(r), guard, mask);
+                }
+                OpKind::LdParam { dsts, param } => {
+                    let v = match param {
+                        Some((p, 0)) => match self.inputs.params.get(*p as usize).copied().flatten() {
+                            Some(c) => Value::constant(c),
+                            None => Value::poly(Poly::sym(Sym::Param(*p))),
+                        },
+                        _ => self.uniform_opaque(0),
+                    };
+                    for (k, d) in dsts.iter().enumerate() {
+                        let v = if k == 0 { v.clone() } else { self.uniform_opaque(k as u32) };
+                        self.assign(&mut st, *d, v, guard, mask);
+                    }
+                }
+                OpKind::Mem { info, dsts } => {
+                    let addr = self.src(&st, &info.addr);
+                    let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
+                    if let Some(rec) = record.as_deref_mut() {
+                        rec.insert(s, AccessFact { addr: addr.clone(), mask: m });
+                    }
+                    for (k, d) in dsts.iter().enumerate() {
+                        let v = if info.op == super::model::AccessOp::Load && addr.is_uniform() && !addr.is_data() {
+                            if matches!(addr, Value::Undef) {
+                                Value::Undef
+                            } else {
+                                self.uniform_opaque(k as u32)
+                            }
+                        } else {
+                            Value::Varying { data: true }
+                        };
+                        self.assign(&mut st, *d, v, guard, mask);
+                    }
+                }
+                OpKind::Branch { .. } => branch_guard = guard,
+                OpKind::Exit => exit_guard = Some(guard),
+                OpKind::Call { dsts } => {
+                    for d in dsts {
+                        self.assign(&mut st, *d, Value::Varying { data: false }, guard, mask);
+                    }
+                }
+                OpKind::Other { dsts, srcs } => {
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let data = args.iter().any(Value::is_data);
+                    for (k, d) in dsts.iter().enumerate() {
+                        let v = if data {
+                            Value::Varying { data: true }
+                        } else if args.iter().all(Value::is_uniform) {
+                            self.uniform_opaque(k as u32)
+                        } else {
+                            Value::Varying { data: false }
+                        };
+                        self.assign(&mut st, *d, v, guard, mask);
+                    }
+                }
+            }
+        }
+        let mut outs = Vec::new();
+        for (succ, kind) in cfg.successors(b) {
+            let m = match kind {
+                EdgeKind::Taken => mask & branch_guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX),
+                EdgeKind::NotTaken => match (exit_guard, branch_guard) {
+                    (Some(Some(g)), _) => mask & g.maybe_false(),
+                    (_, Some(g)) => mask & g.maybe_false(),
+                    _ => mask,
+                },
+                _ => mask,
+            };
+            outs.push((succ, m));
+        }
+        (st, outs)
+    }
+}
+
+impl OpaqueSource for Engine<'_, '_> {
+    fn opaque(&mut self, slot: u32, cong: Cong) -> Sym {
+        let s = self.cur_stmt;
+        let sym = self.site(0, s, slot, Some(cong));
+        if let Sym::Opaque(id) = sym {
+            if let Some(c) = self.facts.opaque.get_mut(id as usize) {
+                *c = Some(c.map(|old| old.join(cong)).unwrap_or(cong));
+            }
+        }
+        sym
+    }
+    fn facts(&self) -> &SymFacts {
+        &self.facts
+    }
+}
+
+/// Runs the analysis of one kernel for one warp class.
+pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &WarpClass) -> ClassResult {
+    let mut facts = SymFacts::default();
+    facts.params = (0..low.pointer_params.len().max(inputs.params.len()))
+        .map(|i| {
+            if low.pointer_params.get(i).copied().unwrap_or(false) {
+                Cong::modulo(inputs.pointer_align.max(1) as u64, 0)
+            } else {
+                Cong::TOP
+            }
+        })
+        .collect();
+    facts.ntid = std::array::from_fn(|d| Some(inputs.ntid[d].map(Cong::exact).unwrap_or(inputs.ntid_cong[d])));
+    facts.tid_base = class.base.map(Some);
+    facts.vars = low.vars.iter().map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0)).collect();
+    let mut eng = Engine { low, inputs, class, facts, sites: HashMap::new(), cur_stmt: 0 };
+    let nregs = low.regs.len();
+    let nblocks = cfg.blocks().len();
+    let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
+    if nblocks == 0 {
+        return ClassResult::default();
+    }
+    entry[cfg.entry().index()] = Some((vec![Value::Undef; nregs], class.exists));
+    let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
+    let mut gave_up = false;
+    let mut round = 0;
+    loop {
+        let mut changed = false;
+        for &b in &rpo {
+            let Some((st, mask)) = entry[b.index()].clone() else { continue };
+            let (out, edges) = eng.block(cfg, b, st, mask, None);
+            for (succ, m) in edges {
+                if m == 0 {
+                    continue;
+                }
+                let i = succ.index();
+                match &mut entry[i] {
+                    None => {
+                        entry[i] = Some((out.clone(), m));
+                        changed = true;
+                    }
+                    Some((cur, cm)) => {
+                        if *cm | m != *cm {
+                            *cm |= m;
+                            changed = true;
+                        }
+                        for r in 0..nregs {
+                            if cur[r] == out[r] {
+                                continue;
+                            }
+                            let mut facts = std::mem::take(&mut eng.facts);
+                            let sites = &mut eng.sites;
+                            let j = join(&cur[r], &out[r], &mut facts, &mut |f| {
+                                let n = f.opaque.len() as u32;
+                                let id = *sites.entry((3, i as u32, r as u32)).or_insert(n);
+                                if id == n {
+                                    f.opaque.push(None);
+                                }
+                                Sym::Opaque(id)
+                            });
+                            eng.facts = facts;
+                            if j != cur[r] {
+                                cur[r] = j;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        round += 1;
+        if !changed {
+            break;
+        }
+        if round >= MAX_ROUNDS {
+            gave_up = true;
+            for (cur, _) in entry.iter_mut().flatten() {
+                for v in cur.iter_mut() {
+                    if matches!(v, Value::Poly(_)) && !v.is_uniform() {
+                        *v = Value::Varying { data: false };
+                    }
+                }
+            }
+            break;
+        }
+    }
+    let mut accesses = HashMap::new();
+    for &b in &rpo {
+        let Some((st, mask)) = entry[b.index()].clone() else { continue };
+        eng.block(cfg, b, st, mask, Some(&mut accesses));
+    }
+    ClassResult { accesses, facts: eng.facts, gave_up }
+}

@@ -1,0 +1,723 @@
+//! The lane-value domain: what the analysis knows about a register, for every
+//! lane of one warp at once.
+//!
+//! # The abstract value
+//!
+//! A register holding an integer is described by a [`Poly`]: a polynomial over
+//! **warp-uniform symbols** ([`Sym`]: kernel parameters, `%ctaid`, `%ntid`,
+//! `%nctaid`, the warp's base thread index, and opaque uniform values created by
+//! joins and uniform loads) whose coefficients are **per-lane vectors**
+//! ([`Coef`]): the value in lane `l` is
+//!
+//! ```text
+//!     value(l) = Σ_m  coef_m[l] · m          (m ranges over monomials of symbols)
+//! ```
+//!
+//! The coefficient of the constant monomial is the *exact lane part*: once the
+//! block shape is known, `%tid.x` of a warp is `TidBase.x + [0, 1, …, 31]`
+//! (or `[0..15, 0..15]` with `TidBase.y + [0 ×16, 1 ×16]` in a 16×16 block), so
+//! every value built from thread indices and constants by the transfer
+//! functions stays exact lane by lane: shifts, masks, xor swizzles, division and
+//! remainder by constants are evaluated per lane. A product of a lane-varying
+//! value and an unknown uniform (`tid.x * n`) keeps a lane-vector coefficient on
+//! the monomial `n`: a *symbolic stride*, resolved when `n` is given.
+//!
+//! Beside polynomials a register may be [`Value::Varying`] (differs across
+//! lanes in a way the domain cannot express; `data` says whether it came from
+//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]), or
+//! [`Value::Undef`] (no definition reached yet: the bottom of the lattice).
+//!
+//! # Congruences
+//!
+//! Every symbol carries a congruence fact `s ≡ r (mod m)` ([`Cong`]): pointer
+//! parameters are `≡ 0 (mod 256)` (what `cudaMalloc` returns, configurable),
+//! `%ntid.x` of an assumed 1-D block is `≡ 0 (mod 32)`, the base thread index
+//! of a warp class is known modulo the gcd of its warps' bases. The congruence
+//! of a polynomial follows from its terms (`Cong::add`, `Cong::mul`). The cost
+//! model only needs the uniform part of an address modulo 128 (the line grid);
+//! where the congruence does not pin it down, costs become min/max/expected
+//! over the residues it allows.
+//!
+//! # Lattice and joins
+//!
+//! `Undef ⊑ Poly(p) ⊑ Varying{data:false} ⊑ Varying{data:true}`; two different
+//! polynomials join to `Opaque(site) + D` when their lane-varying parts `D` are
+//! equal (the uniform parts differ: a loop counter, a grid-stride index), where
+//! `Opaque(site)` is a fresh uniform symbol owned by the join site whose
+//! congruence is the join of both sides' congruences (`Cong::join`). Otherwise
+//! they join to `Varying`. The height of this lattice is finite for a given
+//! site (one opaque symbol per site, congruences only weaken along a divisor
+//! chain), which is the widening argument used by the fixpoint in `dataflow`.
+//!
+//! # Soundness and limits
+//!
+//! Polynomial arithmetic is over mathematical integers: the domain assumes that
+//! address arithmetic does not wrap (true for every in-bounds access of a real
+//! kernel; C makes signed overflow undefined anyway). Exact lane vectors are
+//! computed with the PTX type's wrapping semantics (see `transfer`). Degrees
+//! are capped at [`MAX_DEGREE`]; beyond it a product becomes an opaque uniform
+//! value (when uniform) or `Varying`.
+
+use std::fmt;
+use std::rc::Rc;
+
+/// Lanes in a warp.
+pub const WARP: usize = 32;
+/// Largest monomial degree kept symbolically.
+pub const MAX_DEGREE: usize = 3;
+
+/// One value per lane.
+pub type Lanes = [i64; WARP];
+
+/// A warp-uniform symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Sym {
+    /// Kernel parameter by index: its value (scalars) or base address (pointers).
+    Param(u16),
+    /// `%ctaid.{x,y,z}` (0, 1, 2).
+    Ctaid(u8),
+    /// `%ntid.{x,y,z}`.
+    Ntid(u8),
+    /// `%nctaid.{x,y,z}`.
+    Nctaid(u8),
+    /// `%tid.{x,y,z}` of lane 0 of the warp (the warp class's base thread index).
+    TidBase(u8),
+    /// The address of a module- or function-level variable (by interned index).
+    Var(u32),
+    /// An opaque uniform value created by a join or a uniform load.
+    Opaque(u32),
+}
+
+impl fmt::Display for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const D: [&str; 3] = ["x", "y", "z"];
+        let d = |i: u8| D.get(i as usize).copied().unwrap_or("?");
+        match *self {
+            Sym::Param(i) => write!(f, "param{i}"),
+            Sym::Ctaid(i) => write!(f, "ctaid.{}", d(i)),
+            Sym::Ntid(i) => write!(f, "ntid.{}", d(i)),
+            Sym::Nctaid(i) => write!(f, "nctaid.{}", d(i)),
+            Sym::TidBase(i) => write!(f, "tid0.{}", d(i)),
+            Sym::Var(i) => write!(f, "var{i}"),
+            Sym::Opaque(i) => write!(f, "u{i}"),
+        }
+    }
+}
+
+/// A product of symbols (sorted, at most [`MAX_DEGREE`]); empty is the constant 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mono {
+    n: u8,
+    s: [Sym; MAX_DEGREE],
+}
+
+impl Mono {
+    /// The constant monomial 1.
+    pub const ONE: Mono = Mono { n: 0, s: [Sym::Param(0); MAX_DEGREE] };
+    /// A single symbol.
+    pub fn sym(s: Sym) -> Mono {
+        let mut m = Mono::ONE;
+        m.n = 1;
+        m.s[0] = s;
+        m
+    }
+    /// The symbols.
+    pub fn syms(&self) -> &[Sym] {
+        &self.s[..self.n as usize]
+    }
+    /// Degree.
+    pub fn degree(&self) -> usize {
+        self.n as usize
+    }
+    /// Product, `None` above [`MAX_DEGREE`].
+    pub fn mul(&self, o: &Mono) -> Option<Mono> {
+        let n = self.degree() + o.degree();
+        if n > MAX_DEGREE {
+            return None;
+        }
+        let mut v: Vec<Sym> = self.syms().iter().chain(o.syms()).copied().collect();
+        v.sort();
+        let mut m = Mono::ONE;
+        m.n = n as u8;
+        m.s[..n].copy_from_slice(&v);
+        Some(m)
+    }
+}
+
+impl fmt::Display for Mono {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.syms().iter().enumerate() {
+            if i > 0 {
+                f.write_str("*")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A coefficient: the same in every lane, or one value per lane.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Coef {
+    /// Uniform.
+    Same(i64),
+    /// Per lane (never all equal: [`Coef::lanes`] normalises).
+    Lanes(Box<Lanes>),
+}
+
+impl Coef {
+    /// Builds a coefficient from lane values, collapsing equal lanes.
+    pub fn lanes(v: Lanes) -> Coef {
+        if v.iter().all(|&x| x == v[0]) {
+            Coef::Same(v[0])
+        } else {
+            Coef::Lanes(Box::new(v))
+        }
+    }
+    /// Value in lane `l`.
+    pub fn at(&self, l: usize) -> i64 {
+        match self {
+            Coef::Same(c) => *c,
+            Coef::Lanes(v) => v[l],
+        }
+    }
+    /// All lanes.
+    pub fn to_lanes(&self) -> Lanes {
+        match self {
+            Coef::Same(c) => [*c; WARP],
+            Coef::Lanes(v) => **v,
+        }
+    }
+    /// True when zero in every lane.
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Coef::Same(0))
+    }
+    /// Lane-wise combination.
+    pub fn zip(&self, o: &Coef, f: impl Fn(i64, i64) -> i64) -> Coef {
+        match (self, o) {
+            (Coef::Same(a), Coef::Same(b)) => Coef::Same(f(*a, *b)),
+            _ => {
+                let mut v = [0i64; WARP];
+                for (l, x) in v.iter_mut().enumerate() {
+                    *x = f(self.at(l), o.at(l));
+                }
+                Coef::lanes(v)
+            }
+        }
+    }
+}
+
+/// A polynomial over uniform symbols with per-lane coefficients (see the
+/// module essay). Terms are sorted by monomial, none zero.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Poly {
+    terms: Vec<(Mono, Coef)>,
+}
+
+impl Poly {
+    /// The constant `c` in every lane.
+    pub fn constant(c: i64) -> Poly {
+        Poly::from_terms(vec![(Mono::ONE, Coef::Same(c))])
+    }
+    /// Exact per-lane values.
+    pub fn lanes(v: Lanes) -> Poly {
+        Poly::from_terms(vec![(Mono::ONE, Coef::lanes(v))])
+    }
+    /// One symbol.
+    pub fn sym(s: Sym) -> Poly {
+        Poly::from_terms(vec![(Mono::sym(s), Coef::Same(1))])
+    }
+    /// Builds from terms (sorts, merges, drops zeros).
+    pub fn from_terms(mut t: Vec<(Mono, Coef)>) -> Poly {
+        t.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Mono, Coef)> = Vec::with_capacity(t.len());
+        for (m, c) in t {
+            match out.last_mut() {
+                Some((lm, lc)) if *lm == m => *lc = lc.zip(&c, i64::wrapping_add),
+                _ => out.push((m, c)),
+            }
+        }
+        out.retain(|(_, c)| !c.is_zero());
+        Poly { terms: out }
+    }
+    /// The terms.
+    pub fn terms(&self) -> &[(Mono, Coef)] {
+        &self.terms
+    }
+    /// Sum.
+    pub fn add(&self, o: &Poly) -> Poly {
+        let mut t = self.terms.clone();
+        t.extend(o.terms.iter().cloned());
+        Poly::from_terms(t)
+    }
+    /// Difference.
+    pub fn sub(&self, o: &Poly) -> Poly {
+        self.add(&o.scale(-1))
+    }
+    /// Times a constant (wrapping).
+    pub fn scale(&self, k: i64) -> Poly {
+        Poly::from_terms(
+            self.terms
+                .iter()
+                .map(|(m, c)| (*m, c.zip(&Coef::Same(k), i64::wrapping_mul)))
+                .collect(),
+        )
+    }
+    /// Product; `None` when a monomial would exceed [`MAX_DEGREE`].
+    pub fn mul(&self, o: &Poly) -> Option<Poly> {
+        let mut t = Vec::with_capacity(self.terms.len() * o.terms.len());
+        for (ma, ca) in &self.terms {
+            for (mb, cb) in &o.terms {
+                t.push((ma.mul(mb)?, ca.zip(cb, i64::wrapping_mul)));
+            }
+        }
+        Some(Poly::from_terms(t))
+    }
+    /// Exact per-lane values, when the polynomial has only a constant monomial.
+    pub fn exact(&self) -> Option<Lanes> {
+        match self.terms.as_slice() {
+            [] => Some([0; WARP]),
+            [(m, c)] if m.degree() == 0 => Some(c.to_lanes()),
+            _ => None,
+        }
+    }
+    /// The uniform constant, when the polynomial is one.
+    pub fn as_const(&self) -> Option<i64> {
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(m, Coef::Same(c))] if m.degree() == 0 => Some(*c),
+            _ => None,
+        }
+    }
+    /// True when every coefficient is uniform (the value is the same in every lane).
+    pub fn is_uniform(&self) -> bool {
+        self.terms.iter().all(|(_, c)| matches!(c, Coef::Same(_)))
+    }
+    /// Splits into the uniform part `U` and the lane-varying part `D`, with
+    /// `D` zero in lane 0 (canonical: two values with equal `D` differ by a
+    /// uniform amount).
+    pub fn split(&self) -> (Poly, Poly) {
+        let mut u = Vec::new();
+        let mut d = Vec::new();
+        for (m, c) in &self.terms {
+            match c {
+                Coef::Same(_) => u.push((*m, c.clone())),
+                Coef::Lanes(v) => {
+                    let c0 = v[0];
+                    u.push((*m, Coef::Same(c0)));
+                    d.push((*m, Coef::lanes(std::array::from_fn(|l| v[l].wrapping_sub(c0)))));
+                }
+            }
+        }
+        (Poly::from_terms(u), Poly::from_terms(d))
+    }
+    /// The single symbol with coefficient 1 and no other symbolic term, if any
+    /// (`param0 + 4*i` has base `param0`).
+    pub fn base_symbols(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.terms.iter().filter_map(|(m, c)| match (m.syms(), c) {
+            ([s], Coef::Same(1)) => Some(*s),
+            _ => None,
+        })
+    }
+    /// Replaces symbols by constants where `f` knows them.
+    pub fn substitute(&self, f: &dyn Fn(Sym) -> Option<i64>) -> Poly {
+        let mut t = Vec::with_capacity(self.terms.len());
+        for (m, c) in &self.terms {
+            let mut k = 1i64;
+            let mut rest = Mono::ONE;
+            for s in m.syms() {
+                match f(*s) {
+                    Some(v) => k = k.wrapping_mul(v),
+                    None => rest = rest.mul(&Mono::sym(*s)).unwrap_or(rest),
+                }
+            }
+            t.push((rest, c.zip(&Coef::Same(k), i64::wrapping_mul)));
+        }
+        Poly::from_terms(t)
+    }
+    /// Congruence of a uniform polynomial given the symbols' congruences.
+    pub fn cong(&self, f: &dyn Fn(Sym) -> Cong) -> Cong {
+        let mut acc = Cong::exact(0);
+        for (m, c) in &self.terms {
+            let Coef::Same(k) = c else { return Cong::TOP };
+            let mut mc = Cong::exact(1);
+            for s in m.syms() {
+                mc = mc.mul(f(*s));
+            }
+            acc = acc.add(mc.mul(Cong::exact(*k)));
+        }
+        acc
+    }
+}
+
+impl fmt::Display for Poly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return f.write_str("0");
+        }
+        for (i, (m, c)) in self.terms.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            let cs = match c {
+                Coef::Same(k) => k.to_string(),
+                Coef::Lanes(v) => lane_vector_string(v),
+            };
+            match (m.degree(), c) {
+                (0, _) => f.write_str(&cs)?,
+                (_, Coef::Same(1)) => write!(f, "{m}")?,
+                _ => write!(f, "{cs}*{m}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Shows a lane vector compactly: `4*i`, `4*i + 8`, or the first values.
+pub fn lane_vector_string(v: &Lanes) -> String {
+    let s = v[1].wrapping_sub(v[0]);
+    if (1..WARP).all(|l| v[l].wrapping_sub(v[l - 1]) == s) {
+        let lin = if s == 1 { "i".to_string() } else { format!("{s}*i") };
+        return if v[0] == 0 { lin } else { format!("({lin} + {})", v[0]) };
+    }
+    let head: Vec<String> = v[..6].iter().map(|x| x.to_string()).collect();
+    format!("[{}, …]", head.join(", "))
+}
+
+/// A congruence `x ≡ r (mod m)`; `m == 0` means `x == r` exactly, `m == 1`
+/// means nothing is known. For `m > 0`, `0 <= r < m`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cong {
+    /// Modulus (0: exact).
+    pub m: u64,
+    /// Residue (the value when exact).
+    pub r: i64,
+}
+
+const CONG_CAP: u128 = 1 << 40;
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Cong {
+    /// Nothing known.
+    pub const TOP: Cong = Cong { m: 1, r: 0 };
+    /// Exactly `v`.
+    pub fn exact(v: i64) -> Cong {
+        Cong { m: 0, r: v }
+    }
+    /// `≡ r (mod m)`.
+    pub fn modulo(m: u64, r: i64) -> Cong {
+        Cong::norm(m as u128, r as i128)
+    }
+    fn norm(m: u128, r: i128) -> Cong {
+        if m == 0 {
+            return match i64::try_from(r) {
+                Ok(r) => Cong { m: 0, r },
+                // An exact value out of range: keep its residue modulo 2^40.
+                Err(_) => Cong::norm(CONG_CAP, r),
+            };
+        }
+        let mut m = m;
+        if m > CONG_CAP {
+            // Keep a divisor of m (still sound): its power-of-two part, capped.
+            let tz = m.trailing_zeros().min(40);
+            m = 1u128 << tz;
+        }
+        let r = r.rem_euclid(m as i128);
+        Cong { m: m as u64, r: r as i64 }
+    }
+    /// True when exact.
+    pub fn is_exact(self) -> bool {
+        self.m == 0
+    }
+    /// Sum.
+    pub fn add(self, o: Cong) -> Cong {
+        let m = gcd(self.m as u128, o.m as u128);
+        Cong::norm(m, self.r as i128 + o.r as i128)
+    }
+    /// Product.
+    pub fn mul(self, o: Cong) -> Cong {
+        let (m1, m2) = (self.m as u128, o.m as u128);
+        let (r1, r2) = (self.r as i128, o.r as i128);
+        let m = gcd(gcd(m1 * m2, m1 * r2.unsigned_abs()), m2 * r1.unsigned_abs());
+        Cong::norm(m, r1 * r2)
+    }
+    /// Least upper bound: a congruence both satisfy.
+    pub fn join(self, o: Cong) -> Cong {
+        let d = (self.r as i128 - o.r as i128).unsigned_abs();
+        let m = gcd(gcd(self.m as u128, o.m as u128), d);
+        Cong::norm(m, self.r as i128)
+    }
+    /// The residue modulo `k` when the congruence determines it.
+    pub fn residue_mod(self, k: u64) -> Option<i64> {
+        if k == 0 {
+            return None;
+        }
+        if self.m == 0 || self.m % k == 0 {
+            Some(self.r.rem_euclid(k as i64))
+        } else {
+            None
+        }
+    }
+    /// Residues modulo `k` (a power of two up to 2^20) compatible with the congruence.
+    pub fn residues(self, k: u64) -> Vec<i64> {
+        if let Some(r) = self.residue_mod(k) {
+            return vec![r];
+        }
+        let g = gcd(self.m as u128, k as u128) as i64;
+        let r = self.r.rem_euclid(g.max(1));
+        (0..k as i64).filter(|u| u % g.max(1) == r).collect()
+    }
+}
+
+/// A predicate register's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredVal {
+    /// Known in every lane (bit l = lane l).
+    Lanes(u32),
+    /// Not known.
+    Unknown {
+        /// The same in every lane.
+        uniform: bool,
+        /// Depends on loaded data.
+        data: bool,
+    },
+}
+
+impl PredVal {
+    /// Lanes possibly true (all when unknown).
+    pub fn maybe_true(self) -> u32 {
+        match self {
+            PredVal::Lanes(b) => b,
+            PredVal::Unknown { .. } => u32::MAX,
+        }
+    }
+    /// Lanes possibly false.
+    pub fn maybe_false(self) -> u32 {
+        match self {
+            PredVal::Lanes(b) => !b,
+            PredVal::Unknown { .. } => u32::MAX,
+        }
+    }
+    /// Negation.
+    pub fn not(self) -> PredVal {
+        match self {
+            PredVal::Lanes(b) => PredVal::Lanes(!b),
+            u => u,
+        }
+    }
+    fn data(self) -> bool {
+        matches!(self, PredVal::Unknown { data: true, .. })
+    }
+    fn uniform(self) -> bool {
+        match self {
+            PredVal::Lanes(b) => b == 0 || b == u32::MAX,
+            PredVal::Unknown { uniform, .. } => uniform,
+        }
+    }
+    /// Lane-wise combination of two predicates.
+    pub fn combine(self, o: PredVal, f: impl Fn(u32, u32) -> u32) -> PredVal {
+        match (self, o) {
+            (PredVal::Lanes(a), PredVal::Lanes(b)) => PredVal::Lanes(f(a, b)),
+            _ => PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() },
+        }
+    }
+    /// Join.
+    pub fn join(self, o: PredVal) -> PredVal {
+        if self == o {
+            self
+        } else {
+            PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() }
+        }
+    }
+}
+
+/// What the analysis knows about one register in one warp.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Value {
+    /// No definition reached (bottom).
+    #[default]
+    Undef,
+    /// An integer described exactly per lane over uniform symbols.
+    Poly(Rc<Poly>),
+    /// Varies across lanes in a way the domain cannot express.
+    Varying {
+        /// Derived from a value loaded through a lane-varying address.
+        data: bool,
+    },
+    /// A predicate.
+    Pred(PredVal),
+}
+
+impl Value {
+    /// A polynomial value.
+    pub fn poly(p: Poly) -> Value {
+        Value::Poly(Rc::new(p))
+    }
+    /// A uniform constant.
+    pub fn constant(c: i64) -> Value {
+        Value::poly(Poly::constant(c))
+    }
+    /// The polynomial, if any.
+    pub fn as_poly(&self) -> Option<&Poly> {
+        match self {
+            Value::Poly(p) => Some(p),
+            _ => None,
+        }
+    }
+    /// True when the value depends on loaded data.
+    pub fn is_data(&self) -> bool {
+        matches!(self, Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. }))
+    }
+    /// True when the same in every lane.
+    pub fn is_uniform(&self) -> bool {
+        match self {
+            Value::Undef => true,
+            Value::Poly(p) => p.is_uniform(),
+            Value::Varying { .. } => false,
+            Value::Pred(p) => p.uniform(),
+        }
+    }
+}
+
+/// Congruence facts of symbols and the opaque symbols' join sites.
+#[derive(Clone, Debug, Default)]
+pub struct SymFacts {
+    /// Congruence of `Param(i)`.
+    pub params: Vec<Cong>,
+    /// Congruence of `Ntid`, `Nctaid`, `Ctaid`, `TidBase` by dimension.
+    pub ntid: [Option<Cong>; 3],
+    /// `TidBase` congruences of the current warp class (unknown when `None`).
+    pub tid_base: [Option<Cong>; 3],
+    /// Congruence of each opaque symbol (`None` until its site is first joined).
+    pub opaque: Vec<Option<Cong>>,
+    /// Variables' alignment (by interned index).
+    pub vars: Vec<Cong>,
+}
+
+impl SymFacts {
+    /// Congruence of one symbol.
+    pub fn cong(&self, s: Sym) -> Cong {
+        match s {
+            Sym::Param(i) => self.params.get(i as usize).copied().unwrap_or(Cong::TOP),
+            Sym::Ntid(d) => self.ntid.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
+            Sym::TidBase(d) => self.tid_base.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
+            Sym::Opaque(i) => self.opaque.get(i as usize).copied().flatten().unwrap_or(Cong::TOP),
+            Sym::Var(i) => self.vars.get(i as usize).copied().unwrap_or(Cong::TOP),
+            Sym::Ctaid(_) | Sym::Nctaid(_) => Cong::TOP,
+        }
+    }
+    /// Congruence of a uniform polynomial.
+    pub fn poly_cong(&self, p: &Poly) -> Cong {
+        p.cong(&|s| self.cong(s))
+    }
+}
+
+/// Joins two values; `site` allocates the opaque symbol of this join point when
+/// two polynomials differ only in their uniform part.
+pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mut SymFacts) -> Sym) -> Value {
+    match (a, b) {
+        (Value::Undef, x) | (x, Value::Undef) => x.clone(),
+        _ if a == b => a.clone(),
+        (Value::Pred(p), Value::Pred(q)) => Value::Pred(p.join(*q)),
+        (Value::Poly(p), Value::Poly(q)) => {
+            let (up, dp) = p.split();
+            let (uq, dq) = q.split();
+            if dp != dq {
+                return Value::Varying { data: false };
+            }
+            let cp = facts.poly_cong(&up);
+            let cq = facts.poly_cong(&uq);
+            let s = site(facts);
+            let Sym::Opaque(id) = s else { return Value::Varying { data: false } };
+            let prev = facts.opaque.get(id as usize).copied().flatten();
+            // A previous iteration's value of this site appears as the symbol
+            // itself, whose congruence is `prev`: join everything.
+            let mut c = cp.join(cq);
+            if let Some(pc) = prev {
+                c = c.join(pc);
+            }
+            if let Some(slot) = facts.opaque.get_mut(id as usize) {
+                *slot = Some(c);
+            }
+            Value::poly(Poly::sym(s).add(&dp))
+        }
+        _ => Value::Varying { data: a.is_data() || b.is_data() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iota() -> Lanes {
+        std::array::from_fn(|l| l as i64)
+    }
+
+    #[test]
+    fn polynomials_add_and_multiply() {
+        let i = Poly::lanes(iota());
+        let n = Poly::sym(Sym::Param(2));
+        let p = i.mul(&n).unwrap().add(&Poly::sym(Sym::Param(0)));
+        assert_eq!(p.to_string(), "param0 + i*param2");
+        assert!(!p.is_uniform());
+        let q = p.sub(&Poly::sym(Sym::Param(0)));
+        assert_eq!(q.terms().len(), 1);
+        assert_eq!(Poly::constant(3).scale(4).as_const(), Some(12));
+        let big = n.mul(&n).unwrap().mul(&n).unwrap();
+        assert!(big.mul(&n).is_none(), "degree cap");
+    }
+
+    #[test]
+    fn exact_lanes_collapse_when_equal() {
+        let p = Poly::lanes([7; WARP]);
+        assert_eq!(p.as_const(), Some(7));
+        assert!(p.is_uniform());
+        let q = Poly::lanes(iota()).sub(&Poly::lanes(iota()));
+        assert_eq!(q.as_const(), Some(0));
+    }
+
+    #[test]
+    fn congruence_arithmetic() {
+        let a = Cong::modulo(256, 0);
+        let b = Cong::exact(4);
+        assert_eq!(a.add(b), Cong::modulo(256, 4));
+        assert_eq!(a.mul(b), Cong::modulo(1024, 0));
+        let n32 = Cong::modulo(32, 0);
+        assert_eq!(n32.mul(Cong::TOP), Cong::modulo(32, 0));
+        assert_eq!(Cong::exact(5).mul(n32), Cong::modulo(160, 0));
+        // join of 0 and 4 (mod 256): both ≡ 0 mod 4
+        assert_eq!(a.join(Cong::modulo(256, 4)), Cong::modulo(4, 0));
+        assert_eq!(Cong::exact(8).join(Cong::exact(24)), Cong::modulo(16, 8));
+        assert_eq!(Cong::modulo(4, 1).residues(16), vec![1, 5, 9, 13]);
+        assert_eq!(Cong::modulo(256, 4).residue_mod(128), Some(4));
+        // huge moduli stay sound
+        let h = Cong::modulo(1 << 40, 0).mul(Cong::modulo(1 << 40, 0));
+        assert_eq!(h.residue_mod(128), Some(0));
+        assert_eq!(Cong::exact(i64::MAX).mul(Cong::exact(i64::MAX)).m, 1 << 40);
+    }
+
+    #[test]
+    fn join_keeps_the_lane_part_of_a_loop_index() {
+        let mut facts = SymFacts { opaque: vec![None], ..Default::default() };
+        facts.params = vec![Cong::modulo(256, 0)];
+        let i = Poly::lanes(iota()).scale(4).add(&Poly::sym(Sym::Param(0)));
+        let next = i.add(&Poly::constant(4096));
+        let j = join(&Value::poly(i.clone()), &Value::poly(next), &mut facts, &mut |_| Sym::Opaque(0));
+        let p = j.as_poly().unwrap();
+        assert_eq!(p.to_string(), "4*i + u0");
+        assert_eq!(facts.opaque[0], Some(Cong::modulo(256, 0)));
+        let k = join(&Value::poly(i), &Value::poly(Poly::lanes([0; WARP])), &mut facts, &mut |_| Sym::Opaque(0));
+        assert_eq!(k, Value::Varying { data: false });
+        assert_eq!(
+            join(&Value::Varying { data: true }, &Value::constant(1), &mut facts, &mut |_| Sym::Opaque(0)),
+            Value::Varying { data: true }
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! Launch facts: the block shape, the grid, parameter values, and the warps of
+//! a block.
+//!
+//! # Where facts come from
+//!
+//! For each kernel, in decreasing priority: the first per-kernel entry of
+//! `Options::kernels` whose glob matches the mangled or demangled name, then
+//! `Options::launch` (the command line), then the kernel's own `.reqntid`
+//! (a requirement: the launch must use it) and `.maxntid` (an upper bound that
+//! nvcc writes for `__launch_bounds__`: used when nothing else is known, with
+//! a caveat). Without any of them the block is *assumed* 1-D with a size that
+//! is a multiple of 32 (`KernelAnalysis::block_assumed`).
+//!
+//! Parameters are given by index or by PTX name (the full name, or the part
+//! after `_param_`).
+//!
+//! # Warps and warp classes
+//!
+//! Lanes map to threads x-fastest, as the hardware does: thread `t = 32·w + l`
+//! of warp `w` has `tid = (t mod X, (t / X) mod Y, t / (X·Y))`. A 16×16 block
+//! puts two rows in a warp. Warps whose lane offsets `tid(l) - tid(0)` and
+//! existing-lane masks are equal form one [`WarpClass`]; the dataflow runs once
+//! per class, with `%tid` = `TidBase` + offsets, where `TidBase` is a uniform
+//! symbol known modulo the gcd of the class's warp bases (or exactly, for a
+//! class of one warp). A block of at most 1024 threads has at most 32 warps, so
+//! at most 32 classes; a 1-D block whose size is a multiple of 32 has one.
+
+use super::domain::{Cong, Lanes, WARP};
+use super::model::{KernelAnalysis, LaunchConfig, Options, ParamKey};
+use crate::syntax::ast::Function;
+
+/// Resolved launch facts of one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// Block shape (x, y, z).
+    pub block: [u32; 3],
+    /// True when no launch fact gave the block shape.
+    pub block_assumed: bool,
+    /// Grid, when given.
+    pub grid: Option<[u32; 3]>,
+    /// Parameter values by index.
+    pub params: Vec<Option<i64>>,
+    /// What was assumed.
+    pub caveats: Vec<String>,
+}
+
+fn glob_matches(glob: &str, names: &[&str]) -> bool {
+    match globset::Glob::new(glob) {
+        Ok(g) => {
+            let m = g.compile_matcher();
+            names.iter().any(|n| m.is_match(n))
+        }
+        Err(_) => names.contains(&glob),
+    }
+}
+
+/// True when a kernel name matches a glob (mangled or demangled name, or the
+/// demangled name without its parameter list).
+pub fn kernel_matches(glob: &str, name: &str, demangled: &str) -> bool {
+    let short = short_name(demangled);
+    glob_matches(glob, &[name, demangled, short])
+}
+
+/// `stride_f32<2>` for `void stride_f32<2>(float const*, float*, int)`: the
+/// demangled name without return type and parameter list.
+pub fn short_name(demangled: &str) -> &str {
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, ch) in demangled.char_indices() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ' ' if depth == 0 => start = i + 1,
+            '(' if depth == 0 => return &demangled[start..i],
+            _ => {}
+        }
+    }
+    &demangled[start..]
+}
+
+/// Resolves the launch facts of a kernel.
+pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options) -> Launch {
+    let per_kernel: Option<&LaunchConfig> =
+        opts.kernels.iter().find(|(g, _)| kernel_matches(g, name, demangled)).map(|(_, c)| c);
+    let mut caveats = Vec::new();
+    let dir = |d: &str| {
+        func.directive(d).filter(|x| !x.values.is_empty()).map(|x| {
+            let v = |i: usize| x.values.get(i).copied().unwrap_or(1).clamp(1, 1024) as u32;
+            [v(0), v(1), v(2)]
+        })
+    };
+    let (block, assumed) = if let Some(b) = per_kernel.and_then(|c| c.block).or(opts.launch.block) {
+        (b, false)
+    } else if let Some(b) = dir(".reqntid") {
+        (b, false)
+    } else if let Some(b) = dir(".maxntid") {
+        caveats.push(format!(
+            "block shape taken from .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
+            b[0], b[1], b[2]
+        ));
+        (b, false)
+    } else {
+        caveats.push("no block shape known: assumed a 1-D block whose size is a multiple of 32".to_string());
+        ([32, 1, 1], true)
+    };
+    let block = block.map(|d| d.max(1));
+    let grid = per_kernel.and_then(|c| c.grid).or(opts.launch.grid).map(|g| g.map(|d| d.max(1)));
+    let mut params = vec![None; func.params.len()];
+    let names: Vec<&str> = func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
+    let apply = |list: &[(ParamKey, i64)], params: &mut Vec<Option<i64>>| {
+        for (k, v) in list {
+            let idx = match k {
+                ParamKey::Index(i) => Some(*i),
+                ParamKey::Name(n) => names.iter().position(|p| {
+                    p == n || p.rsplit_once("_param_").map(|(_, s)| s == n).unwrap_or(false)
+                }),
+            };
+            if let Some(slot) = idx.and_then(|i| params.get_mut(i)) {
+                *slot = Some(*v);
+            }
+        }
+    };
+    apply(&opts.launch.params, &mut params);
+    if let Some(c) = per_kernel {
+        apply(&c.params, &mut params);
+    }
+    Launch { block, block_assumed: assumed, grid, params, caveats }
+}
+
+/// A set of warps of the block whose lanes have the same thread-index offsets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarpClass {
+    /// `tid(l) - tid(0)` per dimension.
+    pub offsets: [Lanes; 3],
+    /// Congruence of `tid(0)` per dimension over the class's warps (exact for one warp).
+    pub base: [Cong; 3],
+    /// Lanes that exist (a partial last warp has fewer).
+    pub exists: u32,
+    /// Warps of the block in this class.
+    pub weight: u32,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The warp classes of a block (see the module essay). For an assumed block:
+/// one class, `tid.x = TidBase.x + l` with `TidBase.x ≡ 0 (mod 32)`.
+pub fn warp_classes(block: [u32; 3], assumed: bool) -> Vec<WarpClass> {
+    let iota: Lanes = std::array::from_fn(|l| l as i64);
+    if assumed {
+        return vec![WarpClass {
+            offsets: [iota, [0; WARP], [0; WARP]],
+            base: [Cong::modulo(32, 0), Cong::exact(0), Cong::exact(0)],
+            exists: u32::MAX,
+            weight: 1,
+        }];
+    }
+    let [bx, by, bz] = block.map(|d| d.max(1) as u64);
+    let n = bx.saturating_mul(by).saturating_mul(bz).min(1 << 20);
+    let nwarps = n.div_ceil(WARP as u64);
+    let mut classes: Vec<(WarpClass, Vec<[u64; 3]>)> = Vec::new();
+    for w in 0..nwarps {
+        let mut offs = [[0i64; WARP]; 3];
+        let mut exists = 0u32;
+        let tid = |t: u64| [t % bx, (t / bx) % by, t / (bx * by)];
+        let base = tid(w * WARP as u64);
+        for (l, _) in iota.iter().enumerate() {
+            let t = w * WARP as u64 + l as u64;
+            if t < n {
+                exists |= 1 << l;
+                let v = tid(t);
+                for d in 0..3 {
+                    offs[d][l] = v[d] as i64 - base[d] as i64;
+                }
+            }
+        }
+        match classes.iter_mut().find(|(c, _)| c.offsets == offs && c.exists == exists) {
+            Some((c, bases)) => {
+                c.weight += 1;
+                bases.push(base);
+            }
+            None => classes.push((
+                WarpClass { offsets: offs, base: [Cong::TOP; 3], exists, weight: 1 },
+                vec![base],
+            )),
+        }
+    }
+    classes
+        .into_iter()
+        .map(|(mut c, bases)| {
+            for d in 0..3 {
+                let b0 = bases[0][d];
+                let m = bases.iter().fold(0u64, |g, b| gcd(g, b[d].abs_diff(b0)));
+                c.base[d] = if m == 0 { Cong::exact(b0 as i64) } else { Cong::modulo(m, b0 as i64) };
+            }
+            c
+        })
+        .collect()
+}
+
+/// Fills the launch fields of a kernel analysis.
+pub fn describe(k: &mut KernelAnalysis, l: &Launch) {
+    k.block = l.block;
+    k.block_assumed = l.block_assumed;
+    k.grid = l.grid;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_dimensional_blocks_have_one_class() {
+        let c = warp_classes([256, 1, 1], false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].weight, 8);
+        assert_eq!(c[0].base[0], Cong::modulo(32, 0));
+        assert_eq!(c[0].offsets[0][31], 31);
+    }
+
+    #[test]
+    fn a_16x16_block_puts_two_rows_in_a_warp() {
+        let c = warp_classes([16, 16, 1], false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].offsets[0][16], 0);
+        assert_eq!(c[0].offsets[0][15], 15);
+        assert_eq!(c[0].offsets[1][16], 1);
+        assert_eq!(c[0].base[1], Cong::modulo(2, 0));
+        assert_eq!(c[0].base[0], Cong::exact(0));
+    }
+
+    #[test]
+    fn partial_and_irregular_warps_form_classes() {
+        // 48 threads: warp 0 is x 0..31, warp 1 is x 32..47 (16 lanes).
+        let c = warp_classes([48, 1, 1], false);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[1].exists, 0xffff);
+        assert_eq!(c[1].base[0], Cong::exact(32));
+        // 48x2: warp 1 is x 32..47 then x 0..15 of row 1.
+        let c = warp_classes([48, 2, 1], false);
+        assert_eq!(c.iter().map(|c| c.weight).sum::<u32>(), 3);
+        let c = warp_classes([8, 8, 4], false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].offsets[1][8], 1);
+        assert_eq!(c[0].weight, 8);
+    }
+
+    #[test]
+    fn globs_match_mangled_and_demangled_names() {
+        assert!(kernel_matches("stride_f32*", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
+        assert!(kernel_matches("stride_f32<2>", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
+        assert_eq!(short_name("void ns::k<int (*)(int)>(int)"), "ns::k<int (*)(int)>");
+        assert!(kernel_matches("void stride_f32<2>*", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
+        assert!(kernel_matches("_Z10stride*", "_Z10stride_f32ILi2EEvPKfPfi", "x"));
+        assert!(kernel_matches("copy_f32", "copy_f32", "copy_f32"));
+    }
+}

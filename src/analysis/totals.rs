@@ -1,0 +1,565 @@
+//! Whole-launch totals: a warp-level simulation of the launch with concrete
+//! thread indices, block indices and parameters.
+//!
+//! # Why simulate
+//!
+//! Per-request costs of a representative warp (the dataflow) do not give the
+//! launch's totals: a guard `if (i < n)` leaves the last warp partial, a
+//! grid-stride loop runs a different number of iterations in different warps,
+//! and `(i % 17) * 64` has a different shape in every warp. When the grid,
+//! the block and every parameter the control flow depends on are known, the
+//! simulation runs every warp of the grid (or, above a work budget, an evenly
+//! spread sample of blocks, and says so) and counts, per memory instruction,
+//! requests, active lanes, L1 lines and sectors exactly as Nsight Compute
+//! does per SASS instruction.
+//!
+//! # The machine
+//!
+//! Each warp has 32 lanes with an integer register file in which every lane's
+//! value is either known (a 64-bit integer in canonical form, see
+//! `transfer::eval_scalar`) or unknown, and unknown values remember whether
+//! they came from memory (data). Loads return unknown data, except `ld.param`,
+//! whose value is given or, for a pointer parameter that is not given, a
+//! synthetic base address aligned to 2^32 (far more than `pointer_align`).
+//! Divergence follows the *minimum-PC* rule: the lanes with the smallest
+//! program counter run next; a lane that took a forward branch waits until
+//! the others reach it. For the structured control flow that nvcc emits this
+//! reconverges where the hardware's BSSY/BSYNC pairs do.
+//!
+//! A request is one instruction executed by a warp with at least one lane
+//! whose guard is true. Its cost is `cost::request_cost` over the lanes with
+//! known addresses plus, for each lane whose address depends on loaded data,
+//! one element's sectors (the expected value for random addresses over a large
+//! array; the bounds are kept separately).
+//!
+//! # When it stops
+//!
+//! The simulation gives up, with the reason, when a branch or a memory guard
+//! depends on a value it does not know (a parameter that was not given, or
+//! loaded data), on an indirect branch or a call, and when the work budget is
+//! exhausted before a single block has finished. Every step is bounded: the
+//! budget counts warp instructions.
+
+use super::cost::{element_sectors, ideal_sectors, request_cost, shape, Shape};
+use super::domain::{Lanes, WARP};
+use super::lower::{Lowered, OpKind, Special, Src};
+use super::model::{AccessOp, Pattern, Space};
+use super::transfer::{compare, eval_scalar, AluOp};
+use std::collections::HashMap;
+
+/// Warp instructions simulated at most per kernel.
+pub const DEFAULT_BUDGET: u64 = 4_000_000;
+
+/// Per-instruction statistics over the simulated launch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimStats {
+    /// Requests (warp executions with at least one active lane).
+    pub requests: u64,
+    /// Active lanes, summed.
+    pub lanes: u64,
+    /// L1 lines, summed (expected for data-dependent lanes).
+    pub lines: f64,
+    /// Sectors, summed (expected for data-dependent lanes).
+    pub sectors: f64,
+    /// Lower bound on sectors, summed.
+    pub sectors_min: f64,
+    /// Upper bound on sectors, summed.
+    pub sectors_max: f64,
+    /// Ideal sectors, summed.
+    pub ideal: f64,
+    /// How many requests had each pattern.
+    pub patterns: HashMap<Pattern, u64>,
+}
+
+/// The simulation's result.
+#[derive(Clone, Debug, Default)]
+pub struct SimResult {
+    /// By statement index.
+    pub stats: HashMap<u32, SimStats>,
+    /// Blocks simulated and blocks in the grid (equal unless sampled).
+    pub blocks: (u64, u64),
+}
+
+/// What the simulation needs to know.
+#[derive(Clone, Debug)]
+pub struct SimInputs {
+    /// Block shape.
+    pub block: [u32; 3],
+    /// Grid shape.
+    pub grid: [u32; 3],
+    /// Parameter values, by index.
+    pub params: Vec<Option<i64>>,
+    /// Parameters used as pointers.
+    pub pointer_params: Vec<bool>,
+    /// Budget in warp instructions.
+    pub budget: u64,
+}
+
+struct Regs {
+    v: Vec<Lanes>,
+    known: Vec<u32>,
+    data: Vec<u32>,
+}
+
+impl Regs {
+    fn new(n: usize) -> Regs {
+        Regs { v: vec![[0; WARP]; n], known: vec![0; n], data: vec![0; n] }
+    }
+    fn reset(&mut self) {
+        self.known.iter_mut().for_each(|k| *k = 0);
+        self.data.iter_mut().for_each(|k| *k = 0);
+    }
+    fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
+        let r = r as usize;
+        if r >= self.v.len() {
+            return;
+        }
+        let bit = 1u32 << l;
+        match v {
+            Some(x) => {
+                self.v[r][l] = x;
+                self.known[r] |= bit;
+                self.data[r] &= !bit;
+            }
+            None => {
+                self.known[r] &= !bit;
+                if data {
+                    self.data[r] |= bit;
+                } else {
+                    self.data[r] &= !bit;
+                }
+            }
+        }
+    }
+}
+
+struct Warp<'a> {
+    tid: [[i64; WARP]; 3],
+    ctaid: [i64; 3],
+    inputs: &'a SimInputs,
+}
+
+/// A lane's operand: `Ok(value)`, or `Err(is_data)` when unknown.
+fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
+    let bit = 1u32 << l;
+    match s {
+        Src::Reg(r, off) => {
+            let r = *r as usize;
+            if r < regs.v.len() && regs.known[r] & bit != 0 {
+                Ok(regs.v[r][l].wrapping_add(*off))
+            } else {
+                Err(r < regs.data.len() && regs.data[r] & bit != 0)
+            }
+        }
+        Src::NotPred(r) => {
+            let r = *r as usize;
+            if r < regs.v.len() && regs.known[r] & bit != 0 {
+                Ok((regs.v[r][l] == 0) as i64)
+            } else {
+                Err(r < regs.data.len() && regs.data[r] & bit != 0)
+            }
+        }
+        Src::Imm(v) => Ok(*v),
+        Src::Var(v, off) => Ok((((*v as i64) + 1) << 24).wrapping_add(*off)),
+        Src::Param(..) | Src::Unknown => Err(false),
+        Src::Special(sp) => {
+            let d = |x: u8| x.min(2) as usize;
+            match sp {
+                Special::Tid(x) => Ok(w.tid[d(*x)][l]),
+                Special::Ntid(x) => Ok(w.inputs.block[d(*x)] as i64),
+                Special::Ctaid(x) => Ok(w.ctaid[d(*x)]),
+                Special::Nctaid(x) => Ok(w.inputs.grid[d(*x)] as i64),
+                Special::LaneId => Ok(l as i64),
+                Special::LaneMask(k) => {
+                    let l = l as u32;
+                    Ok(match k {
+                        0 => (1u64 << l) - 1,
+                        1 => (1u64 << (l + 1)) - 1,
+                        2 => 1u64 << l,
+                        3 => 0xffff_ffffu64 & !((1u64 << l) - 1),
+                        _ => 0xffff_ffffu64 & !((1u64 << (l + 1)) - 1),
+                    } as i64)
+                }
+                Special::OtherUniform | Special::Other => Err(false),
+            }
+        }
+    }
+}
+
+/// Synthetic base address of pointer parameter `k` when its value is not given.
+pub fn synthetic_base(k: usize) -> i64 {
+    ((k as i64) + 1) << 32
+}
+
+/// Runs the launch. `spaces` gives each memory instruction's resolved space
+/// (only global accesses are costed).
+pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, String> {
+    let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
+    let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
+    let threads = bx * by * bz;
+    let nwarps = threads.div_ceil(WARP as u64);
+    let nblocks = gx.saturating_mul(gy).saturating_mul(gz);
+    let mut regs = Regs::new(low.regs.len());
+    let mut res = SimResult::default();
+    let mut used = 0u64;
+    // Visit blocks in a spread order so that a budget cut leaves a fair sample.
+    let step = spread_step(nblocks);
+    let mut done_blocks = 0u64;
+    for k in 0..nblocks {
+        let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
+        let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        for w in 0..nwarps {
+            let mut tid = [[0i64; WARP]; 3];
+            let mut exists = 0u32;
+            for l in 0..WARP {
+                let t = w * WARP as u64 + l as u64;
+                if t < threads {
+                    exists |= 1 << l;
+                    tid[0][l] = (t % bx) as i64;
+                    tid[1][l] = ((t / bx) % by) as i64;
+                    tid[2][l] = (t / (bx * by)) as i64;
+                }
+            }
+            let warp = Warp { tid, ctaid, inputs };
+            regs.reset();
+            run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget)?;
+        }
+        done_blocks += 1;
+        if used > inputs.budget {
+            break;
+        }
+    }
+    res.blocks = (done_blocks, nblocks);
+    Ok(res)
+}
+
+fn spread_step(n: u64) -> u64 {
+    if n <= 1 {
+        return 1;
+    }
+    // a step coprime with n, near n / golden ratio
+    let mut s = ((n as f64) * 0.618_033_988_75) as u64 | 1;
+    while gcd(s, n) != 1 {
+        s += 1;
+    }
+    s
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_warp(
+    low: &Lowered<'_>,
+    w: &Warp<'_>,
+    exists: u32,
+    regs: &mut Regs,
+    res: &mut SimResult,
+    spaces: &HashMap<u32, Space>,
+    used: &mut u64,
+    budget: u64,
+) -> Result<(), String> {
+    let mut pc = [0u32; WARP];
+    let mut live = exists;
+    let n = low.ops.len() as u32;
+    while live != 0 {
+        *used += 1;
+        if *used > budget.saturating_mul(4) {
+            return Err(format!("the launch needs more than {} warp instructions to simulate", budget * 4));
+        }
+        let mut minpc = u32::MAX;
+        for l in 0..WARP {
+            if live & (1 << l) != 0 {
+                minpc = minpc.min(pc[l]);
+            }
+        }
+        if minpc >= n {
+            break;
+        }
+        let mut active = 0u32;
+        for l in 0..WARP {
+            if live & (1 << l) != 0 && pc[l] == minpc {
+                active |= 1 << l;
+            }
+        }
+        let op = &low.ops[minpc as usize];
+        // Guard.
+        let mut exec = active;
+        let mut unknown_guard = 0u32;
+        let mut unknown_guard_data = false;
+        if let Some((r, neg)) = op.guard {
+            exec = 0;
+            for l in 0..WARP {
+                if active & (1 << l) == 0 {
+                    continue;
+                }
+                match lane_src(regs, w, &Src::Reg(r, 0), l) {
+                    Ok(v) => {
+                        if (v != 0) != neg {
+                            exec |= 1 << l;
+                        }
+                    }
+                    Err(d) => {
+                        unknown_guard |= 1 << l;
+                        unknown_guard_data |= d;
+                    }
+                }
+            }
+        }
+        let why = |what: &str, data: bool| {
+            if data {
+                format!("{what} depends on loaded data (statement {minpc})")
+            } else {
+                format!("{what} depends on a value that is not known (a parameter that was not given?) (statement {minpc})")
+            }
+        };
+        let mut next = minpc + 1;
+        let mut jump: Option<(u32, u32)> = None; // (lanes, target)
+        match &op.kind {
+            OpKind::Nop => {}
+            OpKind::Alu { alu, dst, dst2, srcs } => {
+                for l in 0..WARP {
+                    let bit = 1u32 << l;
+                    if (exec | unknown_guard) & bit == 0 {
+                        continue;
+                    }
+                    let mut vals = Vec::with_capacity(srcs.len());
+                    let mut unk: Option<bool> = None;
+                    for s in srcs {
+                        match lane_src(regs, w, s, l) {
+                            Ok(v) => vals.push(v),
+                            Err(d) => {
+                                unk = Some(unk.unwrap_or(false) || d);
+                                vals.push(0);
+                            }
+                        }
+                    }
+                    let out: Option<i64> = if unk.is_some() || unknown_guard & bit != 0 {
+                        None
+                    } else {
+                        match alu.op {
+                            AluOp::Setp(cmp, comb) => {
+                                let mut b = compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
+                                if let Some(c) = comb {
+                                    let q = vals.get(2).copied().unwrap_or(0) != 0;
+                                    b = match c {
+                                        super::transfer::AluOp2::And => b && q,
+                                        super::transfer::AluOp2::Or => b || q,
+                                        super::transfer::AluOp2::Xor => b ^ q,
+                                    };
+                                }
+                                Some(b as i64)
+                            }
+                            AluOp::Selp => {
+                                let p = vals.get(2).copied().unwrap_or(0);
+                                Some(if p != 0 { vals[0] } else { *vals.get(1).unwrap_or(&0) })
+                            }
+                            _ => eval_scalar(*alu, &vals),
+                        }
+                    };
+                    let data = unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    regs.set(*dst, l, out, data);
+                    if let Some(d2) = dst2 {
+                        regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
+                    }
+                }
+            }
+            OpKind::PredLogic { op: lop, dst, srcs } => {
+                for l in 0..WARP {
+                    let bit = 1u32 << l;
+                    if (exec | unknown_guard) & bit == 0 {
+                        continue;
+                    }
+                    let a = srcs.first().map(|s| lane_src(regs, w, s, l)).unwrap_or(Err(false));
+                    let b = srcs.get(1).map(|s| lane_src(regs, w, s, l)).unwrap_or(Ok(0));
+                    let out = match (a, b) {
+                        (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
+                            let (a, b) = (a != 0, b != 0);
+                            Some(match *lop {
+                                "and" => a && b,
+                                "or" => a || b,
+                                "xor" => a ^ b,
+                                "not" => !a,
+                                _ => a,
+                            } as i64)
+                        }
+                        _ => None,
+                    };
+                    let data = matches!(a, Err(true)) || matches!(b, Err(true));
+                    regs.set(*dst, l, out, data);
+                }
+            }
+            OpKind::LdParam { dsts, param } => {
+                let v = match param {
+                    Some((p, 0)) => {
+                        let p = *p as usize;
+                        match w.inputs.params.get(p).copied().flatten() {
+                            Some(v) => Some(v),
+                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => Some(synthetic_base(p)),
+                            None => None,
+                        }
+                    }
+                    _ => None,
+                };
+                for l in 0..WARP {
+                    if (exec | unknown_guard) & (1 << l) != 0 {
+                        for (k, d) in dsts.iter().enumerate() {
+                            regs.set(*d, l, if k == 0 { v } else { None }, false);
+                        }
+                    }
+                }
+            }
+            OpKind::Mem { info, dsts } => {
+                if unknown_guard != 0 {
+                    return Err(why("the guard of a memory access", unknown_guard_data));
+                }
+                if exec != 0 {
+                    let mut addrs = [0i64; WARP];
+                    let mut known = 0u32;
+                    let mut data_lanes = 0u32;
+                    for (l, a) in addrs.iter_mut().enumerate() {
+                        if exec & (1 << l) == 0 {
+                            continue;
+                        }
+                        match lane_src(regs, w, &info.addr, l) {
+                            Ok(v) => {
+                                *a = v;
+                                known |= 1 << l;
+                            }
+                            Err(d) => {
+                                if d {
+                                    data_lanes |= 1 << l;
+                                }
+                            }
+                        }
+                    }
+                    let space = spaces.get(&minpc).copied().unwrap_or(info.space);
+                    record(res, minpc, &addrs, exec, known, data_lanes, info.bits, space);
+                }
+                let is_data_result = !info.no_result;
+                for l in 0..WARP {
+                    if exec & (1 << l) != 0 && is_data_result {
+                        for d in dsts {
+                            regs.set(*d, l, None, true);
+                        }
+                    }
+                }
+            }
+            OpKind::Branch { target, .. } => {
+                if unknown_guard != 0 {
+                    return Err(why("a branch", unknown_guard_data));
+                }
+                if exec != 0 {
+                    match target {
+                        Some(t) => jump = Some((exec, t.0)),
+                        None => return Err(format!("indirect branch at statement {minpc}")),
+                    }
+                }
+            }
+            OpKind::Exit => {
+                if unknown_guard != 0 {
+                    return Err(why("an exit", unknown_guard_data));
+                }
+                live &= !exec;
+            }
+            OpKind::Call { .. } => {
+                return Err(format!("a call at statement {minpc} (calls are not followed)"));
+            }
+            OpKind::Other { dsts, srcs } => {
+                for l in 0..WARP {
+                    let bit = 1u32 << l;
+                    if (exec | unknown_guard) & bit == 0 {
+                        continue;
+                    }
+                    let data = srcs.iter().any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    for d in dsts {
+                        regs.set(*d, l, None, data);
+                    }
+                }
+            }
+        }
+        for l in 0..WARP {
+            let bit = 1u32 << l;
+            if active & bit == 0 || live & bit == 0 {
+                continue;
+            }
+            pc[l] = match jump {
+                Some((lanes, t)) if lanes & bit != 0 => t,
+                _ => next,
+            };
+        }
+        next = next.wrapping_add(0);
+        let _ = next;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    res: &mut SimResult,
+    stmt: u32,
+    addrs: &Lanes,
+    exec: u32,
+    known: u32,
+    data_lanes: u32,
+    bits: u32,
+    space: Space,
+) {
+    let bytes = bits.div_ceil(8).max(1);
+    let e = res.stats.entry(stmt).or_default();
+    let active = exec.count_ones();
+    e.requests += 1;
+    e.lanes += active as u64;
+    e.ideal += ideal_sectors(active, bytes) as f64;
+    let _ = space;
+    let c = request_cost(addrs, known, bytes);
+    let unknown = (exec & !known).count_ones();
+    let per = element_sectors(bytes) as f64;
+    let lines_per = (bytes as f64 / 128.0).ceil().max(1.0);
+    e.lines += c.lines as f64 + unknown as f64 * lines_per;
+    e.sectors += c.sectors as f64 + unknown as f64 * per;
+    e.sectors_max += c.sectors as f64 + unknown as f64 * per;
+    e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
+    let pattern = if unknown > 0 {
+        if data_lanes != 0 {
+            Pattern::Random
+        } else {
+            Pattern::Unknown
+        }
+    } else {
+        let base = addrs[exec.trailing_zeros() as usize];
+        let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
+        match shape(&d, exec) {
+            Shape::Same => Pattern::Broadcast,
+            Shape::Affine(s) if s == bytes as i64 => {
+                if c.sectors > ideal_sectors(active, bytes) {
+                    Pattern::Misaligned
+                } else {
+                    Pattern::Coalesced
+                }
+            }
+            Shape::Affine(_) => Pattern::Strided,
+            Shape::Irregular => {
+                if c.sectors <= ideal_sectors(active, bytes) {
+                    Pattern::Coalesced
+                } else {
+                    Pattern::Irregular
+                }
+            }
+        }
+    };
+    *e.patterns.entry(pattern).or_default() += 1;
+}
+
+/// Requests and sectors of one operation kind.
+pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
+    match &low.ops.get(stmt as usize)?.kind {
+        OpKind::Mem { info, .. } => Some(info.op),
+        _ => None,
+    }
+}

@@ -1,0 +1,824 @@
+//! Transfer functions: what an integer instruction does to lane values.
+//!
+//! # Two levels
+//!
+//! * [`eval_scalar`] is the exact semantics of one lane: PTX integer types,
+//!   two's-complement wrapping at the type's width, `.lo/.hi/.wide` products,
+//!   clamped shift amounts, arithmetic or logical right shifts, extensions and
+//!   truncations of `cvt`, signed or unsigned comparisons. Division or
+//!   remainder by zero is undefined in PTX and yields `None` (unknown). Every
+//!   operation uses wrapping or checked arithmetic: no input panics.
+//! * [`abstract_eval`] lifts it to [`Value`]s. When every input is exact per
+//!   lane (a polynomial with only a constant monomial), it evaluates
+//!   [`eval_scalar`] lane by lane, so swizzles, masks, division and remainder
+//!   by constants are exact. Otherwise:
+//!   - `mov`, `cvt` between integers, `cvta`: the value is passed on (the
+//!     symbolic level assumes no wrap-around, see the domain essay);
+//!   - `add`, `sub`, `neg`, `mul.lo/.wide`, `mad.lo/.wide`, `shl` by a
+//!     constant: polynomial arithmetic, which keeps symbolic strides;
+//!   - `and` with a low mask `2^j-1` or a high mask `-2^j`, `or`/`xor` with a
+//!     constant below `2^j`, `shr` by `k`, `div`/`rem` by a constant `c`, applied
+//!     to `U + d` (uniform `U`, exact lane offsets `d`): exact per lane when the
+//!     congruence of `U` fixes `U mod 2^j` (resp. `2^k`, `c`), writing
+//!     `U = (U - r) + r` and moving `r` into the lane part;
+//!   - `selp`/`slct` with a predicate known per lane blend the two sides;
+//!   - `setp` compares per lane when the difference of its operands is exact
+//!     (the uniform parts cancel: `i < n` with `n` unknown is not, `(tid & 31) <
+//!     16` is);
+//!   - anything else: a fresh opaque uniform symbol when every input is
+//!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
+//!     depends on loaded data.
+//!
+//! # Limits
+//!
+//! The symbolic special cases assume the values involved are non-negative
+//! (index arithmetic); exact lanes never assume anything. Floating-point
+//! arithmetic is not modelled (its results are opaque or varying).
+
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+
+/// An integer type: width and signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ty {
+    /// Bits (8, 16, 32, 64).
+    pub bits: u32,
+    /// `.sN`.
+    pub signed: bool,
+    /// `.fN` / `.bf16` … (not modelled).
+    pub float: bool,
+}
+
+impl Ty {
+    /// Parses a type modifier (`u32`, `s64`, `b16`, `f32`, `pred`…).
+    pub fn parse(m: &str) -> Option<Ty> {
+        let (k, n) = m.split_at(1.min(m.len()));
+        let bits = n.parse::<u32>().ok();
+        match (k, bits) {
+            ("u", Some(b)) | ("b", Some(b)) if matches!(b, 8 | 16 | 32 | 64 | 128) => {
+                Some(Ty { bits: b, signed: false, float: false })
+            }
+            ("s", Some(b)) if matches!(b, 8 | 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: false }),
+            ("f", Some(b)) if matches!(b, 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: true }),
+            _ => match m {
+                "bf16" | "e4m3" | "e5m2" => Some(Ty { bits: 16, signed: true, float: true }),
+                "f16x2" | "bf16x2" | "tf32" => Some(Ty { bits: 32, signed: true, float: true }),
+                "e4m3x2" | "e5m2x2" => Some(Ty { bits: 16, signed: true, float: true }),
+                _ => None,
+            },
+        }
+    }
+    /// Reads a stored value as this type (wraps to the width, sign- or zero-extends).
+    pub fn read(self, v: i64) -> i64 {
+        match self.bits {
+            b if b >= 64 => v,
+            b => {
+                let sh = 64 - b;
+                if self.signed {
+                    (v << sh) >> sh
+                } else {
+                    ((v as u64) << sh >> sh) as i64
+                }
+            }
+        }
+    }
+}
+
+/// Comparison of `setp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `eq`
+    Eq,
+    /// `ne`
+    Ne,
+    /// `lt` / `lo`
+    Lt,
+    /// `le` / `ls`
+    Le,
+    /// `gt` / `hi`
+    Gt,
+    /// `ge` / `hs`
+    Ge,
+}
+
+/// `.lo`, `.hi`, `.wide` of `mul`/`mad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MulMode {
+    /// Low half.
+    Lo,
+    /// High half.
+    Hi,
+    /// Double width.
+    Wide,
+}
+
+/// The integer instructions the analysis models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    /// `mov`, `cvta` (identity on values).
+    Mov,
+    /// `add`
+    Add,
+    /// `sub`
+    Sub,
+    /// `mul`, `mul24`
+    Mul(MulMode),
+    /// `mad`, `mad24`
+    Mad(MulMode),
+    /// `shl`
+    Shl,
+    /// `shr`
+    Shr,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// `xor`
+    Xor,
+    /// `not`
+    Not,
+    /// `neg`
+    Neg,
+    /// `abs`
+    Abs,
+    /// `min`
+    Min,
+    /// `max`
+    Max,
+    /// `div`
+    Div,
+    /// `rem`
+    Rem,
+    /// `selp` (`slct` compares a number with 0 and is not modelled)
+    Selp,
+    /// `cvt` from `src` to the instruction type.
+    Cvt(Ty),
+    /// `setp` with an optional `.and/.or/.xor` combination.
+    Setp(Cmp, Option<AluOp2>),
+    /// `bfe`
+    Bfe,
+}
+
+/// Boolean combination of `setp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp2 {
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+/// A decoded integer instruction: the operation and its (destination) type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alu {
+    /// Operation.
+    pub op: AluOp,
+    /// Type (for `setp`, the operands' type; for `cvt`, the destination).
+    pub ty: Ty,
+}
+
+/// Decodes an opcode and its modifiers; `None` for anything not modelled.
+pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
+    let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+    let pred = mods.contains(&"pred");
+    let ty = tys.first().copied().unwrap_or(Ty { bits: 64, signed: false, float: false });
+    let mode = if mods.contains(&"wide") {
+        MulMode::Wide
+    } else if mods.contains(&"hi") {
+        MulMode::Hi
+    } else {
+        MulMode::Lo
+    };
+    let op = match opcode {
+        "mov" | "cvta" => AluOp::Mov,
+        "add" => AluOp::Add,
+        "sub" => AluOp::Sub,
+        "mul" | "mul24" => AluOp::Mul(mode),
+        "mad" | "mad24" => AluOp::Mad(mode),
+        "shl" => AluOp::Shl,
+        "shr" => AluOp::Shr,
+        "and" => AluOp::And,
+        "or" => AluOp::Or,
+        "xor" => AluOp::Xor,
+        "not" => AluOp::Not,
+        "neg" => AluOp::Neg,
+        "abs" => AluOp::Abs,
+        "min" => AluOp::Min,
+        "max" => AluOp::Max,
+        "div" => AluOp::Div,
+        "rem" => AluOp::Rem,
+        "selp" => AluOp::Selp,
+        "bfe" => AluOp::Bfe,
+        "cvt" => {
+            let src = *tys.get(1)?;
+            AluOp::Cvt(src)
+        }
+        "setp" => {
+            let cmp = mods.iter().find_map(|m| {
+                Some(match *m {
+                    "eq" => Cmp::Eq,
+                    "ne" => Cmp::Ne,
+                    "lt" | "lo" => Cmp::Lt,
+                    "le" | "ls" => Cmp::Le,
+                    "gt" | "hi" => Cmp::Gt,
+                    "ge" | "hs" => Cmp::Ge,
+                    _ => return None,
+                })
+            })?;
+            let comb = mods.iter().find_map(|m| match *m {
+                "and" => Some(AluOp2::And),
+                "or" => Some(AluOp2::Or),
+                "xor" => Some(AluOp2::Xor),
+                _ => None,
+            });
+            // `lo/ls/hi/hs` force an unsigned comparison.
+            let unsigned = mods.iter().any(|m| matches!(*m, "lo" | "ls" | "hi" | "hs"));
+            let mut t = ty;
+            if unsigned {
+                t.signed = false;
+            }
+            return Some(Alu { op: AluOp::Setp(cmp, comb), ty: t });
+        }
+        _ => return None,
+    };
+    if pred && !matches!(op, AluOp::Selp) {
+        // and/or/xor/not/mov on predicates are handled by the caller.
+        return Some(Alu { op, ty: Ty { bits: 1, signed: false, float: false } });
+    }
+    if ty.float {
+        return None;
+    }
+    Some(Alu { op, ty })
+}
+
+fn wide_ty(t: Ty) -> Ty {
+    Ty { bits: (t.bits * 2).min(64), ..t }
+}
+
+fn shift_amount(v: i64) -> u32 {
+    // Shift amounts are read as unsigned 32-bit values and clamp at the width.
+    (v as u64 & 0xffff_ffff).min(127) as u32
+}
+
+/// The exact semantics of one lane. `args` are the source operands in order;
+/// the result is stored in canonical form (read back with the destination type).
+pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
+    let t = alu.ty;
+    let a = |i: usize| args.get(i).map(|&v| t.read(v));
+    let out = |v: i64| Some(t.read(v));
+    match alu.op {
+        AluOp::Mov => out(a(0)?),
+        AluOp::Add => out(a(0)?.wrapping_add(a(1)?)),
+        AluOp::Sub => out(a(0)?.wrapping_sub(a(1)?)),
+        AluOp::Mul(m) | AluOp::Mad(m) => {
+            let (x, y) = (a(0)? as i128, a(1)? as i128);
+            let p = x.wrapping_mul(y);
+            let r = match m {
+                MulMode::Lo => t.read(p as i64),
+                MulMode::Wide => wide_ty(t).read(p as i64),
+                MulMode::Hi => {
+                    let p = if t.signed { p } else { (a(0)? as u64 as u128).wrapping_mul(a(1)? as u64 as u128) as i128 };
+                    t.read((p >> t.bits.min(64)) as i64)
+                }
+            };
+            if let AluOp::Mad(m) = alu.op {
+                let rt = if m == MulMode::Wide { wide_ty(t) } else { t };
+                let c = rt.read(*args.get(2)?);
+                Some(rt.read(r.wrapping_add(c)))
+            } else {
+                Some(r)
+            }
+        }
+        AluOp::Shl => {
+            let k = shift_amount(*args.get(1)?);
+            if k >= t.bits {
+                out(0)
+            } else {
+                out(((a(0)? as u64) << k) as i64)
+            }
+        }
+        AluOp::Shr => {
+            let k = shift_amount(*args.get(1)?);
+            let x = a(0)?;
+            if t.signed {
+                out(x >> k.min(63))
+            } else {
+                let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+                out(if k >= 64 { 0 } else { (ux >> k) as i64 })
+            }
+        }
+        AluOp::And => out(a(0)? & a(1)?),
+        AluOp::Or => out(a(0)? | a(1)?),
+        AluOp::Xor => out(a(0)? ^ a(1)?),
+        AluOp::Not => out(!a(0)?),
+        AluOp::Neg => out(a(0)?.wrapping_neg()),
+        AluOp::Abs => out(a(0)?.wrapping_abs()),
+        AluOp::Min | AluOp::Max => {
+            let (x, y) = (a(0)?, a(1)?);
+            let less = if t.signed { x < y } else { (x as u64) < (y as u64) };
+            let pick_x = (alu.op == AluOp::Min) == less;
+            out(if pick_x { x } else { y })
+        }
+        AluOp::Div | AluOp::Rem => {
+            let (x, y) = (a(0)?, a(1)?);
+            if y == 0 {
+                return None;
+            }
+            let r = if t.signed {
+                if alu.op == AluOp::Div {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                }
+            } else {
+                let (ux, uy) = (x as u64, y as u64);
+                (if alu.op == AluOp::Div { ux / uy } else { ux % uy }) as i64
+            };
+            out(r)
+        }
+        AluOp::Selp => None, // needs a predicate: see `abstract_eval`
+        AluOp::Cvt(src) => out(src.read(*args.first()?)),
+        AluOp::Bfe => {
+            let x = a(0)?;
+            let pos = (*args.get(1)? & 0xff) as u32;
+            let len = (*args.get(2)? & 0xff) as u32;
+            if len == 0 {
+                return out(0);
+            }
+            let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+            let shifted = if pos >= 64 { 0 } else { ux >> pos };
+            let len = len.min(t.bits);
+            let mask = if len >= 64 { u64::MAX } else { (1u64 << len) - 1 };
+            let mut v = shifted & mask;
+            if t.signed && len < 64 {
+                let msb_pos = (pos + len - 1).min(t.bits - 1);
+                let sign = (ux >> msb_pos.min(63)) & 1;
+                if sign == 1 {
+                    v |= !mask;
+                }
+            }
+            out(v as i64)
+        }
+        AluOp::Setp(..) => None,
+    }
+}
+
+/// One lane's comparison.
+pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
+    let (x, y) = (t.read(x), t.read(y));
+    let o = if t.signed { x.cmp(&y) } else { (x as u64).cmp(&(y as u64)) };
+    match cmp {
+        Cmp::Eq => o.is_eq(),
+        Cmp::Ne => o.is_ne(),
+        Cmp::Lt => o.is_lt(),
+        Cmp::Le => o.is_le(),
+        Cmp::Gt => o.is_gt(),
+        Cmp::Ge => o.is_ge(),
+    }
+}
+
+/// Hands out opaque symbols for instruction results the domain cannot express.
+pub trait OpaqueSource {
+    /// A fresh opaque uniform symbol for result `slot` of the current
+    /// instruction, whose congruence is `cong`; the same slot gives the same
+    /// symbol every time (so fixpoints converge).
+    fn opaque(&mut self, slot: u32, cong: Cong) -> Sym;
+    /// The symbols' congruences.
+    fn facts(&self) -> &SymFacts;
+}
+
+fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let data = args.iter().any(Value::is_data);
+    if data {
+        return Value::Varying { data: true };
+    }
+    if args.iter().any(|v| matches!(v, Value::Undef)) {
+        return Value::Undef;
+    }
+    if args.iter().all(Value::is_uniform) {
+        Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP)))
+    } else {
+        Value::Varying { data: false }
+    }
+}
+
+fn lanewise(alu: Alu, ex: &[Lanes]) -> Option<Value> {
+    let mut out = [0i64; WARP];
+    for (l, o) in out.iter_mut().enumerate() {
+        let args: Vec<i64> = ex.iter().map(|v| v[l]).collect();
+        *o = eval_scalar(alu, &args)?;
+    }
+    Some(Value::poly(Poly::lanes(out)))
+}
+
+/// `U + d` with `U` uniform and `d` exact: the pieces, when the value has that form.
+fn uniform_plus_lanes(p: &Poly) -> Option<(Poly, Lanes)> {
+    let (u, d) = p.split();
+    let dl = d.exact()?;
+    // the constant term of u belongs to d as well (simpler residues)
+    let c = u.terms().iter().find(|(m, _)| m.degree() == 0).map(|(_, c)| c.at(0)).unwrap_or(0);
+    let u = u.sub(&Poly::constant(c));
+    let mut d = dl;
+    for x in d.iter_mut() {
+        *x = x.wrapping_add(c);
+    }
+    Some((u, d))
+}
+
+/// `(U + d) op c` where `U ≡ r (mod modulus)`: the value `(U - r)` (kept
+/// symbolic, divided by `div` when `div > 1`) plus exact lanes `f(r + d)`.
+fn split_at_modulus(
+    p: &Poly,
+    modulus: i64,
+    div: i64,
+    ctx: &mut dyn OpaqueSource,
+    f: &dyn Fn(i64) -> i64,
+) -> Option<Value> {
+    if modulus <= 0 {
+        return None;
+    }
+    let (u, d) = uniform_plus_lanes(p)?;
+    let cu = ctx.facts().poly_cong(&u);
+    let r = cu.residue_mod(modulus as u64)?;
+    let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r)));
+    let high = u.sub(&Poly::constant(r));
+    let high = if div <= 1 {
+        high
+    } else if high.terms().iter().all(|(_, c)| c.at(0) % div == 0) {
+        Poly::from_terms(high.terms().iter().map(|(m, c)| (*m, Coef::Same(c.at(0) / div))).collect())
+    } else if high.as_const().is_some() {
+        Poly::constant(high.as_const().unwrap_or(0) / div)
+    } else {
+        // (U - r) / div is uniform; its congruence follows from U's.
+        let c = if cu.m == 0 {
+            Cong::exact((cu.r - r) / div)
+        } else if cu.m as i64 % div == 0 {
+            Cong::modulo(cu.m / div as u64, (cu.r - r).div_euclid(div))
+        } else {
+            Cong::TOP
+        };
+        Poly::sym(ctx.opaque(1, c))
+    };
+    Some(Value::poly(high.add(&Poly::lanes(lanes))))
+}
+
+fn pow2_above(c: i64) -> Option<i64> {
+    if c < 0 {
+        return None;
+    }
+    let mut m = 1i64;
+    while m <= c {
+        m = m.checked_mul(2)?;
+    }
+    Some(m)
+}
+
+/// Evaluates an integer instruction on abstract values.
+///
+/// `args` are the sources in order (for `selp`, the predicate last; for
+/// `setp` with a combination, the combining predicate last).
+pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    if let AluOp::Setp(cmp, comb) = alu.op {
+        return setp(cmp, comb, alu.ty, args);
+    }
+    if alu.op == AluOp::Selp {
+        return selp(args, ctx);
+    }
+    let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
+    let Some(polys) = polys else { return give_up(args, ctx) };
+    // Exact lanes: evaluate lane by lane.
+    let exact: Option<Vec<Lanes>> = polys.iter().map(|p| p.exact()).collect();
+    if let Some(ex) = exact {
+        if let Some(v) = lanewise(alu, &ex) {
+            return v;
+        }
+        return give_up(args, ctx);
+    }
+    let p = |i: usize| polys.get(i).copied();
+    let konst = |i: usize| polys.get(i).and_then(|q| q.as_const());
+    let r: Option<Poly> = (|| match alu.op {
+        AluOp::Mov | AluOp::Cvt(_) => p(0).cloned(),
+        AluOp::Add => Some(p(0)?.add(p(1)?)),
+        AluOp::Sub => Some(p(0)?.sub(p(1)?)),
+        AluOp::Neg => Some(p(0)?.scale(-1)),
+        AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
+        AluOp::Mad(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
+        AluOp::Shl => match konst(1) {
+            Some(k) if (0..62).contains(&k) => Some(p(0)?.scale(1i64 << k)),
+            _ => None,
+        },
+        _ => None,
+    })();
+    if let Some(r) = r {
+        return Value::poly(r);
+    }
+    // Non-linear operations on `U + d` with a constant second operand.
+    let special = (|| -> Option<Value> {
+        let x = p(0)?;
+        let c = konst(1)?;
+        match alu.op {
+            AluOp::And => {
+                let m = c.wrapping_add(1);
+                if c >= 0 && m > 0 && m & (m - 1) == 0 {
+                    // low mask 2^j - 1: exact lanes, the high part is cleared
+                    let (u, dd) = uniform_plus_lanes(x)?;
+                    let r = ctx.facts().poly_cong(&u).residue_mod(m as u64)?;
+                    let lanes: Lanes = std::array::from_fn(|l| dd[l].wrapping_add(r) & c);
+                    return Some(Value::poly(Poly::lanes(lanes)));
+                }
+                let n = c.checked_neg()?;
+                if n > 0 && n & (n - 1) == 0 {
+                    // high mask -2^j: U + d - ((r + d) & (2^j - 1))
+                    return split_at_modulus(x, n, 1, ctx, &|v| v & c);
+                }
+                // a mask in the type's width, such as 0xffffffe0 on .b32
+                if alu.ty.bits < 64 {
+                    let sc = Ty { signed: true, ..alu.ty }.read(c);
+                    let n = sc.checked_neg()?;
+                    if n > 0 && n & (n - 1) == 0 {
+                        return split_at_modulus(x, n, 1, ctx, &|v| v & sc);
+                    }
+                }
+                None
+            }
+            AluOp::Or | AluOp::Xor => {
+                let m = pow2_above(c)?;
+                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or { &|v| v | c } else { &|v| v ^ c };
+                split_at_modulus(x, m, 1, ctx, f)
+            }
+            AluOp::Shr => {
+                if !(0..62).contains(&c) {
+                    return None;
+                }
+                let m = 1i64 << c;
+                split_at_modulus(x, m, m, ctx, &|v| v >> c)
+            }
+            AluOp::Div if c > 0 => split_at_modulus(x, c, c, ctx, &|v| v.div_euclid(c)),
+            AluOp::Rem if c > 0 => {
+                let (u, d) = uniform_plus_lanes(x)?;
+                let r = ctx.facts().poly_cong(&u).residue_mod(c as u64)?;
+                let lanes: Lanes = std::array::from_fn(|l| d[l].wrapping_add(r).rem_euclid(c));
+                Some(Value::poly(Poly::lanes(lanes)))
+            }
+            _ => None,
+        }
+    })();
+    if let Some(v) = special {
+        return v;
+    }
+    give_up(args, ctx)
+}
+
+fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
+    let base = (|| {
+        let a = args.first()?.as_poly()?;
+        let b = args.get(1)?.as_poly()?;
+        if let (Some(x), Some(y)) = (a.exact(), b.exact()) {
+            let mut bits = 0u32;
+            for l in 0..WARP {
+                if compare(cmp, t, x[l], y[l]) {
+                    bits |= 1 << l;
+                }
+            }
+            return Some(PredVal::Lanes(bits));
+        }
+        // The uniform parts cancel: compare the exact difference with 0
+        // (no wrap-around assumed, signed view).
+        let d = a.sub(b).exact()?;
+        let st = Ty { signed: true, bits: 64, float: false };
+        let mut bits = 0u32;
+        for (l, &v) in d.iter().enumerate() {
+            if compare(cmp, st, v, 0) {
+                bits |= 1 << l;
+            }
+        }
+        Some(PredVal::Lanes(bits))
+    })();
+    let pv = base.unwrap_or_else(|| {
+        let two = &args[..args.len().min(2)];
+        PredVal::Unknown { uniform: two.iter().all(Value::is_uniform), data: two.iter().any(Value::is_data) }
+    });
+    let pv = match comb {
+        None => pv,
+        Some(op) => {
+            let q = match args.get(2) {
+                Some(Value::Pred(q)) => *q,
+                _ => PredVal::Unknown { uniform: false, data: false },
+            };
+            pv.combine(q, |a, b| match op {
+                AluOp2::And => a & b,
+                AluOp2::Or => a | b,
+                AluOp2::Xor => a ^ b,
+            })
+        }
+    };
+    Value::Pred(pv)
+}
+
+fn selp(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let (Some(a), Some(b), Some(p)) = (args.first(), args.get(1), args.get(2)) else {
+        return Value::Varying { data: false };
+    };
+    match p {
+        Value::Pred(PredVal::Lanes(u32::MAX)) => a.clone(),
+        Value::Pred(PredVal::Lanes(0)) => b.clone(),
+        Value::Pred(PredVal::Lanes(bits)) => {
+            if let (Some(x), Some(y)) = (a.as_poly().and_then(|q| q.exact()), b.as_poly().and_then(|q| q.exact())) {
+                let v: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { x[l] } else { y[l] });
+                Value::poly(Poly::lanes(v))
+            } else {
+                Value::Varying { data: a.is_data() || b.is_data() }
+            }
+        }
+        _ if a == b => a.clone(),
+        Value::Pred(PredVal::Unknown { uniform: true, data }) if a.is_uniform() && b.is_uniform() => {
+            if *data {
+                Value::Varying { data: true }
+            } else {
+                give_up(&[a.clone(), b.clone()], ctx)
+            }
+        }
+        _ => Value::Varying { data: a.is_data() || b.is_data() || p.is_data() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Ctx {
+        facts: SymFacts,
+        next: u32,
+    }
+    impl OpaqueSource for Ctx {
+        fn opaque(&mut self, _slot: u32, cong: Cong) -> Sym {
+            self.facts.opaque.push(Some(cong));
+            self.next += 1;
+            Sym::Opaque(self.next - 1)
+        }
+        fn facts(&self) -> &SymFacts {
+            &self.facts
+        }
+    }
+    fn ctx() -> Ctx {
+        let mut facts = SymFacts::default();
+        facts.params = vec![Cong::modulo(256, 0), Cong::TOP];
+        facts.tid_base = [Some(Cong::modulo(256, 0)), Some(Cong::exact(0)), Some(Cong::exact(0))];
+        Ctx { facts, next: 0 }
+    }
+    fn d(m: &str, ops: &[&str]) -> Alu {
+        decode(m, ops).unwrap()
+    }
+    fn iota() -> Value {
+        Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64)))
+    }
+    /// i = 256*ctaid + tid0 + lane (tid0 ≡ 0 mod 256)
+    fn global_index() -> Value {
+        let p = Poly::sym(Sym::Ctaid(0))
+            .scale(256)
+            .add(&Poly::sym(Sym::TidBase(0)))
+            .add(&Poly::lanes(std::array::from_fn(|l| l as i64)));
+        Value::poly(p)
+    }
+    fn c(v: i64) -> Value {
+        Value::constant(v)
+    }
+    fn lanes(v: &Value) -> Lanes {
+        v.as_poly().unwrap().exact().unwrap()
+    }
+    fn lane_part(v: &Value) -> Lanes {
+        v.as_poly().unwrap().split().1.exact().unwrap()
+    }
+
+    #[test]
+    fn scalar_wraps_at_the_type_width() {
+        let add32 = d("add", &["s32"]);
+        assert_eq!(eval_scalar(add32, &[i32::MAX as i64, 1]), Some(i32::MIN as i64));
+        let addu = d("add", &["u32"]);
+        assert_eq!(eval_scalar(addu, &[0xffff_ffff, 1]), Some(0));
+        let wide = d("mul", &["wide", "s32"]);
+        assert_eq!(eval_scalar(wide, &[-3, 4]), Some(-12));
+        let wideu = d("mul", &["wide", "u32"]);
+        assert_eq!(eval_scalar(wideu, &[0xffff_ffff, 2]), Some(0x1_ffff_fffe));
+        let hi = d("mul", &["hi", "u32"]);
+        assert_eq!(eval_scalar(hi, &[0x8000_0000, 4]), Some(2));
+        let mad = d("mad", &["lo", "s32"]);
+        assert_eq!(eval_scalar(mad, &[3, 4, 5]), Some(17));
+        let madw = d("mad", &["wide", "s32"]);
+        assert_eq!(eval_scalar(madw, &[1 << 30, 8, 1]), Some((1i64 << 33) + 1));
+    }
+
+    #[test]
+    fn scalar_shifts_division_and_conversion() {
+        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, 40]), Some(0), "shift clamps");
+        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, -1]), Some(0), "huge shift");
+        assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 1]), Some(-4));
+        assert_eq!(eval_scalar(d("shr", &["u32"]), &[-8, 1]), Some(0x7fff_fffc));
+        assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 100]), Some(-1));
+        assert_eq!(eval_scalar(d("div", &["s32"]), &[7, 0]), None, "division by zero");
+        assert_eq!(eval_scalar(d("rem", &["u32"]), &[7, 0]), None);
+        assert_eq!(eval_scalar(d("div", &["s32"]), &[i32::MIN as i64, -1]), Some(i32::MIN as i64));
+        assert_eq!(eval_scalar(d("div", &["s64"]), &[i64::MIN, -1]), Some(i64::MIN));
+        assert_eq!(eval_scalar(d("rem", &["s32"]), &[-7, 3]), Some(-1));
+        assert_eq!(eval_scalar(d("cvt", &["s64", "s32"]), &[0xffff_ffff]), Some(-1));
+        assert_eq!(eval_scalar(d("cvt", &["u64", "u32"]), &[-1]), Some(0xffff_ffff));
+        assert_eq!(eval_scalar(d("cvt", &["u32", "u64"]), &[0x1_0000_0005]), Some(5));
+        assert_eq!(eval_scalar(d("min", &["u32"]), &[-1, 3]), Some(3));
+        assert_eq!(eval_scalar(d("min", &["s32"]), &[-1, 3]), Some(-1));
+        assert_eq!(eval_scalar(d("bfe", &["u32"]), &[0xf0, 4, 4]), Some(0xf));
+        assert_eq!(eval_scalar(d("bfe", &["s32"]), &[0xf0, 4, 4]), Some(-1));
+        assert!(compare(Cmp::Lt, Ty::parse("u32").unwrap(), 1, -1));
+        assert!(!compare(Cmp::Lt, Ty::parse("s32").unwrap(), 1, -1));
+    }
+
+    #[test]
+    fn lane_arithmetic_is_exact() {
+        let mut x = ctx();
+        let i = iota();
+        let sw = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(1)], &mut x);
+        assert_eq!(&lanes(&sw)[..4], &[1, 0, 3, 2]);
+        let q = abstract_eval(d("shr", &["u32"]), &[i.clone(), c(2)], &mut x);
+        let q = abstract_eval(d("mul", &["lo", "s32"]), &[q, c(64)], &mut x);
+        assert_eq!(&lanes(&q)[..6], &[0, 0, 0, 0, 64, 64]);
+        let r = abstract_eval(d("rem", &["u32"]), &[i.clone(), c(3)], &mut x);
+        assert_eq!(&lanes(&r)[..4], &[0, 1, 2, 0]);
+        // (i & ~31) + 31 - (i & 31): the reversal
+        let hi = abstract_eval(d("and", &["b32"]), &[i.clone(), c(-32)], &mut x);
+        let lo = abstract_eval(d("and", &["b32"]), &[i.clone(), c(31)], &mut x);
+        let s = abstract_eval(d("add", &["s32"]), &[hi, c(31)], &mut x);
+        let rev = abstract_eval(d("sub", &["s32"]), &[s, lo], &mut x);
+        assert_eq!(lanes(&rev)[0], 31);
+        assert_eq!(lanes(&rev)[31], 0);
+    }
+
+    #[test]
+    fn symbolic_uniform_parts_with_known_congruence() {
+        let mut x = ctx();
+        let i = global_index();
+        // i ^ 1 keeps the uniform part, swaps lane pairs (lane part relative to lane 0)
+        let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(1)], &mut x);
+        assert_eq!(&lane_part(&v)[..4], &[0, -1, 2, 1]);
+        assert_eq!(v.as_poly().unwrap().split().0.to_string(), "1 + 256*ctaid.x + tid0.x");
+        // i >> 5: uniform (broadcast within the warp)
+        let v = abstract_eval(d("shr", &["s32"]), &[i.clone(), c(5)], &mut x);
+        assert!(v.is_uniform(), "{v:?}");
+        // i >> 3: 4 groups of 8 lanes
+        let v = abstract_eval(d("shr", &["s32"]), &[i.clone(), c(3)], &mut x);
+        let lp = v.as_poly().unwrap().split().1.exact().unwrap();
+        assert_eq!((lp[0], lp[7], lp[8], lp[31]), (0, 0, 1, 3));
+        // i & 7 is exact
+        let v = abstract_eval(d("and", &["b32"]), &[i.clone(), c(7)], &mut x);
+        assert_eq!(lanes(&v)[9], 1);
+        // i & ~3 (as .b32 0xfffffffc)
+        let v = abstract_eval(d("and", &["b32"]), &[i.clone(), c(0xffff_fffc)], &mut x);
+        assert_eq!(&lane_part(&v)[..6], &[0, 0, 0, 0, 4, 4]);
+        // i % 17: the uniform part is not known mod 17
+        let v = abstract_eval(d("rem", &["s32"]), &[i.clone(), c(17)], &mut x);
+        assert_eq!(v, Value::Varying { data: false });
+        // i * n (n unknown): a symbolic stride
+        let n = Value::poly(Poly::sym(Sym::Param(1)));
+        let v = abstract_eval(d("mul", &["lo", "s32"]), &[i.clone(), n], &mut x);
+        let (_, lane) = v.as_poly().unwrap().split();
+        assert_eq!(lane.terms().len(), 1);
+        assert_eq!(lane.terms()[0].0.syms(), &[Sym::Param(1)]);
+        // shl by a constant scales
+        let v = abstract_eval(d("shl", &["b64"]), &[i, c(2)], &mut x);
+        assert_eq!(lane_part(&v)[3], 12);
+    }
+
+    #[test]
+    fn comparisons_and_selects() {
+        let mut x = ctx();
+        let lane = abstract_eval(d("and", &["b32"]), &[global_index(), c(31)], &mut x);
+        let p = abstract_eval(d("setp", &["lt", "s32"]), &[lane, c(16)], &mut x);
+        assert_eq!(p, Value::Pred(PredVal::Lanes(0xffff)));
+        // i < n with n unknown: lane-varying unknown
+        let n = Value::poly(Poly::sym(Sym::Param(1)));
+        let q = abstract_eval(d("setp", &["ge", "s32"]), &[global_index(), n.clone()], &mut x);
+        assert_eq!(q, Value::Pred(PredVal::Unknown { uniform: false, data: false }));
+        // n > 0: uniform unknown
+        let u = abstract_eval(d("setp", &["gt", "s32"]), &[n, c(0)], &mut x);
+        assert_eq!(u, Value::Pred(PredVal::Unknown { uniform: true, data: false }));
+        // combined with .and
+        let p2 = abstract_eval(d("setp", &["lt", "and", "s32"]), &[iota(), c(8), p], &mut x);
+        assert_eq!(p2, Value::Pred(PredVal::Lanes(0xff)));
+        let s = abstract_eval(d("selp", &["b32"]), &[c(1), c(2), Value::Pred(PredVal::Lanes(1))], &mut x);
+        assert_eq!(&lanes(&s)[..2], &[1, 2]);
+    }
+
+    #[test]
+    fn data_dependence_propagates() {
+        let mut x = ctx();
+        let data = Value::Varying { data: true };
+        let v = abstract_eval(d("mul", &["wide", "s32"]), &[data, c(4)], &mut x);
+        assert_eq!(v, Value::Varying { data: true });
+        let w = abstract_eval(d("add", &["s64"]), &[Value::poly(Poly::sym(Sym::Param(0))), v], &mut x);
+        assert!(w.is_data());
+        // uniform unknowns stay uniform
+        let u = abstract_eval(d("mul", &["hi", "u32"]), &[Value::poly(Poly::sym(Sym::Param(1))), c(3)], &mut x);
+        assert!(u.is_uniform());
+        assert!(decode("add", &["f32"]).is_none());
+        assert!(decode("frobnicate", &["u32"]).is_none());
+    }
+}
