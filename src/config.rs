@@ -1,1 +1,458 @@
-//! Configuration (`warpscope.toml`).
+//! Configuration: `warpscope.toml`, or `[tool.warpscope]` in `pyproject.toml`.
+//!
+//! [`Config::discover`] walks from a directory upward and takes the first
+//! `warpscope.toml`, or the first `pyproject.toml` that has a
+//! `[tool.warpscope]` table (a `pyproject.toml` without one is skipped). The
+//! format is documented in `docs/config.md`:
+//!
+//! ```toml
+//! arch = "sm90"            # sm60 (Pascal) or sm70 and later
+//! pointer-align = 256      # bytes assumed for pointer parameters
+//!
+//! [lints]                  # by name or code: allow | warn | deny
+//! uncoalesced-access = "deny"
+//! W103 = "allow"
+//! warnings = "deny"        # every remaining warning is an error
+//!
+//! [thresholds]
+//! uncoalesced-factor = 2.0
+//!
+//! [launch]                 # defaults for every kernel
+//! block = [256]
+//!
+//! [[kernel]]               # per kernel, by glob on the mangled or demangled name
+//! match = "transpose*"
+//! block = [32, 8]
+//! grid = [64, 64]
+//! params = { n = 2048, 3 = 1 }
+//! ```
+//!
+//! Unknown keys and wrong types are errors whose [`ConfigError::span`] points
+//! at the key or value in the file (the `toml` crate's serde errors carry
+//! spans).
+
+use crate::analysis::model::{Arch, LaunchConfig, Options, ParamKey};
+use crate::lints::{find_rule, Level};
+use crate::source::Span;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// Thresholds of the lints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thresholds {
+    /// `uncoalesced-access` fires when sectors per request exceed the ideal
+    /// times this factor.
+    pub uncoalesced_factor: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Thresholds {
+        Thresholds {
+            uncoalesced_factor: 1.5,
+        }
+    }
+}
+
+/// Everything that configures a check: lint levels, thresholds, and the
+/// analysis options (arch, pointer alignment, launch configurations).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Config {
+    /// Level overrides by rule code.
+    pub levels: BTreeMap<&'static str, Level>,
+    /// Lint thresholds.
+    pub thresholds: Thresholds,
+    /// Analysis options.
+    pub options: Options,
+    /// Every `warn` becomes `deny` (`-D warnings`).
+    pub deny_warnings: bool,
+}
+
+/// A configuration file that could not be read or understood.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct ConfigError {
+    /// The file, as found.
+    pub path: PathBuf,
+    /// Its text (empty when it could not be read), for rendering the span.
+    pub text: String,
+    /// Where in the text, when known.
+    pub span: Option<Span>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Config {
+    /// The level of a rule: its override, else `default`; `deny_warnings`
+    /// turns a resulting `warn` into `deny`.
+    pub fn level_of(&self, code: &str, default: Level) -> Level {
+        let level = self.levels.get(code).copied().unwrap_or(default);
+        if self.deny_warnings && level == Level::Warn {
+            Level::Deny
+        } else {
+            level
+        }
+    }
+
+    /// Sets the level of a rule named by code or name; `warnings` with
+    /// `deny` sets [`Config::deny_warnings`].
+    pub fn set_level(&mut self, code_or_name: &str, level: Level) -> Result<(), String> {
+        if code_or_name == "warnings" {
+            self.deny_warnings = level == Level::Deny;
+            return Ok(());
+        }
+        let rule = find_rule(code_or_name).ok_or_else(|| {
+            format!("unknown lint `{code_or_name}` (`warpscope rules` lists them)")
+        })?;
+        self.levels.insert(rule.code, level);
+        Ok(())
+    }
+
+    /// Finds the configuration for files in `start_dir`: the first
+    /// `warpscope.toml`, or `pyproject.toml` with `[tool.warpscope]`, from
+    /// `start_dir` upward. `Ok(None)` when there is none.
+    pub fn discover(start_dir: &Path) -> Result<Option<(PathBuf, Config)>, ConfigError> {
+        let abs = std::path::absolute(start_dir).unwrap_or_else(|_| start_dir.to_path_buf());
+        for dir in abs.ancestors() {
+            let w = dir.join("warpscope.toml");
+            if w.is_file() {
+                let c = Config::from_file(&w)?.unwrap_or_default();
+                return Ok(Some((w, c)));
+            }
+            let p = dir.join("pyproject.toml");
+            if p.is_file() {
+                if let Some(c) = Config::from_file(&p)? {
+                    return Ok(Some((p, c)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reads a `warpscope.toml` or a `pyproject.toml` (by file name); `None`
+    /// for a `pyproject.toml` without `[tool.warpscope]`.
+    pub fn from_file(path: &Path) -> Result<Option<Config>, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            text: String::new(),
+            span: None,
+            message: e.to_string(),
+        })?;
+        if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+            Config::from_pyproject(path, &text)
+        } else {
+            Config::from_toml(path, &text).map(Some)
+        }
+    }
+
+    /// Parses the text of a `warpscope.toml`.
+    pub fn from_toml(path: &Path, text: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| de_error(path, text, e))?;
+        raw.into_config(path, text)
+    }
+
+    /// Parses the text of a `pyproject.toml`; `None` without `[tool.warpscope]`.
+    pub fn from_pyproject(path: &Path, text: &str) -> Result<Option<Config>, ConfigError> {
+        let raw: Pyproject = toml::from_str(text).map_err(|e| de_error(path, text, e))?;
+        match raw.tool.and_then(|t| t.warpscope) {
+            Some(raw) => raw.into_config(path, text).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+fn de_error(path: &Path, text: &str, e: toml::de::Error) -> ConfigError {
+    ConfigError {
+        path: path.to_path_buf(),
+        text: text.to_string(),
+        span: e.span().map(|r| Span::new(r.start as u32, r.end as u32)),
+        message: e.message().trim().to_string(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Pyproject {
+    tool: Option<PyTool>,
+}
+
+#[derive(Deserialize)]
+struct PyTool {
+    warpscope: Option<RawConfig>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    arch: Option<Spanned<String>>,
+    pointer_align: Option<Spanned<u32>>,
+    lints: Option<BTreeMap<Spanned<String>, Level>>,
+    thresholds: Option<RawThresholds>,
+    launch: Option<RawLaunch>,
+    kernel: Option<Vec<RawKernel>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawThresholds {
+    uncoalesced_factor: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLaunch {
+    block: Option<Spanned<Vec<u32>>>,
+    grid: Option<Spanned<Vec<u32>>>,
+    params: Option<BTreeMap<Spanned<String>, i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKernel {
+    #[serde(rename = "match")]
+    pattern: Spanned<String>,
+    block: Option<Spanned<Vec<u32>>>,
+    grid: Option<Spanned<Vec<u32>>>,
+    params: Option<BTreeMap<Spanned<String>, i64>>,
+}
+
+struct Ctx<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err<T>(
+        &self,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+    ) -> Result<T, ConfigError> {
+        Err(ConfigError {
+            path: self.path.to_path_buf(),
+            text: self.text.to_string(),
+            span: Some(Span::new(span.start as u32, span.end as u32)),
+            message: message.into(),
+        })
+    }
+
+    fn dim3(&self, v: &Option<Spanned<Vec<u32>>>) -> Result<Option<[u32; 3]>, ConfigError> {
+        let Some(v) = v else { return Ok(None) };
+        let dims = v.get_ref();
+        if dims.is_empty() || dims.len() > 3 {
+            return self.err(
+                v.span(),
+                "expected 1 to 3 dimensions, such as [256] or [32, 8]",
+            );
+        }
+        if dims.contains(&0) {
+            return self.err(v.span(), "dimensions must be at least 1");
+        }
+        let mut d = [1u32; 3];
+        d[..dims.len()].copy_from_slice(dims);
+        Ok(Some(d))
+    }
+
+    fn params(&self, p: &Option<BTreeMap<Spanned<String>, i64>>) -> Vec<(ParamKey, i64)> {
+        let Some(p) = p else { return Vec::new() };
+        p.iter()
+            .map(|(k, &v)| {
+                let k = k.get_ref();
+                let key = match k.parse::<usize>() {
+                    Ok(i) => ParamKey::Index(i),
+                    Err(_) => ParamKey::Name(k.clone()),
+                };
+                (key, v)
+            })
+            .collect()
+    }
+
+    fn launch(
+        &self,
+        block: &Option<Spanned<Vec<u32>>>,
+        grid: &Option<Spanned<Vec<u32>>>,
+        params: &Option<BTreeMap<Spanned<String>, i64>>,
+    ) -> Result<LaunchConfig, ConfigError> {
+        Ok(LaunchConfig {
+            block: self.dim3(block)?,
+            grid: self.dim3(grid)?,
+            params: self.params(params),
+        })
+    }
+}
+
+/// Parses an architecture name: `sm60`/`sm_61`/`pascal` or any later `sm_XX`.
+pub fn parse_arch(s: &str) -> Option<Arch> {
+    let t = s.to_ascii_lowercase().replace('_', "");
+    match t.as_str() {
+        "sm60" | "sm61" | "sm62" | "pascal" => Some(Arch::Sm60),
+        "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" => Some(Arch::Sm70),
+        _ => {
+            let n: u32 = t
+                .strip_prefix("sm")?
+                .trim_end_matches(['a', 'f'])
+                .parse()
+                .ok()?;
+            (n >= 70).then_some(Arch::Sm70)
+        }
+    }
+}
+
+impl RawConfig {
+    fn into_config(self, path: &Path, text: &str) -> Result<Config, ConfigError> {
+        let cx = Ctx { path, text };
+        let mut c = Config::default();
+        if let Some(a) = &self.arch {
+            c.options.arch =
+                match parse_arch(a.get_ref()) {
+                    Some(arch) => arch,
+                    None => return cx.err(
+                        a.span(),
+                        format!(
+                            "unknown architecture `{}`: expected sm60 or sm70 (or any later sm_XX)",
+                            a.get_ref()
+                        ),
+                    ),
+                };
+        }
+        if let Some(p) = &self.pointer_align {
+            let v = *p.get_ref();
+            if v == 0 || !v.is_power_of_two() {
+                return cx.err(
+                    p.span(),
+                    format!("pointer-align must be a power of two, got {v}"),
+                );
+            }
+            c.options.pointer_align = v;
+        }
+        if let Some(lints) = &self.lints {
+            for (name, &level) in lints {
+                if let Err(msg) = c.set_level(name.get_ref(), level) {
+                    return cx.err(name.span(), msg);
+                }
+            }
+        }
+        if let Some(t) = &self.thresholds {
+            if let Some(f) = &t.uncoalesced_factor {
+                let v = *f.get_ref();
+                if !(v.is_finite() && v >= 1.0) {
+                    return cx.err(
+                        f.span(),
+                        format!("uncoalesced-factor must be at least 1.0, got {v}"),
+                    );
+                }
+                c.thresholds.uncoalesced_factor = v;
+            }
+        }
+        if let Some(l) = &self.launch {
+            c.options.launch = cx.launch(&l.block, &l.grid, &l.params)?;
+        }
+        for k in self.kernel.iter().flatten() {
+            if let Err(e) = globset::Glob::new(k.pattern.get_ref()) {
+                return cx.err(k.pattern.span(), format!("invalid glob: {}", e.kind()));
+            }
+            c.options.kernels.push((
+                k.pattern.get_ref().clone(),
+                cx.launch(&k.block, &k.grid, &k.params)?,
+            ));
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::from_toml(Path::new("warpscope.toml"), text)
+    }
+
+    #[test]
+    fn full_example_parses() {
+        let c = parse(
+            r#"
+arch = "sm_90a"
+pointer-align = 16
+[lints]
+uncoalesced-access = "deny"
+W103 = "allow"
+[thresholds]
+uncoalesced-factor = 2.0
+[launch]
+block = [256]
+[[kernel]]
+match = "transpose*"
+block = [32, 8]
+grid = [64, 64]
+params = { n = 2048, 3 = 1 }
+"#,
+        )
+        .unwrap();
+        assert_eq!(c.options.arch, Arch::Sm70);
+        assert_eq!(c.options.pointer_align, 16);
+        assert_eq!(c.levels.get("W101"), Some(&Level::Deny));
+        assert_eq!(c.levels.get("W103"), Some(&Level::Allow));
+        assert_eq!(c.thresholds.uncoalesced_factor, 2.0);
+        assert_eq!(c.options.launch.block, Some([256, 1, 1]));
+        let (glob, l) = &c.options.kernels[0];
+        assert_eq!(glob, "transpose*");
+        assert_eq!(l.block, Some([32, 8, 1]));
+        assert_eq!(
+            l.params,
+            vec![(ParamKey::Index(3), 1), (ParamKey::Name("n".into()), 2048)]
+        );
+    }
+
+    #[test]
+    fn unknown_key_points_at_it() {
+        let text = "arch = \"sm70\"\nblok = 3\n";
+        let e = parse(text).unwrap_err();
+        assert!(e.message.contains("unknown field `blok`"), "{}", e.message);
+        assert_eq!(&text[e.span.unwrap().range()], "blok");
+    }
+
+    #[test]
+    fn unknown_lint_points_at_its_key() {
+        let text = "[lints]\nuncoalesced = \"deny\"\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(&text[e.span.unwrap().range()], "uncoalesced");
+    }
+
+    #[test]
+    fn wrong_type_points_at_value() {
+        let text = "pointer-align = \"big\"\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(&text[e.span.unwrap().range()], "\"big\"");
+        let text = "[lints]\nnarrow-access = \"error\"\n";
+        let e = parse(text).unwrap_err();
+        assert!(
+            e.message.contains("unknown variant `error`"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn pyproject_without_table_is_none() {
+        let p = Path::new("pyproject.toml");
+        assert_eq!(
+            Config::from_pyproject(p, "[project]\nname = \"x\"\n").unwrap(),
+            None
+        );
+        let c = Config::from_pyproject(p, "[tool.warpscope.lints]\nnarrow-access = \"allow\"\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.levels.get("W103"), Some(&Level::Allow));
+        let text = "[tool.warpscope]\nbogus = 1\n";
+        let e = Config::from_pyproject(p, text).unwrap_err();
+        assert_eq!(&text[e.span.unwrap().range()], "bogus");
+    }
+
+    #[test]
+    fn deny_warnings_escalates_warn_only() {
+        let mut c = Config::default();
+        c.set_level("warnings", Level::Deny).unwrap();
+        assert_eq!(c.level_of("W101", Level::Warn), Level::Deny);
+        assert_eq!(c.level_of("W101", Level::Allow), Level::Allow);
+    }
+}

@@ -9,7 +9,9 @@ use crate::source::Span;
 use codespan_reporting::diagnostic as cs;
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Informational.
@@ -63,13 +65,23 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A new diagnostic with a primary label at `span`.
-    pub fn new(code: &'static str, name: &'static str, severity: Severity, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn new(
+        code: &'static str,
+        name: &'static str,
+        severity: Severity,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
             code,
             name,
             severity,
             message: message.into(),
-            labels: vec![Label { span, message: String::new(), primary: true }],
+            labels: vec![Label {
+                span,
+                message: String::new(),
+                primary: true,
+            }],
             notes: Vec::new(),
             help: None,
         }
@@ -87,7 +99,11 @@ impl Diagnostic {
     }
     /// Adds a secondary label.
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
     /// Adds a note.
@@ -127,7 +143,11 @@ impl Diagnostic {
                 self.labels
                     .iter()
                     .map(|l| {
-                        let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
+                        let style = if l.primary {
+                            cs::LabelStyle::Primary
+                        } else {
+                            cs::LabelStyle::Secondary
+                        };
                         cs::Label::new(style, file, l.span.range()).with_message(&l.message)
                     })
                     .collect(),

@@ -12,6 +12,7 @@ pub mod cfg;
 pub mod config;
 pub mod diagnostic;
 pub mod lints;
+pub mod output;
 pub mod report;
 pub mod sema;
 pub mod source;

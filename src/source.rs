@@ -88,7 +88,10 @@ impl SourceFile {
         let name = name.into();
         let mut bytes = bytes.into();
         if bytes.len() >= u32::MAX as usize {
-            return Err(TooLarge { name, len: bytes.len() });
+            return Err(TooLarge {
+                name,
+                len: bytes.len(),
+            });
         }
         let mut invalid_bytes = Vec::new();
         let mut from = 0;
@@ -120,7 +123,12 @@ impl SourceFile {
     fn from_string(name: String, text: String, invalid_bytes: Vec<u32>) -> SourceFile {
         let mut line_starts = vec![0u32];
         line_starts.extend(memchr_newlines(text.as_bytes()));
-        SourceFile { name, text, line_starts, invalid_bytes }
+        SourceFile {
+            name,
+            text,
+            line_starts,
+            invalid_bytes,
+        }
     }
 
     /// The name the file was opened under.
@@ -149,7 +157,10 @@ impl SourceFile {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        LineCol { line: line as u32 + 1, column: offset - self.line_starts[line] + 1 }
+        LineCol {
+            line: line as u32 + 1,
+            column: offset - self.line_starts[line] + 1,
+        }
     }
     /// The byte offset of a 0-based line and byte column, clamped to the text.
     pub fn offset_of(&self, line0: u32, col0: u32) -> u32 {
@@ -166,8 +177,14 @@ impl SourceFile {
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
         let i = line.saturating_sub(1) as usize;
-        let Some(&start) = self.line_starts.get(i) else { return "" };
-        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len() as u32);
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         self.text[start as usize..end as usize].trim_end_matches(['\n', '\r'])
     }
 }

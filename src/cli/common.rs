@@ -31,7 +31,11 @@ pub struct LaunchArgs {
 impl LaunchArgs {
     /// The command line's launch facts.
     pub fn launch(&self) -> LaunchConfig {
-        LaunchConfig { block: self.block, grid: self.grid, params: self.params.clone() }
+        LaunchConfig {
+            block: self.block,
+            grid: self.grid,
+            params: self.params.clone(),
+        }
     }
 }
 
@@ -43,7 +47,9 @@ pub fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
     }
     let mut d = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        d[i] = p.parse().map_err(|_| format!("`{p}` is not a positive integer"))?;
+        d[i] = p
+            .parse()
+            .map_err(|_| format!("`{p}` is not a positive integer"))?;
         if d[i] == 0 {
             return Err("dimensions must be at least 1".into());
         }
@@ -53,14 +59,19 @@ pub fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
 
 /// Parses `INDEX=VALUE` or `NAME=VALUE` (VALUE decimal or 0x hex, may be negative).
 pub fn parse_param(s: &str) -> Result<(ParamKey, i64), String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected INDEX=VALUE or NAME=VALUE, got `{s}`"))?;
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected INDEX=VALUE or NAME=VALUE, got `{s}`"))?;
     let k = k.trim();
     let key = match k.parse::<usize>() {
         Ok(i) => ParamKey::Index(i),
         Err(_) if !k.is_empty() => ParamKey::Name(k.to_string()),
         Err(_) => return Err("empty parameter name".into()),
     };
-    Ok((key, parse_int(v.trim()).ok_or_else(|| format!("`{v}` is not an integer"))?))
+    Ok((
+        key,
+        parse_int(v.trim()).ok_or_else(|| format!("`{v}` is not an integer"))?,
+    ))
 }
 
 fn parse_int(v: &str) -> Option<i64> {
@@ -80,9 +91,13 @@ pub fn parse_arch(s: &str) -> Result<Arch, String> {
     let t = s.to_ascii_lowercase().replace('_', "");
     match t.as_str() {
         "sm60" | "sm61" | "sm62" | "pascal" => Ok(Arch::Sm60),
-        "sm70" | "sm72" | "sm75" | "sm80" | "sm86" | "sm87" | "sm89" | "sm90" | "sm90a" | "sm100" | "sm120"
-        | "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" => Ok(Arch::Sm70),
-        _ => Err(format!("unknown architecture `{s}`: expected sm60 or sm70 (or any later sm_XX)")),
+        "sm70" | "sm72" | "sm75" | "sm80" | "sm86" | "sm87" | "sm89" | "sm90" | "sm90a"
+        | "sm100" | "sm120" | "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" => {
+            Ok(Arch::Sm70)
+        }
+        _ => Err(format!(
+            "unknown architecture `{s}`: expected sm60 or sm70 (or any later sm_XX)"
+        )),
     }
 }
 
@@ -133,7 +148,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn read_input(path: &Path) -> Result<Input, String> {
     let (display, bytes) = if path.as_os_str() == "-" {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("<stdin>: {e}"))?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("<stdin>: {e}"))?;
         ("<stdin>".to_string(), buf)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -158,7 +175,10 @@ mod tests {
     #[test]
     fn params_by_index_or_name() {
         assert_eq!(parse_param("2=10").unwrap(), (ParamKey::Index(2), 10));
-        assert_eq!(parse_param("n=-0x10").unwrap(), (ParamKey::Name("n".into()), -16));
+        assert_eq!(
+            parse_param("n=-0x10").unwrap(),
+            (ParamKey::Name("n".into()), -16)
+        );
         assert!(parse_param("n").is_err());
     }
 }

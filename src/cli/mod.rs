@@ -17,6 +17,12 @@ enum Command {
     Parse(parse::ParseArgs),
     /// Print the control-flow graph of each function.
     Cfg(cfg::CfgArgs),
+    /// Lint PTX files: report uncoalesced, misaligned and other costly memory accesses.
+    Check(check::CheckArgs),
+    /// Print the documentation of a rule, by code or name.
+    Explain(explain::ExplainArgs),
+    /// List every rule with its code, name, default level and summary.
+    Rules(rules::RulesArgs),
     /// Run the language server (LSP over stdin/stdout) for editors.
     Lsp(lsp::LspArgs),
 }
@@ -27,11 +33,17 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Parse(a) => parse::run(a),
         Command::Cfg(a) => cfg::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Rules(a) => rules::run(a),
         Command::Lsp(a) => lsp::run(a),
     }
 }
 
 mod cfg;
+mod check;
 pub mod common;
+mod explain;
 mod lsp;
 mod parse;
+mod rules;

@@ -1,1 +1,589 @@
-//! The lint catalogue.
+//! The lint catalogue: what `warpscope check` reports about a kernel's memory
+//! accesses, and the registry that names every rule.
+//!
+//! # Shape of a lint
+//!
+//! Each lint lives in its own file under `src/lints/`. The file declares the
+//! lint's metadata with [`declare_lint!`](crate::declare_lint): a stable code
+//! (`W101`), a kebab-case name (`uncoalesced-access`), a default [`Level`], and
+//! a doc comment. **The doc comment is the user-facing explanation**: the macro
+//! captures its `#[doc]` attributes, so `warpscope explain`, `warpscope rules`,
+//! the SARIF rule help and the language server's hover all print the same text
+//! that rustdoc shows. The file also defines one pure function,
+//! `check(&LintContext) -> Vec<Finding>`, over the analysis result types of
+//! [`crate::analysis::model`]: lints never look at the syntax tree, so they are
+//! testable with hand-built [`Access`] values.
+//!
+//! # Adding a lint
+//!
+//! 1. Copy the smallest lint file (`local_memory_access.rs`), pick the next
+//!    free `W1xx` code and a kebab-case name that says what is found.
+//! 2. Write the doc comment with the sections `## What it finds`,
+//!    `## Why it costs`, `## Example`, `## How to fix it`, `## Known limits`.
+//! 3. Write `check`, returning one [`Finding`] per offending access.
+//! 4. Add the lint to [`LINTS`] below.
+//! 5. Add `tests/fixtures/lints/<name>/fires.ptx` and `quiet.ptx`; run
+//!    `INSTA_UPDATE=always cargo test --test lints` and read the new snapshots.
+//!
+//! The meta-tests in `tests/lints.rs` check that every rule is documented with
+//! those sections, has both fixtures, and that codes and names are unique.
+//!
+//! # Levels
+//!
+//! A rule's level is its default, overridden by `warpscope.toml` (`[lints]`),
+//! then by `-A`/`-W`/`-D` on the command line; `-D warnings` finally turns
+//! every remaining `warn` into `deny`. `allow` drops the finding, `warn` makes a
+//! warning, `deny` an error (exit code 1). Front-end diagnostics (syntax and
+//! semantic errors, `E0xxx`) are rules too and can be configured the same way.
+
+use crate::analysis::model::{
+    Access, AccessOp, Analysis, KernelAnalysis, Pattern, SourceLocation, Space,
+};
+use crate::config::{Config, Thresholds};
+use crate::diagnostic::{Diagnostic, FrontEndCode, Severity};
+use crate::source::{SourceFile, Span};
+use std::sync::OnceLock;
+
+mod analysis_adapter;
+pub mod data_dependent_access;
+pub mod local_memory_access;
+pub mod misaligned_access;
+pub mod narrow_access;
+pub mod uncoalesced_access;
+pub mod uniform_store;
+
+/// Declares a lint's metadata. The doc comment written above the `static`
+/// becomes both its rustdoc and its `explain` text.
+///
+/// ```ignore
+/// declare_lint! {
+///     /// ## What it finds
+///     /// ...
+///     pub static MY_LINT = { code: "W199", name: "my-lint", level: Warn };
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_lint {
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis static $ident:ident = { code: $code:literal, name: $name:literal, level: $level:ident $(,)? };
+    ) => {
+        $(#[doc = $doc])+
+        $vis static $ident: $crate::lints::LintMeta = $crate::lints::LintMeta {
+            code: $code,
+            name: $name,
+            default_level: $crate::lints::Level::$level,
+            doc: concat!($($doc, "\n"),+),
+        };
+    };
+}
+
+/// What a rule does with its findings.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error: `check` exits with 1.
+    Deny,
+}
+
+impl Level {
+    /// Lower-case name, as written in `warpscope.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+    /// The severity of a reported finding, `None` for `allow`.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Allow => None,
+            Level::Warn => Some(Severity::Warning),
+            Level::Deny => Some(Severity::Error),
+        }
+    }
+}
+
+/// A lint's metadata, built by [`declare_lint!`](crate::declare_lint).
+#[derive(Debug)]
+pub struct LintMeta {
+    /// Stable code, such as `W101`.
+    pub code: &'static str,
+    /// Stable kebab-case name, such as `uncoalesced-access`.
+    pub name: &'static str,
+    /// Level when nothing configures it.
+    pub default_level: Level,
+    /// The doc comment, one `#[doc]` attribute per line (not yet dedented;
+    /// use [`explain`] for the text shown to users).
+    pub doc: &'static str,
+}
+
+/// What a lint sees: one analysed kernel of one file, and the thresholds.
+pub struct LintContext<'a> {
+    /// The PTX file (for the instruction text under an access's span).
+    pub file: &'a SourceFile,
+    /// The kernel's analysis.
+    pub kernel: &'a KernelAnalysis,
+    /// Configurable thresholds.
+    pub thresholds: &'a Thresholds,
+}
+
+/// One thing a lint found, before levels are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// Index of the access in [`KernelAnalysis::accesses`].
+    pub access: usize,
+    /// One-line message.
+    pub message: String,
+    /// Text of the primary label (on the instruction).
+    pub label: String,
+    /// Further labelled spans in the PTX (for example the other accesses of a group).
+    pub secondary: Vec<(Span, String)>,
+    /// `note:` lines.
+    pub notes: Vec<String>,
+    /// A concrete fix.
+    pub help: Option<String>,
+}
+
+/// The check function of a lint.
+pub type CheckFn = fn(&LintContext<'_>) -> Vec<Finding>;
+
+/// A lint: its metadata and its check.
+pub struct Lint {
+    /// Metadata (code, name, level, doc).
+    pub meta: &'static LintMeta,
+    /// The check.
+    pub check: CheckFn,
+}
+
+/// Every lint, in code order. The one registry.
+pub static LINTS: &[Lint] = &[
+    Lint {
+        meta: &uncoalesced_access::UNCOALESCED_ACCESS,
+        check: uncoalesced_access::check,
+    },
+    Lint {
+        meta: &misaligned_access::MISALIGNED_ACCESS,
+        check: misaligned_access::check,
+    },
+    Lint {
+        meta: &narrow_access::NARROW_ACCESS,
+        check: narrow_access::check,
+    },
+    Lint {
+        meta: &data_dependent_access::DATA_DEPENDENT_ACCESS,
+        check: data_dependent_access::check,
+    },
+    Lint {
+        meta: &local_memory_access::LOCAL_MEMORY_ACCESS,
+        check: local_memory_access::check,
+    },
+    Lint {
+        meta: &uniform_store::UNIFORM_STORE,
+        check: uniform_store::check,
+    },
+];
+
+/// Where a rule comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleKind {
+    /// A syntax or semantic error of the front end (`E0xxx`).
+    FrontEnd,
+    /// A memory-access lint (`W1xx`).
+    Lint,
+}
+
+/// One entry of the rule registry: a lint or a front-end diagnostic.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Rule {
+    /// Stable code.
+    pub code: &'static str,
+    /// Stable kebab-case name.
+    pub name: &'static str,
+    /// Level when nothing configures it.
+    pub default_level: Level,
+    /// Lint or front end.
+    pub kind: RuleKind,
+    /// The first sentence of the explanation.
+    pub summary: &'static str,
+    /// The whole explanation (Markdown).
+    pub explanation: &'static str,
+}
+
+struct Texts {
+    explanations: Vec<String>,
+    summaries: Vec<String>,
+}
+
+fn texts() -> &'static Texts {
+    static TEXTS: OnceLock<Texts> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let mut explanations = Vec::new();
+        for lint in LINTS {
+            explanations.push(dedent_doc(lint.meta.doc));
+        }
+        for fe in FrontEndCode::ALL {
+            explanations.push(fe.explain().to_string());
+        }
+        let summaries = explanations.iter().map(|e| summary_of(e)).collect();
+        Texts {
+            explanations,
+            summaries,
+        }
+    })
+}
+
+/// Strips the one leading space rustdoc keeps on each `///` line.
+fn dedent_doc(raw: &str) -> String {
+    let mut out = String::new();
+    for line in raw.lines() {
+        out.push_str(line.strip_prefix(' ').unwrap_or(line));
+        out.push('\n');
+    }
+    out.trim().to_string() + "\n"
+}
+
+/// The first sentence of the first paragraph that is not a heading.
+fn summary_of(text: &str) -> String {
+    let para: Vec<&str> = text
+        .split("\n\n")
+        .map(str::trim)
+        .find(|p| !p.is_empty() && !p.starts_with('#'))
+        .unwrap_or("")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    let joined = para.join(" ");
+    match joined.find(". ") {
+        Some(i) => joined[..=i].to_string(),
+        None => joined,
+    }
+}
+
+/// Every rule: the lints in code order, then the front-end codes.
+pub fn rules() -> impl Iterator<Item = Rule> {
+    let t = texts();
+    let lints = LINTS.iter().enumerate().map(move |(i, l)| Rule {
+        code: l.meta.code,
+        name: l.meta.name,
+        default_level: l.meta.default_level,
+        kind: RuleKind::Lint,
+        summary: &t.summaries[i],
+        explanation: &t.explanations[i],
+    });
+    let fe = FrontEndCode::ALL.iter().enumerate().map(move |(j, c)| {
+        let i = LINTS.len() + j;
+        Rule {
+            code: c.code(),
+            name: c.name(),
+            default_level: Level::Deny,
+            kind: RuleKind::FrontEnd,
+            summary: &t.summaries[i],
+            explanation: &t.explanations[i],
+        }
+    });
+    lints.chain(fe)
+}
+
+/// The rule with this code or name (codes are matched case-insensitively).
+pub fn find_rule(code_or_name: &str) -> Option<Rule> {
+    let q = code_or_name.trim();
+    rules().find(|r| r.code.eq_ignore_ascii_case(q) || r.name == q)
+}
+
+/// The explanation of a rule, by code or name.
+pub fn explain(code_or_name: &str) -> Option<&'static str> {
+    find_rule(code_or_name).map(|r| r.explanation)
+}
+
+/// The result of checking one file.
+#[derive(Clone, Debug)]
+pub struct CheckResult {
+    /// The analysis the lints ran over.
+    pub analysis: Analysis,
+    /// Front-end diagnostics and lint findings, levels applied (`allow`ed
+    /// ones removed), sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Side table: the CUDA source location (from `.loc`) of each diagnostic
+    /// in `diagnostics`, same index; `None` for front-end diagnostics and
+    /// accesses without `.loc`.
+    pub cuda_locations: Vec<Option<SourceLocation>>,
+}
+
+impl CheckResult {
+    /// True when a diagnostic has error severity.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Analyses a file and runs every lint that is not `allow`ed.
+pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
+    let analysis = analysis_adapter::analyze(file, &config.options);
+    lint_analysis(file, analysis, config)
+}
+
+/// Runs the lints over an analysis that was already computed, and applies
+/// levels to it and to the analysis's front-end diagnostics.
+pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> CheckResult {
+    let mut out: Vec<(Diagnostic, Option<SourceLocation>)> = Vec::new();
+    for d in &analysis.diagnostics {
+        let level = config.level_of(d.code, default_level_of(d));
+        if let Some(severity) = level.severity() {
+            let mut d = d.clone();
+            d.severity = severity;
+            out.push((d, None));
+        }
+    }
+    for kernel in &analysis.kernels {
+        let cx = LintContext {
+            file,
+            kernel,
+            thresholds: &config.thresholds,
+        };
+        for lint in LINTS {
+            let level = config.level_of(lint.meta.code, lint.meta.default_level);
+            let Some(severity) = level.severity() else {
+                continue;
+            };
+            for f in (lint.check)(&cx) {
+                let Some(access) = kernel.accesses.get(f.access) else {
+                    continue;
+                };
+                out.push((
+                    finding_to_diagnostic(lint.meta, severity, access, f),
+                    access.source.clone(),
+                ));
+            }
+        }
+    }
+    out.sort_by_key(|(d, _)| (d.span().start, d.code));
+    let (diagnostics, cuda_locations) = out.into_iter().unzip();
+    CheckResult {
+        analysis,
+        diagnostics,
+        cuda_locations,
+    }
+}
+
+fn default_level_of(d: &Diagnostic) -> Level {
+    match d.severity {
+        Severity::Error => Level::Deny,
+        Severity::Warning => Level::Warn,
+        // Notes are informational: they stay notes unless configured.
+        Severity::Note => Level::Warn,
+    }
+}
+
+fn finding_to_diagnostic(
+    meta: &LintMeta,
+    severity: Severity,
+    access: &Access,
+    f: Finding,
+) -> Diagnostic {
+    let mut d =
+        Diagnostic::new(meta.code, meta.name, severity, access.span, f.message).with_label(f.label);
+    for (span, msg) in f.secondary {
+        d = d.with_secondary(span, msg);
+    }
+    d.notes = f.notes;
+    d.help = f.help;
+    d
+}
+
+// ---- helpers shared by the lints ------------------------------------------
+
+/// `load`, `store` or `atomic`.
+pub(crate) fn op_word(op: AccessOp) -> &'static str {
+    match op {
+        AccessOp::Load => "load",
+        AccessOp::Store => "store",
+        AccessOp::Atomic => "atomic",
+    }
+}
+
+/// True for accesses whose cost is counted in L2 sectors (global memory, or
+/// generic addresses that may be global).
+pub(crate) fn is_global_like(a: &Access) -> bool {
+    matches!(a.space, Space::Global | Space::Generic)
+}
+
+/// A figure as people write it: `4`, `4.5`, `28.3`.
+pub(crate) fn fmt_num(x: f64) -> String {
+    if !x.is_finite() {
+        return "?".into();
+    }
+    if (x - x.round()).abs() < 0.05 {
+        format!("{}", x.round() as i64)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Bytes per lane.
+pub(crate) fn bytes_per_lane(a: &Access) -> u32 {
+    a.bits.div_ceil(8)
+}
+
+/// The ideal number of 128-byte L1 lines for this access: the ideal sectors,
+/// four to a line.
+pub(crate) fn ideal_lines(a: &Access) -> f64 {
+    (a.per_request.ideal_sectors / 4.0).ceil().max(1.0)
+}
+
+/// The standard notes: lane address pattern and the per-request figures
+/// against the ideal, then the analysis's caveats.
+pub(crate) fn standard_notes(a: &Access) -> Vec<String> {
+    let p = &a.per_request;
+    let mut notes = Vec::new();
+    if !a.lane_pattern.is_empty() {
+        notes.push(format!("lane i -> {}", a.lane_pattern));
+    }
+    let sectors = if (p.sectors_max - p.sectors_min).abs() < 0.05 {
+        format!("{} sectors", fmt_num(p.sectors))
+    } else {
+        format!(
+            "{} to {} sectors (expected {})",
+            fmt_num(p.sectors_min),
+            fmt_num(p.sectors_max),
+            fmt_num(p.sectors)
+        )
+    };
+    let lanes = match p.active_lanes {
+        Some(n) if (n - 32.0).abs() > 0.05 => format!(", {} active lanes", fmt_num(n)),
+        _ => String::new(),
+    };
+    let ideal_lines = ideal_lines(a);
+    notes.push(format!(
+        "per request: {sectors} and {} L1 lines{lanes}; ideal: {} sectors and {} line{}",
+        fmt_num(p.l1_lines),
+        fmt_num(p.ideal_sectors),
+        fmt_num(ideal_lines),
+        if ideal_lines == 1.0 { "" } else { "s" },
+    ));
+    for c in &a.caveats {
+        notes.push(format!("caveat: {c}"));
+    }
+    notes
+}
+
+/// `sectors / ideal` as `8x`, or `2.5x`.
+pub(crate) fn fmt_ratio(sectors: f64, ideal: f64) -> String {
+    if ideal <= 0.0 {
+        return "?x".into();
+    }
+    format!("{}x", fmt_num(sectors / ideal))
+}
+
+/// True when a pattern describes contiguous lanes.
+pub(crate) fn is_contiguous(p: Pattern) -> bool {
+    matches!(p, Pattern::Coalesced | Pattern::Misaligned)
+}
+
+/// Test helpers: hand-built accesses for the lints' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::analysis::model::PerRequest;
+    use crate::source::LineCol;
+
+    /// A kernel over `text` whose accesses are given; spans found by searching
+    /// `text` for each access's instruction line (`needle`).
+    pub fn access(
+        text: &str,
+        needle: &str,
+        op: AccessOp,
+        space: Space,
+        bits: u32,
+        pattern: Pattern,
+    ) -> Access {
+        let start = text.find(needle).expect("needle in text") as u32;
+        Access {
+            span: Span::new(start, start + needle.len() as u32),
+            ptx: LineCol { line: 1, column: 1 },
+            source: None,
+            instruction: needle.split_whitespace().next().unwrap_or("").to_string(),
+            op,
+            space,
+            bits,
+            pattern,
+            stride_bytes: None,
+            lane_pattern: String::new(),
+            per_request: PerRequest {
+                l1_lines: 1.0,
+                sectors: 4.0,
+                ideal_sectors: 4.0,
+                sectors_min: 4.0,
+                sectors_max: 4.0,
+                active_lanes: Some(32.0),
+            },
+            requests: None,
+            caveats: Vec::new(),
+        }
+    }
+
+    pub fn kernel(accesses: Vec<Access>) -> KernelAnalysis {
+        KernelAnalysis {
+            name: "k".into(),
+            demangled: "k".into(),
+            block: [128, 1, 1],
+            block_assumed: false,
+            grid: None,
+            accesses,
+            totals: None,
+            totals_unavailable: None,
+            span: Span::default(),
+        }
+    }
+
+    pub fn run(check: CheckFn, text: &str, kernel: &KernelAnalysis) -> Vec<Finding> {
+        let file = SourceFile::from_text("t.ptx", text);
+        let thresholds = Thresholds::default();
+        check(&LintContext {
+            file: &file,
+            kernel,
+            thresholds: &thresholds,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_is_first_sentence_after_heading() {
+        assert_eq!(
+            summary_of("## What it finds\n\nA thing. More.\n"),
+            "A thing."
+        );
+        assert_eq!(summary_of("One line"), "One line");
+    }
+
+    #[test]
+    fn explain_finds_by_code_and_name() {
+        assert!(explain("W101").unwrap().contains("## What it finds"));
+        assert_eq!(explain("w101"), explain("uncoalesced-access"));
+        assert!(explain("syntax-error").is_some());
+        assert!(explain("no-such-rule").is_none());
+    }
+
+    #[test]
+    fn numbers_print_like_people_write_them() {
+        assert_eq!(fmt_num(4.0), "4");
+        assert_eq!(fmt_num(28.26), "28.3");
+        assert_eq!(fmt_ratio(32.0, 4.0), "8x");
+        assert_eq!(fmt_ratio(6.0, 4.0), "1.5x");
+    }
+}

@@ -265,7 +265,10 @@ impl<'src> Body<'src> {
     }
     /// Ids and statements.
     pub fn iter(&self) -> impl Iterator<Item = (StmtId, &Statement<'src>)> {
-        self.statements.iter().enumerate().map(|(i, s)| (StmtId(i as u32), s))
+        self.statements
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (StmtId(i as u32), s))
     }
 }
 

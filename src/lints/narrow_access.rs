@@ -1,0 +1,333 @@
+//! `narrow-access` (W103).
+
+use super::{
+    bytes_per_lane, is_contiguous, is_global_like, op_word, standard_notes, Finding, LintContext,
+};
+use crate::analysis::model::{Access, AccessOp, Space};
+use std::collections::BTreeMap;
+
+crate::declare_lint! {
+    /// ## What it finds
+    ///
+    /// Memory accesses that move less data per instruction than they could:
+    ///
+    /// * contiguous global accesses of fewer than 4 bytes per lane (`u8`,
+    ///   `u16`, `f16`), where each warp request carries 32 or 64 bytes instead
+    ///   of 128;
+    /// * two or four scalar loads (or stores) of the same base register at
+    ///   consecutive constant offsets, in straight-line code, that one vector
+    ///   access (`.v2`, `.v4`) could replace.
+    ///
+    /// ## Why it costs
+    ///
+    /// Every warp instruction is one request through the load/store unit, and
+    /// the number of requests, not only the bytes, limits throughput. A warp
+    /// loading one byte per lane needs four times the requests of one loading
+    /// four bytes per lane for the same data; two adjacent `ld.global.f32` of
+    /// a `float2` issue two requests and touch each sector twice where one
+    /// `ld.global.v2.f32` would do.
+    ///
+    /// ## Example
+    ///
+    /// ```cuda
+    /// // each thread reads one byte
+    /// out[i] = lut[in[i]];            // in is unsigned char*
+    /// // two scalar loads of one float2
+    /// float x = p[2 * i], y = p[2 * i + 1];
+    /// ```
+    ///
+    /// ```text
+    /// warning[W103][narrow-access]: 2 scalar loads of 4 bytes at consecutive offsets
+    ///   from `%rd4` could be one 8-byte vector load
+    /// ```
+    ///
+    /// ## How to fix it
+    ///
+    /// Have each thread handle 4 (or 16) bytes: read `uchar4`/`char4`/`short2`
+    /// and unpack, or process several elements per thread. For adjacent
+    /// fields, load the whole `float2`/`float4` (or `reinterpret_cast` the
+    /// pointer to one) so the compiler emits `ld.global.v2`/`.v4`; the address
+    /// must then be aligned to the vector's size.
+    ///
+    /// ## Known limits
+    ///
+    /// Adjacent scalar accesses are matched by their address operand text
+    /// (`[%rd4]`, `[%rd4+4]`) and by lane strides that keep every lane's pair
+    /// aligned to the vector size; accesses separated by a label are not
+    /// grouped. Narrow accesses that are not contiguous are left to
+    /// `uncoalesced-access`.
+    pub static NARROW_ACCESS = { code: "W103", name: "narrow-access", level: Warn };
+}
+
+/// Reports narrow contiguous accesses and groups of scalar accesses that could be vectorised.
+pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
+    let mut out = vector_groups(cx);
+    let grouped: Vec<usize> = out.iter().map(|f| f.access).collect();
+    for (i, a) in cx.kernel.accesses.iter().enumerate() {
+        let bytes = bytes_per_lane(a);
+        if bytes == 0
+            || bytes >= 4
+            || a.op == AccessOp::Atomic
+            || !is_global_like(a)
+            || !is_contiguous(a.pattern)
+            || grouped.contains(&i)
+        {
+            continue;
+        }
+        let per_thread = 4 / bytes;
+        let hint = if bytes == 1 {
+            "a `uchar4` or `char4`"
+        } else {
+            "a `short2`, `ushort2` or `half2`"
+        };
+        out.push(Finding {
+            access: i,
+            message: format!(
+                "narrow {}: {} byte{} per lane; a warp request carries {} bytes where a 4-byte access per lane would carry 128",
+                op_word(a.op),
+                bytes,
+                if bytes == 1 { "" } else { "s" },
+                32 * bytes
+            ),
+            label: format!("{}-bit access per lane", a.bits),
+            secondary: Vec::new(),
+            notes: standard_notes(a),
+            help: Some(format!(
+                "have each thread handle {per_thread} consecutive elements with one 4-byte access: {} {} and unpacked in registers",
+                hint,
+                if a.op == AccessOp::Load { "loaded" } else { "packed and stored" }
+            )),
+        });
+    }
+    out.sort_by_key(|f| f.access);
+    out
+}
+
+/// `[%rd4+8]` -> (`%rd4`, 8). `None` for anything else.
+pub(crate) fn address_operand(instr_text: &str) -> Option<(&str, i64)> {
+    let open = instr_text.find('[')?;
+    let close = open + instr_text[open..].find(']')?;
+    let inner = instr_text[open + 1..close].trim();
+    let (base, off) = match inner.find(['+', '-']) {
+        Some(k) => {
+            let (b, o) = inner.split_at(k);
+            let neg = o.starts_with('-');
+            let o = o[1..].trim();
+            let v = match o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
+                Some(h) => i64::from_str_radix(h, 16).ok()?,
+                None => o.parse::<i64>().ok()?,
+            };
+            (b.trim(), if neg { -v } else { v })
+        }
+        None => (inner, 0),
+    };
+    if base.is_empty() || base.contains(char::is_whitespace) {
+        return None;
+    }
+    Some((base, off))
+}
+
+fn is_vector(a: &Access) -> bool {
+    a.instruction
+        .split('.')
+        .any(|m| matches!(m, "v2" | "v4" | "v8"))
+}
+
+/// True when a label definition stands between two byte offsets.
+fn label_between(text: &str, from: usize, to: usize) -> bool {
+    text.get(from..to).is_some_and(|t| {
+        t.lines().any(|l| {
+            let l = l.trim();
+            !l.starts_with("//") && l.ends_with(':')
+        })
+    })
+}
+
+fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
+    let text = cx.file.text();
+    // (op, space, bits, base) -> [(offset, access index)]
+    let mut groups: BTreeMap<(u8, u8, u32, &str), Vec<(i64, usize)>> = BTreeMap::new();
+    for (i, a) in cx.kernel.accesses.iter().enumerate() {
+        if a.op == AccessOp::Atomic
+            || is_vector(a)
+            || !(is_global_like(a) || a.space == Space::Shared)
+            || !matches!(a.bits, 8 | 16 | 32 | 64)
+        {
+            continue;
+        }
+        let Some(instr) = text.get(a.span.range()) else {
+            continue;
+        };
+        let Some((base, off)) = address_operand(instr) else {
+            continue;
+        };
+        let key = (a.op as u8, a.space as u8, a.bits, base);
+        groups.entry(key).or_default().push((off, i));
+    }
+    let mut out = Vec::new();
+    for ((_, _, bits, base), mut members) in groups {
+        members.sort();
+        members.dedup_by_key(|m| m.0);
+        let e = (bits / 8) as i64;
+        let mut used = vec![false; members.len()];
+        for n in [4usize, 2] {
+            if e * n as i64 > 16 {
+                continue;
+            }
+            let width = e * n as i64;
+            for s in 0..members.len() {
+                if used[s] || s + n > members.len() || members[s].0.rem_euclid(width) != 0 {
+                    continue;
+                }
+                let run = &members[s..s + n];
+                let consecutive = run.windows(2).all(|w| w[1].0 - w[0].0 == e);
+                if !consecutive || used[s..s + n].iter().any(|&u| u) {
+                    continue;
+                }
+                let accs: Vec<&Access> = run.iter().map(|&(_, i)| &cx.kernel.accesses[i]).collect();
+                let aligned_lanes = accs
+                    .iter()
+                    .all(|a| a.stride_bytes.is_some_and(|st| st.rem_euclid(width) == 0));
+                let lo = accs.iter().map(|a| a.span.start).min().unwrap_or(0) as usize;
+                let hi = accs.iter().map(|a| a.span.end).max().unwrap_or(0) as usize;
+                if !aligned_lanes || label_between(text, lo, hi) {
+                    continue;
+                }
+                used[s..s + n].iter_mut().for_each(|u| *u = true);
+                let first = run.iter().map(|&(_, i)| i).min().unwrap_or(run[0].1);
+                let a = &cx.kernel.accesses[first];
+                let ty = a.instruction.rsplit('.').next().unwrap_or("b32");
+                let space = a.instruction.split('.').nth(1).unwrap_or("global");
+                let opcode = a.instruction.split('.').next().unwrap_or("ld");
+                out.push(Finding {
+                    access: first,
+                    message: format!(
+                        "{n} scalar {}s of {e} bytes at consecutive offsets from `{base}` could be one {width}-byte vector {}",
+                        op_word(a.op),
+                        op_word(a.op)
+                    ),
+                    label: format!("first of {n} adjacent {}s", op_word(a.op)),
+                    secondary: run
+                        .iter()
+                        .filter(|&&(_, i)| i != first)
+                        .map(|&(off, i)| (cx.kernel.accesses[i].span, format!("offset {off}")))
+                        .collect(),
+                    notes: standard_notes(a),
+                    help: Some(format!(
+                        "use one `{opcode}.{space}.v{n}.{ty}` (in CUDA: access a {}{n} or reinterpret_cast the pointer to one); \
+                         the address must be aligned to {width} bytes",
+                        cuda_vec_type(ty)
+                    )),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn cuda_vec_type(ty: &str) -> &'static str {
+    match ty {
+        "f32" => "float",
+        "f64" => "double",
+        "s32" => "int",
+        "u32" | "b32" => "uint",
+        "s64" => "longlong",
+        "u64" | "b64" => "ulonglong",
+        "s16" => "short",
+        "u16" | "b16" => "ushort",
+        "s8" => "char",
+        _ => "uchar",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::model::Pattern;
+    use crate::lints::testing::{access, kernel, run};
+
+    #[test]
+    fn address_operands_parse() {
+        assert_eq!(
+            address_operand("ld.global.f32 %f1, [%rd4+8];"),
+            Some(("%rd4", 8))
+        );
+        assert_eq!(
+            address_operand("ld.global.f32 %f1, [%rd4 + 0x10];"),
+            Some(("%rd4", 16))
+        );
+        assert_eq!(
+            address_operand("st.shared.u32 [%r2-4], %r1;"),
+            Some(("%r2", -4))
+        );
+        assert_eq!(
+            address_operand("ld.global.f32 %f1, [%rd4];"),
+            Some(("%rd4", 0))
+        );
+        assert_eq!(address_operand("mov.u32 %r1, %r2;"), None);
+    }
+
+    const PAIR: &str = "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+4];\n";
+
+    fn pair(text: &str) -> Vec<Access> {
+        let mut v = Vec::new();
+        for l in text.lines() {
+            let mut a = access(text, l, AccessOp::Load, Space::Global, 32, Pattern::Strided);
+            a.stride_bytes = Some(8);
+            v.push(a);
+        }
+        v
+    }
+
+    #[test]
+    fn adjacent_scalars_fire_once() {
+        let f = run(check, PAIR, &kernel(pair(PAIR)));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].access, 0);
+        assert!(
+            f[0].message.starts_with("2 scalar loads of 4 bytes"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].help.as_ref().unwrap().contains("ld.global.v2.f32"));
+        assert_eq!(f[0].secondary.len(), 1);
+    }
+
+    #[test]
+    fn a_label_between_or_misaligned_lanes_keep_quiet() {
+        let text = "ld.global.f32 %f1, [%rd4];\n$L1:\nld.global.f32 %f2, [%rd4+4];\n";
+        let accs: Vec<Access> = ["ld.global.f32 %f1, [%rd4];", "ld.global.f32 %f2, [%rd4+4];"]
+            .iter()
+            .map(|l| {
+                let mut a = access(text, l, AccessOp::Load, Space::Global, 32, Pattern::Strided);
+                a.stride_bytes = Some(8);
+                a
+            })
+            .collect();
+        assert!(run(check, text, &kernel(accs)).is_empty());
+        let mut accs = pair(PAIR);
+        for a in &mut accs {
+            a.stride_bytes = Some(12);
+        }
+        assert!(run(check, PAIR, &kernel(accs)).is_empty());
+    }
+
+    #[test]
+    fn byte_per_lane_fires_and_word_is_quiet() {
+        let text = "ld.global.u8 %rs1, [%rd4];\n";
+        let a = access(
+            text,
+            "ld.global.u8 %rs1, [%rd4];",
+            AccessOp::Load,
+            Space::Global,
+            8,
+            Pattern::Coalesced,
+        );
+        let f = run(check, text, &kernel(vec![a.clone()]));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].help.as_ref().unwrap().contains("uchar4"));
+        let mut w = a;
+        w.bits = 32;
+        assert!(run(check, text, &kernel(vec![w])).is_empty());
+    }
+}

@@ -1,0 +1,35 @@
+//! `concise`: one line per finding, `file:line:col: level[code] message`,
+//! the shape editors' problem matchers expect.
+
+use super::{range_of, FileReport, RenderOptions};
+use crate::diagnostic::Severity;
+
+pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for d in &r.result.diagnostics {
+            let (start, _) = range_of(r.file, d);
+            let level = d.severity.as_str();
+            let level = if opts.color {
+                let code = match d.severity {
+                    Severity::Error => "1;31",
+                    Severity::Warning => "1;33",
+                    Severity::Note => "1;32",
+                };
+                format!("\x1b[{code}m{level}\x1b[0m")
+            } else {
+                level.to_string()
+            };
+            out.push_str(&format!(
+                "{}:{}:{}: {}[{}] {}\n",
+                r.file.name(),
+                start.line,
+                start.column,
+                level,
+                d.code,
+                d.message
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,191 @@
+//! `full`: rustc-style diagnostics rendered by codespan-reporting.
+
+use super::{FileReport, RenderOptions};
+use crate::config::ConfigError;
+use crate::diagnostic::Diagnostic;
+use codespan_reporting::diagnostic::{self as cs, LabelStyle};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::Buffer};
+
+fn config() -> term::Config {
+    term::Config::default()
+}
+
+fn buffer(color: bool) -> Buffer {
+    if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    }
+}
+
+/// Renders every diagnostic of every file, then a summary line.
+pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String {
+    let mut buf = buffer(opts.color);
+    let cfg = config();
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    for r in reports {
+        let mut files = SimpleFiles::new();
+        let ptx = files.add(r.file.name().to_string(), r.file.text().to_string());
+        let mut cuda_ids = std::collections::BTreeMap::new();
+        let mut seen_codes = std::collections::BTreeSet::new();
+        for (i, d) in r.result.diagnostics.iter().enumerate() {
+            match d.severity {
+                crate::diagnostic::Severity::Error => errors += 1,
+                crate::diagnostic::Severity::Warning => warnings += 1,
+                crate::diagnostic::Severity::Note => {}
+            }
+            let mut cd = to_codespan(d, ptx);
+            if seen_codes.insert(d.code) {
+                // Once per rule, before the help line.
+                let at = cd.notes.len() - usize::from(d.help.is_some());
+                cd.notes.insert(
+                    at,
+                    format!("note: `warpscope explain {}` explains `{}`", d.code, d.name),
+                );
+            }
+            if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
+                let id = match r.sources.get(&loc.file) {
+                    Some(text) => Some(
+                        *cuda_ids
+                            .entry(loc.file.clone())
+                            .or_insert_with(|| files.add(loc.file.clone(), text.clone())),
+                    ),
+                    None => None,
+                };
+                match id.and_then(|id| files.get(id).ok().map(|f| (id, f.source().clone()))) {
+                    Some((id, text)) => {
+                        if let Some(range) = line_range(&text, loc.line, loc.column) {
+                            cd.labels.push(
+                                cs::Label::new(LabelStyle::Secondary, id, range)
+                                    .with_message("CUDA source (`.loc`)"),
+                            );
+                        } else {
+                            cd.notes.insert(
+                                0,
+                                format!(
+                                    "note: CUDA source: {}:{}:{} (past the end of the file)",
+                                    loc.file, loc.line, loc.column
+                                ),
+                            );
+                        }
+                    }
+                    None => cd.notes.insert(
+                        0,
+                        format!(
+                            "note: CUDA source: {}:{}:{} (not readable here)",
+                            loc.file, loc.line, loc.column
+                        ),
+                    ),
+                }
+            }
+            let _ = term::emit(&mut buf, &cfg, &files, &cd);
+        }
+    }
+    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    if errors + warnings > 0 {
+        out.push_str(&summary(errors, warnings));
+    }
+    out
+}
+
+/// A codespan diagnostic in rustc's shape: `warning[W101]: message`, labels,
+/// then `note:` lines and a `help:` line.
+fn to_codespan(d: &Diagnostic, file: usize) -> cs::Diagnostic<usize> {
+    let mut cd = d.to_codespan(file).with_code(d.code);
+    cd.notes = d.notes.iter().map(|n| format!("note: {n}")).collect();
+    if let Some(h) = &d.help {
+        cd.notes.push(format!("help: {h}"));
+    }
+    cd
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn summary(errors: usize, warnings: usize) -> String {
+    match (errors, warnings) {
+        (0, w) => format!("found {}\n", plural(w, "warning")),
+        (e, 0) => format!("found {}\n", plural(e, "error")),
+        (e, w) => format!(
+            "found {} and {}\n",
+            plural(e, "error"),
+            plural(w, "warning")
+        ),
+    }
+}
+
+/// The byte range of a 1-based line (from a 1-based column when given,
+/// trimmed of indentation and line end), or `None` if the line is not there.
+fn line_range(text: &str, line: u32, column: u32) -> Option<std::ops::Range<usize>> {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line as usize - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let body = text[start..end].trim_end();
+    let indent = body.len() - body.trim_start().len();
+    let from = if column > 0
+        && (column as usize - 1) < body.len()
+        && body.is_char_boundary(column as usize - 1)
+    {
+        (column as usize - 1).max(indent)
+    } else {
+        indent
+    };
+    let to = start + body.len();
+    Some(start + from..to.max(start + from))
+}
+
+/// Renders a configuration error (unknown key, wrong type) with the file's
+/// text and a label on the key, like any other diagnostic.
+pub fn render_config_error(e: &ConfigError, color: bool) -> String {
+    let mut buf = buffer(color);
+    let mut files = SimpleFiles::new();
+    let id = files.add(e.path.display().to_string(), e.text.clone());
+    let mut d =
+        cs::Diagnostic::error().with_message(format!("invalid configuration: {}", e.message));
+    match e.span {
+        Some(span) if span.end as usize <= e.text.len() => {
+            d = d.with_labels(vec![
+                cs::Label::primary(id, span.range()).with_message(e.message.clone())
+            ]);
+        }
+        _ => d = d.with_notes(vec![format!("in {}", e.path.display())]),
+    }
+    let _ = term::emit(&mut buf, &config(), &files, &d);
+    String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+/// Renders diagnostics about one file without a check result (used by
+/// callers that only have front-end diagnostics).
+pub fn render_diagnostics(
+    file: &crate::source::SourceFile,
+    diags: &[Diagnostic],
+    color: bool,
+) -> String {
+    let mut buf = buffer(color);
+    let mut files = SimpleFiles::new();
+    let id = files.add(file.name().to_string(), file.text().to_string());
+    for d in diags {
+        let _ = term::emit(&mut buf, &config(), &files, &to_codespan(d, id));
+    }
+    String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_range_trims_and_honours_column() {
+        let t = "a\n    out[x] = in[y];\n";
+        assert_eq!(&t[line_range(t, 2, 0).unwrap()], "out[x] = in[y];");
+        assert_eq!(&t[line_range(t, 2, 14).unwrap()], "in[y];");
+        assert!(line_range(t, 9, 0).is_none());
+    }
+}

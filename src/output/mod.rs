@@ -1,0 +1,133 @@
+//! Rendering check results to text: `full` (rustc-style, codespan-reporting),
+//! `concise` (one line per finding), `json` (the analysis contract plus
+//! diagnostics), `sarif` (SARIF 2.1.0), `github` (workflow commands) and
+//! `gitlab` (Code Quality JSON).
+//!
+//! Every function returns a `String`; the library prints nothing. The CUDA
+//! source lines that `.loc` points at are not read here: the caller passes
+//! their texts in [`FileReport::sources`] (the CLI reads them from disk).
+
+use crate::diagnostic::Diagnostic;
+use crate::lints::CheckResult;
+use crate::source::{LineCol, SourceFile};
+use std::collections::BTreeMap;
+
+mod concise;
+mod full;
+mod github;
+mod gitlab;
+mod json;
+mod sarif;
+
+pub use full::{render_config_error, render_diagnostics};
+
+/// An output format of `warpscope check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// rustc-style diagnostics with source snippets.
+    #[default]
+    Full,
+    /// One line per finding: `file:line:col: level[code] message`.
+    Concise,
+    /// The analysis and the diagnostics as JSON (`version: 1`).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// GitLab Code Quality report.
+    Gitlab,
+}
+
+/// One checked file, ready to render.
+pub struct FileReport<'a> {
+    /// The PTX file.
+    pub file: &'a SourceFile,
+    /// What `lints::check_file` found.
+    pub result: &'a CheckResult,
+    /// Texts of the CUDA sources named by `.file`, by the name `.file` gives
+    /// (only those the caller could read; missing ones are named in a note).
+    pub sources: &'a BTreeMap<String, String>,
+}
+
+/// Rendering options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RenderOptions {
+    /// ANSI colours (only the `full` and `concise` formats use them).
+    pub color: bool,
+}
+
+/// Renders every file's results in one format.
+pub fn render(format: Format, reports: &[FileReport<'_>], opts: RenderOptions) -> String {
+    match format {
+        Format::Full => full::render(reports, opts),
+        Format::Concise => concise::render(reports, opts),
+        Format::Json => json::render(reports),
+        Format::Sarif => sarif::render(reports),
+        Format::Github => github::render(reports),
+        Format::Gitlab => gitlab::render(reports),
+    }
+}
+
+/// Start and end (1-based) of a diagnostic's primary span.
+pub(crate) fn range_of(file: &SourceFile, d: &Diagnostic) -> (LineCol, LineCol) {
+    let span = d.span();
+    let len = file.text().len() as u32;
+    let start = file.line_col(span.start.min(len));
+    let end = file.line_col(span.end.min(len).max(span.start.min(len)));
+    (start, end)
+}
+
+/// A stable fingerprint of a diagnostic that survives edits elsewhere in the
+/// file: FNV-1a (64-bit) over the rule code, the path, the primary line's
+/// text with whitespace collapsed, and the occurrence number of that triple.
+/// FNV-1a is fixed by its definition, so fingerprints are stable across
+/// toolchains (unlike `std`'s `DefaultHasher`).
+pub(crate) fn fingerprints(path: &str, file: &SourceFile, diags: &[Diagnostic]) -> Vec<String> {
+    let mut seen: BTreeMap<(String, &str), u32> = BTreeMap::new();
+    diags
+        .iter()
+        .map(|d| {
+            let (start, _) = range_of(file, d);
+            let line: String = file
+                .line_text(start.line)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let n = seen.entry((line.clone(), d.code)).or_insert(0);
+            *n += 1;
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for part in [d.code, path, &line, &n.to_string()] {
+                for b in part.bytes().chain(std::iter::once(0u8)) {
+                    h ^= b as u64;
+                    h = h.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+            format!("{h:016x}")
+        })
+        .collect()
+}
+
+/// The message, then its notes and help, one per line (for formats whose
+/// message is the only free text).
+pub(crate) fn long_message(
+    d: &Diagnostic,
+    cuda: Option<&crate::analysis::model::SourceLocation>,
+) -> String {
+    let mut s = d.message.clone();
+    if let Some(loc) = cuda {
+        s.push_str(&format!(
+            "\nsource: {}:{}:{}",
+            loc.file, loc.line, loc.column
+        ));
+    }
+    for n in &d.notes {
+        s.push_str("\nnote: ");
+        s.push_str(n);
+    }
+    if let Some(h) = &d.help {
+        s.push_str("\nhelp: ");
+        s.push_str(h);
+    }
+    s
+}

@@ -1,0 +1,273 @@
+//! `warpscope check`, `explain` and `rules` end to end: the binary run on
+//! fixtures, its output and exit code snapshotted.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Run {
+    fn snapshot(&self) -> String {
+        format!(
+            "exit code: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn warpscope(args: &[&str]) -> Run {
+    warpscope_stdin(args, None)
+}
+
+fn warpscope_stdin(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warpscope");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn snap(name: &str, text: &str) {
+    insta::with_settings!({snapshot_path => "fixtures/check/snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+const SYNTAX: &str = "tests/fixtures/check/syntax_error.ptx";
+
+#[test]
+fn rules_lists_every_rule() {
+    let r = warpscope(&["rules"]);
+    assert_eq!(r.code, 0);
+    for name in [
+        "uncoalesced-access",
+        "misaligned-access",
+        "narrow-access",
+        "data-dependent-access",
+        "local-memory-access",
+        "uniform-store",
+        "syntax-error",
+    ] {
+        assert!(r.stdout.contains(name), "{name} missing:\n{}", r.stdout);
+    }
+    snap("rules", &r.snapshot());
+    let j = warpscope(&["rules", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    assert!(v
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["code"] == "W101" && r["default_level"] == "warn"));
+}
+
+#[test]
+fn explain_prints_the_doc_comment_by_code_or_name() {
+    let by_code = warpscope(&["explain", "W101"]);
+    let by_name = warpscope(&["explain", "uncoalesced-access"]);
+    assert_eq!(by_code.code, 0);
+    assert_eq!(by_code.stdout, by_name.stdout);
+    assert!(by_code.stdout.contains("## How to fix it"));
+    snap("explain-W101", &by_code.snapshot());
+    let fe = warpscope(&["explain", "E0001"]);
+    assert!(fe.stdout.contains("syntax-error"), "{}", fe.stdout);
+}
+
+#[test]
+fn explain_unknown_rule_is_a_usage_error() {
+    let r = warpscope(&["explain", "no-such-lint"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown rule `no-such-lint`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn missing_path_is_an_io_error() {
+    let r = warpscope(&["check", "tests/fixtures/check/nope.ptx"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .starts_with("error: tests/fixtures/check/nope.ptx: no such file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn unknown_lint_on_the_command_line_is_a_usage_error() {
+    let r = warpscope(&["check", "--no-config", "-D", "uncoalesced", SYNTAX]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown lint `uncoalesced`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn config_error_points_at_the_key() {
+    let r = warpscope(&[
+        "check",
+        "--color",
+        "never",
+        "tests/fixtures/check/bad-config/k.ptx",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.snapshot());
+    assert!(r.stderr.contains("unknown field `blok`"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("tests/fixtures/check/bad-config/warpscope.toml:9:1"),
+        "{}",
+        r.stderr
+    );
+    snap("config-error", &r.snapshot());
+}
+
+#[test]
+fn pyproject_tool_table_is_read_and_checked() {
+    let r = warpscope(&[
+        "check",
+        "--color",
+        "never",
+        "tests/fixtures/check/bad-pyproject/k.ptx",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.snapshot());
+    assert!(
+        r.stderr.contains("bad-pyproject/pyproject.toml:5:17"),
+        "{}",
+        r.stderr
+    );
+    snap("pyproject-error", &r.snapshot());
+}
+
+#[test]
+fn explicit_config_and_no_config() {
+    let r = warpscope(&[
+        "check",
+        "--config",
+        "tests/fixtures/check/bad-config/warpscope.toml",
+        SYNTAX,
+    ]);
+    assert_eq!(r.code, 2);
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "tests/fixtures/check/bad-config/k.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+}
+
+#[test]
+fn syntax_error_fails_with_a_located_diagnostic() {
+    let r = warpscope(&["check", "--color", "never", SYNTAX]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    assert!(r.stdout.contains("[E0001]"), "{}", r.stdout);
+    snap("syntax-error-full", &r.snapshot());
+}
+
+#[test]
+fn exit_zero_and_allow_change_the_exit_code() {
+    assert_eq!(warpscope(&["check", "--exit-zero", SYNTAX]).code, 0);
+    let allowed = warpscope(&["check", "-A", "syntax-error", SYNTAX]);
+    assert_eq!(allowed.code, 0, "{}", allowed.snapshot());
+    assert!(!allowed.stdout.contains("E0001"));
+}
+
+#[test]
+fn every_format_on_a_syntax_error() {
+    for f in ["concise", "json", "sarif", "github", "gitlab"] {
+        let r = warpscope(&["check", "--no-config", "--format", f, SYNTAX]);
+        assert_eq!(r.code, 1, "{f}: {}", r.snapshot());
+        if matches!(f, "json" | "sarif" | "gitlab") {
+            serde_json::from_str::<serde_json::Value>(&r.stdout)
+                .unwrap_or_else(|e| panic!("{f} is not JSON: {e}"));
+        }
+        snap(&format!("syntax-error-{f}"), &r.snapshot());
+    }
+}
+
+#[test]
+fn directories_are_searched_recursively_in_a_stable_order() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/fixtures/check/tree",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    let files: Vec<&str> = r
+        .stdout
+        .lines()
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert!(files.contains(&"tests/fixtures/check/tree/sub/a.ptx"));
+    assert!(!r.stdout.contains("notes.txt"));
+    snap("tree-concise", &r.snapshot());
+}
+
+#[test]
+fn stdin_is_read_for_dash() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/check/syntax_error.ptx"
+    ))
+    .unwrap();
+    let r = warpscope_stdin(
+        &["check", "--no-config", "--format", "concise", "-"],
+        Some(&text),
+    );
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    assert!(r.stdout.starts_with("<stdin>:"), "{}", r.stdout);
+}
+
+#[test]
+fn color_always_and_never() {
+    let always = warpscope(&["check", "--no-config", "--color", "always", SYNTAX]);
+    assert!(always.stdout.contains("\x1b["), "{}", always.stdout);
+    let never = warpscope(&["check", "--no-config", "--color", "never", SYNTAX]);
+    assert!(!never.stdout.contains('\x1b'));
+    // auto: stdout is a pipe here, so no colour.
+    let auto = warpscope(&["check", "--no-config", SYNTAX]);
+    assert!(!auto.stdout.contains('\x1b'));
+}
+
+#[test]
+fn bad_option_value_is_a_usage_error() {
+    let r = warpscope(&["check", "--format", "xml", SYNTAX]);
+    assert_eq!(r.code, 2);
+    let r = warpscope(&["check", "--pointer-align", "3", SYNTAX]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("power of two"), "{}", r.stderr);
+}
