@@ -571,3 +571,17 @@ fn definition_and_hover_for_variables_functions_and_call_arguments() {
     );
     c.shutdown();
 }
+
+#[test]
+fn zz_dump() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    let d = c.diagnostics(URI, 1);
+    eprintln!("DIAGS {}", serde_json::to_string_pretty(&d).unwrap());
+    eprintln!("HOVER LD {}", hover_text(&mut c, FIXTURE, "ld.global.f32", 1));
+    eprintln!("HOVER ST {}", hover_text(&mut c, FIXTURE, "st.global.f32", 1));
+    let h = c.request("textDocument/inlayHint", json!({"textDocument": td(URI), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}));
+    eprintln!("INLAY {}", serde_json::to_string_pretty(&h).unwrap());
+    c.shutdown();
+}

@@ -11,8 +11,9 @@
 use super::index::NameIndex;
 use lsp_types::SymbolKind;
 use std::path::{Path, PathBuf};
-use warpscope::analysis::{Access, KernelAnalysis};
-use warpscope::diagnostic::{Diagnostic, FrontEndCode};
+use warpscope::analysis::{Access, Analysis, KernelAnalysis};
+use warpscope::config::{Config, ConfigError};
+use warpscope::diagnostic::Diagnostic;
 use warpscope::source::{SourceFile, Span};
 use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
 
@@ -22,17 +23,24 @@ use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
 pub struct LoadedConfig {
     /// The file it came from, if any.
     pub path: Option<PathBuf>,
-    /// Why the configuration could not be read (shown as a diagnostic).
-    pub error: Option<String>,
+    /// The configuration (defaults when none was found or it was invalid).
+    pub config: Config,
+    /// Why the configuration file could not be used (shown as a diagnostic;
+    /// defaults apply meanwhile).
+    pub error: Option<ConfigError>,
 }
 
-/// Looks up the configuration for a document in `dir` (and upwards).
-///
-/// ADAPTER (until `config::Config::discover` lands from branch `check`): no
-/// configuration file is read; defaults apply.
+/// Looks up the configuration for a document in `dir` and upwards, exactly
+/// as `warpscope check` does for a file in that directory
+/// ([`Config::discover`]). A document that is not a file on disk (an
+/// untitled buffer) gets the defaults.
 pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
-    let _ = dir;
-    LoadedConfig::default()
+    let Some(dir) = dir else { return LoadedConfig::default() };
+    match Config::discover(dir) {
+        Ok(Some((path, config))) => LoadedConfig { path: Some(path), config, error: None },
+        Ok(None) => LoadedConfig::default(),
+        Err(e) => LoadedConfig { path: Some(e.path.clone()), config: Config::default(), error: Some(e) },
+    }
 }
 
 /// A document symbol (kernel, function, module variable) with its children.
@@ -83,20 +91,25 @@ impl Facts {
     }
 }
 
-/// Analyses one document.
+/// Analyses one document: the diagnostics `warpscope check` reports for it
+/// (same codes, levels and configuration), the kernels' accesses, the name
+/// index and the outline.
 ///
-/// ADAPTER (until `lints::check_file` lands from branch `check` and
-/// `analysis::analyze` from branch `analysis`): diagnostics are the front
-/// end's only (parser and sema), and no kernel is analysed.
+/// `check` runs `lints::check_file(file, config)`, which is
+/// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`,
+/// and `analysis::analyze` is `syntax::parse_file` followed by
+/// `analysis::analyze_module`. The server makes the same calls but parses
+/// once, and keeps the tree for the name index (sema) and the outline;
+/// `tests/lsp_stdio.rs` checks that the diagnostics equal `check --format json`'s.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
-    let _ = config;
-    let (module, mut diagnostics) = warpscope::syntax::parse_file(file);
-    let (symbols, sema_diagnostics) = warpscope::sema::check_module(&module);
-    diagnostics.extend(sema_diagnostics);
-    diagnostics.sort_by_key(|d| d.span().start);
+    let config = &config.config;
+    let (module, front_end) = warpscope::syntax::parse_file(file);
+    let kernels = warpscope::analysis::analyze_module(file, &module, &config.options);
+    let checked = warpscope::lints::lint_analysis(file, Analysis { kernels, diagnostics: front_end }, config);
+    let (symbols, _sema_diagnostics) = warpscope::sema::check_module(&module);
     let names = NameIndex::build(&module, &symbols);
     let symbols = document_symbols(&module);
-    let kernels: Vec<KernelAnalysis> = Vec::new();
+    let kernels = checked.analysis.kernels;
     let mut accesses = Vec::new();
     for (ki, k) in kernels.iter().enumerate() {
         for (ai, a) in k.accesses.iter().enumerate() {
@@ -104,24 +117,12 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
         }
     }
     accesses.sort_by_key(|(s, _, _)| (s.start, s.end));
-    Facts {
-        diagnostics,
-        kernels,
-        accesses,
-        names,
-        symbols,
-    }
+    Facts { diagnostics: checked.diagnostics, kernels, accesses, names, symbols }
 }
 
 /// The explanation of a diagnostic code, as `warpscope explain CODE` prints it.
-///
-/// ADAPTER (until the lint registry lands from branch `check`): front-end
-/// codes only.
 pub fn explain(code: &str) -> Option<&'static str> {
-    FrontEndCode::ALL
-        .iter()
-        .find(|c| c.code() == code)
-        .map(|c| c.explain())
+    warpscope::lints::explain(code)
 }
 
 fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
@@ -228,12 +229,8 @@ pub fn space_directive(space: StateSpace) -> &'static str {
     }
 }
 
-/// The demangled C++ name, when `name` is an Itanium-mangled one.
+/// The demangled C++ name, when `name` is a mangled one.
 pub fn demangle(name: &str) -> Option<String> {
-    if !name.starts_with("_Z") {
-        return None;
-    }
-    cpp_demangle::Symbol::new(name)
-        .ok()
-        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+    let d = warpscope::analysis::demangle(name);
+    (d != name).then_some(d)
 }

@@ -142,3 +142,37 @@ pub fn file_path(uri: &Uri) -> Option<PathBuf> {
         .unwrap_or(s);
     Some(PathBuf::from(s))
 }
+
+/// The `file:` URI of a local path (absolute paths only; bytes outside the
+/// URI's unreserved set are percent-encoded).
+pub fn path_uri(path: &std::path::Path) -> Option<Uri> {
+    let abs = std::path::absolute(path).ok()?;
+    let s = abs.to_str()?.replace('\\', "/");
+    let mut out = String::from("file://");
+    if !s.starts_with('/') {
+        out.push('/');
+    }
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~:".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_and_paths_round_trip() {
+        let p = std::path::Path::new("/tmp/a dir/ké.ptx");
+        let uri = path_uri(p).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/a%20dir/k%C3%A9.ptx");
+        assert_eq!(file_path(&uri).unwrap(), p);
+        let untitled: Uri = "untitled:Untitled-1".parse().unwrap();
+        assert_eq!(file_path(&untitled), None);
+    }
+}

@@ -148,17 +148,7 @@ pub fn publish(s: &mut Server, uri: &lt::Uri) {
         .map(|d| to_lsp_diagnostic(d, uri, &doc.text, &doc.lines, enc, explain_url.as_deref()))
         .collect();
     if let Some(e) = &doc.config.error {
-        out.insert(
-            0,
-            lt::Diagnostic {
-                range: lt::Range::default(),
-                severity: Some(lt::DiagnosticSeverity::ERROR),
-                code: Some(lt::NumberOrString::String("config".into())),
-                source: Some("warpscope".into()),
-                message: format!("configuration not used: {e}"),
-                ..Default::default()
-            },
-        );
+        out.insert(0, config_error(e, enc));
     }
     let p = lt::PublishDiagnosticsParams {
         uri: uri.clone(),
@@ -166,6 +156,33 @@ pub fn publish(s: &mut Server, uri: &lt::Uri) {
         version: Some(version),
     };
     s.notify("textDocument/publishDiagnostics", p);
+}
+
+/// A configuration file `check` would refuse: reported at the top of the
+/// document, with the place in the configuration file as related
+/// information; the document is analysed with the defaults meanwhile.
+fn config_error(e: &warpscope::config::ConfigError, enc: Encoding) -> lt::Diagnostic {
+    let related = super::document::path_uri(&e.path).map(|uri| {
+        let lines = LineIndex::new(&e.text);
+        let range = e.span.map(|sp| lines.range(&e.text, sp, enc)).unwrap_or_default();
+        vec![lt::DiagnosticRelatedInformation {
+            location: lt::Location { uri, range },
+            message: e.message.clone(),
+        }]
+    });
+    lt::Diagnostic {
+        range: lt::Range::default(),
+        severity: Some(lt::DiagnosticSeverity::ERROR),
+        code: Some(lt::NumberOrString::String("config".into())),
+        source: Some("warpscope".into()),
+        message: format!(
+            "invalid configuration, defaults used instead ({}: {}); `warpscope check` refuses to run with it",
+            e.path.display(),
+            e.message
+        ),
+        related_information: related,
+        ..Default::default()
+    }
 }
 
 /// One library diagnostic as an LSP diagnostic: same code, level and message
@@ -426,7 +443,8 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
         }
         None => {}
     }
-    for c in &a.caveats {
+    // What the figures rest on: this access's caveats, then the kernel's.
+    for c in a.caveats.iter().chain(&k.caveats) {
         let _ = write!(out, "\n- {c}");
     }
     out
@@ -583,7 +601,7 @@ mod tests {
                 active_lanes: Some(32.0),
             },
             requests: None,
-            caveats: vec!["block shape assumed (256,1,1)".into()],
+            caveats: vec![],
         };
         let k = KernelAnalysis {
             name: "_Z6stridePfS_i".into(),
@@ -594,6 +612,7 @@ mod tests {
             accesses: vec![a.clone()],
             totals: None,
             totals_unavailable: None,
+            caveats: vec!["block shape assumed (256,1,1)".into()],
             span: Span::default(),
         };
         (k, a)
