@@ -7,10 +7,16 @@
 //! timed.
 
 use std::path::{Path, PathBuf};
+
+/// The same allocator as the `warpscope` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -24,7 +30,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// CPU time of this thread, in seconds: on a loaded machine wall time
 /// overstates the parser's cost, so both are reported.
 fn thread_cpu() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes one timespec into the valid pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
@@ -36,11 +45,24 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` does not, and
+    // then this only checks that the benchmark builds.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("parse benchmark: run it with `cargo bench --bench parse`");
+        return;
+    }
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dirs: Vec<PathBuf> = if args.is_empty() {
         let big = root.join(".corpus");
-        vec![if big.is_dir() { big } else { root.join("tests/corpus") }]
+        vec![if big.is_dir() {
+            big
+        } else {
+            root.join("tests/corpus")
+        }]
     } else {
         args.iter().map(PathBuf::from).collect()
     };
@@ -55,8 +77,17 @@ fn main() {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .collect();
     let total: usize = texts.iter().map(String::len).sum();
-    let largest = texts.iter().max_by_key(|t| t.len()).cloned().unwrap_or_default();
-    println!("corpus: {} files, {:.1} MB, from {:?}", texts.len(), total as f64 / 1e6, dirs);
+    let largest = texts
+        .iter()
+        .max_by_key(|t| t.len())
+        .cloned()
+        .unwrap_or_default();
+    println!(
+        "corpus: {} files, {:.1} MB, from {:?}",
+        texts.len(),
+        total as f64 / 1e6,
+        dirs
+    );
 
     let rounds = if total > 100_000_000 { 3 } else { 7 };
     let mut wall = Vec::new();
@@ -67,7 +98,12 @@ fn main() {
         stmts = 0;
         for s in &texts {
             let (m, d) = warpscope::syntax::parse(s);
-            stmts += m.functions.iter().filter_map(|f| f.body.as_ref()).map(|b| b.statements.len()).sum::<usize>();
+            stmts += m
+                .functions
+                .iter()
+                .filter_map(|f| f.body.as_ref())
+                .map(|b| b.statements.len())
+                .sum::<usize>();
             std::hint::black_box((&m, &d));
         }
         wall.push(total as f64 / 1e6 / t.elapsed().as_secs_f64());

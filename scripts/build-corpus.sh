@@ -168,16 +168,13 @@ build_libs() {
       touch "$out/.done"
       [[ $KEEP_UNPACKED = 1 ]] || rm -rf "$tmp"
     fi
-    find "$out" -name '*.ptx' -type f -printf "%P\t%s\n" | sort |
-      awk -v d="libs/$name" -v src="$pkg==$ver wheel, cuobjdump $CUDA13_VER -xptx all" \
-        -F'\t' '{ print d "/" $1 "\t" $2 "\t" src }' >>"$MANIFEST_TMP"
   done
   rmdir "$CORPUS/unpacked" 2>/dev/null || true
 }
 
 # ------------------------------------------------ (b) .cu sources -> PTX
 build_cu() {
-  local srcs=() f rel dir stem arch out fails=0 built=0 flags
+  local srcs=() f rel dir stem arch out fails=0 built=0 flags src
   while IFS= read -r f; do srcs+=("$f"); done < <(
     cd "$ROOT" && { find examples -name '*.cu' -type f 2>/dev/null
                     find tests/hw -maxdepth 1 -name '*.cu' -type f 2>/dev/null
@@ -213,12 +210,13 @@ build_cu() {
       fi
     done
   done
+  # drop PTX whose source is gone (a renamed or deleted .cu)
+  while IFS= read -r f; do
+    src=${f%.sm_*.ptx}.cu
+    [[ -f $ROOT/$src ]] || { rm -f "$CORPUS/cu/$f"; log "removed stale cu/$f"; }
+  done < <(cd "$CORPUS/cu" && find . -name '*.ptx' -type f | sed 's|^\./||')
+  find "$CORPUS/cu" -mindepth 1 -type d -empty -delete
   log ".cu -> PTX: $built (re)built, $fails failed"
-  find "$CORPUS/cu" -name '*.ptx' -type f -printf "%P\t%s\n" 2>/dev/null | sort |
-    awk -F'\t' -v v="$CUDA13_VER" -v v12="$NVRTC12_VER" '{
-      src = ($1 ~ /\.sm_70\.ptx$/) ? "NVRTC " v12 " (CUDA 12) --gpu-architecture=compute_70 -lineinfo" \
-                                   : "nvcc " v " -ptx -lineinfo -arch=sm_XX";
-      print "cu/" $1 "\t" $2 "\t" src }' >>"$MANIFEST_TMP"
 }
 
 # ------------------------------------------------ (c) Triton
@@ -236,8 +234,6 @@ build_triton() {
     TRITON_DEFAULT_FP_FUSION=1 "$venv/bin/python" "$ROOT/scripts/triton_ptx.py" "$CORPUS/triton" $TRITON_ARCHS >&2
     touch "$stamp"
   fi
-  find "$CORPUS/triton" -name '*.ptx' -type f -printf "%P\t%s\n" | sort |
-    awk -F'\t' -v v="$TRITON_VER" '{ print "triton/" $1 "\t" $2 "\ttriton " v " scripts/triton_ptx.py" }' >>"$MANIFEST_TMP"
 }
 
 if [[ $TOOLS_ONLY = 1 ]]; then
@@ -250,7 +246,25 @@ fi
 [[ $DO_CU = 1 ]] && build_cu
 [[ $DO_TRITON = 1 ]] && build_triton
 
-# ------------------------------------------------ summary
+# ------------------------------------------------ summary (everything in the corpus, built now or before)
+for d in "$CORPUS"/libs/*/; do
+  [[ -d $d ]] || continue
+  name=$(basename "$d")
+  find "$d" -name '*.ptx' -type f -printf "%P\t%s\n" | sort |
+    awk -v d="libs/$name" -v src="$(echo "$name" | sed 's/-\([0-9][0-9.]*\)$/==\1/') wheel, cuobjdump $CUDA13_VER -xptx all" \
+      -F'\t' '{ print d "/" $1 "\t" $2 "\t" src }' >>"$MANIFEST_TMP"
+done
+if [[ -d $CORPUS/cu ]]; then
+  find "$CORPUS/cu" -name '*.ptx' -type f -printf "%P\t%s\n" | sort |
+    awk -F'\t' -v v="$CUDA13_VER" -v v12="$NVRTC12_VER" '{
+      src = ($1 ~ /\.sm_70\.ptx$/) ? "NVRTC " v12 " (CUDA 12) --gpu-architecture=compute_70 -lineinfo" \
+                                   : "nvcc " v " -ptx -lineinfo -arch=sm_XX";
+      print "cu/" $1 "\t" $2 "\t" src }' >>"$MANIFEST_TMP"
+fi
+if [[ -d $CORPUS/triton ]]; then
+  find "$CORPUS/triton" -name '*.ptx' -type f -printf "%P\t%s\n" | sort |
+    awk -F'\t' -v v="$TRITON_VER" '{ print "triton/" $1 "\t" $2 "\ttriton " v " scripts/triton_ptx.py" }' >>"$MANIFEST_TMP"
+fi
 { printf 'path\tbytes\tsource\n'; cat "$MANIFEST_TMP"; } >"$CORPUS/MANIFEST.tsv"
 echo "warpscope PTX corpus in $CORPUS"
 printf '%-48s %7s %9s %12s\n' "part" "files" "MB" "statements"

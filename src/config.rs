@@ -24,7 +24,7 @@
 //! match = "transpose*"
 //! block = [32, 8]
 //! grid = [64, 64]
-//! params = { n = 2048, 3 = 1 }
+//! params = { 2 = 2048, 3 = 1 }
 //! ```
 //!
 //! Unknown keys and wrong types are errors whose [`ConfigError::span`] points
@@ -302,17 +302,18 @@ impl RawConfig {
         let cx = Ctx { path, text };
         let mut c = Config::default();
         if let Some(a) = &self.arch {
-            c.options.arch =
-                match parse_arch(a.get_ref()) {
-                    Some(arch) => arch,
-                    None => return cx.err(
+            c.options.arch = match parse_arch(a.get_ref()) {
+                Some(arch) => arch,
+                None => {
+                    return cx.err(
                         a.span(),
                         format!(
                             "unknown architecture `{}`: expected sm60 or sm70 (or any later sm_XX)",
                             a.get_ref()
                         ),
-                    ),
-                };
+                    )
+                }
+            };
         }
         if let Some(p) = &self.pointer_align {
             let v = *p.get_ref();
@@ -384,7 +385,7 @@ block = [256]
 match = "transpose*"
 block = [32, 8]
 grid = [64, 64]
-params = { n = 2048, 3 = 1 }
+params = { transpose_param_2 = 2048, 3 = 1 }
 "#,
         )
         .unwrap();
@@ -399,7 +400,10 @@ params = { n = 2048, 3 = 1 }
         assert_eq!(l.block, Some([32, 8, 1]));
         assert_eq!(
             l.params,
-            vec![(ParamKey::Index(3), 1), (ParamKey::Name("n".into()), 2048)]
+            vec![
+                (ParamKey::Index(3), 1),
+                (ParamKey::Name("transpose_param_2".into()), 2048)
+            ]
         );
     }
 

@@ -232,7 +232,13 @@ pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> Strin
         // Rendering into memory only fails on spans outside the file; fall
         // back to a one-line form so nothing is lost.
         if term::emit(&mut buf, &config, &file, &d.to_codespan(())).is_err() {
-            let line = format!("{}[{}]: {} (at byte {})\n", d.severity.as_str(), d.code, d.message, d.span().start);
+            let line = format!(
+                "{}[{}]: {} (at byte {})\n",
+                d.severity.as_str(),
+                d.code,
+                d.message,
+                d.span().start
+            );
             buf.get_mut().extend_from_slice(line.as_bytes());
         }
     }

@@ -202,14 +202,8 @@ impl<'src> FunctionSymbols<'src> {
         if self.reg_ranges.is_empty() {
             return None;
         }
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        (1..=digits).find_map(|k| {
-            let (prefix, index) = name.split_at(name.len() - k);
-            if k > 1 && index.starts_with('0') {
-                return None;
-            }
+        digit_splits(name).find_map(|(prefix, n)| {
             let id = *self.reg_ranges.get(&(scope, prefix))?;
-            let n: u64 = index.parse().ok()?;
             (n < u64::from(self.reg(id).range.unwrap_or(0))).then_some(id)
         })
     }
@@ -421,7 +415,11 @@ pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Di
             Some(prev) => {
                 let pf = module.function(prev);
                 if pf.body.is_some() && f.body.is_some() {
-                    diags.push(duplicate(f.name, pf.name.span, "function"));
+                    diags.push(duplicate_with(
+                        f.name,
+                        pf.name.span,
+                        format!("function `{}` is defined twice", f.name.text),
+                    ));
                 } else if pf.body.is_none() && f.body.is_some() {
                     syms.function_names.insert(f.name.text, id);
                 }
@@ -492,13 +490,35 @@ fn init_symbols<'src>(init: &InitValue<'src>, out: &mut Vec<Ident<'src>>) {
 }
 
 fn duplicate(second: Ident<'_>, first: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(
-        FrontEndCode::DuplicateDeclaration,
-        second.span,
+    duplicate_with(
+        second,
+        first,
         format!("{what} `{}` is declared twice", second.text),
     )
-    .with_label("declared again here")
-    .with_secondary(first, "first declared here")
+}
+
+fn duplicate_with(second: Ident<'_>, first: Span, message: String) -> Diagnostic {
+    Diagnostic::error(FrontEndCode::DuplicateDeclaration, second.span, message)
+        .with_label("declared again here")
+        .with_secondary(first, "first declared here")
+}
+
+/// Every split of a name's trailing decimal digits into a prefix and a
+/// canonical index (`%f12` gives (`%f1`, 2) and (`%f`, 12)); at most 20.
+fn digit_splits(name: &str) -> impl Iterator<Item = (&str, u64)> {
+    let digits = name
+        .bytes()
+        .rev()
+        .take_while(u8::is_ascii_digit)
+        .count()
+        .min(20);
+    (1..=digits).filter_map(move |k| {
+        let (prefix, index) = name.split_at(name.len() - k);
+        if k > 1 && index.starts_with('0') {
+            return None;
+        }
+        Some((prefix, index.parse().ok()?))
+    })
 }
 
 fn undeclared_symbol(name: Ident<'_>) -> Diagnostic {
@@ -603,6 +623,9 @@ impl<'src> FnChecker<'_, 'src> {
         // Name -> span of its first declaration, per scope (registers and
         // variables share the namespace).
         let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::new();
+        // Plain registers by each (prefix, index) split of their names, to
+        // find those a later range declaration covers.
+        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> = HashMap::new();
         for (id, stmt) in body.iter() {
             let StmtKind::Var(decl) = &stmt.kind else {
                 continue;
@@ -630,18 +653,23 @@ impl<'src> FnChecker<'_, 'src> {
                             .map(|&r| self.syms.reg(r).span)
                             .or_else(|| {
                                 // A plain register of this scope inside the new range.
-                                self.syms
-                                    .reg_names
+                                plain_by_prefix
+                                    .get(&(scope, d.name.text))?
                                     .iter()
-                                    .filter(|((s, name), _)| {
-                                        *s == scope && in_range(name, d.name.text, n)
-                                    })
-                                    .map(|(_, &r)| self.syms.reg(r).span)
-                                    .min_by_key(|s| s.start)
+                                    .filter(|(i, _)| *i < u64::from(n))
+                                    .map(|&(_, sp)| sp)
+                                    .min_by_key(|sp| sp.start)
                             }),
                     };
                     if let Some(first) = clash {
-                        self.diags.push(duplicate(d.name, first, "register"));
+                        let what = match d.range {
+                            Some(n) => format!(
+                                "register range `{}<{n}>` overlaps registers already declared",
+                                d.name.text
+                            ),
+                            None => format!("register `{}` is declared twice", d.name.text),
+                        };
+                        self.diags.push(duplicate_with(d.name, first, what));
                         continue;
                     }
                     let rid = RegId(self.syms.regs.len() as u32);
@@ -650,6 +678,12 @@ impl<'src> FnChecker<'_, 'src> {
                         None => {
                             self.syms.reg_names.insert((scope, d.name.text), rid);
                             names.insert((scope, d.name.text), d.name.span);
+                            for (prefix, index) in digit_splits(d.name.text) {
+                                plain_by_prefix
+                                    .entry((scope, prefix))
+                                    .or_default()
+                                    .push((index, d.name.span));
+                            }
                         }
                         Some(_) => {
                             self.syms.reg_ranges.insert((scope, d.name.text), rid);
@@ -668,7 +702,7 @@ impl<'src> FnChecker<'_, 'src> {
                     names.insert((scope, d.name.text), d.name.span);
                     let li = self.syms.locals.len();
                     self.syms.locals.push(VarInfo {
-                        decl: decl.clone(),
+                        decl: (**decl).clone(),
                         declarator: di,
                     });
                     self.syms.local_names.insert((scope, d.name.text), li);
@@ -810,33 +844,49 @@ impl<'src> FnChecker<'_, 'src> {
             format!("register `{}` is not declared", name.text),
         )
         .with_label("no `.reg` declaration in scope");
+        // Declared in a `{ }` block that does not enclose this use?
+        let elsewhere = (0..self.syms.scopes.len() as u32)
+            .map(ScopeId)
+            .filter(|s| !self.syms.scopes.chain(scope).any(|c| c == *s))
+            .find_map(|s| self.syms.lookup_reg(s, name.text));
         // A range with the same prefix that is too short?
         let digits = name
             .text
             .bytes()
             .rev()
             .take_while(u8::is_ascii_digit)
-            .count();
+            .count()
+            .min(20);
         let near = (1..=digits).find_map(|k| {
             let prefix = &name.text[..name.text.len() - k];
             self.syms
                 .scopes
                 .chain(scope)
-                .find_map(|s| self.syms.reg_ranges.get(&(s, prefix)).copied())
+                .find_map(|s| self.syms.reg_ranges.get(&(s, prefix)).map(|&r| (prefix, r)))
         });
-        if let Some(r) = near {
-            let info = *self.syms.reg(r);
-            let n = info.range.unwrap_or(0);
-            let prefix = &name.text[..name.text.len() - digits.min(name.text.len())];
+        if let Some(r) = elsewhere {
+            d = d.with_secondary(
+                self.syms.reg(r).span,
+                "declared here, in a `{ }` block that does not enclose this use",
+            );
+        } else if let Some((prefix, r)) = near {
+            let n = self.syms.reg(r).range.unwrap_or(0);
             let last = if n == 0 {
                 "no register".to_string()
             } else {
                 format!("`{prefix}0` to `{prefix}{}`", n - 1)
             };
-            d = d.with_secondary(info.span, format!("`{prefix}<{n}>` declares {last}"));
+            d = d.with_secondary(
+                self.syms.reg(r).span,
+                format!("`{prefix}<{n}>` declares {last}"),
+            );
+            let index = &name.text[prefix.len()..];
+            if index.len() > 1 && index.starts_with('0') {
+                d = d.with_note("register indices have no leading zeros");
+            }
         } else {
             d = d.with_help(format!(
-                "declare it: `.reg .b32 {};` (with its type)",
+                "declare it with a `.reg` directive in this function, e.g. `.reg .b32 {};`",
                 name.text
             ));
         }
@@ -940,18 +990,6 @@ fn decl_name_span(decl: &VarDecl<'_>, name: &str) -> Span {
         .iter()
         .find(|d| d.name.text == name)
         .map_or(decl.span, |d| d.name.span)
-}
-
-/// True when `name` is `prefix` followed by a canonical index below `n`.
-fn in_range(name: &str, prefix: &str, n: u32) -> bool {
-    name.strip_prefix(prefix)
-        .filter(|d| {
-            !d.is_empty()
-                && d.bytes().all(|b| b.is_ascii_digit())
-                && (d.len() == 1 || !d.starts_with('0'))
-        })
-        .and_then(|d| d.parse::<u64>().ok())
-        .is_some_and(|i| i < u64::from(n))
 }
 
 /// Index of a lexical scope in a [`Scopes`] tree: 0 is the function body,
@@ -1105,5 +1143,341 @@ pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>>
         StmtKind::Label(n) => Some(n),
         StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => Some(name),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    const HEAD: &str = ".version 8.5\n.target sm_90\n.address_size 64\n";
+
+    /// Parses `body` as the body of `.entry k(.param .u64 p)` after `module`.
+    fn src(module: &str, body: &str) -> String {
+        format!("{HEAD}{module}\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n")
+    }
+
+    fn check(text: &str) -> (Module<'_>, ModuleSymbols<'_>, Vec<Diagnostic>) {
+        let (m, pd) = parse(text);
+        assert!(pd.is_empty(), "parse: {pd:#?}");
+        let (s, d) = check_module(&m);
+        (m, s, d)
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
+        d.iter().map(|d| d.code).collect()
+    }
+
+    fn last_fn(m: &Module<'_>) -> FunctionId {
+        FunctionId(m.functions.len() as u32 - 1)
+    }
+
+    /// The `nth` occurrence of `needle` as a whole name.
+    fn word(text: &str, needle: &str, nth: usize) -> Span {
+        let is_name = |c: char| c.is_ascii_alphanumeric() || "_$%".contains(c);
+        let start = text
+            .match_indices(needle)
+            .filter(|(i, _)| {
+                let before = text[..*i].chars().next_back().is_none_or(|c| !is_name(c));
+                let after = text[i + needle.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !is_name(c));
+                before && after
+            })
+            .nth(nth)
+            .unwrap()
+            .0 as u32;
+        Span::new(start, start + needle.len() as u32)
+    }
+
+    fn at(text: &str, needle: &str, nth: usize) -> Span {
+        let start = text.match_indices(needle).nth(nth).unwrap().0 as u32;
+        Span::new(start, start + needle.len() as u32)
+    }
+
+    #[test]
+    fn register_ranges_expand_without_materialising() {
+        let t = src(
+            "",
+            ".reg .b32 %r<100>;\n.reg .f32 %f1<3>;\n.reg .v4 .f32 %v;\nret;",
+        );
+        let (m, s, d) = check(&t);
+        assert!(d.is_empty());
+        let f = s.function(last_fn(&m));
+        assert_eq!(f.registers().len(), 3, "one entry per declarator");
+        let r99 = f.register("%r99").unwrap();
+        assert_eq!((r99.ty, r99.vector, r99.range), ("b32", 1, Some(100)));
+        assert_eq!(r99.span, at(&t, "%r", 0));
+        assert!(f.register("%r0").is_some());
+        assert!(f.register("%r100").is_none());
+        assert!(f.register("%r07").is_none(), "no leading zeros");
+        assert!(f.register("%r").is_none());
+        // `%f12` splits as `%f1` + `2` and as `%f` + `12`: the first matches.
+        assert_eq!(f.register("%f12").unwrap().ty, "f32");
+        assert!(f.register("%f13").is_none());
+        assert_eq!(f.register("%v").unwrap().vector, 4);
+    }
+
+    #[test]
+    fn nested_scopes_shadow_and_end() {
+        let t = src(
+            "",
+            ".reg .b32 %r<4>;\n{\n.reg .u16 %r<2>;\nmov.u16 %r1, 0;\n}\nmov.u32 %r1, 0;\nmov.u32 %r3, 0;\nret;",
+        );
+        let (m, s, d) = check(&t);
+        assert!(d.is_empty(), "{d:#?}");
+        let f = s.function(last_fn(&m));
+        let inner_use = at(&t, "%r1", 0);
+        let outer_use = at(&t, "%r1", 1);
+        let inner = f.resolve(inner_use).unwrap();
+        let outer = f.resolve(outer_use).unwrap();
+        assert_eq!(inner.decl_span, at(&t, "%r", 1));
+        assert_eq!(outer.decl_span, at(&t, "%r", 0));
+        let Def::Register(r) = inner.def else {
+            panic!()
+        };
+        assert_eq!(f.reg(r).ty, "u16");
+        // Unscoped lookup prefers the outermost scope.
+        assert_eq!(f.register("%r1").unwrap().ty, "b32");
+    }
+
+    #[test]
+    fn e0101_undeclared_register_once_per_name() {
+        let t = src(
+            "",
+            ".reg .b32 %r<2>;\nmov.u32 %r5, 0;\nadd.s32 %r5, %r5, %q;\nret;",
+        );
+        let (_, _, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0101", "E0101"]);
+        assert_eq!(d[0].span(), at(&t, "%r5", 0));
+        assert_eq!(
+            d[0].notes,
+            vec!["used 2 more times in this function".to_string()]
+        );
+        assert_eq!(
+            d[0].labels[1].span,
+            at(&t, "%r", 0),
+            "points at the short range"
+        );
+        assert_eq!(d[1].span(), at(&t, "%q", 0));
+    }
+
+    #[test]
+    fn special_registers_need_no_declaration() {
+        for r in [
+            "%tid.x",
+            "%ntid.y",
+            "%laneid",
+            "%warpid",
+            "%nwarpid",
+            "%ctaid.z",
+            "%nctaid.x",
+            "%smid",
+            "%nsmid",
+            "%gridid",
+            "%lanemask_eq",
+            "%lanemask_gt",
+            "%clock",
+            "%clock_hi",
+            "%clock64",
+            "%pm0",
+            "%pm7",
+            "%pm3_64",
+            "%envreg0",
+            "%envreg31",
+            "%globaltimer",
+            "%globaltimer_lo",
+            "%total_smem_size",
+            "%aggr_smem_size",
+            "%dynamic_smem_size",
+            "%reserved_smem_offset_begin",
+            "%reserved_smem_offset_1",
+            "%is_explicit_cluster",
+            "%clusterid.x",
+            "%cluster_ctarank",
+            "%current_graph_exec",
+        ] {
+            let name = r.split('.').next().unwrap();
+            assert!(is_special_register(name), "{name}");
+        }
+        for r in [
+            "%pm8",
+            "%envreg32",
+            "%envreg01",
+            "%tidx",
+            "%reserved_smem_offset_2",
+            "%pm8_64",
+        ] {
+            assert!(!is_special_register(r), "{r}");
+        }
+        let t = src(
+            "",
+            ".reg .b32 %r<3>;\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, WARP_SZ;\nret;",
+        );
+        let (m, s, d) = check(&t);
+        assert!(d.is_empty());
+        let f = s.function(last_fn(&m));
+        assert_eq!(f.resolve(at(&t, "%tid", 0)).unwrap().def, Def::Special);
+    }
+
+    #[test]
+    fn e0102_duplicate_label_has_both_locations() {
+        let t = src("", "L1:\nret;\nL1:\nret;");
+        let (_, _, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0102"]);
+        assert_eq!(d[0].span(), at(&t, "L1", 1));
+        assert_eq!(d[0].labels[1].span, at(&t, "L1", 0));
+        assert_eq!(d[0].labels[1].message, "first defined here");
+        // The same label in sibling scopes is fine.
+        let t = src(
+            "",
+            ".reg .pred %p;\n{\nW:\n@%p bra W;\n}\n{\nW:\n@%p bra W;\n}\nret;",
+        );
+        assert!(check(&t).2.is_empty());
+    }
+
+    #[test]
+    fn e0103_unknown_targets() {
+        let t = src(
+            "",
+            ".reg .b32 %r;\nbra NOWHERE;\nt: .branchtargets A, GONE;\nbrx.idx %r, t;\nbrx.idx %r, NOTABLE;\nA:\n{\n.param .b32 a;\ncall.uni nofunc, (a);\n}\nret;",
+        );
+        let (_, _, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0103"; 4]);
+        let spans: Vec<Span> = d.iter().map(|d| d.span()).collect();
+        assert_eq!(
+            spans,
+            vec![
+                at(&t, "NOWHERE", 0),
+                at(&t, "GONE", 0),
+                at(&t, "NOTABLE", 0),
+                at(&t, "nofunc", 0)
+            ]
+        );
+        // A label is not a call target, a function is not a branch target.
+        let t = src(".func f()\n{\nret;\n}", "L:\ncall.uni L;\nbra f;\nret;");
+        assert_eq!(codes(&check(&t).2), vec!["E0103", "E0103"]);
+    }
+
+    #[test]
+    fn e0104_duplicate_declarations() {
+        let t = src(
+            ".global .u32 gdup;\n.global .u32 gdup;\n.extern .global .u32 edef;\n.global .u32 edef;",
+            ".reg .b32 %r<4>;\n.reg .b32 %r2;\n.reg .b32 %x;\n.reg .b32 %x;\n.reg .b32 %y1;\n.reg .b32 %y<4>;\n.local .b8 buf[4];\n.shared .b8 buf[4];\n{\n.reg .b32 %r<4>;\n}\nret;",
+        );
+        let (_, s, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0104"; 5], "{d:#?}");
+        assert_eq!(d[0].span(), at(&t, "gdup", 1));
+        assert_eq!(d[0].labels[1].span, at(&t, "gdup", 0));
+        assert_eq!(d[1].span(), at(&t, "%r2", 0));
+        assert_eq!(d[2].span(), at(&t, "%x", 1));
+        assert_eq!(
+            d[3].span(),
+            at(&t, "%y", 1),
+            "a range covering an earlier %y1"
+        );
+        assert_eq!(d[4].span(), at(&t, "buf", 1));
+        // The definition after an `.extern` declaration is the variable.
+        assert!(s.variable("edef").unwrap().decl.linkage.is_empty());
+    }
+
+    #[test]
+    fn e0105_undeclared_symbols() {
+        let t = src(
+            ".global .u64 tbl[1] = {nothing};",
+            ".reg .b64 %rd;\nld.param.u64 %rd, [q];\nmov.u64 %rd, missing;\nret;",
+        );
+        let (_, _, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0105"; 3]);
+        assert_eq!(d[0].span(), at(&t, "nothing", 0));
+        assert_eq!(d[1].span(), at(&t, "q", 0));
+        assert_eq!(d[2].span(), at(&t, "missing", 0));
+    }
+
+    #[test]
+    fn operands_resolve_to_their_declarations() {
+        let t = src(
+            ".global .u32 gvar;\n.func (.param .b32 r) f(.param .b32 a)\n{\nst.param.b32 [r], 0;\nret;\n}",
+            ".reg .b64 %rd<3>;\n.shared .b8 smbuf[16];\nld.param.u64 %rd1, [p];\nmov.u64 %rd2, smbuf;\nmov.u64 %rd2, gvar;\nmov.u64 %rd2, f;\nmov.u64 %rd2, LAB;\nLAB:\nret;",
+        );
+        let (m, s, d) = check(&t);
+        assert!(d.is_empty(), "{d:#?}");
+        let f = s.function(last_fn(&m));
+        let r = |needle: &str, nth: usize| {
+            f.resolve(word(&t, needle, nth))
+                .copied()
+                .unwrap_or_else(|| panic!("{needle} unresolved"))
+        };
+        assert_eq!(r("p", 1).def, Def::Param(0));
+        assert_eq!(r("smbuf", 1).def, Def::Local(0));
+        assert_eq!(r("smbuf", 1).decl_span, at(&t, "smbuf", 0));
+        assert_eq!(r("gvar", 1).def, Def::Global(0));
+        assert_eq!(r("gvar", 1).decl_span, at(&t, "gvar", 0));
+        assert_eq!(r("f", 1).def, Def::Function(FunctionId(0)));
+        let lab = r("LAB", 0);
+        assert!(matches!(lab.def, Def::Label(_)));
+        assert_eq!(lab.decl_span, at(&t, "LAB", 1));
+        // go-to-definition by offset
+        let use_ = at(&t, "%rd2", 0);
+        let (span, res) = f.definition_at(use_.start + 2).unwrap();
+        assert_eq!(span, use_);
+        assert_eq!(res.decl_span, at(&t, "%rd", 0));
+        // the .func's return parameter
+        let ff = s.function(FunctionId(0));
+        assert_eq!(
+            ff.resolve(word(&t, "r", 1)).unwrap().def,
+            Def::ReturnParam(0)
+        );
+        assert_eq!(f.param("p").unwrap().0, 0);
+        assert!(f.param("q").is_none());
+        assert_eq!(f.label("LAB"), Some(StmtId(7)));
+        assert_eq!(s.variable("gvar").unwrap().space(), StateSpace::Global);
+        assert_eq!(s.function_named("f"), Some(FunctionId(0)));
+    }
+
+    #[test]
+    fn calls_prototypes_and_sinks() {
+        let t = src(
+            ".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}",
+            ".reg .b32 %r<3>;\n.reg .b64 %rd;\n.reg .pred %p;\n{\n.param .b32 a0;\n.param .b32 r0;\nst.param.b32 [a0], %r1;\ncall.uni (r0), f, (a0);\nproto: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (r0), %rd, (a0), proto;\nld.param.b32 %r2, [r0];\n}\nshfl.sync.bfly.b32 %r1|%p, %r2, 1, 31, -1;\nmov.b32 {%r1, _}, %rd;\nret;",
+        );
+        let (_, _, d) = check(&t);
+        assert!(d.is_empty(), "{d:#?}");
+    }
+
+    #[test]
+    fn module_functions_alias_and_redefinition() {
+        let t = format!(
+            "{HEAD}.func g();\n.func g()\n{{\nret;\n}}\n.alias h, g;\n.alias z, nope;\n.visible .entry k()\n{{\ncall.uni h;\nret;\n}}\n"
+        );
+        let (m, s, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0103"], "{d:#?}");
+        assert_eq!(d[0].span(), at(&t, "nope", 0));
+        assert_eq!(s.function_named("g"), Some(FunctionId(1)), "the definition");
+        assert_eq!(s.function_named("h"), Some(FunctionId(1)));
+        let _ = m;
+    }
+
+    #[test]
+    fn unbalanced_scopes_do_not_panic() {
+        let body = Body {
+            span: Span::default(),
+            statements: vec![
+                crate::syntax::ast::Statement {
+                    span: Span::default(),
+                    kind: StmtKind::ScopeClose,
+                },
+                crate::syntax::ast::Statement {
+                    span: Span::default(),
+                    kind: StmtKind::ScopeOpen,
+                },
+            ],
+        };
+        let s = Scopes::build(&body);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.scope_of(StmtId(0)), ScopeId::ROOT);
+        assert_eq!(s.scope_of(StmtId(99)), ScopeId::ROOT);
     }
 }

@@ -271,3 +271,203 @@ fn bad_option_value_is_a_usage_error() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("power of two"), "{}", r.stderr);
 }
+
+#[test]
+fn deny_warnings_fails_on_a_warning() {
+    let f = "tests/fixtures/lints/uniform-store/fires.ptx";
+    assert_eq!(warpscope(&["check", "--no-config", f]).code, 0);
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "warnings", f]).code,
+        1
+    );
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "uniform-store", f]).code,
+        1
+    );
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-D", "warnings", "-A", "W106", f]).code,
+        0
+    );
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "-D",
+        "warnings",
+        f,
+    ]);
+    assert!(r.stdout.contains(": error[W106] "), "{}", r.stdout);
+}
+
+#[test]
+fn per_kernel_launch_entries_match_by_glob() {
+    let f = "tests/fixtures/check/per-kernel/strided.ptx";
+    // Without the parameter the stride is unknown and assumed costly ...
+    let bare = warpscope(&["check", "--no-config", "--format", "concise", f]);
+    assert!(bare.stdout.contains("[W101]"), "{}", bare.snapshot());
+    // ... the discovered warpscope.toml gives `strided_*` the value 1 (its
+    // other entry, for another kernel, must not apply), and the access is
+    // coalesced.
+    let configured = warpscope(&["check", "--format", "concise", f]);
+    assert_eq!(configured.code, 0);
+    assert!(configured.stdout.is_empty(), "{}", configured.snapshot());
+    // The same from the command line, by index or by PTX name.
+    for p in ["2=1", "strided_read_param_2=1"] {
+        let cli = warpscope(&[
+            "check",
+            "--no-config",
+            "--param",
+            p,
+            "--format",
+            "concise",
+            f,
+        ]);
+        assert!(cli.stdout.is_empty(), "{p}: {}", cli.snapshot());
+    }
+    let wide = warpscope(&[
+        "check",
+        "--no-config",
+        "--param",
+        "2=32",
+        "--format",
+        "concise",
+        f,
+    ]);
+    assert!(
+        wide.stdout.contains("lanes 128 bytes apart"),
+        "{}",
+        wide.snapshot()
+    );
+}
+
+#[test]
+fn many_files_in_parallel_keep_input_order() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/fixtures/lints/uniform-store/fires.ptx",
+        "tests/fixtures/lints",
+        "tests/fixtures/check/syntax_error.ptx",
+    ]);
+    let mut files: Vec<&str> = r
+        .stdout
+        .lines()
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    files.dedup();
+    assert_eq!(
+        files.first(),
+        Some(&"tests/fixtures/lints/uniform-store/fires.ptx")
+    );
+    assert_eq!(files.last(), Some(&"tests/fixtures/check/syntax_error.ptx"));
+    let middle = &files[1..files.len() - 1];
+    let mut sorted = middle.to_vec();
+    sorted.sort();
+    assert_eq!(middle, &sorted[..], "directory contents in sorted order");
+    // Same output on every run.
+    let again = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/fixtures/lints/uniform-store/fires.ptx",
+        "tests/fixtures/lints",
+        "tests/fixtures/check/syntax_error.ptx",
+    ]);
+    assert_eq!(r.stdout, again.stdout);
+}
+
+#[test]
+fn sarif_of_real_findings_validates() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "sarif",
+        "tests/fixtures/lints",
+        SYNTAX,
+    ]);
+    assert_eq!(r.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let text = include_str!("fixtures/check/sarif-schema-2.1.0.json");
+    // The published schema's erratum, repaired as in tests/check_render.rs.
+    let schema: serde_json::Value = serde_json::from_str(&text.replace(
+        r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#,
+        r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#,
+    ))
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&v)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(v["runs"][0]["results"].as_array().unwrap().len() > 5);
+}
+
+#[test]
+fn garbage_input_does_not_crash() {
+    let mut junk = String::new();
+    let mut x: u32 = 12345;
+    for _ in 0..4000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let alphabet = b".%[]{};@,:+-0123456789abcdefglnrstuvxz \n\t";
+        junk.push(alphabet[(x >> 16) as usize % alphabet.len()] as char);
+    }
+    for text in [
+        junk.as_str(),
+        "",
+        ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(\n{\n",
+    ] {
+        for f in ["full", "json", "sarif"] {
+            let r = warpscope_stdin(&["check", "--no-config", "--format", f, "-"], Some(text));
+            assert!(r.code == 0 || r.code == 1, "{f}: {}", r.snapshot());
+        }
+    }
+}
+
+#[test]
+fn the_whole_corpus_checks_without_internal_errors() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "tests/corpus",
+        "examples/kernels",
+    ]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("internal error"), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 100);
+}
+
+#[test]
+fn pyproject_levels_apply_and_warpscope_toml_wins() {
+    let r = warpscope(&[
+        "check",
+        "--format",
+        "concise",
+        "tests/fixtures/check/good-pyproject/k.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(r.stdout.is_empty(), "{}", r.snapshot());
+    let r = warpscope(&[
+        "check",
+        "--format",
+        "concise",
+        "tests/fixtures/check/both-configs/k.ptx",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    assert!(r.stdout.contains("error[W106]"), "{}", r.snapshot());
+    // The command line wins over both.
+    let r = warpscope(&[
+        "check",
+        "-W",
+        "uniform-store",
+        "tests/fixtures/check/both-configs/k.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+}

@@ -44,6 +44,7 @@ fn access_at(
             active_lanes: Some(32.0),
         },
         requests: None,
+        shared_wavefronts: None,
         caveats: Vec::new(),
     }
 }
@@ -87,6 +88,7 @@ fn hand_built(file: &SourceFile) -> Analysis {
             accesses: vec![column, gather],
             totals: None,
             totals_unavailable: Some("no grid given".into()),
+            caveats: Vec::new(),
             span: Span::new(name_at, name_at + 13),
         }],
         diagnostics: Vec::new(),
@@ -136,7 +138,7 @@ fn full_shows_ptx_cuda_source_notes_and_help() {
         text.contains("float v = in[i * 32];"),
         "CUDA source line quoted:\n{text}"
     );
-    assert!(text.contains("= note: lane i -> in + 128*i"), "{text}");
+    assert!(text.contains("= note: lane address: in + 128*i"), "{text}");
     assert!(text.contains("= help: "), "{text}");
     snap("render-full", &text);
 }
@@ -238,7 +240,7 @@ fn github_annotations_escape_and_locate() {
         "{first}"
     );
     assert!(
-        first.contains("%0Anote: lane i -> in + 128*i"),
+        first.contains("%0Anote: lane address: in + 128*i"),
         "newlines escaped: {first}"
     );
     snap("render-github", &text);

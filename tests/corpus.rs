@@ -22,7 +22,13 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-fn front_end(path: &Path) -> (SourceFile, ParseStats, Vec<warpscope::diagnostic::Diagnostic>) {
+fn front_end(
+    path: &Path,
+) -> (
+    SourceFile,
+    ParseStats,
+    Vec<warpscope::diagnostic::Diagnostic>,
+) {
     let bytes = std::fs::read(path).unwrap();
     let rel = path.strip_prefix(corpus()).unwrap().display().to_string();
     let file = SourceFile::new(rel, bytes).unwrap();
@@ -41,7 +47,11 @@ fn valid_corpus_has_no_diagnostics() {
         ptx_files(&corpus().join(sub), &mut files);
     }
     files.sort();
-    assert!(files.len() >= 50, "the corpus should hold dozens of files, found {}", files.len());
+    assert!(
+        files.len() >= 50,
+        "the corpus should hold dozens of files, found {}",
+        files.len()
+    );
     let mut total = ParseStats::default();
     for path in &files {
         let (file, stats, diags) = front_end(path);
@@ -66,7 +76,11 @@ fn invalid_corpus_is_diagnosed() {
         let (file, _, diags) = front_end(path);
         assert!(!diags.is_empty(), "{} should be diagnosed", file.name());
         rendered.push_str(&format!("==== {}\n", file.name()));
-        rendered.push_str(&warpscope::diagnostic::render_plain(file.name(), file.text(), &diags));
+        rendered.push_str(&warpscope::diagnostic::render_plain(
+            file.name(),
+            file.text(),
+            &diags,
+        ));
     }
     insta::assert_snapshot!("invalid_corpus_diagnostics", rendered);
 }

@@ -32,7 +32,11 @@ fn wrap(ctx: Ctx, text: &str) -> String {
 
 fn errors(src: &str) -> Vec<String> {
     let (_, diags) = warpscope::syntax::parse(src);
-    diags.into_iter().filter(|d| d.severity == Severity::Error).map(|d| d.message).collect()
+    diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message)
+        .collect()
 }
 
 struct Case {
@@ -102,7 +106,11 @@ fn accepted_examples_parse_without_errors() {
         for ex in c.accept {
             let src = wrap(c.ctx, ex);
             let errs = errors(&src);
-            assert!(errs.is_empty(), "{}: `{ex}` should be accepted, got {errs:?}", c.production);
+            assert!(
+                errs.is_empty(),
+                "{}: `{ex}` should be accepted, got {errs:?}",
+                c.production
+            );
         }
     }
 }
@@ -110,17 +118,26 @@ fn accepted_examples_parse_without_errors() {
 #[test]
 fn rejected_examples_are_diagnosed() {
     for c in CASES {
-        assert!(!c.reject.is_empty(), "{} has no rejected example", c.production);
+        assert!(
+            !c.reject.is_empty(),
+            "{} has no rejected example",
+            c.production
+        );
         for ex in c.reject {
             let src = wrap(c.ctx, ex);
-            assert!(!errors(&src).is_empty(), "{}: `{ex}` should be rejected", c.production);
+            assert!(
+                !errors(&src).is_empty(),
+                "{}: `{ex}` should be rejected",
+                c.production
+            );
         }
     }
 }
 
 #[test]
 fn every_grammar_production_is_tested() {
-    let ebnf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/ptx.ebnf")).unwrap();
+    let ebnf =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/ptx.ebnf")).unwrap();
     let mut in_grammar: Vec<&str> = ebnf
         .lines()
         .filter_map(|l| l.split_once("::=").map(|(name, _)| name.trim()))
@@ -129,5 +146,8 @@ fn every_grammar_production_is_tested() {
     let mut tested: Vec<&str> = CASES.iter().map(|c| c.production).collect();
     in_grammar.sort();
     tested.sort();
-    assert_eq!(in_grammar, tested, "grammar/ptx.ebnf and tests/grammar.rs must name the same productions");
+    assert_eq!(
+        in_grammar, tested,
+        "grammar/ptx.ebnf and tests/grammar.rs must name the same productions"
+    );
 }

@@ -16,7 +16,8 @@ const FILES: &[&str] = &[
 ];
 
 fn read(path: &str) -> Vec<u8> {
-    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Parses `bytes` and checks that every span of the result lies in the text.
@@ -26,7 +27,11 @@ fn parse_clean(bytes: &[u8]) -> usize {
     let (module, diags) = parse_file(&file);
     for d in &diags {
         for l in &d.labels {
-            assert!(l.span.start <= l.span.end && l.span.end <= len, "diagnostic span {:?} outside 0..{len}", l.span);
+            assert!(
+                l.span.start <= l.span.end && l.span.end <= len,
+                "diagnostic span {:?} outside 0..{len}",
+                l.span
+            );
         }
         assert!(!d.message.is_empty());
     }
@@ -75,7 +80,11 @@ impl Rng {
 fn every_prefix_truncation_parses_cleanly() {
     for path in FILES {
         let bytes = read(path);
-        assert_eq!(parse_clean(&bytes), 0, "{path} should parse without diagnostics");
+        assert_eq!(
+            parse_clean(&bytes),
+            0,
+            "{path} should parse without diagnostics"
+        );
         for n in 0..bytes.len() {
             parse_clean(&bytes[..n]);
         }
@@ -94,7 +103,11 @@ fn random_mutations_parse_cleanly() {
             let mut b = original.clone();
             for _ in 0..1 + rng.below(8) {
                 let at = rng.below(b.len());
-                let byte = if rng.below(3) == 0 { rng.next() as u8 } else { INTERESTING[rng.below(INTERESTING.len())] };
+                let byte = if rng.below(3) == 0 {
+                    rng.next() as u8
+                } else {
+                    INTERESTING[rng.below(INTERESTING.len())]
+                };
                 match rng.below(3) {
                     0 if !b.is_empty() => b[at] = byte,
                     1 => b.insert(at, byte),
@@ -111,7 +124,10 @@ fn random_mutations_parse_cleanly() {
         }
     }
     // The mutations must actually break things, or this test tests nothing.
-    assert!(with_diagnostics * 2 > total, "only {with_diagnostics} of {total} mutants were diagnosed");
+    assert!(
+        with_diagnostics * 2 > total,
+        "only {with_diagnostics} of {total} mutants were diagnosed"
+    );
 }
 
 #[test]
@@ -119,7 +135,11 @@ fn empty_and_non_utf8_inputs() {
     assert_eq!(parse_clean(b""), 0);
     assert_eq!(parse_clean(b"   \n\t// only a comment\n"), 0);
     assert!(parse_clean(b"\xff\xfe\x00\x01") > 0);
-    assert!(parse_clean(b".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k() { \xc3\x28 ret; }") > 0);
+    assert!(
+        parse_clean(
+            b".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k() { \xc3\x28 ret; }"
+        ) > 0
+    );
     let mut rng = Rng(42);
     for _ in 0..200 {
         let n = rng.below(300);
@@ -133,13 +153,22 @@ fn pathological_nesting_and_lengths() {
     let header = ".version 8.5\n.target sm_90\n.address_size 64\n";
     let deep_init = format!("{header}.global .u32 x[1] = {};", "{".repeat(100_000));
     assert!(parse_clean(deep_init.as_bytes()) > 0);
-    let deep_operand = format!("{header}.visible .entry k() {{ mov.u32 %r1, {}1; }}", "(".repeat(100_000));
+    let deep_operand = format!(
+        "{header}.visible .entry k() {{ mov.u32 %r1, {}1; }}",
+        "(".repeat(100_000)
+    );
     assert!(parse_clean(deep_operand.as_bytes()) > 0);
-    let deep_vector = format!("{header}.visible .entry k() {{ mov.u32 %r1, {}; }}", "{".repeat(100_000));
+    let deep_vector = format!(
+        "{header}.visible .entry k() {{ mov.u32 %r1, {}; }}",
+        "{".repeat(100_000)
+    );
     assert!(parse_clean(deep_vector.as_bytes()) > 0);
     let deep_scopes = format!("{header}.visible .entry k() {{ {} }}", "{".repeat(50_000));
     assert!(parse_clean(deep_scopes.as_bytes()) > 0);
-    let long_line = format!("{header}.visible .entry k() {{ {} }}", "add.s32 %r1, %r1, 1; ".repeat(20_000));
+    let long_line = format!(
+        "{header}.visible .entry k() {{ {} }}",
+        "add.s32 %r1, %r1, 1; ".repeat(20_000)
+    );
     assert_eq!(parse_clean(long_line.as_bytes()), 0);
     let unterminated_comment = format!("{header}/* never closed");
     assert!(parse_clean(unterminated_comment.as_bytes()) > 0);

@@ -44,6 +44,7 @@
 //! meaningful for loads there and are still reported by the same rule.
 
 use super::domain::{Lanes, WARP};
+use super::model::Pattern;
 
 /// Bytes per L1 line.
 pub const LINE: i64 = 128;
@@ -62,7 +63,9 @@ pub struct RequestCost {
 /// Lines and sectors touched by the active lanes' byte ranges.
 pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
     let bytes = bytes.max(1) as i64;
-    let mut sectors: Vec<i64> = Vec::with_capacity(WARP * 2);
+    // At most 32 lanes × 17 sectors each.
+    let mut sectors = [0i64; WARP * 17];
+    let mut n = 0;
     for (l, &a) in addrs.iter().enumerate() {
         if active & (1 << l) == 0 {
             continue;
@@ -73,22 +76,33 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
         let last = last.min(first.saturating_add(16));
         let mut s = first;
         while s <= last {
-            sectors.push(s);
+            sectors[n] = s;
+            n += 1;
             s += 1;
         }
     }
+    let sectors = &mut sectors[..n];
     sectors.sort_unstable();
-    sectors.dedup();
+    let mut distinct = 0u32;
     let mut lines = 0u32;
-    let mut prev = None;
-    for s in &sectors {
+    let mut prev_s = None;
+    let mut prev_l = None;
+    for &s in sectors.iter() {
+        if prev_s == Some(s) {
+            continue;
+        }
+        prev_s = Some(s);
+        distinct += 1;
         let line = s.div_euclid(LINE / SECTOR);
-        if prev != Some(line) {
+        if prev_l != Some(line) {
             lines += 1;
-            prev = Some(line);
+            prev_l = Some(line);
         }
     }
-    RequestCost { lines, sectors: sectors.len() as u32 }
+    RequestCost {
+        lines,
+        sectors: distinct,
+    }
 }
 
 /// Ideal sectors for `active` lanes of `bytes` each.
@@ -104,6 +118,45 @@ pub fn ideal_lines(active: u32, bytes: u32) -> u32 {
 /// Sectors of one element of `bytes` (naturally aligned, as PTX requires).
 pub fn element_sectors(bytes: u32) -> u32 {
     (bytes as u64).div_ceil(SECTOR as u64).max(1) as u32
+}
+
+/// Shared-memory wavefronts of one request: 32 banks of 4 bytes. Lanes are
+/// served in groups that move at most 128 bytes (all 32 lanes for accesses of
+/// up to 4 bytes, half-warps for 8, quarter-warps for 16, groups of 4 for 32);
+/// a group needs as many wavefronts as the largest number of distinct 4-byte
+/// words it touches in one bank (lanes reading the same word share it).
+pub fn shared_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
+    let bytes = bytes.max(1);
+    let group = if bytes <= 4 {
+        WARP
+    } else {
+        (128 / bytes as usize).max(1)
+    };
+    let words_per_lane = bytes.div_ceil(4) as i64;
+    let mut total = 0;
+    for g in (0..WARP).step_by(group) {
+        let mut words: Vec<i64> = Vec::new();
+        for l in g..(g + group).min(WARP) {
+            if active & (1 << l) == 0 {
+                continue;
+            }
+            let w0 = addrs[l].div_euclid(4);
+            for k in 0..words_per_lane {
+                words.push(w0 + k);
+            }
+        }
+        if words.is_empty() {
+            continue;
+        }
+        words.sort_unstable();
+        words.dedup();
+        let mut per_bank = [0u32; 32];
+        for w in words {
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+        total += per_bank.iter().copied().max().unwrap_or(0);
+    }
+    total
 }
 
 /// Cost statistics over several possibilities (residues, warps).
@@ -140,7 +193,11 @@ pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) 
     if residues.is_empty() {
         return CostRange::default();
     }
-    let mut r = CostRange { sectors_min: f64::MAX, sectors_max: 0.0, ..Default::default() };
+    let mut r = CostRange {
+        sectors_min: f64::MAX,
+        sectors_max: 0.0,
+        ..Default::default()
+    };
     for &u in residues {
         let a: Lanes = std::array::from_fn(|l| d[l].wrapping_add(u));
         let c = request_cost(&a, active, bytes);
@@ -161,7 +218,51 @@ pub fn random_cost(n: u32, bytes: u32) -> CostRange {
     if n == 0 {
         return CostRange::default();
     }
-    CostRange { lines: n as f64 * lines_per, sectors: n as f64 * per, sectors_min: per, sectors_max: n as f64 * per }
+    CostRange {
+        lines: n as f64 * lines_per,
+        sectors: n as f64 * per,
+        sectors_min: per,
+        sectors_max: n as f64 * per,
+    }
+}
+
+/// The pattern of exact lane offsets `d` (relative addresses) over the active
+/// lanes, given the request's fewest sectors and the ideal:
+///
+/// * every active lane at one address: `broadcast` (stride 0);
+/// * otherwise, no more sectors than the ideal: `coalesced` (consecutive
+///   elements, but also permutations inside a segment, reversed ranges, two
+///   rows of a 16×16 block, lanes sharing elements in groups), with the stride
+///   when the layout is affine;
+/// * `d_l = d_0 + w·l` (`w` the bytes per lane) over a contiguous run of
+///   active lanes that straddles the sector grid: `misaligned`;
+/// * any other affine layout: `strided`, with the stride between consecutive
+///   lanes (a contiguous layout with holes in the active mask is strided);
+/// * anything else: `irregular` (a known set that costs more than the ideal).
+pub fn classify(
+    d: &Lanes,
+    active: u32,
+    bytes: u32,
+    sectors_min: f64,
+    ideal: f64,
+) -> (Pattern, Option<i64>) {
+    let contiguous_mask = {
+        let m = active >> active.trailing_zeros().min(31);
+        m & m.wrapping_add(1) == 0
+    };
+    let sh = shape(d, active);
+    let stride = match sh {
+        Shape::Same => Some(0),
+        Shape::Affine(s) => Some(s),
+        Shape::Irregular => None,
+    };
+    match sh {
+        Shape::Same => (Pattern::Broadcast, Some(0)),
+        _ if sectors_min <= ideal => (Pattern::Coalesced, stride),
+        Shape::Affine(s) if s == bytes as i64 && contiguous_mask => (Pattern::Misaligned, Some(s)),
+        Shape::Affine(s) => (Pattern::Strided, Some(s)),
+        Shape::Irregular => (Pattern::Irregular, None),
+    }
 }
 
 /// How the lanes' offsets are laid out (see `model::Pattern`).
@@ -178,7 +279,9 @@ pub enum Shape {
 /// Classifies exact lane offsets over the active lanes.
 pub fn shape(d: &Lanes, active: u32) -> Shape {
     let lanes: Vec<usize> = (0..WARP).filter(|l| active & (1 << l) != 0).collect();
-    let Some(&first) = lanes.first() else { return Shape::Same };
+    let Some(&first) = lanes.first() else {
+        return Shape::Same;
+    };
     if lanes.iter().all(|&l| d[l] == d[first]) {
         return Shape::Same;
     }
@@ -189,7 +292,10 @@ pub fn shape(d: &Lanes, active: u32) -> Shape {
         return Shape::Irregular;
     }
     let s = dd / dl;
-    if lanes.iter().all(|&l| d[l].wrapping_sub(d[first]) == s.wrapping_mul((l - first) as i64)) {
+    if lanes
+        .iter()
+        .all(|&l| d[l].wrapping_sub(d[first]) == s.wrapping_mul((l - first) as i64))
+    {
         Shape::Affine(s)
     } else {
         Shape::Irregular
@@ -207,32 +313,104 @@ mod tests {
     #[test]
     fn coalesced_widths_match_the_h100_measurements() {
         // ground-truth.md: floats 1 line / 4 sectors, doubles 2 / 8, float4 4 / 16.
-        assert_eq!(request_cost(&affine(0, 4), u32::MAX, 4), RequestCost { lines: 1, sectors: 4 });
-        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 8), RequestCost { lines: 2, sectors: 8 });
-        assert_eq!(request_cost(&affine(0, 16), u32::MAX, 16), RequestCost { lines: 4, sectors: 16 });
-        assert_eq!(request_cost(&affine(0, 32), u32::MAX, 32), RequestCost { lines: 8, sectors: 32 });
-        assert_eq!(request_cost(&affine(0, 1), u32::MAX, 1), RequestCost { lines: 1, sectors: 1 });
-        assert_eq!(request_cost(&affine(0, 2), u32::MAX, 2), RequestCost { lines: 1, sectors: 2 });
+        assert_eq!(
+            request_cost(&affine(0, 4), u32::MAX, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 4
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 8), u32::MAX, 8),
+            RequestCost {
+                lines: 2,
+                sectors: 8
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 16), u32::MAX, 16),
+            RequestCost {
+                lines: 4,
+                sectors: 16
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 32), u32::MAX, 32),
+            RequestCost {
+                lines: 8,
+                sectors: 32
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 1), u32::MAX, 1),
+            RequestCost {
+                lines: 1,
+                sectors: 1
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 2), u32::MAX, 2),
+            RequestCost {
+                lines: 1,
+                sectors: 2
+            }
+        );
     }
 
     #[test]
     fn partial_warp_of_the_seed() {
         // seed 000: 10,000 floats, the last warp has 16 lanes: 2 sectors.
-        assert_eq!(request_cost(&affine(9984 * 4, 4), 0xffff, 4), RequestCost { lines: 1, sectors: 2 });
+        assert_eq!(
+            request_cost(&affine(9984 * 4, 4), 0xffff, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 2
+            }
+        );
         assert_eq!(ideal_sectors(16, 4), 2);
         assert_eq!(312 * 4 + 2, 1250);
     }
 
     #[test]
     fn broadcast_strided_and_misaligned() {
-        assert_eq!(request_cost(&[20; WARP], u32::MAX, 4), RequestCost { lines: 1, sectors: 1 });
+        assert_eq!(
+            request_cost(&[20; WARP], u32::MAX, 4),
+            RequestCost {
+                lines: 1,
+                sectors: 1
+            }
+        );
         // separateCacheLines (seed 001): one line per lane
-        assert_eq!(request_cost(&affine(0, 128), u32::MAX, 16), RequestCost { lines: 32, sectors: 32 });
+        assert_eq!(
+            request_cost(&affine(0, 128), u32::MAX, 16),
+            RequestCost {
+                lines: 32,
+                sectors: 32
+            }
+        );
         // stride 2 floats: 8 sectors over 2 lines
-        assert_eq!(request_cost(&affine(0, 8), u32::MAX, 4), RequestCost { lines: 2, sectors: 8 });
+        assert_eq!(
+            request_cost(&affine(0, 8), u32::MAX, 4),
+            RequestCost {
+                lines: 2,
+                sectors: 8
+            }
+        );
         // offset by one float: 5 sectors, 2 lines
-        assert_eq!(request_cost(&affine(4, 4), u32::MAX, 4), RequestCost { lines: 2, sectors: 5 });
-        assert_eq!(request_cost(&affine(0, 4), 0, 4), RequestCost { lines: 0, sectors: 0 });
+        assert_eq!(
+            request_cost(&affine(4, 4), u32::MAX, 4),
+            RequestCost {
+                lines: 2,
+                sectors: 5
+            }
+        );
+        assert_eq!(
+            request_cost(&affine(0, 4), 0, 4),
+            RequestCost {
+                lines: 0,
+                sectors: 0
+            }
+        );
     }
 
     #[test]
@@ -253,6 +431,66 @@ mod tests {
         // seed 000: 9,895 sectors over 313 requests ≈ 31.6 per request
         assert!(r.sectors_min <= 31.6 && 31.6 <= r.sectors_max);
         assert_eq!(random_cost(32, 64).sectors_max, 64.0);
+    }
+
+    #[test]
+    fn shared_bank_conflicts_match_the_h100_measurements() {
+        // tests/hw/measured.json, smem_banks: s[lane] 1, s[2*lane] 2, s[32*lane] 32,
+        // s[33*lane] 1, s[7] 1, float2 2, float4 4, (lane*4)%32 + lane/8 1.
+        let all = u32::MAX;
+        assert_eq!(shared_wavefronts(&affine(0, 4), all, 4), 1);
+        assert_eq!(shared_wavefronts(&affine(0, 8), all, 4), 2);
+        assert_eq!(shared_wavefronts(&affine(0, 128), all, 4), 32);
+        assert_eq!(shared_wavefronts(&affine(0, 132), all, 4), 1);
+        assert_eq!(shared_wavefronts(&[28; WARP], all, 4), 1);
+        assert_eq!(shared_wavefronts(&affine(0, 8), all, 8), 2);
+        assert_eq!(shared_wavefronts(&affine(0, 16), all, 16), 4);
+        let perm: Lanes = std::array::from_fn(|l| (((l * 4) % 32 + l / 8) * 4) as i64);
+        assert_eq!(shared_wavefronts(&perm, all, 4), 1);
+        assert_eq!(shared_wavefronts(&affine(0, 4), 0, 4), 0);
+    }
+
+    #[test]
+    fn patterns() {
+        let all = u32::MAX;
+        assert_eq!(
+            classify(&affine(0, 4), all, 4, 4.0, 4.0),
+            (Pattern::Coalesced, Some(4))
+        );
+        assert_eq!(
+            classify(&affine(0, 4), all, 4, 5.0, 4.0),
+            (Pattern::Misaligned, Some(4))
+        );
+        assert_eq!(
+            classify(&affine(0, 8), all, 4, 8.0, 4.0),
+            (Pattern::Strided, Some(8))
+        );
+        assert_eq!(
+            classify(&[0; WARP], all, 4, 1.0, 4.0),
+            (Pattern::Broadcast, Some(0))
+        );
+        assert_eq!(
+            classify(&affine(0, -4), all, 4, 4.0, 4.0),
+            (Pattern::Coalesced, Some(-4))
+        );
+        let mut p = affine(0, 4);
+        p.swap(0, 1);
+        assert_eq!(classify(&p, all, 4, 4.0, 4.0), (Pattern::Coalesced, None));
+        let scattered: Lanes = std::array::from_fn(|l| ((l * 17) % 32 * 64) as i64);
+        assert_eq!(
+            classify(&scattered, all, 4, 17.0, 4.0),
+            (Pattern::Irregular, None)
+        );
+        // odd lanes only: contiguous layout with holes touches 4 sectors for 2 ideal
+        assert_eq!(
+            classify(&affine(0, 4), 0xaaaa_aaaa, 4, 4.0, 2.0),
+            (Pattern::Strided, Some(4))
+        );
+        // the first 16 lanes: coalesced
+        assert_eq!(
+            classify(&affine(0, 4), 0xffff, 4, 2.0, 2.0),
+            (Pattern::Coalesced, Some(4))
+        );
     }
 
     #[test]

@@ -181,7 +181,9 @@ impl Engine<'_, '_> {
     }
 
     fn assign(&mut self, st: &mut [Value], dst: u32, v: Value, guard: Option<PredVal>, mask: u32) {
-        let Some(slot) = st.get_mut(dst as usize) else { return };
+        let Some(slot) = st.get_mut(dst as usize) else {
+            return;
+        };
         let Some(g) = guard else {
             *slot = v;
             return;
@@ -200,7 +202,8 @@ impl Engine<'_, '_> {
                 v.as_poly().and_then(|p| p.exact()),
                 old.as_poly().and_then(|p| p.exact()),
             ) {
-                let m: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { a[l] } else { b[l] });
+                let m: Lanes =
+                    std::array::from_fn(|l| if bits & (1 << l) != 0 { a[l] } else { b[l] });
                 *slot = Value::poly(Poly::lanes(m));
                 return;
             }
@@ -235,7 +238,9 @@ impl Engine<'_, '_> {
         let mut exit_guard: Option<Option<PredVal>> = None;
         for s in blk.stmts.clone() {
             self.cur_stmt = s;
-            let Some(op) = self.low.ops.get(s as usize) else { continue };
+            let Some(op) = self.low.ops.get(s as usize) else {
+                continue;
+            };
             let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
                 Some(Value::Pred(p)) => {
                     if neg {
@@ -244,12 +249,23 @@ impl Engine<'_, '_> {
                         *p
                     }
                 }
-                Some(Value::Undef) | None => PredVal::Unknown { uniform: true, data: false },
-                Some(v) => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+                Some(Value::Undef) | None => PredVal::Unknown {
+                    uniform: true,
+                    data: false,
+                },
+                Some(v) => PredVal::Unknown {
+                    uniform: v.is_uniform(),
+                    data: v.is_data(),
+                },
             });
             match &op.kind {
                 OpKind::Nop => {}
-                OpKind::Alu { alu, dst, dst2, srcs } => {
+                OpKind::Alu {
+                    alu,
+                    dst,
+                    dst2,
+                    srcs,
+                } => {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
                     if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
@@ -264,15 +280,24 @@ impl Engine<'_, '_> {
                         .map(|x| match self.src(&st, x) {
                             Value::Pred(p) => p,
                             Value::Poly(p) => match p.exact() {
-                                Some(v) => {
-                                    PredVal::Lanes((0..WARP).fold(0, |m, l| m | (((v[l] != 0) as u32) << l)))
-                                }
-                                None => PredVal::Unknown { uniform: p.is_uniform(), data: false },
+                                Some(v) => PredVal::Lanes(
+                                    (0..WARP).fold(0, |m, l| m | (((v[l] != 0) as u32) << l)),
+                                ),
+                                None => PredVal::Unknown {
+                                    uniform: p.is_uniform(),
+                                    data: false,
+                                },
                             },
-                            v => PredVal::Unknown { uniform: v.is_uniform(), data: v.is_data() },
+                            v => PredVal::Unknown {
+                                uniform: v.is_uniform(),
+                                data: v.is_data(),
+                            },
                         })
                         .collect();
-                    let unk = PredVal::Unknown { uniform: false, data: false };
+                    let unk = PredVal::Unknown {
+                        uniform: false,
+                        data: false,
+                    };
                     let a = ps.first().copied().unwrap_or(unk);
                     let b2 = ps.get(1).copied().unwrap_or(unk);
                     let r = match *op {
@@ -286,14 +311,20 @@ impl Engine<'_, '_> {
                 }
                 OpKind::LdParam { dsts, param } => {
                     let v = match param {
-                        Some((p, 0)) => match self.inputs.params.get(*p as usize).copied().flatten() {
-                            Some(c) => Value::constant(c),
-                            None => Value::poly(Poly::sym(Sym::Param(*p))),
-                        },
+                        Some((p, 0)) => {
+                            match self.inputs.params.get(*p as usize).copied().flatten() {
+                                Some(c) => Value::constant(c),
+                                None => Value::poly(Poly::sym(Sym::Param(*p))),
+                            }
+                        }
                         _ => self.uniform_opaque(0),
                     };
                     for (k, d) in dsts.iter().enumerate() {
-                        let v = if k == 0 { v.clone() } else { self.uniform_opaque(k as u32) };
+                        let v = if k == 0 {
+                            v.clone()
+                        } else {
+                            self.uniform_opaque(k as u32)
+                        };
                         self.assign(&mut st, *d, v, guard, mask);
                     }
                 }
@@ -301,10 +332,19 @@ impl Engine<'_, '_> {
                     let addr = self.src(&st, &info.addr);
                     let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
                     if let Some(rec) = record.as_deref_mut() {
-                        rec.insert(s, AccessFact { addr: addr.clone(), mask: m });
+                        rec.insert(
+                            s,
+                            AccessFact {
+                                addr: addr.clone(),
+                                mask: m,
+                            },
+                        );
                     }
                     for (k, d) in dsts.iter().enumerate() {
-                        let v = if info.op == super::model::AccessOp::Load && addr.is_uniform() && !addr.is_data() {
+                        let v = if info.op == super::model::AccessOp::Load
+                            && addr.is_uniform()
+                            && !addr.is_data()
+                        {
                             if matches!(addr, Value::Undef) {
                                 Value::Undef
                             } else {
@@ -373,7 +413,12 @@ impl OpaqueSource for Engine<'_, '_> {
 }
 
 /// Runs the analysis of one kernel for one warp class.
-pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &WarpClass) -> ClassResult {
+pub fn analyze_class(
+    low: &Lowered<'_>,
+    cfg: &Cfg,
+    inputs: &Inputs,
+    class: &WarpClass,
+) -> ClassResult {
     let mut facts = SymFacts::default();
     facts.params = (0..low.pointer_params.len().max(inputs.params.len()))
         .map(|i| {
@@ -384,10 +429,27 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
             }
         })
         .collect();
-    facts.ntid = std::array::from_fn(|d| Some(inputs.ntid[d].map(Cong::exact).unwrap_or(inputs.ntid_cong[d])));
+    facts.ntid = std::array::from_fn(|d| {
+        Some(
+            inputs.ntid[d]
+                .map(Cong::exact)
+                .unwrap_or(inputs.ntid_cong[d]),
+        )
+    });
     facts.tid_base = class.base.map(Some);
-    facts.vars = low.vars.iter().map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0)).collect();
-    let mut eng = Engine { low, inputs, class, facts, sites: HashMap::new(), cur_stmt: 0 };
+    facts.vars = low
+        .vars
+        .iter()
+        .map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0))
+        .collect();
+    let mut eng = Engine {
+        low,
+        inputs,
+        class,
+        facts,
+        sites: HashMap::new(),
+        cur_stmt: 0,
+    };
     let nregs = low.regs.len();
     let nblocks = cfg.blocks().len();
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
@@ -401,7 +463,9 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
     loop {
         let mut changed = false;
         for &b in &rpo {
-            let Some((st, mask)) = entry[b.index()].clone() else { continue };
+            let Some((st, mask)) = entry[b.index()].clone() else {
+                continue;
+            };
             let (out, edges) = eng.block(cfg, b, st, mask, None);
             for (succ, m) in edges {
                 if m == 0 {
@@ -460,8 +524,14 @@ pub fn analyze_class(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, class: &Warp
     }
     let mut accesses = HashMap::new();
     for &b in &rpo {
-        let Some((st, mask)) = entry[b.index()].clone() else { continue };
+        let Some((st, mask)) = entry[b.index()].clone() else {
+            continue;
+        };
         eng.block(cfg, b, st, mask, Some(&mut accesses));
     }
-    ClassResult { accesses, facts: eng.facts, gave_up }
+    ClassResult {
+        accesses,
+        facts: eng.facts,
+        gave_up,
+    }
 }

@@ -113,7 +113,10 @@ pub struct Mono {
 
 impl Mono {
     /// The constant monomial 1.
-    pub const ONE: Mono = Mono { n: 0, s: [Sym::Param(0); MAX_DEGREE] };
+    pub const ONE: Mono = Mono {
+        n: 0,
+        s: [Sym::Param(0); MAX_DEGREE],
+    };
     /// A single symbol.
     pub fn sym(s: Sym) -> Mono {
         let mut m = Mono::ONE;
@@ -305,7 +308,10 @@ impl Poly {
                 Coef::Lanes(v) => {
                     let c0 = v[0];
                     u.push((*m, Coef::Same(c0)));
-                    d.push((*m, Coef::lanes(std::array::from_fn(|l| v[l].wrapping_sub(c0)))));
+                    d.push((
+                        *m,
+                        Coef::lanes(std::array::from_fn(|l| v[l].wrapping_sub(c0))),
+                    ));
                 }
             }
         }
@@ -373,15 +379,72 @@ impl fmt::Display for Poly {
     }
 }
 
-/// Shows a lane vector compactly: `4*i`, `4*i + 8`, or the first values.
+/// Shows a lane vector compactly: `4*lane`, `(4*lane + 8)`,
+/// `(4*(lane%16) + 64*(lane/16))`, `[0×16, 1×16]`, or every value.
 pub fn lane_vector_string(v: &Lanes) -> String {
+    let term = |k: i64, what: &str| match k {
+        0 => None,
+        1 => Some(what.to_string()),
+        -1 => Some(format!("-{what}")),
+        k => Some(format!("{k}*{what}")),
+    };
+    let join = |parts: Vec<String>, c: i64| {
+        let mut parts = parts;
+        if c != 0 {
+            parts.push(c.to_string());
+        }
+        if parts.len() == 1 {
+            parts.pop().unwrap_or_default()
+        } else {
+            format!("({})", parts.join(" + "))
+        }
+    };
     let s = v[1].wrapping_sub(v[0]);
     if (1..WARP).all(|l| v[l].wrapping_sub(v[l - 1]) == s) {
-        let lin = if s == 1 { "i".to_string() } else { format!("{s}*i") };
-        return if v[0] == 0 { lin } else { format!("({lin} + {})", v[0]) };
+        return join(term(s, "lane").into_iter().collect(), v[0]);
     }
-    let head: Vec<String> = v[..6].iter().map(|x| x.to_string()).collect();
-    format!("[{}, …]", head.join(", "))
+    // v[l] = a + s*(l % p) + t*(l / p)
+    for p in [2usize, 4, 8, 16] {
+        let s = v[1].wrapping_sub(v[0]);
+        let t = v[p].wrapping_sub(v[0]);
+        let fits = (0..WARP).all(|l| {
+            v[l] == v[0]
+                .wrapping_add(s.wrapping_mul((l % p) as i64))
+                .wrapping_add(t.wrapping_mul((l / p) as i64))
+        });
+        if fits {
+            let parts: Vec<String> = [
+                term(s, &format!("(lane%{p})")),
+                term(t, &format!("(lane/{p})")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            return join(parts, v[0]);
+        }
+    }
+    let mut runs: Vec<(i64, usize)> = Vec::new();
+    for &x in v.iter() {
+        match runs.last_mut() {
+            Some((y, n)) if *y == x => *n += 1,
+            _ => runs.push((x, 1)),
+        }
+    }
+    if runs.len() <= 8 {
+        let r: Vec<String> = runs
+            .iter()
+            .map(|(x, n)| {
+                if *n == 1 {
+                    x.to_string()
+                } else {
+                    format!("{x}×{n}")
+                }
+            })
+            .collect();
+        return format!("[{}]", r.join(", "));
+    }
+    let all: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", all.join(", "))
 }
 
 /// A congruence `x ≡ r (mod m)`; `m == 0` means `x == r` exactly, `m == 1`
@@ -430,7 +493,10 @@ impl Cong {
             m = 1u128 << tz;
         }
         let r = r.rem_euclid(m as i128);
-        Cong { m: m as u64, r: r as i64 }
+        Cong {
+            m: m as u64,
+            r: r as i64,
+        }
     }
     /// True when exact.
     pub fn is_exact(self) -> bool {
@@ -525,7 +591,10 @@ impl PredVal {
     pub fn combine(self, o: PredVal, f: impl Fn(u32, u32) -> u32) -> PredVal {
         match (self, o) {
             (PredVal::Lanes(a), PredVal::Lanes(b)) => PredVal::Lanes(f(a, b)),
-            _ => PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() },
+            _ => PredVal::Unknown {
+                uniform: self.uniform() && o.uniform(),
+                data: self.data() || o.data(),
+            },
         }
     }
     /// Join.
@@ -533,7 +602,10 @@ impl PredVal {
         if self == o {
             self
         } else {
-            PredVal::Unknown { uniform: self.uniform() && o.uniform(), data: self.data() || o.data() }
+            PredVal::Unknown {
+                uniform: self.uniform() && o.uniform(),
+                data: self.data() || o.data(),
+            }
         }
     }
 }
@@ -573,7 +645,10 @@ impl Value {
     }
     /// True when the value depends on loaded data.
     pub fn is_data(&self) -> bool {
-        matches!(self, Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. }))
+        matches!(
+            self,
+            Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. })
+        )
     }
     /// True when the same in every lane.
     pub fn is_uniform(&self) -> bool {
@@ -606,9 +681,24 @@ impl SymFacts {
     pub fn cong(&self, s: Sym) -> Cong {
         match s {
             Sym::Param(i) => self.params.get(i as usize).copied().unwrap_or(Cong::TOP),
-            Sym::Ntid(d) => self.ntid.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
-            Sym::TidBase(d) => self.tid_base.get(d as usize).copied().flatten().unwrap_or(Cong::TOP),
-            Sym::Opaque(i) => self.opaque.get(i as usize).copied().flatten().unwrap_or(Cong::TOP),
+            Sym::Ntid(d) => self
+                .ntid
+                .get(d as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
+            Sym::TidBase(d) => self
+                .tid_base
+                .get(d as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
+            Sym::Opaque(i) => self
+                .opaque
+                .get(i as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(Cong::TOP),
             Sym::Var(i) => self.vars.get(i as usize).copied().unwrap_or(Cong::TOP),
             Sym::Ctaid(_) | Sym::Nctaid(_) => Cong::TOP,
         }
@@ -621,7 +711,12 @@ impl SymFacts {
 
 /// Joins two values; `site` allocates the opaque symbol of this join point when
 /// two polynomials differ only in their uniform part.
-pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mut SymFacts) -> Sym) -> Value {
+pub fn join(
+    a: &Value,
+    b: &Value,
+    facts: &mut SymFacts,
+    site: &mut dyn FnMut(&mut SymFacts) -> Sym,
+) -> Value {
     match (a, b) {
         (Value::Undef, x) | (x, Value::Undef) => x.clone(),
         _ if a == b => a.clone(),
@@ -635,7 +730,9 @@ pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mu
             let cp = facts.poly_cong(&up);
             let cq = facts.poly_cong(&uq);
             let s = site(facts);
-            let Sym::Opaque(id) = s else { return Value::Varying { data: false } };
+            let Sym::Opaque(id) = s else {
+                return Value::Varying { data: false };
+            };
             let prev = facts.opaque.get(id as usize).copied().flatten();
             // A previous iteration's value of this site appears as the symbol
             // itself, whose congruence is `prev`: join everything.
@@ -648,7 +745,9 @@ pub fn join(a: &Value, b: &Value, facts: &mut SymFacts, site: &mut dyn FnMut(&mu
             }
             Value::poly(Poly::sym(s).add(&dp))
         }
-        _ => Value::Varying { data: a.is_data() || b.is_data() },
+        _ => Value::Varying {
+            data: a.is_data() || b.is_data(),
+        },
     }
 }
 
@@ -665,7 +764,7 @@ mod tests {
         let i = Poly::lanes(iota());
         let n = Poly::sym(Sym::Param(2));
         let p = i.mul(&n).unwrap().add(&Poly::sym(Sym::Param(0)));
-        assert_eq!(p.to_string(), "param0 + i*param2");
+        assert_eq!(p.to_string(), "param0 + lane*param2");
         assert!(!p.is_uniform());
         let q = p.sub(&Poly::sym(Sym::Param(0)));
         assert_eq!(q.terms().len(), 1);
@@ -681,6 +780,20 @@ mod tests {
         assert!(p.is_uniform());
         let q = Poly::lanes(iota()).sub(&Poly::lanes(iota()));
         assert_eq!(q.as_const(), Some(0));
+    }
+
+    #[test]
+    fn lane_vectors_print_compactly() {
+        let v: Lanes = std::array::from_fn(|l| 4 * (l as i64 % 16) + 1024 * (l as i64 / 16));
+        assert_eq!(lane_vector_string(&v), "(4*(lane%16) + 1024*(lane/16))");
+        let v: Lanes = std::array::from_fn(|l| (l as i64) / 16);
+        assert_eq!(lane_vector_string(&v), "(lane/16)");
+        let v: Lanes = std::array::from_fn(|l| 124 - 4 * l as i64);
+        assert_eq!(lane_vector_string(&v), "(-4*lane + 124)");
+        let v: Lanes = std::array::from_fn(|l| ((l * 7) % 32) as i64);
+        assert!(lane_vector_string(&v).starts_with("[0, 7, 14, 21, 28, 3,"));
+        let v: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 5 });
+        assert_eq!(lane_vector_string(&v), "[0×20, 5×12]");
     }
 
     #[test]
@@ -705,18 +818,36 @@ mod tests {
 
     #[test]
     fn join_keeps_the_lane_part_of_a_loop_index() {
-        let mut facts = SymFacts { opaque: vec![None], ..Default::default() };
+        let mut facts = SymFacts {
+            opaque: vec![None],
+            ..Default::default()
+        };
         facts.params = vec![Cong::modulo(256, 0)];
         let i = Poly::lanes(iota()).scale(4).add(&Poly::sym(Sym::Param(0)));
         let next = i.add(&Poly::constant(4096));
-        let j = join(&Value::poly(i.clone()), &Value::poly(next), &mut facts, &mut |_| Sym::Opaque(0));
+        let j = join(
+            &Value::poly(i.clone()),
+            &Value::poly(next),
+            &mut facts,
+            &mut |_| Sym::Opaque(0),
+        );
         let p = j.as_poly().unwrap();
-        assert_eq!(p.to_string(), "4*i + u0");
+        assert_eq!(p.to_string(), "4*lane + u0");
         assert_eq!(facts.opaque[0], Some(Cong::modulo(256, 0)));
-        let k = join(&Value::poly(i), &Value::poly(Poly::lanes([0; WARP])), &mut facts, &mut |_| Sym::Opaque(0));
+        let k = join(
+            &Value::poly(i),
+            &Value::poly(Poly::lanes([0; WARP])),
+            &mut facts,
+            &mut |_| Sym::Opaque(0),
+        );
         assert_eq!(k, Value::Varying { data: false });
         assert_eq!(
-            join(&Value::Varying { data: true }, &Value::constant(1), &mut facts, &mut |_| Sym::Opaque(0)),
+            join(
+                &Value::Varying { data: true },
+                &Value::constant(1),
+                &mut facts,
+                &mut |_| Sym::Opaque(0)
+            ),
             Value::Varying { data: true }
         );
     }

@@ -80,8 +80,11 @@ pub fn short_name(demangled: &str) -> &str {
 
 /// Resolves the launch facts of a kernel.
 pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options) -> Launch {
-    let per_kernel: Option<&LaunchConfig> =
-        opts.kernels.iter().find(|(g, _)| kernel_matches(g, name, demangled)).map(|(_, c)| c);
+    let per_kernel: Option<&LaunchConfig> = opts
+        .kernels
+        .iter()
+        .find(|(g, _)| kernel_matches(g, name, demangled))
+        .map(|(_, c)| c);
     let mut caveats = Vec::new();
     let dir = |d: &str| {
         func.directive(d).filter(|x| !x.values.is_empty()).map(|x| {
@@ -100,19 +103,31 @@ pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options)
         ));
         (b, false)
     } else {
-        caveats.push("no block shape known: assumed a 1-D block whose size is a multiple of 32".to_string());
+        caveats.push(
+            "no block shape known: assumed a 1-D block whose size is a multiple of 32".to_string(),
+        );
         ([32, 1, 1], true)
     };
     let block = block.map(|d| d.max(1));
-    let grid = per_kernel.and_then(|c| c.grid).or(opts.launch.grid).map(|g| g.map(|d| d.max(1)));
+    let grid = per_kernel
+        .and_then(|c| c.grid)
+        .or(opts.launch.grid)
+        .map(|g| g.map(|d| d.max(1)));
     let mut params = vec![None; func.params.len()];
-    let names: Vec<&str> = func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
+    let names: Vec<&str> = func
+        .params
+        .iter()
+        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
+        .collect();
     let apply = |list: &[(ParamKey, i64)], params: &mut Vec<Option<i64>>| {
         for (k, v) in list {
             let idx = match k {
                 ParamKey::Index(i) => Some(*i),
                 ParamKey::Name(n) => names.iter().position(|p| {
-                    p == n || p.rsplit_once("_param_").map(|(_, s)| s == n).unwrap_or(false)
+                    p == n
+                        || p.rsplit_once("_param_")
+                            .map(|(_, s)| s == n)
+                            .unwrap_or(false)
                 }),
             };
             if let Some(slot) = idx.and_then(|i| params.get_mut(i)) {
@@ -124,7 +139,13 @@ pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options)
     if let Some(c) = per_kernel {
         apply(&c.params, &mut params);
     }
-    Launch { block, block_assumed: assumed, grid, params, caveats }
+    Launch {
+        block,
+        block_assumed: assumed,
+        grid,
+        params,
+        caveats,
+    }
 }
 
 /// A set of warps of the block whose lanes have the same thread-index offsets.
@@ -179,13 +200,21 @@ pub fn warp_classes(block: [u32; 3], assumed: bool) -> Vec<WarpClass> {
                 }
             }
         }
-        match classes.iter_mut().find(|(c, _)| c.offsets == offs && c.exists == exists) {
+        match classes
+            .iter_mut()
+            .find(|(c, _)| c.offsets == offs && c.exists == exists)
+        {
             Some((c, bases)) => {
                 c.weight += 1;
                 bases.push(base);
             }
             None => classes.push((
-                WarpClass { offsets: offs, base: [Cong::TOP; 3], exists, weight: 1 },
+                WarpClass {
+                    offsets: offs,
+                    base: [Cong::TOP; 3],
+                    exists,
+                    weight: 1,
+                },
                 vec![base],
             )),
         }
@@ -196,7 +225,11 @@ pub fn warp_classes(block: [u32; 3], assumed: bool) -> Vec<WarpClass> {
             for d in 0..3 {
                 let b0 = bases[0][d];
                 let m = bases.iter().fold(0u64, |g, b| gcd(g, b[d].abs_diff(b0)));
-                c.base[d] = if m == 0 { Cong::exact(b0 as i64) } else { Cong::modulo(m, b0 as i64) };
+                c.base[d] = if m == 0 {
+                    Cong::exact(b0 as i64)
+                } else {
+                    Cong::modulo(m, b0 as i64)
+                };
             }
             c
         })
@@ -252,11 +285,30 @@ mod tests {
 
     #[test]
     fn globs_match_mangled_and_demangled_names() {
-        assert!(kernel_matches("stride_f32*", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
-        assert!(kernel_matches("stride_f32<2>", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
-        assert_eq!(short_name("void ns::k<int (*)(int)>(int)"), "ns::k<int (*)(int)>");
-        assert!(kernel_matches("void stride_f32<2>*", "_Z10stride_f32ILi2EEvPKfPfi", "void stride_f32<2>(float const*, float*, int)"));
-        assert!(kernel_matches("_Z10stride*", "_Z10stride_f32ILi2EEvPKfPfi", "x"));
+        assert!(kernel_matches(
+            "stride_f32*",
+            "_Z10stride_f32ILi2EEvPKfPfi",
+            "void stride_f32<2>(float const*, float*, int)"
+        ));
+        assert!(kernel_matches(
+            "stride_f32<2>",
+            "_Z10stride_f32ILi2EEvPKfPfi",
+            "void stride_f32<2>(float const*, float*, int)"
+        ));
+        assert_eq!(
+            short_name("void ns::k<int (*)(int)>(int)"),
+            "ns::k<int (*)(int)>"
+        );
+        assert!(kernel_matches(
+            "void stride_f32<2>*",
+            "_Z10stride_f32ILi2EEvPKfPfi",
+            "void stride_f32<2>(float const*, float*, int)"
+        ));
+        assert!(kernel_matches(
+            "_Z10stride*",
+            "_Z10stride_f32ILi2EEvPKfPfi",
+            "x"
+        ));
         assert!(kernel_matches("copy_f32", "copy_f32", "copy_f32"));
     }
 }

@@ -11,7 +11,9 @@
 
 use super::model::{AccessOp, Space};
 use super::transfer::{decode, Alu};
-use crate::syntax::ast::{Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind};
+use crate::syntax::ast::{
+    Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
+};
 use std::collections::HashMap;
 
 /// A special register.
@@ -67,6 +69,8 @@ pub struct MemInfo {
     pub addr: Src,
     /// `true` for `red` (no result) and `st`.
     pub no_result: bool,
+    /// For loads and atomics: some instruction reads the result register.
+    pub result_used: bool,
 }
 
 /// What one statement does.
@@ -155,6 +159,8 @@ pub struct Lowered<'src> {
 }
 
 struct Ctx<'a, 'src> {
+    scopes: &'a crate::sema::Scopes<'src>,
+    cur: StmtId,
     regs: HashMap<&'src str, u32>,
     names: Vec<&'src str>,
     params: HashMap<&'src str, u16>,
@@ -193,10 +199,26 @@ fn special(name: &str, comp: Option<&str>) -> Option<Special> {
         "%lanemask_eq" => Special::LaneMask(2),
         "%lanemask_ge" => Special::LaneMask(3),
         "%lanemask_gt" => Special::LaneMask(4),
-        "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%globaltimer"
-        | "%globaltimer_lo" | "%globaltimer_hi" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
-        | "%cluster_nctaid" | "%cluster_ctarank" | "%cluster_nctarank" | "%is_explicit_cluster" | "%dynamic_smem_size"
-        | "%total_smem_size" | "%aggr_smem_size" => Special::OtherUniform,
+        "%warpid"
+        | "%nwarpid"
+        | "%smid"
+        | "%nsmid"
+        | "%gridid"
+        | "%clock"
+        | "%clock64"
+        | "%globaltimer"
+        | "%globaltimer_lo"
+        | "%globaltimer_hi"
+        | "%clusterid"
+        | "%nclusterid"
+        | "%cluster_ctaid"
+        | "%cluster_nctaid"
+        | "%cluster_ctarank"
+        | "%cluster_nctarank"
+        | "%is_explicit_cluster"
+        | "%dynamic_smem_size"
+        | "%total_smem_size"
+        | "%aggr_smem_size" => Special::OtherUniform,
         n if n.starts_with("%envreg") || n.starts_with("%pm") => Special::OtherUniform,
         _ => return None,
     })
@@ -262,8 +284,13 @@ impl<'a, 'src> Ctx<'a, 'src> {
 
     fn dsts(&mut self, op: &Operand<'src>) -> Vec<u32> {
         match &op.kind {
-            OperandKind::Reg { name, component: None } if !name.text.is_empty() => vec![self.reg(name.text)],
-            OperandKind::Vector(v) | OperandKind::List(v) => v.iter().flat_map(|o| self.dsts(o)).collect(),
+            OperandKind::Reg {
+                name,
+                component: None,
+            } if !name.text.is_empty() => vec![self.reg(name.text)],
+            OperandKind::Vector(v) | OperandKind::List(v) => {
+                v.iter().flat_map(|o| self.dsts(o)).collect()
+            }
             OperandKind::PredPair(a, b) => {
                 let mut v = self.dsts(a);
                 v.extend(self.dsts(b));
@@ -275,16 +302,40 @@ impl<'a, 'src> Ctx<'a, 'src> {
 
     fn var_decl(&mut self, d: &crate::syntax::ast::VarDecl<'src>) {
         let space = space_of(d.space);
-        if matches!(d.space, StateSpace::Reg | StateSpace::Sreg | StateSpace::Param) {
+        if matches!(
+            d.space,
+            StateSpace::Reg | StateSpace::Sreg | StateSpace::Param
+        ) {
             return;
         }
-        let elem = d.ty.and_then(|t| super::transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+        let elem =
+            d.ty.and_then(|t| super::transfer::Ty::parse(t.text))
+                .map(|t| t.bits / 8)
+                .unwrap_or(1);
         let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
         for decl in &d.declarators {
             let i = self.var_list.len() as u32;
             self.var_list.push((decl.name.text, space, align));
             self.vars.insert(decl.name.text, i);
         }
+    }
+}
+
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut std::collections::HashSet<&'src str>) {
+    match &o.kind {
+        OperandKind::Reg { name, .. } => {
+            out.insert(name.text);
+        }
+        OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
+        OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
+        OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
+            v.iter().for_each(|x| collect_reads(x, out))
+        }
+        OperandKind::PredPair(a, b) => {
+            collect_reads(a, out);
+            collect_reads(b, out);
+        }
+        _ => {}
     }
 }
 
@@ -319,8 +370,11 @@ pub fn lower<'src>(
     func: &Function<'src>,
     body: &Body<'src>,
     globals: &[(&'src str, Space, u32)],
+    scopes: &crate::sema::Scopes<'src>,
 ) -> Lowered<'src> {
     let mut cx = Ctx {
+        scopes,
+        cur: StmtId(0),
         regs: HashMap::new(),
         names: Vec::new(),
         params: HashMap::new(),
@@ -331,7 +385,8 @@ pub fn lower<'src>(
     };
     for (i, p) in func.params.iter().enumerate() {
         for d in &p.declarators {
-            cx.params.insert(d.name.text, i.min(u16::MAX as usize) as u16);
+            cx.params
+                .insert(d.name.text, i.min(u16::MAX as usize) as u16);
         }
     }
     for &(n, s, a) in globals {
@@ -356,14 +411,47 @@ pub fn lower<'src>(
     }
     let mut param_regs: HashMap<u32, u16> = HashMap::new();
     let mut ops = Vec::with_capacity(body.statements.len());
-    for (_, st) in body.iter() {
+    let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
+    for (sid, st) in body.iter() {
+        cx.cur = sid;
         let op = match &st.kind {
-            StmtKind::Instruction(ins) => lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params),
-            _ => Op { guard: None, kind: OpKind::Nop },
+            StmtKind::Instruction(ins) => {
+                let writes_first = !matches!(
+                    ins.opcode(),
+                    "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier"
+                );
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        collect_reads(o, &mut read);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    read.insert(g.pred.text);
+                }
+                lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
+            }
+            _ => Op {
+                guard: None,
+                kind: OpKind::Nop,
+            },
         };
         ops.push(op);
     }
-    Lowered { ops, regs: cx.names, vars: cx.var_list, pointer_params }
+    for op in &mut ops {
+        if let OpKind::Mem { info, dsts } = &mut op.kind {
+            if !info.no_result {
+                info.result_used = dsts
+                    .iter()
+                    .any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains(n)));
+            }
+        }
+    }
+    Lowered {
+        ops,
+        regs: cx.names,
+        vars: cx.var_list,
+        pointer_params,
+    }
 }
 
 fn lower_instr<'src>(
@@ -388,10 +476,16 @@ fn lower_instr<'src>(
     let kind = match opcode {
         "bra" | "brx" => {
             let target = ops.first().and_then(|o| match &o.kind {
-                OperandKind::Symbol(id) => cx.labels.get(id.text).copied(),
+                OperandKind::Symbol(id) => cx
+                    .scopes
+                    .resolve_label(cx.cur, id.text)
+                    .or_else(|| cx.labels.get(id.text).copied()),
                 _ => None,
             });
-            OpKind::Branch { target: if opcode == "brx" { None } else { target }, uniform: mods.contains(&"uni") }
+            OpKind::Branch {
+                target: if opcode == "brx" { None } else { target },
+                uniform: mods.contains(&"uni"),
+            }
         }
         "ret" | "exit" | "trap" => OpKind::Exit,
         "call" => {
@@ -399,14 +493,20 @@ fn lower_instr<'src>(
                 OperandKind::List(_) => cx.dsts(o),
                 _ => Vec::new(),
             });
-            OpKind::Call { dsts: dsts.unwrap_or_default() }
+            OpKind::Call {
+                dsts: dsts.unwrap_or_default(),
+            }
         }
         "ld" | "ldu" | "st" | "atom" | "red" if !ops.is_empty() => {
             let space = mem_space(&mods);
             let is_store = opcode == "st" || opcode == "red";
             let addr_idx = if is_store { 0 } else { 1 };
             let addr = ops.get(addr_idx).map(|o| cx.src(o)).unwrap_or(Src::Unknown);
-            let dsts = if is_store { Vec::new() } else { ops.first().map(|o| cx.dsts(o)).unwrap_or_default() };
+            let dsts = if is_store {
+                Vec::new()
+            } else {
+                ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
+            };
             if space == Space::Param && opcode == "ld" {
                 let param = match addr {
                     Src::Param(p, o) => Some((p, o)),
@@ -424,7 +524,17 @@ fn lower_instr<'src>(
                     _ => AccessOp::Atomic,
                 };
                 let bits = elem_bits(&mods) * vector_width(&mods);
-                OpKind::Mem { info: MemInfo { op, space, bits, addr, no_result: is_store }, dsts }
+                OpKind::Mem {
+                    info: MemInfo {
+                        op,
+                        space,
+                        bits,
+                        addr,
+                        no_result: is_store,
+                        result_used: true,
+                    },
+                    dsts,
+                }
             }
         }
         _ => {
@@ -456,10 +566,18 @@ fn lower_instr<'src>(
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
                         // `selp`/`slct`: move the predicate/condition last (already last).
-                        OpKind::Alu { alu, dst: *dst, dst2, srcs }
+                        OpKind::Alu {
+                            alu,
+                            dst: *dst,
+                            dst2,
+                            srcs,
+                        }
                     }
                     (_, []) => OpKind::Nop,
-                    _ => OpKind::Other { dsts: dst_ops, srcs },
+                    _ => OpKind::Other {
+                        dsts: dst_ops,
+                        srcs,
+                    },
                 }
             }
         }

@@ -44,16 +44,32 @@ pub use model::*;
 use crate::cfg::Cfg;
 use crate::source::SourceFile;
 use crate::syntax::ast::{FunctionKind, Module, StmtKind};
-use cost::{cost_over_residues, element_sectors, ideal_lines, ideal_sectors, random_cost, shape, CostRange, Shape};
+use cost::{cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange};
 use domain::{Cong, Sym, Value};
 use std::collections::HashMap;
 
 /// Parses `file`, analyses every kernel and returns the result with the front
 /// end's diagnostics.
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
-    let (module, diagnostics) = crate::syntax::parse_file(file);
-    let kernels = analyze_module(file, &module, opts);
-    Analysis { kernels, diagnostics }
+    let (module, mut diagnostics) = crate::syntax::parse_file(file);
+    let (symbols, sema_diags) = crate::sema::check_module(&module);
+    diagnostics.extend(sema_diags);
+    let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
+    Analysis {
+        kernels,
+        diagnostics,
+    }
+}
+
+/// [`analyze_module`] for callers that already ran semantic analysis: labels
+/// are resolved through the symbols' scopes instead of rebuilding them.
+pub fn analyze_module_with_symbols(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: &crate::sema::ModuleSymbols<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, Some(symbols), opts)
 }
 
 /// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).
@@ -65,7 +81,20 @@ pub fn demangle(name: &str) -> String {
 }
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
-pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) -> Vec<KernelAnalysis> {
+pub fn analyze_module(
+    file: &SourceFile,
+    module: &Module<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, None, opts)
+}
+
+fn analyze_functions(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: Option<&crate::sema::ModuleSymbols<'_>>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
     let globals: Vec<(&str, Space, u32)> = module
         .globals()
         .flat_map(|v| {
@@ -76,9 +105,14 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
                 crate::syntax::ast::StateSpace::Local => Space::Local,
                 _ => Space::Generic,
             };
-            let elem = v.ty.and_then(|t| transfer::Ty::parse(t.text)).map(|t| t.bits / 8).unwrap_or(1);
+            let elem =
+                v.ty.and_then(|t| transfer::Ty::parse(t.text))
+                    .map(|t| t.bits / 8)
+                    .unwrap_or(1);
             let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
-            v.declarators.iter().map(move |d| (d.name.text, space, align))
+            v.declarators
+                .iter()
+                .map(move |d| (d.name.text, space, align))
         })
         .collect();
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
@@ -96,12 +130,23 @@ pub fn analyze_module(file: &SourceFile, module: &Module<'_>, opts: &Options) ->
                 continue;
             }
         }
-        out.push(analyze_kernel(file, func, body, name, demangled, &globals, &files, opts));
+        let built;
+        let scopes = match symbols {
+            Some(s) => s.function(id).scopes(),
+            None => {
+                built = crate::sema::Scopes::build(body);
+                &built
+            }
+        };
+        out.push(analyze_kernel(
+            file, func, body, name, demangled, &globals, &files, scopes, opts,
+        ));
     }
     out
 }
 
 struct StaticAccess {
+    wavefronts: Option<f64>,
     pattern: Pattern,
     stride: Option<i64>,
     lane_pattern: String,
@@ -113,7 +158,10 @@ struct StaticAccess {
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
     match s {
-        Sym::Param(i) => params.get(i as usize).map(|p| p.to_string()).unwrap_or_else(|| format!("param{i}")),
+        Sym::Param(i) => params
+            .get(i as usize)
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| format!("param{i}")),
         other => other.to_string(),
     }
 }
@@ -123,7 +171,7 @@ fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     for (i, name) in params.iter().enumerate().rev() {
         s = s.replace(&format!("param{i}"), name);
     }
-    s.replace("*i", "*lane").replace("(i ", "(lane ").replace(" i ", " lane ")
+    s
 }
 
 fn static_access(
@@ -142,6 +190,7 @@ fn static_access(
     let unresolved = |pattern: Pattern, why: &str| {
         let r = random_cost(active, bytes);
         StaticAccess {
+            wavefronts: None,
             pattern,
             stride: None,
             lane_pattern: why.to_string(),
@@ -157,32 +206,43 @@ fn static_access(
             match d.exact() {
                 Some(dl) => {
                     let cong = facts.poly_cong(&u);
-                    let residues = cong.residues(128);
+                    let mut residues = cong.residues(128);
+                    // PTX requires every lane's address to be aligned to the
+                    // access size: drop the residues that would violate it.
+                    let align = (bytes as i64).clamp(1, 128);
+                    if align & (align - 1) == 0 {
+                        let first = mask.trailing_zeros() as usize;
+                        let ok: Vec<i64> = residues
+                            .iter()
+                            .copied()
+                            .filter(|u| (u + dl[first.min(31)]).rem_euclid(align) == 0)
+                            .collect();
+                        if !ok.is_empty() {
+                            residues = ok;
+                        }
+                    }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
-                    if residues.len() > 1 {
-                        let m = if cong.m == 0 { 0 } else { cong.m.min(128) };
+                    if residues.len() > 1 && cost.sectors_min != cost.sectors_max {
                         caveats.push(format!(
-                            "the warp's base address is known only modulo {} (≡ {}): figures are the mean over {} possible alignments (sectors {}..{})",
-                            m.max(1),
-                            cong.r.rem_euclid(m.max(1) as i64),
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{})",
+                            128 / residues.len(),
                             residues.len(),
                             cost.sectors_min,
                             cost.sectors_max
                         ));
                     }
-                    let (pattern, stride) = match shape(&dl, mask) {
-                        Shape::Same => (Pattern::Broadcast, Some(0)),
-                        Shape::Affine(s) if s == bytes as i64 => {
-                            if cost.sectors_min > ideal {
-                                (Pattern::Misaligned, Some(s))
-                            } else {
-                                (Pattern::Coalesced, Some(s))
-                            }
-                        }
-                        Shape::Affine(s) => (Pattern::Strided, Some(s)),
-                        Shape::Irregular => (Pattern::Irregular, None),
-                    };
+                    let (pattern, stride) =
+                        cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
+                    let wf = residues
+                        .iter()
+                        .map(|&r| {
+                            let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
+                            cost::shared_wavefronts(&a, mask, bytes) as f64
+                        })
+                        .sum::<f64>()
+                        / residues.len().max(1) as f64;
                     Some(StaticAccess {
+                        wavefronts: Some(wf),
                         pattern,
                         stride,
                         lane_pattern: describe_poly(p, params),
@@ -211,6 +271,7 @@ fn static_access(
                         syms.join(", ")
                     ));
                     Some(StaticAccess {
+                        wavefronts: None,
                         pattern: Pattern::Strided,
                         stride: None,
                         lane_pattern: describe_poly(p, params),
@@ -223,7 +284,10 @@ fn static_access(
             }
         }
         Value::Varying { data: true } => {
-            let mut s = unresolved(Pattern::Random, "data-dependent (address computed from loaded values)");
+            let mut s = unresolved(
+                Pattern::Random,
+                "data-dependent (address computed from loaded values)",
+            );
             s.caveats.push(
                 "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
                     .to_string(),
@@ -232,7 +296,9 @@ fn static_access(
         }
         _ => {
             let mut s = unresolved(Pattern::Unknown, "not resolved");
-            s.caveats.push("the analysis could not resolve the lane addresses: figures are bounds".to_string());
+            s.caveats.push(
+                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
+            );
             Some(s)
         }
     }
@@ -247,15 +313,21 @@ fn analyze_kernel(
     demangled: String,
     globals: &[(&str, Space, u32)],
     files: &HashMap<u32, &str>,
+    scopes: &crate::sema::Scopes<'_>,
     opts: &Options,
 ) -> KernelAnalysis {
     let launch = launch::resolve(func, name, &demangled, opts);
-    let low = lower::lower(func, body, globals);
+    let low = lower::lower(func, body, globals, scopes);
     let cfg = Cfg::build(func);
-    let params: Vec<&str> =
-        func.params.iter().map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or("")).collect();
-    let short_params: Vec<&str> =
-        params.iter().map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p)).collect();
+    let params: Vec<&str> = func
+        .params
+        .iter()
+        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
+        .collect();
+    let short_params: Vec<&str> = params
+        .iter()
+        .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
+        .collect();
     let inputs = dataflow::Inputs {
         params: launch.params.clone(),
         pointer_params: low.pointer_params.clone(),
@@ -272,8 +344,41 @@ fn analyze_kernel(
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
     };
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
-    let results: Vec<dataflow::ClassResult> =
-        classes.iter().map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c)).collect();
+    let mut results: Vec<dataflow::ClassResult> = classes
+        .iter()
+        .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+        .collect();
+    // A 64-bit parameter that is the base of an address is a pointer even
+    // without `cvta.to.global` (hand-written PTX): mark it and run again, so
+    // that its alignment is known.
+    let mut low = low;
+    let mut inputs = inputs;
+    let mut found = false;
+    for r in &results {
+        for f in r.accesses.values() {
+            let Some(p) = f.addr.as_poly() else { continue };
+            for s in p.base_symbols() {
+                let Sym::Param(k) = s else { continue };
+                let k = k as usize;
+                let wide = func
+                    .params
+                    .get(k)
+                    .and_then(|d| d.ty)
+                    .is_some_and(|t| matches!(t.text, "u64" | "b64" | "s64"));
+                if wide && !low.pointer_params.get(k).copied().unwrap_or(true) {
+                    low.pointer_params[k] = true;
+                    found = true;
+                }
+            }
+        }
+    }
+    if found {
+        inputs.pointer_params = low.pointer_params.clone();
+        results = classes
+            .iter()
+            .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+            .collect();
+    }
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
@@ -281,7 +386,10 @@ fn analyze_kernel(
     for st in &body.statements {
         if let StmtKind::Loc(l) = &st.kind {
             cur = Some(SourceLocation {
-                file: files.get(&l.file).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", l.file)),
+                file: files
+                    .get(&l.file)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("#{}", l.file)),
                 line: l.line,
                 column: l.column,
             });
@@ -293,14 +401,21 @@ fn analyze_kernel(
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, String> = HashMap::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let mut space = info.space;
         if space == Space::Generic {
-            let addr = results.iter().find_map(|r| r.accesses.get(&(i as u32))).map(|f| &f.addr);
+            let addr = results
+                .iter()
+                .find_map(|r| r.accesses.get(&(i as u32)))
+                .map(|f| &f.addr);
             if let Some(p) = addr.and_then(|a| a.as_poly()) {
                 for s in p.base_symbols() {
                     match s {
-                        Sym::Param(k) if low.pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                        Sym::Param(k)
+                            if low.pointer_params.get(k as usize).copied().unwrap_or(false) =>
+                        {
                             space = Space::Global;
                             space_notes.insert(
                                 i as u32,
@@ -337,29 +452,55 @@ fn analyze_kernel(
             };
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
-                Err(e) => totals_unavailable = Some(e),
+                Err(e) => {
+                    totals_unavailable =
+                        Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                            Some(st) => {
+                                let lc = file.line_col(st.span.start);
+                                format!("{} (PTX line {})", e.message, lc.line)
+                            }
+                            None => e.message,
+                        })
+                }
             }
         }
-        (None, _) => totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string()),
-        (_, true) => totals_unavailable = Some("no block shape given (--block or a per-kernel entry)".to_string()),
+        (None, _) => {
+            totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string())
+        }
+        (_, true) => {
+            totals_unavailable =
+                Some("no block shape given (--block or a per-kernel entry)".to_string())
+        }
     }
 
     let mut accesses = Vec::new();
     for (i, op) in low.ops.iter().enumerate() {
-        let lower::OpKind::Mem { info, .. } = &op.kind else { continue };
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
         let stmt = &body.statements[i];
-        let StmtKind::Instruction(ins) = &stmt.kind else { continue };
+        let StmtKind::Instruction(ins) = &stmt.kind else {
+            continue;
+        };
         let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let mut wsum = 0.0;
-        let mut acc = CostRange { sectors_min: f64::MAX, ..Default::default() };
+        let mut acc = CostRange {
+            sectors_min: f64::MAX,
+            ..Default::default()
+        };
         let (mut ideal, mut active) = (0.0, 0.0);
+        let mut wf: Option<f64> = Some(0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
         for (c, r) in classes.iter().zip(&results) {
-            let Some(f) = r.accesses.get(&(i as u32)) else { continue };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else { continue };
+            let Some(f) = r.accesses.get(&(i as u32)) else {
+                continue;
+            };
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else {
+                continue;
+            };
             let w = c.weight as f64;
             wsum += w;
             acc.lines += w * sa.cost.lines;
@@ -368,8 +509,15 @@ fn analyze_kernel(
             acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
             ideal += w * sa.ideal;
             active += w * sa.active;
+            wf = match (wf, sa.wavefronts) {
+                (Some(a), Some(b)) => Some(a + w * b),
+                _ => None,
+            };
             if r.gave_up {
-                caveats.push(format!("the fixpoint was cut after {} rounds", dataflow::MAX_ROUNDS));
+                caveats.push(format!(
+                    "the fixpoint was cut after {} rounds",
+                    dataflow::MAX_ROUNDS
+                ));
             }
             if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
                 best = Some((c.weight, sa));
@@ -401,9 +549,18 @@ fn analyze_kernel(
                 active_lanes: None,
             }
         };
+        let mut shared_wavefronts = if wsum > 0.0 {
+            wf.map(|x| x / wsum)
+        } else {
+            None
+        };
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
-            let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+            let scale = if s.blocks.0 > 0 {
+                s.blocks.1 as f64 / s.blocks.0 as f64
+            } else {
+                1.0
+            };
             match s.stats.get(&(i as u32)) {
                 Some(st) if st.requests > 0 => {
                     let n = st.requests as f64;
@@ -416,15 +573,27 @@ fn analyze_kernel(
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
-                    if let Some((p, _)) = st.patterns.iter().max_by_key(|(p, c)| (**c, pattern_rank(**p))) {
+                    shared_wavefronts = if st.wavefront_requests == st.requests {
+                        Some(st.wavefronts / n)
+                    } else {
+                        None
+                    };
+                    if let Some((p, _)) = st
+                        .patterns
+                        .iter()
+                        .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
+                    {
                         if *p != pattern && pattern != Pattern::Random {
-                            if matches!(pattern, Pattern::Unknown | Pattern::Strided) && stride.is_none() {
+                            if matches!(pattern, Pattern::Unknown | Pattern::Strided)
+                                && stride.is_none()
+                            {
                                 stride = None;
                             }
                             pattern = *p;
                         }
                     }
-                    caveats.retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                    caveats
+                        .retain(|c| !c.starts_with("the warp's base address is known only modulo"));
                 }
                 _ => requests = Some(0),
             }
@@ -434,13 +603,16 @@ fn analyze_kernel(
         }
         if matches!(space, Space::Shared | Space::Local) {
             caveats.push(format!(
-                "{} memory: lines and sectors describe the bytes touched; bank conflicts are not modelled",
-                if space == Space::Shared { "shared" } else { "local" }
+                "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
+                if space == Space::Shared {
+                    "shared"
+                } else {
+                    "local"
+                }
             ));
         }
         caveats.sort();
         caveats.dedup();
-        let _ = ideal_lines;
         accesses.push(Access {
             span: stmt.span,
             ptx: file.line_col(stmt.span.start),
@@ -454,12 +626,21 @@ fn analyze_kernel(
             lane_pattern,
             per_request,
             requests,
+            shared_wavefronts: if space == Space::Shared {
+                shared_wavefronts
+            } else {
+                None
+            },
             caveats,
         });
     }
 
     let totals = sim.as_ref().map(|s| {
-        let scale = if s.blocks.0 > 0 { s.blocks.1 as f64 / s.blocks.0 as f64 } else { 1.0 };
+        let scale = if s.blocks.0 > 0 {
+            s.blocks.1 as f64 / s.blocks.0 as f64
+        } else {
+            1.0
+        };
         let mut t = Totals {
             load_requests: 0,
             load_sectors: 0,
@@ -482,9 +663,11 @@ fn analyze_kernel(
             if spaces.get(k) != Some(&Space::Global) {
                 continue;
             }
-            let Some(op) = totals::op_of(&low, *k) else { continue };
+            let Some(op) = totals::op_of(&low, *k) else {
+                continue;
+            };
             let req = (st.requests as f64 * scale).round() as u64;
-            let sec = (st.sectors * scale).round() as u64;
+            let sec = (st.kernel_sectors * scale).round() as u64;
             match op {
                 AccessOp::Load => {
                     t.load_requests += req;

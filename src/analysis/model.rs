@@ -100,7 +100,8 @@ pub enum Space {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pattern {
-    /// Consecutive elements, aligned: the ideal.
+    /// No more sectors than the ideal: consecutive aligned elements, or any
+    /// other layout that costs the same (a permutation inside a segment).
     Coalesced,
     /// Every active lane reads the same address.
     Broadcast,
@@ -108,7 +109,7 @@ pub enum Pattern {
     Strided,
     /// Consecutive elements, but the warp's range is not aligned to the sector grid.
     Misaligned,
-    /// Lanes address a known but irregular set (permutations, swizzles).
+    /// Lanes address a known, non-affine set that costs more than the ideal.
     Irregular,
     /// The address depends on loaded data (gather/scatter).
     Random,
@@ -172,6 +173,9 @@ pub struct Access {
     pub per_request: PerRequest,
     /// Executions of this instruction over the launch, when derivable.
     pub requests: Option<u64>,
+    /// Shared memory only: bank-conflict wavefronts per request (32 banks of
+    /// 4 bytes), when the lane addresses are resolved.
+    pub shared_wavefronts: Option<f64>,
     /// Why the figures are bounds rather than exact, if they are.
     pub caveats: Vec<String>,
 }

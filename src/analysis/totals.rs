@@ -40,7 +40,7 @@
 //! exhausted before a single block has finished. Every step is bounded: the
 //! budget counts warp instructions.
 
-use super::cost::{element_sectors, ideal_sectors, request_cost, shape, Shape};
+use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
 use super::lower::{Lowered, OpKind, Special, Src};
 use super::model::{AccessOp, Pattern, Space};
@@ -48,7 +48,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 4_000_000;
+pub const DEFAULT_BUDGET: u64 = 3_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -67,6 +67,16 @@ pub struct SimStats {
     pub sectors_max: f64,
     /// Ideal sectors, summed.
     pub ideal: f64,
+    /// Sectors as the kernel-level counter `l1tex__t_sectors_pipe_lsu_mem_global_op_*`
+    /// counts them: for reductions (`red`, or `atom` whose result is unused,
+    /// which ptxas turns into `RED`), lanes hitting the same address are not
+    /// merged (each sector counts the largest number of lanes on one of its
+    /// addresses); otherwise equal to `sectors`.
+    pub kernel_sectors: f64,
+    /// Shared-memory wavefronts, summed (requests with every address known).
+    pub wavefronts: f64,
+    /// Requests counted in `wavefronts`.
+    pub wavefront_requests: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
 }
@@ -103,7 +113,11 @@ struct Regs {
 
 impl Regs {
     fn new(n: usize) -> Regs {
-        Regs { v: vec![[0; WARP]; n], known: vec![0; n], data: vec![0; n] }
+        Regs {
+            v: vec![[0; WARP]; n],
+            known: vec![0; n],
+            data: vec![0; n],
+        }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
@@ -186,6 +200,15 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
     }
 }
 
+/// Why the simulation stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimError {
+    /// The statement where it stopped, if any.
+    pub stmt: Option<u32>,
+    /// What happened.
+    pub message: String,
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -193,7 +216,11 @@ pub fn synthetic_base(k: usize) -> i64 {
 
 /// Runs the launch. `spaces` gives each memory instruction's resolved space
 /// (only global accesses are costed).
-pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Space>) -> Result<SimResult, String> {
+pub fn simulate(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    spaces: &HashMap<u32, Space>,
+) -> Result<SimResult, SimError> {
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -207,7 +234,19 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
     let mut done_blocks = 0u64;
     for k in 0..nblocks {
         let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
-        let ctaid = [(bid % gx) as i64, ((bid / gx) % gy) as i64, (bid / (gx * gy)) as i64];
+        let ctaid = [
+            (bid % gx) as i64,
+            ((bid / gx) % gy) as i64,
+            (bid / (gx * gy)) as i64,
+        ];
+        // A block that runs past the budget is dropped whole (its partial
+        // counts would bias the sample), unless it is the first.
+        let snapshot = if done_blocks > 0 {
+            Some(res.stats.clone())
+        } else {
+            None
+        };
+        let mut over = false;
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
             let mut exists = 0u32;
@@ -222,7 +261,40 @@ pub fn simulate(low: &Lowered<'_>, inputs: &SimInputs, spaces: &HashMap<u32, Spa
             }
             let warp = Warp { tid, ctaid, inputs };
             regs.reset();
-            run_warp(low, &warp, exists, &mut regs, &mut res, spaces, &mut used, inputs.budget)?;
+            match run_warp(
+                low,
+                &warp,
+                exists,
+                &mut regs,
+                &mut res,
+                spaces,
+                &mut used,
+                inputs.budget,
+            ) {
+                Ok(()) => {}
+                Err(e) if e.stmt.is_none() => {
+                    over = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if over {
+            match snapshot {
+                Some(s) => {
+                    res.stats = s;
+                    break;
+                }
+                None => {
+                    return Err(SimError {
+                        stmt: None,
+                        message: format!(
+                            "one block needs more than {} warp instructions to simulate",
+                            inputs.budget
+                        ),
+                    })
+                }
+            }
         }
         done_blocks += 1;
         if used > inputs.budget {
@@ -263,29 +335,44 @@ fn run_warp(
     spaces: &HashMap<u32, Space>,
     used: &mut u64,
     budget: u64,
-) -> Result<(), String> {
+) -> Result<(), SimError> {
     let mut pc = [0u32; WARP];
     let mut live = exists;
     let n = low.ops.len() as u32;
+    // All live lanes at the same pc (the common case): no scan needed.
+    let mut converged = true;
+    let mut cur = 0u32;
     while live != 0 {
         *used += 1;
-        if *used > budget.saturating_mul(4) {
-            return Err(format!("the launch needs more than {} warp instructions to simulate", budget * 4));
+        if *used > budget {
+            return Err(SimError {
+                stmt: None,
+                message: "budget".to_string(),
+            });
         }
-        let mut minpc = u32::MAX;
-        for l in 0..WARP {
-            if live & (1 << l) != 0 {
+        let (minpc, active) = if converged {
+            (cur, live)
+        } else {
+            let mut minpc = u32::MAX;
+            let mut m = live;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
                 minpc = minpc.min(pc[l]);
             }
-        }
+            let mut active = 0u32;
+            let mut m = live;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if pc[l] == minpc {
+                    active |= 1 << l;
+                }
+            }
+            (minpc, active)
+        };
         if minpc >= n {
             break;
-        }
-        let mut active = 0u32;
-        for l in 0..WARP {
-            if live & (1 << l) != 0 && pc[l] == minpc {
-                active |= 1 << l;
-            }
         }
         let op = &low.ops[minpc as usize];
         // Guard.
@@ -294,10 +381,10 @@ fn run_warp(
         let mut unknown_guard_data = false;
         if let Some((r, neg)) = op.guard {
             exec = 0;
-            for l in 0..WARP {
-                if active & (1 << l) == 0 {
-                    continue;
-                }
+            let mut m = active;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
                 match lane_src(regs, w, &Src::Reg(r, 0), l) {
                     Ok(v) => {
                         if (v != 0) != neg {
@@ -311,40 +398,47 @@ fn run_warp(
                 }
             }
         }
-        let why = |what: &str, data: bool| {
-            if data {
-                format!("{what} depends on loaded data (statement {minpc})")
+        let why = |what: &str, data: bool| SimError {
+            stmt: Some(minpc),
+            message: if data {
+                format!("{what} depends on loaded data")
             } else {
-                format!("{what} depends on a value that is not known (a parameter that was not given?) (statement {minpc})")
-            }
+                format!(
+                    "{what} depends on a value that is not known (a parameter that was not given?)"
+                )
+            },
         };
-        let mut next = minpc + 1;
+        let next = minpc + 1;
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
         match &op.kind {
             OpKind::Nop => {}
-            OpKind::Alu { alu, dst, dst2, srcs } => {
-                for l in 0..WARP {
+            OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } => {
+                let mut m = exec | unknown_guard;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
                     let bit = 1u32 << l;
-                    if (exec | unknown_guard) & bit == 0 {
-                        continue;
-                    }
-                    let mut vals = Vec::with_capacity(srcs.len());
+                    let mut buf = [0i64; 4];
                     let mut unk: Option<bool> = None;
-                    for s in srcs {
+                    for (k, s) in srcs.iter().take(4).enumerate() {
                         match lane_src(regs, w, s, l) {
-                            Ok(v) => vals.push(v),
-                            Err(d) => {
-                                unk = Some(unk.unwrap_or(false) || d);
-                                vals.push(0);
-                            }
+                            Ok(v) => buf[k] = v,
+                            Err(d) => unk = Some(unk.unwrap_or(false) || d),
                         }
                     }
+                    let vals = &buf[..srcs.len().min(4)];
                     let out: Option<i64> = if unk.is_some() || unknown_guard & bit != 0 {
                         None
                     } else {
                         match alu.op {
                             AluOp::Setp(cmp, comb) => {
-                                let mut b = compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
+                                let mut b =
+                                    compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
                                 if let Some(c) = comb {
                                     let q = vals.get(2).copied().unwrap_or(0) != 0;
                                     b = match c {
@@ -357,12 +451,17 @@ fn run_warp(
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
-                                Some(if p != 0 { vals[0] } else { *vals.get(1).unwrap_or(&0) })
+                                Some(if p != 0 {
+                                    vals[0]
+                                } else {
+                                    *vals.get(1).unwrap_or(&0)
+                                })
                             }
-                            _ => eval_scalar(*alu, &vals),
+                            _ => eval_scalar(*alu, vals),
                         }
                     };
-                    let data = unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    let data =
+                        unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
                         regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
@@ -375,8 +474,14 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let a = srcs.first().map(|s| lane_src(regs, w, s, l)).unwrap_or(Err(false));
-                    let b = srcs.get(1).map(|s| lane_src(regs, w, s, l)).unwrap_or(Ok(0));
+                    let a = srcs
+                        .first()
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Err(false));
+                    let b = srcs
+                        .get(1)
+                        .map(|s| lane_src(regs, w, s, l))
+                        .unwrap_or(Ok(0));
                     let out = match (a, b) {
                         (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
                             let (a, b) = (a != 0, b != 0);
@@ -400,7 +505,9 @@ fn run_warp(
                         let p = *p as usize;
                         match w.inputs.params.get(p).copied().flatten() {
                             Some(v) => Some(v),
-                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => Some(synthetic_base(p)),
+                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => {
+                                Some(synthetic_base(p))
+                            }
                             None => None,
                         }
                     }
@@ -439,7 +546,18 @@ fn run_warp(
                         }
                     }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record(res, minpc, &addrs, exec, known, data_lanes, info.bits, space);
+                    record(
+                        res,
+                        minpc,
+                        &addrs,
+                        exec,
+                        known,
+                        data_lanes,
+                        info.bits,
+                        space,
+                        info.op,
+                        info.no_result || !info.result_used,
+                    );
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
@@ -457,7 +575,12 @@ fn run_warp(
                 if exec != 0 {
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
-                        None => return Err(format!("indirect branch at statement {minpc}")),
+                        None => {
+                            return Err(SimError {
+                                stmt: Some(minpc),
+                                message: "an indirect branch".to_string(),
+                            })
+                        }
                     }
                 }
             }
@@ -468,7 +591,10 @@ fn run_warp(
                 live &= !exec;
             }
             OpKind::Call { .. } => {
-                return Err(format!("a call at statement {minpc} (calls are not followed)"));
+                return Err(SimError {
+                    stmt: Some(minpc),
+                    message: "a call (calls are not followed)".to_string(),
+                });
             }
             OpKind::Other { dsts, srcs } => {
                 for l in 0..WARP {
@@ -476,25 +602,64 @@ fn run_warp(
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let data = srcs.iter().any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    let data = srcs
+                        .iter()
+                        .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }
                 }
             }
         }
-        for l in 0..WARP {
-            let bit = 1u32 << l;
-            if active & bit == 0 || live & bit == 0 {
-                continue;
+        match jump {
+            Some((lanes, t)) if lanes & active & live != active & live => {
+                // divergence: some lanes jump, the others fall through
+                let mut m = active & live;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    pc[l] = if lanes & (1 << l) != 0 { t } else { next };
+                }
+                converged = false;
             }
-            pc[l] = match jump {
-                Some((lanes, t)) if lanes & bit != 0 => t,
-                _ => next,
-            };
+            _ => {
+                let target = match jump {
+                    Some((_, t)) => t,
+                    None => next,
+                };
+                if converged {
+                    cur = target;
+                    if live != active & live {
+                        converged = false;
+                    }
+                }
+                let mut m = active & live;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    pc[l] = target;
+                }
+                if !converged {
+                    // reconverged when every live lane is at the same pc
+                    let first = live.trailing_zeros() as usize;
+                    let p0 = pc.get(first).copied().unwrap_or(0);
+                    let mut same = true;
+                    let mut m = live;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if pc[l] != p0 {
+                            same = false;
+                            break;
+                        }
+                    }
+                    if same && live != 0 {
+                        converged = true;
+                        cur = p0;
+                    }
+                }
+            }
         }
-        next = next.wrapping_add(0);
-        let _ = next;
     }
     Ok(())
 }
@@ -509,6 +674,8 @@ fn record(
     data_lanes: u32,
     bits: u32,
     space: Space,
+    op: AccessOp,
+    unused_result: bool,
 ) {
     let bytes = bits.div_ceil(8).max(1);
     let e = res.stats.entry(stmt).or_default();
@@ -516,13 +683,24 @@ fn record(
     e.requests += 1;
     e.lanes += active as u64;
     e.ideal += ideal_sectors(active, bytes) as f64;
-    let _ = space;
+    if space == Space::Shared && known == exec {
+        e.wavefronts += shared_wavefronts(addrs, exec, bytes) as f64;
+        e.wavefront_requests += 1;
+    }
     let c = request_cost(addrs, known, bytes);
     let unknown = (exec & !known).count_ones();
     let per = element_sectors(bytes) as f64;
     let lines_per = (bytes as f64 / 128.0).ceil().max(1.0);
     e.lines += c.lines as f64 + unknown as f64 * lines_per;
     e.sectors += c.sectors as f64 + unknown as f64 * per;
+    // ptxas turns an atomic whose result is unused into RED, whose lanes on one
+    // address are not merged by the kernel-level counter; an atomic whose
+    // result is used to one address is aggregated to a single lane.
+    e.kernel_sectors += if op == AccessOp::Atomic && unused_result {
+        atomic_sectors(addrs, known, bytes) as f64 + unknown as f64 * per
+    } else {
+        c.sectors as f64 + unknown as f64 * per
+    };
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
     e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
     let pattern = if unknown > 0 {
@@ -534,26 +712,47 @@ fn record(
     } else {
         let base = addrs[exec.trailing_zeros() as usize];
         let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
-        match shape(&d, exec) {
-            Shape::Same => Pattern::Broadcast,
-            Shape::Affine(s) if s == bytes as i64 => {
-                if c.sectors > ideal_sectors(active, bytes) {
-                    Pattern::Misaligned
-                } else {
-                    Pattern::Coalesced
-                }
-            }
-            Shape::Affine(_) => Pattern::Strided,
-            Shape::Irregular => {
-                if c.sectors <= ideal_sectors(active, bytes) {
-                    Pattern::Coalesced
-                } else {
-                    Pattern::Irregular
-                }
-            }
-        }
+        classify(
+            &d,
+            exec,
+            bytes,
+            c.sectors as f64,
+            ideal_sectors(active, bytes) as f64,
+        )
+        .0
     };
     *e.patterns.entry(pattern).or_default() += 1;
+}
+
+/// Sectors of an atomic request as the kernel-level counter counts them: per
+/// sector, the largest number of lanes on one address (same-address lanes are
+/// not merged). Measured on the H100: three `red.global.add.f32` per warp to
+/// consecutive, per-warp and per-grid addresses count 4 + 32 + 32 sectors
+/// (`tests/hw/measured.json`, `atomic_add_f32`, `red_asm_f32`).
+pub fn atomic_sectors(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
+    let _ = bytes;
+    let mut v: Vec<(i64, i64)> = (0..WARP)
+        .filter(|l| active & (1 << l) != 0)
+        .map(|l| (addrs[l].div_euclid(32), addrs[l]))
+        .collect();
+    v.sort_unstable();
+    let mut total = 0u32;
+    let mut i = 0;
+    while i < v.len() {
+        let sector = v[i].0;
+        let mut best = 0u32;
+        while i < v.len() && v[i].0 == sector {
+            let a = v[i].1;
+            let mut k = 0u32;
+            while i < v.len() && v[i] == (sector, a) {
+                k += 1;
+                i += 1;
+            }
+            best = best.max(k);
+        }
+        total += best;
+    }
+    total
 }
 
 /// Requests and sectors of one operation kind.

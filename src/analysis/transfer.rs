@@ -54,15 +54,37 @@ impl Ty {
         let (k, n) = m.split_at(1.min(m.len()));
         let bits = n.parse::<u32>().ok();
         match (k, bits) {
-            ("u", Some(b)) | ("b", Some(b)) if matches!(b, 8 | 16 | 32 | 64 | 128) => {
-                Some(Ty { bits: b, signed: false, float: false })
-            }
-            ("s", Some(b)) if matches!(b, 8 | 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: false }),
-            ("f", Some(b)) if matches!(b, 16 | 32 | 64) => Some(Ty { bits: b, signed: true, float: true }),
+            ("u", Some(b)) | ("b", Some(b)) if matches!(b, 8 | 16 | 32 | 64 | 128) => Some(Ty {
+                bits: b,
+                signed: false,
+                float: false,
+            }),
+            ("s", Some(b)) if matches!(b, 8 | 16 | 32 | 64) => Some(Ty {
+                bits: b,
+                signed: true,
+                float: false,
+            }),
+            ("f", Some(b)) if matches!(b, 16 | 32 | 64) => Some(Ty {
+                bits: b,
+                signed: true,
+                float: true,
+            }),
             _ => match m {
-                "bf16" | "e4m3" | "e5m2" => Some(Ty { bits: 16, signed: true, float: true }),
-                "f16x2" | "bf16x2" | "tf32" => Some(Ty { bits: 32, signed: true, float: true }),
-                "e4m3x2" | "e5m2x2" => Some(Ty { bits: 16, signed: true, float: true }),
+                "bf16" | "e4m3" | "e5m2" => Some(Ty {
+                    bits: 16,
+                    signed: true,
+                    float: true,
+                }),
+                "f16x2" | "bf16x2" | "tf32" => Some(Ty {
+                    bits: 32,
+                    signed: true,
+                    float: true,
+                }),
+                "e4m3x2" | "e5m2x2" => Some(Ty {
+                    bits: 16,
+                    signed: true,
+                    float: true,
+                }),
                 _ => None,
             },
         }
@@ -182,7 +204,11 @@ pub struct Alu {
 pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
     let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
     let pred = mods.contains(&"pred");
-    let ty = tys.first().copied().unwrap_or(Ty { bits: 64, signed: false, float: false });
+    let ty = tys.first().copied().unwrap_or(Ty {
+        bits: 64,
+        signed: false,
+        float: false,
+    });
     let mode = if mods.contains(&"wide") {
         MulMode::Wide
     } else if mods.contains(&"hi") {
@@ -238,13 +264,23 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
             if unsigned {
                 t.signed = false;
             }
-            return Some(Alu { op: AluOp::Setp(cmp, comb), ty: t });
+            return Some(Alu {
+                op: AluOp::Setp(cmp, comb),
+                ty: t,
+            });
         }
         _ => return None,
     };
     if pred && !matches!(op, AluOp::Selp) {
         // and/or/xor/not/mov on predicates are handled by the caller.
-        return Some(Alu { op, ty: Ty { bits: 1, signed: false, float: false } });
+        return Some(Alu {
+            op,
+            ty: Ty {
+                bits: 1,
+                signed: false,
+                float: false,
+            },
+        });
     }
     if ty.float {
         return None;
@@ -253,7 +289,10 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
 }
 
 fn wide_ty(t: Ty) -> Ty {
-    Ty { bits: (t.bits * 2).min(64), ..t }
+    Ty {
+        bits: (t.bits * 2).min(64),
+        ..t
+    }
 }
 
 fn shift_amount(v: i64) -> u32 {
@@ -278,7 +317,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
                 MulMode::Lo => t.read(p as i64),
                 MulMode::Wide => wide_ty(t).read(p as i64),
                 MulMode::Hi => {
-                    let p = if t.signed { p } else { (a(0)? as u64 as u128).wrapping_mul(a(1)? as u64 as u128) as i128 };
+                    let p = if t.signed {
+                        p
+                    } else {
+                        (a(0)? as u64 as u128).wrapping_mul(a(1)? as u64 as u128) as i128
+                    };
                     t.read((p >> t.bits.min(64)) as i64)
                 }
             };
@@ -304,7 +347,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             if t.signed {
                 out(x >> k.min(63))
             } else {
-                let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+                let ux = if t.bits >= 64 {
+                    x as u64
+                } else {
+                    (x as u64) & ((1u64 << t.bits) - 1)
+                };
                 out(if k >= 64 { 0 } else { (ux >> k) as i64 })
             }
         }
@@ -316,7 +363,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
         AluOp::Abs => out(a(0)?.wrapping_abs()),
         AluOp::Min | AluOp::Max => {
             let (x, y) = (a(0)?, a(1)?);
-            let less = if t.signed { x < y } else { (x as u64) < (y as u64) };
+            let less = if t.signed {
+                x < y
+            } else {
+                (x as u64) < (y as u64)
+            };
             let pick_x = (alu.op == AluOp::Min) == less;
             out(if pick_x { x } else { y })
         }
@@ -333,7 +384,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
                 }
             } else {
                 let (ux, uy) = (x as u64, y as u64);
-                (if alu.op == AluOp::Div { ux / uy } else { ux % uy }) as i64
+                (if alu.op == AluOp::Div {
+                    ux / uy
+                } else {
+                    ux % uy
+                }) as i64
             };
             out(r)
         }
@@ -346,10 +401,18 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             if len == 0 {
                 return out(0);
             }
-            let ux = if t.bits >= 64 { x as u64 } else { (x as u64) & ((1u64 << t.bits) - 1) };
+            let ux = if t.bits >= 64 {
+                x as u64
+            } else {
+                (x as u64) & ((1u64 << t.bits) - 1)
+            };
             let shifted = if pos >= 64 { 0 } else { ux >> pos };
             let len = len.min(t.bits);
-            let mask = if len >= 64 { u64::MAX } else { (1u64 << len) - 1 };
+            let mask = if len >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            };
             let mut v = shifted & mask;
             if t.signed && len < 64 {
                 let msb_pos = (pos + len - 1).min(t.bits - 1);
@@ -367,7 +430,11 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
 /// One lane's comparison.
 pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
     let (x, y) = (t.read(x), t.read(y));
-    let o = if t.signed { x.cmp(&y) } else { (x as u64).cmp(&(y as u64)) };
+    let o = if t.signed {
+        x.cmp(&y)
+    } else {
+        (x as u64).cmp(&(y as u64))
+    };
     match cmp {
         Cmp::Eq => o.is_eq(),
         Cmp::Ne => o.is_ne(),
@@ -417,7 +484,12 @@ fn uniform_plus_lanes(p: &Poly) -> Option<(Poly, Lanes)> {
     let (u, d) = p.split();
     let dl = d.exact()?;
     // the constant term of u belongs to d as well (simpler residues)
-    let c = u.terms().iter().find(|(m, _)| m.degree() == 0).map(|(_, c)| c.at(0)).unwrap_or(0);
+    let c = u
+        .terms()
+        .iter()
+        .find(|(m, _)| m.degree() == 0)
+        .map(|(_, c)| c.at(0))
+        .unwrap_or(0);
     let u = u.sub(&Poly::constant(c));
     let mut d = dl;
     for x in d.iter_mut() {
@@ -446,7 +518,12 @@ fn split_at_modulus(
     let high = if div <= 1 {
         high
     } else if high.terms().iter().all(|(_, c)| c.at(0) % div == 0) {
-        Poly::from_terms(high.terms().iter().map(|(m, c)| (*m, Coef::Same(c.at(0) / div))).collect())
+        Poly::from_terms(
+            high.terms()
+                .iter()
+                .map(|(m, c)| (*m, Coef::Same(c.at(0) / div)))
+                .collect(),
+        )
     } else if high.as_const().is_some() {
         Poly::constant(high.as_const().unwrap_or(0) / div)
     } else {
@@ -486,7 +563,9 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         return selp(args, ctx);
     }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
-    let Some(polys) = polys else { return give_up(args, ctx) };
+    let Some(polys) = polys else {
+        return give_up(args, ctx);
+    };
     // Exact lanes: evaluate lane by lane.
     let exact: Option<Vec<Lanes>> = polys.iter().map(|p| p.exact()).collect();
     if let Some(ex) = exact {
@@ -503,9 +582,17 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Sub => Some(p(0)?.sub(p(1)?)),
         AluOp::Neg => Some(p(0)?.scale(-1)),
         AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
-        AluOp::Mad(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
+        AluOp::Mad(MulMode::Lo | MulMode::Wide) => {
+            p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?)))
+        }
         AluOp::Shl => match konst(1) {
+            // shifting out every bit of the type gives 0
+            Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
             Some(k) if (0..62).contains(&k) => Some(p(0)?.scale(1i64 << k)),
+            _ => None,
+        },
+        AluOp::Shr if !alu.ty.signed => match konst(1) {
+            Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
             _ => None,
         },
         _ => None,
@@ -534,7 +621,11 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
                 }
                 // a mask in the type's width, such as 0xffffffe0 on .b32
                 if alu.ty.bits < 64 {
-                    let sc = Ty { signed: true, ..alu.ty }.read(c);
+                    let sc = Ty {
+                        signed: true,
+                        ..alu.ty
+                    }
+                    .read(c);
                     let n = sc.checked_neg()?;
                     if n > 0 && n & (n - 1) == 0 {
                         return split_at_modulus(x, n, 1, ctx, &|v| v & sc);
@@ -544,7 +635,11 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
             }
             AluOp::Or | AluOp::Xor => {
                 let m = pow2_above(c)?;
-                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or { &|v| v | c } else { &|v| v ^ c };
+                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or {
+                    &|v| v | c
+                } else {
+                    &|v| v ^ c
+                };
                 split_at_modulus(x, m, 1, ctx, f)
             }
             AluOp::Shr => {
@@ -586,7 +681,11 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
         // The uniform parts cancel: compare the exact difference with 0
         // (no wrap-around assumed, signed view).
         let d = a.sub(b).exact()?;
-        let st = Ty { signed: true, bits: 64, float: false };
+        let st = Ty {
+            signed: true,
+            bits: 64,
+            float: false,
+        };
         let mut bits = 0u32;
         for (l, &v) in d.iter().enumerate() {
             if compare(cmp, st, v, 0) {
@@ -597,14 +696,20 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
     })();
     let pv = base.unwrap_or_else(|| {
         let two = &args[..args.len().min(2)];
-        PredVal::Unknown { uniform: two.iter().all(Value::is_uniform), data: two.iter().any(Value::is_data) }
+        PredVal::Unknown {
+            uniform: two.iter().all(Value::is_uniform),
+            data: two.iter().any(Value::is_data),
+        }
     });
     let pv = match comb {
         None => pv,
         Some(op) => {
             let q = match args.get(2) {
                 Some(Value::Pred(q)) => *q,
-                _ => PredVal::Unknown { uniform: false, data: false },
+                _ => PredVal::Unknown {
+                    uniform: false,
+                    data: false,
+                },
             };
             pv.combine(q, |a, b| match op {
                 AluOp2::And => a & b,
@@ -624,22 +729,33 @@ fn selp(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
         Value::Pred(PredVal::Lanes(u32::MAX)) => a.clone(),
         Value::Pred(PredVal::Lanes(0)) => b.clone(),
         Value::Pred(PredVal::Lanes(bits)) => {
-            if let (Some(x), Some(y)) = (a.as_poly().and_then(|q| q.exact()), b.as_poly().and_then(|q| q.exact())) {
-                let v: Lanes = std::array::from_fn(|l| if bits & (1 << l) != 0 { x[l] } else { y[l] });
+            if let (Some(x), Some(y)) = (
+                a.as_poly().and_then(|q| q.exact()),
+                b.as_poly().and_then(|q| q.exact()),
+            ) {
+                let v: Lanes =
+                    std::array::from_fn(|l| if bits & (1 << l) != 0 { x[l] } else { y[l] });
                 Value::poly(Poly::lanes(v))
             } else {
-                Value::Varying { data: a.is_data() || b.is_data() }
+                Value::Varying {
+                    data: a.is_data() || b.is_data(),
+                }
             }
         }
         _ if a == b => a.clone(),
-        Value::Pred(PredVal::Unknown { uniform: true, data }) if a.is_uniform() && b.is_uniform() => {
+        Value::Pred(PredVal::Unknown {
+            uniform: true,
+            data,
+        }) if a.is_uniform() && b.is_uniform() => {
             if *data {
                 Value::Varying { data: true }
             } else {
                 give_up(&[a.clone(), b.clone()], ctx)
             }
         }
-        _ => Value::Varying { data: a.is_data() || b.is_data() || p.is_data() },
+        _ => Value::Varying {
+            data: a.is_data() || b.is_data() || p.is_data(),
+        },
     }
 }
 
@@ -664,7 +780,11 @@ mod tests {
     fn ctx() -> Ctx {
         let mut facts = SymFacts::default();
         facts.params = vec![Cong::modulo(256, 0), Cong::TOP];
-        facts.tid_base = [Some(Cong::modulo(256, 0)), Some(Cong::exact(0)), Some(Cong::exact(0))];
+        facts.tid_base = [
+            Some(Cong::modulo(256, 0)),
+            Some(Cong::exact(0)),
+            Some(Cong::exact(0)),
+        ];
         Ctx { facts, next: 0 }
     }
     fn d(m: &str, ops: &[&str]) -> Alu {
@@ -694,7 +814,10 @@ mod tests {
     #[test]
     fn scalar_wraps_at_the_type_width() {
         let add32 = d("add", &["s32"]);
-        assert_eq!(eval_scalar(add32, &[i32::MAX as i64, 1]), Some(i32::MIN as i64));
+        assert_eq!(
+            eval_scalar(add32, &[i32::MAX as i64, 1]),
+            Some(i32::MIN as i64)
+        );
         let addu = d("add", &["u32"]);
         assert_eq!(eval_scalar(addu, &[0xffff_ffff, 1]), Some(0));
         let wide = d("mul", &["wide", "s32"]);
@@ -711,19 +834,46 @@ mod tests {
 
     #[test]
     fn scalar_shifts_division_and_conversion() {
-        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, 40]), Some(0), "shift clamps");
-        assert_eq!(eval_scalar(d("shl", &["b32"]), &[1, -1]), Some(0), "huge shift");
+        assert_eq!(
+            eval_scalar(d("shl", &["b32"]), &[1, 40]),
+            Some(0),
+            "shift clamps"
+        );
+        assert_eq!(
+            eval_scalar(d("shl", &["b32"]), &[1, -1]),
+            Some(0),
+            "huge shift"
+        );
         assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 1]), Some(-4));
         assert_eq!(eval_scalar(d("shr", &["u32"]), &[-8, 1]), Some(0x7fff_fffc));
         assert_eq!(eval_scalar(d("shr", &["s32"]), &[-8, 100]), Some(-1));
-        assert_eq!(eval_scalar(d("div", &["s32"]), &[7, 0]), None, "division by zero");
+        assert_eq!(
+            eval_scalar(d("div", &["s32"]), &[7, 0]),
+            None,
+            "division by zero"
+        );
         assert_eq!(eval_scalar(d("rem", &["u32"]), &[7, 0]), None);
-        assert_eq!(eval_scalar(d("div", &["s32"]), &[i32::MIN as i64, -1]), Some(i32::MIN as i64));
-        assert_eq!(eval_scalar(d("div", &["s64"]), &[i64::MIN, -1]), Some(i64::MIN));
+        assert_eq!(
+            eval_scalar(d("div", &["s32"]), &[i32::MIN as i64, -1]),
+            Some(i32::MIN as i64)
+        );
+        assert_eq!(
+            eval_scalar(d("div", &["s64"]), &[i64::MIN, -1]),
+            Some(i64::MIN)
+        );
         assert_eq!(eval_scalar(d("rem", &["s32"]), &[-7, 3]), Some(-1));
-        assert_eq!(eval_scalar(d("cvt", &["s64", "s32"]), &[0xffff_ffff]), Some(-1));
-        assert_eq!(eval_scalar(d("cvt", &["u64", "u32"]), &[-1]), Some(0xffff_ffff));
-        assert_eq!(eval_scalar(d("cvt", &["u32", "u64"]), &[0x1_0000_0005]), Some(5));
+        assert_eq!(
+            eval_scalar(d("cvt", &["s64", "s32"]), &[0xffff_ffff]),
+            Some(-1)
+        );
+        assert_eq!(
+            eval_scalar(d("cvt", &["u64", "u32"]), &[-1]),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(
+            eval_scalar(d("cvt", &["u32", "u64"]), &[0x1_0000_0005]),
+            Some(5)
+        );
         assert_eq!(eval_scalar(d("min", &["u32"]), &[-1, 3]), Some(3));
         assert_eq!(eval_scalar(d("min", &["s32"]), &[-1, 3]), Some(-1));
         assert_eq!(eval_scalar(d("bfe", &["u32"]), &[0xf0, 4, 4]), Some(0xf));
@@ -759,7 +909,10 @@ mod tests {
         // i ^ 1 keeps the uniform part, swaps lane pairs (lane part relative to lane 0)
         let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(1)], &mut x);
         assert_eq!(&lane_part(&v)[..4], &[0, -1, 2, 1]);
-        assert_eq!(v.as_poly().unwrap().split().0.to_string(), "1 + 256*ctaid.x + tid0.x");
+        assert_eq!(
+            v.as_poly().unwrap().split().0.to_string(),
+            "1 + 256*ctaid.x + tid0.x"
+        );
         // i >> 5: uniform (broadcast within the warp)
         let v = abstract_eval(d("shr", &["s32"]), &[i.clone(), c(5)], &mut x);
         assert!(v.is_uniform(), "{v:?}");
@@ -783,8 +936,13 @@ mod tests {
         assert_eq!(lane.terms().len(), 1);
         assert_eq!(lane.terms()[0].0.syms(), &[Sym::Param(1)]);
         // shl by a constant scales
-        let v = abstract_eval(d("shl", &["b64"]), &[i, c(2)], &mut x);
+        let v = abstract_eval(d("shl", &["b64"]), &[i.clone(), c(2)], &mut x);
         assert_eq!(lane_part(&v)[3], 12);
+        // shifting a 32-bit value by 40 (or by a negative amount, read unsigned) gives 0
+        let v = abstract_eval(d("shl", &["b32"]), &[i.clone(), c(40)], &mut x);
+        assert_eq!(v, Value::constant(0));
+        let v = abstract_eval(d("shr", &["u32"]), &[i, c(-1)], &mut x);
+        assert_eq!(v, Value::constant(0));
     }
 
     #[test]
@@ -795,15 +953,35 @@ mod tests {
         assert_eq!(p, Value::Pred(PredVal::Lanes(0xffff)));
         // i < n with n unknown: lane-varying unknown
         let n = Value::poly(Poly::sym(Sym::Param(1)));
-        let q = abstract_eval(d("setp", &["ge", "s32"]), &[global_index(), n.clone()], &mut x);
-        assert_eq!(q, Value::Pred(PredVal::Unknown { uniform: false, data: false }));
+        let q = abstract_eval(
+            d("setp", &["ge", "s32"]),
+            &[global_index(), n.clone()],
+            &mut x,
+        );
+        assert_eq!(
+            q,
+            Value::Pred(PredVal::Unknown {
+                uniform: false,
+                data: false
+            })
+        );
         // n > 0: uniform unknown
         let u = abstract_eval(d("setp", &["gt", "s32"]), &[n, c(0)], &mut x);
-        assert_eq!(u, Value::Pred(PredVal::Unknown { uniform: true, data: false }));
+        assert_eq!(
+            u,
+            Value::Pred(PredVal::Unknown {
+                uniform: true,
+                data: false
+            })
+        );
         // combined with .and
         let p2 = abstract_eval(d("setp", &["lt", "and", "s32"]), &[iota(), c(8), p], &mut x);
         assert_eq!(p2, Value::Pred(PredVal::Lanes(0xff)));
-        let s = abstract_eval(d("selp", &["b32"]), &[c(1), c(2), Value::Pred(PredVal::Lanes(1))], &mut x);
+        let s = abstract_eval(
+            d("selp", &["b32"]),
+            &[c(1), c(2), Value::Pred(PredVal::Lanes(1))],
+            &mut x,
+        );
         assert_eq!(&lanes(&s)[..2], &[1, 2]);
     }
 
@@ -813,10 +991,18 @@ mod tests {
         let data = Value::Varying { data: true };
         let v = abstract_eval(d("mul", &["wide", "s32"]), &[data, c(4)], &mut x);
         assert_eq!(v, Value::Varying { data: true });
-        let w = abstract_eval(d("add", &["s64"]), &[Value::poly(Poly::sym(Sym::Param(0))), v], &mut x);
+        let w = abstract_eval(
+            d("add", &["s64"]),
+            &[Value::poly(Poly::sym(Sym::Param(0))), v],
+            &mut x,
+        );
         assert!(w.is_data());
         // uniform unknowns stay uniform
-        let u = abstract_eval(d("mul", &["hi", "u32"]), &[Value::poly(Poly::sym(Sym::Param(1))), c(3)], &mut x);
+        let u = abstract_eval(
+            d("mul", &["hi", "u32"]),
+            &[Value::poly(Poly::sym(Sym::Param(1))), c(3)],
+            &mut x,
+        );
         assert!(u.is_uniform());
         assert!(decode("add", &["f32"]).is_none());
         assert!(decode("frobnicate", &["u32"]).is_none());

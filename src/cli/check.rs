@@ -278,3 +278,26 @@ fn read_cuda_sources(ptx: &Path, r: &CheckResult) -> BTreeMap<String, String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ColorChoice;
+
+    #[test]
+    fn auto_colour_needs_a_terminal_and_no_no_color() {
+        // The only test of this binary that touches NO_COLOR.
+        std::env::remove_var("NO_COLOR");
+        assert!(ColorChoice::Auto.enabled(true));
+        assert!(!ColorChoice::Auto.enabled(false));
+        std::env::set_var("NO_COLOR", "1");
+        assert!(!ColorChoice::Auto.enabled(true));
+        assert!(ColorChoice::Always.enabled(false));
+        std::env::set_var("NO_COLOR", "");
+        assert!(
+            ColorChoice::Auto.enabled(true),
+            "an empty NO_COLOR does not count"
+        );
+        std::env::remove_var("NO_COLOR");
+        assert!(!ColorChoice::Never.enabled(true));
+    }
+}

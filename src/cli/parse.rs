@@ -71,10 +71,17 @@ pub fn run(a: ParseArgs) -> ExitCode {
     }
     if a.stats {
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&total).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&total).unwrap_or_default()
+            );
         } else {
             println!("files:                {}", total.files);
-            println!("bytes:                {} ({:.2} MB)", total.bytes, total.bytes as f64 / 1e6);
+            println!(
+                "bytes:                {} ({:.2} MB)",
+                total.bytes,
+                total.bytes as f64 / 1e6
+            );
             println!("kernels:              {}", total.kernels);
             println!("functions:            {}", total.functions);
             println!("statements:           {}", total.statements);

@@ -6,12 +6,15 @@ use crate::analysis::model::{AccessOp, Pattern};
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Global-memory accesses whose address depends on data loaded from memory:
+    /// Global accesses whose address depends on loaded data: gathers and
+    /// scatters.
+    ///
+    /// Precisely: global-memory accesses whose address depends on data loaded from memory:
     /// gathers (`out[i] = in[idx[i]]`), scatters (`out[idx[i]] = v`) and
     /// atomics through an index (`atomicAdd(&hist[bin[i]], 1)`). The analysis
     /// cannot know where the lanes land, so it gives the range of sectors per
-    /// request, from all lanes in one contiguous run (the ideal) to every lane
-    /// in its own sector, and the expected value for uniformly random indices.
+    /// request, from every lane hitting one sector to every lane in its own
+    /// sector, and the expected value for uniformly random indices.
     ///
     /// ## Why it costs
     ///
@@ -28,8 +31,8 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W104][data-dependent-access]: gather: the load's address depends on loaded
-    ///   data; 4 to 32 sectors per request where 4 would do
+    /// warning[W104]: gather: the load's address depends on loaded data;
+    ///   1 to 32 sectors per request where 4 would do
     /// ```
     ///
     /// ## How to fix it

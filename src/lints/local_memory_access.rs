@@ -6,8 +6,11 @@ use crate::analysis::model::Space;
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Loads and stores to local memory (`ld.local`, `st.local`): register
-    /// spills, and per-thread arrays the compiler could not keep in registers.
+    /// Loads and stores to local memory: register spills and per-thread arrays.
+    ///
+    /// Precisely: `ld.local` and `st.local`, which PTX uses for register
+    /// spills and for per-thread arrays the compiler could not keep in
+    /// registers.
     ///
     /// ## Why it costs
     ///
@@ -24,7 +27,7 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W105][local-memory-access]: load from local memory: a register spill or a
+    /// warning[W105]: load from local memory: a register spill or a
     ///   per-thread array placed in device memory
     /// ```
     ///

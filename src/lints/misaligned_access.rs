@@ -6,7 +6,9 @@ use crate::analysis::model::Pattern;
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Global-memory accesses whose lanes are contiguous, but whose warp's
+    /// Contiguous global accesses that start off the 32-byte sector grid.
+    ///
+    /// Precisely: global-memory accesses whose lanes are contiguous, but whose warp's
     /// range does not start on the 32-byte sector grid, so that it touches one
     /// sector (and often one 128-byte L1 line) more than the ideal.
     ///
@@ -25,9 +27,9 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W102][misaligned-access]: misaligned load: contiguous lanes off the 32-byte
+    /// warning[W102]: misaligned load: contiguous lanes off the 32-byte
     ///   sector grid; 5 sectors per request where 4 would do: 1.2x the traffic
-    ///   = note: lane i -> base + 4 + 4*i
+    ///   = note: lane address: (4*lane + 4) + in + 512*ctaid.x
     /// ```
     ///
     /// ## How to fix it

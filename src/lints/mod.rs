@@ -44,11 +44,11 @@ use crate::diagnostic::{Diagnostic, FrontEndCode, Severity};
 use crate::source::{SourceFile, Span};
 use std::sync::OnceLock;
 
-mod analysis_adapter;
 pub mod data_dependent_access;
 pub mod local_memory_access;
 pub mod misaligned_access;
 pub mod narrow_access;
+pub mod shared_bank_conflict;
 pub mod uncoalesced_access;
 pub mod uniform_store;
 
@@ -188,6 +188,10 @@ pub static LINTS: &[Lint] = &[
     Lint {
         meta: &uniform_store::UNIFORM_STORE,
         check: uniform_store::check,
+    },
+    Lint {
+        meta: &shared_bank_conflict::SHARED_BANK_CONFLICT,
+        check: shared_bank_conflict::check,
     },
 ];
 
@@ -330,7 +334,7 @@ impl CheckResult {
 
 /// Analyses a file and runs every lint that is not `allow`ed.
 pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
-    let analysis = analysis_adapter::analyze(file, &config.options);
+    let analysis = crate::analysis::analyze(file, &config.options);
     lint_analysis(file, analysis, config)
 }
 
@@ -339,6 +343,11 @@ pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
 pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> CheckResult {
     let mut out: Vec<(Diagnostic, Option<SourceLocation>)> = Vec::new();
     for d in &analysis.diagnostics {
+        // Notes stay notes unless their code is configured.
+        if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
+            out.push((d.clone(), None));
+            continue;
+        }
         let level = config.level_of(d.code, default_level_of(d));
         if let Some(severity) = level.severity() {
             let mut d = d.clone();
@@ -380,9 +389,7 @@ pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> 
 fn default_level_of(d: &Diagnostic) -> Level {
     match d.severity {
         Severity::Error => Level::Deny,
-        Severity::Warning => Level::Warn,
-        // Notes are informational: they stay notes unless configured.
-        Severity::Note => Level::Warn,
+        Severity::Warning | Severity::Note => Level::Warn,
     }
 }
 
@@ -448,10 +455,10 @@ pub(crate) fn standard_notes(a: &Access) -> Vec<String> {
     let p = &a.per_request;
     let mut notes = Vec::new();
     if !a.lane_pattern.is_empty() {
-        notes.push(format!("lane i -> {}", a.lane_pattern));
+        notes.push(lane_note(a));
     }
     let sectors = if (p.sectors_max - p.sectors_min).abs() < 0.05 {
-        format!("{} sectors", fmt_num(p.sectors))
+        count(p.sectors, "sector")
     } else {
         format!(
             "{} to {} sectors (expected {})",
@@ -464,18 +471,32 @@ pub(crate) fn standard_notes(a: &Access) -> Vec<String> {
         Some(n) if (n - 32.0).abs() > 0.05 => format!(", {} active lanes", fmt_num(n)),
         _ => String::new(),
     };
-    let ideal_lines = ideal_lines(a);
     notes.push(format!(
-        "per request: {sectors} and {} L1 lines{lanes}; ideal: {} sectors and {} line{}",
-        fmt_num(p.l1_lines),
-        fmt_num(p.ideal_sectors),
-        fmt_num(ideal_lines),
-        if ideal_lines == 1.0 { "" } else { "s" },
+        "per request: {sectors} and {}{lanes}; ideal: {} and {}",
+        count(p.l1_lines, "L1 line"),
+        count(p.ideal_sectors, "sector"),
+        count(ideal_lines(a), "line"),
     ));
     for c in &a.caveats {
         notes.push(format!("caveat: {c}"));
     }
     notes
+}
+
+/// `4 sectors`, `1 sector`, `28.3 sectors`.
+pub(crate) fn count(x: f64, what: &str) -> String {
+    let n = fmt_num(x);
+    if n == "1" {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The note that shows how each lane addresses memory, in the analysis's
+/// notation (`lane` is the lane index 0..31 within the warp).
+pub(crate) fn lane_note(a: &Access) -> String {
+    format!("lane address: {}", a.lane_pattern)
 }
 
 /// `sectors / ideal` as `8x`, or `2.5x`.
@@ -529,6 +550,7 @@ pub(crate) mod testing {
                 active_lanes: Some(32.0),
             },
             requests: None,
+            shared_wavefronts: None,
             caveats: Vec::new(),
         }
     }
@@ -543,6 +565,7 @@ pub(crate) mod testing {
             accesses,
             totals: None,
             totals_unavailable: None,
+            caveats: Vec::new(),
             span: Span::default(),
         }
     }
@@ -577,6 +600,25 @@ mod tests {
         assert_eq!(explain("w101"), explain("uncoalesced-access"));
         assert!(explain("syntax-error").is_some());
         assert!(explain("no-such-rule").is_none());
+    }
+
+    #[test]
+    fn front_end_levels_apply_and_notes_stay_notes() {
+        let file = SourceFile::from_text("a.ptx", "x");
+        let mk = |sev| Diagnostic::new("E0001", "syntax-error", sev, Span::new(0, 1), "m");
+        let analysis = Analysis {
+            kernels: Vec::new(),
+            diagnostics: vec![mk(Severity::Error), mk(Severity::Note)],
+        };
+        let mut c = Config {
+            deny_warnings: true,
+            ..Config::default()
+        };
+        let r = lint_analysis(&file, analysis.clone(), &c);
+        let sev: Vec<_> = r.diagnostics.iter().map(|d| d.severity).collect();
+        assert_eq!(sev, vec![Severity::Error, Severity::Note]);
+        c.set_level("syntax-error", Level::Allow).unwrap();
+        assert!(lint_analysis(&file, analysis, &c).diagnostics.is_empty());
     }
 
     #[test]

@@ -9,7 +9,11 @@ use std::collections::BTreeMap;
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Memory accesses that move less data per instruction than they could:
+    /// Accesses that move less data per instruction than they could: under 4
+    /// bytes per lane, or adjacent scalar accesses that one vector access
+    /// would serve.
+    ///
+    /// Precisely:
     ///
     /// * contiguous global accesses of fewer than 4 bytes per lane (`u8`,
     ///   `u16`, `f16`), where each warp request carries 32 or 64 bytes instead
@@ -37,7 +41,7 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W103][narrow-access]: 2 scalar loads of 4 bytes at consecutive offsets
+    /// warning[W103]: 2 scalar loads of 4 bytes at consecutive offsets
     ///   from `%rd4` could be one 8-byte vector load
     /// ```
     ///
@@ -143,10 +147,13 @@ fn label_between(text: &str, from: usize, to: usize) -> bool {
     })
 }
 
+/// (op, space, bits, base register) of a scalar access.
+type GroupKey<'a> = (u8, u8, u32, &'a str);
+
+/// Groups of scalar accesses at consecutive offsets from one base register.
 fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
     let text = cx.file.text();
-    // (op, space, bits, base) -> [(offset, access index)]
-    let mut groups: BTreeMap<(u8, u8, u32, &str), Vec<(i64, usize)>> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey<'_>, Vec<(i64, usize)>> = BTreeMap::new();
     for (i, a) in cx.kernel.accesses.iter().enumerate() {
         if a.op == AccessOp::Atomic
             || is_vector(a)

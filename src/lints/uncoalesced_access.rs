@@ -6,14 +6,17 @@ use crate::analysis::model::{Access, Pattern};
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Global-memory accesses whose warp touches more 32-byte sectors per
+    /// Global accesses whose warp touches more sectors per request than an
+    /// ideal access, by more than a configurable factor.
+    ///
+    /// Precisely: global-memory accesses whose warp touches more 32-byte sectors per
     /// request than an ideal access of the same width, by more than the
     /// configured factor (`[thresholds] uncoalesced-factor`, default 1.5):
     /// lanes that are a fixed stride apart (a column of a row-major matrix, one
-    /// field of an array of structs), lanes at irregular addresses, or lanes
-    /// whose addresses the analysis could not resolve. Data-dependent addresses
-    /// (gathers) are reported by `data-dependent-access` instead, unless even
-    /// their best case exceeds the factor.
+    /// field of an array of structs), a stride given by a kernel parameter, or
+    /// lanes at irregular addresses. Data-dependent addresses (gathers) are
+    /// reported by `data-dependent-access` instead, unless even their best case
+    /// exceeds the factor.
     ///
     /// ## Why it costs
     ///
@@ -31,9 +34,9 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W101][uncoalesced-access]: uncoalesced load: lanes 4096 bytes apart;
+    /// warning[W101]: uncoalesced load: lanes 4096 bytes apart;
     ///   32 sectors per request where 4 would do: 8x the traffic
-    ///   = note: lane i -> base + 4096*i
+    ///   = note: lane address: 4096*lane + in + 4*ctaid.x
     /// ```
     ///
     /// ## How to fix it
@@ -48,11 +51,14 @@ crate::declare_lint! {
     /// ## Known limits
     ///
     /// The figures are per request, averaged over the warps of the launch the
-    /// analysis assumed (`--block`, `[[kernel]]` in `warpscope.toml`); a stride
-    /// that depends on a kernel parameter is only known when the parameter's
-    /// value is given (`--param`). Sectors are counted per request, as Nsight
-    /// Compute's `L2 Theoretical Sectors Global` counts them: sectors an earlier
-    /// access already brought into L1 may in fact be served without L2 traffic.
+    /// analysis assumed (`--block`, `[[kernel]]` in `warpscope.toml`). A
+    /// stride that depends on a kernel parameter is only known when the
+    /// parameter's value is given (`--param`); until then the figure assumes
+    /// a stride of at least one sector. Accesses whose lane addresses the
+    /// analysis could not resolve (pattern `unknown`) are not reported.
+    /// Sectors are counted per request, as Nsight Compute's `L2 Theoretical
+    /// Sectors Global` counts them: sectors an earlier access already brought
+    /// into L1 may in fact be served without L2 traffic.
     pub static UNCOALESCED_ACCESS = { code: "W101", name: "uncoalesced-access", level: Warn };
 }
 
@@ -70,7 +76,9 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         }
         let limit = factor * p.ideal_sectors;
         let fires = match a.pattern {
-            Pattern::Strided | Pattern::Irregular | Pattern::Unknown => p.sectors > limit,
+            Pattern::Strided | Pattern::Irregular => p.sectors > limit,
+            // Not resolving an address is the analysis's limit, not a finding.
+            Pattern::Unknown => false,
             // A gather is uncoalesced for sure only when even its best case is.
             Pattern::Random => p.sectors_min > limit,
             Pattern::Coalesced | Pattern::Broadcast | Pattern::Misaligned => false,
@@ -109,7 +117,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 fn describe_pattern(a: &Access) -> String {
     match (a.pattern, a.stride_bytes) {
         (Pattern::Strided, Some(s)) => format!("lanes {} bytes apart", s.unsigned_abs()),
-        (Pattern::Strided, None) => "strided lanes".into(),
+        (Pattern::Strided, None) => "lanes a run-time stride apart (its value is not known)".into(),
         (Pattern::Irregular, _) => "lanes at irregular addresses".into(),
         (Pattern::Random, _) => "data-dependent addresses".into(),
         _ => "lane addresses the analysis could not resolve".into(),
@@ -170,7 +178,7 @@ mod tests {
             f[0].message,
             "uncoalesced load: lanes 128 bytes apart; 32 sectors per request where 4 would do: 8x the traffic"
         );
-        assert_eq!(f[0].notes[0], "lane i -> base + 128*i");
+        assert_eq!(f[0].notes[0], "lane address: base + 128*i");
         assert!(f[0].help.as_ref().unwrap().contains("shared memory"));
     }
 
@@ -189,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    fn coalesced_shared_and_gathers_with_good_best_case_are_quiet() {
+    fn coalesced_shared_unresolved_and_gathers_with_good_best_case_are_quiet() {
         let ok = access(
             TEXT,
             "ld.global.f32 %f1, [%rd4];",
@@ -204,6 +212,9 @@ mod tests {
         gather.pattern = Pattern::Random;
         gather.per_request.sectors_min = 4.0;
         gather.per_request.sectors_max = 32.0;
-        assert!(run(check, TEXT, &kernel(vec![ok, shared, gather])).is_empty());
+        let mut unresolved = strided(0, 32.0);
+        unresolved.pattern = Pattern::Unknown;
+        unresolved.stride_bytes = None;
+        assert!(run(check, TEXT, &kernel(vec![ok, shared, gather, unresolved])).is_empty());
     }
 }

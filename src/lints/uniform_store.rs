@@ -6,8 +6,9 @@ use crate::analysis::model::{AccessOp, Pattern, Space};
 crate::declare_lint! {
     /// ## What it finds
     ///
-    /// Stores where every active lane of a warp writes to the same address,
-    /// such as a reduction's result written by all threads instead of one.
+    /// Stores where every active lane of a warp writes to the same address.
+    ///
+    /// Typically a reduction's result written by all threads instead of one.
     ///
     /// ## Why it costs
     ///
@@ -23,7 +24,7 @@ crate::declare_lint! {
     /// ```
     ///
     /// ```text
-    /// warning[W106][uniform-store]: all 32 active lanes store to the same address;
+    /// warning[W106]: all 32 active lanes store to the same address;
     ///   one write lands, 31 are wasted
     /// ```
     ///
@@ -37,9 +38,14 @@ crate::declare_lint! {
     /// ## Known limits
     ///
     /// Only stores whose address the analysis proves identical across lanes
-    /// are reported; a store already guarded to one lane (known active lanes
-    /// of 1) is quiet. Local-memory stores are private to each lane and are
-    /// never uniform.
+    /// are reported. Without the launch's grid (`--grid`, `[launch] grid`) the
+    /// analysis over-approximates the active lanes, so a store guarded by
+    /// `if (threadIdx.x == 0)` would look uniform: the lint then reports only
+    /// stores that no guard can have narrowed (no predicated instruction or
+    /// branch before them in the kernel, and the store itself unpredicated).
+    /// With the grid, the launch simulation counts the active lanes exactly
+    /// and every uniform store with more than one active lane is reported.
+    /// Local-memory stores are private to each lane and are never uniform.
     pub static UNIFORM_STORE = { code: "W106", name: "uniform-store", level: Warn };
 }
 
@@ -55,6 +61,11 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         }
         let lanes = a.per_request.active_lanes.unwrap_or(32.0);
         if lanes <= 1.0 {
+            continue;
+        }
+        // Without the launch simulation (`requests` unknown) the active lanes
+        // are an over-approximation: only trust them for unguarded stores.
+        if a.requests.is_none() && possibly_guarded(cx, a) {
             continue;
         }
         let (all, wasted) = if a.per_request.active_lanes.is_some() {
@@ -73,7 +84,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
             message: format!("{all} store to the same address; one write lands, {wasted}"),
             label: "every lane stores here".into(),
             secondary: Vec::new(),
-            notes: if a.lane_pattern.is_empty() { Vec::new() } else { vec![format!("lane i -> {}", a.lane_pattern)] },
+            notes: if a.lane_pattern.is_empty() { Vec::new() } else { vec![super::lane_note(a)] },
             help: Some(
                 "let one lane store (`if (threadIdx.x % 32 == 0)`), after combining the lanes' values with a warp \
                  reduction (`__shfl_down_sync`); use an atomic if every lane's value matters"
@@ -82,6 +93,21 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// True when a guard (`@%p` on any instruction, including a branch or the
+/// store itself) stands between the kernel's name and the store, so that the
+/// store may run in fewer lanes than the static analysis assumes.
+fn possibly_guarded(cx: &LintContext<'_>, a: &crate::analysis::model::Access) -> bool {
+    let text = cx.file.text();
+    let from = (cx.kernel.span.start as usize).min(a.span.start as usize);
+    let to = (a.span.end as usize).min(text.len());
+    text.get(from..to).is_none_or(|t| {
+        t.lines().any(|l| {
+            let code = l.split("//").next().unwrap_or("");
+            code.trim_start().starts_with('@') || code.contains(" @%") || code.contains("\t@%")
+        })
+    })
 }
 
 #[cfg(test)]
@@ -111,5 +137,33 @@ mod tests {
         let mut load = a;
         load.op = AccessOp::Load;
         assert!(run(check, text, &kernel(vec![one, load])).is_empty());
+    }
+
+    #[test]
+    fn guarded_stores_need_the_simulation() {
+        let text = "setp.ne.s32 %p1, %r1, 0;\n@%p1 bra $L1;\nst.global.f32 [%rd1], %f1;\n$L1:\n";
+        let mut a = access(
+            text,
+            "st.global.f32 [%rd1], %f1;",
+            AccessOp::Store,
+            Space::Global,
+            32,
+            Pattern::Broadcast,
+        );
+        assert!(
+            run(check, text, &kernel(vec![a.clone()])).is_empty(),
+            "guarded, lanes over-approximated"
+        );
+        a.requests = Some(4);
+        assert_eq!(
+            run(check, text, &kernel(vec![a.clone()])).len(),
+            1,
+            "simulated: 32 lanes for sure"
+        );
+        a.per_request.active_lanes = Some(1.0);
+        assert!(
+            run(check, text, &kernel(vec![a])).is_empty(),
+            "simulated: one lane"
+        );
     }
 }

@@ -45,14 +45,11 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
                 );
             }
             if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
-                let id = match r.sources.get(&loc.file) {
-                    Some(text) => Some(
-                        *cuda_ids
-                            .entry(loc.file.clone())
-                            .or_insert_with(|| files.add(loc.file.clone(), text.clone())),
-                    ),
-                    None => None,
-                };
+                let id = r.sources.get(&loc.file).map(|text| {
+                    *cuda_ids
+                        .entry(loc.file.clone())
+                        .or_insert_with(|| files.add(loc.file.clone(), text.clone()))
+                });
                 match id.and_then(|id| files.get(id).ok().map(|f| (id, f.source().clone()))) {
                     Some((id, text)) => {
                         if let Some(range) = line_range(&text, loc.line, loc.column) {
@@ -79,7 +76,20 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
                     ),
                 }
             }
-            let _ = term::emit(&mut buf, &cfg, &files, &cd);
+            if term::emit(&mut buf, &cfg, &files, &cd).is_err() {
+                // A span codespan cannot place: never drop the finding.
+                let (start, _) = super::range_of(r.file, d);
+                let line = format!(
+                    "{}[{}]: {}\n  --> {}:{}:{}\n\n",
+                    d.severity.as_str(),
+                    d.code,
+                    d.message,
+                    r.file.name(),
+                    start.line,
+                    start.column
+                );
+                let _ = std::io::Write::write_all(&mut buf, line.as_bytes());
+            }
         }
     }
     let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();

@@ -34,7 +34,10 @@ pub(crate) struct PErr<'a> {
 
 impl<'a> ParseError<&'a str> for PErr<'a> {
     fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
-        PErr { at: input, expected: "" }
+        PErr {
+            at: input,
+            expected: "",
+        }
     }
     fn append(_input: &'a str, _kind: ErrorKind, other: Self) -> Self {
         other
@@ -63,7 +66,12 @@ fn expect<'a, T>(r: PResult<'a, T>, what: &'static str) -> PResult<'a, T> {
 
 /// Parses a PTX module. Never fails: returns the module and its diagnostics.
 pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
-    let mut p = Parser { src, module: Module::default(), diags: Vec::new(), nesting: 0 };
+    let mut p = Parser {
+        src,
+        module: Module::default(),
+        diags: Vec::new(),
+        nesting: 0,
+    };
     p.module_items();
     p.module_checks();
     (p.module, p.diags)
@@ -75,8 +83,12 @@ pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnost
     let (m, mut diags) = parse(file.text());
     for &off in file.invalid_bytes() {
         diags.push(
-            Diagnostic::error(FrontEndCode::InvalidEncoding, Span::new(off, off + 1), "invalid UTF-8 byte")
-                .with_label("not UTF-8 (read as `?`)"),
+            Diagnostic::error(
+                FrontEndCode::InvalidEncoding,
+                Span::new(off, off + 1),
+                "invalid UTF-8 byte",
+            )
+            .with_label("not UTF-8 (read as `?`)"),
         );
     }
     diags.sort_by_key(|d| d.span().start);
@@ -176,14 +188,29 @@ impl<'a> Parser<'a> {
             return fail(i, "");
         }
         let (text, rest) = i.split_at(k);
-        Ok((rest, Ident { text, span: self.span(i, rest) }))
+        Ok((
+            rest,
+            Ident {
+                text,
+                span: self.span(i, rest),
+            },
+        ))
     }
 
     /// A `.word` directive token (with its dot).
     fn dot_word(&self, i: &'a str) -> PResult<'a, Ident<'a>> {
-        let (rest, text) = recognize((char('.'), take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')))
-            .parse(i)?;
-        Ok((rest, Ident { text, span: self.span(i, rest) }))
+        let (rest, text) = recognize((
+            char('.'),
+            take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+        ))
+        .parse(i)?;
+        Ok((
+            rest,
+            Ident {
+                text,
+                span: self.span(i, rest),
+            },
+        ))
     }
 
     fn string(&self, i: &'a str) -> PResult<'a, Ident<'a>> {
@@ -192,7 +219,13 @@ impl<'a> Parser<'a> {
             Some(k) if rest.as_bytes()[k] == b'"' => {
                 let text = &rest[..k];
                 let after = &rest[k + 1..];
-                Ok((after, Ident { text, span: self.span(rest, &rest[k..]) }))
+                Ok((
+                    after,
+                    Ident {
+                        text,
+                        span: self.span(rest, &rest[k..]),
+                    },
+                ))
             }
             _ => fail(i, "a closing `\"`"),
         }
@@ -220,10 +253,21 @@ impl<'a> Parser<'a> {
             let hex = &rest[2..];
             let n = hex.bytes().take_while(|c| c.is_ascii_hexdigit()).count();
             if n != digits {
-                return fail(&rest[2..], if digits == 8 { "8 hex digits after `0f`" } else { "16 hex digits after `0d`" });
+                return fail(
+                    &rest[2..],
+                    if digits == 8 {
+                        "8 hex digits after `0f`"
+                    } else {
+                        "16 hex digits after `0d`"
+                    },
+                );
             }
             let bits = u64::from_str_radix(&hex[..n], 16).unwrap_or(0);
-            let v = if digits == 8 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+            let v = if digits == 8 {
+                f32::from_bits(bits as u32) as f64
+            } else {
+                f64::from_bits(bits)
+            };
             return Ok((&hex[n..], Num::Float(if neg { -v } else { v })));
         }
         let (radix, body_start) = if b.len() >= 2 && b[0] == b'0' && matches!(b[1], b'x' | b'X') {
@@ -239,13 +283,22 @@ impl<'a> Parser<'a> {
             // Decimal float?
             let (after_int, _) = digit1.parse(rest)?;
             let ab = after_int.as_bytes();
-            let is_float = (!ab.is_empty() && ab[0] == b'.' && ab.get(1).is_some_and(|c| c.is_ascii_digit()))
-                || (!ab.is_empty() && matches!(ab[0], b'e' | b'E') && ab.get(1).is_some_and(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+'));
+            let is_float =
+                (!ab.is_empty() && ab[0] == b'.' && ab.get(1).is_some_and(|c| c.is_ascii_digit()))
+                    || (!ab.is_empty()
+                        && matches!(ab[0], b'e' | b'E')
+                        && ab
+                            .get(1)
+                            .is_some_and(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+'));
             if is_float {
                 let (r, text) = recognize((
                     digit1,
                     opt((char('.'), take_while(|c: char| c.is_ascii_digit()))),
-                    opt((nom::character::complete::one_of("eE"), opt(nom::character::complete::one_of("+-")), digit1)),
+                    opt((
+                        nom::character::complete::one_of("eE"),
+                        opt(nom::character::complete::one_of("+-")),
+                        digit1,
+                    )),
                 ))
                 .parse(rest)?;
                 let v: f64 = text.parse().unwrap_or(f64::NAN);
@@ -276,7 +329,13 @@ impl<'a> Parser<'a> {
         let Ok(v) = u64::from_str_radix(&digits[..n], radix) else {
             return fail(rest, "an integer that fits in 64 bits");
         };
-        let v = if neg { Num::Int((v as i64).wrapping_neg()) } else if v > i64::MAX as u64 { Num::UInt(v) } else { Num::Int(v as i64) };
+        let v = if neg {
+            Num::Int((v as i64).wrapping_neg())
+        } else if v > i64::MAX as u64 {
+            Num::UInt(v)
+        } else {
+            Num::Int(v as i64)
+        };
         Ok((r, v))
     }
 
@@ -296,9 +355,13 @@ impl<'a> Parser<'a> {
             .max(found.map_or(0, |c| c.len_utf8()));
         if expected == MISSING_SEMI {
             self.diags.push(
-                Diagnostic::error(FrontEndCode::SyntaxError, Span::new(at_off, at_off), "missing `;` at the end of the instruction")
-                    .with_label("expected `;` here")
-                    .with_note("the parser went on with the next line"),
+                Diagnostic::error(
+                    FrontEndCode::SyntaxError,
+                    Span::new(at_off, at_off),
+                    "missing `;` at the end of the instruction",
+                )
+                .with_label("expected `;` here")
+                .with_note("the parser went on with the next line"),
             );
             // Resume at the next line's statement instead of swallowing it.
             let next = self.ws(at);
@@ -311,15 +374,27 @@ impl<'a> Parser<'a> {
                 Some(c) if c.is_control() => format!("{c:?}"),
                 Some(_) => format!("`{}`", &at[..tok_len]),
             };
-            let expected = if expected.is_empty() { "valid syntax" } else { expected };
+            let expected = if expected.is_empty() {
+                "valid syntax"
+            } else {
+                expected
+            };
             let msg = format!("expected {expected} in {what}, found {found_desc}");
-            let d = Diagnostic::error(FrontEndCode::SyntaxError, Span::new(at_off, at_off + tok_len as u32), msg)
-                .with_label(format!("expected {expected}"))
-                .with_note("the parser skipped to the next `;` or `}` and went on");
+            let d = Diagnostic::error(
+                FrontEndCode::SyntaxError,
+                Span::new(at_off, at_off + tok_len as u32),
+                msg,
+            )
+            .with_label(format!("expected {expected}"))
+            .with_note("the parser skipped to the next `;` or `}` and went on");
             self.diags.push(d);
         }
         // Skip forward from the error position (never backwards).
-        let from = if self.off(at) >= self.off(stmt_start) { at } else { stmt_start };
+        let from = if self.off(at) >= self.off(stmt_start) {
+            at
+        } else {
+            stmt_start
+        };
         let b = from.as_bytes();
         let mut k = 0;
         while k < b.len() {
@@ -343,13 +418,21 @@ impl<'a> Parser<'a> {
     /// Checks that need the whole module: `.version` first, known opcodes,
     /// removed state spaces.
     fn module_checks(&mut self) {
-        let first = self.module.items.iter().find(|i| !matches!(i.kind, ItemKind::Error));
+        let first = self
+            .module
+            .items
+            .iter()
+            .find(|i| !matches!(i.kind, ItemKind::Error));
         if let Some(first) = first {
             if !matches!(first.kind, ItemKind::Version { .. }) {
                 self.diags.push(
-                    Diagnostic::error(FrontEndCode::MissingVersion, Span::new(first.span.start, first.span.start), "missing `.version` directive")
-                        .with_label("the module should start with `.version`")
-                        .with_help("add a line such as `.version 8.5` before everything else"),
+                    Diagnostic::error(
+                        FrontEndCode::MissingVersion,
+                        Span::new(first.span.start, first.span.start),
+                        "missing `.version` directive",
+                    )
+                    .with_label("the module should start with `.version`")
+                    .with_help("add a line such as `.version 8.5` before everything else"),
                 );
             }
         }
@@ -367,7 +450,10 @@ impl<'a> Parser<'a> {
                 match &st.kind {
                     StmtKind::Instruction(ins) if !super::opcodes::is_known(ins.opcode()) => {
                         let op = ins.opcode();
-                        let sp = Span::new(ins.mnemonic.span.start, ins.mnemonic.span.start + op.len() as u32);
+                        let sp = Span::new(
+                            ins.mnemonic.span.start,
+                            ins.mnemonic.span.start + op.len() as u32,
+                        );
                         let mut d = Diagnostic::new(
                             FrontEndCode::UnknownInstruction.code(),
                             FrontEndCode::UnknownInstruction.name(),
@@ -413,7 +499,10 @@ impl<'a> Parser<'a> {
                         rest = &rest[1..];
                     }
                     let span = self.span(start, rest);
-                    self.module.items.push(Item { span, kind: ItemKind::Error });
+                    self.module.items.push(Item {
+                        span,
+                        kind: ItemKind::Error,
+                    });
                     i = rest;
                 }
             }
@@ -421,14 +510,23 @@ impl<'a> Parser<'a> {
     }
 
     fn item(&mut self, i: &'a str) -> PResult<'a, Option<ItemKind<'a>>> {
-        let (rest, word) = expect(self.dot_word(i), "a directive such as `.version`, `.entry` or `.global`")?;
+        let (rest, word) = expect(
+            self.dot_word(i),
+            "a directive such as `.version`, `.entry` or `.global`",
+        )?;
         match word.text {
             ".version" => {
                 let r = self.ws(rest);
                 let (r2, major) = expect(digit1.parse(r), "a version such as 8.5")?;
                 let (r2, _) = expect(char('.').parse(r2), "`.` in the version")?;
                 let (r2, minor) = expect(digit1.parse(r2), "a minor version")?;
-                Ok((r2, Some(ItemKind::Version { major: major.parse().unwrap_or(0), minor: minor.parse().unwrap_or(0) })))
+                Ok((
+                    r2,
+                    Some(ItemKind::Version {
+                        major: major.parse().unwrap_or(0),
+                        minor: minor.parse().unwrap_or(0),
+                    }),
+                ))
             }
             ".target" => {
                 let mut targets = Vec::new();
@@ -458,7 +556,9 @@ impl<'a> Parser<'a> {
                 let mut extra = Vec::new();
                 loop {
                     let r2 = self.ws(r);
-                    let Some(r3) = r2.strip_prefix(',') else { break };
+                    let Some(r3) = r2.strip_prefix(',') else {
+                        break;
+                    };
                     let r3 = self.ws(r3);
                     let (r4, v) = expect(self.uint(r3), "a timestamp or size")?;
                     extra.push(v);
@@ -466,7 +566,12 @@ impl<'a> Parser<'a> {
                 }
                 Ok((
                     r,
-                    Some(ItemKind::File(FileDecl { index: index as u32, name, timestamp: extra.first().copied(), size: extra.get(1).copied() })),
+                    Some(ItemKind::File(FileDecl {
+                        index: index as u32,
+                        name,
+                        timestamp: extra.first().copied(),
+                        size: extra.get(1).copied(),
+                    })),
                 ))
             }
             ".section" => self.section(rest),
@@ -627,20 +732,54 @@ impl<'a> Parser<'a> {
                 }
             }
             let span = self.span(r, r3);
-            let span = Span::new(span.start, span.start.max(self.off(r3.trim_start_matches(|_: char| false))).min(span.end));
-            directives.push(FuncDirective { name: d, values, text, span });
+            let span = Span::new(
+                span.start,
+                span.start
+                    .max(self.off(r3.trim_start_matches(|_: char| false)))
+                    .min(span.end),
+            );
+            directives.push(FuncDirective {
+                name: d,
+                values,
+                text,
+                span,
+            });
             r = r3;
         }
         if let Some(r2) = r.strip_prefix(';') {
             let span = self.span(start, r2);
-            return Ok((r2, Function { span, kind, linkage, name, returns, params, directives, body: None }));
+            return Ok((
+                r2,
+                Function {
+                    span,
+                    kind,
+                    linkage,
+                    name,
+                    returns,
+                    params,
+                    directives,
+                    body: None,
+                },
+            ));
         }
         if !r.starts_with('{') {
             return fail(r, "`{` opening the function body, or `;`");
         }
         let (r2, body) = self.body(r);
         let span = self.span(start, r2);
-        Ok((r2, Function { span, kind, linkage, name, returns, params, directives, body: Some(body) }))
+        Ok((
+            r2,
+            Function {
+                span,
+                kind,
+                linkage,
+                name,
+                returns,
+                params,
+                directives,
+                body: Some(body),
+            },
+        ))
     }
 
     fn param_list(&mut self, i: &'a str) -> PResult<'a, Vec<VarDecl<'a>>> {
@@ -668,15 +807,19 @@ impl<'a> Parser<'a> {
     fn body(&mut self, i: &'a str) -> (&'a str, Body<'a>) {
         let open = i;
         let mut r = &i[1..];
-        let mut statements: Vec<Statement<'a>> = Vec::new();
+        let mut statements: Vec<Statement<'a>> = Vec::with_capacity(estimate_statements(r));
         let mut depth = 0u32;
         loop {
             r = self.ws(r);
             if r.is_empty() {
                 let at = self.off(open);
                 self.diags.push(
-                    Diagnostic::error(FrontEndCode::UnterminatedComment, Span::new(at, at + 1), "unterminated function body")
-                        .with_label("this `{` is never closed"),
+                    Diagnostic::error(
+                        FrontEndCode::UnterminatedComment,
+                        Span::new(at, at + 1),
+                        "unterminated function body",
+                    )
+                    .with_label("this `{` is never closed"),
                 );
                 break;
             }
@@ -687,13 +830,19 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 depth -= 1;
-                statements.push(Statement { span: self.span(start, r2), kind: StmtKind::ScopeClose });
+                statements.push(Statement {
+                    span: self.span(start, r2),
+                    kind: StmtKind::ScopeClose,
+                });
                 r = r2;
                 continue;
             }
             if let Some(r2) = r.strip_prefix('{') {
                 depth += 1;
-                statements.push(Statement { span: self.span(start, r2), kind: StmtKind::ScopeOpen });
+                statements.push(Statement {
+                    span: self.span(start, r2),
+                    kind: StmtKind::ScopeOpen,
+                });
                 r = r2;
                 continue;
             }
@@ -701,7 +850,10 @@ impl<'a> Parser<'a> {
                 Ok(r2) => r = r2,
                 Err(e) => {
                     let r2 = self.recover(e, start, "a statement");
-                    statements.push(Statement { span: self.span(start, r2), kind: StmtKind::Error });
+                    statements.push(Statement {
+                        span: self.span(start, r2),
+                        kind: StmtKind::Error,
+                    });
                     r = r2;
                 }
             }
@@ -711,11 +863,18 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses one statement (or a label) and pushes it.
-    fn statement(&mut self, i: &'a str, out: &mut Vec<Statement<'a>>) -> Result<&'a str, nom::Err<PErr<'a>>> {
+    fn statement(
+        &mut self,
+        i: &'a str,
+        out: &mut Vec<Statement<'a>>,
+    ) -> Result<&'a str, nom::Err<PErr<'a>>> {
         let b = i.as_bytes();
         if b[0] == b'@' {
             let (r, ins) = self.instruction(i)?;
-            out.push(Statement { span: self.span(i, r), kind: StmtKind::Instruction(ins) });
+            out.push(Statement {
+                span: self.span(i, r),
+                kind: StmtKind::Instruction(ins),
+            });
             return Ok(r);
         }
         if b[0] == b'.' {
@@ -723,7 +882,10 @@ impl<'a> Parser<'a> {
             return match w.text {
                 ".loc" => {
                     let (r, loc) = self.loc(r)?;
-                    out.push(Statement { span: self.span(i, r), kind: StmtKind::Loc(loc) });
+                    out.push(Statement {
+                        span: self.span(i, r),
+                        kind: StmtKind::Loc(loc),
+                    });
                     Ok(r)
                 }
                 ".pragma" => {
@@ -731,7 +893,10 @@ impl<'a> Parser<'a> {
                     let (r, s) = expect(self.string(r), "a quoted pragma")?;
                     let r = self.ws(r);
                     let (r, _) = expect(char(';').parse(r), "`;`")?;
-                    out.push(Statement { span: self.span(i, r), kind: StmtKind::Pragma(s) });
+                    out.push(Statement {
+                        span: self.span(i, r),
+                        kind: StmtKind::Pragma(s),
+                    });
                     Ok(r)
                 }
                 t if is_space(t) || matches!(t, ".extern" | ".visible" | ".weak" | ".common") => {
@@ -747,10 +912,16 @@ impl<'a> Parser<'a> {
                         after = a;
                     }
                     if !is_space(w.text) {
-                        return Err(nom::Err::Error(PErr { at: r0, expected: "a state space such as `.reg` or `.shared`" }));
+                        return Err(nom::Err::Error(PErr {
+                            at: r0,
+                            expected: "a state space such as `.reg` or `.shared`",
+                        }));
                     }
                     let (r, v) = self.var_decl(i, r0, linkage, true)?;
-                    out.push(Statement { span: self.span(i, r), kind: StmtKind::Var(v) });
+                    out.push(Statement {
+                        span: self.span(i, r),
+                        kind: StmtKind::Var(Box::new(v)),
+                    });
                     Ok(r)
                 }
                 _ => Err(nom::Err::Error(PErr {
@@ -783,7 +954,10 @@ impl<'a> Parser<'a> {
                             } else {
                                 StmtKind::Directive { name: w }
                             };
-                            out.push(Statement { span: self.span(i, r8), kind });
+                            out.push(Statement {
+                                span: self.span(i, r8),
+                                kind,
+                            });
                             return Ok(r8);
                         }
                     }
@@ -815,15 +989,28 @@ impl<'a> Parser<'a> {
                         }
                     }
                     let (r7, _) = expect(char(';').parse(r6), "`;`")?;
-                    out.push(Statement { span: self.span(i, r7), kind: StmtKind::CallPrototype { name, returns, params } });
+                    out.push(Statement {
+                        span: self.span(i, r7),
+                        kind: StmtKind::CallPrototype {
+                            name,
+                            returns,
+                            params,
+                        },
+                    });
                     return Ok(r7);
                 }
-                out.push(Statement { span: name.span, kind: StmtKind::Label(name) });
+                out.push(Statement {
+                    span: name.span,
+                    kind: StmtKind::Label(name),
+                });
                 return Ok(r2);
             }
         }
         let (r, ins) = self.instruction(i)?;
-        out.push(Statement { span: self.span(i, r), kind: StmtKind::Instruction(ins) });
+        out.push(Statement {
+            span: self.span(i, r),
+            kind: StmtKind::Instruction(ins),
+        });
         Ok(r)
     }
 
@@ -834,10 +1021,18 @@ impl<'a> Parser<'a> {
         let (r, line) = expect(self.uint(r), "a line number")?;
         let r = self.ws(r);
         let (mut r, column) = expect(self.uint(r), "a column number")?;
-        let mut loc = Loc { file: file as u32, line: line as u32, column: column as u32, function_name: None, inlined_at: None };
+        let mut loc = Loc {
+            file: file as u32,
+            line: line as u32,
+            column: column as u32,
+            function_name: None,
+            inlined_at: None,
+        };
         loop {
             let r1 = skip_spaces(r);
-            let Some(r2) = r1.strip_prefix(',') else { break };
+            let Some(r2) = r1.strip_prefix(',') else {
+                break;
+            };
             let r2 = self.ws(r2);
             let (r3, key) = expect(self.ident(r2), "`function_name` or `inlined_at`")?;
             let r3 = self.ws(r3);
@@ -873,10 +1068,30 @@ impl<'a> Parser<'a> {
     /// `[linkage] .space attrs… name[<N>][dims][= init] {, name…}` then `;`
     /// when `terminated`. `i` is the start of the declaration (for its span),
     /// `r` the state-space token.
-    fn var_decl(&mut self, i: &'a str, r: &'a str, linkage: Vec<Linkage>, terminated: bool) -> PResult<'a, VarDecl<'a>> {
+    fn var_decl(
+        &mut self,
+        i: &'a str,
+        r: &'a str,
+        linkage: Vec<Linkage>,
+        terminated: bool,
+    ) -> PResult<'a, VarDecl<'a>> {
         let (mut r, sp) = expect(self.dot_word(r), "a state space such as `.param` or `.reg`")?;
-        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or_else(|| nom::Err::Error(PErr { at: r, expected: "a state space" }))?;
-        let mut decl = VarDecl { span: Span::default(), linkage, space, align: None, vector: 1, ty: None, ptr: None, declarators: Vec::new() };
+        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or_else(|| {
+            nom::Err::Error(PErr {
+                at: r,
+                expected: "a state space",
+            })
+        })?;
+        let mut decl = VarDecl {
+            span: Span::default(),
+            linkage,
+            space,
+            align: None,
+            vector: 1,
+            ty: None,
+            ptr: None,
+            declarators: Vec::new(),
+        };
         loop {
             r = self.ws(r);
             if !r.starts_with('.') {
@@ -897,16 +1112,30 @@ impl<'a> Parser<'a> {
                 ".v2" => decl.vector = 2,
                 ".v4" => decl.vector = 4,
                 ".v8" => decl.vector = 8,
-                ".ptr" => decl.ptr = Some(PtrAttr { space: None, align: None }),
+                ".ptr" => {
+                    decl.ptr = Some(PtrAttr {
+                        space: None,
+                        align: None,
+                    })
+                }
                 t => {
-                    if let (Some(p), Some(s)) = (&mut decl.ptr, StateSpace::from_modifier(&t[1..])) {
+                    if let (Some(p), Some(s)) = (&mut decl.ptr, StateSpace::from_modifier(&t[1..]))
+                    {
                         p.space = Some(s);
                     } else if r.starts_with('(') {
                         // `.attribute(.managed)`, `.unified(a, b)`: kept out of the tree.
-                        let k = r.find(')').ok_or_else(|| nom::Err::Error(PErr { at: r, expected: "`)`" }))?;
+                        let k = r.find(')').ok_or_else(|| {
+                            nom::Err::Error(PErr {
+                                at: r,
+                                expected: "`)`",
+                            })
+                        })?;
                         r = &r[k + 1..];
                     } else {
-                        decl.ty = Some(Ident { text: &w.text[1..], span: Span::new(w.span.start + 1, w.span.end) });
+                        decl.ty = Some(Ident {
+                            text: &w.text[1..],
+                            span: Span::new(w.span.start + 1, w.span.end),
+                        });
                     }
                 }
             }
@@ -914,7 +1143,12 @@ impl<'a> Parser<'a> {
         loop {
             let (r2, name) = expect(self.ident(r), "a name to declare")?;
             r = r2;
-            let mut d = Declarator { name, range: None, dims: Vec::new(), init: None };
+            let mut d = Declarator {
+                name,
+                range: None,
+                dims: Vec::new(),
+                init: None,
+            };
             let r1 = skip_spaces(r);
             if let Some(r2) = r1.strip_prefix('<') {
                 let (r3, n) = expect(self.uint(skip_spaces(r2)), "a register count")?;
@@ -924,7 +1158,9 @@ impl<'a> Parser<'a> {
             }
             loop {
                 let r1 = skip_spaces(r);
-                let Some(r2) = r1.strip_prefix('[') else { break };
+                let Some(r2) = r1.strip_prefix('[') else {
+                    break;
+                };
                 let r2 = skip_spaces(r2);
                 if let Some(r3) = r2.strip_prefix(']') {
                     d.dims.push(None);
@@ -974,7 +1210,13 @@ impl<'a> Parser<'a> {
             let mut items = Vec::new();
             let mut r = self.ws(r);
             if let Some(r2) = r.strip_prefix('}') {
-                return Ok((r2, InitValue { span: self.span(i, r2), kind: InitKind::List(items) }));
+                return Ok((
+                    r2,
+                    InitValue {
+                        span: self.span(i, r2),
+                        kind: InitKind::List(items),
+                    },
+                ));
             }
             loop {
                 let (r2, v) = self.init_value(r)?;
@@ -983,7 +1225,13 @@ impl<'a> Parser<'a> {
                 if let Some(r4) = r3.strip_prefix(',') {
                     r = self.ws(r4);
                 } else if let Some(r4) = r3.strip_prefix('}') {
-                    return Ok((r4, InitValue { span: self.span(i, r4), kind: InitKind::List(items) }));
+                    return Ok((
+                        r4,
+                        InitValue {
+                            span: self.span(i, r4),
+                            kind: InitKind::List(items),
+                        },
+                    ));
                 } else {
                     return fail(r3, "`,` or `}` in the initializer");
                 }
@@ -997,15 +1245,30 @@ impl<'a> Parser<'a> {
                 let (r3, inner) = self.init_value(r2)?;
                 let r3 = self.ws(r3);
                 let (r4, _) = expect(char(')').parse(r3), "`)` closing the masked address")?;
-                let kind = InitKind::Mask { mask: n.as_i64(), value: Box::new(inner) };
-                return Ok((r4, InitValue { span: self.span(i, r4), kind }));
+                let kind = InitKind::Mask {
+                    mask: n.as_i64(),
+                    value: Box::new(inner),
+                };
+                return Ok((
+                    r4,
+                    InitValue {
+                        span: self.span(i, r4),
+                        kind,
+                    },
+                ));
             }
             let kind = match n {
                 Num::Int(v) => InitKind::Int(v),
                 Num::UInt(v) => InitKind::Int(v as i64),
                 Num::Float(f) => InitKind::Float(f),
             };
-            return Ok((r, InitValue { span: self.span(i, r), kind }));
+            return Ok((
+                r,
+                InitValue {
+                    span: self.span(i, r),
+                    kind,
+                },
+            ));
         }
         // Section names (`.debug_abbrev`) are symbols inside DWARF sections.
         let (r, name) = expect(alt_ident_or_dotword(self, i), "an initializer value")?;
@@ -1023,7 +1286,16 @@ impl<'a> Parser<'a> {
         if !generic && r1.starts_with('=') {
             let r2 = self.ws(&r1[1..]);
             let (r3, v) = self.init_value(r2)?;
-            return Ok((r3, InitValue { span: self.span(i, r3), kind: InitKind::Field { name, value: Box::new(v) } }));
+            return Ok((
+                r3,
+                InitValue {
+                    span: self.span(i, r3),
+                    kind: InitKind::Field {
+                        name,
+                        value: Box::new(v),
+                    },
+                },
+            ));
         }
         let mut offset = 0i64;
         let mut minus = None;
@@ -1043,9 +1315,19 @@ impl<'a> Parser<'a> {
                 r = r3;
             }
         }
-        Ok((r, InitValue { span: self.span(i, r), kind: InitKind::Symbol { name, generic, offset, minus } }))
+        Ok((
+            r,
+            InitValue {
+                span: self.span(i, r),
+                kind: InitKind::Symbol {
+                    name,
+                    generic,
+                    offset,
+                    minus,
+                },
+            },
+        ))
     }
-
 
     // ---------------------------------------------------- constant expressions
 
@@ -1066,7 +1348,9 @@ impl<'a> Parser<'a> {
     fn ternary(&mut self, i: &'a str) -> PResult<'a, Num> {
         let (r, c) = self.binary(i, 0)?;
         let r1 = self.ws(r);
-        let Some(r2) = r1.strip_prefix('?') else { return Ok((r, c)) };
+        let Some(r2) = r1.strip_prefix('?') else {
+            return Ok((r, c));
+        };
         let r2 = self.ws(r2);
         let (r3, a) = self.const_expr(r2)?;
         let r3 = self.ws(r3);
@@ -1081,7 +1365,9 @@ impl<'a> Parser<'a> {
         let (mut r, mut lhs) = self.unary(i)?;
         loop {
             let r1 = self.ws(r);
-            let Some((op, prec, len)) = binary_op(r1) else { return Ok((r, lhs)) };
+            let Some((op, prec, len)) = binary_op(r1) else {
+                return Ok((r, lhs));
+            };
             if prec < min {
                 return Ok((r, lhs));
             }
@@ -1116,7 +1402,9 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self, i: &'a str) -> PResult<'a, Num> {
-        let Some(&c) = i.as_bytes().first() else { return fail(i, "an expression") };
+        let Some(&c) = i.as_bytes().first() else {
+            return fail(i, "an expression");
+        };
         match c {
             b'-' | b'~' | b'!' => {
                 // `-5` is a literal; `-(…)` and `- x` are negations.
@@ -1173,7 +1461,11 @@ impl<'a> Parser<'a> {
                 None => (r2, false),
             };
             let (r3, pred) = expect(self.ident(r2), "a predicate register after `@`")?;
-            guard = Some(Guard { negated, pred, span: self.span(i, r3) });
+            guard = Some(Guard {
+                negated,
+                pred,
+                span: self.span(i, r3),
+            });
             r = self.ws(r3);
         }
         let (r2, mnemonic) = expect(self.mnemonic(r), "an instruction")?;
@@ -1181,7 +1473,14 @@ impl<'a> Parser<'a> {
         let mut operands = Vec::new();
         let r1 = self.ws(r);
         if let Some(r2) = r1.strip_prefix(';') {
-            return Ok((r2, Instruction { guard, mnemonic, operands }));
+            return Ok((
+                r2,
+                Instruction {
+                    guard,
+                    mnemonic,
+                    operands,
+                },
+            ));
         }
         if !(r1.len() < r.len() || r1.starts_with(['{', '[', '(', '-', '!'])) {
             return fail(r1, "white space or `;` after the instruction name");
@@ -1194,7 +1493,14 @@ impl<'a> Parser<'a> {
             if let Some(r4) = r3.strip_prefix(',') {
                 r = self.ws(r4);
             } else if let Some(r4) = r3.strip_prefix(';') {
-                return Ok((r4, Instruction { guard, mnemonic, operands }));
+                return Ok((
+                    r4,
+                    Instruction {
+                        guard,
+                        mnemonic,
+                        operands,
+                    },
+                ));
             } else if r2[..r2.len() - r3.len()].contains('\n') {
                 // The next token is on a later line: the `;` is what is missing.
                 return fail(r2, MISSING_SEMI);
@@ -1213,9 +1519,16 @@ impl<'a> Parser<'a> {
         while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
             k += 1;
         }
-        while k + 1 < b.len() && b[k] == b'.' && (b[k + 1].is_ascii_alphanumeric() || b[k + 1] == b'_') {
+        while k + 1 < b.len()
+            && b[k] == b'.'
+            && (b[k + 1].is_ascii_alphanumeric() || b[k + 1] == b'_')
+        {
             k += 1;
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_' || (b[k] == b':' && b.get(k + 1) == Some(&b':'))) {
+            while k < b.len()
+                && (b[k].is_ascii_alphanumeric()
+                    || b[k] == b'_'
+                    || (b[k] == b':' && b.get(k + 1) == Some(&b':')))
+            {
                 if b[k] == b':' {
                     k += 2;
                 } else {
@@ -1224,19 +1537,40 @@ impl<'a> Parser<'a> {
             }
         }
         let rest = &i[k..];
-        Ok((rest, Ident { text: &i[..k], span: self.span(i, rest) }))
+        Ok((
+            rest,
+            Ident {
+                text: &i[..k],
+                span: self.span(i, rest),
+            },
+        ))
     }
 
     fn operand(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
-        if let Some(r) = i.strip_prefix('!').filter(|r| !skip_spaces(r).starts_with(|c: char| c.is_ascii_digit() || c == '(')) {
+        if let Some(r) = i
+            .strip_prefix('!')
+            .filter(|r| !skip_spaces(r).starts_with(|c: char| c.is_ascii_digit() || c == '('))
+        {
             let (r, inner) = self.operand_atom(skip_spaces(r))?;
-            return Ok((r, Operand { span: self.span(i, r), kind: OperandKind::Not(Box::new(inner)) }));
+            return Ok((
+                r,
+                Operand {
+                    span: self.span(i, r),
+                    kind: OperandKind::Not(Box::new(inner)),
+                },
+            ));
         }
         let (r, a) = self.operand_atom(i)?;
         let r1 = skip_spaces(r);
         if let Some(r2) = r1.strip_prefix('|') {
             let (r3, b) = self.operand_atom(skip_spaces(r2))?;
-            return Ok((r3, Operand { span: self.span(i, r3), kind: OperandKind::PredPair(Box::new(a), Box::new(b)) }));
+            return Ok((
+                r3,
+                Operand {
+                    span: self.span(i, r3),
+                    kind: OperandKind::PredPair(Box::new(a), Box::new(b)),
+                },
+            ));
         }
         Ok((r, a))
     }
@@ -1256,7 +1590,16 @@ impl<'a> Parser<'a> {
             } else if let Some(r4) = r3.strip_prefix(close) {
                 return Ok((r4, items));
             } else {
-                return fail(r3, if close == '}' { "`,` or `}`" } else if close == ')' { "`,` or `)`" } else { "`,` or `]`" });
+                return fail(
+                    r3,
+                    if close == '}' {
+                        "`,` or `}`"
+                    } else if close == ')' {
+                        "`,` or `)`"
+                    } else {
+                        "`,` or `]`"
+                    },
+                );
             }
         }
     }
@@ -1272,7 +1615,9 @@ impl<'a> Parser<'a> {
     }
 
     fn operand_atom_inner(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
-        let Some(&c) = i.as_bytes().first() else { return fail(i, "an operand") };
+        let Some(&c) = i.as_bytes().first() else {
+            return fail(i, "an operand");
+        };
         match c {
             b'[' => {
                 let r = self.ws(&i[1..]);
@@ -1284,25 +1629,58 @@ impl<'a> Parser<'a> {
                 if let Ok((r2, (base, offset))) = simple {
                     let r3 = self.ws(r2);
                     if let Some(r4) = r3.strip_prefix(']') {
-                        return Ok((r4, Operand { span: self.span(i, r4), kind: OperandKind::Address { base: base.map(Box::new), offset } }));
+                        return Ok((
+                            r4,
+                            Operand {
+                                span: self.span(i, r4),
+                                kind: OperandKind::Address {
+                                    base: base.map(Box::new),
+                                    offset,
+                                },
+                            },
+                        ));
                     }
                 }
                 let (r2, items) = self.operand_list(&i[1..], ']')?;
-                Ok((r2, Operand { span: self.span(i, r2), kind: OperandKind::AddressList(items) }))
+                Ok((
+                    r2,
+                    Operand {
+                        span: self.span(i, r2),
+                        kind: OperandKind::AddressList(items),
+                    },
+                ))
             }
             b'{' => {
                 let (r, items) = self.operand_list(&i[1..], '}')?;
-                Ok((r, Operand { span: self.span(i, r), kind: OperandKind::Vector(items) }))
+                Ok((
+                    r,
+                    Operand {
+                        span: self.span(i, r),
+                        kind: OperandKind::Vector(items),
+                    },
+                ))
             }
             b'(' => {
                 // A parenthesised constant expression, or a call's list.
                 if let Ok((r, n)) = self.const_expr(i) {
                     if skip_spaces(r).starts_with([',', ';', '}', ')', ']']) {
-                        return Ok((r, Operand { span: self.span(i, r), kind: num_operand(n) }));
+                        return Ok((
+                            r,
+                            Operand {
+                                span: self.span(i, r),
+                                kind: num_operand(n),
+                            },
+                        ));
                     }
                 }
                 let (r, items) = self.operand_list(&i[1..], ')')?;
-                Ok((r, Operand { span: self.span(i, r), kind: OperandKind::List(items) }))
+                Ok((
+                    r,
+                    Operand {
+                        span: self.span(i, r),
+                        kind: OperandKind::List(items),
+                    },
+                ))
             }
             b'!' | b'~' | b'-' | b'0'..=b'9' => {
                 let (r, n) = self.const_expr(i)?;
@@ -1311,32 +1689,83 @@ impl<'a> Parser<'a> {
                     Num::UInt(v) => OperandKind::Int(v as i64),
                     Num::Float(f) => OperandKind::Float(f),
                 };
-                Ok((r, Operand { span: self.span(i, r), kind }))
+                Ok((
+                    r,
+                    Operand {
+                        span: self.span(i, r),
+                        kind,
+                    },
+                ))
             }
             _ => {
-                let (r, name) = expect(self.ident(i), "an operand (register, immediate, address, label or `{…}`)")?;
+                let (r, name) = expect(
+                    self.ident(i),
+                    "an operand (register, immediate, address, label or `{…}`)",
+                )?;
                 if name.text == "_" {
-                    return Ok((r, Operand { span: name.span, kind: OperandKind::Sink }));
+                    return Ok((
+                        r,
+                        Operand {
+                            span: name.span,
+                            kind: OperandKind::Sink,
+                        },
+                    ));
                 }
                 let (r, base) = if name.text.starts_with('%') {
                     // Component: %tid.x, %r1.y
                     let rb = r.as_bytes();
                     let comp_len = component_len(rb);
                     if comp_len > 0 {
-                        let comp = Ident { text: &r[1..1 + comp_len], span: self.span(&r[1..], &r[1 + comp_len..]) };
+                        let comp = Ident {
+                            text: &r[1..1 + comp_len],
+                            span: self.span(&r[1..], &r[1 + comp_len..]),
+                        };
                         let r2 = &r[1 + comp_len..];
-                        (r2, Operand { span: self.span(i, r2), kind: OperandKind::Reg { name, component: Some(comp) } })
+                        (
+                            r2,
+                            Operand {
+                                span: self.span(i, r2),
+                                kind: OperandKind::Reg {
+                                    name,
+                                    component: Some(comp),
+                                },
+                            },
+                        )
                     } else {
-                        (r, Operand { span: name.span, kind: OperandKind::Reg { name, component: None } })
+                        (
+                            r,
+                            Operand {
+                                span: name.span,
+                                kind: OperandKind::Reg {
+                                    name,
+                                    component: None,
+                                },
+                            },
+                        )
                     }
                 } else {
-                    (r, Operand { span: name.span, kind: OperandKind::Symbol(name) })
+                    (
+                        r,
+                        Operand {
+                            span: name.span,
+                            kind: OperandKind::Symbol(name),
+                        },
+                    )
                 };
                 // sym+4 outside brackets
                 let r1 = skip_spaces(r);
                 if let Some(r2) = r1.strip_prefix('+') {
                     let (r3, n) = expect(self.number(skip_spaces(r2)), "an integer offset")?;
-                    return Ok((r3, Operand { span: self.span(i, r3), kind: OperandKind::Offset { base: Box::new(base), offset: n.as_i64() } }));
+                    return Ok((
+                        r3,
+                        Operand {
+                            span: self.span(i, r3),
+                            kind: OperandKind::Offset {
+                                base: Box::new(base),
+                                offset: n.as_i64(),
+                            },
+                        },
+                    ));
                 }
                 Ok((r, base))
             }
@@ -1345,7 +1774,10 @@ impl<'a> Parser<'a> {
 
     /// Inside `[ ]`: `reg`, `sym`, `reg+off`, `reg-off`, `sym+off`, `off`.
     fn address_body(&mut self, i: &'a str) -> PResult<'a, (Option<Operand<'a>>, i64)> {
-        if i.as_bytes().first().is_some_and(|c| c.is_ascii_digit() || *c == b'-') {
+        if i.as_bytes()
+            .first()
+            .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
+        {
             let (r, n) = self.number(i)?;
             if matches!(n, Num::Float(_)) {
                 return fail(i, "an integer address");
@@ -1354,9 +1786,18 @@ impl<'a> Parser<'a> {
         }
         let (r, name) = self.ident(i)?;
         let base = if name.text.starts_with('%') {
-            Operand { span: name.span, kind: OperandKind::Reg { name, component: None } }
+            Operand {
+                span: name.span,
+                kind: OperandKind::Reg {
+                    name,
+                    component: None,
+                },
+            }
         } else {
-            Operand { span: name.span, kind: OperandKind::Symbol(name) }
+            Operand {
+                span: name.span,
+                kind: OperandKind::Symbol(name),
+            }
         };
         let r1 = self.ws(r);
         let (r, offset) = if let Some(r2) = r1.strip_prefix('+') {
@@ -1364,7 +1805,10 @@ impl<'a> Parser<'a> {
             let (r3, n) = self.number(r2)?;
             (r3, n.as_i64())
         } else if r1.starts_with('-') {
-            return Err(nom::Err::Failure(PErr { at: r1, expected: "`+` or `]` (PTX writes a negative offset as `[reg+-8]`)" }));
+            return Err(nom::Err::Failure(PErr {
+                at: r1,
+                expected: "`+` or `]` (PTX writes a negative offset as `[reg+-8]`)",
+            }));
         } else {
             (r, 0)
         };
@@ -1396,17 +1840,38 @@ fn int_of(n: Num, at: &str) -> Result<i64, nom::Err<PErr<'_>>> {
     match n {
         Num::Int(v) => Ok(v),
         Num::UInt(v) => Ok(v as i64),
-        Num::Float(_) => Err(nom::Err::Error(PErr { at, expected: "an integer (arithmetic on floating-point constants is not PTX)" })),
+        Num::Float(_) => Err(nom::Err::Error(PErr {
+            at,
+            expected: "an integer (arithmetic on floating-point constants is not PTX)",
+        })),
     }
 }
 
 /// The binary operator at the start of `i`: (operator, precedence, length).
 fn binary_op(i: &str) -> Option<(&'static str, u8, usize)> {
     const OPS: &[(&str, u8)] = &[
-        ("||", 1), ("&&", 2), ("<<", 8), (">>", 8), ("==", 6), ("!=", 6), ("<=", 7), (">=", 7),
-        ("|", 3), ("^", 4), ("&", 5), ("<", 7), (">", 7), ("+", 9), ("-", 9), ("*", 10), ("/", 10), ("%", 10),
+        ("||", 1),
+        ("&&", 2),
+        ("<<", 8),
+        (">>", 8),
+        ("==", 6),
+        ("!=", 6),
+        ("<=", 7),
+        (">=", 7),
+        ("|", 3),
+        ("^", 4),
+        ("&", 5),
+        ("<", 7),
+        (">", 7),
+        ("+", 9),
+        ("-", 9),
+        ("*", 10),
+        ("/", 10),
+        ("%", 10),
     ];
-    OPS.iter().find(|(op, _)| i.starts_with(op)).map(|&(op, p)| (op, p, op.len()))
+    OPS.iter()
+        .find(|(op, _)| i.starts_with(op))
+        .map(|&(op, p)| (op, p, op.len()))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1432,10 +1897,17 @@ fn component_len(rb: &[u8]) -> usize {
     if rb.len() < 2 || rb[0] != b'.' {
         return 0;
     }
-    let n = if matches!(rb[1], b'b' | b'h') && rb.get(2).is_some_and(u8::is_ascii_digit) { 2 } else { 1 };
+    let n = if matches!(rb[1], b'b' | b'h') && rb.get(2).is_some_and(u8::is_ascii_digit) {
+        2
+    } else {
+        1
+    };
     let ok = match n {
         1 => matches!(rb[1], b'x' | b'y' | b'z' | b'w' | b'r' | b'g' | b'b' | b'a'),
-        _ => (rb[1] == b'b' && (b'0'..=b'3').contains(&rb[2])) || (rb[1] == b'h' && (b'0'..=b'1').contains(&rb[2])),
+        _ => {
+            (rb[1] == b'b' && (b'0'..=b'3').contains(&rb[2]))
+                || (rb[1] == b'h' && (b'0'..=b'1').contains(&rb[2]))
+        }
     };
     if ok && rb.get(1 + n).is_none_or(|&c| !is_ident_char(c)) {
         n
@@ -1445,7 +1917,10 @@ fn component_len(rb: &[u8]) -> usize {
 }
 
 fn is_space(t: &str) -> bool {
-    matches!(t, ".reg" | ".sreg" | ".global" | ".shared" | ".const" | ".local" | ".param" | ".tex")
+    matches!(
+        t,
+        ".reg" | ".sreg" | ".global" | ".shared" | ".const" | ".local" | ".param" | ".tex"
+    )
 }
 
 fn linkage_of(t: &str) -> Option<Linkage> {
@@ -1474,6 +1949,29 @@ fn alt_ident_or_dotword<'a>(p: &Parser<'a>, i: &'a str) -> PResult<'a, Ident<'a>
     }
 }
 
+/// An estimate of the statements in a body starting just after its `{`:
+/// the `;` and `:` up to the matching `}`. Growing the statement vector by
+/// doubling copied and re-faulted hundreds of megabytes on large kernels;
+/// one cheap byte scan sizes it up front.
+fn estimate_statements(i: &str) -> usize {
+    let mut depth = 0usize;
+    let mut n = 0usize;
+    for &c in i.as_bytes() {
+        match c {
+            b';' | b':' => n += 1,
+            b'{' => depth += 1,
+            b'}' => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    n + 1
+}
+
 /// Skips a balanced `{ … }` starting at `{`; returns the rest after it (or the
 /// end of input).
 fn skip_balanced(i: &str) -> &str {
@@ -1492,4 +1990,3 @@ fn skip_balanced(i: &str) -> &str {
     }
     &i[i.len()..]
 }
-

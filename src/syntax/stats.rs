@@ -29,7 +29,12 @@ pub struct ParseStats {
 impl ParseStats {
     /// Counts one file.
     pub fn of_module(bytes: usize, module: &Module<'_>, diagnostics: usize) -> ParseStats {
-        let mut s = ParseStats { files: 1, bytes: bytes as u64, diagnostics: diagnostics as u64, ..Default::default() };
+        let mut s = ParseStats {
+            files: 1,
+            bytes: bytes as u64,
+            diagnostics: diagnostics as u64,
+            ..Default::default()
+        };
         for f in &module.functions {
             match (f.kind, &f.body) {
                 (FunctionKind::Entry, Some(_)) => s.kernels += 1,

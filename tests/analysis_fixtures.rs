@@ -1,0 +1,173 @@
+//! Fixture tests of the warp address analysis: every `tests/fixtures/analysis/*.ptx`
+//! is analysed with the launch facts on its first line (`// warpscope: --block X,Y,Z
+//! --grid X --param I=V --pointer-align N`) and the result is rendered as text
+//! and kept as an insta snapshot (`tests/snapshots/analysis_fixtures__<name>.snap`).
+
+use std::fmt::Write as _;
+use warpscope::analysis::{analyze, Analysis, Options, ParamKey};
+use warpscope::source::SourceFile;
+
+fn dim3(s: &str) -> [u32; 3] {
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|x| x.trim().parse().expect("dimension"))
+        .collect();
+    [
+        v[0],
+        v.get(1).copied().unwrap_or(1),
+        v.get(2).copied().unwrap_or(1),
+    ]
+}
+
+/// Options from the `// warpscope:` header line.
+pub fn header_options(text: &str) -> Options {
+    let mut o = Options::default();
+    let Some(line) = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// warpscope:"))
+    else {
+        return o;
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 0;
+    while i < words.len() {
+        let arg = words.get(i + 1).copied().unwrap_or("");
+        match words[i] {
+            "--block" => o.launch.block = Some(dim3(arg)),
+            "--grid" => o.launch.grid = Some(dim3(arg)),
+            "--pointer-align" => o.pointer_align = arg.parse().expect("alignment"),
+            "--kernel" => o.kernel_filter = Some(arg.to_string()),
+            "--param" => {
+                let (k, v) = arg.split_once('=').expect("I=V");
+                let key = k
+                    .parse()
+                    .map(ParamKey::Index)
+                    .unwrap_or_else(|_| ParamKey::Name(k.to_string()));
+                o.launch.params.push((key, v.parse().expect("value")));
+            }
+            w => panic!("unknown header word {w}"),
+        }
+        i += 2;
+    }
+    o
+}
+
+fn num(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// Renders an analysis as stable text.
+pub fn render(a: &Analysis) -> String {
+    let mut out = String::new();
+    for k in &a.kernels {
+        writeln!(out, "kernel {}", k.name).unwrap();
+        if k.demangled != k.name {
+            writeln!(out, "  demangled: {}", k.demangled).unwrap();
+        }
+        writeln!(
+            out,
+            "  block {}x{}x{}{}, grid {}",
+            k.block[0],
+            k.block[1],
+            k.block[2],
+            if k.block_assumed { " (assumed)" } else { "" },
+            k.grid
+                .map(|g| format!("{}x{}x{}", g[0], g[1], g[2]))
+                .unwrap_or_else(|| "-".into())
+        )
+        .unwrap();
+        for c in &k.caveats {
+            writeln!(out, "  caveat: {c}").unwrap();
+        }
+        match (&k.totals, &k.totals_unavailable) {
+            (Some(t), _) => writeln!(
+                out,
+                "  totals: ld {} req / {} sectors, st {} / {}, atom {} / {}, sectors {}..{}, bytes requested {}, moved {}, blocks {}/{}",
+                t.load_requests,
+                t.load_sectors,
+                t.store_requests,
+                t.store_sectors,
+                t.atomic_requests,
+                t.atomic_sectors,
+                t.sectors_min,
+                t.sectors_max,
+                t.bytes_requested,
+                t.bytes_moved,
+                t.blocks_simulated,
+                t.blocks_total
+            )
+            .unwrap(),
+            (None, Some(why)) => writeln!(out, "  totals unavailable: {why}").unwrap(),
+            (None, None) => writeln!(out, "  totals: -").unwrap(),
+        }
+        for x in &k.accesses {
+            let src = x
+                .source
+                .as_ref()
+                .map(|s| format!(" (src {}:{}:{})", s.file, s.line, s.column))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "  {}:{} {} {:?} {:?} {}b{}",
+                x.ptx.line, x.ptx.column, x.instruction, x.op, x.space, x.bits, src
+            )
+            .unwrap();
+            let p = &x.per_request;
+            writeln!(
+                out,
+                "    {:?}{} | lanes {} | lines {} sectors {} ideal {} [{}..{}]{}{}",
+                x.pattern,
+                x.stride_bytes
+                    .map(|s| format!(" stride {s}"))
+                    .unwrap_or_default(),
+                p.active_lanes.map(num).unwrap_or_else(|| "-".into()),
+                num(p.l1_lines),
+                num(p.sectors),
+                num(p.ideal_sectors),
+                num(p.sectors_min),
+                num(p.sectors_max),
+                x.requests
+                    .map(|r| format!(" | requests {r}"))
+                    .unwrap_or_default(),
+                x.shared_wavefronts
+                    .map(|w| format!(" | wavefronts {}", num(w)))
+                    .unwrap_or_default(),
+            )
+            .unwrap();
+            writeln!(out, "    address: {}", x.lane_pattern).unwrap();
+            for c in &x.caveats {
+                writeln!(out, "    caveat: {c}").unwrap();
+            }
+        }
+    }
+    for d in &a.diagnostics {
+        writeln!(out, "diagnostic {} {}: {}", d.code, d.name, d.message).unwrap();
+    }
+    out
+}
+
+#[test]
+fn fixtures() {
+    let mut names: Vec<_> = std::fs::read_dir("tests/fixtures/analysis")
+        .expect("fixture folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let opts = header_options(&text);
+        let file = SourceFile::from_text(path.display().to_string(), text);
+        let a = analyze(&file, &opts);
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("name")
+            .to_string();
+        insta::assert_snapshot!(name, render(&a));
+    }
+}

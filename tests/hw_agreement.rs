@@ -1,0 +1,459 @@
+//! Agreement with the hardware: warpscope's predictions for every launch of
+//! `tests/hw/launches.json` against the Nsight Compute measurement of an H100
+//! in `tests/hw/measured.json` (schema: `tests/hw/README.md`).
+//!
+//! For every (launch, CUDA source line, op, space) the PTX accesses whose `.loc`
+//! names that line are aggregated, weighted by how often each executes in the
+//! launch (warpscope's simulation of the launch), and their per-request L1
+//! lines and sectors are compared with the measured per-request figures:
+//!
+//! * an access whose addresses warpscope resolves must match within 0.05 per
+//!   request, lines and sectors both;
+//! * a data-dependent access must be reported `random`, with bounds that
+//!   contain the measured sectors per request;
+//! * the kernel totals (global requests and sectors of loads, stores and
+//!   atomics) must match the kernel-level counters; with data-dependent
+//!   accesses the measured sectors must lie within the predicted bounds.
+//!
+//! Shared-memory rows are listed (ncu counts no lines or sectors for them) and
+//! compared on bank-conflict wavefronts when warpscope predicts them.
+//!
+//! Known mismatches are listed, each with its reason, in
+//! `tests/hw_agreement_known.txt` (`launch|file:line|op|space|reason`); the
+//! table shows them as `KNOWN`. The test fails on any mismatch not in the
+//! list, and on a listed entry that now matches (the list must stay true).
+
+use serde_json::Value as J;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use warpscope::analysis::{
+    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space,
+};
+use warpscope::source::SourceFile;
+
+const TOL: f64 = 0.05;
+
+fn load(path: &str) -> J {
+    let t = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&t).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn op_name(op: AccessOp, instr: &str) -> &'static str {
+    match op {
+        AccessOp::Load => "ld",
+        AccessOp::Store => "st",
+        AccessOp::Atomic if instr.starts_with("red") => "red",
+        AccessOp::Atomic => "atom",
+    }
+}
+
+/// `atom` and `red` are one class: ptxas turns an `atom` with an unused result into `RED`.
+fn op_class(op: &str) -> &str {
+    match op {
+        "atom" | "red" => "atom/red",
+        o => o,
+    }
+}
+
+fn space_name(s: Space) -> &'static str {
+    match s {
+        Space::Global => "global",
+        Space::Shared => "shared",
+        Space::Local => "local",
+        Space::Generic => "generic",
+        Space::Const => "const",
+        Space::Param => "param",
+    }
+}
+
+fn basename(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+#[derive(Default, Debug)]
+struct Pred {
+    requests: f64,
+    lines: f64,
+    sectors: f64,
+    smin: f64,
+    smax: f64,
+    patterns: BTreeMap<String, f64>,
+    random: bool,
+    unresolved: bool,
+    wavefronts: Option<f64>,
+}
+
+fn pattern_name(p: Pattern) -> &'static str {
+    match p {
+        Pattern::Coalesced => "coalesced",
+        Pattern::Broadcast => "broadcast",
+        Pattern::Strided => "strided",
+        Pattern::Misaligned => "misaligned",
+        Pattern::Irregular => "irregular",
+        Pattern::Random => "random",
+        Pattern::Unknown => "unknown",
+    }
+}
+
+fn options(launch: &J, buffers: &[String]) -> Options {
+    let dim = |k: &str| -> [u32; 3] {
+        let v = launch[k].as_array().expect("dim");
+        [0, 1, 2].map(|i| v[i].as_u64().expect("dim") as u32)
+    };
+    let mut params = Vec::new();
+    for p in launch["params"].as_array().expect("params") {
+        let idx = p["index"].as_u64().expect("index") as usize;
+        let v = if p["kind"] == "pointer" {
+            let b = p["buffer"].as_str().expect("buffer");
+            let k = buffers.iter().position(|x| x == b).expect("known buffer") as i64;
+            // distinct bases, 0 mod 4096 as in the measured run
+            ((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")
+        } else {
+            p["value"].as_i64().expect("value")
+        };
+        params.push((ParamKey::Index(idx), v));
+    }
+    Options {
+        launch: LaunchConfig {
+            block: Some(dim("block")),
+            grid: Some(dim("grid")),
+            params,
+        },
+        kernel_filter: Some(launch["kernel"].as_str().expect("kernel").to_string()),
+        ..Options::default()
+    }
+}
+
+struct Known {
+    entries: HashMap<String, String>,
+}
+
+fn known() -> Known {
+    let text = std::fs::read_to_string("tests/hw_agreement_known.txt").unwrap_or_default();
+    let mut entries = HashMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.splitn(5, '|').collect();
+        assert_eq!(parts.len(), 5, "bad line in hw_agreement_known.txt: {line}");
+        entries.insert(parts[..4].join("|"), parts[4].trim().to_string());
+    }
+    Known { entries }
+}
+
+#[test]
+fn hardware_agreement() {
+    let launches = load("tests/hw/launches.json");
+    let measured = load("tests/hw/measured.json");
+    let buffers: Vec<String> = launches["buffers"]
+        .as_object()
+        .expect("buffers")
+        .keys()
+        .cloned()
+        .collect();
+    let modules = launches["modules"].as_object().expect("modules");
+    let mut files: HashMap<String, SourceFile> = HashMap::new();
+    for (m, v) in modules {
+        let p = v["ptx"].as_str().expect("ptx");
+        let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        files.insert(m.clone(), SourceFile::from_text(p, text));
+    }
+    let parsed: HashMap<&String, warpscope::syntax::ast::Module<'_>> = files
+        .iter()
+        .map(|(m, f)| (m, warpscope::syntax::parse_file(f).0))
+        .collect();
+    let known = known();
+    let mut seen_known: Vec<String> = Vec::new();
+    let mut table = String::new();
+    let mut failures: Vec<String> = Vec::new();
+    let (mut rows, mut matched, mut known_rows, mut shared_rows) = (0, 0, 0, 0);
+    let (mut krows, mut kmatched) = (0, 0);
+    writeln!(
+        table,
+        "| launch | line | op | pattern | requests pred/meas | lines/req pred | meas | sectors/req pred | meas | bounds | match |"
+    )
+    .unwrap();
+    writeln!(
+        table,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
+    .unwrap();
+    let mut ktable = String::new();
+    writeln!(ktable, "| launch | ld req pred/meas | ld sectors pred/meas | st req | st sectors | atom+red req | atom+red sectors | match |").unwrap();
+    writeln!(ktable, "| --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
+
+    let mlaunches: HashMap<&str, &J> = measured["launches"]
+        .as_array()
+        .expect("launches")
+        .iter()
+        .map(|l| (l["id"].as_str().expect("id"), l))
+        .collect();
+    for launch in launches["launches"].as_array().expect("launches") {
+        let id = launch["id"].as_str().expect("id");
+        let Some(meas) = mlaunches.get(id) else {
+            continue;
+        };
+        let module = launch["module"].as_str().expect("module");
+        let file = &files[module];
+        let opts = options(launch, &buffers);
+        let t0 = std::time::Instant::now();
+        let analysis = Analysis {
+            kernels: analyze_module(file, &parsed[&module.to_string()], &opts),
+            diagnostics: Vec::new(),
+        };
+        if std::env::var("HW_TIMING").is_ok() {
+            eprintln!("{id}: {:?}", t0.elapsed());
+        }
+        let Some(k) = analysis.kernels.first() else {
+            failures.push(format!("{id}: kernel {} not found", launch["kernel"]));
+            continue;
+        };
+        // Aggregate predictions per (file, line, op class, space).
+        let mut preds: BTreeMap<(String, u32, String, String), Pred> = BTreeMap::new();
+        for a in &k.accesses {
+            let Some(src) = &a.source else { continue };
+            let key = (
+                basename(&src.file).to_string(),
+                src.line,
+                op_class(op_name(a.op, &a.instruction)).to_string(),
+                space_name(a.space).to_string(),
+            );
+            let p = preds.entry(key).or_default();
+            let n = a.requests.unwrap_or(0) as f64;
+            p.requests += n;
+            p.lines += n * a.per_request.l1_lines;
+            p.sectors += n * a.per_request.sectors;
+            p.smin += n * a.per_request.sectors_min;
+            p.smax += n * a.per_request.sectors_max;
+            if n > 0.0 {
+                *p.patterns
+                    .entry(pattern_name(a.pattern).to_string())
+                    .or_default() += n;
+                p.random |= a.pattern == Pattern::Random;
+                p.unresolved |= a.pattern == Pattern::Unknown;
+            }
+            if let Some(w) = a.shared_wavefronts {
+                *p.wavefronts.get_or_insert(0.0) += n * w;
+            }
+        }
+        for m in meas["accesses"].as_array().expect("accesses") {
+            let file_b = m["file"].as_str().expect("file");
+            let line = m["line"].as_u64().expect("line") as u32;
+            let op = m["op"].as_str().expect("op");
+            let space = m["space"].as_str().expect("space");
+            let mreq = m["requests"].as_f64().unwrap_or(0.0);
+            if mreq == 0.0 {
+                continue;
+            }
+            let pr = &m["per_request"];
+            let (mlines, msec) = (
+                pr["l1_tag_requests"].as_f64().unwrap_or(0.0),
+                pr["sectors"].as_f64().unwrap_or(0.0),
+            );
+            let key = (
+                file_b.to_string(),
+                line,
+                op_class(op).to_string(),
+                space.to_string(),
+            );
+            let kkey = format!("{id}|{file_b}:{line}|{op}|{space}");
+            rows += 1;
+            let p = preds.get(&key);
+            let (cell, ok, detail) = match p {
+                None => ("no PTX access".to_string(), false, "-".to_string()),
+                Some(p) if p.requests == 0.0 => {
+                    ("never executed".to_string(), false, "-".to_string())
+                }
+                Some(p) => {
+                    let n = p.requests;
+                    let (pl, ps, lo, hi) = (p.lines / n, p.sectors / n, p.smin / n, p.smax / n);
+                    let pat = p
+                        .patterns
+                        .iter()
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map(|x| x.0.clone())
+                        .unwrap_or_default();
+                    let ok = if space == "shared" {
+                        match (p.wavefronts, pr["shared_wavefronts"].as_f64()) {
+                            (Some(w), Some(mw)) => ((w / n) - mw).abs() <= TOL,
+                            _ => false,
+                        }
+                    } else if p.random {
+                        lo - TOL <= msec && msec <= hi + TOL
+                    } else {
+                        (pl - mlines).abs() <= TOL && (ps - msec).abs() <= TOL
+                    };
+                    let (pl_s, ps_s) = if space == "shared" {
+                        (
+                            "-".to_string(),
+                            p.wavefronts
+                                .map(|w| format!("{:.3} wf", w / n))
+                                .unwrap_or_else(|| "not modelled".into()),
+                        )
+                    } else {
+                        (format!("{pl:.3}"), format!("{ps:.3}"))
+                    };
+                    let bounds = if p.random || lo != hi {
+                        format!("{lo:.2}..{hi:.2}")
+                    } else {
+                        "-".to_string()
+                    };
+                    (
+                        format!(
+                            "{pat} | {:.0}/{mreq:.0} | {pl_s} | {mlines:.3} | {ps_s} | {}",
+                            n,
+                            if space == "shared" {
+                                pr["shared_wavefronts"]
+                                    .as_f64()
+                                    .map(|w| format!("{w:.3} wf"))
+                                    .unwrap_or_default()
+                            } else {
+                                format!("{msec:.3}")
+                            }
+                        ),
+                        ok,
+                        bounds,
+                    )
+                }
+            };
+            let verdict = if ok {
+                if known.entries.contains_key(&kkey) {
+                    failures.push(format!(
+                        "{kkey}: listed as a known mismatch but matches now"
+                    ));
+                }
+                matched += 1;
+                "yes".to_string()
+            } else if let Some(reason) = known.entries.get(&kkey) {
+                seen_known.push(kkey.clone());
+                known_rows += 1;
+                format!("KNOWN: {reason}")
+            } else {
+                failures.push(format!("{kkey}: {cell}"));
+                "NO".to_string()
+            };
+            if space == "shared" {
+                shared_rows += 1;
+            }
+            let cells = if cell.contains('|') {
+                cell
+            } else {
+                format!("{cell} | | | | ")
+            };
+            writeln!(
+                table,
+                "| {id} | {file_b}:{line} | {op} {space} | {cells} | {detail} | {verdict} |"
+            )
+            .unwrap();
+        }
+        // Kernel totals.
+        let km = &meas["kernel_metrics"];
+        let g = |n: &str| km[n].as_f64().unwrap_or(0.0);
+        let mld = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        );
+        let mst = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+        );
+        let mat = (
+            g("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
+            g("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")
+                + g("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
+        );
+        krows += 1;
+        let kkey = format!("{id}|totals|-|-");
+        match &k.totals {
+            Some(t) => {
+                let random = k.accesses.iter().any(|a| a.pattern == Pattern::Random);
+                let close = |p: u64, m: f64| (p as f64 - m).abs() <= 0.5;
+                let sectors_ok = if random {
+                    let total = mld.1 + mst.1 + mat.1;
+                    (t.sectors_min as f64) <= total + 0.5 && total <= t.sectors_max as f64 + 0.5
+                } else {
+                    close(t.load_sectors, mld.1)
+                        && close(t.store_sectors, mst.1)
+                        && close(t.atomic_sectors, mat.1)
+                };
+                let ok = close(t.load_requests, mld.0)
+                    && close(t.store_requests, mst.0)
+                    && close(t.atomic_requests, mat.0)
+                    && sectors_ok;
+                let verdict = if ok {
+                    if known.entries.contains_key(&kkey) {
+                        failures.push(format!(
+                            "{kkey}: listed as a known mismatch but matches now"
+                        ));
+                    }
+                    kmatched += 1;
+                    "yes".to_string()
+                } else if let Some(reason) = known.entries.get(&kkey) {
+                    seen_known.push(kkey.clone());
+                    format!("KNOWN: {reason}")
+                } else {
+                    failures.push(format!("{kkey}: totals differ"));
+                    "NO".to_string()
+                };
+                let b = if random {
+                    format!(" ({}..{})", t.sectors_min, t.sectors_max)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    ktable,
+                    "| {id} | {}/{} | {}/{}{b} | {}/{} | {}/{} | {}/{} | {}/{} | {verdict} |",
+                    t.load_requests,
+                    mld.0,
+                    t.load_sectors,
+                    mld.1,
+                    t.store_requests,
+                    mst.0,
+                    t.store_sectors,
+                    mst.1,
+                    t.atomic_requests,
+                    mat.0,
+                    t.atomic_sectors,
+                    mat.1
+                )
+                .unwrap();
+            }
+            None => {
+                let why = k.totals_unavailable.clone().unwrap_or_default();
+                let verdict = if let Some(reason) = known.entries.get(&kkey) {
+                    seen_known.push(kkey.clone());
+                    format!("KNOWN: {reason}")
+                } else {
+                    failures.push(format!("{kkey}: no totals: {why}"));
+                    "NO".to_string()
+                };
+                writeln!(
+                    ktable,
+                    "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |"
+                )
+                .unwrap();
+            }
+        }
+    }
+    for k in known.entries.keys() {
+        if !seen_known.contains(k) && !failures.iter().any(|f| f.starts_with(k.as_str())) {
+            failures.push(format!(
+                "{k}: listed in hw_agreement_known.txt but not a mismatch (or not measured)"
+            ));
+        }
+    }
+    let summary = format!(
+        "accesses: {matched}/{rows} match ({known_rows} known mismatches, {shared_rows} shared-memory rows); kernel totals: {kmatched}/{krows} match\n"
+    );
+    let report = format!("{summary}\n{table}\n{ktable}");
+    insta::assert_snapshot!("hw_agreement", report);
+    assert!(
+        failures.is_empty(),
+        "{} unexpected results:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
