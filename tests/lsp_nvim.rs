@@ -89,3 +89,48 @@ fn neovim_receives_syntax_diagnostics() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn neovim_receives_lints_with_configured_levels_and_hover() {
+    if !nvim_available() {
+        eprintln!("SKIPPED neovim_receives_lints_with_configured_levels_and_hover: `nvim` is not on PATH (apt-get install neovim)");
+        return;
+    }
+    let dir = scratch_dir("lints");
+    // The configuration `check` would use for this directory: W101 denied.
+    std::fs::write(
+        dir.join("warpscope.toml"),
+        "[lints]\nuncoalesced-access = \"deny\"\n",
+    )
+    .unwrap();
+    let file = dir.join("saxpy_strided.ptx");
+    std::fs::write(&file, FIXTURE).unwrap();
+    let st = line_of(FIXTURE, "st.global.f32");
+    let v = run_nvim(&file, Some((st, 2)));
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{v}");
+    let d = &diags[0];
+    assert_eq!(d["code"], "W101", "{v}");
+    assert_eq!(d["lnum"], st, "{v}");
+    assert_eq!(d["col"], 1, "after the tab");
+    assert_eq!(d["severity"], 1, "denied in warpscope.toml: an error");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("uncoalesced store: lanes 128 bytes apart"),
+        "{v}"
+    );
+    let hover = v["hover"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hover: {v}"));
+    assert!(
+        hover.contains("| pattern | **strided** (stride 128 B) |"),
+        "{hover}"
+    );
+    assert!(
+        hover.contains("| sectors / request | 32 (ideal 4) |"),
+        "{hover}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

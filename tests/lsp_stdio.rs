@@ -572,16 +572,316 @@ fn definition_and_hover_for_variables_functions_and_call_arguments() {
     c.shutdown();
 }
 
+/// Every `.ptx` fixture of the repository: the server's diagnostics equal
+/// `warpscope check --format json`'s — code, level, message, notes, help and
+/// range (UTF-8 negotiated so that columns are bytes, as `check`'s are), with
+/// the configuration discovered from the file's own directory.
 #[test]
-fn zz_dump() {
+fn diagnostics_are_the_same_as_check() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut stack = vec![
+        root.join("tests/fixtures"),
+        root.join("tests/nvim/fixtures"),
+    ];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "fixtures: {files:?}");
+    let mut c = Client::start();
+    c.initialize(
+        json!({"general": {"positionEncodings": ["utf-8"]}}),
+        Value::Null,
+    );
+    let mut compared = 0;
+    for path in &files {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .args(["check", "--format", "json"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let Ok(report) = serde_json::from_slice::<Value>(&out.stdout) else {
+            // `check` refused the file's configuration (a fixture of a bad
+            // config): the server reports that instead, tested below.
+            continue;
+        };
+        let text = std::fs::read(path).unwrap();
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let uri = format!("file://{}", path.display()).replace(' ', "%20");
+        c.open(&uri, &text);
+        let got = c.diagnostics(&uri, 1);
+        let want: Vec<&Value> = report["diagnostics"].as_array().unwrap().iter().collect();
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}: server {got:#?}\ncheck {want:#?}",
+            path.display()
+        );
+        for (g, w) in got.iter().zip(&want) {
+            let ctx = format!("{}: server {g:#}\ncheck {w:#}", path.display());
+            assert_eq!(g["code"], w["code"], "{ctx}");
+            let sev = match w["severity"].as_str().unwrap() {
+                "error" => 1,
+                "warning" => 2,
+                _ => 3,
+            };
+            assert_eq!(g["severity"], sev, "{ctx}");
+            assert_eq!(
+                g["range"]["start"]["line"].as_u64().unwrap() + 1,
+                w["line"].as_u64().unwrap(),
+                "{ctx}"
+            );
+            assert_eq!(
+                g["range"]["start"]["character"].as_u64().unwrap() + 1,
+                w["column"].as_u64().unwrap(),
+                "{ctx}"
+            );
+            assert_eq!(
+                g["range"]["end"]["line"].as_u64().unwrap() + 1,
+                w["end_line"].as_u64().unwrap(),
+                "{ctx}"
+            );
+            assert_eq!(
+                g["range"]["end"]["character"].as_u64().unwrap() + 1,
+                w["end_column"].as_u64().unwrap(),
+                "{ctx}"
+            );
+            let msg = g["message"].as_str().unwrap();
+            assert!(msg.starts_with(w["message"].as_str().unwrap()), "{ctx}");
+            for n in w["notes"].as_array().unwrap() {
+                assert!(
+                    msg.contains(&format!("\nnote: {}", n.as_str().unwrap())),
+                    "{ctx}"
+                );
+            }
+            if let Some(h) = w["help"].as_str() {
+                assert!(msg.ends_with(&format!("\nhelp: {h}")), "{ctx}");
+            }
+            assert_eq!(g["data"]["name"], w["name"], "{ctx}");
+            assert!(
+                g["data"]["explanation"]
+                    .as_str()
+                    .is_some_and(|x| !x.is_empty()),
+                "{ctx}"
+            );
+        }
+        compared += want.len();
+        c.notify("textDocument/didClose", json!({"textDocument": td(&uri)}));
+    }
+    assert!(compared >= 10, "only {compared} diagnostics compared");
+    c.shutdown();
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpscope-lsp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn configuration_is_discovered_from_the_documents_directory_and_reread_on_save() {
+    let dir = scratch("config");
+    std::fs::write(
+        dir.join("warpscope.toml"),
+        "[lints]\nuncoalesced-access = \"deny\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let file = dir.join("sub/k.ptx");
+    std::fs::write(&file, FIXTURE).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(&uri, FIXTURE);
+    let d = c.diagnostics(&uri, 1);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "W101");
+    assert_eq!(d[0]["severity"], 1, "deny in warpscope.toml: an error");
+
+    // The user allows the lint and saves the document: re-read.
+    std::fs::write(
+        dir.join("warpscope.toml"),
+        "[lints]\nuncoalesced-access = \"allow\"\n",
+    )
+    .unwrap();
+    c.notify("textDocument/didSave", json!({"textDocument": td(&uri)}));
+    assert_eq!(c.diagnostics(&uri, 1), Vec::<Value>::new());
+
+    // A broken configuration: reported, with its location, and defaults used.
+    std::fs::write(
+        dir.join("warpscope.toml"),
+        "[lints]\nno-such-lint = \"deny\"\n",
+    )
+    .unwrap();
+    c.notify("textDocument/didSave", json!({"textDocument": td(&uri)}));
+    let d = c.diagnostics(&uri, 1);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_eq!(d[0]["code"], "config");
+    assert_eq!(d[0]["severity"], 1);
+    let rel = &d[0]["relatedInformation"][0];
+    assert!(
+        rel["location"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/warpscope.toml"),
+        "{rel}"
+    );
+    assert_eq!(rel["location"]["range"]["start"]["line"], 1, "{rel}");
+    assert_eq!(d[1]["code"], "W101");
+    assert_eq!(d[1]["severity"], 2, "defaults: a warning");
+    c.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hover_on_memory_instructions_shows_the_analysis() {
     let mut c = Client::start();
     c.initialize(json!({}), Value::Null);
     c.open(URI, FIXTURE);
-    let d = c.diagnostics(URI, 1);
-    eprintln!("DIAGS {}", serde_json::to_string_pretty(&d).unwrap());
-    eprintln!("HOVER LD {}", hover_text(&mut c, FIXTURE, "ld.global.f32", 1));
-    eprintln!("HOVER ST {}", hover_text(&mut c, FIXTURE, "st.global.f32", 1));
-    let h = c.request("textDocument/inlayHint", json!({"textDocument": td(URI), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}));
-    eprintln!("INLAY {}", serde_json::to_string_pretty(&h).unwrap());
+    // Lane i loads 4 bytes at 4*i: 128 contiguous bytes, 4 sectors in 1 line.
+    let h = hover_text(&mut c, FIXTURE, "ld.global.f32", 3);
+    assert!(h.starts_with("**`ld.global.f32`** — global load, 32 bits per lane (kernel `stride(float*, float*, int)`)"), "{h}");
+    assert!(
+        h.contains("| pattern | **coalesced** (stride 4 B) |"),
+        "{h}"
+    );
+    assert!(
+        h.contains("| lane address | `4*lane + _Z6stridePfS_i_param_0"),
+        "{h}"
+    );
+    assert!(h.contains("| L1 lines / request | 1 (ideal 1) |"), "{h}");
+    assert!(h.contains("| sectors / request | 4 (ideal 4) |"), "{h}");
+    assert!(h.contains("| active lanes | 32 of 32 |"), "{h}");
+    assert!(h.contains("| CUDA source | `kernels.cu:5:5` |"), "{h}");
+    // Lane i stores 4 bytes at 128*i: one sector and one line per lane.
+    let h = hover_text(&mut c, FIXTURE, "st.global.f32", 0);
+    assert!(
+        h.contains("| pattern | **strided** (stride 128 B) |"),
+        "{h}"
+    );
+    assert!(h.contains("| L1 lines / request | 32 (ideal 1) |"), "{h}");
+    assert!(h.contains("| sectors / request | 32 (ideal 4) |"), "{h}");
+    assert!(h.contains("| CUDA source | `kernels.cu:6:5` |"), "{h}");
+    // The lint's explanation comes with it (the diagnostic covers the line).
+    assert!(h.contains("**W101 uncoalesced-access**"), "{h}");
+    // A register inside the access: its declaration first, then the access.
+    let h = hover_text(&mut c, FIXTURE, "[%rd8]", 2);
+    assert!(h.starts_with("register `%rd8`: `.b64`"), "{h}");
+    assert!(h.contains("| pattern | **strided**"), "{h}");
+    // Not a memory access: no analysis table.
+    let h = hover_text(&mut c, FIXTURE, "%r3, %ctaid.x", 6);
+    assert!(h.contains("special register"), "{h}");
+    assert!(!h.contains("| pattern |"), "{h}");
+    c.shutdown();
+}
+
+fn all_hints(c: &mut Client, uri: &str) -> Vec<Value> {
+    let r = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": td(uri), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}}}),
+    );
+    r.as_array().unwrap().clone()
+}
+
+#[test]
+fn inlay_hints_show_sectors_per_request_and_can_be_switched_off() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    let hints = all_hints(&mut c, URI);
+    assert_eq!(hints.len(), 2, "{hints:#?}");
+    let ld = line_of(FIXTURE, "ld.global.f32");
+    let st = line_of(FIXTURE, "st.global.f32");
+    let end_of = |l: u64| {
+        FIXTURE
+            .lines()
+            .nth(l as usize)
+            .unwrap()
+            .encode_utf16()
+            .count() as u64
+    };
+    assert_eq!(
+        hints[0]["position"],
+        json!({"line": ld, "character": end_of(ld)})
+    );
+    assert_eq!(hints[0]["label"], "4 sectors/req (ideal 4)");
+    assert_eq!(
+        hints[1]["position"],
+        json!({"line": st, "character": end_of(st)})
+    );
+    assert_eq!(hints[1]["label"], "32 sectors/req (ideal 4)");
+    // Only the requested range.
+    let r = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": td(URI), "range": {"start": {"line": 0, "character": 0}, "end": {"line": ld + 1, "character": 0}}}),
+    );
+    assert_eq!(r.as_array().unwrap().len(), 1);
+    // Switched off by workspace configuration, and on again.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"warpscope": {"inlayHints": {"enable": false}}}}),
+    );
+    assert_eq!(all_hints(&mut c, URI), Vec::<Value>::new());
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"warpscope": {"inlayHints": {"enable": true}}}}),
+    );
+    assert_eq!(all_hints(&mut c, URI).len(), 2);
+    c.shutdown();
+
+    // Switched off by initializationOptions.
+    let mut c = Client::start();
+    c.initialize(json!({}), json!({"inlayHints": {"enable": false}}));
+    c.open(URI, FIXTURE);
+    assert_eq!(all_hints(&mut c, URI), Vec::<Value>::new());
+    c.shutdown();
+}
+
+#[test]
+fn settings_are_pulled_when_the_client_supports_workspace_configuration() {
+    let mut c = Client::start();
+    c.initialize(json!({"workspace": {"configuration": true}}), Value::Null);
+    // The server asks for the `warpscope` section.
+    let ask = loop {
+        let m = c.recv();
+        if m["method"] == "workspace/configuration" {
+            break m;
+        }
+        c.backlog.push(m);
+    };
+    assert_eq!(ask["params"]["items"][0]["section"], "warpscope");
+    c.send(
+        json!({"jsonrpc": "2.0", "id": ask["id"], "result": [{"inlayHints": {"enable": false}}]}),
+    );
+    c.open(URI, FIXTURE);
+    assert_eq!(all_hints(&mut c, URI), Vec::<Value>::new());
+    c.shutdown();
+}
+
+#[test]
+fn edits_reanalyse_the_document() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    assert_eq!(c.diagnostics(URI, 1).len(), 1);
+    // Make the store coalesced: stride 128 → 4 (an incremental edit).
+    let at = pos_of(FIXTURE, "%r1, 128;", 5);
+    let end = json!({"line": at["line"], "character": at["character"].as_u64().unwrap() + 3});
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"range": {"start": at, "end": end}, "text": "4"}]}),
+    );
+    assert_eq!(c.diagnostics(URI, 2), Vec::<Value>::new());
+    let hints = all_hints(&mut c, URI);
+    assert_eq!(hints[1]["label"], "4 sectors/req (ideal 4)");
     c.shutdown();
 }

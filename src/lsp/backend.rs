@@ -35,11 +35,21 @@ pub struct LoadedConfig {
 /// ([`Config::discover`]). A document that is not a file on disk (an
 /// untitled buffer) gets the defaults.
 pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
-    let Some(dir) = dir else { return LoadedConfig::default() };
+    let Some(dir) = dir else {
+        return LoadedConfig::default();
+    };
     match Config::discover(dir) {
-        Ok(Some((path, config))) => LoadedConfig { path: Some(path), config, error: None },
+        Ok(Some((path, config))) => LoadedConfig {
+            path: Some(path),
+            config,
+            error: None,
+        },
         Ok(None) => LoadedConfig::default(),
-        Err(e) => LoadedConfig { path: Some(e.path.clone()), config: Config::default(), error: Some(e) },
+        Err(e) => LoadedConfig {
+            path: Some(e.path.clone()),
+            config: Config::default(),
+            error: Some(e),
+        },
     }
 }
 
@@ -96,19 +106,30 @@ impl Facts {
 /// index and the outline.
 ///
 /// `check` runs `lints::check_file(file, config)`, which is
-/// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`,
-/// and `analysis::analyze` is `syntax::parse_file` followed by
-/// `analysis::analyze_module`. The server makes the same calls but parses
-/// once, and keeps the tree for the name index (sema) and the outline;
-/// `tests/lsp_stdio.rs` checks that the diagnostics equal `check --format json`'s.
+/// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`;
+/// `analysis::analyze` parses (`syntax::parse_file`), resolves names
+/// (`sema::check_module`) and analyses the kernels
+/// (`analysis::analyze_module_with_symbols`). The server makes the same calls
+/// in the same order, once, and keeps the tree and the symbols for the name
+/// index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
+/// the diagnostics equal `check --format json`'s.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let config = &config.config;
-    let (module, front_end) = warpscope::syntax::parse_file(file);
-    let kernels = warpscope::analysis::analyze_module(file, &module, &config.options);
-    let checked = warpscope::lints::lint_analysis(file, Analysis { kernels, diagnostics: front_end }, config);
-    let (symbols, _sema_diagnostics) = warpscope::sema::check_module(&module);
+    let (module, mut front_end) = warpscope::syntax::parse_file(file);
+    let (symbols, sema) = warpscope::sema::check_module(&module);
+    front_end.extend(sema);
+    let kernels =
+        warpscope::analysis::analyze_module_with_symbols(file, &module, &symbols, &config.options);
+    let checked = warpscope::lints::lint_analysis(
+        file,
+        Analysis {
+            kernels,
+            diagnostics: front_end,
+        },
+        config,
+    );
     let names = NameIndex::build(&module, &symbols);
-    let symbols = document_symbols(&module);
+    let outline = document_symbols(&module);
     let kernels = checked.analysis.kernels;
     let mut accesses = Vec::new();
     for (ki, k) in kernels.iter().enumerate() {
@@ -117,7 +138,13 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
         }
     }
     accesses.sort_by_key(|(s, _, _)| (s.start, s.end));
-    Facts { diagnostics: checked.diagnostics, kernels, accesses, names, symbols }
+    Facts {
+        diagnostics: checked.diagnostics,
+        kernels,
+        accesses,
+        names,
+        symbols: outline,
+    }
 }
 
 /// The explanation of a diagnostic code, as `warpscope explain CODE` prints it.

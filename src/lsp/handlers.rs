@@ -164,7 +164,10 @@ pub fn publish(s: &mut Server, uri: &lt::Uri) {
 fn config_error(e: &warpscope::config::ConfigError, enc: Encoding) -> lt::Diagnostic {
     let related = super::document::path_uri(&e.path).map(|uri| {
         let lines = LineIndex::new(&e.text);
-        let range = e.span.map(|sp| lines.range(&e.text, sp, enc)).unwrap_or_default();
+        let range = e
+            .span
+            .map(|sp| lines.range(&e.text, sp, enc))
+            .unwrap_or_default();
         vec![lt::DiagnosticRelatedInformation {
             location: lt::Location { uri, range },
             message: e.message.clone(),
