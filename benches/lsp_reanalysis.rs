@@ -156,6 +156,51 @@ fn bench(name: &str, text: &str, edits: usize) {
     );
 }
 
+/// Where the time goes: the library calls the server makes, timed in
+/// process (median of `runs`).
+fn breakdown(name: &str, text: &str, runs: usize) {
+    use warpscope::source::SourceFile;
+    let mut t = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+    let config = warpscope::config::Config::default();
+    for _ in 0..runs {
+        let file = SourceFile::from_text("big.ptx", text);
+        let t0 = Instant::now();
+        let (module, mut diags) = warpscope::syntax::parse_file(&file);
+        let t1 = Instant::now();
+        let (symbols, sema) = warpscope::sema::check_module(&module);
+        diags.extend(sema);
+        let t2 = Instant::now();
+        let kernels = warpscope::analysis::analyze_module_with_symbols(
+            &file,
+            &module,
+            &symbols,
+            &config.options,
+        );
+        let t3 = Instant::now();
+        let analysis = warpscope::analysis::Analysis {
+            kernels,
+            diagnostics: diags,
+        };
+        let checked = warpscope::lints::lint_analysis(&file, analysis, &config);
+        let t4 = Instant::now();
+        std::hint::black_box(checked);
+        for (i, d) in [t1 - t0, t2 - t1, t3 - t2, t4 - t3].into_iter().enumerate() {
+            t[i].push(d);
+        }
+    }
+    let med = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64() * 1e3
+    };
+    println!(
+        "lsp_reanalysis/{name}/library (in process, median of {runs}): parse {:.1} ms, sema {:.1} ms, analysis {:.1} ms, lints {:.1} ms",
+        med(&mut t[0]),
+        med(&mut t[1]),
+        med(&mut t[2]),
+        med(&mut t[3]),
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a name filter, if any, selects a shape.
     let bench_mode = std::env::args().any(|a| a == "--bench");
@@ -173,6 +218,8 @@ fn main() {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        bench(name, &make(target), edits);
+        let text = make(target);
+        bench(name, &text, edits);
+        breakdown(name, &text, if bench_mode { 5 } else { 1 });
     }
 }

@@ -10,7 +10,7 @@
 
 use super::index::NameIndex;
 use lsp_types::SymbolKind;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use warpscope::analysis::{Access, Analysis, KernelAnalysis};
 use warpscope::config::{Config, ConfigError};
 use warpscope::diagnostic::Diagnostic;
@@ -21,8 +21,6 @@ use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
 /// directory.
 #[derive(Clone, Debug, Default)]
 pub struct LoadedConfig {
-    /// The file it came from, if any.
-    pub path: Option<PathBuf>,
     /// The configuration (defaults when none was found or it was invalid).
     pub config: Config,
     /// Why the configuration file could not be used (shown as a diagnostic;
@@ -39,14 +37,12 @@ pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
         return LoadedConfig::default();
     };
     match Config::discover(dir) {
-        Ok(Some((path, config))) => LoadedConfig {
-            path: Some(path),
+        Ok(Some((_path, config))) => LoadedConfig {
             config,
             error: None,
         },
         Ok(None) => LoadedConfig::default(),
         Err(e) => LoadedConfig {
-            path: Some(e.path.clone()),
             config: Config::default(),
             error: Some(e),
         },
@@ -86,6 +82,22 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// What to show when the library panicked on a document (a bug): one
+    /// diagnostic saying so, at the start of the file.
+    pub fn internal_error() -> Facts {
+        let d = Diagnostic::new(
+            "internal",
+            "internal-error",
+            warpscope::diagnostic::Severity::Error,
+            Span::new(0, 0),
+            "warpscope failed on this document (a bug: please report it with the file); edit or save to retry",
+        );
+        Facts {
+            diagnostics: vec![d],
+            ..Facts::default()
+        }
+    }
+
     /// The access whose instruction covers `offset` (the narrowest one).
     pub fn access_at(&self, offset: u32) -> Option<(&KernelAnalysis, &Access)> {
         let i = self.accesses.partition_point(|(s, _, _)| s.start <= offset);

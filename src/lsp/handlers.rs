@@ -190,8 +190,9 @@ fn config_error(e: &warpscope::config::ConfigError, enc: Encoding) -> lt::Diagno
 
 /// One library diagnostic as an LSP diagnostic: same code, level and message
 /// as `check`; notes and help appended to the message; secondary labels as
-/// related information; the code's explanation in `data.explanation` (and in
-/// hover over the range); `codeDescription` when an `explainUrl` is set.
+/// related information; the rule's name in `data.name`; the code's
+/// explanation in hover over the range; `codeDescription` when an
+/// `explainUrl` is set.
 pub fn to_lsp_diagnostic(
     d: &Diagnostic,
     uri: &lt::Uri,
@@ -249,10 +250,10 @@ pub fn to_lsp_diagnostic(
             Some(related)
         },
         tags: None,
-        data: Some(serde_json::json!({
-            "name": d.name,
-            "explanation": backend::explain(d.code),
-        })),
+        // The explanation (`warpscope explain CODE`, a page of text) is shown
+        // by hover over the diagnostic, not repeated in every diagnostic: a
+        // file with thousands of findings would otherwise publish megabytes.
+        data: Some(serde_json::json!({ "name": d.name })),
     }
 }
 
@@ -430,6 +431,13 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
             let _ = writeln!(out, "| active lanes | unknown |");
         }
     }
+    if let Some(w) = a.shared_wavefronts {
+        let _ = writeln!(
+            out,
+            "| shared-memory wavefronts / request | {} |",
+            fmt_num(w)
+        );
+    }
     if let Some(r) = a.requests {
         let _ = writeln!(out, "| requests / launch | {r} |");
     }
@@ -604,6 +612,7 @@ mod tests {
                 active_lanes: Some(32.0),
             },
             requests: None,
+            shared_wavefronts: None,
             caveats: vec![],
         };
         let k = KernelAnalysis {
@@ -701,9 +710,6 @@ mod tests {
             l.code_description.unwrap().href.as_str(),
             "https://example.org/rules/E0102-duplicate-label"
         );
-        assert_eq!(
-            l.data.unwrap()["explanation"],
-            FrontEndCode::DuplicateLabel.explain()
-        );
+        assert_eq!(l.data.unwrap()["name"], "duplicate-label");
     }
 }

@@ -22,8 +22,10 @@
 //!   with `RequestCancelled` without running it; a cancel for a request
 //!   already answered is ignored.
 //! - A panic inside a handler (a library bug on some input) is caught: the
-//!   request gets `InternalError`, the document is dropped from the cache of
-//!   facts, and the server goes on.
+//!   request gets `InternalError`, the document's facts become one
+//!   "internal error" diagnostic (until the next edit), and the server goes on.
+//! - A message that is not JSON-RPC is logged to stderr and skipped
+//!   ([`transport`]).
 //! - Positions are UTF-8 when the client offers it (`general.positionEncodings`),
 //!   UTF-16 otherwise; both directions clamp (see [`position`]).
 
@@ -32,6 +34,7 @@ pub mod document;
 pub mod handlers;
 pub mod index;
 pub mod position;
+pub mod transport;
 
 use document::Documents;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -99,7 +102,7 @@ pub struct Server {
 /// Runs the server over stdin/stdout until `exit`. Returns the process exit
 /// status the protocol asks for (0 after `shutdown`, 1 otherwise).
 pub fn run_stdio() -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = transport::stdio();
     let code = run(&connection)?;
     drop(connection);
     io_threads.join()?;
@@ -240,7 +243,9 @@ impl Server {
             Err(_) => {
                 // The facts of any document may be half-built: drop them all.
                 for (_, d) in self.docs.iter_mut() {
-                    d.facts = Some(Default::default());
+                    if d.facts.is_none() {
+                        d.facts = Some(backend::Facts::internal_error());
+                    }
                 }
                 Response::new_err(
                     id,
@@ -259,7 +264,7 @@ impl Server {
         if outcome.is_err() {
             for (_, d) in self.docs.iter_mut() {
                 if d.facts.is_none() {
-                    d.facts = Some(Default::default());
+                    d.facts = Some(backend::Facts::internal_error());
                 }
             }
         }
@@ -323,8 +328,12 @@ impl Server {
             }));
             if outcome.is_err() {
                 if let Some(d) = self.docs.get_mut(&uri) {
-                    d.facts = Some(Default::default());
+                    d.facts = Some(backend::Facts::internal_error());
                 }
+                // Publish the internal error itself.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    handlers::publish(self, &uri)
+                }));
             }
         }
     }
