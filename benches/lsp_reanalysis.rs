@@ -57,7 +57,11 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        // `WARPSCOPE_BIN` runs another build of the server (a copy of the
+        // release binary on another machine).
+        let bin = std::env::var_os("WARPSCOPE_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_warpscope").into());
+        let mut child = Command::new(bin)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

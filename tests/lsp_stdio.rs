@@ -888,3 +888,13 @@ fn messages_that_are_not_json_rpc_are_skipped() {
     assert_eq!(c.diagnostics(URI, 1).len(), 1);
     c.shutdown();
 }
+
+#[test]
+fn requests_before_initialize_are_refused() {
+    let mut c = Client::start();
+    let id = c.request_async("textDocument/hover", json!({}));
+    assert_eq!(c.response(id)["error"]["code"], -32002);
+    c.notify("textDocument/didOpen", json!({}));
+    c.initialize(json!({}), Value::Null);
+    c.shutdown();
+}

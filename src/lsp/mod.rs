@@ -37,10 +37,11 @@ pub mod position;
 pub mod transport;
 
 use document::Documents;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use position::Encoding;
 use serde_json::Value;
 use std::collections::VecDeque;
+use transport::{Connection, Outgoing};
 
 /// User settings (initializationOptions or workspace configuration).
 #[derive(Clone, Debug, PartialEq)]
@@ -84,7 +85,7 @@ impl Settings {
 
 /// The server's state.
 pub struct Server {
-    sender: crossbeam_channel::Sender<Message>,
+    sender: crossbeam_channel::Sender<Outgoing>,
     /// Open documents.
     pub docs: Documents,
     /// Negotiated position encoding.
@@ -109,9 +110,31 @@ pub fn run_stdio() -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
     Ok(code)
 }
 
-/// Runs the server over a connection (stdio or in-memory).
+/// Waits for `initialize`: other requests get `ServerNotInitialized`, other
+/// notifications are dropped; `exit` (or the end of input) ends the server.
+fn initialize_start(connection: &Connection) -> Option<(RequestId, Value)> {
+    loop {
+        match connection.receiver.recv().ok()? {
+            Message::Request(r) if r.method == "initialize" => return Some((r.id, r.params)),
+            Message::Request(r) => {
+                let e = Response::new_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized yet".into(),
+                );
+                let _ = connection.sender.send(Outgoing::Message(e.into()));
+            }
+            Message::Notification(n) if n.method == "exit" => return None,
+            _ => {}
+        }
+    }
+}
+
+/// Runs the server over a connection.
 pub fn run(connection: &Connection) -> Result<i32, Box<dyn std::error::Error + Send + Sync>> {
-    let (id, params) = connection.initialize_start()?;
+    let Some((id, params)) = initialize_start(connection) else {
+        return Ok(1);
+    };
     let (encoding, mut settings, inlay_refresh, pull_config) = negotiate(&params);
     if let Some(opts) = params.get("initializationOptions") {
         settings.update(opts);
@@ -124,7 +147,7 @@ pub fn run(connection: &Connection) -> Result<i32, Box<dyn std::error::Error + S
     // sends it late or not at all is still served.
     connection
         .sender
-        .send(Response::new_ok(id, result).into())?;
+        .send(Outgoing::Message(Response::new_ok(id, result).into()))?;
     let mut server = Server {
         sender: connection.sender.clone(),
         docs: Documents::default(),
@@ -286,23 +309,37 @@ impl Server {
 
     /// Sends a response.
     pub fn respond(&self, r: Response) {
-        let _ = self.sender.send(r.into());
+        let _ = self.sender.send(Outgoing::Message(r.into()));
     }
 
-    /// Sends a notification.
+    /// Sends a notification, serialised straight to JSON text.
     pub fn notify(&self, method: &str, params: impl serde::Serialize) {
-        let _ = self
-            .sender
-            .send(Notification::new(method.to_string(), params).into());
+        #[derive(serde::Serialize)]
+        struct Note<'a, P> {
+            jsonrpc: &'static str,
+            method: &'a str,
+            params: P,
+        }
+        let note = Note {
+            jsonrpc: "2.0",
+            method,
+            params,
+        };
+        match serde_json::to_string(&note) {
+            Ok(text) => {
+                let _ = self.sender.send(Outgoing::Raw(text));
+            }
+            Err(e) => eprintln!("warpscope lsp: could not serialise {method}: {e}"),
+        }
     }
 
     /// Sends a request to the client (its answer comes to `on_response`).
     fn send_request(&mut self, method: &str, params: Value) {
         self.next_id += 1;
         let id = RequestId::from(format!("warpscope-{}", self.next_id));
-        let _ = self
-            .sender
-            .send(Request::new(id, method.to_string(), params).into());
+        let _ = self.sender.send(Outgoing::Message(
+            Request::new(id, method.to_string(), params).into(),
+        ));
     }
 
     /// Asks the client for the `warpscope` settings section.

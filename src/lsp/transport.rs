@@ -5,7 +5,7 @@
 //! stderr and reads on, so that no input can stop the server. Framing and
 //! message types are `lsp-server`'s ([`Message`]).
 
-use lsp_server::{Connection, Message};
+use lsp_server::Message;
 use std::io::{self, BufRead, Write};
 use std::thread;
 
@@ -66,10 +66,28 @@ fn read_body(r: &mut impl BufRead) -> io::Result<Option<String>> {
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
+/// What the server sends: a message, or one already serialised (large
+/// notifications are written straight to JSON text, without building a
+/// `serde_json::Value` first).
+pub enum Outgoing {
+    /// A message.
+    Message(Message),
+    /// The JSON text of one complete JSON-RPC message.
+    Raw(String),
+}
+
+/// The two ends the server uses.
+pub struct Connection {
+    /// To the client.
+    pub sender: crossbeam_channel::Sender<Outgoing>,
+    /// From the client.
+    pub receiver: crossbeam_channel::Receiver<Message>,
+}
+
 /// A connection over stdin/stdout.
 pub fn stdio() -> (Connection, IoThreads) {
     let (to_server, from_client) = crossbeam_channel::unbounded::<Message>();
-    let (to_client, from_server) = crossbeam_channel::unbounded::<Message>();
+    let (to_client, from_server) = crossbeam_channel::unbounded::<Outgoing>();
     let reader = thread::Builder::new()
         .name("lsp-reader".into())
         .spawn(move || {
@@ -105,8 +123,14 @@ pub fn stdio() -> (Connection, IoThreads) {
         .spawn(move || {
             let stdout = io::stdout();
             let mut stdout = stdout.lock();
-            for msg in from_server {
-                msg.write(&mut stdout)?;
+            for out in from_server {
+                match out {
+                    Outgoing::Message(msg) => msg.write(&mut stdout)?,
+                    Outgoing::Raw(text) => {
+                        write!(stdout, "Content-Length: {}\r\n\r\n", text.len())?;
+                        stdout.write_all(text.as_bytes())?;
+                    }
+                }
                 stdout.flush()?;
             }
             Ok(())
