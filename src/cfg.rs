@@ -93,11 +93,12 @@
 //! and edges, without recursion: building a CFG terminates, and does not
 //! overflow the stack, on any input.
 
-use crate::sema::Scopes;
+use crate::sema::{LabelCursor, Scopes};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Function, Instruction, OperandKind, StmtId, StmtKind};
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -318,10 +319,41 @@ impl Cfg {
             BlockId((starts.partition_point(|&st| st <= s.0).max(1) - 1) as u32)
         };
 
-        // 2. Edges.
+        // 2. Edges. One pass resolves, at each statement, the labels it names:
+        // the target of a `bra`, the table of a `brx.idx`, the entries of a
+        // `.branchtargets` table (tables may come after their use, so edges
+        // are made once every statement is resolved).
         let scopes = Scopes::build(body);
-        let label_block = |from: StmtId, name: &str| -> Option<BlockId> {
-            let target = scopes.resolve_label(from, name)?;
+        let mut cursor = LabelCursor::new(&scopes);
+        let mut resolved: HashMap<StmtId, Vec<StmtId>> = HashMap::new();
+        for (id, stmt) in body.iter() {
+            cursor.step(&stmt.kind);
+            let names: Vec<&str> = match &stmt.kind {
+                StmtKind::Instruction(i) if i.opcode() == "bra" => i
+                    .operands
+                    .first()
+                    .and_then(|o| symbol_name(&o.kind))
+                    .into_iter()
+                    .collect(),
+                StmtKind::Instruction(i) if i.opcode() == "brx" => i
+                    .operands
+                    .iter()
+                    .rev()
+                    .find_map(|o| symbol_name(&o.kind))
+                    .into_iter()
+                    .collect(),
+                StmtKind::BranchTargets { targets, .. } => targets.iter().map(|t| t.text).collect(),
+                _ => continue,
+            };
+            resolved.insert(
+                id,
+                names
+                    .into_iter()
+                    .filter_map(|n| cursor.resolve(n))
+                    .collect(),
+            );
+        }
+        let label_block = |target: StmtId| -> Option<BlockId> {
             matches!(body.stmt(target).kind, StmtKind::Label(_)).then(|| block_of(target))
         };
         let mut edges = Vec::new();
@@ -342,36 +374,26 @@ impl Cfg {
             let guarded = instr.guard.is_some();
             match instr.opcode() {
                 "bra" => {
-                    let target = instr.operands.first().and_then(|o| symbol_name(&o.kind));
-                    if let Some(t) = target.and_then(|t| label_block(id, t)) {
-                        edges.push((
-                            b,
-                            t,
-                            if guarded {
-                                EdgeKind::Taken
-                            } else {
-                                EdgeKind::Jump
-                            },
-                        ));
+                    let target = resolved.get(&id).and_then(|t| t.first().copied());
+                    if let Some(t) = target.and_then(label_block) {
+                        let kind = if guarded {
+                            EdgeKind::Taken
+                        } else {
+                            EdgeKind::Jump
+                        };
+                        edges.push((b, t, kind));
                     }
                 }
                 "brx" => {
-                    let table = instr
-                        .operands
-                        .iter()
-                        .rev()
-                        .find_map(|o| symbol_name(&o.kind));
-                    let table = table.and_then(|t| scopes.resolve_label(id, t));
-                    if let Some(tid) = table {
-                        if let StmtKind::BranchTargets { targets, .. } = &body.stmt(tid).kind {
-                            let mut seen = Vec::new();
-                            for t in targets {
-                                if let Some(tb) = label_block(tid, t.text) {
-                                    if !seen.contains(&tb) {
-                                        seen.push(tb);
-                                        edges.push((b, tb, EdgeKind::Indexed));
-                                    }
-                                }
+                    let table = resolved.get(&id).and_then(|t| t.first().copied());
+                    let entries = table
+                        .filter(|&t| matches!(body.stmt(t).kind, StmtKind::BranchTargets { .. }))
+                        .and_then(|t| resolved.get(&t));
+                    let mut seen = HashSet::new();
+                    for &t in entries.into_iter().flatten() {
+                        if let Some(tb) = label_block(t) {
+                            if seen.insert(tb) {
+                                edges.push((b, tb, EdgeKind::Indexed));
                             }
                         }
                     }
@@ -1215,6 +1237,33 @@ pub(crate) mod tests {
             "TBL: .branchtargets A\n@%p1 brx.idx %r1, TBL\nret\nA:\nret\n",
         ));
         assert_eq!(succ(&cfg, 0), vec![(2, Indexed), (1, NotTaken)]);
+    }
+
+    #[test]
+    fn table_may_follow_its_brx() {
+        let cfg = Cfg::build(&func(
+            "brx.idx %r1, TBL\nA:\nret\nB:\nTBL: .branchtargets B, A\nret\n",
+        ));
+        assert_eq!(ranges(&cfg), vec![0..1, 1..3, 3..6]);
+        assert_eq!(succ(&cfg, 0), vec![(2, Indexed), (1, Indexed)]);
+    }
+
+    #[test]
+    fn deep_scopes_resolve_outer_labels() {
+        let mut src = String::from("TOP:\nadd.s32 %r1, %r1, 1\n");
+        for _ in 0..3000 {
+            src.push_str("{\nIN:\n@%p1 bra TOP\n");
+        }
+        src.push_str(&"}\n".repeat(3000));
+        src.push_str("ret\n");
+        let src: &'static str = Box::leak(src.into_boxed_str());
+        let cfg = Cfg::build(&func(src));
+        assert_eq!(cfg.blocks().len(), 3002);
+        for b in 1..3001 {
+            assert_eq!(succ(&cfg, b)[0], (0, Taken));
+        }
+        assert_eq!(cfg.loops().len(), 1);
+        assert_eq!(cfg.loops()[0].latches.len(), 3000);
     }
 
     #[test]

@@ -202,24 +202,6 @@ front_end_codes! {
         "An operand names a variable, parameter or function that is not declared in the module or function.";
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn front_end_codes_are_unique() {
-        let mut codes: Vec<_> = FrontEndCode::ALL.iter().map(|c| c.code()).collect();
-        let mut names: Vec<_> = FrontEndCode::ALL.iter().map(|c| c.name()).collect();
-        codes.sort();
-        names.sort();
-        let n = codes.len();
-        codes.dedup();
-        names.dedup();
-        assert_eq!(codes.len(), n);
-        assert_eq!(names.len(), n);
-    }
-}
-
 /// Renders diagnostics rustc-style (codespan-reporting), without colour, to a
 /// string. `name` is the file name shown, `text` the file's text.
 pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
@@ -243,4 +225,22 @@ pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> Strin
         }
     }
     String::from_utf8_lossy(&buf.into_inner()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_end_codes_are_unique() {
+        let mut codes: Vec<_> = FrontEndCode::ALL.iter().map(|c| c.code()).collect();
+        let mut names: Vec<_> = FrontEndCode::ALL.iter().map(|c| c.name()).collect();
+        codes.sort();
+        names.sort();
+        let n = codes.len();
+        codes.dedup();
+        names.dedup();
+        assert_eq!(codes.len(), n);
+        assert_eq!(names.len(), n);
+    }
 }

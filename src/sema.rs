@@ -50,12 +50,23 @@
 //! nothing). Declarations in nested scopes may shadow outer ones; that is not
 //! reported. The diagnostics are sorted by position.
 //!
+//! # Cost
+//!
+//! Declarations are collected per scope first (so a name is visible in its
+//! whole scope, before its statement too), then the body is walked once with
+//! a stack of visible declarations per name: entering a `{ }` pushes the
+//! scope's declarations, leaving pops them. A lookup is a hash probe per
+//! split of the name's trailing digits (at most 20), whatever the nesting
+//! depth, so resolution is linear in the size of the function.
+//!
 //! # Limits
 //!
 //! Types are not checked (an operand's type against the instruction's, the
 //! state space of an address against the instruction's): the analysis reads
 //! what it needs and ptxas is the authority. Use before declaration at module
-//! level is accepted (ptxas requires declaration first for variables).
+//! level is accepted (ptxas requires declaration first for variables). A
+//! `.calltargets` table's name lives in the label namespace (like a
+//! `.branchtargets` table) and its entries resolve to functions.
 
 use crate::diagnostic::{Diagnostic, FrontEndCode};
 use crate::source::Span;
@@ -250,14 +261,7 @@ impl<'src> FunctionSymbols<'src> {
     /// The innermost resolved name whose span contains `offset` (for
     /// go-to-definition).
     pub fn definition_at(&self, offset: u32) -> Option<(Span, &Resolved)> {
-        let i = self.resolutions.partition_point(|(s, _)| s.start <= offset);
-        self.resolutions[..i]
-            .iter()
-            .rev()
-            .take(8)
-            .filter(|(s, _)| s.contains(offset))
-            .min_by_key(|(s, _)| s.len())
-            .map(|(s, r)| (*s, r))
+        find_at(&self.resolutions, offset)
     }
 
     /// Every resolved name: (use span, resolution), sorted by position.
@@ -275,6 +279,18 @@ pub struct ModuleSymbols<'src> {
     variable_names: HashMap<&'src str, usize>,
     function_names: HashMap<&'src str, FunctionId>,
     function_spans: Vec<Span>,
+    /// The whole span of each function (header and body).
+    function_extents: Vec<Span>,
+    /// Names in module-variable initializers, sorted by position.
+    resolutions: Vec<(Span, Resolved)>,
+}
+
+/// The resolved name whose span contains `offset`. Names never overlap, so
+/// it is the last one starting at or before `offset`.
+fn find_at(resolutions: &[(Span, Resolved)], offset: u32) -> Option<(Span, &Resolved)> {
+    let i = resolutions.partition_point(|(s, _)| s.start <= offset);
+    let (s, r) = resolutions[..i].last()?;
+    s.contains(offset).then_some((*s, r))
 }
 
 impl<'src> ModuleSymbols<'src> {
@@ -291,6 +307,24 @@ impl<'src> ModuleSymbols<'src> {
     /// Every module variable, in source order.
     pub fn variables(&self) -> &[VarInfo<'src>] {
         &self.variables
+    }
+
+    /// The resolved name at a byte offset anywhere in the module (an
+    /// operand, a guard or an initializer): for go-to-definition.
+    pub fn definition_at(&self, offset: u32) -> Option<(Span, &Resolved)> {
+        if let Some(found) = find_at(&self.resolutions, offset) {
+            return Some(found);
+        }
+        let f = self
+            .function_extents
+            .iter()
+            .position(|s| s.contains(offset))?;
+        self.functions.get(f)?.definition_at(offset)
+    }
+
+    /// Names used in module-variable initializers and what they resolved to.
+    pub fn resolutions(&self) -> &[(Span, Resolved)] {
+        &self.resolutions
     }
 
     /// The span of a function's name.
@@ -456,13 +490,33 @@ pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Di
             let mut names = Vec::new();
             init_symbols(init, &mut names);
             for n in names {
-                if syms.variable(n.text).is_none() && syms.function_named(n.text).is_none() {
+                if let Some(&gi) = syms.variable_names.get(n.text) {
+                    let decl_span = syms.variables[gi].name().span;
+                    syms.resolutions.push((
+                        n.span,
+                        Resolved {
+                            def: Def::Global(gi),
+                            decl_span,
+                        },
+                    ));
+                } else if let Some(f) = syms.function_named(n.text) {
+                    let decl_span = syms.function_span(f);
+                    syms.resolutions.push((
+                        n.span,
+                        Resolved {
+                            def: Def::Function(f),
+                            decl_span,
+                        },
+                    ));
+                } else {
                     diags.push(undeclared_symbol(n));
                 }
             }
         }
     }
 
+    syms.resolutions.sort_by_key(|(s, _)| (s.start, s.end));
+    syms.function_extents = module.functions.iter().map(|f| f.span).collect();
     let mut functions = Vec::with_capacity(module.functions.len());
     for id in module.function_ids() {
         functions.push(check_function(module.function(id), &syms, &mut diags));
@@ -541,12 +595,164 @@ enum Role {
     Callee,
 }
 
+/// The declarations visible at the current statement of the resolution
+/// pass: per name, a stack of declarations, innermost last. Entering a `{ }`
+/// scope pushes all of its declarations (they are visible in the whole scope,
+/// before and after their statement), leaving pops them, so a lookup costs
+/// the same however deep the nesting.
+#[derive(Default)]
+struct Visible<'src> {
+    plain: HashMap<&'src str, Vec<RegId>>,
+    ranges: HashMap<&'src str, Vec<RegId>>,
+    locals: HashMap<&'src str, Vec<usize>>,
+    labels: HashMap<&'src str, Vec<StmtId>>,
+    /// Per scope: what it declares.
+    scope_plain: Vec<Vec<(&'src str, RegId)>>,
+    scope_ranges: Vec<Vec<(&'src str, RegId)>>,
+    scope_locals: Vec<Vec<(&'src str, usize)>>,
+    scope_labels: Vec<Vec<(&'src str, StmtId)>>,
+    depth: Vec<u32>,
+    /// The open scopes, innermost last.
+    open: Vec<ScopeId>,
+}
+
+impl<'src> Visible<'src> {
+    fn new(syms: &FunctionSymbols<'src>) -> Visible<'src> {
+        let n = syms.scopes.len();
+        let mut v = Visible {
+            scope_plain: vec![Vec::new(); n],
+            scope_ranges: vec![Vec::new(); n],
+            scope_locals: vec![Vec::new(); n],
+            scope_labels: vec![Vec::new(); n],
+            depth: vec![0; n],
+            ..Visible::default()
+        };
+        for s in 1..n {
+            // Parents have smaller ids than their children.
+            let p = syms
+                .scopes
+                .parent(ScopeId(s as u32))
+                .unwrap_or(ScopeId::ROOT);
+            v.depth[s] = v.depth[p.index()] + 1;
+        }
+        // Sorted so that a scope's declarations stack up in a fixed order.
+        let mut plain: Vec<_> = syms
+            .reg_names
+            .iter()
+            .map(|(&(sc, name), &r)| (sc, r, name))
+            .collect();
+        plain.sort();
+        for (sc, r, name) in plain {
+            v.scope_plain[sc.index()].push((name, r));
+        }
+        let mut ranges: Vec<_> = syms
+            .reg_ranges
+            .iter()
+            .map(|(&(sc, name), &r)| (sc, r, name))
+            .collect();
+        ranges.sort();
+        for (sc, r, name) in ranges {
+            v.scope_ranges[sc.index()].push((name, r));
+        }
+        let mut locals: Vec<_> = syms
+            .local_names
+            .iter()
+            .map(|(&(sc, name), &l)| (sc, l, name))
+            .collect();
+        locals.sort();
+        for (sc, l, name) in locals {
+            v.scope_locals[sc.index()].push((name, l));
+        }
+        let mut labels: Vec<_> = syms
+            .scopes
+            .labels
+            .iter()
+            .map(|(&(sc, name), &(st, _))| (sc, st, name))
+            .collect();
+        labels.sort();
+        for (sc, st, name) in labels {
+            v.scope_labels[sc.index()].push((name, st));
+        }
+        v.enter(ScopeId::ROOT);
+        v
+    }
+
+    fn enter(&mut self, s: ScopeId) {
+        let i = s.index();
+        for &(n, r) in &self.scope_plain[i] {
+            self.plain.entry(n).or_default().push(r);
+        }
+        for &(n, r) in &self.scope_ranges[i] {
+            self.ranges.entry(n).or_default().push(r);
+        }
+        for &(n, l) in &self.scope_locals[i] {
+            self.locals.entry(n).or_default().push(l);
+        }
+        for &(n, l) in &self.scope_labels[i] {
+            self.labels.entry(n).or_default().push(l);
+        }
+        self.open.push(s);
+    }
+
+    fn leave(&mut self) {
+        let Some(s) = self.open.pop() else { return };
+        let i = s.index();
+        for &(n, _) in &self.scope_plain[i] {
+            self.plain.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_ranges[i] {
+            self.ranges.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_locals[i] {
+            self.locals.get_mut(n).map(Vec::pop);
+        }
+        for &(n, _) in &self.scope_labels[i] {
+            self.labels.get_mut(n).map(Vec::pop);
+        }
+    }
+
+    fn current(&self) -> ScopeId {
+        self.open.last().copied().unwrap_or(ScopeId::ROOT)
+    }
+
+    /// The visible register called `name`: the innermost scope wins; in one
+    /// scope a plain declaration before a range.
+    fn register(&self, syms: &FunctionSymbols<'src>, name: &str) -> Option<RegId> {
+        let depth = |r: RegId| self.depth[syms.reg(r).scope.index()];
+        let mut best = self.plain.get(name).and_then(|v| v.last().copied());
+        for (prefix, n) in digit_splits(name) {
+            let Some(stack) = self.ranges.get(prefix) else {
+                continue;
+            };
+            let found = stack
+                .iter()
+                .rev()
+                .copied()
+                .find(|&r| n < u64::from(syms.reg(r).range.unwrap_or(0)));
+            if let Some(r) = found {
+                if best.is_none_or(|b| depth(r) > depth(b)) {
+                    best = Some(r);
+                }
+            }
+        }
+        best
+    }
+}
+
 struct FnChecker<'a, 'src> {
     module: &'a ModuleSymbols<'src>,
     syms: FunctionSymbols<'src>,
     diags: &'a mut Vec<Diagnostic>,
     /// Undeclared registers: name -> (index of its diagnostic, further uses).
     undeclared: HashMap<&'src str, (usize, u32)>,
+    /// The first plain register of each name, in any scope.
+    any_scope_plain: HashMap<&'src str, RegId>,
+    /// Register ranges by prefix, in any scope.
+    any_scope_ranges: HashMap<&'src str, Vec<RegId>>,
+    /// What is visible at the statement being resolved.
+    visible: Visible<'src>,
+    /// The scope of each body variable.
+    local_scope: Vec<ScopeId>,
 }
 
 fn check_function<'src>(
@@ -594,6 +800,10 @@ fn check_function<'src>(
         syms,
         diags,
         undeclared: HashMap::new(),
+        any_scope_plain: HashMap::new(),
+        any_scope_ranges: HashMap::new(),
+        visible: Visible::default(),
+        local_scope: Vec::new(),
     };
     c.declare(body);
     c.resolve_body(body);
@@ -677,6 +887,7 @@ impl<'src> FnChecker<'_, 'src> {
                     match d.range {
                         None => {
                             self.syms.reg_names.insert((scope, d.name.text), rid);
+                            self.any_scope_plain.entry(d.name.text).or_insert(rid);
                             names.insert((scope, d.name.text), d.name.span);
                             for (prefix, index) in digit_splits(d.name.text) {
                                 plain_by_prefix
@@ -687,6 +898,10 @@ impl<'src> FnChecker<'_, 'src> {
                         }
                         Some(_) => {
                             self.syms.reg_ranges.insert((scope, d.name.text), rid);
+                            self.any_scope_ranges
+                                .entry(d.name.text)
+                                .or_default()
+                                .push(rid);
                         }
                     }
                 } else {
@@ -701,6 +916,7 @@ impl<'src> FnChecker<'_, 'src> {
                     }
                     names.insert((scope, d.name.text), d.name.span);
                     let li = self.syms.locals.len();
+                    self.local_scope.push(scope);
                     self.syms.locals.push(VarInfo {
                         decl: (**decl).clone(),
                         declarator: di,
@@ -712,12 +928,26 @@ impl<'src> FnChecker<'_, 'src> {
     }
 
     fn resolve_body(&mut self, body: &Body<'src>) {
+        self.visible = Visible::new(&self.syms);
+        let mut next_scope = 1u32;
         for (id, stmt) in body.iter() {
             match &stmt.kind {
+                // Scope ids are handed out in the order `Scopes::build` uses.
+                StmtKind::ScopeOpen => {
+                    self.visible.enter(ScopeId(next_scope));
+                    next_scope += 1;
+                }
+                // An unbalanced `}` does not close the body's scope.
+                StmtKind::ScopeClose if self.visible.open.len() > 1 => self.visible.leave(),
                 StmtKind::Instruction(instr) => self.instruction(id, instr),
                 StmtKind::BranchTargets { targets, .. } => {
                     for t in targets {
                         self.name(id, *t, Role::Label);
+                    }
+                }
+                StmtKind::CallTargets { targets, .. } => {
+                    for t in targets {
+                        self.name(id, *t, Role::Callee);
                     }
                 }
                 StmtKind::Var(decl) => {
@@ -823,8 +1053,8 @@ impl<'src> FnChecker<'_, 'src> {
             self.record(name.span, Def::Special, Span::default());
             return;
         }
-        let scope = self.syms.scopes.scope_of(id);
-        if let Some(r) = self.syms.resolve_reg(scope, name.text) {
+        debug_assert_eq!(self.visible.current(), self.syms.scopes.scope_of(id));
+        if let Some(r) = self.visible.register(&self.syms, name.text) {
             let decl = self.syms.reg(r).span;
             self.record(name.span, Def::Register(r), decl);
             return;
@@ -845,10 +1075,17 @@ impl<'src> FnChecker<'_, 'src> {
         )
         .with_label("no `.reg` declaration in scope");
         // Declared in a `{ }` block that does not enclose this use?
-        let elsewhere = (0..self.syms.scopes.len() as u32)
-            .map(ScopeId)
-            .filter(|s| !self.syms.scopes.chain(scope).any(|c| c == *s))
-            .find_map(|s| self.syms.lookup_reg(s, name.text));
+        // (Resolution through the enclosing scopes failed, so any
+        // declaration of the name is in a scope that does not enclose it.)
+        let elsewhere = self.any_scope_plain.get(name.text).copied().or_else(|| {
+            digit_splits(name.text).find_map(|(prefix, n)| {
+                self.any_scope_ranges
+                    .get(prefix)?
+                    .iter()
+                    .copied()
+                    .find(|&r| n < u64::from(self.syms.reg(r).range.unwrap_or(0)))
+            })
+        });
         // A range with the same prefix that is too short?
         let digits = name
             .text
@@ -859,10 +1096,8 @@ impl<'src> FnChecker<'_, 'src> {
             .min(20);
         let near = (1..=digits).find_map(|k| {
             let prefix = &name.text[..name.text.len() - k];
-            self.syms
-                .scopes
-                .chain(scope)
-                .find_map(|s| self.syms.reg_ranges.get(&(s, prefix)).map(|&r| (prefix, r)))
+            let r = *self.visible.ranges.get(prefix)?.last()?;
+            Some((prefix, r))
         });
         if let Some(r) = elsewhere {
             d = d.with_secondary(
@@ -886,7 +1121,7 @@ impl<'src> FnChecker<'_, 'src> {
             }
         } else {
             d = d.with_help(format!(
-                "declare it with a `.reg` directive in this function, e.g. `.reg .b32 {};`",
+                "declare it: `.reg .b32 {};` (with its type)",
                 name.text
             ));
         }
@@ -896,15 +1131,19 @@ impl<'src> FnChecker<'_, 'src> {
 
     /// Resolves a non-register name used as a value.
     fn value(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
-        let scope = self.syms.scopes.scope_of(id);
-        for s in self.syms.scopes.chain(scope) {
-            if let Some(&li) = self.syms.local_names.get(&(s, name)) {
-                return Some((Def::Local(li), self.syms.locals[li].name().span));
+        let _ = id;
+        let v = &self.visible;
+        let local = v.locals.get(name).and_then(|s| s.last().copied());
+        // Registers need not start with `%` (`.reg .pred complete;`).
+        let reg = v.register(&self.syms, name);
+        let local_depth = local.map(|l| v.depth[self.local_scope[l].index()]);
+        let reg_depth = reg.map(|r| v.depth[self.syms.reg(r).scope.index()]);
+        match (local, reg) {
+            (Some(l), _) if local_depth >= reg_depth => {
+                return Some((Def::Local(l), self.syms.locals[l].name().span));
             }
-            // Registers need not start with `%` (`.reg .pred complete;`).
-            if let Some(r) = self.syms.lookup_reg(s, name) {
-                return Some((Def::Register(r), self.syms.reg(r).span));
-            }
+            (_, Some(r)) => return Some((Def::Register(r), self.syms.reg(r).span)),
+            _ => {}
         }
         if let Some(l) = self.label(id, name) {
             return Some(l);
@@ -927,15 +1166,8 @@ impl<'src> FnChecker<'_, 'src> {
         None
     }
 
-    fn call_targets_in_scope(&self, id: StmtId) -> bool {
-        let scopes = &self.syms.scopes;
-        scopes
-            .chain(scopes.scope_of(id))
-            .any(|s| scopes.calltargets.contains(&s))
-    }
-
-    fn label(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
-        let l = self.syms.scopes.resolve_label(id, name)?;
+    fn label(&self, _id: StmtId, name: &str) -> Option<(Def, Span)> {
+        let l = *self.visible.labels.get(name)?.last()?;
         Some((
             Def::Label(l),
             self.syms.scopes.label_span(l).unwrap_or_default(),
@@ -957,12 +1189,6 @@ impl<'src> FnChecker<'_, 'src> {
         match found {
             Some((def, decl)) => self.record(name.span, def, decl),
             None => {
-                if role == Role::Label && self.call_targets_in_scope(id) {
-                    // The parser keeps `name: .calltargets …` as a bare
-                    // directive without its name: accept the call's table
-                    // when such a directive is in scope.
-                    return;
-                }
                 let d = match role {
                     Role::Value => undeclared_symbol(name),
                     Role::Label => Diagnostic::error(
@@ -1027,8 +1253,6 @@ pub struct Scopes<'src> {
     duplicates: Vec<(StmtId, StmtId)>,
     /// The name span of every label statement.
     label_spans: HashMap<StmtId, Span>,
-    /// Scopes holding a `.calltargets` directive.
-    calltargets: Vec<ScopeId>,
 }
 
 impl<'src> Scopes<'src> {
@@ -1056,9 +1280,6 @@ impl<'src> Scopes<'src> {
                         let outer = *stack.last().unwrap_or(&ScopeId::ROOT);
                         s.stmt_scope[id.index()] = outer;
                     }
-                }
-                StmtKind::Directive { name } if name.text == ".calltargets" => {
-                    s.calltargets.push(cur)
                 }
                 _ => {
                     if let Some(name) = label_name(&stmt.kind) {
@@ -1137,11 +1358,83 @@ impl<'src> Scopes<'src> {
     }
 }
 
+/// Resolves labels while walking a body's statements in order, at a cost
+/// independent of the nesting depth: it keeps, per label name, the stack of
+/// visible definitions (innermost last). Call [`LabelCursor::step`] with every
+/// statement, in order, then [`LabelCursor::resolve`] for the names that
+/// statement uses.
+pub struct LabelCursor<'a, 'src> {
+    by_scope: Vec<Vec<(&'src str, StmtId)>>,
+    stacks: HashMap<&'src str, Vec<StmtId>>,
+    open: Vec<ScopeId>,
+    next: u32,
+    _scopes: std::marker::PhantomData<&'a Scopes<'src>>,
+}
+
+impl<'a, 'src> LabelCursor<'a, 'src> {
+    /// A cursor before the first statement of the body `scopes` was built from.
+    pub fn new(scopes: &'a Scopes<'src>) -> LabelCursor<'a, 'src> {
+        let mut by_scope = vec![Vec::new(); scopes.len()];
+        let mut labels: Vec<_> = scopes
+            .labels
+            .iter()
+            .map(|(&(sc, name), &(st, _))| (sc, st, name))
+            .collect();
+        labels.sort();
+        for (sc, st, name) in labels {
+            by_scope[sc.index()].push((name, st));
+        }
+        let mut c = LabelCursor {
+            by_scope,
+            stacks: HashMap::new(),
+            open: Vec::new(),
+            next: 1,
+            _scopes: std::marker::PhantomData,
+        };
+        c.enter(ScopeId::ROOT);
+        c
+    }
+
+    fn enter(&mut self, s: ScopeId) {
+        for &(n, st) in self.by_scope.get(s.index()).into_iter().flatten() {
+            self.stacks.entry(n).or_default().push(st);
+        }
+        self.open.push(s);
+    }
+
+    /// Moves to the next statement (scope markers open and close scopes the
+    /// way [`Scopes::build`] numbers them).
+    pub fn step(&mut self, kind: &StmtKind<'src>) {
+        match kind {
+            StmtKind::ScopeOpen => {
+                let s = ScopeId(self.next);
+                self.next += 1;
+                self.enter(s);
+            }
+            StmtKind::ScopeClose if self.open.len() > 1 => {
+                if let Some(s) = self.open.pop() {
+                    for &(n, _) in self.by_scope.get(s.index()).into_iter().flatten() {
+                        self.stacks.get_mut(n).map(Vec::pop);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The label visible here called `name`.
+    pub fn resolve(&self, name: &str) -> Option<StmtId> {
+        self.stacks.get(name)?.last().copied()
+    }
+}
+
 /// The name a statement defines in the label namespace, if any.
 pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>> {
     match kind {
         StmtKind::Label(n) => Some(n),
-        StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => Some(name),
+        StmtKind::BranchTargets { name, .. }
+        | StmtKind::CallTargets { name, .. }
+        | StmtKind::CallPrototype { name, .. } => Some(name),
         _ => None,
     }
 }
@@ -1435,6 +1728,20 @@ mod tests {
         assert_eq!(f.label("LAB"), Some(StmtId(7)));
         assert_eq!(s.variable("gvar").unwrap().space(), StateSpace::Global);
         assert_eq!(s.function_named("f"), Some(FunctionId(0)));
+        // module-wide lookup, in a body and in an initializer
+        assert_eq!(
+            s.definition_at(use_.start).unwrap().1.decl_span,
+            at(&t, "%rd", 0)
+        );
+        let t = src(".global .u32 a;\n.global .u64 pa = a;", "ret;");
+        let (_, s, d) = check(&t);
+        assert!(d.is_empty());
+        let (span, r) = s.definition_at(word(&t, "a", 1).start).unwrap();
+        assert_eq!(
+            (span, r.def, r.decl_span),
+            (word(&t, "a", 1), Def::Global(0), word(&t, "a", 0))
+        );
+        assert!(s.definition_at(0).is_none());
     }
 
     #[test]
@@ -1458,6 +1765,38 @@ mod tests {
         assert_eq!(s.function_named("g"), Some(FunctionId(1)), "the definition");
         assert_eq!(s.function_named("h"), Some(FunctionId(1)));
         let _ = m;
+    }
+
+    #[test]
+    fn deep_nesting_resolves_each_level() {
+        // 2000 nested scopes, each shadowing `%s` and declaring its own range;
+        // lookups go through the per-name stacks, not up the scope chain.
+        let mut body = String::from(".reg .b32 %root;\n.reg .b32 %s;\n");
+        for i in 0..2000 {
+            body.push_str(&format!(
+                "{{\n.reg .b32 %s;\n.reg .b32 %x{i}_<2>;\nadd.s32 %s, %root, %x{i}_1;\n"
+            ));
+        }
+        body.push_str(&"}\n".repeat(2000));
+        body.push_str("mov.u32 %s, %x5_1;\nret;");
+        let t = src("", &body);
+        let (m, s, d) = check(&t);
+        assert_eq!(
+            codes(&d),
+            vec!["E0101"],
+            "only the use after every scope closed"
+        );
+        assert_eq!(
+            d[0].labels[1].message,
+            "declared here, in a `{ }` block that does not enclose this use"
+        );
+        let f = s.function(last_fn(&m));
+        // The 1000th `%s` use resolves to the 1000th nested declaration.
+        let use_ = word(&t, "%s", 2 + 2 * 999);
+        assert_eq!(
+            f.resolve(use_).unwrap().decl_span,
+            word(&t, "%s", 1 + 2 * 999)
+        );
     }
 
     #[test]

@@ -221,3 +221,114 @@ fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &
     }
     let _ = BlockId(0);
 }
+
+/// The same invariants on the library corpus (cuBLAS, cuDNN, … PTX built by
+/// `scripts/build-corpus.sh`, not committed): run with
+/// `WARPSCOPE_BIG_CORPUS=.corpus cargo test --release --test cfg -- --ignored`.
+#[test]
+#[ignore = "needs the local library corpus (scripts/build-corpus.sh)"]
+fn cfg_invariants_hold_on_library_corpus() {
+    let root = std::env::var("WARPSCOPE_BIG_CORPUS")
+        .expect("set WARPSCOPE_BIG_CORPUS to the corpus directory");
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.ends_with("venv") {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(Path::new(&root), &mut files);
+    files.sort();
+    let (mut functions, mut blocks, mut loops, mut irreducible, mut max_depth) = (0, 0, 0, 0, 0);
+    for path in &files {
+        let file =
+            SourceFile::new(path.display().to_string(), std::fs::read(path).unwrap()).unwrap();
+        let (module, _) = warpscope::syntax::parse(file.text());
+        for f in &module.functions {
+            let cfg = Cfg::build(f);
+            check_invariants(&cfg, f, file.name());
+            functions += 1;
+            blocks += cfg.blocks().len();
+            loops += cfg.loops().len();
+            irreducible += usize::from(!cfg.irreducible_edges().is_empty());
+            max_depth = max_depth.max(cfg.loops().iter().map(|l| l.depth).max().unwrap_or(0));
+        }
+    }
+    eprintln!(
+        "{} files, {functions} functions, {blocks} blocks, {loops} loops (max depth {max_depth}), {irreducible} irreducible functions",
+        files.len()
+    );
+    assert!(functions > 0);
+}
+
+/// `warpscope cfg`: formats, `--kernel` and exit codes.
+#[test]
+fn cfg_command_line() {
+    let bin = env!("CARGO_BIN_EXE_warpscope");
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, dot, _) = run(&[
+        "cfg",
+        "tests/fixtures/sema/cfg_nested_loops.ptx",
+        "--format",
+        "dot",
+    ]);
+    assert_eq!(code, Some(0));
+    insta::assert_snapshot!("cli_dot_nested_loops", dot);
+    let (code, text, _) = run(&["cfg", "tests/fixtures/sema/cfg_diamond.ptx"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        text,
+        render(&load(
+            &Path::new(dir).join("tests/fixtures/sema/cfg_diamond.ptx")
+        ))
+    );
+    // --kernel matches the demangled name without parameters.
+    let (code, text, _) = run(&[
+        "cfg",
+        "examples/kernels/fma/fma.ptx",
+        "--kernel",
+        "fma_split<*>",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(".entry")).count(),
+        1,
+        "{text}"
+    );
+    assert!(text.starts_with(".entry _Z9fma_split"));
+    let (code, _, err) = run(&[
+        "cfg",
+        "examples/kernels/fma/fma.ptx",
+        "--kernel",
+        "nothing*",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("matches `nothing*`"), "{err}");
+    let (code, _, err) = run(&["cfg", "no/such/file.ptx"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no/such/file.ptx"), "{err}");
+    // Front-end diagnostics go to stderr; the graph is still printed.
+    let (code, text, err) = run(&["cfg", "tests/corpus/invalid/unknown_label.ptx"]);
+    assert_eq!(code, Some(0));
+    assert!(err.contains("E0103"), "{err}");
+    assert!(text.starts_with(".entry unknown_label"));
+}

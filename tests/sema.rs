@@ -85,20 +85,7 @@ fn unresolved(module: &Module<'_>, syms: &ModuleSymbols<'_>) -> Vec<Span> {
             if let Some(g) = &i.guard {
                 names.push(g.pred.span);
             }
-            let has_calltargets = body.statements.iter().any(
-                |s| matches!(&s.kind, StmtKind::Directive { name } if name.text == ".calltargets"),
-            );
-            let ops = match i.operands.split_last() {
-                // the trailing name may be a `.calltargets` table, whose name the parser drops
-                Some((last, rest))
-                    if i.opcode() == "call"
-                        && has_calltargets
-                        && matches!(last.kind, OperandKind::Symbol(_)) =>
-                {
-                    rest
-                }
-                _ => &i.operands[..],
-            };
+            let ops = &i.operands[..];
             ops.iter().for_each(|o| walk(o, &mut names));
             missing.extend(names.into_iter().filter(|s| fs.resolve(*s).is_none()));
         }

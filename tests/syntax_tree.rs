@@ -149,6 +149,11 @@ fn dump(path: &str) -> String {
                             name.text,
                             targets.iter().map(|t| t.text).collect::<Vec<_>>()
                         ),
+                        StmtKind::CallTargets { name, targets } => format!(
+                            "calltargets {} = {:?}",
+                            name.text,
+                            targets.iter().map(|t| t.text).collect::<Vec<_>>()
+                        ),
                         StmtKind::CallPrototype {
                             name,
                             returns,

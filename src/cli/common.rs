@@ -30,6 +30,7 @@ pub struct LaunchArgs {
 
 impl LaunchArgs {
     /// The command line's launch facts.
+    #[allow(dead_code)] // until `check` and `report` land
     pub fn launch(&self) -> LaunchConfig {
         LaunchConfig {
             block: self.block,
@@ -146,15 +147,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Reads one input (a path or `-`).
 pub fn read_input(path: &Path) -> Result<Input, String> {
+    // Read at most one byte past what a span can address, so a device such as
+    // /dev/zero or a runaway pipe is refused instead of exhausting memory.
+    const LIMIT: u64 = u32::MAX as u64 - 1;
     let (display, bytes) = if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
+            .take(LIMIT + 1)
             .read_to_end(&mut buf)
             .map_err(|e| format!("<stdin>: {e}"))?;
         ("<stdin>".to_string(), buf)
     } else {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        (path.display().to_string(), bytes)
+        let shown = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("{shown}: not a regular file"));
+        }
+        let mut buf = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))
+            .map_err(|e| format!("{shown}: {e}"))?;
+        (shown, buf)
     };
     let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
     Ok(Input { display, file })

@@ -302,6 +302,13 @@ pub enum StmtKind<'src> {
         /// Its labels.
         targets: Vec<Ident<'src>>,
     },
+    /// `name: .calltargets f, g;` (the possible callees of an indirect call)
+    CallTargets {
+        /// The table's name.
+        name: Ident<'src>,
+        /// Its functions.
+        targets: Vec<Ident<'src>>,
+    },
     /// `name: .callprototype (.param .b32 _) _ (.param .b64 _);`
     CallPrototype {
         /// The prototype's name.
@@ -311,7 +318,8 @@ pub enum StmtKind<'src> {
         /// Parameters.
         params: Vec<VarDecl<'src>>,
     },
-    /// `.calltargets` and any other directive kept verbatim.
+    /// A directive kept by name only (not produced by the parser today;
+    /// kept for forward compatibility of matches).
     Directive {
         /// The directive (with its dot).
         name: Ident<'src>,

@@ -128,7 +128,16 @@ impl<'a> Parser<'a> {
 
     /// Skips white space and comments. An unterminated block comment is
     /// reported and consumes the rest of the input.
+    #[inline]
     fn ws(&mut self, i: &'a str) -> &'a str {
+        // Fast path: most tokens are not preceded by anything to skip.
+        match i.as_bytes().first() {
+            Some(c) if c.is_ascii_whitespace() || *c == b'/' => self.ws_slow(i),
+            _ => i,
+        }
+    }
+
+    fn ws_slow(&mut self, i: &'a str) -> &'a str {
         let b = i.as_bytes();
         let mut k = 0;
         loop {
@@ -930,8 +939,18 @@ impl<'a> Parser<'a> {
                 })),
             };
         }
-        // A label?
-        if let Ok((r, name)) = self.ident(i) {
+        // A label? Instructions (the common case) start with a letter and
+        // reach a `.`, white space or `;` right after their opcode, so only a
+        // name followed by something else can be a label.
+        let maybe_label = match b[0] {
+            b'$' | b'%' | b'_' => true,
+            c if c.is_ascii_alphabetic() => {
+                let n = b.iter().take_while(|&&c| is_ident_char(c)).count();
+                !matches!(b.get(n), Some(b'.' | b';'))
+            }
+            _ => false,
+        };
+        if let Some(Ok((r, name))) = maybe_label.then(|| self.ident(i)) {
             let r1 = self.ws(r);
             if r1.starts_with(':') && !r1.starts_with("::") {
                 let r2 = &r1[1..];
@@ -952,7 +971,7 @@ impl<'a> Parser<'a> {
                             let kind = if w.text == ".branchtargets" {
                                 StmtKind::BranchTargets { name, targets }
                             } else {
-                                StmtKind::Directive { name: w }
+                                StmtKind::CallTargets { name, targets }
                             };
                             out.push(Statement {
                                 span: self.span(i, r8),
@@ -1076,12 +1095,10 @@ impl<'a> Parser<'a> {
         terminated: bool,
     ) -> PResult<'a, VarDecl<'a>> {
         let (mut r, sp) = expect(self.dot_word(r), "a state space such as `.param` or `.reg`")?;
-        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or_else(|| {
-            nom::Err::Error(PErr {
-                at: r,
-                expected: "a state space",
-            })
-        })?;
+        let space = StateSpace::from_modifier(&sp.text[1..]).ok_or(nom::Err::Error(PErr {
+            at: r,
+            expected: "a state space",
+        }))?;
         let mut decl = VarDecl {
             span: Span::default(),
             linkage,
@@ -1124,12 +1141,10 @@ impl<'a> Parser<'a> {
                         p.space = Some(s);
                     } else if r.starts_with('(') {
                         // `.attribute(.managed)`, `.unified(a, b)`: kept out of the tree.
-                        let k = r.find(')').ok_or_else(|| {
-                            nom::Err::Error(PErr {
-                                at: r,
-                                expected: "`)`",
-                            })
-                        })?;
+                        let k = r.find(')').ok_or(nom::Err::Error(PErr {
+                            at: r,
+                            expected: "`)`",
+                        }))?;
                         r = &r[k + 1..];
                     } else {
                         decl.ty = Some(Ident {
@@ -1937,8 +1952,10 @@ fn w_at(r: &str) -> &str {
     r
 }
 
+#[inline]
 fn skip_spaces(i: &str) -> &str {
-    i.trim_start_matches([' ', '\t'])
+    let n = i.bytes().take_while(|&c| c == b' ' || c == b'\t').count();
+    &i[n..]
 }
 
 fn alt_ident_or_dotword<'a>(p: &Parser<'a>, i: &'a str) -> PResult<'a, Ident<'a>> {
