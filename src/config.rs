@@ -67,6 +67,8 @@ pub struct Config {
     pub options: Options,
     /// Every `warn` becomes `deny` (`-D warnings`).
     pub deny_warnings: bool,
+    /// Every `warn` becomes `allow` (`-A warnings`).
+    pub allow_warnings: bool,
 }
 
 /// A configuration file that could not be read or understood.
@@ -85,21 +87,24 @@ pub struct ConfigError {
 
 impl Config {
     /// The level of a rule: its override, else `default`; `deny_warnings`
-    /// turns a resulting `warn` into `deny`.
+    /// (`allow_warnings`) turns a resulting `warn` into `deny` (`allow`).
     pub fn level_of(&self, code: &str, default: Level) -> Level {
         let level = self.levels.get(code).copied().unwrap_or(default);
-        if self.deny_warnings && level == Level::Warn {
-            Level::Deny
-        } else {
-            level
+        match level {
+            Level::Warn if self.deny_warnings => Level::Deny,
+            Level::Warn if self.allow_warnings => Level::Allow,
+            l => l,
         }
     }
 
-    /// Sets the level of a rule named by code or name; `warnings` with
-    /// `deny` sets [`Config::deny_warnings`].
+    /// Sets the level of a rule named by code or name. The name `warnings`
+    /// stands for every rule whose level ends up `warn`: `deny` sets
+    /// [`Config::deny_warnings`], `allow` sets [`Config::allow_warnings`],
+    /// `warn` clears both.
     pub fn set_level(&mut self, code_or_name: &str, level: Level) -> Result<(), String> {
         if code_or_name == "warnings" {
             self.deny_warnings = level == Level::Deny;
+            self.allow_warnings = level == Level::Allow;
             return Ok(());
         }
         let rule = find_rule(code_or_name).ok_or_else(|| {
@@ -133,12 +138,20 @@ impl Config {
     /// Reads a `warpscope.toml` or a `pyproject.toml` (by file name); `None`
     /// for a `pyproject.toml` without `[tool.warpscope]`.
     pub fn from_file(path: &Path) -> Result<Option<Config>, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let fail = |message: String| ConfigError {
             path: path.to_path_buf(),
             text: String::new(),
             span: None,
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => return Err(fail("not a regular file".into())),
+            Ok(m) if m.len() > 1 << 20 => {
+                return Err(fail("larger than 1 MiB: not a configuration file".into()))
+            }
+            _ => {}
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
         if path.file_name().is_some_and(|n| n == "pyproject.toml") {
             Config::from_pyproject(path, &text)
         } else {
@@ -458,5 +471,10 @@ params = { transpose_param_2 = 2048, 3 = 1 }
         c.set_level("warnings", Level::Deny).unwrap();
         assert_eq!(c.level_of("W101", Level::Warn), Level::Deny);
         assert_eq!(c.level_of("W101", Level::Allow), Level::Allow);
+        c.set_level("warnings", Level::Allow).unwrap();
+        assert_eq!(c.level_of("W101", Level::Warn), Level::Allow);
+        assert_eq!(c.level_of("E0001", Level::Deny), Level::Deny);
+        c.set_level("warnings", Level::Warn).unwrap();
+        assert_eq!(c.level_of("W101", Level::Warn), Level::Warn);
     }
 }

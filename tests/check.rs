@@ -298,6 +298,21 @@ fn deny_warnings_fails_on_a_warning() {
         f,
     ]);
     assert!(r.stdout.contains(": error[W106] "), "{}", r.stdout);
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--format",
+        "concise",
+        "-A",
+        "warnings",
+        f,
+    ]);
+    assert!(r.stdout.is_empty() && r.code == 0, "{}", r.snapshot());
+    // -A warnings leaves errors alone.
+    assert_eq!(
+        warpscope(&["check", "--no-config", "-A", "warnings", SYNTAX]).code,
+        1
+    );
 }
 
 #[test]
@@ -470,4 +485,43 @@ fn pyproject_levels_apply_and_warpscope_toml_wins() {
         "tests/fixtures/check/both-configs/k.ptx",
     ]);
     assert_eq!(r.code, 0, "{}", r.snapshot());
+}
+
+#[test]
+fn a_file_directive_naming_a_device_is_not_read() {
+    let r = warpscope(&[
+        "check",
+        "--no-config",
+        "--color",
+        "never",
+        "tests/fixtures/check/dev_zero_source.ptx",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(
+        r.stdout
+            .contains("CUDA source: /dev/zero:1:1 (not readable here)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn unreadable_config_files_are_usage_errors() {
+    let r = warpscope(&[
+        "check",
+        "--config",
+        "tests/fixtures/check/no-such.toml",
+        SYNTAX,
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with(
+            "error: cannot use configuration file tests/fixtures/check/no-such.toml: "
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = warpscope(&["check", "--config", "tests/fixtures/check", SYNTAX]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use warpscope::analysis::model::*;
 use warpscope::config::Config;
 use warpscope::lints::{lint_analysis, CheckResult};
-use warpscope::output::{render, FileReport, Format, RenderOptions};
+use warpscope::output::{render, FileReport, Format, Locations, RenderOptions};
 use warpscope::source::{SourceFile, Span};
 
 const PTX: &str = include_str!("fixtures/check/render.ptx");
@@ -111,7 +111,10 @@ fn rendered_with(format: Format, sources: &BTreeMap<String, String>) -> String {
             result: &r,
             sources,
         }],
-        RenderOptions { color: false },
+        RenderOptions {
+            color: false,
+            ..Default::default()
+        },
     )
 }
 
@@ -162,9 +165,33 @@ fn color_always_emits_ansi_and_never_does_not() {
         result: &r,
         sources: &sources,
     }];
-    assert!(render(Format::Full, &reports, RenderOptions { color: true }).contains("\x1b["));
-    assert!(render(Format::Concise, &reports, RenderOptions { color: true }).contains("\x1b["));
-    assert!(!render(Format::Full, &reports, RenderOptions { color: false }).contains('\x1b'));
+    assert!(render(
+        Format::Full,
+        &reports,
+        RenderOptions {
+            color: true,
+            ..Default::default()
+        }
+    )
+    .contains("\x1b["));
+    assert!(render(
+        Format::Concise,
+        &reports,
+        RenderOptions {
+            color: true,
+            ..Default::default()
+        }
+    )
+    .contains("\x1b["));
+    assert!(!render(
+        Format::Full,
+        &reports,
+        RenderOptions {
+            color: false,
+            ..Default::default()
+        }
+    )
+    .contains('\x1b'));
 }
 
 #[test]
@@ -334,4 +361,84 @@ fn allowed_lints_are_dropped_and_denied_become_errors() {
         .collect();
     assert_eq!(codes, vec![("W101", "error")]);
     assert!(r.has_errors());
+}
+
+fn rendered_at_source(format: Format) -> String {
+    let (file, r) = result();
+    let sources = BTreeMap::new();
+    let opts = RenderOptions {
+        locations: Locations::Source,
+        strip_prefix: Some("/src/".into()),
+        ..Default::default()
+    };
+    render(
+        format,
+        &[FileReport {
+            file: &file,
+            result: &r,
+            sources: &sources,
+        }],
+        opts,
+    )
+}
+
+#[test]
+fn locations_source_places_findings_on_the_cuda_line() {
+    let concise = rendered_at_source(Format::Concise);
+    assert!(
+        concise.starts_with("render.cu:4:15: warning[W101] "),
+        "{concise}"
+    );
+    let github = rendered_at_source(Format::Github);
+    assert!(
+        github.starts_with("::warning file=render.cu,line=4,col=15,endLine=4,endColumn=15,"),
+        "{github}"
+    );
+    let gitlab: serde_json::Value =
+        serde_json::from_str(&rendered_at_source(Format::Gitlab)).unwrap();
+    assert_eq!(gitlab[0]["location"]["path"], "render.cu");
+    assert_eq!(gitlab[0]["location"]["lines"]["begin"], 4);
+    let sarif: serde_json::Value =
+        serde_json::from_str(&rendered_at_source(Format::Sarif)).unwrap();
+    let res = &sarif["runs"][0]["results"][0];
+    assert_eq!(
+        res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "render.cu"
+    );
+    assert_eq!(
+        res["relatedLocations"][0]["message"]["text"],
+        "PTX instruction"
+    );
+    let validator = jsonschema::validator_for(&sarif_schema()).unwrap();
+    assert!(validator.is_valid(&sarif));
+    // The fingerprint does not depend on where the finding is placed.
+    let at_ptx: serde_json::Value = serde_json::from_str(&rendered(Format::Sarif)).unwrap();
+    assert_eq!(
+        res["partialFingerprints"],
+        at_ptx["runs"][0]["results"][0]["partialFingerprints"]
+    );
+}
+
+#[test]
+fn locations_source_strips_the_checkout_prefix() {
+    let (file, mut r) = result();
+    for l in r.cuda_locations.iter_mut().flatten() {
+        l.file = format!("/src/kernels/{}", l.file);
+    }
+    let sources = BTreeMap::new();
+    let opts = RenderOptions {
+        locations: Locations::Source,
+        strip_prefix: Some("/src/".into()),
+        ..Default::default()
+    };
+    let text = render(
+        Format::Concise,
+        &[FileReport {
+            file: &file,
+            result: &r,
+            sources: &sources,
+        }],
+        opts,
+    );
+    assert!(text.starts_with("kernels/render.cu:4:15: "), "{text}");
 }

@@ -136,11 +136,11 @@ pub fn shared_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
     let mut total = 0;
     for g in (0..WARP).step_by(group) {
         let mut words: Vec<i64> = Vec::new();
-        for l in g..(g + group).min(WARP) {
+        for (l, a) in addrs.iter().enumerate().take((g + group).min(WARP)).skip(g) {
             if active & (1 << l) == 0 {
                 continue;
             }
-            let w0 = addrs[l].div_euclid(4);
+            let w0 = a.div_euclid(4);
             for k in 0..words_per_lane {
                 words.push(w0 + k);
             }

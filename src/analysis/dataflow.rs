@@ -44,12 +44,12 @@
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
+use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
 use super::lower::{Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use std::collections::HashMap;
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -128,7 +128,7 @@ impl Engine<'_, '_> {
         match s {
             Src::Reg(r, off) => with_off(st.get(*r as usize).cloned().unwrap_or_default(), *off),
             Src::NotPred(r) => match st.get(*r as usize) {
-                Some(Value::Pred(p)) => Value::Pred(p.not()),
+                Some(Value::Pred(p)) => Value::Pred(!*p),
                 Some(v) => v.clone(),
                 None => Value::Undef,
             },
@@ -244,7 +244,7 @@ impl Engine<'_, '_> {
             let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
                 Some(Value::Pred(p)) => {
                     if neg {
-                        p.not()
+                        !*p
                     } else {
                         *p
                     }
@@ -269,7 +269,7 @@ impl Engine<'_, '_> {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
                     if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
-                        let n = Value::Pred(p.not());
+                        let n = Value::Pred(!*p);
                         self.assign(&mut st, *d2, n, guard, mask);
                     }
                     self.assign(&mut st, *dst, v, guard, mask);
@@ -304,7 +304,7 @@ impl Engine<'_, '_> {
                         "and" => a.combine(b2, |x, y| x & y),
                         "or" => a.combine(b2, |x, y| x | y),
                         "xor" => a.combine(b2, |x, y| x ^ y),
-                        "not" => a.not(),
+                        "not" => !a,
                         _ => a,
                     };
                     self.assign(&mut st, *dst, Value::Pred(r), guard, mask);
@@ -419,7 +419,10 @@ pub fn analyze_class(
     inputs: &Inputs,
     class: &WarpClass,
 ) -> ClassResult {
-    let mut facts = SymFacts::default();
+    let mut facts = SymFacts {
+        params: Vec::new(),
+        ..SymFacts::default()
+    };
     facts.params = (0..low.pointer_params.len().max(inputs.params.len()))
         .map(|i| {
             if low.pointer_params.get(i).copied().unwrap_or(false) {
@@ -447,7 +450,7 @@ pub fn analyze_class(
         inputs,
         class,
         facts,
-        sites: HashMap::new(),
+        sites: HashMap::default(),
         cur_stmt: 0,
     };
     let nregs = low.regs.len();
@@ -522,7 +525,7 @@ pub fn analyze_class(
             break;
         }
     }
-    let mut accesses = HashMap::new();
+    let mut accesses = HashMap::default();
     for &b in &rpo {
         let Some((st, mask)) = entry[b.index()].clone() else {
             continue;

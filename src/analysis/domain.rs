@@ -59,7 +59,59 @@
 //! value (when uniform) or `Varying`.
 
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+
+/// The multiply-rotate hash of rustc (FxHash): the analysis' maps are keyed
+/// by small integers and register names, where SipHash's DoS resistance buys
+/// nothing and costs a third of the lowering time.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn mix(&mut self, w: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(b));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.mix(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.mix(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Lanes in a warp.
 pub const WARP: usize = 32;
@@ -232,7 +284,7 @@ impl Poly {
     }
     /// Builds from terms (sorts, merges, drops zeros).
     pub fn from_terms(mut t: Vec<(Mono, Coef)>) -> Poly {
-        t.sort_by(|a, b| a.0.cmp(&b.0));
+        t.sort_by_key(|a| a.0);
         let mut out: Vec<(Mono, Coef)> = Vec::with_capacity(t.len());
         for (m, c) in t {
             match out.last_mut() {
@@ -348,9 +400,9 @@ impl Poly {
             let Coef::Same(k) = c else { return Cong::TOP };
             let mut mc = Cong::exact(1);
             for s in m.syms() {
-                mc = mc.mul(f(*s));
+                mc = mc * f(*s);
             }
-            acc = acc.add(mc.mul(Cong::exact(*k)));
+            acc = acc + mc * Cong::exact(*k);
         }
         acc
     }
@@ -502,18 +554,6 @@ impl Cong {
     pub fn is_exact(self) -> bool {
         self.m == 0
     }
-    /// Sum.
-    pub fn add(self, o: Cong) -> Cong {
-        let m = gcd(self.m as u128, o.m as u128);
-        Cong::norm(m, self.r as i128 + o.r as i128)
-    }
-    /// Product.
-    pub fn mul(self, o: Cong) -> Cong {
-        let (m1, m2) = (self.m as u128, o.m as u128);
-        let (r1, r2) = (self.r as i128, o.r as i128);
-        let m = gcd(gcd(m1 * m2, m1 * r2.unsigned_abs()), m2 * r1.unsigned_abs());
-        Cong::norm(m, r1 * r2)
-    }
     /// Least upper bound: a congruence both satisfy.
     pub fn join(self, o: Cong) -> Cong {
         let d = (self.r as i128 - o.r as i128).unsigned_abs();
@@ -539,6 +579,26 @@ impl Cong {
         let g = gcd(self.m as u128, k as u128) as i64;
         let r = self.r.rem_euclid(g.max(1));
         (0..k as i64).filter(|u| u % g.max(1) == r).collect()
+    }
+}
+
+impl std::ops::Add for Cong {
+    type Output = Cong;
+    /// Sum.
+    fn add(self, o: Cong) -> Cong {
+        let m = gcd(self.m as u128, o.m as u128);
+        Cong::norm(m, self.r as i128 + o.r as i128)
+    }
+}
+
+impl std::ops::Mul for Cong {
+    type Output = Cong;
+    /// Product.
+    fn mul(self, o: Cong) -> Cong {
+        let (m1, m2) = (self.m as u128, o.m as u128);
+        let (r1, r2) = (self.r as i128, o.r as i128);
+        let m = gcd(gcd(m1 * m2, m1 * r2.unsigned_abs()), m2 * r1.unsigned_abs());
+        Cong::norm(m, r1 * r2)
     }
 }
 
@@ -571,13 +631,6 @@ impl PredVal {
             PredVal::Unknown { .. } => u32::MAX,
         }
     }
-    /// Negation.
-    pub fn not(self) -> PredVal {
-        match self {
-            PredVal::Lanes(b) => PredVal::Lanes(!b),
-            u => u,
-        }
-    }
     fn data(self) -> bool {
         matches!(self, PredVal::Unknown { data: true, .. })
     }
@@ -606,6 +659,17 @@ impl PredVal {
                 uniform: self.uniform() && o.uniform(),
                 data: self.data() || o.data(),
             }
+        }
+    }
+}
+
+impl std::ops::Not for PredVal {
+    type Output = PredVal;
+    /// Negation.
+    fn not(self) -> PredVal {
+        match self {
+            PredVal::Lanes(b) => PredVal::Lanes(!b),
+            u => u,
         }
     }
 }
@@ -800,20 +864,20 @@ mod tests {
     fn congruence_arithmetic() {
         let a = Cong::modulo(256, 0);
         let b = Cong::exact(4);
-        assert_eq!(a.add(b), Cong::modulo(256, 4));
-        assert_eq!(a.mul(b), Cong::modulo(1024, 0));
+        assert_eq!(a + b, Cong::modulo(256, 4));
+        assert_eq!(a * b, Cong::modulo(1024, 0));
         let n32 = Cong::modulo(32, 0);
-        assert_eq!(n32.mul(Cong::TOP), Cong::modulo(32, 0));
-        assert_eq!(Cong::exact(5).mul(n32), Cong::modulo(160, 0));
+        assert_eq!(n32 * Cong::TOP, Cong::modulo(32, 0));
+        assert_eq!(Cong::exact(5) * n32, Cong::modulo(160, 0));
         // join of 0 and 4 (mod 256): both ≡ 0 mod 4
         assert_eq!(a.join(Cong::modulo(256, 4)), Cong::modulo(4, 0));
         assert_eq!(Cong::exact(8).join(Cong::exact(24)), Cong::modulo(16, 8));
         assert_eq!(Cong::modulo(4, 1).residues(16), vec![1, 5, 9, 13]);
         assert_eq!(Cong::modulo(256, 4).residue_mod(128), Some(4));
         // huge moduli stay sound
-        let h = Cong::modulo(1 << 40, 0).mul(Cong::modulo(1 << 40, 0));
+        let h = Cong::modulo(1 << 40, 0) * Cong::modulo(1 << 40, 0);
         assert_eq!(h.residue_mod(128), Some(0));
-        assert_eq!(Cong::exact(i64::MAX).mul(Cong::exact(i64::MAX)).m, 1 << 40);
+        assert_eq!((Cong::exact(i64::MAX) * Cong::exact(i64::MAX)).m, 1 << 40);
     }
 
     #[test]

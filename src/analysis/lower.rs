@@ -9,12 +9,12 @@
 //! ([`MemInfo`]): operation, declared state space, bits per lane, and the
 //! address operand.
 
+use super::domain::FastMap as HashMap;
 use super::model::{AccessOp, Space};
 use super::transfer::{decode, Alu};
 use crate::syntax::ast::{
     Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
-use std::collections::HashMap;
 
 /// A special register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,10 +321,10 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 }
 
-fn collect_reads<'src>(o: &Operand<'src>, out: &mut std::collections::HashSet<&'src str>) {
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
         OperandKind::Reg { name, .. } => {
-            out.insert(name.text);
+            out.insert(name.text, ());
         }
         OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
         OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
@@ -375,12 +375,12 @@ pub fn lower<'src>(
     let mut cx = Ctx {
         scopes,
         cur: StmtId(0),
-        regs: HashMap::new(),
+        regs: HashMap::default(),
         names: Vec::new(),
-        params: HashMap::new(),
-        vars: HashMap::new(),
+        params: HashMap::default(),
+        vars: HashMap::default(),
         var_list: Vec::new(),
-        labels: HashMap::new(),
+        labels: HashMap::default(),
         _f: std::marker::PhantomData,
     };
     for (i, p) in func.params.iter().enumerate() {
@@ -409,9 +409,9 @@ pub fn lower<'src>(
             pointer_params[p.0] = true;
         }
     }
-    let mut param_regs: HashMap<u32, u16> = HashMap::new();
+    let mut param_regs: HashMap<u32, u16> = HashMap::default();
     let mut ops = Vec::with_capacity(body.statements.len());
-    let mut read: std::collections::HashSet<&'src str> = std::collections::HashSet::new();
+    let mut read: HashMap<&'src str, ()> = HashMap::default();
     for (sid, st) in body.iter() {
         cx.cur = sid;
         let op = match &st.kind {
@@ -426,7 +426,7 @@ pub fn lower<'src>(
                     }
                 }
                 if let Some(g) = &ins.guard {
-                    read.insert(g.pred.text);
+                    read.insert(g.pred.text, ());
                 }
                 lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
             }
@@ -440,9 +440,11 @@ pub fn lower<'src>(
     for op in &mut ops {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
             if !info.no_result {
-                info.result_used = dsts
-                    .iter()
-                    .any(|d| cx.names.get(*d as usize).is_some_and(|n| read.contains(n)));
+                info.result_used = dsts.iter().any(|d| {
+                    cx.names
+                        .get(*d as usize)
+                        .is_some_and(|n| read.contains_key(n))
+                });
             }
         }
     }

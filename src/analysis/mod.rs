@@ -116,33 +116,39 @@ fn analyze_functions(
         })
         .collect();
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
-    let mut out = Vec::new();
-    for id in module.function_ids() {
-        let func = module.function(id);
-        if func.kind != FunctionKind::Entry {
-            continue;
-        }
-        let Some(body) = &func.body else { continue };
-        let name = func.name.text;
-        let demangled = demangle(name);
-        if let Some(g) = &opts.kernel_filter {
-            if !launch::kernel_matches(g, name, &demangled) {
-                continue;
+    let ids: Vec<_> = module
+        .function_ids()
+        .filter(|&id| {
+            let f = module.function(id);
+            f.kind == FunctionKind::Entry && f.body.is_some()
+        })
+        .collect();
+    // Kernels are independent: analyse them in parallel (order is kept).
+    use rayon::prelude::*;
+    ids.par_iter()
+        .filter_map(|&id| {
+            let func = module.function(id);
+            let body = func.body.as_ref()?;
+            let name = func.name.text;
+            let demangled = demangle(name);
+            if let Some(g) = &opts.kernel_filter {
+                if !launch::kernel_matches(g, name, &demangled) {
+                    return None;
+                }
             }
-        }
-        let built;
-        let scopes = match symbols {
-            Some(s) => s.function(id).scopes(),
-            None => {
-                built = crate::sema::Scopes::build(body);
-                &built
-            }
-        };
-        out.push(analyze_kernel(
-            file, func, body, name, demangled, &globals, &files, scopes, opts,
-        ));
-    }
-    out
+            let built;
+            let scopes = match symbols {
+                Some(s) => s.function(id).scopes(),
+                None => {
+                    built = crate::sema::Scopes::build(body);
+                    &built
+                }
+            };
+            Some(analyze_kernel(
+                file, func, body, name, demangled, &globals, &files, scopes, opts,
+            ))
+        })
+        .collect()
 }
 
 struct StaticAccess {
@@ -179,6 +185,7 @@ fn static_access(
     facts: &domain::SymFacts,
     bytes: u32,
     params: &[&str],
+    want_wavefronts: bool,
 ) -> Option<StaticAccess> {
     let mask = fact.mask;
     if mask == 0 {
@@ -233,16 +240,21 @@ fn static_access(
                     }
                     let (pattern, stride) =
                         cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
-                    let wf = residues
-                        .iter()
-                        .map(|&r| {
-                            let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
-                            cost::shared_wavefronts(&a, mask, bytes) as f64
-                        })
-                        .sum::<f64>()
-                        / residues.len().max(1) as f64;
+                    let wf = if !want_wavefronts {
+                        0.0
+                    } else {
+                        residues
+                            .iter()
+                            .map(|&r| {
+                                let a: domain::Lanes =
+                                    std::array::from_fn(|l| dl[l].wrapping_add(r));
+                                cost::shared_wavefronts(&a, mask, bytes) as f64
+                            })
+                            .sum::<f64>()
+                            / residues.len().max(1) as f64
+                    };
                     Some(StaticAccess {
-                        wavefronts: Some(wf),
+                        wavefronts: want_wavefronts.then_some(wf),
                         pattern,
                         stride,
                         lane_pattern: describe_poly(p, params),
@@ -498,7 +510,8 @@ fn analyze_kernel(
             let Some(f) = r.accesses.get(&(i as u32)) else {
                 continue;
             };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params) else {
+            let Some(sa) = static_access(f, &r.facts, bytes, &short_params, space == Space::Shared)
+            else {
                 continue;
             };
             let w = c.weight as f64;

@@ -254,9 +254,10 @@ pub fn simulate(
                 let t = w * WARP as u64 + l as u64;
                 if t < threads {
                     exists |= 1 << l;
-                    tid[0][l] = (t % bx) as i64;
-                    tid[1][l] = ((t / bx) % by) as i64;
-                    tid[2][l] = (t / (bx * by)) as i64;
+                    let v = [t % bx, (t / bx) % by, t / (bx * by)];
+                    for (d, x) in tid.iter_mut().zip(v) {
+                        d[l] = x as i64;
+                    }
                 }
             }
             let warp = Warp { tid, ctaid, inputs };

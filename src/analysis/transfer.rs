@@ -472,9 +472,13 @@ fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
 
 fn lanewise(alu: Alu, ex: &[Lanes]) -> Option<Value> {
     let mut out = [0i64; WARP];
+    let n = ex.len().min(4);
+    let mut args = [0i64; 4];
     for (l, o) in out.iter_mut().enumerate() {
-        let args: Vec<i64> = ex.iter().map(|v| v[l]).collect();
-        *o = eval_scalar(alu, &args)?;
+        for (k, a) in args.iter_mut().enumerate().take(n) {
+            *a = ex[k][l];
+        }
+        *o = eval_scalar(alu, &args[..n])?;
     }
     Some(Value::poly(Poly::lanes(out)))
 }
@@ -778,8 +782,10 @@ mod tests {
         }
     }
     fn ctx() -> Ctx {
-        let mut facts = SymFacts::default();
-        facts.params = vec![Cong::modulo(256, 0), Cong::TOP];
+        let mut facts = SymFacts {
+            params: vec![Cong::modulo(256, 0), Cong::TOP],
+            ..SymFacts::default()
+        };
         facts.tid_base = [
             Some(Cong::modulo(256, 0)),
             Some(Cong::exact(0)),

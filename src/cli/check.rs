@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warpscope::config::{Config, ConfigError};
 use warpscope::lints::{check_file, CheckResult, Level};
-use warpscope::output::{render, render_config_error, FileReport, Format, RenderOptions};
+use warpscope::output::{
+    render, render_config_error, FileReport, Format, Locations, RenderOptions,
+};
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -47,10 +49,15 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Where concise, sarif, github and gitlab place a finding: at the PTX
+    /// instruction, or at its CUDA source line from `.loc` (paths under the
+    /// current directory made relative).
+    #[arg(long, value_enum, default_value_t, value_name = "WHERE")]
+    pub locations: Locations,
     /// Colour the output.
     #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
     pub color: ColorChoice,
-    /// Set a lint to `allow` (by name or code; repeatable).
+    /// Set a lint to `allow` (by name or code; repeatable); `-A warnings` silences every warning.
     #[arg(short = 'A', long = "allow", value_name = "LINT")]
     pub allow: Vec<String>,
     /// Set a lint to `warn` (by name or code; repeatable).
@@ -181,7 +188,19 @@ pub fn run(a: CheckArgs) -> ExitCode {
         })
         .collect();
     let color = a.color.enabled(std::io::stdout().is_terminal());
-    let text = render(a.format, &reports, RenderOptions { color });
+    let strip_prefix = std::env::current_dir().ok().map(|d| {
+        let mut p = d.display().to_string();
+        if !p.ends_with('/') {
+            p.push('/');
+        }
+        p
+    });
+    let opts = RenderOptions {
+        color,
+        locations: a.locations,
+        strip_prefix,
+    };
+    let text = render(a.format, &reports, opts);
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(text.as_bytes())
@@ -247,6 +266,19 @@ fn apply_cli(mut c: Config, a: &CheckArgs) -> Result<Config, String> {
     Ok(c)
 }
 
+/// Largest CUDA source quoted in snippets.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most [`MAX_SOURCE_BYTES`]: a `.file` name is
+/// input, and `/dev/zero` or a FIFO must not hang the check.
+fn read_source(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
 /// Reads the CUDA files that the findings' `.loc` lines name: an absolute
 /// name as is, a relative one next to the PTX file, then from the current
 /// directory. Files that cannot be read are left out (the renderer names
@@ -269,7 +301,7 @@ fn read_cuda_sources(ptx: &Path, r: &CheckResult) -> BTreeMap<String, String> {
             }
             candidates.push(name.to_path_buf());
         }
-        if let Some(text) = candidates.iter().find_map(|c| std::fs::read(c).ok()) {
+        if let Some(text) = candidates.iter().find_map(|c| read_source(c)) {
             out.insert(
                 loc.file.clone(),
                 String::from_utf8_lossy(&text).into_owned(),

@@ -20,9 +20,9 @@ crate::declare_lint! {
     ///
     /// A warp whose 32 indices are scattered over memory touches up to 32
     /// sectors and 32 L1 lines for 128 useful bytes: 8 times the traffic of a
-    /// coalesced access. On an H100 the seeds' `indirect` kernel loads 1,250
-    /// sectors through an identity permutation and 9,887 through a random
-    /// one, for the same 10,000 floats.
+    /// coalesced access. Measured on an H100 (the seeds' `indirect` kernel,
+    /// 10,000 floats): the gather `p[idx[i]]` touched 9,887 sectors with a
+    /// random permutation, where the 40,000 bytes fit in 1,250.
     ///
     /// ## Example
     ///

@@ -31,8 +31,8 @@
 //! # Levels
 //!
 //! A rule's level is its default, overridden by `warpscope.toml` (`[lints]`),
-//! then by `-A`/`-W`/`-D` on the command line; `-D warnings` finally turns
-//! every remaining `warn` into `deny`. `allow` drops the finding, `warn` makes a
+//! then by `-A`/`-W`/`-D` on the command line; `-D warnings` (`-A warnings`)
+//! finally turns every remaining `warn` into `deny` (`allow`). `allow` drops the finding, `warn` makes a
 //! warning, `deny` an error (exit code 1). Front-end diagnostics (syntax and
 //! semantic errors, `E0xxx`) are rules too and can be configured the same way.
 
@@ -133,6 +133,8 @@ pub struct LintContext<'a> {
     pub kernel: &'a KernelAnalysis,
     /// Configurable thresholds.
     pub thresholds: &'a Thresholds,
+    /// The memory model the figures were computed for.
+    pub arch: crate::analysis::model::Arch,
 }
 
 /// One thing a lint found, before levels are applied.
@@ -360,6 +362,7 @@ pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> 
             file,
             kernel,
             thresholds: &config.thresholds,
+            arch: config.options.arch,
         };
         for lint in LINTS {
             let level = config.level_of(lint.meta.code, lint.meta.default_level);
@@ -577,6 +580,7 @@ pub(crate) mod testing {
             file: &file,
             kernel,
             thresholds: &thresholds,
+            arch: crate::analysis::model::Arch::Sm70,
         })
     }
 }

@@ -1,14 +1,14 @@
 //! `concise`: one line per finding, `file:line:col: level[code] message`,
 //! the shape editors' problem matchers expect.
 
-use super::{range_of, FileReport, RenderOptions};
+use super::{place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 
-pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String {
+pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
     let mut out = String::new();
     for r in reports {
-        for d in &r.result.diagnostics {
-            let (start, _) = range_of(r.file, d);
+        for (i, d) in r.result.diagnostics.iter().enumerate() {
+            let at = place(r, i, opts);
             let level = d.severity.as_str();
             let level = if opts.color {
                 let code = match d.severity {
@@ -22,12 +22,7 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
             };
             out.push_str(&format!(
                 "{}:{}:{}: {}[{}] {}\n",
-                r.file.name(),
-                start.line,
-                start.column,
-                level,
-                d.code,
-                d.message
+                at.path, at.start.line, at.start.column, level, d.code, d.message
             ));
         }
     }

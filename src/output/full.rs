@@ -157,16 +157,18 @@ pub fn render_config_error(e: &ConfigError, color: bool) -> String {
     let mut buf = buffer(color);
     let mut files = SimpleFiles::new();
     let id = files.add(e.path.display().to_string(), e.text.clone());
-    let mut d =
-        cs::Diagnostic::error().with_message(format!("invalid configuration: {}", e.message));
-    match e.span {
-        Some(span) if span.end as usize <= e.text.len() => {
-            d = d.with_labels(vec![
+    let d = match e.span {
+        Some(span) if span.end as usize <= e.text.len() => cs::Diagnostic::error()
+            .with_message(format!("invalid configuration: {}", e.message))
+            .with_labels(vec![
                 cs::Label::primary(id, span.range()).with_message(e.message.clone())
-            ]);
-        }
-        _ => d = d.with_notes(vec![format!("in {}", e.path.display())]),
-    }
+            ]),
+        _ => cs::Diagnostic::error().with_message(format!(
+            "cannot use configuration file {}: {}",
+            e.path.display(),
+            e.message
+        )),
+    };
     let _ = term::emit(&mut buf, &config(), &files, &d);
     String::from_utf8_lossy(buf.as_slice()).into_owned()
 }

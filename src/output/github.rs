@@ -5,7 +5,7 @@
 //! `\n` become `%25`, `%0D`, `%0A`; in property values `:` and `,` also
 //! become `%3A` and `%2C`.
 
-use super::{long_message, range_of, FileReport};
+use super::{long_message, place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 
 /// Escapes the message part of a workflow command.
@@ -20,11 +20,11 @@ pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub(super) fn render(reports: &[FileReport<'_>]) -> String {
+pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
     let mut out = String::new();
     for r in reports {
         for (i, d) in r.result.diagnostics.iter().enumerate() {
-            let (start, end) = range_of(r.file, d);
+            let at = place(r, i, opts);
             let command = match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
@@ -33,11 +33,11 @@ pub(super) fn render(reports: &[FileReport<'_>]) -> String {
             let cuda = r.result.cuda_locations.get(i).and_then(|l| l.as_ref());
             out.push_str(&format!(
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
-                escape_property(r.file.name()),
-                start.line,
-                start.column,
-                end.line,
-                end.column,
+                escape_property(&at.path),
+                at.start.line,
+                at.start.column,
+                at.end.line,
+                at.end.column,
                 escape_property(&format!("{} {}", d.code, d.name)),
                 escape_data(&long_message(d, cuda)),
             ));

@@ -2,7 +2,7 @@
 //! `description`, `check_name`, `fingerprint`, `severity`, and
 //! `location.path` / `location.lines.begin`).
 
-use super::{fingerprints, range_of, FileReport};
+use super::{fingerprints, place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 use serde::Serialize;
 
@@ -12,12 +12,12 @@ struct Issue<'a> {
     check_name: &'a str,
     fingerprint: String,
     severity: &'a str,
-    location: Location<'a>,
+    location: Location,
 }
 
 #[derive(Serialize)]
-struct Location<'a> {
-    path: &'a str,
+struct Location {
+    path: String,
     lines: Lines,
 }
 
@@ -27,12 +27,12 @@ struct Lines {
     end: u32,
 }
 
-pub(super) fn render(reports: &[FileReport<'_>]) -> String {
+pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
     let mut issues = Vec::new();
     for r in reports {
         let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
-        for (d, fingerprint) in r.result.diagnostics.iter().zip(fps) {
-            let (start, end) = range_of(r.file, d);
+        for ((i, d), fingerprint) in r.result.diagnostics.iter().enumerate().zip(fps) {
+            let at = place(r, i, opts);
             issues.push(Issue {
                 description: format!("{} [{}]: {}", d.code, d.name, d.message),
                 check_name: d.name,
@@ -43,10 +43,10 @@ pub(super) fn render(reports: &[FileReport<'_>]) -> String {
                     Severity::Note => "info",
                 },
                 location: Location {
-                    path: r.file.name(),
+                    path: at.path,
                     lines: Lines {
-                        begin: start.line,
-                        end: end.line,
+                        begin: at.start.line,
+                        end: at.end.line,
                     },
                 },
             });

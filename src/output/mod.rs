@@ -50,22 +50,80 @@ pub struct FileReport<'a> {
     pub sources: &'a BTreeMap<String, String>,
 }
 
+/// Which location a finding is reported at by the one-location formats
+/// (`concise`, `sarif`, `github`, `gitlab`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Locations {
+    /// The PTX instruction.
+    #[default]
+    Ptx,
+    /// The CUDA (or Triton) source line from `.loc`, when the instruction
+    /// has one; the PTX instruction otherwise. For CI where the PTX is
+    /// generated and only the sources are in the repository.
+    Source,
+}
+
 /// Rendering options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RenderOptions {
     /// ANSI colours (only the `full` and `concise` formats use them).
     pub color: bool,
+    /// Where the one-location formats place a finding.
+    pub locations: Locations,
+    /// Prefix removed from `.file` paths when findings are placed at the
+    /// source (for example the checkout's absolute path followed by `/`, so
+    /// that nvcc's absolute `.file` names become repository-relative).
+    pub strip_prefix: Option<String>,
+}
+
+/// Where a finding is reported: a path and a 1-based range.
+pub(crate) struct Place {
+    pub path: String,
+    pub start: LineCol,
+    pub end: LineCol,
+}
+
+/// The place of diagnostic `i` of a report under `opts.locations`.
+pub(crate) fn place(r: &FileReport<'_>, i: usize, opts: &RenderOptions) -> Place {
+    let d = &r.result.diagnostics[i];
+    if opts.locations == Locations::Source {
+        if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
+            let path = match &opts.strip_prefix {
+                Some(p) => loc
+                    .file
+                    .strip_prefix(p.as_str())
+                    .unwrap_or(&loc.file)
+                    .to_string(),
+                None => loc.file.clone(),
+            };
+            let at = LineCol {
+                line: loc.line.max(1),
+                column: loc.column.max(1),
+            };
+            return Place {
+                path,
+                start: at,
+                end: at,
+            };
+        }
+    }
+    let (start, end) = range_of(r.file, d);
+    Place {
+        path: r.file.name().to_string(),
+        start,
+        end,
+    }
 }
 
 /// Renders every file's results in one format.
 pub fn render(format: Format, reports: &[FileReport<'_>], opts: RenderOptions) -> String {
     match format {
         Format::Full => full::render(reports, opts),
-        Format::Concise => concise::render(reports, opts),
+        Format::Concise => concise::render(reports, &opts),
         Format::Json => json::render(reports),
-        Format::Sarif => sarif::render(reports),
-        Format::Github => github::render(reports),
-        Format::Gitlab => gitlab::render(reports),
+        Format::Sarif => sarif::render(reports, &opts),
+        Format::Github => github::render(reports, &opts),
+        Format::Gitlab => gitlab::render(reports, &opts),
     }
 }
 

@@ -8,7 +8,7 @@
 //! (`warpscope/v1`, see [`super::fingerprints`]). Shapes come from the
 //! `serde-sarif` crate, generated from the SARIF 2.1.0 schema.
 
-use super::{fingerprints, long_message, range_of, FileReport};
+use super::{fingerprints, long_message, place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 use crate::lints::{rules, Level};
 use serde_sarif::sarif;
@@ -31,7 +31,20 @@ fn uri_of(path: &str) -> String {
     }
 }
 
-pub(super) fn render(reports: &[FileReport<'_>]) -> String {
+fn related_location(path: &str, region: sarif::Region, message: &str) -> sarif::Location {
+    sarif::Location::builder()
+        .id(0i64)
+        .physical_location(
+            sarif::PhysicalLocation::builder()
+                .artifact_location(sarif::ArtifactLocation::builder().uri(uri_of(path)).build())
+                .region(region)
+                .build(),
+        )
+        .message(sarif::Message::builder().text(message).build())
+        .build()
+}
+
+pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
     let all: Vec<_> = rules().collect();
     let index: BTreeMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
     let descriptors: Vec<sarif::ReportingDescriptor> = all
@@ -69,7 +82,8 @@ pub(super) fn render(reports: &[FileReport<'_>]) -> String {
     for r in reports {
         let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
         for ((i, d), fp) in r.result.diagnostics.iter().enumerate().zip(fps) {
-            let (start, end) = range_of(r.file, d);
+            let at = place(r, i, opts);
+            let (start, end) = (at.start, at.end);
             let cuda = r.result.cuda_locations.get(i).and_then(|l| l.as_ref());
             let region = sarif::Region::builder()
                 .start_line(start.line as i64)
@@ -82,7 +96,7 @@ pub(super) fn render(reports: &[FileReport<'_>]) -> String {
                     sarif::PhysicalLocation::builder()
                         .artifact_location(
                             sarif::ArtifactLocation::builder()
-                                .uri(uri_of(r.file.name()))
+                                .uri(uri_of(&at.path))
                                 .build(),
                         )
                         .region(region)
@@ -96,34 +110,32 @@ pub(super) fn render(reports: &[FileReport<'_>]) -> String {
             };
             let mut fingerprints = BTreeMap::new();
             fingerprints.insert("warpscope/v1".to_string(), fp);
-            let related: Vec<sarif::Location> = cuda
-                .map(|loc| {
+            // The finding's other place: the CUDA source when the result sits
+            // on the PTX instruction, the PTX instruction when it sits on the
+            // source (`--locations source`).
+            let at_source = cuda.is_some() && opts.locations == super::Locations::Source;
+            let related: Vec<sarif::Location> = match cuda {
+                Some(loc) if !at_source => {
                     let mut region = sarif::Region::builder()
                         .start_line(loc.line.max(1) as i64)
                         .build();
                     if loc.column > 0 {
                         region.start_column = Some(loc.column as i64);
                     }
-                    vec![sarif::Location::builder()
-                        .id(0i64)
-                        .physical_location(
-                            sarif::PhysicalLocation::builder()
-                                .artifact_location(
-                                    sarif::ArtifactLocation::builder()
-                                        .uri(uri_of(&loc.file))
-                                        .build(),
-                                )
-                                .region(region)
-                                .build(),
-                        )
-                        .message(
-                            sarif::Message::builder()
-                                .text("CUDA source (`.loc`)")
-                                .build(),
-                        )
-                        .build()]
-                })
-                .unwrap_or_default();
+                    vec![related_location(&loc.file, region, "CUDA source (`.loc`)")]
+                }
+                Some(_) => {
+                    let (ps, pe) = super::range_of(r.file, d);
+                    let region = sarif::Region::builder()
+                        .start_line(ps.line as i64)
+                        .start_column(ps.column as i64)
+                        .end_line(pe.line as i64)
+                        .end_column(pe.column as i64)
+                        .build();
+                    vec![related_location(r.file.name(), region, "PTX instruction")]
+                }
+                None => Vec::new(),
+            };
             let mut result = sarif::Result::builder()
                 .rule_id(d.code)
                 .message(
