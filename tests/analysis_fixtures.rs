@@ -171,3 +171,51 @@ fn fixtures() {
         insta::assert_snapshot!(name, render(&a));
     }
 }
+
+#[test]
+fn explain_register_for_hovers() {
+    use warpscope::analysis::explain_register;
+    use warpscope::syntax::ast::{FunctionId, StmtId, StmtKind};
+    let text = std::fs::read_to_string("tests/fixtures/analysis/patterns.ptx").expect("fixture");
+    let file = SourceFile::from_text("patterns.ptx", text);
+    let (m, _) = warpscope::syntax::parse_file(&file);
+    let opts = header_options(file.text());
+    let body = m.functions[0].body.as_ref().expect("body");
+    // the statement `ld.global.f32 %f1, [%rd5];`
+    let (at, _) = body
+        .iter()
+        .find(|(_, s)| matches!(&s.kind, StmtKind::Instruction(i) if i.mnemonic.text == "ld.global.f32"))
+        .expect("load");
+    let f = explain_register(&m, FunctionId(0), at, "%rd5", &opts).expect("facts");
+    assert_eq!(f.kind, "exact per lane");
+    assert_eq!(
+        f.value,
+        "4*lane + patterns_param_0 + 1024*ctaid.x + 4*tid0.x"
+    );
+    assert_eq!(f.active, u32::MAX);
+    let n = explain_register(&m, FunctionId(0), at, "%r1", &opts).expect("facts");
+    assert_eq!((n.kind, n.value.as_str()), ("uniform", "patterns_param_2"));
+    let lane = explain_register(
+        &m,
+        FunctionId(0),
+        StmtId(body.statements.len() as u32 - 2),
+        "%r18",
+        &opts,
+    )
+    .expect("facts");
+    assert_eq!(lane.kind, "exact per lane");
+    assert_eq!(lane.lanes.as_deref().map(|l| l[31]), Some(31));
+    assert!(explain_register(&m, FunctionId(0), at, "%nope", &opts).is_none());
+}
+
+/// The JSON contract: the serde shape of `KernelAnalysis` (what `check
+/// --format json` prints inside `{"version":1,"files":[{"path","kernels"}]}`).
+#[test]
+fn json_contract() {
+    let text = std::fs::read_to_string("tests/fixtures/analysis/predicates.ptx").expect("fixture");
+    let opts = header_options(&text);
+    let file = SourceFile::from_text("predicates.ptx", text);
+    let a = analyze(&file, &opts);
+    let json = serde_json::to_string_pretty(&a.kernels).expect("serialises");
+    insta::assert_snapshot!("json_contract", json);
+}

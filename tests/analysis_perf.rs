@@ -50,3 +50,27 @@ fn one_megabyte_of_nvcc_ptx() {
         best[3]
     );
 }
+
+#[test]
+#[ignore]
+fn simulation_of_a_long_single_warp_loop() {
+    // fma<float,1> with one thread over n = 131,072: ~1.6 million warp instructions.
+    let text = std::fs::read_to_string("examples/kernels/fma/fma.ptx").expect("PTX");
+    let file = SourceFile::from_text("fma.ptx", text);
+    let opts = Options {
+        launch: warpscope::analysis::LaunchConfig {
+            block: Some([1, 1, 1]),
+            grid: Some([1, 1, 1]),
+            params: vec![(warpscope::analysis::ParamKey::Index(0), 131_072)],
+        },
+        kernel_filter: Some("_Z3fmaIfLi1EEvlPT_S1_Pf".into()),
+        ..Options::default()
+    };
+    let t0 = std::time::Instant::now();
+    let a = analyze(&file, &opts);
+    println!(
+        "simulated {:?} load requests in {:?}",
+        a.kernels[0].totals.as_ref().map(|t| t.load_requests),
+        t0.elapsed()
+    );
+}

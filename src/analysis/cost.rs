@@ -170,6 +170,10 @@ pub struct CostRange {
     pub sectors_min: f64,
     /// Most sectors.
     pub sectors_max: f64,
+    /// Fewest lines.
+    pub lines_min: f64,
+    /// Most lines.
+    pub lines_max: f64,
 }
 
 impl CostRange {
@@ -180,11 +184,13 @@ impl CostRange {
             sectors: c.sectors as f64,
             sectors_min: c.sectors as f64,
             sectors_max: c.sectors as f64,
+            lines_min: c.lines as f64,
+            lines_max: c.lines as f64,
         }
     }
-    /// True when min == max.
+    /// True when min == max, sectors and lines.
     pub fn is_exact(&self) -> bool {
-        self.sectors_min == self.sectors_max
+        self.sectors_min == self.sectors_max && self.lines_min == self.lines_max
     }
 }
 
@@ -196,6 +202,8 @@ pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) 
     let mut r = CostRange {
         sectors_min: f64::MAX,
         sectors_max: 0.0,
+        lines_min: f64::MAX,
+        lines_max: 0.0,
         ..Default::default()
     };
     for &u in residues {
@@ -205,6 +213,8 @@ pub fn cost_over_residues(residues: &[i64], d: &Lanes, active: u32, bytes: u32) 
         r.sectors += c.sectors as f64;
         r.sectors_min = r.sectors_min.min(c.sectors as f64);
         r.sectors_max = r.sectors_max.max(c.sectors as f64);
+        r.lines_min = r.lines_min.min(c.lines as f64);
+        r.lines_max = r.lines_max.max(c.lines as f64);
     }
     r.lines /= residues.len() as f64;
     r.sectors /= residues.len() as f64;
@@ -223,6 +233,8 @@ pub fn random_cost(n: u32, bytes: u32) -> CostRange {
         sectors: n as f64 * per,
         sectors_min: per,
         sectors_max: n as f64 * per,
+        lines_min: lines_per,
+        lines_max: n as f64 * lines_per,
     }
 }
 

@@ -89,6 +89,9 @@ pub struct ClassResult {
     pub facts: SymFacts,
     /// True when the iteration hit [`MAX_ROUNDS`].
     pub gave_up: bool,
+    /// The probed register's value and the possibly-active lanes just before
+    /// the probed statement (see [`analyze_class_with_probe`]).
+    pub probe: Option<(Value, u32)>,
 }
 
 struct Engine<'a, 'src> {
@@ -98,6 +101,8 @@ struct Engine<'a, 'src> {
     facts: SymFacts,
     sites: HashMap<(u8, u32, u32), u32>,
     cur_stmt: u32,
+    probe: Option<(u32, u32)>,
+    probed: Option<(Value, u32)>,
 }
 
 impl Engine<'_, '_> {
@@ -238,6 +243,16 @@ impl Engine<'_, '_> {
         let mut exit_guard: Option<Option<PredVal>> = None;
         for s in blk.stmts.clone() {
             self.cur_stmt = s;
+            if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
+                if ps == s {
+                    let v = st.get(pr as usize).cloned().unwrap_or_default();
+                    self.probed = Some(match self.probed.take() {
+                        // a statement in several blocks cannot happen; keep the first
+                        Some(old) => old,
+                        None => (v, mask),
+                    });
+                }
+            }
             let Some(op) = self.low.ops.get(s as usize) else {
                 continue;
             };
@@ -301,9 +316,9 @@ impl Engine<'_, '_> {
                     let a = ps.first().copied().unwrap_or(unk);
                     let b2 = ps.get(1).copied().unwrap_or(unk);
                     let r = match *op {
-                        "and" => a.combine(b2, |x, y| x & y),
-                        "or" => a.combine(b2, |x, y| x | y),
-                        "xor" => a.combine(b2, |x, y| x ^ y),
+                        "and" => a & b2,
+                        "or" => a | b2,
+                        "xor" => a ^ b2,
                         "not" => !a,
                         _ => a,
                     };
@@ -419,6 +434,18 @@ pub fn analyze_class(
     inputs: &Inputs,
     class: &WarpClass,
 ) -> ClassResult {
+    analyze_class_with_probe(low, cfg, inputs, class, None)
+}
+
+/// [`analyze_class`], also recording the value of register `probe.1` just
+/// before statement `probe.0` (for hover explanations).
+pub fn analyze_class_with_probe(
+    low: &Lowered<'_>,
+    cfg: &Cfg,
+    inputs: &Inputs,
+    class: &WarpClass,
+    probe: Option<(u32, u32)>,
+) -> ClassResult {
     let mut facts = SymFacts {
         params: Vec::new(),
         ..SymFacts::default()
@@ -452,6 +479,8 @@ pub fn analyze_class(
         facts,
         sites: HashMap::default(),
         cur_stmt: 0,
+        probe,
+        probed: None,
     };
     let nregs = low.regs.len();
     let nblocks = cfg.blocks().len();
@@ -532,9 +561,11 @@ pub fn analyze_class(
         };
         eng.block(cfg, b, st, mask, Some(&mut accesses));
     }
+    let probe = eng.probed.take();
     ClassResult {
         accesses,
         facts: eng.facts,
         gave_up,
+        probe,
     }
 }

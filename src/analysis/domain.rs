@@ -24,8 +24,10 @@
 //!
 //! Beside polynomials a register may be [`Value::Varying`] (differs across
 //! lanes in a way the domain cannot express; `data` says whether it came from
-//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]), or
-//! [`Value::Undef`] (no definition reached yet: the bottom of the lattice).
+//! memory: a data-dependent, "random", value), a predicate ([`PredVal`]: a
+//! three-valued boolean per lane, true / false / unknown, with the unknown
+//! lanes marked uniform or data-dependent), or [`Value::Undef`] (no definition
+//! reached yet: the bottom of the lattice).
 //!
 //! # Congruences
 //!
@@ -602,12 +604,23 @@ impl std::ops::Mul for Cong {
     }
 }
 
-/// A predicate register's value.
+/// A predicate register's value: a three-valued boolean per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PredVal {
     /// Known in every lane (bit l = lane l).
     Lanes(u32),
-    /// Not known.
+    /// Known in some lanes: true in `sure`, false outside `maybe`, unknown
+    /// in `maybe & !sure` (`sure ⊆ maybe`). `(tid & 31) < 16 && i < n` is
+    /// false in lanes 16..31 and unknown in lanes 0..15.
+    Partial {
+        /// Lanes possibly true.
+        maybe: u32,
+        /// Lanes certainly true.
+        sure: u32,
+        /// The unknown lanes depend on loaded data.
+        data: bool,
+    },
+    /// Not known in any lane.
     Unknown {
         /// The same in every lane.
         uniform: bool,
@@ -621,6 +634,7 @@ impl PredVal {
     pub fn maybe_true(self) -> u32 {
         match self {
             PredVal::Lanes(b) => b,
+            PredVal::Partial { maybe, .. } => maybe,
             PredVal::Unknown { .. } => u32::MAX,
         }
     }
@@ -628,38 +642,45 @@ impl PredVal {
     pub fn maybe_false(self) -> u32 {
         match self {
             PredVal::Lanes(b) => !b,
+            PredVal::Partial { sure, .. } => !sure,
             PredVal::Unknown { .. } => u32::MAX,
         }
     }
     fn data(self) -> bool {
-        matches!(self, PredVal::Unknown { data: true, .. })
+        matches!(
+            self,
+            PredVal::Unknown { data: true, .. } | PredVal::Partial { data: true, .. }
+        )
     }
     fn uniform(self) -> bool {
         match self {
             PredVal::Lanes(b) => b == 0 || b == u32::MAX,
+            PredVal::Partial { .. } => false,
             PredVal::Unknown { uniform, .. } => uniform,
         }
     }
-    /// Lane-wise combination of two predicates.
-    pub fn combine(self, o: PredVal, f: impl Fn(u32, u32) -> u32) -> PredVal {
-        match (self, o) {
-            (PredVal::Lanes(a), PredVal::Lanes(b)) => PredVal::Lanes(f(a, b)),
-            _ => PredVal::Unknown {
-                uniform: self.uniform() && o.uniform(),
-                data: self.data() || o.data(),
-            },
+    /// Builds the most precise value from possibly-true and certainly-true lanes.
+    fn from_bounds(maybe: u32, sure: u32, uniform: bool, data: bool) -> PredVal {
+        let sure = sure & maybe;
+        if maybe == sure {
+            PredVal::Lanes(maybe)
+        } else if maybe == u32::MAX && sure == 0 {
+            PredVal::Unknown { uniform, data }
+        } else {
+            PredVal::Partial { maybe, sure, data }
         }
     }
-    /// Join.
+    /// Join: lanes possibly true in either, certainly true in both.
     pub fn join(self, o: PredVal) -> PredVal {
         if self == o {
-            self
-        } else {
-            PredVal::Unknown {
-                uniform: self.uniform() && o.uniform(),
-                data: self.data() || o.data(),
-            }
+            return self;
         }
+        PredVal::from_bounds(
+            self.maybe_true() | o.maybe_true(),
+            !self.maybe_false() & !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
     }
 }
 
@@ -669,8 +690,55 @@ impl std::ops::Not for PredVal {
     fn not(self) -> PredVal {
         match self {
             PredVal::Lanes(b) => PredVal::Lanes(!b),
+            PredVal::Partial { maybe, sure, data } => PredVal::Partial {
+                maybe: !sure,
+                sure: !maybe,
+                data,
+            },
             u => u,
         }
+    }
+}
+
+impl std::ops::BitAnd for PredVal {
+    type Output = PredVal;
+    /// Lane-wise and: false wherever either side is known false.
+    fn bitand(self, o: PredVal) -> PredVal {
+        PredVal::from_bounds(
+            self.maybe_true() & o.maybe_true(),
+            !self.maybe_false() & !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
+    }
+}
+
+impl std::ops::BitOr for PredVal {
+    type Output = PredVal;
+    /// Lane-wise or: true wherever either side is known true.
+    fn bitor(self, o: PredVal) -> PredVal {
+        PredVal::from_bounds(
+            self.maybe_true() | o.maybe_true(),
+            !self.maybe_false() | !o.maybe_false(),
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
+    }
+}
+
+impl std::ops::BitXor for PredVal {
+    type Output = PredVal;
+    /// Lane-wise exclusive or: known where both sides are known.
+    fn bitxor(self, o: PredVal) -> PredVal {
+        let known =
+            (!self.maybe_false() | !self.maybe_true()) & (!o.maybe_false() | !o.maybe_true());
+        let val = (self.maybe_true() ^ o.maybe_true()) & known;
+        PredVal::from_bounds(
+            val | !known,
+            val,
+            self.uniform() && o.uniform(),
+            self.data() || o.data(),
+        )
     }
 }
 
@@ -844,6 +912,27 @@ mod tests {
         assert!(p.is_uniform());
         let q = Poly::lanes(iota()).sub(&Poly::lanes(iota()));
         assert_eq!(q.as_const(), Some(0));
+    }
+
+    #[test]
+    fn three_valued_predicates() {
+        let half = PredVal::Lanes(0xffff);
+        let unk = PredVal::Unknown {
+            uniform: false,
+            data: false,
+        };
+        let a = half & unk;
+        assert_eq!(a.maybe_true(), 0xffff);
+        assert_eq!(a.maybe_false(), u32::MAX);
+        let o = !half | unk;
+        assert_eq!(o.maybe_false(), 0xffff);
+        assert_eq!(!(!a), a);
+        assert_eq!(half & PredVal::Lanes(0xff), PredVal::Lanes(0xff));
+        assert_eq!(half ^ PredVal::Lanes(0xff), PredVal::Lanes(0xff00));
+        assert_eq!((half ^ unk).maybe_true(), u32::MAX);
+        assert_eq!(unk & unk, unk);
+        let j = PredVal::Lanes(1).join(PredVal::Lanes(3));
+        assert_eq!((j.maybe_true(), j.maybe_false()), (3, !1));
     }
 
     #[test]

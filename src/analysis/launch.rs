@@ -284,6 +284,44 @@ mod tests {
     }
 
     #[test]
+    fn launch_facts_come_from_config_then_options_then_directives() {
+        let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+            .visible .entry _Z1kPfi(.param .u64 _Z1kPfi_param_0, .param .u32 _Z1kPfi_param_1)\n\
+            .maxntid 128, 1, 1\n{\n\tret;\n}\n";
+        let (m, _) = crate::syntax::parse(text);
+        let f = &m.functions[0];
+        let demangled = "k(float*, int)";
+        // .maxntid only: used, with a caveat
+        let l = resolve(f, "_Z1kPfi", demangled, &Options::default());
+        assert_eq!((l.block, l.block_assumed), ([128, 1, 1], false));
+        assert_eq!(l.caveats.len(), 1);
+        // the command line overrides the directive; parameters by name or suffix
+        let mut o = Options::default();
+        o.launch.block = Some([64, 1, 1]);
+        o.launch.params = vec![(ParamKey::Name("_Z1kPfi_param_1".into()), 7)];
+        let l = resolve(f, "_Z1kPfi", demangled, &o);
+        assert_eq!(l.block, [64, 1, 1]);
+        assert_eq!(l.params, vec![None, Some(7)]);
+        // a per-kernel entry (glob on the demangled name) overrides both
+        o.kernels = vec![(
+            "k".into(),
+            LaunchConfig {
+                block: Some([32, 2, 1]),
+                grid: Some([9, 1, 1]),
+                params: vec![(ParamKey::Name("1".into()), 3)],
+            },
+        )];
+        let l = resolve(f, "_Z1kPfi", demangled, &o);
+        assert_eq!((l.block, l.grid), ([32, 2, 1], Some([9, 1, 1])));
+        assert_eq!(l.params, vec![None, Some(3)]);
+        // no facts at all: an assumed 1-D block
+        let bare = text.replace(".maxntid 128, 1, 1\n", "");
+        let (m2, _) = crate::syntax::parse(&bare);
+        let l = resolve(&m2.functions[0], "_Z1kPfi", demangled, &Options::default());
+        assert!(l.block_assumed);
+    }
+
+    #[test]
     fn globs_match_mangled_and_demangled_names() {
         assert!(kernel_matches(
             "stride_f32*",

@@ -21,6 +21,25 @@
 //!
 //! The results are plain data (`model`), the JSON contract.
 //!
+//! # Which figures an access carries
+//!
+//! Without a grid, an access's per-request figures are the static analysis'
+//! for one request of each warp class, averaged over the block's warps (the
+//! possibly-active lanes: a guard that depends on `%ctaid` or an unknown
+//! parameter keeps every lane), and `requests` is `None`. With a grid (and
+//! every parameter the control flow needs), they are the simulated launch's
+//! averages over the requests actually executed, `requests` is the count, and
+//! the pattern is the most frequent one among them. Either way `sectors_min`
+//! / `sectors_max` and `l1_lines_min` / `l1_lines_max` bound the figure, and
+//! the caveats say what was assumed.
+//!
+//! # Validation
+//!
+//! `tests/hw_agreement.rs` compares both kinds of figures, line by line, with
+//! Nsight Compute's counters of 125 launches on an H100
+//! (`tests/hw/measured.json`); `tests/analysis_seeds.rs` reproduces the
+//! seeds' numbers; `tests/analysis_fixtures.rs` snapshots hand-written cases.
+//!
 //! # What counts as an access
 //!
 //! `ld`, `ldu`, `st`, `atom`, `red` in any state space except `.param`
@@ -95,26 +114,7 @@ fn analyze_functions(
     symbols: Option<&crate::sema::ModuleSymbols<'_>>,
     opts: &Options,
 ) -> Vec<KernelAnalysis> {
-    let globals: Vec<(&str, Space, u32)> = module
-        .globals()
-        .flat_map(|v| {
-            let space = match v.space {
-                crate::syntax::ast::StateSpace::Global => Space::Global,
-                crate::syntax::ast::StateSpace::Shared => Space::Shared,
-                crate::syntax::ast::StateSpace::Const => Space::Const,
-                crate::syntax::ast::StateSpace::Local => Space::Local,
-                _ => Space::Generic,
-            };
-            let elem =
-                v.ty.and_then(|t| transfer::Ty::parse(t.text))
-                    .map(|t| t.bits / 8)
-                    .unwrap_or(1);
-            let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
-            v.declarators
-                .iter()
-                .map(move |d| (d.name.text, space, align))
-        })
-        .collect();
+    let globals = module_globals(module);
     let files: HashMap<u32, &str> = module.files().map(|f| (f.index, f.name.text)).collect();
     let ids: Vec<_> = module
         .function_ids()
@@ -147,6 +147,30 @@ fn analyze_functions(
             Some(analyze_kernel(
                 file, func, body, name, demangled, &globals, &files, scopes, opts,
             ))
+        })
+        .collect()
+}
+
+/// Module-level variables: name, space, alignment.
+fn module_globals<'src>(module: &Module<'src>) -> Vec<(&'src str, Space, u32)> {
+    module
+        .globals()
+        .flat_map(|v| {
+            let space = match v.space {
+                crate::syntax::ast::StateSpace::Global => Space::Global,
+                crate::syntax::ast::StateSpace::Shared => Space::Shared,
+                crate::syntax::ast::StateSpace::Const => Space::Const,
+                crate::syntax::ast::StateSpace::Local => Space::Local,
+                _ => Space::Generic,
+            };
+            let elem =
+                v.ty.and_then(|t| transfer::Ty::parse(t.text))
+                    .map(|t| t.bits / 8)
+                    .unwrap_or(1);
+            let align = v.align.unwrap_or(elem.max(1) * v.vector.max(1));
+            v.declarators
+                .iter()
+                .map(move |d| (d.name.text, space, align))
         })
         .collect()
 }
@@ -229,13 +253,15 @@ fn static_access(
                         }
                     }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
-                    if residues.len() > 1 && cost.sectors_min != cost.sectors_max {
+                    if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(format!(
-                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{})",
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{}, lines {}..{})",
                             128 / residues.len(),
                             residues.len(),
                             cost.sectors_min,
-                            cost.sectors_max
+                            cost.sectors_max,
+                            cost.lines_min,
+                            cost.lines_max
                         ));
                     }
                     let (pattern, stride) =
@@ -277,6 +303,8 @@ fn static_access(
                         sectors: active as f64 * per,
                         sectors_min: per,
                         sectors_max: active as f64 * per,
+                        lines_min: 1.0,
+                        lines_max: active as f64 * per,
                     };
                     caveats.push(format!(
                         "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
@@ -316,20 +344,29 @@ fn static_access(
     }
 }
 
+struct Prepared<'a, 'src> {
+    launch: launch::Launch,
+    low: lower::Lowered<'src>,
+    params: Vec<&'a str>,
+    short_params: Vec<&'a str>,
+    classes: Vec<launch::WarpClass>,
+    results: Vec<dataflow::ClassResult>,
+}
+
+/// Launch facts, lowering, CFG and the dataflow of every warp class.
 #[allow(clippy::too_many_arguments)]
-fn analyze_kernel(
-    file: &SourceFile,
-    func: &crate::syntax::ast::Function<'_>,
-    body: &crate::syntax::ast::Body<'_>,
+fn prepare<'a, 'src>(
+    func: &'a crate::syntax::ast::Function<'src>,
+    body: &'a crate::syntax::ast::Body<'src>,
     name: &str,
-    demangled: String,
-    globals: &[(&str, Space, u32)],
-    files: &HashMap<u32, &str>,
-    scopes: &crate::sema::Scopes<'_>,
+    demangled: &str,
+    globals: &[(&'src str, Space, u32)],
+    scopes: &crate::sema::Scopes<'src>,
     opts: &Options,
-) -> KernelAnalysis {
-    let launch = launch::resolve(func, name, &demangled, opts);
-    let low = lower::lower(func, body, globals, scopes);
+    probe: Option<(u32, u32)>,
+) -> Prepared<'a, 'src> {
+    let launch = launch::resolve(func, name, demangled, opts);
+    let mut low = lower::lower(func, body, globals, scopes);
     let cfg = Cfg::build(func);
     let params: Vec<&str> = func
         .params
@@ -340,7 +377,7 @@ fn analyze_kernel(
         .iter()
         .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
         .collect();
-    let inputs = dataflow::Inputs {
+    let mut inputs = dataflow::Inputs {
         params: launch.params.clone(),
         pointer_params: low.pointer_params.clone(),
         pointer_align: opts.pointer_align,
@@ -358,13 +395,11 @@ fn analyze_kernel(
     let classes = launch::warp_classes(launch.block, launch.block_assumed);
     let mut results: Vec<dataflow::ClassResult> = classes
         .iter()
-        .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+        .map(|c| dataflow::analyze_class_with_probe(&low, &cfg, &inputs, c, probe))
         .collect();
     // A 64-bit parameter that is the base of an address is a pointer even
     // without `cvta.to.global` (hand-written PTX): mark it and run again, so
     // that its alignment is known.
-    let mut low = low;
-    let mut inputs = inputs;
     let mut found = false;
     for r in &results {
         for f in r.accesses.values() {
@@ -388,22 +423,66 @@ fn analyze_kernel(
         inputs.pointer_params = low.pointer_params.clone();
         results = classes
             .iter()
-            .map(|c| dataflow::analyze_class(&low, &cfg, &inputs, c))
+            .map(|c| dataflow::analyze_class_with_probe(&low, &cfg, &inputs, c, probe))
             .collect();
     }
+
+    Prepared {
+        launch,
+        low,
+        params,
+        short_params,
+        classes,
+        results,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyze_kernel(
+    file: &SourceFile,
+    func: &crate::syntax::ast::Function<'_>,
+    body: &crate::syntax::ast::Body<'_>,
+    name: &str,
+    demangled: String,
+    globals: &[(&str, Space, u32)],
+    files: &HashMap<u32, &str>,
+    scopes: &crate::sema::Scopes<'_>,
+    opts: &Options,
+) -> KernelAnalysis {
+    let Prepared {
+        launch,
+        low,
+        params,
+        short_params,
+        classes,
+        results,
+        ..
+    } = prepare(func, body, name, &demangled, globals, scopes, opts, None);
+    let _ = &params;
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
     let mut cur: Option<SourceLocation> = None;
     for st in &body.statements {
         if let StmtKind::Loc(l) = &st.kind {
-            cur = Some(SourceLocation {
-                file: files
-                    .get(&l.file)
+            let name = |f: u32| {
+                files
+                    .get(&f)
                     .map(|s| s.to_string())
-                    .unwrap_or_else(|| format!("#{}", l.file)),
+                    .unwrap_or_else(|| format!("#{f}"))
+            };
+            cur = Some(SourceLocation {
+                file: name(l.file),
                 line: l.line,
                 column: l.column,
+                inlined_at: l.inlined_at.map(|(f, line, column)| {
+                    Box::new(SourceLocation {
+                        file: name(f),
+                        line,
+                        column,
+                        inlined_at: None,
+                    })
+                }),
             });
         }
         loc_of.push(cur.clone());
@@ -465,14 +544,32 @@ fn analyze_kernel(
             match totals::simulate(&low, &si, &spaces) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
-                    totals_unavailable =
-                        Some(match e.stmt.and_then(|i| body.statements.get(i as usize)) {
-                            Some(st) => {
-                                let lc = file.line_col(st.span.start);
-                                format!("{} (PTX line {})", e.message, lc.line)
-                            }
-                            None => e.message,
+                    let mut why = match e.stmt.and_then(|i| body.statements.get(i as usize)) {
+                        Some(st) => {
+                            let lc = file.line_col(st.span.start);
+                            format!("{} (PTX line {})", e.message, lc.line)
+                        }
+                        None => e.message.clone(),
+                    };
+                    // Name the scalar parameters that were not given.
+                    let missing: Vec<String> = launch
+                        .params
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, v)| {
+                            v.is_none() && !low.pointer_params.get(*k).copied().unwrap_or(false)
                         })
+                        .map(|(k, _)| {
+                            format!("{} (--param {k}=…)", params.get(k).copied().unwrap_or("?"))
+                        })
+                        .collect();
+                    if e.message.contains("not known") && !missing.is_empty() {
+                        why.push_str(&format!(
+                            "; scalar parameters not given: {}",
+                            missing.join(", ")
+                        ));
+                    }
+                    totals_unavailable = Some(why);
                 }
             }
         }
@@ -500,6 +597,7 @@ fn analyze_kernel(
         let mut wsum = 0.0;
         let mut acc = CostRange {
             sectors_min: f64::MAX,
+            lines_min: f64::MAX,
             ..Default::default()
         };
         let (mut ideal, mut active) = (0.0, 0.0);
@@ -520,6 +618,8 @@ fn analyze_kernel(
             acc.sectors += w * sa.cost.sectors;
             acc.sectors_min = acc.sectors_min.min(sa.cost.sectors_min);
             acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
+            acc.lines_min = acc.lines_min.min(sa.cost.lines_min);
+            acc.lines_max = acc.lines_max.max(sa.cost.lines_max);
             ideal += w * sa.ideal;
             active += w * sa.active;
             wf = match (wf, sa.wavefronts) {
@@ -550,6 +650,8 @@ fn analyze_kernel(
                 ideal_sectors: ideal / wsum,
                 sectors_min: acc.sectors_min,
                 sectors_max: acc.sectors_max,
+                l1_lines_min: acc.lines_min,
+                l1_lines_max: acc.lines_max,
                 active_lanes: Some(active / wsum),
             }
         } else {
@@ -559,6 +661,8 @@ fn analyze_kernel(
                 ideal_sectors: 0.0,
                 sectors_min: 0.0,
                 sectors_max: 0.0,
+                l1_lines_min: 0.0,
+                l1_lines_max: 0.0,
                 active_lanes: None,
             }
         };
@@ -583,6 +687,8 @@ fn analyze_kernel(
                         ideal_sectors: st.ideal / n,
                         sectors_min: st.sectors_min / n,
                         sectors_max: st.sectors_max / n,
+                        l1_lines_min: st.lines_min / n,
+                        l1_lines_max: st.lines_max / n,
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
@@ -613,6 +719,12 @@ fn analyze_kernel(
         }
         if let Some(n) = space_notes.get(&(i as u32)) {
             caveats.push(n.clone());
+        }
+        if opts.arch == Arch::Sm60 && space == Space::Global && info.op == AccessOp::Load {
+            caveats.push(
+                "Pascal (sm_60/61): global loads are cached in L2 only and served in 32-byte transactions; the sector figures apply, the L1 line figure does not"
+                    .to_string(),
+            );
         }
         if matches!(space, Space::Shared | Space::Local) {
             caveats.push(format!(
@@ -746,4 +858,112 @@ fn pattern_rank(p: Pattern) -> u8 {
         Pattern::Broadcast => 1,
         Pattern::Coalesced => 0,
     }
+}
+
+/// What the analysis knows about one register at one point of a kernel (for
+/// editor hovers): see [`explain_register`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegisterFacts {
+    /// `uniform`, `exact per lane`, `symbolic stride`, `data-dependent`,
+    /// `unknown`, `predicate`, or `undefined` (no definition reaches).
+    pub kind: &'static str,
+    /// The value: lane `lane` (0..31), uniform symbols (`ctaid.x`,
+    /// `tid0.x` = the warp's first thread index, parameters by PTX name,
+    /// `uN` = an opaque uniform value).
+    pub value: String,
+    /// Per-lane values when the whole value is a known constant per lane.
+    pub lanes: Option<Vec<i64>>,
+    /// Lanes that may execute the statement (bit l = lane l), for the first
+    /// warp class of the block.
+    pub active: u32,
+}
+
+use serde::Serialize;
+
+/// What the analysis knows about register `reg` just before statement `stmt`
+/// of kernel `kernel` (the launch facts of `opts` apply). `None` when the
+/// function is not a kernel with a body, or `reg` is not one of its registers.
+pub fn explain_register(
+    module: &Module<'_>,
+    kernel: crate::syntax::ast::FunctionId,
+    stmt: crate::syntax::ast::StmtId,
+    reg: &str,
+    opts: &Options,
+) -> Option<RegisterFacts> {
+    let func = module.functions.get(kernel.index())?;
+    if func.kind != FunctionKind::Entry {
+        return None;
+    }
+    let body = func.body.as_ref()?;
+    let globals = module_globals(module);
+    let scopes = crate::sema::Scopes::build(body);
+    let name = func.name.text;
+    let demangled = demangle(name);
+    // find the register's index with a cheap lowering first
+    let low = lower::lower(func, body, &globals, &scopes);
+    let r = low.regs.iter().position(|n| *n == reg)? as u32;
+    let p = prepare(
+        func,
+        body,
+        name,
+        &demangled,
+        &globals,
+        &scopes,
+        opts,
+        Some((stmt.0, r)),
+    );
+    let (v, mask) = p.results.first()?.probe.clone()?;
+    let describe = |poly: &domain::Poly| describe_poly(poly, &p.params);
+    Some(match &v {
+        Value::Undef => RegisterFacts {
+            kind: "undefined",
+            value: "no definition reaches".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Poly(poly) => {
+            let exact = poly.exact();
+            let kind = if poly.is_uniform() {
+                "uniform"
+            } else if exact.is_some() || poly.split().1.exact().is_some() {
+                "exact per lane"
+            } else {
+                "symbolic stride"
+            };
+            RegisterFacts {
+                kind,
+                value: describe(poly),
+                lanes: exact.map(|l| l.to_vec()),
+                active: mask,
+            }
+        }
+        Value::Varying { data: true } => RegisterFacts {
+            kind: "data-dependent",
+            value: "depends on loaded data".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Varying { data: false } => RegisterFacts {
+            kind: "unknown",
+            value: "varies across lanes in a way the analysis cannot express".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Pred(pv) => RegisterFacts {
+            kind: "predicate",
+            value: match pv {
+                domain::PredVal::Lanes(b) => format!("true in lanes {b:#010x}"),
+                domain::PredVal::Partial { maybe, sure, .. } => {
+                    format!("true in lanes {sure:#010x}, false outside {maybe:#010x}, unknown in between")
+                }
+                domain::PredVal::Unknown { uniform: true, .. } => {
+                    "unknown, the same in every lane".into()
+                }
+                domain::PredVal::Unknown { data: true, .. } => "depends on loaded data".into(),
+                domain::PredVal::Unknown { .. } => "unknown, may differ across lanes".into(),
+            },
+            lanes: None,
+            active: mask,
+        },
+    })
 }

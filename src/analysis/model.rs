@@ -130,6 +130,10 @@ pub struct PerRequest {
     pub sectors_min: f64,
     /// Upper bound on sectors.
     pub sectors_max: f64,
+    /// Lower bound on L1 lines.
+    pub l1_lines_min: f64,
+    /// Upper bound on L1 lines.
+    pub l1_lines_max: f64,
     /// Active lanes per request, when known.
     pub active_lanes: Option<f64>,
 }
@@ -143,6 +147,9 @@ pub struct SourceLocation {
     pub line: u32,
     /// Column (0 when unknown, as `.loc` writes it).
     pub column: u32,
+    /// The call site when the code was inlined (`.loc … inlined_at f l c`):
+    /// `file:line` is then inside the callee (a CUDA header for `atomicAdd`).
+    pub inlined_at: Option<Box<SourceLocation>>,
 }
 
 /// One memory instruction and what it costs.

@@ -32,13 +32,25 @@
 //! one element's sectors (the expected value for random addresses over a large
 //! array; the bounds are kept separately).
 //!
+//! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
+//! or an `atom` whose result is never read, which ptxas turns into `RED`)
+//! counts, per sector, the largest number of lanes on one of its addresses
+//! (same-address lanes are not merged: 32 for a per-warp counter), while an
+//! `atom` whose result is used is counted like a load (ptxas aggregates
+//! same-address lanes into one). Both rules were read off the H100
+//! measurement (`tests/hw/measured.json`: `atomic_add_f32`, `red_asm_f32`,
+//! `atom_ret_u32`, `atomic_inc_same_u32`).
+//!
 //! # When it stops
 //!
 //! The simulation gives up, with the reason, when a branch or a memory guard
 //! depends on a value it does not know (a parameter that was not given, or
 //! loaded data), on an indirect branch or a call, and when the work budget is
-//! exhausted before a single block has finished. Every step is bounded: the
-//! budget counts warp instructions.
+//! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
+//! instructions per kernel: about half a second in a release build). When the budget
+//! runs out later, the block in progress is dropped and the totals are scaled
+//! from the blocks that finished (`Totals::blocks_simulated` <
+//! `blocks_total`, with a kernel caveat). Every step is bounded.
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
@@ -48,7 +60,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 3_000_000;
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -65,6 +77,10 @@ pub struct SimStats {
     pub sectors_min: f64,
     /// Upper bound on sectors, summed.
     pub sectors_max: f64,
+    /// Lower bound on lines, summed.
+    pub lines_min: f64,
+    /// Upper bound on lines, summed.
+    pub lines_max: f64,
     /// Ideal sectors, summed.
     pub ideal: f64,
     /// Sectors as the kernel-level counter `l1tex__t_sectors_pipe_lsu_mem_global_op_*`
@@ -703,6 +719,12 @@ fn record(
         c.sectors as f64 + unknown as f64 * per
     };
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
+    e.lines_max += c.lines as f64 + unknown as f64 * lines_per;
+    e.lines_min += if c.lines > 0 {
+        c.lines as f64
+    } else {
+        lines_per
+    };
     e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
     let pattern = if unknown > 0 {
         if data_lanes != 0 {
@@ -761,5 +783,35 @@ pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
     match &low.ops.get(stmt as usize)?.kind {
         OpKind::Mem { info, .. } => Some(info.op),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_count_same_address_lanes() {
+        // tests/hw/measured.json, red_asm_f32: 4 + 32 + 32 sectors per warp.
+        let consecutive: Lanes = std::array::from_fn(|l| 4 * l as i64);
+        assert_eq!(atomic_sectors(&consecutive, u32::MAX, 4), 4);
+        assert_eq!(atomic_sectors(&[64; WARP], u32::MAX, 4), 32);
+        assert_eq!(atomic_sectors(&[64; WARP], 0b1011, 4), 3);
+        // two addresses in one sector: the larger group counts
+        let two: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 4 });
+        assert_eq!(atomic_sectors(&two, u32::MAX, 4), 20);
+    }
+
+    #[test]
+    fn blocks_are_visited_once_each() {
+        for n in [1u64, 2, 7, 79, 128, 1000] {
+            let step = spread_step(n);
+            let mut seen: Vec<u64> = (0..n)
+                .map(|k| (k as u128 * step as u128 % n as u128) as u64)
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, n);
+        }
     }
 }

@@ -16,15 +16,25 @@
 //!     symbolic level assumes no wrap-around, see the domain essay);
 //!   - `add`, `sub`, `neg`, `mul.lo/.wide`, `mad.lo/.wide`, `shl` by a
 //!     constant: polynomial arithmetic, which keeps symbolic strides;
-//!   - `and` with a low mask `2^j-1` or a high mask `-2^j`, `or`/`xor` with a
-//!     constant below `2^j`, `shr` by `k`, `div`/`rem` by a constant `c`, applied
-//!     to `U + d` (uniform `U`, exact lane offsets `d`): exact per lane when the
-//!     congruence of `U` fixes `U mod 2^j` (resp. `2^k`, `c`), writing
-//!     `U = (U - r) + r` and moving `r` into the lane part;
+//!   - `and`, `or`, `xor` with a constant `c`, `shr` by `k`, `div`/`rem` by a
+//!     constant `c`, applied to `U + d` (uniform `U`, exact lane offsets `d`):
+//!     exact per lane when the congruence of `U` fixes `U mod 2^j` (`2^j > c`;
+//!     resp. `2^k`, `c`), writing `U = (U - r) + r` and moving `r` into the
+//!     lane part (`(i >> 2) * 64`, `i & 7`, `i ^ 1`, `(i & ~31) + 31 - (i & 31)`);
+//!     for a mask with high bits when `U` is known only modulo a smaller
+//!     power of two `M` and the lanes stay inside one `M`-block, the bits
+//!     below `M` come from the lanes and the bits above from `U`: the result
+//!     is an opaque uniform value `≡ 0 (mod M)` plus exact lanes (`i ^ 0x55`
+//!     with `i = 256·ctaid + 32·w + lane`);
+//!   - `or`/`xor` of two values whose bits are disjoint (an exact operand in
+//!     `[0, 2^j)`, the other a multiple of `2^j` in every lane) is their sum,
+//!     as nvcc emits `(lane % 8) * 4 + (i & ~31)`;
 //!   - `selp`/`slct` with a predicate known per lane blend the two sides;
 //!   - `setp` compares per lane when the difference of its operands is exact
 //!     (the uniform parts cancel: `i < n` with `n` unknown is not, `(tid & 31) <
-//!     16` is);
+//!     16` is); predicates are three-valued per lane (`PredVal::Partial`), so
+//!     `(tid & 31) < 16 && i < n` is known false in lanes 16..31 even though
+//!     `i < n` is unknown;
 //!   - anything else: a fresh opaque uniform symbol when every input is
 //!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
 //!     depends on loaded data.
@@ -170,8 +180,10 @@ pub enum AluOp {
     Div,
     /// `rem`
     Rem,
-    /// `selp` (`slct` compares a number with 0 and is not modelled)
+    /// `selp`
     Selp,
+    /// `slct`: `c >= 0 ? a : b` (integer `c`)
+    Slct,
     /// `cvt` from `src` to the instruction type.
     Cvt(Ty),
     /// `setp` with an optional `.and/.or/.xor` combination.
@@ -235,6 +247,7 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "div" => AluOp::Div,
         "rem" => AluOp::Rem,
         "selp" => AluOp::Selp,
+        "slct" if !mods.contains(&"f32") => AluOp::Slct,
         "bfe" => AluOp::Bfe,
         "cvt" => {
             let src = *tys.get(1)?;
@@ -393,6 +406,15 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             out(r)
         }
         AluOp::Selp => None, // needs a predicate: see `abstract_eval`
+        AluOp::Slct => {
+            let c = Ty {
+                bits: 32,
+                signed: true,
+                float: false,
+            }
+            .read(*args.get(2)?);
+            out(if c >= 0 { a(0)? } else { a(1)? })
+        }
         AluOp::Cvt(src) => out(src.read(*args.first()?)),
         AluOp::Bfe => {
             let x = a(0)?;
@@ -566,6 +588,28 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if alu.op == AluOp::Selp {
         return selp(args, ctx);
     }
+    if alu.op == AluOp::Slct {
+        // turn the integer condition into a predicate, then select
+        let p = match args
+            .get(2)
+            .and_then(|v| v.as_poly())
+            .and_then(|p| p.exact())
+        {
+            Some(c) => Value::Pred(PredVal::Lanes(
+                (0..WARP).fold(0u32, |m, l| m | ((((c[l] as i32) >= 0) as u32) << l)),
+            )),
+            None => match args.get(2) {
+                Some(v) => Value::Pred(PredVal::Unknown {
+                    uniform: v.is_uniform(),
+                    data: v.is_data(),
+                }),
+                None => Value::Varying { data: false },
+            },
+        };
+        let a = args.first().cloned().unwrap_or_default();
+        let b = args.get(1).cloned().unwrap_or_default();
+        return selp(&[a, b, p], ctx);
+    }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
     let Some(polys) = polys else {
         return give_up(args, ctx);
@@ -604,48 +648,26 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if let Some(r) = r {
         return Value::poly(r);
     }
-    // Non-linear operations on `U + d` with a constant second operand.
+    // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
+    // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
+    if matches!(alu.op, AluOp::Or | AluOp::Xor) {
+        if let (Some(a), Some(b)) = (p(0), p(1)) {
+            for (small, big) in [(a, b), (b, a)] {
+                if let Some(v) = disjoint_sum(small, big, ctx) {
+                    return v;
+                }
+            }
+        }
+    }
+    // Non-linear operations on `U + d` with a constant operand.
     let special = (|| -> Option<Value> {
-        let x = p(0)?;
-        let c = konst(1)?;
+        let commutative = matches!(alu.op, AluOp::And | AluOp::Or | AluOp::Xor);
+        let (x, c) = match (konst(0), konst(1)) {
+            (Some(c), None) if commutative => (p(1)?, c),
+            _ => (p(0)?, konst(1)?),
+        };
         match alu.op {
-            AluOp::And => {
-                let m = c.wrapping_add(1);
-                if c >= 0 && m > 0 && m & (m - 1) == 0 {
-                    // low mask 2^j - 1: exact lanes, the high part is cleared
-                    let (u, dd) = uniform_plus_lanes(x)?;
-                    let r = ctx.facts().poly_cong(&u).residue_mod(m as u64)?;
-                    let lanes: Lanes = std::array::from_fn(|l| dd[l].wrapping_add(r) & c);
-                    return Some(Value::poly(Poly::lanes(lanes)));
-                }
-                let n = c.checked_neg()?;
-                if n > 0 && n & (n - 1) == 0 {
-                    // high mask -2^j: U + d - ((r + d) & (2^j - 1))
-                    return split_at_modulus(x, n, 1, ctx, &|v| v & c);
-                }
-                // a mask in the type's width, such as 0xffffffe0 on .b32
-                if alu.ty.bits < 64 {
-                    let sc = Ty {
-                        signed: true,
-                        ..alu.ty
-                    }
-                    .read(c);
-                    let n = sc.checked_neg()?;
-                    if n > 0 && n & (n - 1) == 0 {
-                        return split_at_modulus(x, n, 1, ctx, &|v| v & sc);
-                    }
-                }
-                None
-            }
-            AluOp::Or | AluOp::Xor => {
-                let m = pow2_above(c)?;
-                let f: &dyn Fn(i64) -> i64 = if alu.op == AluOp::Or {
-                    &|v| v | c
-                } else {
-                    &|v| v ^ c
-                };
-                split_at_modulus(x, m, 1, ctx, f)
-            }
+            AluOp::And | AluOp::Or | AluOp::Xor => bitwise(alu, x, c, ctx),
             AluOp::Shr => {
                 if !(0..62).contains(&c) {
                     return None;
@@ -667,6 +689,101 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         return v;
     }
     give_up(args, ctx)
+}
+
+/// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
+/// lane of `big` is a multiple of `2^j`: the bits are disjoint, so it is `small + big`.
+fn disjoint_sum(small: &Poly, big: &Poly, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let sl = small.exact()?;
+    let max = sl.iter().copied().max()?;
+    if sl.iter().any(|&v| v < 0) {
+        return None;
+    }
+    let m = pow2_above(max)?;
+    let (u, d) = uniform_plus_lanes(big)?;
+    if ctx.facts().poly_cong(&u).residue_mod(m as u64)? != 0
+        || d.iter().any(|v| v.rem_euclid(m) != 0)
+    {
+        return None;
+    }
+    Some(Value::poly(small.add(big)))
+}
+
+/// `and`, `or`, `xor` of `U + d` with a constant `c` (see the module essay).
+fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    // Constants are read in the type's width, sign-extended: 0xffffffe0 on
+    // .b32 is the high mask -32 for the (non-negative) values involved.
+    let c = if alu.ty.bits < 64 {
+        Ty {
+            signed: true,
+            ..alu.ty
+        }
+        .read(c)
+    } else {
+        c
+    };
+    let op = alu.op;
+    let f = |v: i64, k: i64| match op {
+        AluOp::And => v & k,
+        AluOp::Or => v | k,
+        _ => v ^ k,
+    };
+    let (u, d) = uniform_plus_lanes(x)?;
+    let cu = ctx.facts().poly_cong(&u);
+    // A: c in [0, 2^j) and U mod 2^j known: exact lanes, the high part is
+    // cleared (and) or kept (or, xor).
+    if c >= 0 {
+        if let Some(m) = pow2_above(c) {
+            if let Some(r) = cu.residue_mod(m as u64) {
+                let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c));
+                return Some(Value::poly(match op {
+                    AluOp::And => Poly::lanes(lanes),
+                    _ => u.sub(&Poly::constant(r)).add(&Poly::lanes(lanes)),
+                }));
+            }
+        }
+    }
+    // B: a high mask -2^j with U mod 2^j known: U + d - ((r + d) mod 2^j).
+    if op == AluOp::And {
+        if let Some(n) = c.checked_neg() {
+            if n > 0 && n & (n - 1) == 0 {
+                if let Some(v) = split_at_modulus(x, n, 1, ctx, &|v| v & c) {
+                    return Some(v);
+                }
+            }
+        }
+    }
+    // C: U ≡ r (mod M), M the power of two the congruence gives, and the lanes
+    // stay inside one M-block (r + d in [0, M)): the bits below M come from
+    // the lanes, the bits above from U, so the result is a uniform value
+    // (≡ 0 mod M) plus exact lanes: (U - r) op c_hi + (r + d) op c_lo.
+    if cu.m == 0 {
+        return None;
+    }
+    let m = 1i64.checked_shl(cu.m.trailing_zeros().min(40))?;
+    if m < 2 {
+        return None;
+    }
+    let r = cu.r.rem_euclid(m);
+    if d.iter()
+        .any(|&v| v.wrapping_add(r) < 0 || v.wrapping_add(r) >= m)
+    {
+        return None;
+    }
+    let c_lo = c & (m - 1);
+    let c_hi = c & !(m - 1);
+    let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c_lo));
+    let high_exact = u.sub(&Poly::constant(r));
+    let high = match op {
+        AluOp::And if c_hi == 0 => Poly::constant(0),
+        AluOp::And if c_hi == !(m - 1) => high_exact,
+        AluOp::Or | AluOp::Xor if c_hi == 0 => high_exact,
+        _ => match high_exact.as_const() {
+            Some(h) => Poly::constant(f(h, c_hi)),
+            None => Poly::sym(ctx.opaque(2, Cong::modulo(m as u64, 0))),
+        },
+    };
+    Some(Value::poly(high.add(&Poly::lanes(lanes))))
 }
 
 fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
@@ -715,11 +832,11 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
                     data: false,
                 },
             };
-            pv.combine(q, |a, b| match op {
-                AluOp2::And => a & b,
-                AluOp2::Or => a | b,
-                AluOp2::Xor => a ^ b,
-            })
+            match op {
+                AluOp2::And => pv & q,
+                AluOp2::Or => pv | q,
+                AluOp2::Xor => pv ^ q,
+            }
         }
     };
     Value::Pred(pv)
@@ -932,6 +1049,26 @@ mod tests {
         // i & ~3 (as .b32 0xfffffffc)
         let v = abstract_eval(d("and", &["b32"]), &[i.clone(), c(0xffff_fffc)], &mut x);
         assert_eq!(&lane_part(&v)[..6], &[0, 0, 0, 0, 4, 4]);
+        // (i << 2) & 28: a mask that is not 2^j - 1
+        let i4 = abstract_eval(d("shl", &["b32"]), &[i.clone(), c(2)], &mut x);
+        let v = abstract_eval(d("and", &["b64"]), &[i4, c(28)], &mut x);
+        assert_eq!(&lanes(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
+        // i ^ 0x55: U is known only mod 32 (tid0 ≡ 0 mod 32 in a 256-thread
+        // block with unknown ctaid... here mod 256), the lanes stay in one
+        // block: exact lanes plus a uniform value
+        let mut y = ctx();
+        y.facts.tid_base[0] = Some(Cong::modulo(32, 0));
+        let v = abstract_eval(d("xor", &["b32"]), &[i.clone(), c(0x55)], &mut y);
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(lp.exact().unwrap()[0], 0);
+        assert_eq!(lp.exact().unwrap()[1], (1 ^ 0x15) - 0x15);
+        assert_eq!(y.facts.poly_cong(&u).residue_mod(32), Some(0x15));
+        // (lane % 8) * 4 | (i & -32): disjoint bits, a sum
+        let lane = abstract_eval(d("and", &["b32"]), &[i.clone(), c(7)], &mut x);
+        let lane4 = abstract_eval(d("shl", &["b32"]), &[lane, c(2)], &mut x);
+        let hi = abstract_eval(d("and", &["b32"]), &[i.clone(), c(-32)], &mut x);
+        let v = abstract_eval(d("or", &["b32"]), &[lane4, hi], &mut x);
+        assert_eq!(&lane_part(&v)[..9], &[0, 4, 8, 12, 16, 20, 24, 28, 0]);
         // i % 17: the uniform part is not known mod 17
         let v = abstract_eval(d("rem", &["s32"]), &[i.clone(), c(17)], &mut x);
         assert_eq!(v, Value::Varying { data: false });
@@ -989,6 +1126,14 @@ mod tests {
             &mut x,
         );
         assert_eq!(&lanes(&s)[..2], &[1, 2]);
+        // slct: lane - 16 >= 0 picks the first operand in lanes 16..31
+        let cond = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 - 16)));
+        let s = abstract_eval(d("slct", &["b32", "s32"]), &[c(7), c(9), cond], &mut x);
+        assert_eq!((lanes(&s)[15], lanes(&s)[16]), (9, 7));
+        assert_eq!(
+            eval_scalar(d("slct", &["b32", "s32"]), &[7, 9, -1]),
+            Some(9)
+        );
     }
 
     #[test]
