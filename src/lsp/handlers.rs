@@ -370,6 +370,14 @@ fn space_name(s: Space) -> &'static str {
     }
 }
 
+fn source_location(src: &warpscope::analysis::SourceLocation) -> String {
+    if src.column > 0 {
+        format!("{}:{}:{}", src.file, src.line, src.column)
+    } else {
+        format!("{}:{}", src.file, src.line)
+    }
+}
+
 /// The hover text of one memory access: every figure is the analysis's.
 pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     let pr = &a.per_request;
@@ -402,12 +410,21 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     // An ideal access of the same bytes touches ⌈ideal sectors / 4⌉ lines
     // (four 32-byte sectors per 128-byte line).
     let ideal_lines = (pr.ideal_sectors / 4.0).ceil();
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "| L1 lines / request | {} (ideal {}) |",
+        "| L1 lines / request | {} (ideal {})",
         fmt_num(pr.l1_lines),
         fmt_num(ideal_lines)
     );
+    if pr.l1_lines_min != pr.l1_lines_max {
+        let _ = write!(
+            out,
+            ", between {} and {}",
+            fmt_num(pr.l1_lines_min),
+            fmt_num(pr.l1_lines_max)
+        );
+    }
+    let _ = writeln!(out, " |");
     let _ = write!(
         out,
         "| sectors / request | {} (ideal {})",
@@ -441,18 +458,14 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     if let Some(r) = a.requests {
         let _ = writeln!(out, "| requests / launch | {r} |");
     }
-    match &a.source {
-        Some(src) if src.column > 0 => {
-            let _ = writeln!(
-                out,
-                "| CUDA source | `{}:{}:{}` |",
-                src.file, src.line, src.column
-            );
+    if let Some(src) = &a.source {
+        let _ = write!(out, "| CUDA source | `{}`", source_location(src));
+        let mut at = src.inlined_at.as_deref();
+        while let Some(call) = at {
+            let _ = write!(out, ", inlined at `{}`", source_location(call));
+            at = call.inlined_at.as_deref();
         }
-        Some(src) => {
-            let _ = writeln!(out, "| CUDA source | `{}:{}` |", src.file, src.line);
-        }
-        None => {}
+        let _ = writeln!(out, " |");
     }
     // What the figures rest on: this access's caveats, then the kernel's.
     for c in a.caveats.iter().chain(&k.caveats) {
@@ -595,6 +608,7 @@ mod tests {
                 file: "kernels.cu".into(),
                 line: 6,
                 column: 5,
+                inlined_at: None,
             }),
             instruction: "st.global.f32".into(),
             op: AccessOp::Store,
@@ -609,6 +623,8 @@ mod tests {
                 ideal_sectors: 4.0,
                 sectors_min: 32.0,
                 sectors_max: 32.0,
+                l1_lines_min: 32.0,
+                l1_lines_max: 32.0,
                 active_lanes: Some(32.0),
             },
             requests: None,
@@ -656,7 +672,28 @@ mod tests {
         a.per_request.sectors_min = 4.0;
         a.per_request.sectors_max = 8.0;
         a.per_request.active_lanes = None;
+        a.per_request.l1_lines_min = 2.0;
+        a.per_request.l1_lines_max = 3.0;
+        a.source = Some(SourceLocation {
+            file: "atomic.h".into(),
+            line: 10,
+            column: 0,
+            inlined_at: Some(Box::new(SourceLocation {
+                file: "k.cu".into(),
+                line: 3,
+                column: 7,
+                inlined_at: None,
+            })),
+        });
         let h = access_hover(&k, &a);
+        assert!(
+            h.contains("| L1 lines / request | 32 (ideal 1), between 2 and 3 |"),
+            "{h}"
+        );
+        assert!(
+            h.contains("| CUDA source | `atomic.h:10`, inlined at `k.cu:3:7` |"),
+            "{h}"
+        );
         assert!(
             h.contains("| sectors / request | 6.5 (ideal 4), between 4 and 8 |"),
             "{h}"
