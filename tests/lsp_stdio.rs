@@ -898,3 +898,36 @@ fn requests_before_initialize_are_refused() {
     c.initialize(json!({}), Value::Null);
     c.shutdown();
 }
+
+#[test]
+fn hover_on_registers_shows_the_inferred_value() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    // The global thread index: the lane plus the warp's uniform part.
+    let h = hover_text(&mut c, FIXTURE, "%r1, %r3, %r4", 1);
+    assert!(h.starts_with("register `%r1`: `.b32`"), "{h}");
+    assert!(
+        h.contains(
+            "**value after this instruction** (exact per lane): `lane + tid0.x + ctaid.x*ntid.x`"
+        ),
+        "{h}"
+    );
+    // The store's address, used in `[%rd8]`.
+    let h = hover_text(&mut c, FIXTURE, "[%rd8]", 2);
+    assert!(
+        h.contains("**value before this statement** (exact per lane): `128*lane + _Z6stridePfS_i_param_1 + 128*tid0.x + 128*ctaid.x*ntid.x`"),
+        "{h}"
+    );
+    assert!(h.contains("active lanes: 32 of 32"), "{h}");
+    // Outside a kernel (a `.func`): the declaration only.
+    c.open("file:///tmp/warpscope-lsp-test/calls.ptx", CALLS);
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td("file:///tmp/warpscope-lsp-test/calls.ptx"), "position": pos_of(CALLS, "%r2, %r1, %r1", 1)}),
+    );
+    let h = r["contents"]["value"].as_str().unwrap();
+    assert!(h.starts_with("register `%r2`: `.b32`"), "{h}");
+    assert!(!h.contains("value"), "{h}");
+    c.shutdown();
+}

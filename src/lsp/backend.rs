@@ -159,6 +159,78 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     }
 }
 
+/// What the analysis infers for a register at the cursor.
+pub struct RegisterValue {
+    /// The library's answer.
+    pub facts: warpscope::analysis::RegisterFacts,
+    /// True when the value is the one after the instruction (the register
+    /// is its destination), false when before it.
+    pub after: bool,
+}
+
+/// The analysis's inferred value of register `reg`, written at `span`, via
+/// `analysis::explain_register` (with the document's launch configuration).
+/// Parses the text again: the tree of the last analysis did not survive it,
+/// and a hover is rare next to edits. `None` outside kernels.
+pub fn register_value(
+    text: &str,
+    span: Span,
+    reg: &str,
+    config: &LoadedConfig,
+) -> Option<RegisterValue> {
+    use warpscope::syntax::ast::{FunctionId, OperandKind, StmtId};
+    let (module, _) = warpscope::syntax::parse(text);
+    let (fi, func) = module.functions.iter().enumerate().find(|(_, f)| {
+        f.kind == FunctionKind::Entry && f.body.is_some() && f.span.contains(span.start)
+    })?;
+    let body = func.body.as_ref()?;
+    let i = body
+        .statements
+        .partition_point(|s| s.span.start <= span.start);
+    let si = i
+        .checked_sub(1)
+        .filter(|&j| body.statements[j].span.contains(span.start))?;
+    // A destination (first operand of an instruction that writes it) is
+    // shown as computed, i.e. before the next statement.
+    let after = match &body.statements[si].kind {
+        StmtKind::Instruction(ins) => {
+            let writes = !matches!(
+                ins.opcode(),
+                "st" | "red"
+                    | "bra"
+                    | "brx"
+                    | "call"
+                    | "ret"
+                    | "exit"
+                    | "bar"
+                    | "membar"
+                    | "fence"
+                    | "prefetch"
+                    | "prefetchu"
+                    | "cp"
+                    | "stmatrix"
+                    | "tex"
+                    | "sust"
+                    | "sured"
+            );
+            let in_first = ins.operands.first().is_some_and(|o| {
+                o.span.contains(span.start) && !matches!(o.kind, OperandKind::Address { .. })
+            });
+            writes && in_first && ins.operands.len() > 1 && si + 1 < body.statements.len()
+        }
+        _ => false,
+    };
+    let at = if after { si + 1 } else { si };
+    let facts = warpscope::analysis::explain_register(
+        &module,
+        FunctionId(fi as u32),
+        StmtId(at as u32),
+        reg,
+        &config.config.options,
+    )?;
+    Some(RegisterValue { facts, after })
+}
+
 /// The explanation of a diagnostic code, as `warpscope explain CODE` prints it.
 pub fn explain(code: &str) -> Option<&'static str> {
     warpscope::lints::explain(code)

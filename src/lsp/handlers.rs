@@ -269,7 +269,15 @@ fn hover(s: &mut Server, p: lt::HoverParams) -> Option<lt::Hover> {
     let mut range: Option<Span> = None;
 
     if let Some(o) = facts.names.at(offset) {
-        if let Some(h) = name_hover(facts, text, o) {
+        if let Some(mut h) = name_hover(facts, text, o) {
+            if o.kind == NameKind::Register {
+                if let Some(v) = text
+                    .get(o.span.range())
+                    .and_then(|name| backend::register_value(text, o.span, name, &doc.config))
+                {
+                    h.push_str(&register_value_text(&v));
+                }
+            }
             sections.push(h);
             range = Some(o.span);
         }
@@ -336,6 +344,32 @@ fn name_hover(facts: &Facts, text: &str, o: &super::index::Occurrence) -> Option
         let _ = write!(out, "\n\n```ptx\n{}\n```", decl.trim());
     }
     Some(out)
+}
+
+/// The analysis's value of a register, as hover shows it.
+fn register_value_text(v: &backend::RegisterValue) -> String {
+    let f = &v.facts;
+    let when = if v.after {
+        "after this instruction"
+    } else {
+        "before this statement"
+    };
+    let mut out = format!("\n\n**value {when}** ({}): `{}`", f.kind, f.value);
+    if let Some(lanes) = &f.lanes {
+        let shown: Vec<String> = lanes.iter().take(8).map(|x| x.to_string()).collect();
+        let more = if lanes.len() > 8 { ", …" } else { "" };
+        let _ = write!(
+            out,
+            "\n\nlanes 0..{}: {}{more}",
+            shown.len().saturating_sub(1),
+            shown.join(", ")
+        );
+    }
+    let _ = write!(out, "\n\nactive lanes: {} of 32", f.active.count_ones());
+    if f.active != u32::MAX {
+        let _ = write!(out, " (mask `{:#010x}`)", f.active);
+    }
+    out
 }
 
 fn fmt_num(x: f64) -> String {
