@@ -931,3 +931,135 @@ fn hover_on_registers_shows_the_inferred_value() {
     assert!(!h.contains("value"), "{h}");
     c.shutdown();
 }
+
+/// Applies an LSP edit (UTF-16 positions, valid ones) to `text`, as a client
+/// holds its buffer.
+fn apply_utf16(text: &mut String, (l0, c0): (usize, usize), (l1, c1): (usize, usize), new: &str) {
+    let offset = |text: &str, line: usize, ch: usize| -> usize {
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (i, c) in text[start..].char_indices() {
+            if units >= ch || c == '\n' {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        text.len()
+    };
+    let a = offset(text, l0, c0);
+    let b = offset(text, l1, c1);
+    text.replace_range(a..b, new);
+}
+
+/// Random valid (line, UTF-16 character) positions of `text` that do not
+/// split a surrogate pair.
+fn valid_position(text: &str, r: u64) -> (usize, usize) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = (r % lines.len() as u64) as usize;
+    let mut cols = vec![0];
+    let mut u = 0;
+    for c in lines[line].chars() {
+        u += c.len_utf16();
+        cols.push(u);
+    }
+    (line, cols[((r >> 20) % cols.len() as u64) as usize])
+}
+
+#[test]
+fn many_random_incremental_edits_keep_the_server_in_sync_with_the_client() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    let mut text = FIXTURE.replace("// .globl", "// é𝄞 .globl");
+    c.open(URI, &text);
+    c.diagnostics(URI, 1);
+    let pieces = [
+        "",
+        "x",
+        "é",
+        "𝄞",
+        "\n",
+        "\r\n",
+        ";",
+        "{",
+        "}",
+        "%r1",
+        "[%rd5]",
+        "ld.global.f32 %f1, [%rd5];\n",
+        "$L__BB0_2",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for version in 2..=150 {
+        let mut a = valid_position(&text, next());
+        let mut b = valid_position(&text, next());
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        if next() % 3 == 0 {
+            b = a; // an insertion
+        }
+        let new = pieces[(next() % pieces.len() as u64) as usize];
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version},
+                   "contentChanges": [{"range": {"start": {"line": a.0, "character": a.1}, "end": {"line": b.0, "character": b.1}}, "text": new}]}),
+        );
+        apply_utf16(&mut text, a, b, new);
+        if version % 10 == 0 {
+            let p = valid_position(&text, next());
+            let pos = json!({"line": p.0, "character": p.1});
+            c.request(
+                "textDocument/hover",
+                json!({"textDocument": td(URI), "position": pos}),
+            );
+            c.request(
+                "textDocument/definition",
+                json!({"textDocument": td(URI), "position": pos}),
+            );
+        }
+    }
+    // The server's document is the client's: the same text opened fresh
+    // gets the same diagnostics.
+    let edited = c.diagnostics(URI, 150);
+    let fresh_uri = "file:///tmp/warpscope-lsp-test/fresh.ptx";
+    c.open(fresh_uri, &text);
+    let fresh = c.diagnostics(fresh_uri, 1);
+    assert_eq!(edited, fresh, "text after the edits:\n{text}");
+    let s1 = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": td(URI)}),
+    );
+    let s2 = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": td(fresh_uri)}),
+    );
+    assert_eq!(s1, s2);
+    c.shutdown();
+}
+
+#[test]
+fn diagnostics_are_published_even_when_a_request_analysed_the_edit_first() {
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(URI, FIXTURE);
+    c.diagnostics(URI, 1);
+    for version in 2..=20 {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version}, "contentChanges": [{"text": FIXTURE}]}),
+        );
+        // Queued right behind the edit: it analyses the new text.
+        c.request(
+            "textDocument/inlayHint",
+            json!({"textDocument": td(URI),
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}),
+        );
+        assert_eq!(c.diagnostics(URI, version).len(), 1, "version {version}");
+    }
+    c.shutdown();
+}

@@ -28,6 +28,9 @@ pub struct Document {
     pub config: LoadedConfig,
     /// Facts of the current text; `None` when stale.
     pub facts: Option<Facts>,
+    /// The diagnostics of the current text have not been published yet (a
+    /// request may have analysed the text first).
+    pub unpublished: bool,
 }
 
 impl Document {
@@ -42,6 +45,7 @@ impl Document {
             path,
             config,
             facts: None,
+            unpublished: true,
         }
     }
 
@@ -64,12 +68,14 @@ impl Document {
         }
         self.version = version;
         self.facts = None;
+        self.unpublished = true;
     }
 
     /// Re-reads the configuration (on save: `warpscope.toml` may have changed).
     pub fn rediscover_config(&mut self) {
         self.config = backend::discover_config(self.path.as_deref().and_then(|p| p.parent()));
         self.facts = None;
+        self.unpublished = true;
     }
 
     /// The facts of the current text, analysing it if stale.
@@ -112,11 +118,11 @@ impl Documents {
     pub fn get_mut(&mut self, uri: &Uri) -> Option<&mut Document> {
         self.docs.get_mut(uri)
     }
-    /// URIs of the documents whose facts are stale.
+    /// URIs of the documents whose diagnostics are not published yet.
     pub fn stale(&self) -> Vec<Uri> {
         self.docs
             .iter()
-            .filter(|(_, d)| d.facts.is_none())
+            .filter(|(_, d)| d.unpublished)
             .map(|(u, _)| u.clone())
             .collect()
     }

@@ -140,6 +140,7 @@ pub fn publish(s: &mut Server, uri: &lt::Uri) {
         return;
     };
     let version = doc.version;
+    doc.unpublished = false;
     doc.facts();
     let facts = doc.facts.as_ref().expect("analysed above");
     let mut out: Vec<lt::Diagnostic> = facts
