@@ -1063,3 +1063,27 @@ fn diagnostics_are_published_even_when_a_request_analysed_the_edit_first() {
     }
     c.shutdown();
 }
+
+#[test]
+fn hover_quotes_the_cuda_source_line_when_the_file_is_beside_the_ptx() {
+    let dir = scratch("cuda-source");
+    let cu = "__global__ void stride(float* a, float* b, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n    float v = a[i];\n    b[i * 32] = v;\n}\n";
+    // `.loc 1 5 5` and `.loc 1 6 5` name lines 5 and 6 of kernels.cu.
+    let cu = format!("// kernels.cu\n{cu}");
+    std::fs::write(dir.join("kernels.cu"), &cu).unwrap();
+    let file = dir.join("k.ptx");
+    std::fs::write(&file, FIXTURE).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(&uri, FIXTURE);
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td(&uri), "position": pos_of(FIXTURE, "st.global.f32", 0)}),
+    );
+    let h = h["contents"]["value"].as_str().unwrap();
+    assert!(h.contains("| CUDA source | `kernels.cu:6:5` |"), "{h}");
+    assert!(h.contains("```cuda\nb[i * 32] = v;\n```"), "{h}");
+    c.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -284,7 +284,12 @@ fn hover(s: &mut Server, p: lt::HoverParams) -> Option<lt::Hover> {
         }
     }
     if let Some((k, a)) = facts.access_at(offset) {
-        sections.push(access_hover(k, a));
+        let mut h = access_hover(k, a);
+        let dir = doc.path.as_deref().and_then(|p| p.parent());
+        if let Some(line) = a.source.as_ref().and_then(|src| cuda_source_line(dir, src)) {
+            let _ = write!(h, "\n\n```cuda\n{line}\n```");
+        }
+        sections.push(h);
         range.get_or_insert(a.span);
     }
     for d in facts
@@ -403,6 +408,36 @@ fn space_name(s: Space) -> &'static str {
         Space::Const => "const",
         Space::Param => "param",
     }
+}
+
+/// The text of the CUDA source line a `.loc` names, when that file can be
+/// read: its path as written in `.file` (absolute, or relative to the PTX
+/// file's directory), else its file name beside the PTX file.
+fn cuda_source_line(
+    dir: Option<&std::path::Path>,
+    src: &warpscope::analysis::SourceLocation,
+) -> Option<String> {
+    let named = std::path::Path::new(&src.file);
+    let mut candidates = vec![];
+    if named.is_absolute() {
+        candidates.push(named.to_path_buf());
+    }
+    if let Some(dir) = dir {
+        candidates.push(dir.join(named));
+        if let Some(base) = named.file_name() {
+            candidates.push(dir.join(base));
+        }
+    }
+    let path = candidates.into_iter().find(|p| p.is_file())?;
+    // A source file, not a device or a huge generated file.
+    if std::fs::metadata(&path).ok()?.len() > 16 << 20 {
+        return None;
+    }
+    let text = std::fs::read(&path).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let line = text.lines().nth(src.line.checked_sub(1)? as usize)?;
+    let line = line.trim();
+    (!line.is_empty()).then(|| line.chars().take(300).collect())
 }
 
 fn source_location(src: &warpscope::analysis::SourceLocation) -> String {
