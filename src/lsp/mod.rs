@@ -1,17 +1,20 @@
 //! `warpscope lsp`: the language server.
 //!
-//! A thin layer over the library. It is built on `lsp-server` (the transport,
-//! JSON-RPC framing and handshake that rust-analyzer and ruff use: a
-//! synchronous crossbeam-channel API, no async runtime) and `lsp-types` (the
-//! protocol's types). Everything the editor is told comes from library calls
-//! in [`backend`]; this module maps positions ([`position`]), keeps documents
-//! ([`document`]) and routes messages ([`handlers`]).
+//! A thin layer over the library. It is built on `lsp-server` (the JSON-RPC
+//! message types and framing that rust-analyzer and ruff use, over
+//! crossbeam channels, no async runtime) and `lsp-types` (the protocol's
+//! types); the stdio reader is ours ([`transport`]) so that a malformed
+//! message is skipped instead of ending the connection. Everything the
+//! editor is told comes from library calls in [`backend`]; this module maps
+//! positions ([`position`]), keeps documents ([`document`]) and routes
+//! messages ([`handlers`]).
 //!
 //! ## The loop
 //! One thread handles every message in order. Edits only mark a document
 //! stale; stale documents are re-analysed and their diagnostics published
 //! when no message is waiting, so a burst of `didChange` costs one analysis.
-//! A request that needs a stale document's facts analyses it first.
+//! A request that needs a stale document's facts analyses it first (the
+//! diagnostics of that version are still published when the loop is idle).
 //!
 //! ## Robustness (architecture invariants)
 //! - No message makes the server stop, except `exit`: unknown requests get
