@@ -33,8 +33,9 @@
 //! site can only move up a finite chain (`Undef` → polynomial → opaque +
 //! lanes → `Varying`, congruences along a divisor chain), and masks only gain
 //! bits, so the iteration terminates; it is nevertheless capped at
-//! [`MAX_ROUNDS`] rounds, after which every still-changing register is set to
-//! `Varying` (sound, and reported as a caveat).
+//! [`MAX_ROUNDS`] rounds, after which every register at every block entry is
+//! set to the top element (`Varying { data: true }`, every lane possibly
+//! active): sound, and reported as a caveat.
 //!
 //! # Soundness and limits
 //!
@@ -543,12 +544,20 @@ pub fn analyze_class_with_probe(
             break;
         }
         if round >= MAX_ROUNDS {
+            // Not converged (never seen; the lattice has finite height): fall
+            // back to the top element at every block entry, which is a
+            // post-fixpoint, so what is recorded below stays sound.
             gave_up = true;
-            for (cur, _) in entry.iter_mut().flatten() {
+            for (cur, mask) in entry.iter_mut().flatten() {
+                *mask = class.exists;
                 for v in cur.iter_mut() {
-                    if matches!(v, Value::Poly(_)) && !v.is_uniform() {
-                        *v = Value::Varying { data: false };
-                    }
+                    *v = match v {
+                        Value::Pred(_) => Value::Pred(PredVal::Unknown {
+                            uniform: false,
+                            data: true,
+                        }),
+                        _ => Value::Varying { data: true },
+                    };
                 }
             }
             break;

@@ -348,7 +348,6 @@ struct Prepared<'a, 'src> {
     launch: launch::Launch,
     low: lower::Lowered<'src>,
     params: Vec<&'a str>,
-    short_params: Vec<&'a str>,
     classes: Vec<launch::WarpClass>,
     results: Vec<dataflow::ClassResult>,
 }
@@ -372,10 +371,6 @@ fn prepare<'a, 'src>(
         .params
         .iter()
         .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
-        .collect();
-    let short_params: Vec<&str> = params
-        .iter()
-        .map(|p| p.rsplit_once("_param_").map(|_| *p).unwrap_or(p))
         .collect();
     let mut inputs = dataflow::Inputs {
         params: launch.params.clone(),
@@ -431,7 +426,6 @@ fn prepare<'a, 'src>(
         launch,
         low,
         params,
-        short_params,
         classes,
         results,
     }
@@ -453,12 +447,10 @@ fn analyze_kernel(
         launch,
         low,
         params,
-        short_params,
         classes,
         results,
         ..
     } = prepare(func, body, name, &demangled, globals, scopes, opts, None);
-    let _ = &params;
 
     // .loc of every statement
     let mut loc_of: Vec<Option<SourceLocation>> = Vec::with_capacity(body.statements.len());
@@ -608,7 +600,7 @@ fn analyze_kernel(
             let Some(f) = r.accesses.get(&(i as u32)) else {
                 continue;
             };
-            let Some(sa) = static_access(f, &r.facts, bytes, &short_params, space == Space::Shared)
+            let Some(sa) = static_access(f, &r.facts, bytes, &params, space == Space::Shared)
             else {
                 continue;
             };
@@ -703,16 +695,29 @@ fn analyze_kernel(
                         .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
                     {
                         if *p != pattern && pattern != Pattern::Random {
-                            if matches!(pattern, Pattern::Unknown | Pattern::Strided)
-                                && stride.is_none()
-                            {
-                                stride = None;
-                            }
                             pattern = *p;
                         }
                     }
-                    caveats
-                        .retain(|c| !c.starts_with("the warp's base address is known only modulo"));
+                    // The stride the simulated requests had most often.
+                    stride = match pattern {
+                        Pattern::Broadcast => Some(0),
+                        Pattern::Random | Pattern::Unknown | Pattern::Irregular => None,
+                        _ => st
+                            .strides
+                            .iter()
+                            .max_by_key(|(s, c)| (**c, std::cmp::Reverse(s.unsigned_abs())))
+                            .map(|(s, _)| *s)
+                            .or(stride),
+                    };
+                    // The static analysis' reservations do not apply to
+                    // figures measured on the simulated launch.
+                    if !matches!(pattern, Pattern::Random | Pattern::Unknown) {
+                        caveats.retain(|c| {
+                            !c.starts_with("the warp's base address is known only modulo")
+                                && !c.starts_with("the analysis could not resolve")
+                                && !c.starts_with("the stride between lanes depends on")
+                        });
+                    }
                 }
                 _ => requests = Some(0),
             }

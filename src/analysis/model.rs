@@ -118,7 +118,7 @@ pub enum Pattern {
 }
 
 /// Cost of one request (one warp executing the instruction once).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Default)]
 pub struct PerRequest {
     /// Distinct 128-byte L1 lines touched (average over the launch's warps).
     pub l1_lines: f64,
@@ -139,7 +139,7 @@ pub struct PerRequest {
 }
 
 /// Where an access stands in the CUDA (or other high-level) source, via `.loc`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
 pub struct SourceLocation {
     /// File name from `.file`.
     pub file: String,

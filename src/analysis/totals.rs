@@ -47,7 +47,7 @@
 //! depends on a value it does not know (a parameter that was not given, or
 //! loaded data), on an indirect branch or a call, and when the work budget is
 //! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
-//! instructions per kernel: about half a second in a release build). When the budget
+//! instructions per kernel: under a second in a release build). When the budget
 //! runs out later, the block in progress is dropped and the totals are scaled
 //! from the blocks that finished (`Totals::blocks_simulated` <
 //! `blocks_total`, with a kernel caveat). Every step is bounded.
@@ -60,7 +60,7 @@ use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
-pub const DEFAULT_BUDGET: u64 = 2_000_000;
+pub const DEFAULT_BUDGET: u64 = 3_000_000;
 
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -95,6 +95,8 @@ pub struct SimStats {
     pub wavefront_requests: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
+    /// How many requests had each lane stride (affine layouts only).
+    pub strides: HashMap<i64, u64>,
 }
 
 /// The simulation's result.
@@ -735,14 +737,17 @@ fn record(
     } else {
         let base = addrs[exec.trailing_zeros() as usize];
         let d: Lanes = std::array::from_fn(|l| addrs[l].wrapping_sub(base));
-        classify(
+        let (p, stride) = classify(
             &d,
             exec,
             bytes,
             c.sectors as f64,
             ideal_sectors(active, bytes) as f64,
-        )
-        .0
+        );
+        if let Some(s) = stride {
+            *e.strides.entry(s).or_default() += 1;
+        }
+        p
     };
     *e.patterns.entry(pattern).or_default() += 1;
 }
