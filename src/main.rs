@@ -1,6 +1,7 @@
 //! The `warpscope` command line: a thin layer over the library.
 
 mod cli;
+mod lsp;
 
 /// The syntax tree is many small allocations; mimalloc serves them faster
 /// than the system allocator and keeps freed pages for the next file.

@@ -25,6 +25,8 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print each kernel's memory accesses with their cost, the launch's totals and a summary.
     Report(report::ReportArgs),
+    /// Run the language server (LSP over stdin/stdout) for editors.
+    Lsp(lsp::LspArgs),
 }
 
 /// Entry point of the binary.
@@ -37,6 +39,7 @@ pub fn main() -> ExitCode {
         Command::Explain(a) => explain::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Report(a) => report::run(a),
+        Command::Lsp(a) => lsp::run(a),
     }
 }
 
@@ -44,6 +47,7 @@ mod cfg;
 mod check;
 pub mod common;
 mod explain;
+mod lsp;
 mod parse;
 mod rules;
 mod report;
