@@ -37,6 +37,8 @@ fn access_at(
         lane_pattern: String::new(),
         per_request: PerRequest {
             l1_lines: sectors.0.min(32.0),
+            l1_lines_min: sectors.0.min(32.0),
+            l1_lines_max: sectors.0.min(32.0),
             sectors: sectors.0,
             ideal_sectors: 4.0,
             sectors_min: sectors.1,
@@ -63,6 +65,7 @@ fn hand_built(file: &SourceFile) -> Analysis {
         file: "render.cu".into(),
         line: 4,
         column: 15,
+        ..Default::default()
     });
     let mut gather = access_at(
         file,
@@ -76,6 +79,7 @@ fn hand_built(file: &SourceFile) -> Analysis {
         file: "render.cu".into(),
         line: 5,
         column: 18,
+        ..Default::default()
     });
     let name_at = file.text().find("render_kernel").unwrap() as u32;
     Analysis {

@@ -49,5 +49,5 @@ pub mod common;
 mod explain;
 mod lsp;
 mod parse;
-mod rules;
 mod report;
+mod rules;

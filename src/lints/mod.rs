@@ -546,6 +546,8 @@ pub(crate) mod testing {
             lane_pattern: String::new(),
             per_request: PerRequest {
                 l1_lines: 1.0,
+                l1_lines_min: 1.0,
+                l1_lines_max: 1.0,
                 sectors: 4.0,
                 ideal_sectors: 4.0,
                 sectors_min: 4.0,
