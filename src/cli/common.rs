@@ -30,7 +30,6 @@ pub struct LaunchArgs {
 
 impl LaunchArgs {
     /// The command line's launch facts.
-    #[allow(dead_code)] // until `check` and `report` land
     pub fn launch(&self) -> LaunchConfig {
         LaunchConfig {
             block: self.block,
