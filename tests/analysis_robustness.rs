@@ -150,7 +150,7 @@ fn mangled_inputs() {
                 // lines dropped
                 2 | 3 => lines
                     .iter()
-                    .filter(|_| rng.next() % 7 != 0)
+                    .filter(|_| !rng.next().is_multiple_of(7))
                     .copied()
                     .collect::<Vec<_>>()
                     .join("\n"),

@@ -28,7 +28,7 @@ use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use warpscope::analysis::{
-    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern, Space,
+    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern,
 };
 use warpscope::source::SourceFile;
 
@@ -56,17 +56,6 @@ fn op_class(op: &str) -> &str {
     }
 }
 
-fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::Global => "global",
-        Space::Shared => "shared",
-        Space::Local => "local",
-        Space::Generic => "generic",
-        Space::Const => "const",
-        Space::Param => "param",
-    }
-}
-
 fn basename(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
 }
@@ -84,18 +73,6 @@ struct Pred {
     random: bool,
     unresolved: bool,
     wavefronts: Option<f64>,
-}
-
-fn pattern_name(p: Pattern) -> &'static str {
-    match p {
-        Pattern::Coalesced => "coalesced",
-        Pattern::Broadcast => "broadcast",
-        Pattern::Strided => "strided",
-        Pattern::Misaligned => "misaligned",
-        Pattern::Irregular => "irregular",
-        Pattern::Random => "random",
-        Pattern::Unknown => "unknown",
-    }
 }
 
 fn options(launch: &J, buffers: &[String]) -> Options {
@@ -240,7 +217,7 @@ fn hardware_agreement() {
                     basename(&src.file).to_string(),
                     src.line,
                     op_class(op_name(a.op, &a.instruction)).to_string(),
-                    space_name(a.space).to_string(),
+                    a.space.as_str().to_string(),
                 );
                 let p = spreds.entry(key).or_default();
                 let n = a.requests.unwrap_or(0) as f64;
@@ -254,7 +231,7 @@ fn hardware_agreement() {
                 p.lmax += n * r.l1_lines_max;
                 if n > 0.0 {
                     *p.patterns
-                        .entry(pattern_name(sa.pattern).to_string())
+                        .entry(sa.pattern.as_str().to_string())
                         .or_default() += n;
                     // "random" here means: figures are bounds, not exact
                     p.random |= matches!(sa.pattern, Pattern::Random | Pattern::Unknown)
@@ -274,7 +251,7 @@ fn hardware_agreement() {
                 basename(&src.file).to_string(),
                 src.line,
                 op_class(op_name(a.op, &a.instruction)).to_string(),
-                space_name(a.space).to_string(),
+                a.space.as_str().to_string(),
             );
             let p = preds.entry(key).or_default();
             let n = a.requests.unwrap_or(0) as f64;
@@ -285,7 +262,7 @@ fn hardware_agreement() {
             p.smax += n * a.per_request.sectors_max;
             if n > 0.0 {
                 *p.patterns
-                    .entry(pattern_name(a.pattern).to_string())
+                    .entry(a.pattern.as_str().to_string())
                     .or_default() += n;
                 p.random |= a.pattern == Pattern::Random;
                 p.unresolved |= a.pattern == Pattern::Unknown;

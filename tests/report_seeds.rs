@@ -253,7 +253,7 @@ fn seed001_sequential_addresses() {
             r.launch.as_ref().unwrap().sectors,
             "store {k}"
         );
-        if k % 8 == 0 {
+        if k.is_multiple_of(8) {
             assert_eq!(r.l1_overhead, Some(1.0), "store {k}: seed 001 overhead 1.0");
         }
     }

@@ -567,7 +567,7 @@ impl Cong {
         if k == 0 {
             return None;
         }
-        if self.m == 0 || self.m % k == 0 {
+        if self.m == 0 || self.m.is_multiple_of(k) {
             Some(self.r.rem_euclid(k as i64))
         } else {
             None

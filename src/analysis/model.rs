@@ -117,6 +117,46 @@ pub enum Pattern {
     Unknown,
 }
 
+impl AccessOp {
+    /// Lower-case name, as every output format prints it (and as serialised).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessOp::Load => "load",
+            AccessOp::Store => "store",
+            AccessOp::Atomic => "atomic",
+        }
+    }
+}
+
+impl Space {
+    /// Lower-case name, as every output format prints it (and as serialised).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Generic => "generic",
+            Space::Const => "const",
+            Space::Param => "param",
+        }
+    }
+}
+
+impl Pattern {
+    /// Lower-case name, as every output format prints it (and as serialised).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pattern::Coalesced => "coalesced",
+            Pattern::Broadcast => "broadcast",
+            Pattern::Strided => "strided",
+            Pattern::Misaligned => "misaligned",
+            Pattern::Irregular => "irregular",
+            Pattern::Random => "random",
+            Pattern::Unknown => "unknown",
+        }
+    }
+}
+
 /// Cost of one request (one warp executing the instruction once).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Default)]
 pub struct PerRequest {

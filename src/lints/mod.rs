@@ -416,11 +416,7 @@ fn finding_to_diagnostic(
 
 /// `load`, `store` or `atomic`.
 pub(crate) fn op_word(op: AccessOp) -> &'static str {
-    match op {
-        AccessOp::Load => "load",
-        AccessOp::Store => "store",
-        AccessOp::Atomic => "atomic",
-    }
+    op.as_str()
 }
 
 /// True for accesses whose cost is counted in L2 sectors (global memory, or

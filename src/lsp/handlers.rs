@@ -8,7 +8,7 @@ use lsp_server::{ErrorCode, Notification, Request, Response};
 use lsp_types as lt;
 use serde::de::DeserializeOwned;
 use std::fmt::Write as _;
-use warpscope::analysis::{Access, AccessOp, KernelAnalysis, Pattern, Space};
+use warpscope::analysis::{Access, KernelAnalysis, Space};
 use warpscope::diagnostic::{Diagnostic, Severity};
 use warpscope::source::Span;
 
@@ -387,29 +387,6 @@ fn fmt_num(x: f64) -> String {
     }
 }
 
-fn pattern_name(p: Pattern) -> &'static str {
-    match p {
-        Pattern::Coalesced => "coalesced",
-        Pattern::Broadcast => "broadcast",
-        Pattern::Strided => "strided",
-        Pattern::Misaligned => "misaligned",
-        Pattern::Irregular => "irregular",
-        Pattern::Random => "random",
-        Pattern::Unknown => "unknown",
-    }
-}
-
-fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::Global => "global",
-        Space::Shared => "shared",
-        Space::Local => "local",
-        Space::Generic => "generic",
-        Space::Const => "const",
-        Space::Param => "param",
-    }
-}
-
 /// The text of the CUDA source line a `.loc` names, when that file can be
 /// read: its path as written in `.file` (absolute, or relative to the PTX
 /// file's directory), else its file name beside the PTX file.
@@ -451,22 +428,18 @@ fn source_location(src: &warpscope::analysis::SourceLocation) -> String {
 /// The hover text of one memory access: every figure is the analysis's.
 pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     let pr = &a.per_request;
-    let op = match a.op {
-        AccessOp::Load => "load",
-        AccessOp::Store => "store",
-        AccessOp::Atomic => "atomic",
-    };
+    let op = a.op.as_str();
     let mut out = format!(
         "**`{}`** — {} {op}, {} bits per lane (kernel `{}`)\n\n",
         a.instruction,
-        space_name(a.space),
+        a.space.as_str(),
         a.bits,
         k.demangled
     );
     let _ = write!(
         out,
         "| | |\n|---|---|\n| pattern | **{}**",
-        pattern_name(a.pattern)
+        a.pattern.as_str()
     );
     if let Some(st) = a.stride_bytes {
         let _ = write!(out, " (stride {st} B)");
@@ -659,7 +632,7 @@ fn inlay_hints(s: &mut Server, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warpscope::analysis::{PerRequest, SourceLocation};
+    use warpscope::analysis::{AccessOp, Pattern, PerRequest, SourceLocation};
     use warpscope::source::LineCol;
 
     /// A strided store as the analysis would describe it: 32 lanes, 4 bytes

@@ -1,7 +1,7 @@
 //! Deterministic number formatting and column layout shared by the text and
 //! Markdown renderers.
 
-use super::{pattern_name, space_name, AccessRow};
+use super::AccessRow;
 
 /// `x` with `decimals` fixed decimals; `-` when absent or not finite.
 pub(crate) fn fixed(x: Option<f64>, decimals: usize) -> String {
@@ -60,7 +60,7 @@ pub(crate) const ACCESS_COLUMNS: &[(&str, Align)] = &[
 
 /// The cells of one access, in [`ACCESS_COLUMNS`] order.
 pub(crate) fn access_cells(r: &AccessRow) -> Vec<String> {
-    let mut pattern = pattern_name(r.pattern).to_string();
+    let mut pattern = r.pattern.as_str().to_string();
     if r.pattern == crate::analysis::Pattern::Strided {
         if let Some(s) = r.stride_bytes {
             pattern = format!("strided {s}B");
@@ -72,7 +72,7 @@ pub(crate) fn access_cells(r: &AccessRow) -> Vec<String> {
             .as_ref()
             .map_or_else(|| "-".to_string(), |c| c.to_string()),
         r.instruction.clone(),
-        space_name(r.space).to_string(),
+        r.space.as_str().to_string(),
         r.bits.to_string(),
         pattern,
         count(r.requests),

@@ -1024,31 +1024,6 @@ pub fn render_json(report: &Report) -> String {
     s
 }
 
-/// Lower-case name of a memory space, as every format prints it.
-pub(crate) fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::Global => "global",
-        Space::Shared => "shared",
-        Space::Local => "local",
-        Space::Generic => "generic",
-        Space::Const => "const",
-        Space::Param => "param",
-    }
-}
-
-/// Lower-case name of a pattern.
-pub(crate) fn pattern_name(p: Pattern) -> &'static str {
-    match p {
-        Pattern::Coalesced => "coalesced",
-        Pattern::Broadcast => "broadcast",
-        Pattern::Strided => "strided",
-        Pattern::Misaligned => "misaligned",
-        Pattern::Irregular => "irregular",
-        Pattern::Random => "random",
-        Pattern::Unknown => "unknown",
-    }
-}
-
 /// The last path component (either separator), so reports do not carry
 /// directories of the machine that compiled the kernel.
 fn file_name(path: &str) -> String {

@@ -1,7 +1,7 @@
 //! Plain-text rendering: aligned columns, for terminals and snapshots.
 
 use super::format::{access_cells, columns, count, dim3, fixed, percent, Align, ACCESS_COLUMNS};
-use super::{pattern_name, FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
+use super::{FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
 
 /// Renders a report as aligned plain text (no colour, no trailing spaces,
 /// ending with a newline).
@@ -203,7 +203,7 @@ pub(crate) fn summary_line(s: &Summary) -> String {
             "worst line {} {} ({}, {})",
             w.ptx_line,
             w.instruction,
-            pattern_name(w.pattern),
+            w.pattern.as_str(),
             percent(Some(w.efficiency))
         ),
         None => "worst -".to_string(),
