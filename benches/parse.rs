@@ -51,6 +51,9 @@ fn main() {
         println!("parse benchmark: run it with `cargo bench --bench parse`");
         return;
     }
+    // As the binary does (src/main.rs): keep freed pages for reuse.
+    // SAFETY: sets one integer option of the allocator.
+    unsafe { libmimalloc_sys::mi_option_set(15, -1) };
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))

@@ -816,7 +816,7 @@ impl<'a> Parser<'a> {
     fn body(&mut self, i: &'a str) -> (&'a str, Body<'a>) {
         let open = i;
         let mut r = &i[1..];
-        let mut statements: Vec<Statement<'a>> = Vec::with_capacity(estimate_statements(r));
+        let mut statements: Vec<Statement<'a>> = Vec::new();
         let mut depth = 0u32;
         loop {
             r = self.ws(r);
@@ -1964,29 +1964,6 @@ fn alt_ident_or_dotword<'a>(p: &Parser<'a>, i: &'a str) -> PResult<'a, Ident<'a>
     } else {
         p.ident(i)
     }
-}
-
-/// An estimate of the statements in a body starting just after its `{`:
-/// the `;` and `:` up to the matching `}`. Growing the statement vector by
-/// doubling copied and re-faulted hundreds of megabytes on large kernels;
-/// one cheap byte scan sizes it up front.
-fn estimate_statements(i: &str) -> usize {
-    let mut depth = 0usize;
-    let mut n = 0usize;
-    for &c in i.as_bytes() {
-        match c {
-            b';' | b':' => n += 1,
-            b'{' => depth += 1,
-            b'}' => {
-                if depth == 0 {
-                    break;
-                }
-                depth -= 1;
-            }
-            _ => {}
-        }
-    }
-    n + 1
 }
 
 /// Skips a balanced `{ … }` starting at `{`; returns the rest after it (or the
