@@ -45,6 +45,21 @@ pub struct Label {
 }
 
 /// One diagnostic about one source file.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, Options, Severity, SourceFile};
+///
+/// let file = SourceFile::from_text("bad.ptx", ".version 8.0\n.target sm_90\n.visible .entry k() { bra NOWHERE; }\n");
+/// let analysis = analyze(&file, &Options::default());
+/// let d = &analysis.diagnostics[0];
+/// assert_eq!((d.code, d.name, d.severity), ("E0103", "unknown-label", Severity::Error));
+/// assert_eq!(file.slice(d.span()), "NOWHERE");
+/// // Rendered rustc-style by the CLI:
+/// let text = warpscope::diagnostic::render_plain(file.name(), file.text(), &analysis.diagnostics);
+/// assert!(text.contains("error[E0103]"));
+/// ```
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Diagnostic {
     /// Stable code, for example `E0001` or `W101`.

@@ -63,6 +63,18 @@ pub struct LineCol {
 }
 
 /// One PTX file: its name (as given by the user), its text and a line index.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::source::{LineCol, SourceFile};
+///
+/// // Invalid UTF-8 is read as `?`, byte for byte, so offsets stay exact.
+/// let file = SourceFile::new("k.ptx", b"ret;\n\xff\n".to_vec()).unwrap();
+/// assert_eq!(file.text(), "ret;\n?\n");
+/// assert_eq!(file.invalid_bytes(), &[5]);
+/// assert_eq!(file.line_col(5), LineCol { line: 2, column: 1 });
+/// ```
 #[derive(Clone)]
 pub struct SourceFile {
     name: String,

@@ -69,6 +69,43 @@ use std::collections::HashMap;
 
 /// Parses `file`, analyses every kernel and returns the result with the front
 /// end's diagnostics.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// assert_eq!(analysis.kernels[0].accesses[0].per_request.sectors, 32.0);
+/// ```
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
     let (module, mut diagnostics) = crate::syntax::parse_file(file);
     let (symbols, sema_diags) = crate::sema::check_module(&module);

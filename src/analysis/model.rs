@@ -19,6 +19,45 @@ pub enum Arch {
 }
 
 /// Facts about how a kernel is launched; every field optional.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// // Launch facts decide the active lanes and the totals.
+/// assert_eq!(analysis.kernels[0].grid, Some([2, 1, 1]));
+/// assert!(analysis.kernels[0].totals.is_some());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct LaunchConfig {
     /// Threads per block (x, y, z).
@@ -40,6 +79,45 @@ pub enum ParamKey {
 }
 
 /// Options of one analysis run.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// // 256-byte pointer alignment (cudaMalloc) and the sm70 model by default.
+/// assert_eq!(opts.pointer_align, 256);
+/// assert_eq!(analysis.kernels.len(), 1);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Options {
     /// Memory model.
@@ -97,6 +175,46 @@ pub enum Space {
 }
 
 /// How the 32 lanes of a warp address memory.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, Pattern, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// // Lanes 32 floats apart: a strided load.
+/// let load = &analysis.kernels[0].accesses[0];
+/// assert_eq!(load.pattern, Pattern::Strided);
+/// assert_eq!(load.pattern.as_str(), "strided");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pattern {
@@ -158,6 +276,47 @@ impl Pattern {
 }
 
 /// Cost of one request (one warp executing the instruction once).
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// // 32 lanes, 128 bytes apart: 32 lines and 32 sectors where 4 would do.
+/// let cost = analysis.kernels[0].accesses[0].per_request;
+/// assert_eq!(cost.l1_lines, 32.0);
+/// assert_eq!(cost.sectors, 32.0);
+/// assert_eq!(cost.ideal_sectors, 4.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Default)]
 pub struct PerRequest {
     /// Distinct 128-byte L1 lines touched (average over the launch's warps).
@@ -193,6 +352,48 @@ pub struct SourceLocation {
 }
 
 /// One memory instruction and what it costs.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// let load = &analysis.kernels[0].accesses[0];
+/// assert_eq!(load.instruction, "ld.global.f32");
+/// assert_eq!(load.bits, 32);
+/// assert_eq!(load.stride_bytes, Some(128));
+/// assert_eq!(load.requests, Some(8)); // 2 blocks x 4 warps
+/// assert_eq!((load.ptx.line, load.ptx.column), (20, 5));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Access {
     /// The instruction's span in the PTX.
@@ -228,6 +429,46 @@ pub struct Access {
 }
 
 /// Whole-launch totals of one kernel.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// let totals = analysis.kernels[0].totals.as_ref().unwrap();
+/// assert_eq!(totals.load_requests, 8);
+/// assert_eq!(totals.load_sectors, 8 * 32);
+/// assert_eq!(totals.store_sectors, 8 * 32);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Totals {
     /// Global load requests.
@@ -259,6 +500,47 @@ pub struct Totals {
 }
 
 /// One kernel's analysis.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// let kernel = &analysis.kernels[0];
+/// assert_eq!(kernel.name, "column");
+/// assert_eq!(kernel.block, [128, 1, 1]);
+/// assert!(!kernel.block_assumed);
+/// assert_eq!(kernel.accesses.len(), 2); // the load and the store
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KernelAnalysis {
     /// Mangled name.
@@ -285,6 +567,48 @@ pub struct KernelAnalysis {
 }
 
 /// The analysis of one PTX file.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// // No syntax or name errors; one kernel.
+/// assert!(analysis.diagnostics.is_empty());
+/// assert_eq!(analysis.kernels.len(), 1);
+/// // The JSON contract is the serde form of these types.
+/// let json = serde_json::to_value(&analysis).unwrap();
+/// assert_eq!(json["kernels"][0]["accesses"][0]["pattern"], "strided");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Analysis {
     /// Kernels (`.entry`) in source order.
