@@ -1726,46 +1726,31 @@ impl<'a> Parser<'a> {
                         },
                     ));
                 }
-                let (r, base) = if name.text.starts_with('%') {
-                    // Component: %tid.x, %r1.y
-                    let rb = r.as_bytes();
-                    let comp_len = component_len(rb);
-                    if comp_len > 0 {
-                        let comp = Ident {
-                            text: &r[1..1 + comp_len],
-                            span: self.span(&r[1..], &r[1 + comp_len..]),
-                        };
-                        let r2 = &r[1 + comp_len..];
-                        (
-                            r2,
-                            Operand {
-                                span: self.span(i, r2),
-                                kind: OperandKind::Reg {
-                                    name,
-                                    component: Some(comp),
-                                },
-                            },
-                        )
-                    } else {
-                        (
-                            r,
-                            Operand {
-                                span: name.span,
-                                kind: OperandKind::Reg {
-                                    name,
-                                    component: None,
-                                },
-                            },
-                        )
-                    }
+                // Component: %tid.x, %r1.y
+                let comp_len = if name.text.starts_with('%') {
+                    component_len(r.as_bytes())
                 } else {
+                    0
+                };
+                let (r, base) = if comp_len > 0 {
+                    let comp = Ident {
+                        text: &r[1..1 + comp_len],
+                        span: self.span(&r[1..], &r[1 + comp_len..]),
+                    };
+                    let r2 = &r[1 + comp_len..];
+                    let kind = OperandKind::Reg {
+                        name,
+                        component: Some(comp),
+                    };
                     (
-                        r,
+                        r2,
                         Operand {
-                            span: name.span,
-                            kind: OperandKind::Symbol(name),
+                            span: self.span(i, r2),
+                            kind,
                         },
                     )
+                } else {
+                    (r, name_operand(name))
                 };
                 // sym+4 outside brackets
                 let r1 = skip_spaces(r);
@@ -1800,20 +1785,7 @@ impl<'a> Parser<'a> {
             return Ok((r, (None, n.as_i64())));
         }
         let (r, name) = self.ident(i)?;
-        let base = if name.text.starts_with('%') {
-            Operand {
-                span: name.span,
-                kind: OperandKind::Reg {
-                    name,
-                    component: None,
-                },
-            }
-        } else {
-            Operand {
-                span: name.span,
-                kind: OperandKind::Symbol(name),
-            }
-        };
+        let base = name_operand(name);
         let r1 = self.ws(r);
         let (r, offset) = if let Some(r2) = r1.strip_prefix('+') {
             let r2 = self.ws(r2);
@@ -1841,6 +1813,23 @@ fn tex_diag(span: Span) -> Diagnostic {
     )
     .with_label("declared in `.tex`")
     .with_help("declare it as `.global .texref NAME;`")
+}
+
+/// A bare name as an operand: a register when it starts with `%`, else a
+/// symbol (sema tells `%`-less registers apart).
+fn name_operand(name: Ident<'_>) -> Operand<'_> {
+    let kind = if name.text.starts_with('%') {
+        OperandKind::Reg {
+            name,
+            component: None,
+        }
+    } else {
+        OperandKind::Symbol(name)
+    };
+    Operand {
+        span: name.span,
+        kind,
+    }
 }
 
 fn num_operand<'a>(n: Num) -> OperandKind<'a> {
