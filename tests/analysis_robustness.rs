@@ -6,28 +6,18 @@
 use warpscope::analysis::{analyze, Analysis, LaunchConfig, Options, ParamKey};
 use warpscope::source::SourceFile;
 
-fn ptx_files() -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![
-        std::path::PathBuf::from("tests/corpus"),
-        "examples/kernels".into(),
-        "tests/fixtures/analysis".into(),
-    ];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+mod common;
+
+/// The committed corpus, the examples and the analysis fixtures.
+fn corpus_files() -> Vec<std::path::PathBuf> {
+    [
+        "tests/corpus",
+        "examples/kernels",
+        "tests/fixtures/analysis",
+    ]
+    .iter()
+    .flat_map(common::ptx_files)
+    .collect()
 }
 
 fn check_invariants(a: &Analysis, what: &str) {
@@ -85,7 +75,7 @@ fn launches() -> Vec<Options> {
 
 #[test]
 fn corpus_and_examples() {
-    let files = ptx_files();
+    let files = corpus_files();
     assert!(files.len() > 10, "found {}", files.len());
     for path in &files {
         let text = std::fs::read(path).expect("read");
@@ -116,7 +106,7 @@ impl Lcg {
 #[test]
 fn mangled_inputs() {
     let mut rng = Lcg(7);
-    let files: Vec<_> = ptx_files()
+    let files: Vec<_> = corpus_files()
         .into_iter()
         .filter(|p| !p.to_string_lossy().contains("invalid"))
         .take(40)

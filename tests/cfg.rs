@@ -7,35 +7,7 @@ use warpscope::cfg::{BlockId, Cfg, EdgeKind};
 use warpscope::source::SourceFile;
 use warpscope::syntax::ast::StmtKind;
 
-fn ptx_files(dir: &str) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut out);
-    out.sort();
-    out
-}
-
-fn load(path: &Path) -> SourceFile {
-    let bytes = std::fs::read(path).unwrap();
-    let name = path
-        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .unwrap_or(path)
-        .display()
-        .to_string();
-    SourceFile::new(name, bytes).unwrap()
-}
+mod common;
 
 /// The text form of every function with a body, as `warpscope cfg` prints it.
 fn render(file: &SourceFile) -> String {
@@ -56,7 +28,7 @@ fn render(file: &SourceFile) -> String {
 }
 
 fn snapshot_dir(prefix: &str, dir: &str, name_prefix: &str) {
-    let files: Vec<PathBuf> = ptx_files(dir)
+    let files: Vec<PathBuf> = common::ptx_files(dir)
         .into_iter()
         .filter(|p| {
             p.file_name()
@@ -65,7 +37,7 @@ fn snapshot_dir(prefix: &str, dir: &str, name_prefix: &str) {
         .collect();
     assert!(!files.is_empty(), "no PTX under {dir}");
     for path in files {
-        let file = load(&path);
+        let file = common::load(&path);
         let stem = path
             .file_stem()
             .unwrap()
@@ -96,11 +68,11 @@ fn cfg_example_kernels() {
 /// included: building a CFG must never panic).
 #[test]
 fn cfg_invariants_hold_on_every_file() {
-    let mut files = ptx_files("tests");
-    files.extend(ptx_files("examples"));
+    let mut files = common::ptx_files("tests");
+    files.extend(common::ptx_files("examples"));
     let mut functions = 0;
     for path in &files {
-        let file = load(path);
+        let file = common::load(path);
         let (module, _) = warpscope::syntax::parse(file.text());
         for f in &module.functions {
             let cfg = Cfg::build(f);
@@ -230,22 +202,7 @@ fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &
 fn cfg_invariants_hold_on_library_corpus() {
     let root = std::env::var("WARPSCOPE_BIG_CORPUS")
         .expect("set WARPSCOPE_BIG_CORPUS to the corpus directory");
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() && !p.ends_with("venv") {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                out.push(p);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(Path::new(&root), &mut files);
-    files.sort();
+    let files = common::ptx_files(&root);
     let (mut functions, mut blocks, mut loops, mut irreducible, mut max_depth) = (0, 0, 0, 0, 0);
     for path in &files {
         let file =
@@ -297,7 +254,7 @@ fn cfg_command_line() {
     assert_eq!(code, Some(0));
     assert_eq!(
         text,
-        render(&load(
+        render(&common::load(
             &Path::new(dir).join("tests/fixtures/sema/cfg_diamond.ptx")
         ))
     );

@@ -7,16 +7,7 @@ use std::path::{Path, PathBuf};
 use warpscope::source::SourceFile;
 use warpscope::syntax::stats::ParseStats;
 
-fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            ptx_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            out.push(p);
-        }
-    }
-}
+mod common;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
@@ -42,11 +33,10 @@ fn front_end(
 
 #[test]
 fn valid_corpus_has_no_diagnostics() {
-    let mut files = Vec::new();
-    for sub in ["handwritten", "nvcc", "triton"] {
-        ptx_files(&corpus().join(sub), &mut files);
-    }
-    files.sort();
+    let files: Vec<PathBuf> = ["handwritten", "nvcc", "triton"]
+        .iter()
+        .flat_map(|sub| common::ptx_files(corpus().join(sub)))
+        .collect();
     assert!(
         files.len() >= 50,
         "the corpus should hold dozens of files, found {}",
@@ -67,9 +57,7 @@ fn valid_corpus_has_no_diagnostics() {
 
 #[test]
 fn invalid_corpus_is_diagnosed() {
-    let mut files = Vec::new();
-    ptx_files(&corpus().join("invalid"), &mut files);
-    files.sort();
+    let files = common::ptx_files(corpus().join("invalid"));
     assert!(!files.is_empty());
     let mut rendered = String::new();
     for path in &files {

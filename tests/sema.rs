@@ -11,35 +11,7 @@ use warpscope::source::SourceFile;
 use warpscope::source::Span;
 use warpscope::syntax::ast::{Module, Operand, OperandKind, StmtKind};
 
-fn ptx_files(dir: &str) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut out);
-    out.sort();
-    out
-}
-
-fn load(path: &Path) -> SourceFile {
-    let bytes = std::fs::read(path).unwrap();
-    let name = path
-        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .unwrap_or(path)
-        .display()
-        .to_string();
-    SourceFile::new(name, bytes).unwrap()
-}
+mod common;
 
 fn render(file: &SourceFile, diags: &[Diagnostic]) -> String {
     let files = SimpleFile::new(file.name(), file.text());
@@ -100,20 +72,25 @@ fn sema(file: &SourceFile) -> Vec<Diagnostic> {
 
 #[test]
 fn valid_corpus_resolves_without_diagnostics() {
-    let mut files: Vec<PathBuf> = ptx_files("tests/corpus")
+    let mut files: Vec<PathBuf> = common::ptx_files("tests/corpus")
         .into_iter()
         .filter(|p| !p.components().any(|c| c.as_os_str() == "invalid"))
         .collect();
-    files.extend(ptx_files("examples"));
-    files.extend(ptx_files("tests/fixtures/sema").into_iter().filter(|p| {
-        p.file_name().is_some_and(|n| {
-            n.to_string_lossy().starts_with("cfg_") || n.to_string_lossy().starts_with("ok_")
-        })
-    }));
+    files.extend(common::ptx_files("examples"));
+    files.extend(
+        common::ptx_files("tests/fixtures/sema")
+            .into_iter()
+            .filter(|p| {
+                p.file_name().is_some_and(|n| {
+                    n.to_string_lossy().starts_with("cfg_")
+                        || n.to_string_lossy().starts_with("ok_")
+                })
+            }),
+    );
     assert!(files.len() > 50, "corpus not found");
     let mut report = String::new();
     for path in &files {
-        let file = load(path);
+        let file = common::load(path);
         let diags = sema(&file);
         if !diags.is_empty() {
             report.push_str(&render(&file, &diags));
@@ -149,22 +126,7 @@ fn library_corpus_resolves_without_diagnostics() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1)
         .max(1);
-    let mut files = Vec::new();
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() && !p.ends_with("venv") {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                out.push(p);
-            }
-        }
-    }
-    walk(Path::new(&root), &mut files);
-    files.sort();
+    let files = common::ptx_files(&root);
     let (mut checked, mut functions, mut blocks, mut failures, mut parse_failures) =
         (0, 0, 0, 0, 0);
     let mut report = String::new();
@@ -206,7 +168,7 @@ fn library_corpus_resolves_without_diagnostics() {
 /// front-end codes); the rendered diagnostics are snapshotted.
 #[test]
 fn error_fixtures_render() {
-    let files: Vec<PathBuf> = ptx_files("tests/fixtures/sema")
+    let files: Vec<PathBuf> = common::ptx_files("tests/fixtures/sema")
         .into_iter()
         .filter(|p| {
             p.file_name()
@@ -215,7 +177,7 @@ fn error_fixtures_render() {
         .collect();
     assert!(files.len() >= 5);
     for path in files {
-        let file = load(&path);
+        let file = common::load(&path);
         let (module, parse_diags) = warpscope::syntax::parse(file.text());
         assert!(parse_diags.is_empty(), "{}: {parse_diags:#?}", file.name());
         let (_, diags) = warpscope::sema::check_module(&module);
@@ -242,7 +204,7 @@ fn invalid_corpus_semantic_errors() {
     ] {
         let path =
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/corpus/invalid/{name}.ptx"));
-        let file = load(&path);
+        let file = common::load(&path);
         let diags = sema(&file);
         assert!(diags.iter().all(|d| d.code == code), "{name}: {diags:#?}");
         insta::with_settings!({ description => file.name().to_string(), omit_expression => true }, {
