@@ -123,6 +123,41 @@ fn known() -> Known {
     Known { entries }
 }
 
+/// How one row of a table compares with the measurement.
+#[derive(PartialEq)]
+enum Outcome {
+    Match,
+    Known,
+    Mismatch,
+}
+
+impl Known {
+    /// The verdict cell of one row. A listed row that now matches fails the
+    /// test (the list must shrink), a listed mismatch is shown with its
+    /// reason, any other mismatch fails with `failure`.
+    fn judge(
+        &self,
+        key: &str,
+        ok: bool,
+        failure: String,
+        failures: &mut Vec<String>,
+        seen: &mut Vec<String>,
+    ) -> (Outcome, String) {
+        if ok {
+            if self.entries.contains_key(key) {
+                failures.push(format!("{key}: listed as a known mismatch but matches now"));
+            }
+            (Outcome::Match, "yes".to_string())
+        } else if let Some(reason) = self.entries.get(key) {
+            seen.push(key.to_string());
+            (Outcome::Known, format!("KNOWN: {reason}"))
+        } else {
+            failures.push(failure);
+            (Outcome::Mismatch, "NO".to_string())
+        }
+    }
+}
+
 #[test]
 fn hardware_agreement() {
     let launches = load("tests/hw/launches.json");
@@ -352,22 +387,15 @@ fn hardware_agreement() {
                     )
                 }
             };
-            let verdict = if ok {
-                if known.entries.contains_key(&kkey) {
-                    failures.push(format!(
-                        "{kkey}: listed as a known mismatch but matches now"
-                    ));
-                }
-                matched += 1;
-                "yes".to_string()
-            } else if let Some(reason) = known.entries.get(&kkey) {
-                seen_known.push(kkey.clone());
-                known_rows += 1;
-                format!("KNOWN: {reason}")
-            } else {
-                failures.push(format!("{kkey}: {cell}"));
-                "NO".to_string()
-            };
+            let (outcome, verdict) = known.judge(
+                &kkey,
+                ok,
+                format!("{kkey}: {cell}"),
+                &mut failures,
+                &mut seen_known,
+            );
+            matched += usize::from(outcome == Outcome::Match);
+            known_rows += usize::from(outcome == Outcome::Known);
             if space == "shared" {
                 shared_rows += 1;
             }
@@ -423,22 +451,15 @@ fn hardware_agreement() {
                 }
                 _ => ("no executed PTX access | | | | | -".to_string(), false),
             };
-            let sverdict = if sok {
-                if known.entries.contains_key(&skey) {
-                    failures.push(format!(
-                        "{skey}: listed as a known mismatch but matches now"
-                    ));
-                }
-                smatched += 1;
-                "yes".to_string()
-            } else if let Some(reason) = known.entries.get(&skey) {
-                seen_known.push(skey.clone());
-                sknown += 1;
-                format!("KNOWN: {reason}")
-            } else {
-                failures.push(format!("{skey}: {scell}"));
-                "NO".to_string()
-            };
+            let (soutcome, sverdict) = known.judge(
+                &skey,
+                sok,
+                format!("{skey}: {scell}"),
+                &mut failures,
+                &mut seen_known,
+            );
+            smatched += usize::from(soutcome == Outcome::Match);
+            sknown += usize::from(soutcome == Outcome::Known);
             writeln!(
                 stable,
                 "| {id} | {file_b}:{line} | {op} {space} | {scell} | {sverdict} |"
@@ -490,21 +511,14 @@ fn hardware_agreement() {
                     && close(t.store_requests, mst.0)
                     && close(t.atomic_requests, mat.0)
                     && sectors_ok;
-                let verdict = if ok {
-                    if known.entries.contains_key(&kkey) {
-                        failures.push(format!(
-                            "{kkey}: listed as a known mismatch but matches now"
-                        ));
-                    }
-                    kmatched += 1;
-                    "yes".to_string()
-                } else if let Some(reason) = known.entries.get(&kkey) {
-                    seen_known.push(kkey.clone());
-                    format!("KNOWN: {reason}")
-                } else {
-                    failures.push(format!("{kkey}: totals differ"));
-                    "NO".to_string()
-                };
+                let (outcome, verdict) = known.judge(
+                    &kkey,
+                    ok,
+                    format!("{kkey}: totals differ"),
+                    &mut failures,
+                    &mut seen_known,
+                );
+                kmatched += usize::from(outcome == Outcome::Match);
                 let b = if random {
                     format!(" ({}..{})", t.sectors_min, t.sectors_max)
                 } else {
@@ -530,13 +544,13 @@ fn hardware_agreement() {
             }
             None => {
                 let why = k.totals_unavailable.clone().unwrap_or_default();
-                let verdict = if let Some(reason) = known.entries.get(&kkey) {
-                    seen_known.push(kkey.clone());
-                    format!("KNOWN: {reason}")
-                } else {
-                    failures.push(format!("{kkey}: no totals: {why}"));
-                    "NO".to_string()
-                };
+                let (_, verdict) = known.judge(
+                    &kkey,
+                    false,
+                    format!("{kkey}: no totals: {why}"),
+                    &mut failures,
+                    &mut seen_known,
+                );
                 writeln!(
                     ktable,
                     "| {id} | - | - | - | - | - | - | {verdict} (no totals: {why}) |"
