@@ -54,7 +54,7 @@
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
-use super::lower::{Lowered, OpKind, Special, Src};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
 use std::collections::HashMap;
