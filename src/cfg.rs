@@ -270,9 +270,7 @@ impl Cfg {
         // A trailing block with neither instruction nor label joins the previous one.
         if starts.len() > 1 {
             let last = *starts.last().unwrap_or(&0);
-            let empty = ops[last as usize..]
-                .iter()
-                .all(|o| o.form == Form::Other);
+            let empty = ops[last as usize..].iter().all(|o| o.form == Form::Other);
             if empty {
                 starts.pop();
             }

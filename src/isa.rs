@@ -168,7 +168,10 @@ mod tests {
     #[test]
     fn components_select_the_dimension() {
         assert_eq!(special_value("%tid", Some("y")), Some(Special::Tid(1)));
-        assert_eq!(special_value("%nctaid", Some("z")), Some(Special::Nctaid(2)));
+        assert_eq!(
+            special_value("%nctaid", Some("z")),
+            Some(Special::Nctaid(2))
+        );
         assert_eq!(special_value("%laneid", None), Some(Special::LaneId));
         // Known to sema and, since one table serves both, to lowering.
         assert_eq!(

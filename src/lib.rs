@@ -101,8 +101,8 @@ pub mod syntax;
 pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
 
 pub use analysis::{
-    Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey,
-    Pattern, PerRequest, SourceLocation, Space, Totals,
+    Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern,
+    PerRequest, SourceLocation, Space, Totals,
 };
 pub use diagnostic::{Diagnostic, Severity};
 pub use report::{render_json, render_markdown, render_text, Report};

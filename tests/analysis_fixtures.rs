@@ -4,8 +4,8 @@
 //! and kept as an insta snapshot (`tests/snapshots/analysis_fixtures__<name>.snap`).
 
 use std::fmt::Write as _;
-use warpscope::analyze;
 use warpscope::analysis::{Analysis, Options, ParamKey};
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 fn dim3(s: &str) -> [u32; 3] {

@@ -2,8 +2,8 @@
 //! `cargo test --release --test analysis_perf -- --ignored --nocapture`).
 //! Prints timings; asserts nothing about time (no wall-clock limits in tests).
 
-use warpscope::analyze;
 use warpscope::analysis::Options;
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 #[test]

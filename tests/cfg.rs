@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use warpscope::cfg::{BlockId, Cfg, EdgeKind};
-use warpscope::source::SourceFile;
 use warpscope::lower::ptx::lower_standalone;
+use warpscope::source::SourceFile;
 use warpscope::syntax::ast::{StmtId, StmtKind};
 
 mod common;

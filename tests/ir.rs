@@ -82,7 +82,10 @@ fn memory_ops_are_first_class() {
     );
     assert!(v4.cache.non_coherent);
     assert_eq!(v4.cache.l1_eviction, Some(warpscope::ir::Eviction::Last));
-    assert_eq!((mems[1].op, mems[1].kind), (AccessOp::Atomic, MemKind::Atomic));
+    assert_eq!(
+        (mems[1].op, mems[1].kind),
+        (AccessOp::Atomic, MemKind::Atomic)
+    );
     assert_eq!(
         (mems[2].op, mems[2].kind, mems[2].space, mems[2].no_result),
         (AccessOp::Atomic, MemKind::Reduction, Space::Shared, true)

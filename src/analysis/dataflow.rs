@@ -48,9 +48,9 @@
 use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
-use crate::ir::{Function as Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;

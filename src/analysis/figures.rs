@@ -24,7 +24,9 @@
 //! The figures are per request of one warp; how many requests run is the
 //! launch simulation's business (`totals`).
 
-use super::cost::{self, cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange};
+use super::cost::{
+    self, cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange,
+};
 use super::dataflow;
 use super::domain::{self, Sym, Value};
 use super::launch::WarpClass;

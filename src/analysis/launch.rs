@@ -346,7 +346,10 @@ mod tests {
             },
         )];
         let l = resolve(f, &o);
-        assert_eq!((l.block, l.grid), (BlockShape::Known([32, 2, 1]), Some([9, 1, 1])));
+        assert_eq!(
+            (l.block, l.grid),
+            (BlockShape::Known([32, 2, 1]), Some([9, 1, 1]))
+        );
         assert_eq!(l.params, vec![None, Some(3)]);
         // no facts at all: an assumed 1-D block
         let bare = text.replace(".maxntid 128, 1, 1\n", "");

@@ -535,9 +535,12 @@ impl<'src> Function<'src> {
     pub fn loc_chain(&self, id: OpId) -> impl Iterator<Item = &Loc> {
         let first = self.locs.get(id.index()).copied().flatten();
         let mut guard = self.loc_table.len() + 1;
-        std::iter::successors(first.and_then(|l| self.loc_table.get(l.0 as usize)), move |l| {
-            guard = guard.checked_sub(1)?;
-            l.inlined_at.and_then(|p| self.loc_table.get(p.0 as usize))
-        })
+        std::iter::successors(
+            first.and_then(|l| self.loc_table.get(l.0 as usize)),
+            move |l| {
+                guard = guard.checked_sub(1)?;
+                l.inlined_at.and_then(|p| self.loc_table.get(p.0 as usize))
+            },
+        )
     }
 }

@@ -27,8 +27,7 @@ use crate::ir::{
 };
 use crate::sema::{LabelCursor, Scopes};
 use crate::syntax::ast::{
-    Function, FunctionKind, Instruction, Module, Operand, OperandKind, StateSpace, StmtId,
-    StmtKind,
+    Function, FunctionKind, Instruction, Module, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
 
 struct Ctx<'a, 'src> {

@@ -130,8 +130,7 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let (module, mut front_end) = warpscope::syntax::parse_file(file);
     let (symbols, sema) = warpscope::sema::check_module(&module);
     front_end.extend(sema);
-    let kernels =
-        warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
+    let kernels = warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
     let checked = warpscope::lints::lint_analysis(
         file,
         Analysis {
