@@ -5,6 +5,7 @@
 //! live beside it and produce the same IR; everything after this seam
 //! (CFG, analysis, cost model, lints, reports) is front-end neutral.
 
+mod module;
 pub mod ptx;
 
 /// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).

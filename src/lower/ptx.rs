@@ -19,15 +19,17 @@
 //! itself possibly inlined elsewhere (nvcc writes the chain one `.loc` per
 //! level, outermost first). [`Loc::inlined_at`] keeps the whole chain.
 
+use super::module::{dims, symbol_name, variables, LocChains};
+pub use super::module::{module_files, module_globals};
 use crate::analysis::domain::FastMap as HashMap;
 use crate::analysis::transfer::{decode, Ty};
 use crate::ir::{
     AccessOp, CacheHints, Form, Function as IrFunction, FunctionKind as IrKind, LaunchDirectives,
-    Loc, LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Space, Src, Variable,
+    LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Space, Src, Variable,
 };
 use crate::sema::{LabelCursor, Scopes};
 use crate::syntax::ast::{
-    Function, FunctionKind, Instruction, Module, Operand, OperandKind, StateSpace, StmtId, StmtKind,
+    Function, FunctionKind, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
 
 struct Ctx<'a, 'src> {
@@ -192,61 +194,6 @@ fn mem_space(mods: &[&str]) -> Space {
         .unwrap_or(Space::Generic)
 }
 
-/// The variables one declaration declares (name, space, alignment).
-fn variables<'a, 'src>(
-    d: &'a crate::syntax::ast::VarDecl<'src>,
-    space: Space,
-) -> impl Iterator<Item = Variable<'src>> + 'a {
-    let elem =
-        d.ty.and_then(|t| Ty::parse(t.text))
-            .map(|t| t.bits / 8)
-            .unwrap_or(1);
-    let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
-    d.declarators.iter().map(move |decl| Variable {
-        name: decl.name.text,
-        space,
-        align,
-    })
-}
-
-/// Module-level variables (any space but `.param`/`.reg`), in order.
-pub fn module_globals<'src>(module: &Module<'src>) -> Vec<Variable<'src>> {
-    module
-        .globals()
-        .flat_map(|v| {
-            let space = match v.space {
-                StateSpace::Global => Space::Global,
-                StateSpace::Shared => Space::Shared,
-                StateSpace::Const => Space::Const,
-                StateSpace::Local => Space::Local,
-                _ => Space::Generic,
-            };
-            variables(v, space)
-        })
-        .collect()
-}
-
-/// The module's `.file` table: index → name.
-pub fn module_files<'src>(module: &Module<'src>) -> Vec<(u32, &'src str)> {
-    module.files().map(|f| (f.index, f.name.text)).collect()
-}
-
-/// The branch-target name of an operand: `L`, or `L` in `L+0`.
-fn symbol_name<'src>(op: &OperandKind<'src>) -> Option<&'src str> {
-    match op {
-        OperandKind::Symbol(id) => Some(id.text),
-        OperandKind::Offset { base, .. } => symbol_name(&base.kind),
-        _ => None,
-    }
-}
-
-/// The values of a directive such as `.reqntid` (missing dimensions are 1).
-fn dims(func: &Function<'_>, name: &str) -> Option<[u64; 3]> {
-    func.directive(name)
-        .filter(|x| !x.values.is_empty())
-        .map(|x| std::array::from_fn(|i| x.values.get(i).copied().unwrap_or(1)))
-}
-
 /// Lowers a function without the module around it (no module variables, no
 /// `.file` names): for the CFG of one function and for tests.
 pub fn lower_standalone<'src>(func: &Function<'src>) -> IrFunction<'src> {
@@ -307,8 +254,7 @@ pub fn lower<'src>(
     let mut spans = Vec::with_capacity(n);
     let mut mnemonics = Vec::with_capacity(n);
     let mut locs = Vec::with_capacity(n);
-    let mut loc_table: Vec<Loc> = Vec::new();
-    let mut loc_at: HashMap<(u32, u32, u32), LocId> = HashMap::default();
+    let mut loc_table = LocChains::default();
     let mut cur_loc: Option<LocId> = None;
     let mut labels = Vec::new();
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
@@ -342,28 +288,7 @@ pub fn lower<'src>(
                             .collect();
                         table_entries.insert(i as u32, entries);
                     }
-                    StmtKind::Loc(l) => {
-                        let inlined_at = l.inlined_at.map(|at| {
-                            *loc_at.entry(at).or_insert_with(|| {
-                                loc_table.push(Loc {
-                                    file: at.0,
-                                    line: at.1,
-                                    column: at.2,
-                                    inlined_at: None,
-                                });
-                                LocId(loc_table.len() as u32 - 1)
-                            })
-                        });
-                        let id = LocId(loc_table.len() as u32);
-                        loc_table.push(Loc {
-                            file: l.file,
-                            line: l.line,
-                            column: l.column,
-                            inlined_at,
-                        });
-                        loc_at.insert((l.file, l.line, l.column), id);
-                        cur_loc = Some(id);
-                    }
+                    StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
                     _ => {}
                 }
                 Op {
@@ -437,7 +362,7 @@ pub fn lower<'src>(
         spans,
         locs,
         mnemonics,
-        loc_table,
+        loc_table: loc_table.locs,
         files: files.to_vec(),
         labels,
         regs: cx.names,
