@@ -28,24 +28,26 @@ pub struct LoadedConfig {
     pub error: Option<ConfigError>,
 }
 
-/// Looks up the configuration for a document in `dir` and upwards, exactly
-/// as `warpscope check` does for a file in that directory
-/// ([`Config::discover`]). A document that is not a file on disk (an
-/// untitled buffer) gets the defaults.
+/// Looks up the configuration for a document in `dir` and upwards through
+/// [`warpscope::config::resolve`], the one call `warpscope check` and
+/// `warpscope report` use for a file in that directory. A document that is
+/// not a file on disk (an untitled buffer) gets the defaults.
 pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
     let Some(dir) = dir else {
         return LoadedConfig::default();
     };
-    match Config::discover(dir) {
-        Ok(Some((_path, config))) => LoadedConfig {
-            config,
+    use warpscope::config::{resolve, ConfigSource, Overrides, ResolveError};
+    match resolve(&ConfigSource::Discover, dir, &Overrides::default()) {
+        Ok(r) => LoadedConfig {
+            config: r.config,
             error: None,
         },
-        Ok(None) => LoadedConfig::default(),
-        Err(e) => LoadedConfig {
+        Err(ResolveError::File(e)) => LoadedConfig {
             config: Config::default(),
             error: Some(e),
         },
+        // No overrides: nothing else can fail.
+        Err(ResolveError::Override(_)) => LoadedConfig::default(),
     }
 }
 
