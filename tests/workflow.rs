@@ -241,7 +241,7 @@ fn baseline_reports_only_new_findings() {
         format!("{recorded} findings in the baseline not shown\n")
     );
     // A new uncoalesced access: reported, exit 1.
-    let worse = moved.replace("mul.wide.u32", "mul.wide.u32");
+    let worse = moved.clone();
     let line = worse
         .lines()
         .find(|l| l.trim_start().starts_with("ld.global"))

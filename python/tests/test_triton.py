@@ -124,9 +124,12 @@ def test_unused_suppressions_are_reported(triton_dir, tmp_path):
 
 def test_grid_gives_totals(triton_dir):
     ptx, meta = _entry(triton_dir, "vector_add")
-    k = warpscope.triton.analyze(Compiled(ptx, meta), grid=8, params={"n": 8192})["analysis"]["kernels"][0]
+    # Parameters by PTX index: Triton's arguments in order, constexprs left out (n is the 4th).
+    k = warpscope.triton.analyze(Compiled(ptx, meta), grid=8, params={3: 8192})["analysis"]["kernels"][0]
     assert k["grid"] == [8, 1, 1]
-    assert k["totals"] is not None
+    assert k["totals_unavailable"] is None
+    # 8 programs x 1024 elements = n: x and y loaded, out stored, 4 bytes each.
+    assert k["totals"]["bytes_requested"] == 3 * 8192 * 4
 
 
 def test_not_a_compiled_kernel():

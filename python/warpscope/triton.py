@@ -101,7 +101,9 @@ def analyze(
 
     :param compiled: what ``kernel[grid](...)`` or ``triton.compile`` returned.
     :param grid: the launch grid (programs), for whole-launch totals.
-    :param params: scalar arguments by index or name (such as ``n_elements``).
+    :param params: scalar arguments by PTX index or PTX name: Triton's
+        arguments in order with the ``tl.constexpr`` ones left out (the
+        fourth, ``n``, of ``add(x, y, out, n, BLOCK: tl.constexpr)`` is ``3``).
     :param block: overrides the block from ``num_warps`` (rarely needed).
     :param lints: rule levels, as in :func:`warpscope.check`.
     :param config: a configuration file, or ``True`` to search for one.
