@@ -158,7 +158,7 @@ fn analyze(ptx: &str, name: &str, request: &str) -> String {
     run(request, |req| {
         let config = config_of(&req)?;
         let file = SourceFile::from_text(name, ptx);
-        let analysis = warpscope::analysis::analyze(&file, &config.options);
+        let analysis = warpscope::analyze(&file, &config.options);
         Ok(analysis_json(&file, &analysis))
     })
 }
@@ -215,7 +215,7 @@ fn report(ptx: &str, name: &str, request: &str, format: &str) -> String {
         };
         let config = config_of(&req)?;
         let file = SourceFile::from_text(name, ptx);
-        let analysis = warpscope::analysis::analyze(&file, &config.options);
+        let analysis = warpscope::analyze(&file, &config.options);
         let mut e = ReportEmitter::new(format);
         let mut text = e.file(&file, &analysis);
         text.push_str(&e.finish());

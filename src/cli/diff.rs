@@ -88,7 +88,7 @@ fn load(path: &Path, resolver: &mut Resolver, a: &DiffArgs) -> Result<Side, Stri
             meta.apply(&mut options, a.launch.arch.is_none());
         }
         let input = read_input(&f)?;
-        let analysis = warpscope::analysis::analyze(&input.file, &options);
+        let analysis = warpscope::analyze(&input.file, &options);
         side.insert(key, facts_of_analysis(&analysis));
     }
     Ok(side)

@@ -3,7 +3,7 @@
 //! A thin layer: per input, the configuration in force (the same
 //! [`warpscope::config::Resolver`] as `check`, so `warpscope.toml`'s launch
 //! facts apply here too), Triton metadata beside the PTX as launch facts,
-//! then [`warpscope::analysis::analyze`], rendered by a
+//! then [`warpscope::analyze`], rendered by a
 //! [`ReportEmitter`] and printed as soon as the file and those before it are
 //! done ([`super::stream`]); the analysis is then dropped.
 //! Exit status: 0 when every file was read (front-end diagnostics are part of
@@ -94,7 +94,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
         |path, options| {
             let input = read_input(path)?;
             let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                warpscope::analysis::analyze(&input.file, &options)
+                warpscope::analyze(&input.file, &options)
             }))
             .map_err(|_| format!("internal error while analysing {}", input.display))?;
             Ok::<_, String>((input, analysis))

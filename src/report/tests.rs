@@ -313,7 +313,8 @@ fn json_layout() {
 /// Piece by piece, the emitter gives exactly the whole report's rendering.
 #[test]
 fn emitter_pieces_equal_the_whole_report() {
-    use crate::analysis::{analyze, Options};
+    use crate::analysis::Options;
+    use crate::analyze;
     use crate::report::{ReportEmitter, ReportFormat};
     let texts = [
         "bogus;\n",
