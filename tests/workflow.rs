@@ -318,7 +318,9 @@ fn triton_cache_folders_give_launch_facts() {
             ),
         ]
     );
-    // Every finding is placed on a line of the Python source.
+    // Every finding is placed on a line of the Python source (the `.file`
+    // path is absolute, from where the fixtures were generated: only its end
+    // is the same on every machine).
     let concise = warpscope(&[
         "check",
         "--no-config",
