@@ -498,3 +498,73 @@ fn many_files_stream_in_order() {
     assert_eq!(v["files"][n - 1]["path"], format!("./k{:03}.ptx", n - 1));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// On a terminal (stderr a pseudo-terminal) the progress bar is drawn and
+/// cleared; `--quiet` draws nothing.
+#[test]
+fn progress_bar_only_on_a_terminal_and_not_when_quiet() {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    let d = scratch("progress");
+    let ptx = std::fs::read_to_string(root().join("tests/fixtures/check/render.ptx")).unwrap();
+    for i in 0..6 {
+        std::fs::write(d.join(format!("k{i}.ptx")), &ptx).unwrap();
+    }
+    let on_terminal = |quiet: bool| -> (String, String) {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors into the given integers.
+        let r = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(r, 0, "openpty");
+        // SAFETY: both descriptors were just opened and are owned here.
+        let (master, slave) = unsafe {
+            (
+                std::fs::File::from_raw_fd(master),
+                std::fs::File::from_raw_fd(slave),
+            )
+        };
+        let mut args = vec!["check", "--no-config", "--format", "concise", "."];
+        if quiet {
+            args.push("--quiet");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .current_dir(&d)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stderr(slave)
+            .output()
+            .unwrap();
+        // The child has exited: everything it drew is in the master's buffer.
+        let mut buf = vec![0u8; 1 << 16];
+        // SAFETY: plain fcntl on an owned descriptor.
+        unsafe {
+            use std::os::fd::AsRawFd;
+            let fd = master.as_raw_fd();
+            libc::fcntl(
+                fd,
+                libc::F_SETFL,
+                libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK,
+            );
+        }
+        let mut master = master;
+        let n = master.read(&mut buf).unwrap_or(0);
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&buf[..n]).into_owned(),
+        )
+    };
+    let (stdout, drawn) = on_terminal(false);
+    assert_eq!(stdout.lines().count(), 12, "{stdout}");
+    assert!(drawn.contains("/6 files"), "{drawn:?}");
+    let (quiet_stdout, quiet_drawn) = on_terminal(true);
+    assert_eq!(quiet_stdout, stdout);
+    assert_eq!(quiet_drawn, "");
+    std::fs::remove_dir_all(&d).unwrap();
+}
