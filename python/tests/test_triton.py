@@ -7,6 +7,7 @@ import dataclasses
 import json
 import pathlib
 import shutil
+import types
 
 import pytest
 
@@ -130,6 +131,13 @@ def test_grid_gives_totals(triton_dir):
     assert k["totals_unavailable"] is None
     # 8 programs x 1024 elements = n: x and y loaded, out stored, 4 bytes each.
     assert k["totals"]["bytes_requested"] == 3 * 8192 * 4
+    # By Triton's argument name, through the signature `triton.compile` keeps.
+    compiled = Compiled(ptx, meta)
+    compiled.src = types.SimpleNamespace(
+        signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+    )
+    by_name = warpscope.triton.analyze(compiled, grid=8, params={"n": 8192})["analysis"]["kernels"][0]
+    assert by_name["totals"] == k["totals"]
 
 
 def test_not_a_compiled_kernel():

@@ -76,6 +76,20 @@ def ptx_of(compiled: Any) -> str:
     return ptx.decode("utf-8", "replace") if isinstance(ptx, (bytes, bytearray)) else str(ptx)
 
 
+def _param_indices(compiled: Any) -> Dict[str, int]:
+    """Triton argument names to PTX parameter indices: the arguments of
+    ``compiled.src.signature`` in order, ``constexpr`` ones left out (they are
+    compiled in, not passed). Empty when the compiled object does not say."""
+    signature = getattr(getattr(compiled, "src", None), "signature", None)
+    if not isinstance(signature, Mapping):
+        return {}
+    out: Dict[str, int] = {}
+    for name, ty in signature.items():
+        if str(ty) != "constexpr":
+            out[str(name)] = len(out)
+    return out
+
+
 def _python_line(source: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """The kernel's own line: the outermost frame of the ``.loc`` chain (an
     access inside an inlined ``@triton.jit`` helper is attributed to the
@@ -101,9 +115,10 @@ def analyze(
 
     :param compiled: what ``kernel[grid](...)`` or ``triton.compile`` returned.
     :param grid: the launch grid (programs), for whole-launch totals.
-    :param params: scalar arguments by PTX index or PTX name: Triton's
-        arguments in order with the ``tl.constexpr`` ones left out (the
-        fourth, ``n``, of ``add(x, y, out, n, BLOCK: tl.constexpr)`` is ``3``).
+    :param params: scalar arguments by name (``{"n_elements": 4096}``, read
+        from ``compiled.src.signature``), by PTX index (Triton's arguments in
+        order with the ``tl.constexpr`` ones left out: ``n`` of ``add(x, y,
+        out, n, BLOCK: tl.constexpr)`` is ``3``) or by PTX name.
     :param block: overrides the block from ``num_warps`` (rarely needed).
     :param lints: rule levels, as in :func:`warpscope.check`.
     :param config: a configuration file, or ``True`` to search for one.
@@ -118,6 +133,9 @@ def analyze(
     """
     meta = metadata_of(compiled)
     ptx = ptx_of(compiled)
+    if params:
+        indices = _param_indices(compiled)
+        params = {indices.get(k, k) if isinstance(k, str) else k: v for k, v in params.items()}
     name = f"{meta['name']}.ptx"
     req = _request(block, grid, params, None, None, None, config, lints, json.dumps(meta))
     out = _result(_native.check(ptx, name, req))
