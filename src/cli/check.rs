@@ -11,7 +11,7 @@
 //! usage, IO, configuration or internal errors (each with a message on stderr).
 
 use super::common::{
-    expand_paths, input_dir, read_input, read_sources, triton_metadata, ConfigArgs, Input,
+    expand_paths, input_dir, inputs_of, read_sources, triton_metadata, ConfigArgs, Input,
     LaunchArgs,
 };
 use super::progress::Progress;
@@ -199,52 +199,56 @@ pub fn run(a: CheckArgs) -> ExitCode {
             }
             Ok(config)
         },
-        |path, config| -> Result<Checked, String> {
-            let input = read_input(path)?;
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut result = check_file(&input.file, &config);
-                let mut names = warpscope::suppress::files_to_read(&result);
-                names.extend(
-                    result
-                        .cuda_locations
-                        .iter()
-                        .flatten()
-                        .map(|l| l.file.clone()),
-                );
-                let sources = read_sources(path, &names);
-                warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
-                Checked {
-                    input,
-                    result,
-                    sources,
-                }
-            }))
-            .map_err(|_| format!("internal error while checking {}", path.display()))
-        },
-        |_, checked| -> Result<(), Stop> {
-            let mut c = checked.map_err(Stop::Usage)?;
-            if let Some(b) = &baseline {
-                in_baseline += b.filter(&c.input.file, &mut c.result);
-            }
-            let report = FileReport {
-                file: &c.input.file,
-                result: &c.result,
-                sources: &c.sources,
+        |path, config| -> Result<Vec<Checked>, String> {
+            let check_one = |input: Input| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut result = check_file(&input.file, &config);
+                    let mut names = warpscope::suppress::files_to_read(&result);
+                    names.extend(
+                        result
+                            .cuda_locations
+                            .iter()
+                            .flatten()
+                            .map(|l| l.file.clone()),
+                    );
+                    let sources = read_sources(path, &names);
+                    warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
+                    Checked {
+                        input,
+                        result,
+                        sources,
+                    }
+                }))
+                .map_err(|_| format!("internal error while checking {}", path.display()))
             };
-            progress.inc(&c.input.display);
-            if let Some(rec) = &mut recorded {
-                rec.record(&report);
-                return Ok(());
+            inputs_of(path)?.into_iter().map(check_one).collect()
+        },
+        |path, checked| -> Result<(), Stop> {
+            for mut c in checked.map_err(Stop::Usage)? {
+                if let Some(b) = &baseline {
+                    in_baseline += b.filter(&c.input.file, &mut c.result);
+                }
+                let report = FileReport {
+                    file: &c.input.file,
+                    result: &c.result,
+                    sources: &c.sources,
+                };
+                if let Some(rec) = &mut recorded {
+                    rec.record(&report);
+                    continue;
+                }
+                errors |= c.result.has_errors();
+                let text = emitter.file(&report);
+                progress
+                    .suspend(|| {
+                        stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|_| stdout.flush())
+                    })
+                    .map_err(Stop::Output)?;
             }
-            errors |= c.result.has_errors();
-            let text = emitter.file(&report);
-            progress
-                .suspend(|| {
-                    stdout
-                        .write_all(text.as_bytes())
-                        .and_then(|_| stdout.flush())
-                })
-                .map_err(Stop::Output)
+            progress.inc(&path.display().to_string());
+            Ok(())
         },
     );
     progress.finish();

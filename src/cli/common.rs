@@ -252,6 +252,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The inputs one path gives, in order (`check`, `report` and `diff` call
+/// this, so a path that holds several modules only needs to change it).
+pub fn inputs_of(path: &Path) -> Result<Vec<Input>, String> {
+    Ok(vec![read_input(path)?])
+}
+
 /// Reads one input (a path or `-`).
 pub fn read_input(path: &Path) -> Result<Input, String> {
     // Read at most one byte past what a span can address, so a device such as

@@ -10,7 +10,7 @@
 //! Exit codes: 0 when nothing got worse by more than the threshold, 1 when
 //! something did, 2 for usage or IO errors.
 
-use super::common::{expand_paths, input_dir, read_input, triton_metadata, ConfigArgs, LaunchArgs};
+use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
 use super::ExitCode;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -87,9 +87,14 @@ fn load(path: &Path, resolver: &mut Resolver, a: &DiffArgs) -> Result<Side, Stri
         if let Some(meta) = triton_metadata(&f) {
             meta.apply(&mut options, a.launch.arch.is_none());
         }
-        let input = read_input(&f)?;
-        let analysis = warpscope::analyze(&input.file, &options);
-        side.insert(key, facts_of_analysis(&analysis));
+        let mut facts = Vec::new();
+        for input in inputs_of(&f)? {
+            facts.extend(facts_of_analysis(&warpscope::analyze(
+                &input.file,
+                &options,
+            )));
+        }
+        side.insert(key, facts);
     }
     Ok(side)
 }

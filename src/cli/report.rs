@@ -10,7 +10,7 @@
 //! the report, not a failure), 2 when an input or a configuration could not
 //! be read.
 
-use super::common::{expand_paths, input_dir, read_input, triton_metadata, ConfigArgs, LaunchArgs};
+use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
 use super::progress::Progress;
 use super::ExitCode;
 use std::io::Write;
@@ -92,24 +92,29 @@ pub fn run(args: ReportArgs) -> ExitCode {
             Ok(options)
         },
         |path, options| {
-            let input = read_input(path)?;
-            let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                warpscope::analyze(&input.file, &options)
-            }))
-            .map_err(|_| format!("internal error while analysing {}", input.display))?;
-            Ok::<_, String>((input, analysis))
+            let mut done = Vec::new();
+            for input in inputs_of(path)? {
+                let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    warpscope::analyze(&input.file, &options)
+                }))
+                .map_err(|_| format!("internal error while analysing {}", input.display))?;
+                done.push((input, analysis));
+            }
+            Ok::<_, String>(done)
         },
-        |_, done| {
-            let (input, analysis) = done.map_err(Stop::Input)?;
-            let text = emitter.file(&input.file, &analysis);
-            progress.inc(&input.display);
-            progress
-                .suspend(|| {
-                    stdout
-                        .write_all(text.as_bytes())
-                        .and_then(|()| stdout.flush())
-                })
-                .map_err(Stop::Output)
+        |path, done| {
+            for (input, analysis) in done.map_err(Stop::Input)? {
+                let text = emitter.file(&input.file, &analysis);
+                progress
+                    .suspend(|| {
+                        stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|()| stdout.flush())
+                    })
+                    .map_err(Stop::Output)?;
+            }
+            progress.inc(&path.display().to_string());
+            Ok(())
         },
     );
     progress.finish();
