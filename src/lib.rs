@@ -97,6 +97,7 @@ pub mod report;
 pub mod sema;
 pub mod source;
 pub mod syntax;
+pub mod util;
 
 pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
 

@@ -178,7 +178,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     let mut sim: Option<totals::SimResult> = None;
     let mut totals_unavailable = None;
     match (launch.grid, launch.block) {
-        (Some(grid), launch::BlockShape::Known(block)) => {
+        (Some(grid), block @ launch::BlockShape::Known(_)) => {
             let si = totals::SimInputs {
                 block,
                 grid,

@@ -58,8 +58,11 @@
 //! - Branch targets are ops of [`Form::Label`].
 //! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
 
-use crate::analysis::transfer::Alu;
+pub mod alu;
+pub mod ssa;
+
 use crate::source::Span;
+pub use alu::Alu;
 use serde::Serialize;
 
 /// Index of an operation in [`Function::ops`] (equal to the source

@@ -1,0 +1,1 @@
+//! SSA form (being written).
