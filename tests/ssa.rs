@@ -235,3 +235,15 @@ fn address_slice_follows_addresses_guards_and_branches() {
     let empty = ssa.slice([]);
     assert!(empty.is_empty());
 }
+
+#[test]
+fn warpscope_cfg_ssa_prints_the_library_rendering() {
+    let path = "tests/fixtures/ssa/diamond.ptx";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["cfg", "--ssa", path])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run warpscope");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), render(path));
+}
