@@ -172,7 +172,7 @@ fn check_reaching(f: &Function<'_>, cfg: &Cfg, ssa: &Ssa) -> usize {
 fn every_corpus_function_is_valid_ssa() {
     let mut files = common::ptx_files("tests/corpus");
     files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hw/kernels.ptx"));
-    let (mut functions, mut values, mut phis, mut uses) = (0, 0, 0, 0);
+    let (mut functions, mut values, mut phis, mut uses, mut sliced) = (0, 0, 0, 0, 0);
     for path in &files {
         let file = common::load(path);
         for f in warpscope::pipeline::lower_text(file.text()) {
@@ -191,6 +191,28 @@ fn every_corpus_function_is_valid_ssa() {
                 &errs[..errs.len().min(10)]
             );
             uses += check_reaching(&f, &cfg, &ssa);
+            // The address slice holds every address and guard it starts
+            // from, and is closed under operands.
+            let slice = ssa.address_slice(&f);
+            for id in f.op_ids() {
+                if let warpscope::ir::OpKind::Mem { info, .. } = &f.op(id).kind {
+                    if let warpscope::ir::Src::Reg(r, _) = info.addr {
+                        let v = ssa.use_of(id, r).expect("the address is a use");
+                        assert!(slice.contains(v), "{}: address at op {}", f.name, id.0);
+                    }
+                }
+                if let Some((g, _)) = f.op(id).guard {
+                    if f.op(id).is_terminator()
+                        || matches!(f.op(id).kind, warpscope::ir::OpKind::Mem { .. })
+                    {
+                        assert!(slice.contains(ssa.use_of(id, g).expect("the guard is a use")));
+                    }
+                }
+            }
+            for v in slice.values() {
+                assert!(ssa.operands(v).all(|o| slice.contains(o)));
+            }
+            sliced += slice.len();
             functions += 1;
             values += ssa.values().len();
             phis += ssa.phis().len();
@@ -204,6 +226,13 @@ fn every_corpus_function_is_valid_ssa() {
         "{values} values, {phis} phis"
     );
     assert!(uses > values / 2, "{uses} uses checked");
+    // Much of a kernel is data (loaded and stored values, floating point):
+    // the slice leaves it out, and keeps the address arithmetic.
+    assert!(
+        sliced > 0 && sliced < values,
+        "{sliced} of {values} values sliced"
+    );
+    eprintln!("{functions} functions, {values} values, {phis} phis, {uses} uses checked, {sliced} values in address slices");
 }
 
 #[test]

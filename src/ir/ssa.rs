@@ -790,7 +790,8 @@ impl Ssa {
     /// - every register an op reads (and a guarded op writes) has a use, every
     ///   register it writes a definition, of a value of that register;
     /// - every value has exactly one definition (an op's write, a phi, or the
-    ///   register's entry value), and the tables agree on it;
+    ///   register's entry value), and the tables agree on it; an op's value
+    ///   keeps the op's span;
     /// - in reachable code, each use's definition dominates it (an earlier op
     ///   of the same block, a phi of a dominating block, a write in a
     ///   dominating block, or the entry value);
@@ -830,6 +831,9 @@ impl Ssa {
                 let guarded = op.guard.is_some();
                 match val.def {
                     ValueDef::Op { op: d, merges } if d == id && val.reg == r => {
+                        if Some(&val.span) != func.spans.get(i) {
+                            errs.push(format!("op {i}: {v} does not keep the op's span"));
+                        }
                         if guarded != merges.is_some() {
                             errs.push(format!("op {i}: {v} merge does not match the guard"));
                         }
