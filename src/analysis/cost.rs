@@ -46,6 +46,8 @@
 use super::domain::{Lanes, WARP};
 use super::model::Pattern;
 
+pub mod matrix;
+
 /// Bytes per L1 line.
 pub const LINE: i64 = 128;
 /// Bytes per sector.

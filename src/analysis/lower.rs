@@ -10,7 +10,7 @@
 //! address operand.
 
 use super::domain::FastMap as HashMap;
-use super::model::{AccessOp, Space};
+use super::model::{AccessKind, AccessOp, BulkFacts, InstrFacts, MatrixFacts, Space};
 use super::transfer::{decode, Alu};
 use crate::syntax::ast::{
     Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
@@ -71,6 +71,76 @@ pub struct MemInfo {
     pub no_result: bool,
     /// For loads and atomics: some instruction reads the result register.
     pub result_used: bool,
+    /// Plain, atomic, async copy, matrix load, … (see `mem`).
+    pub kind: AccessKind,
+    /// Further operands the analysis evaluates beside the address.
+    pub aux: Vec<(Aux, Src)>,
+    /// `ldmatrix`/`stmatrix`: the matrices and their row addressing.
+    pub matrix: Option<MatrixFacts>,
+    /// Bulk and tensor copies.
+    pub bulk: Option<BulkFacts>,
+    /// Operand facts for the lints.
+    pub facts: InstrFacts,
+    /// A `multimem` access (to every GPU of a multicast group).
+    pub multimem: bool,
+}
+
+impl MemInfo {
+    /// A plain per-lane access.
+    pub fn plain(op: AccessOp, space: Space, bits: u32, addr: Src, no_result: bool) -> MemInfo {
+        MemInfo {
+            op,
+            space,
+            bits,
+            addr,
+            no_result,
+            result_used: true,
+            kind: AccessKind::Plain,
+            aux: Vec::new(),
+            matrix: None,
+            bulk: None,
+            facts: InstrFacts::default(),
+            multimem: false,
+        }
+    }
+    /// The operand of role `a`, if the instruction has one.
+    pub fn aux(&self, a: Aux) -> Option<&Src> {
+        self.aux.iter().find(|(r, _)| *r == a).map(|(_, s)| s)
+    }
+}
+
+/// The role of a further operand of a memory instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aux {
+    /// `cp.async`: the shared-memory destination address.
+    SharedDst,
+    /// `cp.async`: `src-size` (bytes read from global; the rest is zero-filled).
+    SrcSize,
+    /// `cp.async`: the `ignore-src` predicate (true: read nothing, zero-fill).
+    IgnoreSrc,
+    /// Bulk copy: the second address (destination when the access's address
+    /// is the source, or the reverse; see `mem`).
+    OtherAddr,
+    /// Bulk copy: `size` in bytes.
+    Size,
+    /// Bulk copy / `expect_tx`: the mbarrier address.
+    Mbarrier,
+    /// `wgmma`: the descriptor of matrix A (when A is in shared memory).
+    DescA,
+    /// `wgmma`: the descriptor of matrix B.
+    DescB,
+}
+
+/// An `mbarrier` transaction-count operation (`expect_tx`, or an `arrive`
+/// with `expect_tx`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectTx {
+    /// The statement.
+    pub stmt: StmtId,
+    /// The mbarrier's address.
+    pub mbarrier: Src,
+    /// The transaction count in bytes.
+    pub bytes: Src,
 }
 
 /// What one statement does.
@@ -109,7 +179,7 @@ pub enum OpKind {
     /// A memory access (not `ld.param`).
     Mem {
         /// Facts.
-        info: MemInfo,
+        info: Box<MemInfo>,
         /// Registers written (load results).
         dsts: Vec<u32>,
     },
@@ -156,6 +226,17 @@ pub struct Lowered<'src> {
     pub vars: Vec<(&'src str, Space, u32)>,
     /// Parameters that are used as pointers.
     pub pointer_params: Vec<bool>,
+    /// `mbarrier` `expect_tx` operations, in order.
+    pub expect_tx: Vec<ExpectTx>,
+    /// Registers with exactly one definition, which is a constant (`mov`
+    /// of an immediate): the constant.
+    pub consts: HashMap<u32, i64>,
+    /// `mov.b64 %rd, {%lo, %hi}` (and `.b32` of two halves): destination
+    /// register, halves, bits of one half. Only for registers with exactly
+    /// one definition.
+    pub packs: HashMap<u32, (Src, Src, u32)>,
+    /// For each register with exactly one definition: its statement.
+    pub single_def: HashMap<u32, StmtId>,
 }
 
 struct Ctx<'a, 'src> {
@@ -167,6 +248,8 @@ struct Ctx<'a, 'src> {
     vars: HashMap<&'src str, u32>,
     var_list: Vec<(&'src str, Space, u32)>,
     labels: HashMap<&'src str, StmtId>,
+    /// Names (or `%p<N>` range prefixes) of the `.pred` registers.
+    preds: Vec<&'src str>,
     _f: std::marker::PhantomData<&'a ()>,
 }
 
@@ -300,7 +383,22 @@ impl<'a, 'src> Ctx<'a, 'src> {
         }
     }
 
+    /// True when `name` is declared `.reg .pred` (alone or in a `%p<N>` range).
+    fn is_pred(&self, name: &str) -> bool {
+        self.preds.iter().any(|p| {
+            name == *p
+                || name.strip_prefix(p).is_some_and(|rest| {
+                    !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
+    }
+
     fn var_decl(&mut self, d: &crate::syntax::ast::VarDecl<'src>) {
+        if d.space == StateSpace::Reg && d.ty.is_some_and(|t| t.text == "pred") {
+            for decl in &d.declarators {
+                self.preds.push(decl.name.text);
+            }
+        }
         let space = space_of(d.space);
         if matches!(
             d.space,
@@ -320,6 +418,8 @@ impl<'a, 'src> Ctx<'a, 'src> {
         }
     }
 }
+
+mod mem;
 
 fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
@@ -381,6 +481,7 @@ pub fn lower<'src>(
         vars: HashMap::default(),
         var_list: Vec::new(),
         labels: HashMap::default(),
+        preds: Vec::new(),
         _f: std::marker::PhantomData,
     };
     for (i, p) in func.params.iter().enumerate() {
@@ -412,13 +513,35 @@ pub fn lower<'src>(
     let mut param_regs: HashMap<u32, u16> = HashMap::default();
     let mut ops = Vec::with_capacity(body.statements.len());
     let mut read: HashMap<&'src str, ()> = HashMap::default();
+    let mut label_region = 0u32;
+    let mut seen_guard = false;
+    let mut expect_tx = Vec::new();
+    let mut packs: HashMap<u32, (Src, Src, u32)> = HashMap::default();
     for (sid, st) in body.iter() {
         cx.cur = sid;
+        if let StmtKind::Label(_) = &st.kind {
+            label_region += 1;
+        }
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
+                let mods: Vec<&str> = ins.modifiers().collect();
+                if let Some(tx) = mem::expect_tx(&mut cx, ins, &mods) {
+                    expect_tx.push(tx);
+                }
+                if let Some((dst, pack)) = mem::pack(&mut cx, ins, &mods) {
+                    packs.insert(dst, pack);
+                }
                 let writes_first = !matches!(
                     ins.opcode(),
-                    "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier"
+                    "st" | "red"
+                        | "bra"
+                        | "brx"
+                        | "ret"
+                        | "exit"
+                        | "bar"
+                        | "barrier"
+                        | "cp"
+                        | "stmatrix"
                 );
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
@@ -428,7 +551,32 @@ pub fn lower<'src>(
                 if let Some(g) = &ins.guard {
                     read.insert(g.pred.text, ());
                 }
-                lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
+                let mut op = lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params);
+                if let OpKind::Mem { info, .. } = &mut op.kind {
+                    info.facts = InstrFacts {
+                        vector: vector_width(&mods),
+                        element_bits: elem_bits(&mods),
+                        element_type: mods
+                            .iter()
+                            .rev()
+                            .find(|m| super::transfer::Ty::parse(m).is_some())
+                            .map(|m| m.to_string()),
+                        address: match &info.addr {
+                            Src::Reg(r, o) => {
+                                cx.names.get(*r as usize).map(|n| (n.to_string(), *o))
+                            }
+                            Src::Var(v, o) => {
+                                cx.var_list.get(*v as usize).map(|n| (n.0.to_string(), *o))
+                            }
+                            _ => None,
+                        },
+                        guard: ins.guard.map(|g| (g.pred.text.to_string(), g.negated)),
+                        after_guard: seen_guard,
+                        label_region,
+                    };
+                }
+                seen_guard |= ins.guard.is_some();
+                op
             }
             _ => Op {
                 guard: None,
@@ -448,11 +596,56 @@ pub fn lower<'src>(
             }
         }
     }
+    // Registers defined once: their statement, and their value when it is a constant.
+    let mut ndefs: HashMap<u32, (u32, StmtId)> = HashMap::default();
+    for (i, op) in ops.iter().enumerate() {
+        for d in op.kind.dsts() {
+            let e = ndefs.entry(d).or_insert((0, StmtId(i as u32)));
+            e.0 += 1;
+        }
+    }
+    let single_def: HashMap<u32, StmtId> = ndefs
+        .iter()
+        .filter(|(_, (n, _))| *n == 1)
+        .map(|(r, (_, s))| (*r, *s))
+        .collect();
+    let mut consts = HashMap::default();
+    for (r, s) in &single_def {
+        if let Some(Op {
+            guard: None,
+            kind: OpKind::Alu { alu, srcs, .. },
+        }) = ops.get(s.0 as usize)
+        {
+            if let (super::transfer::AluOp::Mov, [Src::Imm(v)]) = (alu.op, srcs.as_slice()) {
+                consts.insert(*r, *v);
+            }
+        }
+    }
+    packs.retain(|r, _| single_def.contains_key(r));
     Lowered {
         ops,
         regs: cx.names,
         vars: cx.var_list,
         pointer_params,
+        expect_tx,
+        consts,
+        packs,
+        single_def,
+    }
+}
+
+impl OpKind {
+    /// The registers this operation writes.
+    pub fn dsts(&self) -> Vec<u32> {
+        match self {
+            OpKind::Alu { dst, dst2, .. } => std::iter::once(*dst).chain(*dst2).collect(),
+            OpKind::PredLogic { dst, .. } => vec![*dst],
+            OpKind::LdParam { dsts, .. }
+            | OpKind::Mem { dsts, .. }
+            | OpKind::Call { dsts }
+            | OpKind::Other { dsts, .. } => dsts.clone(),
+            OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => Vec::new(),
+        }
     }
 }
 
@@ -475,6 +668,12 @@ fn lower_instr<'src>(
             }
         }
     };
+    if let Some(kind) = mem::lower(cx, opcode, &mods, ops, &guard) {
+        if let OpKind::Mem { info, .. } = &kind {
+            mark_pointer(&info.addr, pointer_params, param_regs);
+        }
+        return Op { guard, kind };
+    }
     let kind = match opcode {
         "bra" | "brx" => {
             let target = ops.first().and_then(|o| match &o.kind {
@@ -526,15 +725,14 @@ fn lower_instr<'src>(
                     _ => AccessOp::Atomic,
                 };
                 let bits = elem_bits(&mods) * vector_width(&mods);
+                let mut info = MemInfo::plain(op, space, bits, addr, is_store);
+                info.kind = match opcode {
+                    "atom" => AccessKind::Atomic,
+                    "red" => AccessKind::Reduction,
+                    _ => AccessKind::Plain,
+                };
                 OpKind::Mem {
-                    info: MemInfo {
-                        op,
-                        space,
-                        bits,
-                        addr,
-                        no_result: is_store,
-                        result_used: true,
-                    },
+                    info: Box::new(info),
                     dsts,
                 }
             }

@@ -51,9 +51,11 @@
 
 pub mod cost;
 pub mod dataflow;
+pub mod descriptor;
 pub mod domain;
 pub mod launch;
 pub mod lower;
+mod memops;
 pub mod model;
 pub mod totals;
 pub mod transfer;
@@ -221,6 +223,22 @@ struct StaticAccess {
     ideal: f64,
     active: f64,
     caveats: Vec<String>,
+}
+
+impl StaticAccess {
+    /// A request of `active` lanes that moves nothing.
+    fn empty(active: u32, why: &str) -> StaticAccess {
+        StaticAccess {
+            wavefronts: None,
+            pattern: Pattern::Broadcast,
+            stride: None,
+            lane_pattern: why.to_string(),
+            cost: CostRange::default(),
+            ideal: 0.0,
+            active: active as f64,
+            caveats: Vec::new(),
+        }
+    }
 }
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
@@ -620,7 +638,6 @@ fn analyze_kernel(
         let StmtKind::Instruction(ins) = &stmt.kind else {
             continue;
         };
-        let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let mut wsum = 0.0;
@@ -631,17 +648,40 @@ fn analyze_kernel(
         };
         let (mut ideal, mut active) = (0.0, 0.0);
         let mut wf: Option<f64> = Some(0.0);
+        let mut shared_wf: Option<f64> = Some(0.0);
         let mut best: Option<(u32, StaticAccess)> = None;
+        let mut best_shared: Option<(u32, StaticAccess)> = None;
         let mut caveats: Vec<String> = Vec::new();
+        let mut off_weight = 0.0;
         for (c, r) in classes.iter().zip(&results) {
             let Some(f) = r.accesses.get(&(i as u32)) else {
                 continue;
             };
-            let Some(sa) = static_access(f, &r.facts, bytes, &params, space == Space::Shared)
-            else {
+            let fig = memops::class_figures(info, f, &r.facts, &params, space);
+            let w = c.weight as f64;
+            if let Some(sh) = fig.shared {
+                shared_wf = match (shared_wf, sh.wavefronts) {
+                    (Some(a), Some(b)) => Some(a + w * b),
+                    _ => None,
+                };
+                if best_shared
+                    .as_ref()
+                    .map(|(bw, _)| c.weight > *bw)
+                    .unwrap_or(true)
+                {
+                    best_shared = Some((c.weight, sh));
+                }
+            }
+            let Some(sa) = fig.main else {
+                if fig.predicated_off {
+                    // The warp issues the instruction with every lane off.
+                    wsum += w;
+                    off_weight += w;
+                    acc.sectors_min = acc.sectors_min.min(0.0);
+                    acc.lines_min = acc.lines_min.min(0.0);
+                }
                 continue;
             };
-            let w = c.weight as f64;
             wsum += w;
             acc.lines += w * sa.cost.lines;
             acc.sectors += w * sa.cost.sectors;
@@ -665,11 +705,22 @@ fn analyze_kernel(
                 best = Some((c.weight, sa));
             }
         }
+        if off_weight > 0.0 {
+            caveats.push(format!(
+                "{} of the block's warps reach this instruction with its guard off in every lane: each still issues it, a request with no sectors (Nsight Compute counts it), included in the averages",
+                fmt_count(off_weight)
+            ));
+        }
         let (mut pattern, mut stride, lane_pattern) = match &best {
             Some((_, sa)) => {
                 caveats.extend(sa.caveats.iter().cloned());
                 (sa.pattern, sa.stride, sa.lane_pattern.clone())
             }
+            None if off_weight > 0.0 => (
+                Pattern::Broadcast,
+                None,
+                "predicated off in every lane".to_string(),
+            ),
             None => (Pattern::Unknown, None, "never executed".to_string()),
         };
         let mut per_request = if wsum > 0.0 {
@@ -684,23 +735,21 @@ fn analyze_kernel(
                 active_lanes: Some(active / wsum),
             }
         } else {
-            PerRequest {
-                l1_lines: 0.0,
-                sectors: 0.0,
-                ideal_sectors: 0.0,
-                sectors_min: 0.0,
-                sectors_max: 0.0,
-                l1_lines_min: 0.0,
-                l1_lines_max: 0.0,
-                active_lanes: None,
-            }
+            PerRequest::default()
         };
+        let ws = wsum - off_weight;
         let mut shared_wavefronts = if wsum > 0.0 {
             wf.map(|x| x / wsum)
         } else {
             None
         };
+        let mut side_wavefronts = if ws > 0.0 {
+            shared_wf.map(|x| x / wsum)
+        } else {
+            None
+        };
         let mut requests = None;
+        let mut predicated_off_requests = None;
         if let Some(s) = sim.as_ref() {
             let scale = if s.blocks.0 > 0 {
                 s.blocks.1 as f64 / s.blocks.0 as f64
@@ -721,11 +770,20 @@ fn analyze_kernel(
                         active_lanes: Some(st.lanes as f64 / n),
                     };
                     requests = Some((n * scale).round() as u64);
-                    shared_wavefronts = if st.wavefront_requests == st.requests {
+                    if st.off_requests > 0 {
+                        predicated_off_requests =
+                            Some((st.off_requests as f64 * scale).round() as u64);
+                    }
+                    let wfs = if st.wavefront_requests == st.requests {
                         Some(st.wavefronts / n)
                     } else {
                         None
                     };
+                    if info.kind == AccessKind::AsyncCopy {
+                        side_wavefronts = wfs;
+                    } else {
+                        shared_wavefronts = wfs;
+                    }
                     if let Some((p, _)) = st
                         .patterns
                         .iter()
@@ -755,6 +813,13 @@ fn analyze_kernel(
                                 && !c.starts_with("the stride between lanes depends on")
                         });
                     }
+                    caveats.retain(|c| !c.contains("with its guard off in every lane"));
+                    if st.off_requests > 0 {
+                        caveats.push(format!(
+                            "{} of {} requests have the guard off in every lane: issued all the same, with no sectors (Nsight Compute counts them), included in the averages",
+                            st.off_requests, st.requests
+                        ));
+                    }
                 }
                 _ => requests = Some(0),
             }
@@ -768,7 +833,7 @@ fn analyze_kernel(
                     .to_string(),
             );
         }
-        if matches!(space, Space::Shared | Space::Local) {
+        if matches!(space, Space::Shared | Space::Local) && info.kind.is_lsu_scalar() {
             caveats.push(format!(
                 "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
                 if space == Space::Shared {
@@ -778,8 +843,24 @@ fn analyze_kernel(
                 }
             ));
         }
+        let extra = memops::describe(info, &low, &results, i as u32, &params);
+        caveats.extend(extra.caveats);
         caveats.sort();
         caveats.dedup();
+        let is_shared = space == Space::Shared
+            || matches!(info.kind, AccessKind::MatrixLoad | AccessKind::MatrixStore);
+        let shared_side = (info.kind == AccessKind::AsyncCopy).then(|| {
+            let (p, st, lp) = match &best_shared {
+                Some((_, sa)) => (Some(sa.pattern), sa.stride, sa.lane_pattern.clone()),
+                None => (None, None, "not resolved".to_string()),
+            };
+            model::SharedSide {
+                pattern: p,
+                stride_bytes: st,
+                lane_pattern: lp,
+                wavefronts: side_wavefronts,
+            }
+        });
         accesses.push(Access {
             span: stmt.span,
             ptx: file.line_col(stmt.span.start),
@@ -793,12 +874,21 @@ fn analyze_kernel(
             lane_pattern,
             per_request,
             requests,
-            shared_wavefronts: if space == Space::Shared {
+            shared_wavefronts: if is_shared {
                 shared_wavefronts
+            } else if info.kind == AccessKind::AsyncCopy {
+                side_wavefronts
             } else {
                 None
             },
             caveats,
+            kind: info.kind,
+            predicated_off_requests,
+            shared_side,
+            matrix: info.matrix.clone(),
+            bulk: extra.bulk,
+            descriptors: extra.descriptors,
+            facts: info.facts.clone(),
         });
     }
 
@@ -821,6 +911,10 @@ fn analyze_kernel(
             sectors_max: 0,
             blocks_simulated: s.blocks.0,
             blocks_total: s.blocks.1,
+            async_copy_requests: 0,
+            async_copy_sectors: 0,
+            bulk_copies: 0,
+            bulk_bytes: None,
         };
         let (mut smin, mut smax) = (0.0, 0.0);
         let mut keys: Vec<&u32> = s.stats.keys().collect();
@@ -835,6 +929,21 @@ fn analyze_kernel(
             };
             let req = (st.requests as f64 * scale).round() as u64;
             let sec = (st.kernel_sectors * scale).round() as u64;
+            let kind = match &low.ops[*k as usize].kind {
+                lower::OpKind::Mem { info, .. } => info.kind,
+                _ => AccessKind::Plain,
+            };
+            match kind {
+                AccessKind::AsyncCopy => {
+                    t.async_copy_requests += req;
+                    t.async_copy_sectors += sec;
+                    smin += st.sectors_min * scale;
+                    smax += st.sectors_max * scale;
+                    continue;
+                }
+                AccessKind::BulkCopy | AccessKind::TensorOperand => continue,
+                _ => {}
+            }
             match op {
                 AccessOp::Load => {
                     t.load_requests += req;
@@ -857,7 +966,11 @@ fn analyze_kernel(
             smin += st.sectors_min * scale;
             smax += st.sectors_max * scale;
         }
-        t.bytes_moved = (t.load_sectors + t.store_sectors + t.atomic_sectors) * 32;
+        t.bytes_moved =
+            (t.load_sectors + t.store_sectors + t.atomic_sectors + t.async_copy_sectors) * 32;
+        let (copies, bytes) = memops::bulk_totals(&accesses);
+        t.bulk_copies = copies;
+        t.bulk_bytes = bytes;
         t.sectors_min = smin.round() as u64;
         t.sectors_max = smax.round() as u64;
         t
@@ -886,7 +999,17 @@ fn analyze_kernel(
         totals,
         totals_unavailable,
         caveats,
+        expect_tx: memops::expect_tx(&low, body, file),
         span: func.name.span,
+    }
+}
+
+/// A warp count as people write it (`3`, `2.5`).
+fn fmt_count(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
     }
 }
 

@@ -426,6 +426,204 @@ pub struct Access {
     pub shared_wavefronts: Option<f64>,
     /// Why the figures are bounds rather than exact, if they are.
     pub caveats: Vec<String>,
+    /// What kind of memory operation this is (absent from the JSON when
+    /// `plain`).
+    #[serde(skip_serializing_if = "AccessKind::is_plain")]
+    pub kind: AccessKind,
+    /// Requests in which the guard turned every lane off (counted in
+    /// `requests`, with zero lines, sectors and wavefronts, as Nsight Compute
+    /// counts them), when the launch is simulated and there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicated_off_requests: Option<u64>,
+    /// `cp.async`: the shared-memory side of the copy (the global side is
+    /// the access's own pattern, lines and sectors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_side: Option<SharedSide>,
+    /// `ldmatrix`/`stmatrix`: the matrices and which lanes supply their rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<MatrixFacts>,
+    /// Bulk and tensor copies (`cp.async.bulk*`, `cp.reduce.async.bulk*`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk: Option<BulkFacts>,
+    /// `wgmma`: the shared-memory matrix descriptors of its operands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub descriptors: Vec<MatrixDescriptor>,
+    /// The instruction's operand facts (vector count, element type, address
+    /// operand, guard, position): what lints need to know about the
+    /// instruction without reading the PTX text.
+    #[serde(skip)]
+    pub facts: InstrFacts,
+}
+
+/// What kind of memory operation an access is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessKind {
+    /// `ld`, `ldu`, `st`, `multimem.ld_reduce`/`multimem.st`.
+    #[default]
+    Plain,
+    /// `atom` (and `multimem` atomics).
+    Atomic,
+    /// `red` (and `multimem.red`).
+    Reduction,
+    /// `cp.async` (LDGSTS): global to shared, per lane.
+    AsyncCopy,
+    /// `cp.async.bulk`, `cp.async.bulk.tensor`, `cp.reduce.async.bulk`,
+    /// `cp.async.bulk.prefetch` (the copy engine, TMA).
+    BulkCopy,
+    /// `ldmatrix` (LDSM).
+    MatrixLoad,
+    /// `stmatrix` (STSM).
+    MatrixStore,
+    /// A `wgmma` operand read from shared memory through a descriptor.
+    TensorOperand,
+}
+
+impl AccessKind {
+    /// Lower-case name, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessKind::Plain => "plain",
+            AccessKind::Atomic => "atomic",
+            AccessKind::Reduction => "reduction",
+            AccessKind::AsyncCopy => "async_copy",
+            AccessKind::BulkCopy => "bulk_copy",
+            AccessKind::MatrixLoad => "matrix_load",
+            AccessKind::MatrixStore => "matrix_store",
+            AccessKind::TensorOperand => "tensor_operand",
+        }
+    }
+    /// True for [`AccessKind::Plain`].
+    pub fn is_plain(&self) -> bool {
+        *self == AccessKind::Plain
+    }
+    /// True for the per-lane accesses of the load/store unit (plain,
+    /// atomic, reduction): the ones the global-memory lints reason about.
+    pub fn is_lsu_scalar(self) -> bool {
+        matches!(
+            self,
+            AccessKind::Plain | AccessKind::Atomic | AccessKind::Reduction
+        )
+    }
+}
+
+/// The shared-memory side of a `cp.async`.
+#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+pub struct SharedSide {
+    /// Lane pattern of the destination addresses.
+    pub pattern: Option<Pattern>,
+    /// Byte stride between consecutive lanes' destinations, when affine.
+    pub stride_bytes: Option<i64>,
+    /// Human-readable destination address, such as `smem + 16*i`.
+    pub lane_pattern: String,
+    /// Bank-conflict wavefronts per request of the shared-memory write,
+    /// when every destination address is resolved.
+    pub wavefronts: Option<f64>,
+}
+
+/// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct MatrixFacts {
+    /// Shape, such as `m8n8`.
+    pub shape: String,
+    /// Matrices per instruction (`.x1`, `.x2`, `.x4`).
+    pub matrices: u32,
+    /// Rows per matrix: lanes `rows*k .. rows*(k+1)` supply matrix `k`'s row
+    /// addresses.
+    pub rows_per_matrix: u32,
+    /// Bytes of one row in shared memory.
+    pub row_bytes: u32,
+    /// `.trans`.
+    pub trans: bool,
+}
+
+/// A bulk or tensor copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct BulkFacts {
+    /// Bytes of one copy, when the PTX determines them (the `size` operand
+    /// of a non-tensor copy, a constant).
+    pub bytes: Option<u64>,
+    /// Dimensions of a tensor copy (`.1d` … `.5d`); its bytes are the
+    /// tensor map's box, which is not in the PTX.
+    pub tensor_dims: Option<u8>,
+    /// Destination space (`shared::cluster`, `shared::cta`, `global`, `L2`
+    /// for a prefetch).
+    pub destination: String,
+    /// Source space.
+    pub source: String,
+    /// The reduction of a `cp.reduce.async.bulk` (`add`, `min`, …).
+    pub reduction: Option<String>,
+    /// How completion is signalled: `mbarrier::complete_tx::bytes` or
+    /// `bulk_group`; `None` for a prefetch.
+    pub completion: Option<String>,
+    /// `.multicast::cluster`.
+    pub multicast: bool,
+    /// The mbarrier the copy completes on (`mbarrier::complete_tx::bytes`),
+    /// as its address operand: a register or variable and an offset,
+    /// `%rd5`, `smem_bar+8`.
+    pub mbarrier: Option<String>,
+    /// Address operands whose residue modulo 16 the analysis knows:
+    /// (`destination`, `source`; residue). The 16-byte rules of bulk copies
+    /// need 0.
+    pub residues_16: Vec<(String, i64)>,
+}
+
+/// An `mbarrier` operation that sets the bytes a phase waits for
+/// (`mbarrier.expect_tx`, `mbarrier.arrive.expect_tx`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExpectTx {
+    /// The instruction's span.
+    #[serde(skip)]
+    pub span: Span,
+    /// PTX line and column.
+    pub ptx: crate::source::LineCol,
+    /// The mbarrier's address operand (as in [`BulkFacts::mbarrier`]).
+    pub mbarrier: Option<String>,
+    /// The transaction count in bytes, when it is a constant.
+    pub bytes: Option<u64>,
+}
+
+/// A decoded `wgmma` shared-memory matrix descriptor (64 bits: start
+/// address, leading and stride byte offsets, base offset, swizzle mode).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct MatrixDescriptor {
+    /// Which operand: `a` or `b`.
+    pub operand: String,
+    /// Leading dimension byte offset, when its bits are known.
+    pub leading_byte_offset: Option<u32>,
+    /// Stride dimension byte offset, when its bits are known.
+    pub stride_byte_offset: Option<u32>,
+    /// Swizzle mode (`none`, `32B`, `64B`, `128B`), when its bits are known.
+    pub swizzle: Option<String>,
+    /// Matrix base offset (bits 49–51), when known.
+    pub base_offset: Option<u32>,
+    /// Start address (shared-memory byte address), when known.
+    pub start_address: Option<u64>,
+}
+
+/// Operand facts of a memory instruction: what the lints need to know about
+/// its syntax, given as data.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct InstrFacts {
+    /// Vector count (`.v2` → 2; 1 for scalars).
+    pub vector: u32,
+    /// Bits of one element (`.f32` → 32).
+    pub element_bits: u32,
+    /// The element type modifier (`f32`, `u8`, `b128`), if any.
+    pub element_type: Option<String>,
+    /// The address operand's base (a register or variable name) and
+    /// constant byte offset: `[%rd4+8]` → (`%rd4`, 8).
+    pub address: Option<(String, i64)>,
+    /// The instruction's guard: predicate register and negation (`@!%p`).
+    pub guard: Option<(String, bool)>,
+    /// True when a predicated instruction (a guarded branch included)
+    /// stands before this one in the kernel: the instruction may run in
+    /// fewer lanes than the static analysis assumes.
+    pub after_guard: bool,
+    /// Index of the straight-line stretch of the body the instruction is in:
+    /// it changes at every label, so two instructions with the same index
+    /// have no label between them.
+    pub label_region: u32,
 }
 
 /// Whole-launch totals of one kernel.
@@ -497,6 +695,24 @@ pub struct Totals {
     /// Blocks in the grid (more than `blocks_simulated` when the totals were
     /// scaled up from an evenly spread sample of blocks).
     pub blocks_total: u64,
+    /// `cp.async` requests (LDGSTS; Nsight counts them apart from loads:
+    /// `l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts`). Not in
+    /// `load_requests`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub async_copy_requests: u64,
+    /// Global sectors of the `cp.async` requests. Not in `load_sectors`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub async_copy_sectors: u64,
+    /// Bulk and tensor copies issued (one per executing lane).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bulk_copies: u64,
+    /// Bytes of those copies, when every copy's size is in the PTX.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_bytes: Option<u64>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// One kernel's analysis.
@@ -561,6 +777,9 @@ pub struct KernelAnalysis {
     pub totals_unavailable: Option<String>,
     /// What was assumed for the whole kernel (block shape, …).
     pub caveats: Vec<String>,
+    /// `mbarrier` `expect_tx` operations, in PTX order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expect_tx: Vec<ExpectTx>,
     /// Span of the kernel's name.
     #[serde(skip)]
     pub span: Span,

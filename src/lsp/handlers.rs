@@ -673,6 +673,13 @@ mod tests {
             requests: None,
             shared_wavefronts: None,
             caveats: vec![],
+            kind: warpscope::analysis::AccessKind::Plain,
+            predicated_off_requests: None,
+            shared_side: None,
+            matrix: None,
+            bulk: None,
+            descriptors: Vec::new(),
+            facts: Default::default(),
         };
         let k = KernelAnalysis {
             name: "_Z6stridePfS_i".into(),
@@ -684,6 +691,7 @@ mod tests {
             totals: None,
             totals_unavailable: None,
             caveats: vec!["block shape assumed (256,1,1)".into()],
+            expect_tx: Vec::new(),
             span: Span::default(),
         };
         (k, a)

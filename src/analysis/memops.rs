@@ -1,0 +1,363 @@
+//! Figures of the memory operations beyond per-lane `ld`/`st`/`atom`:
+//! `cp.async`, `ldmatrix`/`stmatrix`, bulk and tensor copies, and `wgmma`
+//! operands, and of requests whose guard turns every lane off.
+//!
+//! # Domain
+//!
+//! The same per-class address facts as plain accesses
+//! ([`dataflow::AccessFact`]): the address value, the lanes that possibly
+//! reach the instruction and those its guard possibly leaves on, and the
+//! values of the instruction's further operands ([`lower::Aux`]).
+//!
+//! # Rules
+//!
+//! * **`cp.async`** (LDGSTS) is one request with two sides. The global side
+//!   is costed like a load of `cp-size` bytes per lane over the lanes that
+//!   read (a lane whose `src-size` is 0 or whose `ignore-src` is true reads
+//!   nothing and only zero-fills); the shared side, the destination
+//!   addresses, in bank-conflict wavefronts with the rule of
+//!   `cost::shared_wavefronts` for `cp-size` bytes per lane.
+//! * **`ldmatrix`/`stmatrix`** (LDSM/STSM): only the lanes that supply row
+//!   addresses count (`cost::matrix`), 16 bytes each; a matrix's 8 rows move
+//!   128 bytes, one wavefront when they fall in distinct banks.
+//! * **Bulk and tensor copies** run on the copy engine: Nsight Compute's
+//!   per-instruction counters show their executions with no sectors, so a
+//!   request costs no lines, sectors or wavefronts here either; their size
+//!   is reported as bytes per copy where the PTX determines it.
+//! * **`wgmma` operands** are read by the tensor cores through a matrix
+//!   descriptor: no lane addresses, no per-request figures; the descriptor
+//!   is decoded (`descriptor`).
+//! * **Predicated off**: a warp that reaches an instruction whose guard is
+//!   false in every lane still issues it (Nsight counts an executed
+//!   instruction): one request with no lanes, no sectors, no wavefronts,
+//!   which lowers the per-request averages.
+//!
+//! # Limits
+//!
+//! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
+//! read (the sectors of a partial read are the same unless it crosses a
+//! sector). A tensor copy's bytes are the tensor map's box, which lives in
+//! host memory: they are not derived, and the access says so.
+
+use super::dataflow::AccessFact;
+use super::domain::{PredVal, SymFacts, Value};
+use super::lower::{Aux, Lowered, MemInfo, Src};
+use super::model::{AccessKind, Pattern, Space};
+use super::{static_access, StaticAccess};
+
+/// One warp class's figures of one memory instruction.
+pub(super) struct ClassFigures {
+    /// The access's own figures (the global side of a `cp.async`), `None`
+    /// when no lane executes it.
+    pub main: Option<StaticAccess>,
+    /// The shared side of a `cp.async`.
+    pub shared: Option<StaticAccess>,
+    /// The class reaches the instruction although its guard is off in every
+    /// lane: a request with nothing to move.
+    pub predicated_off: bool,
+}
+
+/// Lanes whose operand of role `aux` is known to be `v` (a constant, or a
+/// predicate known per lane).
+fn lanes_equal(info: &MemInfo, f: &AccessFact, aux: Aux, v: i64) -> u32 {
+    let Some(k) = info.aux.iter().position(|(r, _)| *r == aux) else {
+        return 0;
+    };
+    match f.aux.get(k) {
+        Some(Value::Poly(p)) => match p.exact() {
+            Some(l) => (0..32).fold(0, |m, i| m | (((l[i] == v) as u32) << i)),
+            None => 0,
+        },
+        Some(Value::Pred(PredVal::Lanes(b))) => {
+            if v != 0 {
+                *b
+            } else {
+                !*b
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Lanes of a `cp.async` that read nothing from global memory (zero-fill).
+pub(super) fn zero_fill_lanes(info: &MemInfo, f: &AccessFact) -> u32 {
+    lanes_equal(info, f, Aux::SrcSize, 0) | lanes_equal(info, f, Aux::IgnoreSrc, 1)
+}
+
+/// The figures of one class.
+pub(super) fn class_figures(
+    info: &MemInfo,
+    f: &AccessFact,
+    facts: &SymFacts,
+    params: &[&str],
+    space: Space,
+) -> ClassFigures {
+    let bytes = info.bits.div_ceil(8).max(1);
+    let mut shared = None;
+    let main = match info.kind {
+        AccessKind::MatrixLoad | AccessKind::MatrixStore => {
+            let rows = info
+                .matrix
+                .as_ref()
+                .map(super::cost::matrix::row_lanes)
+                .unwrap_or(u32::MAX);
+            let g = AccessFact {
+                mask: f.mask & rows,
+                ..f.clone()
+            };
+            static_access(&g, facts, 16, params, true)
+        }
+        AccessKind::AsyncCopy => {
+            let g = AccessFact {
+                mask: f.mask & !zero_fill_lanes(info, f),
+                ..f.clone()
+            };
+            if let Some(k) = info.aux.iter().position(|(r, _)| *r == Aux::SharedDst) {
+                let d = AccessFact {
+                    addr: f.aux.get(k).cloned().unwrap_or_default(),
+                    ..f.clone()
+                };
+                shared = static_access(&d, facts, bytes, params, true);
+            }
+            match static_access(&g, facts, bytes, params, false) {
+                Some(s) => Some(s),
+                // Every executing lane zero-fills: no global traffic.
+                None if f.mask != 0 => Some(StaticAccess::empty(
+                    f.mask.count_ones(),
+                    "zero-fill only (src-size 0 or ignore-src): nothing read",
+                )),
+                None => None,
+            }
+        }
+        AccessKind::BulkCopy | AccessKind::TensorOperand => {
+            static_access(f, facts, bytes, params, false).map(|mut s| {
+                s.cost = Default::default();
+                s.ideal = 0.0;
+                s.wavefronts = None;
+                s.caveats.clear();
+                if info.kind == AccessKind::TensorOperand {
+                    s.pattern = Pattern::Unknown;
+                    s.stride = None;
+                    s.lane_pattern = "read by the tensor cores through a matrix descriptor".into();
+                }
+                s
+            })
+        }
+        _ => static_access(f, facts, bytes, params, space == Space::Shared),
+    };
+    ClassFigures {
+        predicated_off: main.is_none() && f.reached != 0,
+        main,
+        shared,
+    }
+}
+
+/// What an access carries beside its figures.
+pub(super) struct Described {
+    pub bulk: Option<super::model::BulkFacts>,
+    pub descriptors: Vec<super::model::MatrixDescriptor>,
+    pub caveats: Vec<String>,
+}
+
+/// The constant value of operand `aux` of statement `stmt`, from the
+/// analysis (any class) or the register's single constant definition.
+fn aux_const(
+    info: &MemInfo,
+    low: &Lowered<'_>,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+    aux: Aux,
+) -> Option<i64> {
+    let k = info.aux.iter().position(|(r, _)| *r == aux)?;
+    let from_facts = results.iter().find_map(|r| {
+        let f = r.accesses.get(&stmt)?;
+        f.aux.get(k)?.as_poly()?.as_const()
+    });
+    from_facts.or_else(|| match &info.aux[k].1 {
+        Src::Imm(v) => Some(*v),
+        Src::Reg(r, o) => low.consts.get(r).map(|c| c.wrapping_add(*o)),
+        _ => None,
+    })
+}
+
+/// Bulk facts, decoded descriptors and the caveats of one access.
+pub(super) fn describe(
+    info: &MemInfo,
+    low: &Lowered<'_>,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+    _params: &[&str],
+) -> Described {
+    let mut caveats = Vec::new();
+    let mut bulk = info.bulk.clone();
+    if let Some(b) = bulk.as_mut() {
+        b.mbarrier = info.aux(Aux::Mbarrier).and_then(|m| src_key(low, m));
+        b.residues_16 = residues_16(info, results, stmt);
+        if b.tensor_dims.is_none() {
+            b.bytes =
+                aux_const(info, low, results, stmt, Aux::Size).and_then(|v| u64::try_from(v).ok());
+        }
+        caveats.push(
+            "bulk copy on the copy engine (TMA): Nsight Compute's per-instruction counters show its executions but no lines, sectors or wavefronts; its traffic is in the kernel-level TMA counters"
+                .to_string(),
+        );
+        match (b.tensor_dims, b.bytes) {
+            (Some(d), _) => caveats.push(format!(
+                "{d}-D tensor copy: the bytes per copy are the tensor map's box, which is not in the PTX (the host encodes it with cuTensorMapEncode*)"
+            )),
+            (None, None) => caveats.push(
+                "the copy's size operand is not a constant: bytes per copy unknown".to_string(),
+            ),
+            _ => {}
+        }
+    }
+    if info.kind == AccessKind::AsyncCopy {
+        let has_size = info
+            .aux
+            .iter()
+            .any(|(r, _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc));
+        let known = results.iter().all(|r| {
+            r.accesses.get(&stmt).is_none_or(|f| {
+                info.aux
+                    .iter()
+                    .zip(&f.aux)
+                    .filter(|((r, _), _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc))
+                    .all(|(_, v)| match v {
+                        Value::Poly(p) => p.exact().is_some(),
+                        Value::Pred(PredVal::Lanes(_)) => true,
+                        _ => false,
+                    })
+            })
+        });
+        if has_size && !known {
+            caveats.push(
+                "src-size / ignore-src is not known per lane: every lane is costed as reading from global memory (zero-filling lanes read nothing)"
+                    .to_string(),
+            );
+        }
+    }
+    if info.multimem {
+        caveats.push(
+            "multimem address: the access reaches every GPU of the multicast group; the figures are those of one"
+                .to_string(),
+        );
+    }
+    let mut descriptors = Vec::new();
+    for (role, name) in [(Aux::DescA, "a"), (Aux::DescB, "b")] {
+        if let Some(src) = info.aux(role) {
+            descriptors.push(super::descriptor::decode(low, src, name));
+        }
+    }
+    if info.kind == AccessKind::TensorOperand {
+        caveats.push(
+            "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses"
+                .to_string(),
+        );
+    }
+    Described {
+        bulk,
+        descriptors,
+        caveats,
+    }
+}
+
+/// Bulk copies issued over the launch (one per executing lane) and their
+/// bytes when every copy's size is known.
+pub(super) fn bulk_totals(accesses: &[super::model::Access]) -> (u64, Option<u64>) {
+    let mut copies = 0u64;
+    let mut bytes = Some(0u64);
+    for a in accesses {
+        let Some(b) = &a.bulk else { continue };
+        let lanes = a.per_request.active_lanes.unwrap_or(0.0);
+        let n = (a.requests.unwrap_or(0) as f64 * lanes).round() as u64;
+        copies += n;
+        bytes = match (bytes, b.bytes) {
+            (Some(t), Some(k)) => Some(t + n * k),
+            _ if n == 0 => bytes,
+            _ => None,
+        };
+    }
+    (copies, if copies == 0 { None } else { bytes })
+}
+
+/// An address operand as people write it: `%rd5`, `bar+8`.
+pub(super) fn src_key(low: &Lowered<'_>, s: &Src) -> Option<String> {
+    let (name, off) = match s {
+        Src::Reg(r, o) => (low.regs.get(*r as usize)?.to_string(), *o),
+        Src::Var(v, o) => (low.vars.get(*v as usize)?.0.to_string(), *o),
+        _ => return None,
+    };
+    Some(match off {
+        0 => name,
+        o if o > 0 => format!("{name}+{o}"),
+        o => format!("{name}{o}"),
+    })
+}
+
+/// The residues modulo 16 of a bulk copy's address operands, where known.
+fn residues_16(
+    info: &MemInfo,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+) -> Vec<(String, i64)> {
+    let Some(b) = &info.bulk else {
+        return Vec::new();
+    };
+    let first_role =
+        if b.destination == "L2" || (b.tensor_dims.is_some() && b.destination == "global") {
+            "source"
+        } else {
+            "destination"
+        };
+    let mut out = Vec::new();
+    for r in results {
+        let Some(f) = r.accesses.get(&stmt) else {
+            continue;
+        };
+        if f.mask == 0 {
+            continue;
+        }
+        let lane = f.mask.trailing_zeros() as usize;
+        let mut operands = vec![(first_role, &f.addr)];
+        if let Some(k) = info.aux.iter().position(|(a, _)| *a == Aux::OtherAddr) {
+            if let Some(v) = f.aux.get(k) {
+                operands.push(("source", v));
+            }
+        }
+        for (role, v) in operands {
+            let Some(p) = v.as_poly() else { continue };
+            let (u, d) = p.split();
+            let Some(d) = d.exact() else { continue };
+            if let Some(res) = r.facts.poly_cong(&u).residue_mod(16) {
+                out.push((role.to_string(), (res + d[lane]).rem_euclid(16)));
+            }
+        }
+        break;
+    }
+    out
+}
+
+/// The kernel's `expect_tx` operations as analysis facts.
+pub(super) fn expect_tx(
+    low: &Lowered<'_>,
+    body: &crate::syntax::ast::Body<'_>,
+    file: &crate::source::SourceFile,
+) -> Vec<super::model::ExpectTx> {
+    low.expect_tx
+        .iter()
+        .filter_map(|t| {
+            let st = body.statements.get(t.stmt.0 as usize)?;
+            let bytes = match &t.bytes {
+                Src::Imm(v) => Some(*v),
+                Src::Reg(r, o) => low.consts.get(r).map(|c| c.wrapping_add(*o)),
+                _ => None,
+            };
+            Some(super::model::ExpectTx {
+                span: st.span,
+                ptx: file.line_col(st.span.start),
+                mbarrier: src_key(low, &t.mbarrier),
+                bytes: bytes.and_then(|b| u64::try_from(b).ok()),
+            })
+        })
+        .collect()
+}
