@@ -250,6 +250,9 @@ struct Ctx<'a, 'src> {
     labels: HashMap<&'src str, StmtId>,
     /// Names (or `%p<N>` range prefixes) of the `.pred` registers.
     preds: Vec<&'src str>,
+    /// Registers declared without `%` (inline-assembly style, `.reg .pred q;`),
+    /// which the parser reads as symbols.
+    bare_regs: HashMap<&'src str, ()>,
     _f: std::marker::PhantomData<&'a ()>,
 }
 
@@ -362,6 +365,9 @@ impl<'a, 'src> Ctx<'a, 'src> {
         if let Some(&v) = self.vars.get(name) {
             return Src::Var(v, off);
         }
+        if self.bare_regs.contains_key(name) {
+            return Src::Reg(self.reg(name), off);
+        }
         Src::Unknown
     }
 
@@ -371,6 +377,9 @@ impl<'a, 'src> Ctx<'a, 'src> {
                 name,
                 component: None,
             } if !name.text.is_empty() => vec![self.reg(name.text)],
+            OperandKind::Symbol(id) if self.bare_regs.contains_key(id.text) => {
+                vec![self.reg(id.text)]
+            }
             OperandKind::Vector(v) | OperandKind::List(v) => {
                 v.iter().flat_map(|o| self.dsts(o)).collect()
             }
@@ -397,6 +406,15 @@ impl<'a, 'src> Ctx<'a, 'src> {
         if d.space == StateSpace::Reg && d.ty.is_some_and(|t| t.text == "pred") {
             for decl in &d.declarators {
                 self.preds.push(decl.name.text);
+            }
+        }
+        if d.space == StateSpace::Reg {
+            for decl in d
+                .declarators
+                .iter()
+                .filter(|x| !x.name.text.starts_with('%'))
+            {
+                self.bare_regs.insert(decl.name.text, ());
             }
         }
         let space = space_of(d.space);
@@ -482,6 +500,7 @@ pub fn lower<'src>(
         var_list: Vec::new(),
         labels: HashMap::default(),
         preds: Vec::new(),
+        bare_regs: HashMap::default(),
         _f: std::marker::PhantomData,
     };
     for (i, p) in func.params.iter().enumerate() {

@@ -422,7 +422,9 @@ pub struct Access {
     /// Executions of this instruction over the launch, when derivable.
     pub requests: Option<u64>,
     /// Shared memory only: bank-conflict wavefronts per request (32 banks of
-    /// 4 bytes), when the lane addresses are resolved.
+    /// 4 bytes), when the lane addresses are resolved. For a `cp.async`, the
+    /// wavefronts of its shared-memory destination; for `ldmatrix`/`stmatrix`,
+    /// those of its row addresses.
     pub shared_wavefronts: Option<f64>,
     /// Why the figures are bounds rather than exact, if they are.
     pub caveats: Vec<String>,
@@ -453,6 +455,36 @@ pub struct Access {
     /// instruction without reading the PTX text.
     #[serde(skip)]
     pub facts: InstrFacts,
+}
+
+impl Default for Access {
+    /// An empty access (a load of no bits at line 0 in generic space, pattern
+    /// unknown): a base for hand-built accesses, `Access { .., ..Default::default() }`.
+    fn default() -> Access {
+        Access {
+            span: Span::default(),
+            ptx: crate::source::LineCol { line: 0, column: 0 },
+            source: None,
+            instruction: String::new(),
+            op: AccessOp::Load,
+            space: Space::Generic,
+            bits: 0,
+            pattern: Pattern::Unknown,
+            stride_bytes: None,
+            lane_pattern: String::new(),
+            per_request: PerRequest::default(),
+            requests: None,
+            shared_wavefronts: None,
+            caveats: Vec::new(),
+            kind: AccessKind::Plain,
+            predicated_off_requests: None,
+            shared_side: None,
+            matrix: None,
+            bulk: None,
+            descriptors: Vec::new(),
+            facts: InstrFacts::default(),
+        }
+    }
 }
 
 /// What kind of memory operation an access is.

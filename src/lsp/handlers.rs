@@ -501,6 +501,10 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     if let Some(r) = a.requests {
         let _ = writeln!(out, "| requests / launch | {r} |");
     }
+    for d in warpscope::report::access_details(a) {
+        let (k, v) = d.split_once(": ").unwrap_or(("", d.as_str()));
+        let _ = writeln!(out, "| {k} | {} |", v.replace('|', "\\|"));
+    }
     if let Some(src) = &a.source {
         let _ = write!(out, "| CUDA source | `{}`", source_location(src));
         let mut at = src.inlined_at.as_deref();
