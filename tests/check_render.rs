@@ -48,7 +48,7 @@ fn access_at(
         requests: None,
         shared_wavefronts: None,
         caveats: Vec::new(),
-        kind: warpscope::analysis::model::AccessKind::Plain,
+        kind: warpscope::analysis::model::MemKind::Plain,
         predicated_off_requests: None,
         shared_side: None,
         matrix: None,

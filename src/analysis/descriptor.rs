@@ -38,9 +38,9 @@
 //! A descriptor loaded from memory, passed through a call, or redefined in
 //! a loop is not decoded (its fields are `None`).
 
-use super::lower::{Lowered, OpKind, Src};
 use super::model::MatrixDescriptor;
 use super::transfer::AluOp;
+use crate::ir::{Function as Lowered, OpKind, Src};
 
 /// Known bits of a 64-bit value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,7 +124,7 @@ fn add(a: KnownBits, b: KnownBits) -> KnownBits {
 }
 
 fn reg(low: &Lowered<'_>, r: u32, depth: u32) -> KnownBits {
-    if let Some((lo, hi, half)) = low.packs.get(&r) {
+    if let Some((lo, hi, half)) = low.single_defs.packs.get(&r) {
         let (lo, hi) = (
             eval(low, lo, depth).width(*half),
             eval(low, hi, depth).width(*half),
@@ -139,10 +139,10 @@ fn reg(low: &Lowered<'_>, r: u32, depth: u32) -> KnownBits {
             value: (lo.value & m) | (hi.value << half),
         };
     }
-    let Some(stmt) = low.single_def.get(&r) else {
+    let Some(stmt) = low.single_defs.def.get(&r) else {
         return KnownBits::UNKNOWN;
     };
-    let Some(op) = low.ops.get(stmt.0 as usize) else {
+    let Some(op) = low.ops.get(stmt.index()) else {
         return KnownBits::UNKNOWN;
     };
     if op.guard.is_some() {

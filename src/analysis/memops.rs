@@ -41,9 +41,9 @@
 
 use super::dataflow::AccessFact;
 use super::domain::{PredVal, SymFacts, Value};
-use super::lower::{Aux, Lowered, MemInfo, Src};
-use super::model::{AccessKind, Pattern, Space};
-use super::{static_access, StaticAccess};
+use super::figures::{static_access, StaticAccess};
+use super::model::{MemKind, Pattern, Space};
+use crate::ir::{Aux, Function as Lowered, MemOp as MemInfo, Src};
 
 /// One warp class's figures of one memory instruction.
 pub(super) struct ClassFigures {
@@ -60,7 +60,7 @@ pub(super) struct ClassFigures {
 /// Lanes whose operand of role `aux` is known to be `v` (a constant, or a
 /// predicate known per lane).
 fn lanes_equal(info: &MemInfo, f: &AccessFact, aux: Aux, v: i64) -> u32 {
-    let Some(k) = info.aux.iter().position(|(r, _)| *r == aux) else {
+    let Some(k) = info.aux_operands().iter().position(|(r, _)| *r == aux) else {
         return 0;
     };
     match f.aux.get(k) {
@@ -95,10 +95,9 @@ pub(super) fn class_figures(
     let bytes = info.bits.div_ceil(8).max(1);
     let mut shared = None;
     let main = match info.kind {
-        AccessKind::MatrixLoad | AccessKind::MatrixStore => {
+        MemKind::MatrixLoad | MemKind::MatrixStore => {
             let rows = info
-                .matrix
-                .as_ref()
+                .matrix()
                 .map(super::cost::matrix::row_lanes)
                 .unwrap_or(u32::MAX);
             let g = AccessFact {
@@ -107,12 +106,16 @@ pub(super) fn class_figures(
             };
             static_access(&g, facts, 16, params, true)
         }
-        AccessKind::AsyncCopy => {
+        MemKind::AsyncCopy => {
             let g = AccessFact {
                 mask: f.mask & !zero_fill_lanes(info, f),
                 ..f.clone()
             };
-            if let Some(k) = info.aux.iter().position(|(r, _)| *r == Aux::SharedDst) {
+            if let Some(k) = info
+                .aux_operands()
+                .iter()
+                .position(|(r, _)| *r == Aux::SharedDst)
+            {
                 let d = AccessFact {
                     addr: f.aux.get(k).cloned().unwrap_or_default(),
                     ..f.clone()
@@ -129,20 +132,19 @@ pub(super) fn class_figures(
                 None => None,
             }
         }
-        AccessKind::BulkCopy | AccessKind::TensorOperand => {
-            static_access(f, facts, bytes, params, false).map(|mut s| {
+        MemKind::BulkCopy | MemKind::TensorOperand => static_access(f, facts, bytes, params, false)
+            .map(|mut s| {
                 s.cost = Default::default();
                 s.ideal = 0.0;
                 s.wavefronts = None;
                 s.caveats.clear();
-                if info.kind == AccessKind::TensorOperand {
+                if info.kind == MemKind::TensorOperand {
                     s.pattern = Pattern::Unknown;
                     s.stride = None;
                     s.lane_pattern = "read by the tensor cores through a matrix descriptor".into();
                 }
                 s
-            })
-        }
+            }),
         _ => static_access(f, facts, bytes, params, space == Space::Shared),
     };
     ClassFigures {
@@ -168,14 +170,14 @@ fn aux_const(
     stmt: u32,
     aux: Aux,
 ) -> Option<i64> {
-    let k = info.aux.iter().position(|(r, _)| *r == aux)?;
+    let k = info.aux_operands().iter().position(|(r, _)| *r == aux)?;
     let from_facts = results.iter().find_map(|r| {
         let f = r.accesses.get(&stmt)?;
         f.aux.get(k)?.as_poly()?.as_const()
     });
-    from_facts.or_else(|| match &info.aux[k].1 {
+    from_facts.or_else(|| match &info.aux_operands()[k].1 {
         Src::Imm(v) => Some(*v),
-        Src::Reg(r, o) => low.consts.get(r).map(|c| c.wrapping_add(*o)),
+        Src::Reg(r, o) => low.single_defs.consts.get(r).map(|c| c.wrapping_add(*o)),
         _ => None,
     })
 }
@@ -186,10 +188,9 @@ pub(super) fn describe(
     low: &Lowered<'_>,
     results: &[super::dataflow::ClassResult],
     stmt: u32,
-    _params: &[&str],
 ) -> Described {
     let mut caveats = Vec::new();
-    let mut bulk = info.bulk.clone();
+    let mut bulk = info.bulk().cloned();
     if let Some(b) = bulk.as_mut() {
         b.mbarrier = info.aux(Aux::Mbarrier).and_then(|m| src_key(low, m));
         b.residues_16 = residues_16(info, results, stmt);
@@ -211,14 +212,14 @@ pub(super) fn describe(
             _ => {}
         }
     }
-    if info.kind == AccessKind::AsyncCopy {
+    if info.kind == MemKind::AsyncCopy {
         let has_size = info
-            .aux
+            .aux_operands()
             .iter()
             .any(|(r, _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc));
         let known = results.iter().all(|r| {
             r.accesses.get(&stmt).is_none_or(|f| {
-                info.aux
+                info.aux_operands()
                     .iter()
                     .zip(&f.aux)
                     .filter(|((r, _), _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc))
@@ -236,7 +237,7 @@ pub(super) fn describe(
             );
         }
     }
-    if info.multimem {
+    if info.multimem() {
         caveats.push(
             "multimem address: the access reaches every GPU of the multicast group; the figures are those of one"
                 .to_string(),
@@ -248,7 +249,7 @@ pub(super) fn describe(
             descriptors.push(super::descriptor::decode(low, src, name));
         }
     }
-    if info.kind == AccessKind::TensorOperand {
+    if info.kind == MemKind::TensorOperand {
         caveats.push(
             "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses"
                 .to_string(),
@@ -284,7 +285,7 @@ pub(super) fn bulk_totals(accesses: &[super::model::Access]) -> (u64, Option<u64
 pub(super) fn src_key(low: &Lowered<'_>, s: &Src) -> Option<String> {
     let (name, off) = match s {
         Src::Reg(r, o) => (low.regs.get(*r as usize)?.to_string(), *o),
-        Src::Var(v, o) => (low.vars.get(*v as usize)?.0.to_string(), *o),
+        Src::Var(v, o) => (low.vars.get(*v as usize)?.name.to_string(), *o),
         _ => return None,
     };
     Some(match off {
@@ -300,7 +301,7 @@ fn residues_16(
     results: &[super::dataflow::ClassResult],
     stmt: u32,
 ) -> Vec<(String, i64)> {
-    let Some(b) = &info.bulk else {
+    let Some(b) = info.bulk() else {
         return Vec::new();
     };
     let first_role =
@@ -319,7 +320,11 @@ fn residues_16(
         }
         let lane = f.mask.trailing_zeros() as usize;
         let mut operands = vec![(first_role, &f.addr)];
-        if let Some(k) = info.aux.iter().position(|(a, _)| *a == Aux::OtherAddr) {
+        if let Some(k) = info
+            .aux_operands()
+            .iter()
+            .position(|(a, _)| *a == Aux::OtherAddr)
+        {
             if let Some(v) = f.aux.get(k) {
                 operands.push(("source", v));
             }
@@ -340,21 +345,20 @@ fn residues_16(
 /// The kernel's `expect_tx` operations as analysis facts.
 pub(super) fn expect_tx(
     low: &Lowered<'_>,
-    body: &crate::syntax::ast::Body<'_>,
     file: &crate::source::SourceFile,
 ) -> Vec<super::model::ExpectTx> {
     low.expect_tx
         .iter()
         .filter_map(|t| {
-            let st = body.statements.get(t.stmt.0 as usize)?;
+            let span = *low.spans.get(t.op.index())?;
             let bytes = match &t.bytes {
                 Src::Imm(v) => Some(*v),
-                Src::Reg(r, o) => low.consts.get(r).map(|c| c.wrapping_add(*o)),
+                Src::Reg(r, o) => low.single_defs.consts.get(r).map(|c| c.wrapping_add(*o)),
                 _ => None,
             };
             Some(super::model::ExpectTx {
-                span: st.span,
-                ptx: file.line_col(st.span.start),
+                span,
+                ptx: file.line_col(span.start),
                 mbarrier: src_key(low, &t.mbarrier),
                 bytes: bytes.and_then(|b| u64::try_from(b).ok()),
             })

@@ -144,35 +144,7 @@ impl Default for Options {
     }
 }
 
-/// Load, store or read-modify-write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AccessOp {
-    /// `ld`, `ldu`, `tex`-free loads.
-    Load,
-    /// `st`.
-    Store,
-    /// `atom`, `red`.
-    Atomic,
-}
-
-/// The memory space an access goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Space {
-    /// Global memory (explicit, or generic proven global).
-    Global,
-    /// Shared memory.
-    Shared,
-    /// Local memory.
-    Local,
-    /// Generic address not proven to be in one space.
-    Generic,
-    /// Constant memory.
-    Const,
-    /// Kernel parameter space.
-    Param,
-}
+pub use crate::ir::{AccessOp, MemKind, Space};
 
 /// How the 32 lanes of a warp address memory.
 ///
@@ -430,8 +402,8 @@ pub struct Access {
     pub caveats: Vec<String>,
     /// What kind of memory operation this is (absent from the JSON when
     /// `plain`).
-    #[serde(skip_serializing_if = "AccessKind::is_plain")]
-    pub kind: AccessKind,
+    #[serde(skip_serializing_if = "MemKind::is_plain")]
+    pub kind: MemKind,
     /// Requests in which the guard turned every lane off (counted in
     /// `requests`, with zero lines, sectors and wavefronts, as Nsight Compute
     /// counts them), when the launch is simulated and there are any.
@@ -476,7 +448,7 @@ impl Default for Access {
             requests: None,
             shared_wavefronts: None,
             caveats: Vec::new(),
-            kind: AccessKind::Plain,
+            kind: MemKind::Plain,
             predicated_off_requests: None,
             shared_side: None,
             matrix: None,
@@ -484,58 +456,6 @@ impl Default for Access {
             descriptors: Vec::new(),
             facts: InstrFacts::default(),
         }
-    }
-}
-
-/// What kind of memory operation an access is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum AccessKind {
-    /// `ld`, `ldu`, `st`, `multimem.ld_reduce`/`multimem.st`.
-    #[default]
-    Plain,
-    /// `atom` (and `multimem` atomics).
-    Atomic,
-    /// `red` (and `multimem.red`).
-    Reduction,
-    /// `cp.async` (LDGSTS): global to shared, per lane.
-    AsyncCopy,
-    /// `cp.async.bulk`, `cp.async.bulk.tensor`, `cp.reduce.async.bulk`,
-    /// `cp.async.bulk.prefetch` (the copy engine, TMA).
-    BulkCopy,
-    /// `ldmatrix` (LDSM).
-    MatrixLoad,
-    /// `stmatrix` (STSM).
-    MatrixStore,
-    /// A `wgmma` operand read from shared memory through a descriptor.
-    TensorOperand,
-}
-
-impl AccessKind {
-    /// Lower-case name, as serialised.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AccessKind::Plain => "plain",
-            AccessKind::Atomic => "atomic",
-            AccessKind::Reduction => "reduction",
-            AccessKind::AsyncCopy => "async_copy",
-            AccessKind::BulkCopy => "bulk_copy",
-            AccessKind::MatrixLoad => "matrix_load",
-            AccessKind::MatrixStore => "matrix_store",
-            AccessKind::TensorOperand => "tensor_operand",
-        }
-    }
-    /// True for [`AccessKind::Plain`].
-    pub fn is_plain(&self) -> bool {
-        *self == AccessKind::Plain
-    }
-    /// True for the per-lane accesses of the load/store unit (plain,
-    /// atomic, reduction): the ones the global-memory lints reason about.
-    pub fn is_lsu_scalar(self) -> bool {
-        matches!(
-            self,
-            AccessKind::Plain | AccessKind::Atomic | AccessKind::Reduction
-        )
     }
 }
 

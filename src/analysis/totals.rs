@@ -54,9 +54,9 @@
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
-use super::lower::{Aux, Lowered, MemInfo, OpKind, Special, Src};
-use super::model::{AccessKind, AccessOp, Pattern, Space};
+use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
+use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
@@ -761,16 +761,15 @@ fn record_mem(
 ) {
     let unused = info.no_result || !info.result_used;
     match info.kind {
-        AccessKind::BulkCopy | AccessKind::TensorOperand => {
+        MemKind::BulkCopy | MemKind::TensorOperand => {
             // The copy engine / tensor cores: executions, no LSU traffic.
             let e = res.stats.entry(stmt).or_default();
             e.requests += 1;
             e.lanes += exec.count_ones() as u64;
         }
-        AccessKind::MatrixLoad | AccessKind::MatrixStore => {
+        MemKind::MatrixLoad | MemKind::MatrixStore => {
             let rows = info
-                .matrix
-                .as_ref()
+                .matrix()
                 .map(super::cost::matrix::row_lanes)
                 .unwrap_or(u32::MAX);
             let exec = exec & rows;
@@ -789,10 +788,10 @@ fn record_mem(
                 None,
             );
         }
-        AccessKind::AsyncCopy => {
+        MemKind::AsyncCopy => {
             // Lanes that only zero-fill read nothing from global memory.
             let mut fill = 0u32;
-            for (aux, src) in &info.aux {
+            for (aux, src) in info.aux_operands() {
                 if !matches!(aux, Aux::SrcSize | Aux::IgnoreSrc) {
                     continue;
                 }

@@ -97,7 +97,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::model::{AccessKind, AccessOp, BulkFacts, Pattern, Space};
+    use crate::analysis::model::{AccessOp, BulkFacts, MemKind, Pattern, Space};
     use crate::lints::testing::{access, kernel, run};
 
     const TEXT: &str = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 1000, [%r2];\n";
@@ -111,7 +111,7 @@ mod tests {
             8,
             Pattern::Broadcast,
         );
-        a.kind = AccessKind::BulkCopy;
+        a.kind = MemKind::BulkCopy;
         a.bulk = Some(BulkFacts {
             bytes,
             residues_16: residues,

@@ -125,7 +125,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::model::{AccessKind, AccessOp, BulkFacts, ExpectTx, Pattern, Space};
+    use crate::analysis::model::{AccessOp, BulkFacts, ExpectTx, MemKind, Pattern, Space};
     use crate::lints::testing::{access, kernel, run};
     use crate::source::{LineCol, Span};
 
@@ -140,7 +140,7 @@ mod tests {
             8,
             Pattern::Broadcast,
         );
-        a.kind = AccessKind::BulkCopy;
+        a.kind = MemKind::BulkCopy;
         a.bulk = Some(BulkFacts {
             bytes: Some(bytes),
             mbarrier: Some("bar".into()),

@@ -351,7 +351,7 @@ impl CheckResult {
 
 /// Analyses a file and runs every lint that is not `allow`ed.
 pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
-    let analysis = crate::analysis::analyze(file, &config.options);
+    let analysis = crate::pipeline::analyze(file, &config.options);
     lint_analysis(file, analysis, config)
 }
 
@@ -568,7 +568,7 @@ pub(crate) mod testing {
             requests: None,
             shared_wavefronts: None,
             caveats: Vec::new(),
-            kind: crate::analysis::model::AccessKind::Plain,
+            kind: crate::analysis::model::MemKind::Plain,
             predicated_off_requests: None,
             shared_side: None,
             matrix: None,

@@ -1,7 +1,7 @@
 //! `shared-bank-conflict` (W107).
 
 use super::{bytes_per_lane, fmt_num, fmt_ratio, lane_note, op_word, Finding, LintContext};
-use crate::analysis::model::{Access, AccessKind, Space};
+use crate::analysis::model::{Access, MemKind, Space};
 
 crate::declare_lint! {
     /// ## What it finds
@@ -70,7 +70,7 @@ fn ideal_wavefronts(a: &Access) -> f64 {
 /// The fix for a conflict of this access, in its own terms.
 fn help(a: &Access, stride: Option<i64>) -> String {
     match (a.kind, &a.matrix) {
-        (AccessKind::MatrixLoad | AccessKind::MatrixStore, Some(_)) => {
+        (MemKind::MatrixLoad | MemKind::MatrixStore, Some(_)) => {
             let rows = match stride {
                 Some(s) if s > 0 => format!(" ({s}-byte rows: make them {} bytes)", s + 16),
                 _ => String::new(),
@@ -79,7 +79,7 @@ fn help(a: &Access, stride: Option<i64>) -> String {
                 "the 8 row addresses of each matrix must fall in different banks: pad every row by 16 bytes{rows}, or XOR-swizzle the 16-byte chunk index with the row (`chunk ^ (row % 8)`, the 128-byte swizzle of CUTLASS and TMA)"
             )
         }
-        (AccessKind::AsyncCopy, _) => {
+        (MemKind::AsyncCopy, _) => {
             "the copy's shared destinations collide on banks: pad the destination rows by 16 bytes, or XOR-swizzle the 16-byte chunk index with the row, so that the lanes of each 8-lane group write different banks"
                 .into()
         }
@@ -95,7 +95,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         let Some(w) = a.shared_wavefronts else {
             continue;
         };
-        if a.space != Space::Shared && a.kind != AccessKind::AsyncCopy {
+        if a.space != Space::Shared && a.kind != MemKind::AsyncCopy {
             continue;
         }
         // A cp.async's bank figures are those of its shared destination.

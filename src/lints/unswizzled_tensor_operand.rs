@@ -88,7 +88,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::model::{AccessKind, AccessOp, MatrixDescriptor, Pattern, Space};
+    use crate::analysis::model::{AccessOp, MatrixDescriptor, MemKind, Pattern, Space};
     use crate::lints::testing::{access, kernel, run};
 
     const TEXT: &str =
@@ -103,7 +103,7 @@ mod tests {
             0,
             Pattern::Unknown,
         );
-        a.kind = AccessKind::TensorOperand;
+        a.kind = MemKind::TensorOperand;
         a.descriptors = vec![MatrixDescriptor {
             operand: "a".into(),
             swizzle: swizzle.map(str::to_string),

@@ -677,7 +677,7 @@ mod tests {
             requests: None,
             shared_wavefronts: None,
             caveats: vec![],
-            kind: warpscope::analysis::AccessKind::Plain,
+            kind: warpscope::analysis::MemKind::Plain,
             predicated_off_requests: None,
             shared_side: None,
             matrix: None,

@@ -5,7 +5,7 @@
 //! and the language server's hover shows them as rows; both take the text
 //! from here.
 
-use crate::analysis::model::{Access, AccessKind, BulkFacts, MatrixDescriptor, MatrixFacts};
+use crate::analysis::model::{Access, BulkFacts, MatrixDescriptor, MatrixFacts, MemKind};
 
 fn num(x: f64) -> String {
     if x.fract() == 0.0 {
@@ -81,7 +81,7 @@ pub fn descriptor(d: &MatrixDescriptor) -> String {
 /// for a plain access).
 pub fn access_details(a: &Access) -> Vec<String> {
     let mut out = Vec::new();
-    if !a.kind.is_plain() && !matches!(a.kind, AccessKind::Atomic | AccessKind::Reduction) {
+    if !a.kind.is_plain() && !matches!(a.kind, MemKind::Atomic | MemKind::Reduction) {
         out.push(format!("kind: {}", a.kind.as_str().replace('_', " ")));
     }
     if let Some(s) = &a.shared_side {

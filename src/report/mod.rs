@@ -2,7 +2,7 @@
 //! launch's totals and a one-line verdict, rendered as text, Markdown or JSON.
 //!
 //! A report is built from an [`Analysis`] (what
-//! [`analyze`](crate::analysis::analyze) returns for one PTX file) and
+//! [`analyze`](crate::pipeline::analyze) returns for one PTX file) and
 //! the [`SourceFile`] it came from. [`Report`] holds the figures, already
 //! derived and rounded; [`render_text`], [`render_markdown`] and
 //! [`render_json`] turn it into a string. Nothing here does IO.
@@ -48,7 +48,8 @@
 //! # Example
 //!
 //! ```
-//! use warpscope::analysis::{analyze, LaunchConfig, Options};
+//! use warpscope::analyze;
+//! use warpscope::analysis::{LaunchConfig, Options};
 //! use warpscope::report::{render_text, Report};
 //! use warpscope::source::SourceFile;
 //!
@@ -264,7 +265,8 @@ impl LaunchInfo {
 /// One kernel's report.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::Options;
 /// use warpscope::report::Report;
 /// use warpscope::source::SourceFile;
 ///
@@ -325,7 +327,8 @@ impl KernelReport {
     /// Derives a kernel's report from its analysis.
     ///
     /// ```
-    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
+    /// use warpscope::analyze;
+    /// use warpscope::analysis::{LaunchConfig, Options};
     /// use warpscope::report::KernelReport;
     /// use warpscope::source::SourceFile;
     ///
@@ -535,8 +538,8 @@ pub struct AccessRow {
     /// Why figures are bounds rather than exact.
     pub caveats: Vec<String>,
     /// What kind of memory operation (absent when `plain`).
-    #[serde(skip_serializing_if = "crate::analysis::AccessKind::is_plain")]
-    pub kind: crate::analysis::AccessKind,
+    #[serde(skip_serializing_if = "crate::analysis::MemKind::is_plain")]
+    pub kind: crate::analysis::MemKind,
     /// What the access carries beside its figures ([`access_details`]):
     /// the shared side of a `cp.async`, the matrices of an `ldmatrix`, a
     /// bulk copy's bytes, a `wgmma` descriptor.
@@ -656,7 +659,8 @@ impl AccessRow {
 /// Compute's memory tables.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, LaunchConfig, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::{LaunchConfig, Options};
 /// use warpscope::report::Report;
 /// use warpscope::source::SourceFile;
 ///
@@ -737,7 +741,8 @@ impl LaunchTotals {
     /// Copies the analysis' totals and adds the sums and the overhead.
     ///
     /// ```
-    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
+    /// use warpscope::analyze;
+    /// use warpscope::analysis::{LaunchConfig, Options};
     /// use warpscope::report::LaunchTotals;
     /// use warpscope::source::SourceFile;
     ///

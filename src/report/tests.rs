@@ -45,7 +45,7 @@ fn access(
         requests,
         shared_wavefronts: None,
         caveats: vec![],
-        kind: crate::analysis::model::AccessKind::Plain,
+        kind: crate::analysis::model::MemKind::Plain,
         predicated_off_requests: None,
         shared_side: None,
         matrix: None,

@@ -1,9 +1,9 @@
 //! Lowering of the memory instructions beyond `ld`/`st`/`atom`/`red`: the
 //! asynchronous, matrix, bulk, tensor and multicast paths.
 //!
-//! Each becomes one [`OpKind::Mem`] whose [`MemInfo`] says what the
-//! instruction moves and where, as data (its [`AccessKind`], the address
-//! the lanes supply, and further operands as [`Aux`] roles):
+//! Each becomes one [`OpKind::Mem`] whose `MemOp` says what the
+//! instruction moves and where, as data (its `MemKind`, the address the
+//! lanes supply, and further operands as [`Aux`] roles in its `MemExt`):
 //!
 //! * `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy}`
 //!   (LDGSTS): a per-lane copy of 4, 8 or 16 bytes. The access's address is
@@ -27,11 +27,17 @@
 //! * `wgmma.mma_async`: its shared-memory operands, through 64-bit matrix
 //!   descriptors ([`Aux::DescA`], [`Aux::DescB`]).
 
-use super::{
-    elem_bits, mem_space, vector_width, AccessKind, AccessOp, Aux, BulkFacts, Ctx, ExpectTx,
-    MatrixFacts, MemInfo, OpKind, Operand, OperandKind, Space, Src,
+use super::{elem_bits, mem_space, type_name, vector_width, Ctx};
+use crate::analysis::model::{BulkFacts, MatrixFacts};
+use crate::ir::{
+    AccessOp, Aux, CacheHints, ExpectTx, MemKind, MemOp as MemInfo, OpId, OpKind, Space, Src,
 };
-use crate::syntax::ast::Instruction;
+use crate::syntax::ast::{Instruction, Operand, OperandKind};
+
+/// A per-lane access of `bits` bits; the callers set its kind and extension.
+fn plain(op: AccessOp, space: Space, bits: u32, addr: Src, no_result: bool) -> MemInfo {
+    MemInfo::plain(op, MemKind::Plain, space, (bits, 1), addr, no_result)
+}
 
 /// The lowering of `opcode` when it is one of the instructions above.
 pub(super) fn lower<'src>(
@@ -39,7 +45,6 @@ pub(super) fn lower<'src>(
     opcode: &str,
     mods: &[&str],
     ops: &[Operand<'src>],
-    _guard: &Option<(u32, bool)>,
 ) -> Option<OpKind> {
     match opcode {
         "cp" if mods.first() == Some(&"async") && mods.get(1) == Some(&"bulk") => {
@@ -55,7 +60,7 @@ pub(super) fn lower<'src>(
                 let reduce = mods.get(1) == Some(&"reduce");
                 bulk(cx, &mods[1..], ops, reduce).map(|mut k| {
                     if let OpKind::Mem { info, .. } = &mut k {
-                        info.multimem = true;
+                        info.ext_mut().multimem = true;
                     }
                     k
                 })
@@ -84,9 +89,10 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
     if has_policy {
         rest.pop();
     }
-    let mut info = MemInfo::plain(AccessOp::Load, Space::Global, size * 8, src, true);
-    info.kind = AccessKind::AsyncCopy;
-    info.aux.push((Aux::SharedDst, dst));
+    let mut info = plain(AccessOp::Load, Space::Global, size * 8, src, true);
+    info.kind = MemKind::AsyncCopy;
+    info.cache = CacheHints::from_modifiers(mods.iter().copied());
+    info.ext_mut().aux.push((Aux::SharedDst, dst));
     if let Some(o) = rest.first() {
         let is_pred = match &o.kind {
             OperandKind::Not(_) => true,
@@ -94,7 +100,7 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
             _ => false,
         };
         let s = cx.src(o);
-        info.aux.push((
+        info.ext_mut().aux.push((
             if is_pred {
                 Aux::IgnoreSrc
             } else {
@@ -104,7 +110,7 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
         ));
     }
     Some(OpKind::Mem {
-        info: Box::new(info),
+        info,
         dsts: Vec::new(),
     })
 }
@@ -142,7 +148,7 @@ fn matrix<'src>(
     };
     let a = cx.src(addr);
     let space = mem_space(mods);
-    let mut info = MemInfo::plain(
+    let mut info = plain(
         if load {
             AccessOp::Load
         } else {
@@ -154,16 +160,14 @@ fn matrix<'src>(
         !load,
     );
     info.kind = if load {
-        AccessKind::MatrixLoad
+        MemKind::MatrixLoad
     } else {
-        AccessKind::MatrixStore
+        MemKind::MatrixStore
     };
-    info.matrix = Some(facts);
+    info.ext_mut().matrix = Some(facts);
+    info.elem_type = mods.iter().rev().find_map(|m| type_name(m));
     let dsts = if load { cx.dsts(data) } else { Vec::new() };
-    Some(OpKind::Mem {
-        info: Box::new(info),
-        dsts,
-    })
+    Some(OpKind::Mem { info, dsts })
 }
 
 /// Spaces named in the modifiers, in order (`shared::cluster`, `global`, `L2`).
@@ -242,11 +246,11 @@ fn bulk<'src>(
             .filter(|o| is_addr(o))
             .map(|o| cx.src(o))
             .unwrap_or(Src::Unknown);
-        info = MemInfo::plain(op, space, 8, a, true);
+        info = plain(op, space, 8, a, true);
         if tensor_dims.is_none() {
             if let Some(s) = ops.get(1) {
                 let s = cx.src(s);
-                info.aux.push((Aux::Size, s));
+                info.ext_mut().aux.push((Aux::Size, s));
             }
         }
     } else if tensor_dims.is_some() {
@@ -260,10 +264,10 @@ fn bulk<'src>(
             .filter(|o| is_addr(o))
             .map(|o| cx.src(o))
             .unwrap_or(Src::Unknown);
-        info = MemInfo::plain(op, space, 8, a, true);
+        info = plain(op, space, 8, a, true);
         if let Some(m) = mbar.filter(|o| is_addr(o)) {
             let m = cx.src(m);
-            info.aux.push((Aux::Mbarrier, m));
+            info.ext_mut().aux.push((Aux::Mbarrier, m));
         }
     } else {
         let a = ops
@@ -271,14 +275,14 @@ fn bulk<'src>(
             .filter(|o| is_addr(o))
             .map(|o| cx.src(o))
             .unwrap_or(Src::Unknown);
-        info = MemInfo::plain(op, space, 8, a, true);
+        info = plain(op, space, 8, a, true);
         if let Some(o) = ops.get(1).filter(|o| is_addr(o)) {
             let o = cx.src(o);
-            info.aux.push((Aux::OtherAddr, o));
+            info.ext_mut().aux.push((Aux::OtherAddr, o));
         }
         if let Some(s) = ops.get(2) {
             let s = cx.src(s);
-            info.aux.push((Aux::Size, s));
+            info.ext_mut().aux.push((Aux::Size, s));
         }
         if completion
             .as_deref()
@@ -286,12 +290,13 @@ fn bulk<'src>(
         {
             if let Some(m) = ops.get(3).filter(|o| is_addr(o)) {
                 let m = cx.src(m);
-                info.aux.push((Aux::Mbarrier, m));
+                info.ext_mut().aux.push((Aux::Mbarrier, m));
             }
         }
     }
-    info.kind = AccessKind::BulkCopy;
-    info.bulk = Some(BulkFacts {
+    info.kind = MemKind::BulkCopy;
+    info.cache = CacheHints::from_modifiers(mods.iter().copied());
+    info.ext_mut().bulk = Some(BulkFacts {
         bytes: None,
         tensor_dims,
         destination,
@@ -303,58 +308,53 @@ fn bulk<'src>(
         residues_16: Vec::new(),
     });
     Some(OpKind::Mem {
-        info: Box::new(info),
+        info,
         dsts: Vec::new(),
     })
 }
 
 fn multimem<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> Option<OpKind> {
     let (op, kind, addr_idx) = match mods.first().copied()? {
-        "ld_reduce" => (AccessOp::Load, AccessKind::Plain, 1),
-        "st" => (AccessOp::Store, AccessKind::Plain, 0),
-        _ => (AccessOp::Atomic, AccessKind::Reduction, 0),
+        "ld_reduce" => (AccessOp::Load, MemKind::Plain, 1),
+        "st" => (AccessOp::Store, MemKind::Plain, 0),
+        _ => (AccessOp::Atomic, MemKind::Reduction, 0),
     };
     let addr = cx.src(ops.get(addr_idx)?);
     let bits = elem_bits(mods) * vector_width(mods);
-    let mut info = MemInfo::plain(op, Space::Global, bits, addr, op != AccessOp::Load);
+    let mut info = plain(op, Space::Global, bits, addr, op != AccessOp::Load);
     info.kind = kind;
-    info.multimem = true;
+    info.elem_type = mods.iter().rev().find_map(|m| type_name(m));
+    info.ext_mut().multimem = true;
     let dsts = if op == AccessOp::Load {
         ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
     } else {
         Vec::new()
     };
-    Some(OpKind::Mem {
-        info: Box::new(info),
-        dsts,
-    })
+    Some(OpKind::Mem { info, dsts })
 }
 
 fn wgmma<'src>(cx: &mut Ctx<'_, 'src>, ops: &[Operand<'src>]) -> Option<OpKind> {
     let dsts = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
-    let mut info = MemInfo::plain(AccessOp::Load, Space::Shared, 0, Src::Unknown, false);
-    info.kind = AccessKind::TensorOperand;
+    let mut info = plain(AccessOp::Load, Space::Shared, 0, Src::Unknown, false);
+    info.kind = MemKind::TensorOperand;
     if let Some(o) = ops
         .get(1)
         .filter(|o| matches!(o.kind, OperandKind::Reg { .. }))
     {
         let a = cx.src(o);
-        info.aux.push((Aux::DescA, a));
+        info.ext_mut().aux.push((Aux::DescA, a));
     }
     if let Some(o) = ops
         .get(2)
         .filter(|o| matches!(o.kind, OperandKind::Reg { .. }))
     {
         let b = cx.src(o);
-        info.aux.push((Aux::DescB, b));
+        info.ext_mut().aux.push((Aux::DescB, b));
     }
-    if info.aux.is_empty() {
+    if info.aux_operands().is_empty() {
         return None;
     }
-    Some(OpKind::Mem {
-        info: Box::new(info),
-        dsts,
-    })
+    Some(OpKind::Mem { info, dsts })
 }
 
 /// `mbarrier.expect_tx … [addr], txCount` and
@@ -374,7 +374,7 @@ pub(super) fn expect_tx<'src>(
     let mbarrier = cx.src(&ins.operands[k]);
     let bytes = cx.src(ins.operands.get(k + 1)?);
     Some(ExpectTx {
-        stmt: cx.cur,
+        op: OpId(cx.cur as u32),
         mbarrier,
         bytes,
     })
