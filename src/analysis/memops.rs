@@ -42,7 +42,7 @@
 use super::dataflow::AccessFact;
 use super::domain::{PredVal, SymFacts, Value};
 use super::figures::{static_access, StaticAccess};
-use super::model::{MemKind, Pattern, Space};
+use super::model::{MatrixFacts, MemKind, Pattern, Space};
 use crate::ir::{Aux, Function as Lowered, MemOp as MemInfo, Src};
 
 /// One warp class's figures of one memory instruction.
@@ -104,7 +104,29 @@ pub(super) fn class_figures(
                 mask: f.mask & rows,
                 ..f.clone()
             };
-            static_access(&g, facts, 16, params, true)
+            // The stride is that between the rows of one matrix (lanes 0-7),
+            // the figure a padding or swizzle fix is stated in.
+            let first = info
+                .matrix()
+                .map(|m| {
+                    super::cost::matrix::row_lanes(&MatrixFacts {
+                        matrices: 1,
+                        ..m.clone()
+                    })
+                })
+                .unwrap_or(0xff);
+            let row_stride = f
+                .addr
+                .as_poly()
+                .and_then(|p| p.split().1.exact())
+                .and_then(|d| match super::cost::shape(&d, f.mask & first) {
+                    super::cost::Shape::Affine(s) => Some(s),
+                    _ => None,
+                });
+            static_access(&g, facts, 16, params, true).map(|mut s| {
+                s.stride = row_stride.or(s.stride);
+                s
+            })
         }
         MemKind::AsyncCopy => {
             let g = AccessFact {

@@ -385,7 +385,8 @@ pub struct Access {
     pub bits: u32,
     /// Lane pattern.
     pub pattern: Pattern,
-    /// Byte stride between consecutive lanes, when the pattern is affine.
+    /// Byte stride between consecutive lanes, when the pattern is affine
+    /// (`ldmatrix`/`stmatrix`: between the row addresses of one matrix).
     pub stride_bytes: Option<i64>,
     /// Human-readable lane address pattern, such as `base + 128*i`.
     pub lane_pattern: String,
