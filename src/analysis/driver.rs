@@ -236,7 +236,10 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let span: Span = ir.spans[i];
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
-        let mut figs = combine_classes(i as u32, info, space, &p.classes, &p.results, params);
+        let off_issues = memops::guard_off_issues(ir, i);
+        let mut figs = combine_classes(
+            i as u32, info, space, off_issues, &p.classes, &p.results, params,
+        );
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
             requests = Some(match s.stats.get(&(i as u32)) {

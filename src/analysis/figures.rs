@@ -254,10 +254,12 @@ pub struct ClassFigures {
 /// Combines the figures of access `op` over the warp classes. A class that
 /// reaches the access with its guard off in every lane issues a request that
 /// moves nothing: it counts, with no lines, sectors or wavefronts.
+#[allow(clippy::too_many_arguments)]
 pub fn combine_classes(
     op: u32,
     info: &crate::ir::MemOp,
     space: crate::ir::Space,
+    off_issues: bool,
     classes: &[WarpClass],
     results: &[dataflow::ClassResult],
     params: &[&str],
@@ -279,7 +281,7 @@ pub fn combine_classes(
         let Some(f) = r.accesses.get(&op) else {
             continue;
         };
-        let fig = super::memops::class_figures(info, f, &r.facts, params, space);
+        let fig = super::memops::class_figures(info, f, &r.facts, params, space, off_issues);
         let w = c.weight as f64;
         if let Some(sh) = fig.shared {
             side_wf = match (side_wf, sh.wavefronts) {

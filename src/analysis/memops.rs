@@ -91,6 +91,7 @@ pub(super) fn class_figures(
     facts: &SymFacts,
     params: &[&str],
     space: Space,
+    off_issues: bool,
 ) -> ClassFigures {
     let bytes = info.bits.div_ceil(8).max(1);
     let mut shared = None;
@@ -144,7 +145,43 @@ pub(super) fn class_figures(
                 };
                 shared = static_access(&d, facts, bytes, params, true);
             }
-            match static_access(&g, facts, bytes, params, false) {
+            // With both sides' lane parts exact, the measured LDGSTS rules
+            // (`cost::async_copy`) over the source's possible alignments.
+            let dst_value = info
+                .aux_operands()
+                .iter()
+                .position(|(r, _)| *r == Aux::SharedDst)
+                .and_then(|k| f.aux.get(k));
+            let ldgsts = match (
+                candidates(&f.addr, facts, bytes, g.mask),
+                dst_value.and_then(|v| candidates(v, facts, bytes, f.mask)),
+            ) {
+                (Some(srcs), Some(dsts)) if g.mask != 0 => {
+                    let dst = dsts[0];
+                    let costs: Vec<_> = srcs
+                        .iter()
+                        .map(|a| {
+                            super::cost::async_copy::ldgsts_cost(a, g.mask, &dst, f.mask, bytes)
+                        })
+                        .collect();
+                    Some(costs)
+                }
+                _ => None,
+            };
+            if let (Some(costs), Some(sh)) = (&ldgsts, shared.as_mut()) {
+                let n = costs.len().max(1) as f64;
+                sh.wavefronts = Some(costs.iter().map(|(_, w)| *w as f64).sum::<f64>() / n);
+            }
+            match static_access(&g, facts, bytes, params, false).map(|mut s| {
+                if let Some(costs) = &ldgsts {
+                    let n = costs.len().max(1) as f64;
+                    let sec = costs.iter().map(|(c, _)| c.sectors as f64);
+                    s.cost.sectors = sec.clone().sum::<f64>() / n;
+                    s.cost.sectors_min = sec.clone().fold(f64::MAX, f64::min);
+                    s.cost.sectors_max = sec.fold(0.0, f64::max);
+                }
+                s
+            }) {
                 Some(s) => Some(s),
                 // Every executing lane zero-fills: no global traffic.
                 None if f.mask != 0 => Some(StaticAccess::empty(
@@ -167,10 +204,25 @@ pub(super) fn class_figures(
                 }
                 s
             }),
+        // Shared atomics: lanes on one word are served one by one (ATOMS,
+        // tests/hw/README.md finding 14: one address costs 32 wavefronts).
+        MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
+            static_access(f, facts, bytes, params, true).map(|mut s| {
+                s.wavefronts = candidates(&f.addr, facts, bytes, f.mask).map(|c| {
+                    c.iter()
+                        .map(|a| {
+                            super::cost::async_copy::unshared_wavefronts(a, f.mask, bytes) as f64
+                        })
+                        .sum::<f64>()
+                        / c.len().max(1) as f64
+                });
+                s
+            })
+        }
         _ => static_access(f, facts, bytes, params, space == Space::Shared),
     };
     ClassFigures {
-        predicated_off: main.is_none() && f.reached != 0,
+        predicated_off: main.is_none() && f.reached != 0 && off_issues,
         main,
         shared,
     }
@@ -386,4 +438,57 @@ pub(super) fn expect_tx(
             })
         })
         .collect()
+}
+
+/// The lane addresses a value can take: one vector per alignment of its
+/// uniform part that its congruence allows (modulo 128, each lane aligned to
+/// `bytes`), when its lane part is exact.
+fn candidates(
+    v: &Value,
+    facts: &SymFacts,
+    bytes: u32,
+    mask: u32,
+) -> Option<Vec<super::domain::Lanes>> {
+    let p = v.as_poly()?;
+    let (u, d) = p.split();
+    let d = d.exact()?;
+    let mut residues = facts.poly_cong(&u).residues(128);
+    let align = (bytes as i64).clamp(1, 128);
+    let first = mask.trailing_zeros().min(31) as usize;
+    let ok: Vec<i64> = residues
+        .iter()
+        .copied()
+        .filter(|r| (r + d[first]).rem_euclid(align) == 0)
+        .collect();
+    if !ok.is_empty() {
+        residues = ok;
+    }
+    if residues.is_empty() {
+        return None;
+    }
+    Some(
+        residues
+            .iter()
+            .map(|r| std::array::from_fn(|l| d[l].wrapping_add(*r)))
+            .collect(),
+    )
+}
+
+/// Whether a warp whose guard is off in every lane still issues op `i`.
+/// It does (Nsight counts a request with no lanes), except where ptxas turns
+/// the guard into an early exit: an op followed, in straight-line code, only
+/// by `ret`/`exit` becomes `@!P EXIT` and an unguarded op, so such a warp
+/// leaves before it (measured: the masked stores of `tt_layernorm`,
+/// `tt_softmax` and `pred_row_v4_*` count only the active warps' requests,
+/// `tests/hw/README.md` finding 17).
+pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
+    for op in ir.ops.iter().skip(i + 1) {
+        match (&op.kind, op.form) {
+            (_, crate::ir::Form::Label) => return true,
+            (crate::ir::OpKind::Nop, _) => continue,
+            (crate::ir::OpKind::Exit, _) => return op.guard.is_some(),
+            _ => return true,
+        }
+    }
+    true
 }

@@ -622,7 +622,10 @@ pub struct InstrFacts {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Totals {
-    /// Global load requests.
+    /// Global load requests: those in which some lane accesses memory, as
+    /// Nsight Compute's kernel-level counters count them (a request issued
+    /// with its guard off in every lane counts in an access's per-request
+    /// figures, not here).
     pub load_requests: u64,
     /// Global load sectors.
     pub load_sectors: u64,
@@ -648,12 +651,12 @@ pub struct Totals {
     /// Blocks in the grid (more than `blocks_simulated` when the totals were
     /// scaled up from an evenly spread sample of blocks).
     pub blocks_total: u64,
-    /// `cp.async` requests (LDGSTS; Nsight counts them apart from loads:
-    /// `l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts`). Not in
-    /// `load_requests`.
+    /// `cp.async` requests (LDGSTS), included in `load_requests`: Nsight
+    /// Compute counts them as global loads at kernel level
+    /// (`tests/hw/README.md`, finding 11).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub async_copy_requests: u64,
-    /// Global sectors of the `cp.async` requests. Not in `load_sectors`.
+    /// Global sectors of the `cp.async` requests, included in `load_sectors`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub async_copy_sectors: u64,
     /// Bulk and tensor copies issued (one per executing lane).

@@ -96,6 +96,9 @@ pub struct SimStats {
     /// Requests issued with the guard off in every lane (also counted in
     /// `requests`, with nothing else).
     pub off_requests: u64,
+    /// `cp.async` requests in which no lane reads (every lane zero-fills;
+    /// also counted in `requests`).
+    pub empty_requests: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
     /// How many requests had each lane stride (affine layouts only).
@@ -610,7 +613,7 @@ fn run_warp(
                 if exec != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                     record_mem(res, minpc, info, regs, w, exec, space);
-                } else {
+                } else if super::memops::guard_off_issues(low, minpc as usize) {
                     // Issued with the guard off in every lane: a request
                     // that moves nothing (Nsight counts it).
                     let e = res.stats.entry(minpc).or_default();
@@ -853,19 +856,28 @@ fn record(
     let e = res.stats.entry(stmt).or_default();
     let active = exec.count_ones();
     e.requests += 1;
+    let mut ldgsts = None;
     match shared_side {
-        // cp.async: every executing lane writes its destination.
+        // cp.async: every executing lane writes its destination; with every
+        // address known, the measured LDGSTS rules (`cost::async_copy`).
         Some((dst, dst_known, lanes)) => {
             e.lanes += lanes.count_ones() as u64;
-            if dst_known == lanes {
-                e.wavefronts += shared_wavefronts(dst, lanes, bytes) as f64;
+            if dst_known == lanes && known == exec {
+                let (c, w) = super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes);
+                e.wavefronts += w as f64;
                 e.wavefront_requests += 1;
+                ldgsts = Some(c);
             }
         }
         None => {
             e.lanes += active as u64;
             if space == Space::Shared && known == exec {
-                e.wavefronts += shared_wavefronts(addrs, exec, bytes) as f64;
+                // Shared atomics serve lanes on one word one by one.
+                e.wavefronts += if op == AccessOp::Atomic {
+                    super::cost::async_copy::unshared_wavefronts(addrs, exec, bytes)
+                } else {
+                    shared_wavefronts(addrs, exec, bytes)
+                } as f64;
                 e.wavefront_requests += 1;
             }
         }
@@ -873,9 +885,10 @@ fn record(
     e.ideal += ideal_sectors(active, bytes) as f64;
     if exec == 0 {
         // Only zero-filling lanes: nothing read.
+        e.empty_requests += 1;
         return;
     }
-    let c = request_cost(addrs, known, bytes);
+    let c = ldgsts.unwrap_or_else(|| request_cost(addrs, known, bytes));
     let unknown = (exec & !known).count_ones();
     let per = element_sectors(bytes) as f64;
     let lines_per = (bytes as f64 / 128.0).ceil().max(1.0);

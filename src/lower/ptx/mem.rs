@@ -26,6 +26,9 @@
 //!   address in global memory.
 //! * `wgmma.mma_async`: its shared-memory operands, through 64-bit matrix
 //!   descriptors ([`Aux::DescA`], [`Aux::DescB`]).
+//! * `mbarrier.try_wait` / `test_wait` set their predicate to true: a wait
+//!   is taken as complete at its first test, so the accesses after a wait
+//!   loop are reached (the barrier's phase is not modelled).
 
 use super::{elem_bits, mem_space, type_name, vector_width, Ctx};
 use crate::analysis::model::{BulkFacts, MatrixFacts};
@@ -69,6 +72,19 @@ pub(super) fn lower<'src>(
             _ => None,
         },
         "wgmma" if mods.first() == Some(&"mma_async") => wgmma(cx, ops),
+        // `mbarrier.try_wait`/`test_wait`: the analysis takes the wait as
+        // complete at its first test (the phase's copies and arrivals are
+        // not modelled), so the code after a wait loop is reached.
+        "mbarrier" if mods.iter().any(|m| *m == "try_wait" || *m == "test_wait") => {
+            match cx.dsts(ops.first()?).as_slice() {
+                [dst] => Some(OpKind::PredLogic {
+                    op: "mov",
+                    dst: *dst,
+                    srcs: vec![Src::Imm(1)],
+                }),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -97,6 +113,7 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
         let is_pred = match &o.kind {
             OperandKind::Not(_) => true,
             OperandKind::Reg { name, .. } => cx.is_pred(name.text),
+            OperandKind::Symbol(id) => cx.is_pred(id.text),
             _ => false,
         };
         let s = cx.src(o);
