@@ -143,12 +143,14 @@ mod tests {
     }
 
     /// (bytes, source stride, source offset, destination stride) → measured
-    /// (lines, sectors, wavefronts): `tests/hw/measured.json`, the
-    /// `cpa_sweep_*` and `cpa_*` launches.
+    /// (lines, sectors, wavefronts).
+    type Row = (u32, i64, i64, i64, (u32, u32, u32));
+
+    /// `tests/hw/measured.json`, the `cpa_sweep_*` and `cpa_*` launches.
     #[test]
     fn sweeps_match_the_h100() {
         let all = u32::MAX;
-        let rows: &[(u32, i64, i64, i64, (u32, u32, u32))] = &[
+        let rows: &[Row] = &[
             (4, 4, 0, 4, (1, 4, 1)),
             (4, 4, 4, 4, (2, 5, 1)),
             (4, 8, 0, 4, (2, 8, 2)),
