@@ -50,6 +50,7 @@ fn access_at(
         caveats: Vec::new(),
         kind: warpscope::analysis::model::MemKind::Plain,
         predicated_off_requests: None,
+        empty_requests: None,
         shared_side: None,
         matrix: None,
         bulk: None,

@@ -311,6 +311,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             caveats,
             kind: info.kind,
             predicated_off_requests: figs.predicated_off,
+            empty_requests: figs.empty,
             shared_side,
             matrix: info.matrix().cloned(),
             bulk: extra.bulk,

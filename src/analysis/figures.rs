@@ -249,6 +249,9 @@ pub struct ClassFigures {
     pub side_wavefronts: Option<f64>,
     /// Requests issued with the guard off in every lane, when simulated.
     pub predicated_off: Option<u64>,
+    /// Requests in which no lane accesses memory (predicated off, or every
+    /// lane of a `cp.async` zero-filling), when simulated.
+    pub empty: Option<u64>,
 }
 
 /// Combines the figures of access `op` over the warp classes. A class that
@@ -394,6 +397,7 @@ pub fn combine_classes(
         shared_side: best_side.map(|(_, s)| s),
         side_wavefronts,
         predicated_off: None,
+        empty: None,
     }
 }
 
@@ -428,6 +432,10 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
     }
     figs.caveats
         .retain(|c| !c.contains("with its guard off in every lane"));
+    let empty = st.off_requests + st.empty_requests;
+    if empty > 0 {
+        figs.empty = Some((empty as f64 * scale).round() as u64);
+    }
     if st.off_requests > 0 {
         figs.predicated_off = Some((st.off_requests as f64 * scale).round() as u64);
         figs.caveats.push(format!(

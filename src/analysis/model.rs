@@ -410,6 +410,13 @@ pub struct Access {
     /// counts them), when the launch is simulated and there are any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicated_off_requests: Option<u64>,
+    /// Requests in which no lane accesses memory (the guard off in every
+    /// lane, or a `cp.async` whose every lane zero-fills), when simulated and
+    /// there are any: counted in `requests` and in the per-request averages,
+    /// as Nsight's per-instruction counters count them, but not in the
+    /// kernel totals, as its kernel-level counters do not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_requests: Option<u64>,
     /// `cp.async`: the shared-memory side of the copy (the global side is
     /// the access's own pattern, lines and sectors).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -451,6 +458,7 @@ impl Default for Access {
             caveats: Vec::new(),
             kind: MemKind::Plain,
             predicated_off_requests: None,
+            empty_requests: None,
             shared_side: None,
             matrix: None,
             bulk: None,

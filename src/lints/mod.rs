@@ -570,6 +570,7 @@ pub(crate) mod testing {
             caveats: Vec::new(),
             kind: crate::analysis::model::MemKind::Plain,
             predicated_off_requests: None,
+            empty_requests: None,
             shared_side: None,
             matrix: None,
             bulk: None,

@@ -679,6 +679,7 @@ mod tests {
             caveats: vec![],
             kind: warpscope::analysis::MemKind::Plain,
             predicated_off_requests: None,
+            empty_requests: None,
             shared_side: None,
             matrix: None,
             bulk: None,

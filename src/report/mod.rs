@@ -537,6 +537,10 @@ pub struct AccessRow {
     pub launch: Option<AccessLaunch>,
     /// Why figures are bounds rather than exact.
     pub caveats: Vec<String>,
+    /// Requests in which no lane accesses memory ([`Access::empty_requests`]):
+    /// in `requests`, not in the kernel totals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_requests: Option<u64>,
     /// What kind of memory operation (absent when `plain`).
     #[serde(skip_serializing_if = "crate::analysis::MemKind::is_plain")]
     pub kind: crate::analysis::MemKind,
@@ -649,6 +653,7 @@ impl AccessRow {
                 .map(round4),
             launch,
             caveats: access.caveats.clone(),
+            empty_requests: access.empty_requests,
             kind: access.kind,
             details: access_details(access),
         }

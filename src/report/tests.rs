@@ -47,6 +47,7 @@ fn access(
         caveats: vec![],
         kind: crate::analysis::model::MemKind::Plain,
         predicated_off_requests: None,
+        empty_requests: None,
         shared_side: None,
         matrix: None,
         bulk: None,
