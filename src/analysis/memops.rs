@@ -39,6 +39,7 @@
 //! sector). A tensor copy's bytes are the tensor map's box, which lives in
 //! host memory: they are not derived, and the access says so.
 
+use super::caveat::Caveat;
 use super::dataflow::AccessFact;
 use super::domain::{PredVal, SymFacts, Value};
 use super::figures::{static_access, StaticAccess};
@@ -232,7 +233,7 @@ pub(super) fn class_figures(
 pub(super) struct Described {
     pub bulk: Option<super::model::BulkFacts>,
     pub descriptors: Vec<super::model::MatrixDescriptor>,
-    pub caveats: Vec<String>,
+    pub caveats: Vec<super::caveat::Caveat>,
 }
 
 /// The constant value of operand `aux` of statement `stmt`, from the
@@ -272,17 +273,10 @@ pub(super) fn describe(
             b.bytes =
                 aux_const(info, low, results, stmt, Aux::Size).and_then(|v| u64::try_from(v).ok());
         }
-        caveats.push(
-            "bulk copy on the copy engine (TMA): Nsight Compute's per-instruction counters show its executions but no lines, sectors or wavefronts; its traffic is in the kernel-level TMA counters"
-                .to_string(),
-        );
+        caveats.push(Caveat::CopyEngine);
         match (b.tensor_dims, b.bytes) {
-            (Some(d), _) => caveats.push(format!(
-                "{d}-D tensor copy: the bytes per copy are the tensor map's box, which is not in the PTX (the host encodes it with cuTensorMapEncode*)"
-            )),
-            (None, None) => caveats.push(
-                "the copy's size operand is not a constant: bytes per copy unknown".to_string(),
-            ),
+            (Some(d), _) => caveats.push(Caveat::TensorBoxNotInPtx { dims: d }),
+            (None, None) => caveats.push(Caveat::BulkSizeUnknown),
             _ => {}
         }
     }
@@ -305,17 +299,11 @@ pub(super) fn describe(
             })
         });
         if has_size && !known {
-            caveats.push(
-                "src-size / ignore-src is not known per lane: every lane is costed as reading from global memory (zero-filling lanes read nothing)"
-                    .to_string(),
-            );
+            caveats.push(Caveat::ZeroFillNotKnown);
         }
     }
     if info.multimem() {
-        caveats.push(
-            "multimem address: the access reaches every GPU of the multicast group; the figures are those of one"
-                .to_string(),
-        );
+        caveats.push(Caveat::Multimem);
     }
     let mut descriptors = Vec::new();
     for (role, name) in [(Aux::DescA, "a"), (Aux::DescB, "b")] {
@@ -324,10 +312,7 @@ pub(super) fn describe(
         }
     }
     if info.kind == MemKind::TensorOperand {
-        caveats.push(
-            "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses"
-                .to_string(),
-        );
+        caveats.push(Caveat::TensorOperand);
     }
     Described {
         bulk,

@@ -67,6 +67,7 @@
 //! `descriptor`). A request whose guard is off in every lane still counts,
 //! with no sectors, as Nsight Compute counts it.
 
+pub mod caveat;
 pub mod cost;
 pub mod dataflow;
 pub mod descriptor;
@@ -81,6 +82,7 @@ pub mod model;
 pub mod totals;
 pub mod transfer;
 
+pub use caveat::Caveat;
 pub use driver::analyze_function;
 pub use explain::{explain_register, RegisterFacts};
 pub use model::*;

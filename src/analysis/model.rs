@@ -1,6 +1,7 @@
 //! The results of the warp address analysis: plain data, serialisable as the
 //! stable JSON contract (`version: 1`; fields may be added, none renamed).
 
+pub use super::caveat::Caveat;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use serde::Serialize;
@@ -144,7 +145,7 @@ impl Default for Options {
     }
 }
 
-pub use crate::ir::{AccessOp, MemKind, Space};
+pub use crate::ir::{AccessOp, BulkFacts, MatrixFacts, MemKind, Space};
 
 /// How the 32 lanes of a warp address memory.
 ///
@@ -399,8 +400,9 @@ pub struct Access {
     /// wavefronts of its shared-memory destination; for `ldmatrix`/`stmatrix`,
     /// those of its row addresses.
     pub shared_wavefronts: Option<f64>,
-    /// Why the figures are bounds rather than exact, if they are.
-    pub caveats: Vec<String>,
+    /// Why the figures are bounds rather than exact, if they are (each
+    /// serialised as its message).
+    pub caveats: Vec<Caveat>,
     /// What kind of memory operation this is (absent from the JSON when
     /// `plain`).
     #[serde(skip_serializing_if = "MemKind::is_plain")]
@@ -480,53 +482,6 @@ pub struct SharedSide {
     /// Bank-conflict wavefronts per request of the shared-memory write,
     /// when every destination address is resolved.
     pub wavefronts: Option<f64>,
-}
-
-/// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
-pub struct MatrixFacts {
-    /// Shape, such as `m8n8`.
-    pub shape: String,
-    /// Matrices per instruction (`.x1`, `.x2`, `.x4`).
-    pub matrices: u32,
-    /// Rows per matrix: lanes `rows*k .. rows*(k+1)` supply matrix `k`'s row
-    /// addresses.
-    pub rows_per_matrix: u32,
-    /// Bytes of one row in shared memory.
-    pub row_bytes: u32,
-    /// `.trans`.
-    pub trans: bool,
-}
-
-/// A bulk or tensor copy.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
-pub struct BulkFacts {
-    /// Bytes of one copy, when the PTX determines them (the `size` operand
-    /// of a non-tensor copy, a constant).
-    pub bytes: Option<u64>,
-    /// Dimensions of a tensor copy (`.1d` … `.5d`); its bytes are the
-    /// tensor map's box, which is not in the PTX.
-    pub tensor_dims: Option<u8>,
-    /// Destination space (`shared::cluster`, `shared::cta`, `global`, `L2`
-    /// for a prefetch).
-    pub destination: String,
-    /// Source space.
-    pub source: String,
-    /// The reduction of a `cp.reduce.async.bulk` (`add`, `min`, …).
-    pub reduction: Option<String>,
-    /// How completion is signalled: `mbarrier::complete_tx::bytes` or
-    /// `bulk_group`; `None` for a prefetch.
-    pub completion: Option<String>,
-    /// `.multicast::cluster`.
-    pub multicast: bool,
-    /// The mbarrier the copy completes on (`mbarrier::complete_tx::bytes`),
-    /// as its address operand: a register or variable and an offset,
-    /// `%rd5`, `smem_bar+8`.
-    pub mbarrier: Option<String>,
-    /// Address operands whose residue modulo 16 the analysis knows:
-    /// (`destination`, `source`; residue). The 16-byte rules of bulk copies
-    /// need 0.
-    pub residues_16: Vec<(String, i64)>,
 }
 
 /// An `mbarrier` operation that sets the bytes a phase waits for
@@ -739,8 +694,9 @@ pub struct KernelAnalysis {
     pub totals: Option<Totals>,
     /// Why totals could not be derived.
     pub totals_unavailable: Option<String>,
-    /// What was assumed for the whole kernel (block shape, …).
-    pub caveats: Vec<String>,
+    /// What was assumed for the whole kernel (block shape, …), each
+    /// serialised as its message.
+    pub caveats: Vec<Caveat>,
     /// `mbarrier` `expect_tx` operations, in PTX order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expect_tx: Vec<ExpectTx>,

@@ -42,13 +42,18 @@
 //!   module's, then the body's), and the `.loc` table with full inline chains
 //!   ([`Loc::inlined_at`]).
 //!
-//! # Values: registers, not SSA (yet)
+//! # Values: registers, and SSA beside them
 //!
-//! Values are *registers* that may be assigned many times, as in PTX; the
-//! dataflow keeps a register file per block. SSA form (one definition per
-//! value, block parameters at joins) is not built yet: it is the next step
-//! for the sparse analysis of issue 10, and fits this layout (ops keep their
-//! ids; an SSA pass would add a value arena and a side table of definitions).
+//! Operands are *registers* that may be assigned many times, as in PTX. The
+//! SSA form ([`ssa::Ssa`]) is a side structure over a function and its CFG:
+//! a value arena with one value per definition, phis at the joins, and
+//! tables from each op's register reads and writes to values, so the ops
+//! keep their ids and every consumer chooses the view it needs.
+//!
+//! The IR's instruction vocabulary ([`alu`]: [`Alu`], the integer operation
+//! and its type) lives here; what an instruction does to abstract values is
+//! the analysis' business. The IR never imports the analysis
+//! (`tests/architecture.rs`).
 //!
 //! # Invariants
 //!
@@ -58,8 +63,11 @@
 //! - Branch targets are ops of [`Form::Label`].
 //! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
 
-use crate::analysis::transfer::Alu;
+pub mod alu;
+pub mod ssa;
+
 use crate::source::Span;
+pub use alu::Alu;
 use serde::Serialize;
 
 /// Index of an operation in [`Function::ops`] (equal to the source
@@ -361,11 +369,11 @@ impl MemOp {
             .map(|(_, s)| s)
     }
     /// `ldmatrix`/`stmatrix`: the matrices and their row addressing.
-    pub fn matrix(&self) -> Option<&crate::analysis::model::MatrixFacts> {
+    pub fn matrix(&self) -> Option<&MatrixFacts> {
         self.ext.as_ref().and_then(|e| e.matrix.as_ref())
     }
     /// Bulk and tensor copies.
-    pub fn bulk(&self) -> Option<&crate::analysis::model::BulkFacts> {
+    pub fn bulk(&self) -> Option<&BulkFacts> {
         self.ext.as_ref().and_then(|e| e.bulk.as_ref())
     }
     /// A `multimem` access (to every GPU of a multicast group).
@@ -385,11 +393,58 @@ pub struct MemExt {
     /// Further operands the analysis evaluates beside the address.
     pub aux: Vec<(Aux, Src)>,
     /// `ldmatrix`/`stmatrix`: the matrices and their row addressing.
-    pub matrix: Option<crate::analysis::model::MatrixFacts>,
+    pub matrix: Option<MatrixFacts>,
     /// Bulk and tensor copies.
-    pub bulk: Option<crate::analysis::model::BulkFacts>,
+    pub bulk: Option<BulkFacts>,
     /// A `multimem` access.
     pub multimem: bool,
+}
+
+/// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct MatrixFacts {
+    /// Shape, such as `m8n8`.
+    pub shape: String,
+    /// Matrices per instruction (`.x1`, `.x2`, `.x4`).
+    pub matrices: u32,
+    /// Rows per matrix: lanes `rows*k .. rows*(k+1)` supply matrix `k`'s row
+    /// addresses.
+    pub rows_per_matrix: u32,
+    /// Bytes of one row in shared memory.
+    pub row_bytes: u32,
+    /// `.trans`.
+    pub trans: bool,
+}
+
+/// A bulk or tensor copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct BulkFacts {
+    /// Bytes of one copy, when the PTX determines them (the `size` operand
+    /// of a non-tensor copy, a constant).
+    pub bytes: Option<u64>,
+    /// Dimensions of a tensor copy (`.1d` … `.5d`); its bytes are the
+    /// tensor map's box, which is not in the PTX.
+    pub tensor_dims: Option<u8>,
+    /// Destination space (`shared::cluster`, `shared::cta`, `global`, `L2`
+    /// for a prefetch).
+    pub destination: String,
+    /// Source space.
+    pub source: String,
+    /// The reduction of a `cp.reduce.async.bulk` (`add`, `min`, …).
+    pub reduction: Option<String>,
+    /// How completion is signalled: `mbarrier::complete_tx::bytes` or
+    /// `bulk_group`; `None` for a prefetch.
+    pub completion: Option<String>,
+    /// `.multicast::cluster`.
+    pub multicast: bool,
+    /// The mbarrier the copy completes on (`mbarrier::complete_tx::bytes`),
+    /// as its address operand: a register or variable and an offset,
+    /// `%rd5`, `smem_bar+8`.
+    pub mbarrier: Option<String>,
+    /// Address operands whose residue modulo 16 the analysis knows:
+    /// (`destination`, `source`; residue). The 16-byte rules of bulk copies
+    /// need 0.
+    pub residues_16: Vec<(String, i64)>,
 }
 
 /// The role of a further operand of a memory operation.
@@ -431,13 +486,13 @@ pub struct ExpectTx {
 #[derive(Clone, Debug, Default)]
 pub struct SingleDefs {
     /// Register → its only defining op.
-    pub def: crate::analysis::domain::FastMap<Reg, OpId>,
+    pub def: crate::util::FastMap<Reg, OpId>,
     /// Register → its value, when the only definition is an unguarded `mov`
     /// of an immediate.
-    pub consts: crate::analysis::domain::FastMap<Reg, i64>,
+    pub consts: crate::util::FastMap<Reg, i64>,
     /// Register → the halves it packs (`mov.b64 %rd, {%lo, %hi}`) and the
     /// bits of one half.
-    pub packs: crate::analysis::domain::FastMap<Reg, (Src, Src, u32)>,
+    pub packs: crate::util::FastMap<Reg, (Src, Src, u32)>,
 }
 
 /// What one op does.

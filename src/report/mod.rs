@@ -380,7 +380,7 @@ impl KernelReport {
             },
             totals: kernel.totals.as_ref().map(LaunchTotals::new),
             totals_unavailable: kernel.totals_unavailable.clone(),
-            caveats: kernel.caveats.clone(),
+            caveats: kernel.caveats.iter().map(ToString::to_string).collect(),
             accesses,
             summary,
         }
@@ -652,7 +652,7 @@ impl AccessRow {
                 .filter(|w| w.is_finite())
                 .map(round4),
             launch,
-            caveats: access.caveats.clone(),
+            caveats: access.caveats.iter().map(ToString::to_string).collect(),
             empty_requests: access.empty_requests,
             kind: access.kind,
             details: access_details(access),
