@@ -100,6 +100,20 @@ pub fn render(a: &Analysis) -> String {
                 t.blocks_simulated,
                 t.blocks_total
             )
+            .and_then(|_| {
+                if t.async_copy_requests + t.bulk_copies > 0 {
+                    writeln!(
+                        out,
+                        "  totals: cp.async {} req / {} sectors, bulk copies {} / {} bytes",
+                        t.async_copy_requests,
+                        t.async_copy_sectors,
+                        t.bulk_copies,
+                        t.bulk_bytes.map(|b| b.to_string()).unwrap_or_else(|| "?".into())
+                    )
+                } else {
+                    Ok(())
+                }
+            })
             .unwrap(),
             (None, Some(why)) => writeln!(out, "  totals unavailable: {why}").unwrap(),
             (None, None) => writeln!(out, "  totals: -").unwrap(),
@@ -139,6 +153,43 @@ pub fn render(a: &Analysis) -> String {
             )
             .unwrap();
             writeln!(out, "    address: {}", x.lane_pattern).unwrap();
+            if !x.kind.is_plain() {
+                writeln!(out, "    kind: {}", x.kind.as_str()).unwrap();
+            }
+            if let Some(n) = x.predicated_off_requests {
+                writeln!(out, "    predicated off: {n} requests").unwrap();
+            }
+            if let Some(s) = &x.shared_side {
+                writeln!(
+                    out,
+                    "    shared side: {}{} | wavefronts {} | address: {}",
+                    s.pattern.map(|p| p.as_str()).unwrap_or("-"),
+                    s.stride_bytes
+                        .map(|b| format!(" stride {b}"))
+                        .unwrap_or_default(),
+                    s.wavefronts.map(num).unwrap_or_else(|| "-".into()),
+                    s.lane_pattern
+                )
+                .unwrap();
+            }
+            if let Some(m) = &x.matrix {
+                writeln!(
+                    out,
+                    "    matrix: {} x{} ({} rows of {} bytes each){}",
+                    m.shape,
+                    m.matrices,
+                    m.rows_per_matrix,
+                    m.row_bytes,
+                    if m.trans { " trans" } else { "" }
+                )
+                .unwrap();
+            }
+            if let Some(b) = &x.bulk {
+                writeln!(out, "    bulk: {b:?}").unwrap();
+            }
+            for d in &x.descriptors {
+                writeln!(out, "    descriptor: {d:?}").unwrap();
+            }
             for c in &x.caveats {
                 writeln!(out, "    caveat: {c}").unwrap();
             }

@@ -48,6 +48,14 @@ fn access_at(
         requests: None,
         shared_wavefronts: None,
         caveats: Vec::new(),
+        kind: warpscope::analysis::model::MemKind::Plain,
+        predicated_off_requests: None,
+        empty_requests: None,
+        shared_side: None,
+        matrix: None,
+        bulk: None,
+        descriptors: Vec::new(),
+        facts: Default::default(),
     }
 }
 
@@ -93,6 +101,7 @@ fn hand_built(file: &SourceFile) -> Analysis {
             totals: None,
             totals_unavailable: Some("no grid given".into()),
             caveats: Vec::new(),
+            expect_tx: Vec::new(),
             span: Span::new(name_at, name_at + 13),
         }],
         diagnostics: Vec::new(),

@@ -79,6 +79,34 @@ pub enum Caveat {
         /// Blocks in the grid.
         total: u64,
     },
+    /// Some warps of the block reach the instruction with its guard off in
+    /// every lane: each still issues it (static figures).
+    PredicatedOffWarps {
+        /// The warps, as printed (`8`, `2.5`).
+        warps: String,
+    },
+    /// `off` of `total` simulated requests had the guard off in every lane.
+    PredicatedOffRequests {
+        /// Requests with every lane off.
+        off: u64,
+        /// All requests.
+        total: u64,
+    },
+    /// A bulk or tensor copy runs on the copy engine.
+    CopyEngine,
+    /// A tensor copy's bytes are the tensor map's box, not in the PTX.
+    TensorBoxNotInPtx {
+        /// Dimensions of the copy.
+        dims: u8,
+    },
+    /// A bulk copy's size operand is not a constant.
+    BulkSizeUnknown,
+    /// `src-size`/`ignore-src` not known per lane.
+    ZeroFillNotKnown,
+    /// A `multimem` access reaches every GPU of its multicast group.
+    Multimem,
+    /// A `wgmma` operand read through a matrix descriptor.
+    TensorOperand,
 }
 
 impl Caveat {
@@ -156,6 +184,33 @@ impl fmt::Display for Caveat {
             ),
             Caveat::BlockAssumed1D => f.write_str(
                 "no block shape known: assumed a 1-D block whose size is a multiple of 32",
+            ),
+            Caveat::PredicatedOffWarps { warps } => write!(
+                f,
+                "{warps} of the block's warps reach this instruction with its guard off in every lane: each still issues it, a request with no sectors (Nsight Compute counts it), included in the averages"
+            ),
+            Caveat::PredicatedOffRequests { off, total } => write!(
+                f,
+                "{off} of {total} requests have the guard off in every lane: issued all the same, with no sectors (Nsight Compute counts them), included in the averages"
+            ),
+            Caveat::CopyEngine => f.write_str(
+                "bulk copy on the copy engine (TMA): Nsight Compute's per-instruction counters show its executions but no lines, sectors or wavefronts; its traffic is in the kernel-level TMA counters",
+            ),
+            Caveat::TensorBoxNotInPtx { dims } => write!(
+                f,
+                "{dims}-D tensor copy: the bytes per copy are the tensor map's box, which is not in the PTX (the host encodes it with cuTensorMapEncode*)"
+            ),
+            Caveat::BulkSizeUnknown => f.write_str(
+                "the copy's size operand is not a constant: bytes per copy unknown",
+            ),
+            Caveat::ZeroFillNotKnown => f.write_str(
+                "src-size / ignore-src is not known per lane: every lane is costed as reading from global memory (zero-filling lanes read nothing)",
+            ),
+            Caveat::Multimem => f.write_str(
+                "multimem address: the access reaches every GPU of the multicast group; the figures are those of one",
+            ),
+            Caveat::TensorOperand => f.write_str(
+                "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses",
             ),
             Caveat::TotalsScaled { simulated, total } => write!(
                 f,

@@ -46,6 +46,9 @@
 use super::domain::{Lanes, WARP};
 use super::model::Pattern;
 
+pub mod async_copy;
+pub mod matrix;
+
 /// Bytes per L1 line.
 pub const LINE: i64 = 128;
 /// Bytes per sector.

@@ -62,6 +62,13 @@ pub struct AccessFact {
     pub addr: Value,
     /// Possibly-active lanes.
     pub mask: u32,
+    /// Lanes that possibly reach the instruction, before its guard: when
+    /// this is not empty and `mask` is, the guard turns every lane off and
+    /// the warp still issues the instruction (a request with no sectors).
+    pub reached: u32,
+    /// The values of the instruction's further operands (`MemInfo::aux`),
+    /// in the same order.
+    pub aux: Vec<Value>,
 }
 
 /// What the kernel-wide inputs are.
@@ -353,6 +360,12 @@ impl Engine<'_, '_> {
                             AccessFact {
                                 addr: addr.clone(),
                                 mask: m,
+                                reached: mask,
+                                aux: info
+                                    .aux_operands()
+                                    .iter()
+                                    .map(|(_, a)| self.src(&st, a))
+                                    .collect(),
                             },
                         );
                     }

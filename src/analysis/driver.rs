@@ -15,7 +15,7 @@
 use super::domain::{Cong, Sym};
 use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
-use super::{caveat, dataflow, launch, launch_totals, totals};
+use super::{caveat, dataflow, launch, launch_totals, memops, totals};
 use crate::cfg::Cfg;
 use crate::ir::{Function, OpKind, Reg};
 use crate::source::{SourceFile, Span};
@@ -226,22 +226,18 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         }
     }
 
+    let facts = instr_facts(ir);
     let mut accesses = Vec::new();
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
         };
         let span: Span = ir.spans[i];
-        let bytes = info.bits.div_ceil(8).max(1);
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
+        let off_issues = memops::guard_off_issues(ir, i);
         let mut figs = combine_classes(
-            i as u32,
-            &p.classes,
-            &p.results,
-            bytes,
-            params,
-            space == Space::Shared,
+            i as u32, info, space, off_issues, &p.classes, &p.results, params,
         );
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
@@ -257,10 +253,29 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         if opts.arch == Arch::Sm60 && space == Space::Global && info.op == AccessOp::Load {
             caveats.push(Caveat::PascalGlobalLoad);
         }
-        if matches!(space, Space::Shared | Space::Local) {
+        if matches!(space, Space::Shared | Space::Local)
+            && !matches!(info.kind, MemKind::BulkCopy | MemKind::TensorOperand)
+        {
             caveats.push(Caveat::BytesTouchedNotTraffic { space });
         }
+        let extra = memops::describe(info, ir, &p.results, i as u32);
+        caveats.extend(extra.caveats);
         caveat::sort_dedup(&mut caveats);
+        let in_shared = space == Space::Shared
+            || matches!(info.kind, MemKind::MatrixLoad | MemKind::MatrixStore);
+        let shared_side = figs.shared_side.as_ref().map(|s| SharedSide {
+            pattern: Some(s.pattern),
+            stride_bytes: s.stride,
+            lane_pattern: s.lane_pattern.clone(),
+            wavefronts: figs.side_wavefronts,
+        });
+        let shared_side = match (info.kind, shared_side) {
+            (MemKind::AsyncCopy, None) => Some(SharedSide {
+                lane_pattern: "not resolved".into(),
+                ..Default::default()
+            }),
+            (_, s) => s,
+        };
         accesses.push(Access {
             span,
             ptx: file.line_col(span.start),
@@ -274,18 +289,32 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             lane_pattern: figs.lane_pattern,
             per_request: figs.per_request,
             requests,
-            shared_wavefronts: if space == Space::Shared {
+            shared_wavefronts: if in_shared {
                 figs.shared_wavefronts
+            } else if info.kind == MemKind::AsyncCopy {
+                figs.side_wavefronts
             } else {
                 None
             },
             caveats,
+            kind: info.kind,
+            predicated_off_requests: figs.predicated_off,
+            empty_requests: figs.empty,
+            shared_side,
+            matrix: info.matrix().cloned(),
+            bulk: extra.bulk,
+            descriptors: extra.descriptors,
+            facts: facts.get(&i).cloned().unwrap_or_default(),
         });
     }
 
-    let totals = sim
-        .as_ref()
-        .map(|s| launch_totals::kernel_totals(ir, s, &spaces));
+    let totals = sim.as_ref().map(|s| {
+        let mut t = launch_totals::kernel_totals(ir, s, &spaces);
+        let (copies, bytes) = memops::bulk_totals(&accesses);
+        t.bulk_copies = copies;
+        t.bulk_bytes = bytes;
+        t
+    });
     let mut caveats = launch.caveats.clone();
     if let Some(s) = sim.as_ref() {
         if s.blocks.0 < s.blocks.1 {
@@ -306,6 +335,45 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         totals,
         totals_unavailable,
         caveats,
+        expect_tx: memops::expect_tx(ir, file),
         span: ir.name_span,
     }
+}
+
+/// The operand facts of every memory op, by op index: vector count, element
+/// type, address operand, guard, and where it stands (after a guard, in
+/// which straight-line stretch between labels).
+fn instr_facts(ir: &Function<'_>) -> HashMap<usize, InstrFacts> {
+    let mut out = HashMap::new();
+    let mut label_region = 0u32;
+    let mut seen_guard = false;
+    let reg = |r: u32| ir.regs.get(r as usize).map(|n| n.to_string());
+    for (i, op) in ir.ops.iter().enumerate() {
+        if op.form == crate::ir::Form::Label {
+            label_region += 1;
+        }
+        if let OpKind::Mem { info, .. } = &op.kind {
+            let address = match &info.addr {
+                crate::ir::Src::Reg(r, o) => reg(*r).map(|n| (n, *o)),
+                crate::ir::Src::Var(v, o) => {
+                    ir.vars.get(*v as usize).map(|x| (x.name.to_string(), *o))
+                }
+                _ => None,
+            };
+            out.insert(
+                i,
+                InstrFacts {
+                    vector: info.vector,
+                    element_bits: info.elem_bits,
+                    element_type: info.elem_type.map(str::to_string),
+                    address,
+                    guard: op.guard.and_then(|(r, neg)| reg(r).map(|n| (n, neg))),
+                    after_guard: seen_guard,
+                    label_region,
+                },
+            );
+        }
+        seen_guard |= op.guard.is_some();
+    }
+    out
 }

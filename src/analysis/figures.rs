@@ -63,6 +63,22 @@ fn sym_name(s: Sym, params: &[&str]) -> String {
     }
 }
 
+impl StaticAccess {
+    /// A request of `active` lanes that moves nothing.
+    pub fn empty(active: u32, why: &str) -> StaticAccess {
+        StaticAccess {
+            wavefronts: None,
+            pattern: Pattern::Broadcast,
+            stride: None,
+            lane_pattern: why.to_string(),
+            cost: CostRange::default(),
+            ideal: 0.0,
+            active: active as f64,
+            caveats: Vec::new(),
+        }
+    }
+}
+
 /// A polynomial with parameters by their PTX names.
 pub fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     let mut s = p.to_string();
@@ -216,16 +232,30 @@ pub struct ClassFigures {
     pub lane_pattern: String,
     /// Its caveats, and the fixpoint's.
     pub caveats: Vec<Caveat>,
+    /// `cp.async`: the shared side (destination) of the heaviest class.
+    pub shared_side: Option<StaticAccess>,
+    /// `cp.async`: wavefronts per request of the shared side, when every
+    /// class has them.
+    pub side_wavefronts: Option<f64>,
+    /// Requests issued with the guard off in every lane, when simulated.
+    pub predicated_off: Option<u64>,
+    /// Requests in which no lane accesses memory (predicated off, or every
+    /// lane of a `cp.async` zero-filling), when simulated.
+    pub empty: Option<u64>,
 }
 
-/// Combines the figures of access `op` over the warp classes.
+/// Combines the figures of access `op` over the warp classes. A class that
+/// reaches the access with its guard off in every lane issues a request that
+/// moves nothing: it counts, with no lines, sectors or wavefronts.
+#[allow(clippy::too_many_arguments)]
 pub fn combine_classes(
     op: u32,
+    info: &crate::ir::MemOp,
+    space: crate::ir::Space,
+    off_issues: bool,
     classes: &[WarpClass],
     results: &[dataflow::ClassResult],
-    bytes: u32,
     params: &[&str],
-    want_wavefronts: bool,
 ) -> ClassFigures {
     let mut wsum = 0.0;
     let mut acc = CostRange {
@@ -235,16 +265,40 @@ pub fn combine_classes(
     };
     let (mut ideal, mut active) = (0.0, 0.0);
     let mut wf: Option<f64> = Some(0.0);
+    let mut side_wf: Option<f64> = Some(0.0);
     let mut best: Option<(u32, StaticAccess)> = None;
+    let mut best_side: Option<(u32, StaticAccess)> = None;
     let mut caveats: Vec<Caveat> = Vec::new();
+    let mut off_weight = 0.0;
     for (c, r) in classes.iter().zip(results) {
         let Some(f) = r.accesses.get(&op) else {
             continue;
         };
-        let Some(sa) = static_access(f, &r.facts, bytes, params, want_wavefronts) else {
+        let fig = super::memops::class_figures(info, f, &r.facts, params, space, off_issues);
+        let w = c.weight as f64;
+        if let Some(sh) = fig.shared {
+            side_wf = match (side_wf, sh.wavefronts) {
+                (Some(a), Some(b)) => Some(a + w * b),
+                _ => None,
+            };
+            if best_side
+                .as_ref()
+                .map(|(bw, _)| c.weight > *bw)
+                .unwrap_or(true)
+            {
+                best_side = Some((c.weight, sh));
+            }
+        }
+        let Some(sa) = fig.main else {
+            if fig.predicated_off {
+                // The warps issue the instruction with every lane off.
+                wsum += w;
+                off_weight += w;
+                acc.sectors_min = acc.sectors_min.min(0.0);
+                acc.lines_min = acc.lines_min.min(0.0);
+            }
             continue;
         };
-        let w = c.weight as f64;
         wsum += w;
         acc.lines += w * sa.cost.lines;
         acc.sectors += w * sa.cost.sectors;
@@ -267,11 +321,25 @@ pub fn combine_classes(
             best = Some((c.weight, sa));
         }
     }
+    if off_weight > 0.0 {
+        caveats.push(Caveat::PredicatedOffWarps {
+            warps: if off_weight.fract() == 0.0 {
+                format!("{off_weight:.0}")
+            } else {
+                format!("{off_weight:.2}")
+            },
+        });
+    }
     let (pattern, stride, lane_pattern) = match &best {
         Some((_, sa)) => {
             caveats.extend(sa.caveats.iter().cloned());
             (sa.pattern, sa.stride, sa.lane_pattern.clone())
         }
+        None if off_weight > 0.0 => (
+            Pattern::Broadcast,
+            None,
+            "predicated off in every lane".to_string(),
+        ),
         None => (Pattern::Unknown, None, "never executed".to_string()),
     };
     let per_request = if wsum > 0.0 {
@@ -302,6 +370,11 @@ pub fn combine_classes(
     } else {
         None
     };
+    let side_wavefronts = if wsum > 0.0 && best_side.is_some() {
+        side_wf.map(|x| x / wsum)
+    } else {
+        None
+    };
     ClassFigures {
         per_request,
         shared_wavefronts,
@@ -309,6 +382,10 @@ pub fn combine_classes(
         stride,
         lane_pattern,
         caveats,
+        shared_side: best_side.map(|(_, s)| s),
+        side_wavefronts,
+        predicated_off: None,
+        empty: None,
     }
 }
 
@@ -330,11 +407,30 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
         l1_lines_max: st.lines_max / n,
         active_lanes: Some(st.lanes as f64 / n),
     };
-    figs.shared_wavefronts = if st.wavefront_requests == st.requests {
+    let wavefronts = if st.wavefront_requests == st.requests {
         Some(st.wavefronts / n)
     } else {
         None
     };
+    if figs.shared_side.is_some() {
+        // cp.async: the simulated wavefronts are those of its shared side.
+        figs.side_wavefronts = wavefronts;
+    } else {
+        figs.shared_wavefronts = wavefronts;
+    }
+    figs.caveats
+        .retain(|c| !matches!(c, Caveat::PredicatedOffWarps { .. }));
+    let empty = st.off_requests + st.empty_requests;
+    if empty > 0 {
+        figs.empty = Some((empty as f64 * scale).round() as u64);
+    }
+    if st.off_requests > 0 {
+        figs.predicated_off = Some((st.off_requests as f64 * scale).round() as u64);
+        figs.caveats.push(Caveat::PredicatedOffRequests {
+            off: st.off_requests,
+            total: st.requests,
+        });
+    }
     let pattern = figs.pattern;
     if let Some((p, _)) = st
         .patterns

@@ -57,16 +57,27 @@
 //! provably derived from a kernel pointer parameter (whose `cvta.to.global`
 //! or direct use marks it as a pointer), `shared`/`local` when derived from a
 //! variable of that space, `generic` otherwise.
+//!
+//! The newer memory paths are accesses too (`memops` gives their rules):
+//! `cp.async` (one access with a global side in lines and sectors and a
+//! shared side in wavefronts), `ldmatrix`/`stmatrix` (the lanes that supply
+//! row addresses), bulk and tensor copies (executions with no per-request
+//! traffic, their bytes per copy where the PTX gives them), `multimem`
+//! accesses, and `wgmma` operands (their decoded matrix descriptors,
+//! `descriptor`). A request whose guard is off in every lane still counts,
+//! with no sectors, as Nsight Compute counts it.
 
 pub mod caveat;
 pub mod cost;
 pub mod dataflow;
+pub mod descriptor;
 pub mod domain;
 pub mod driver;
 pub mod explain;
 pub mod figures;
 pub mod launch;
 pub mod launch_totals;
+mod memops;
 pub mod model;
 pub mod totals;
 pub mod transfer;

@@ -145,7 +145,7 @@ impl Default for Options {
     }
 }
 
-pub use crate::ir::{AccessOp, Space};
+pub use crate::ir::{AccessOp, BulkFacts, MatrixFacts, MemKind, Space};
 
 /// How the 32 lanes of a warp address memory.
 ///
@@ -386,7 +386,8 @@ pub struct Access {
     pub bits: u32,
     /// Lane pattern.
     pub pattern: Pattern,
-    /// Byte stride between consecutive lanes, when the pattern is affine.
+    /// Byte stride between consecutive lanes, when the pattern is affine
+    /// (`ldmatrix`/`stmatrix`: between the row addresses of one matrix).
     pub stride_bytes: Option<i64>,
     /// Human-readable lane address pattern, such as `base + 128*i`.
     pub lane_pattern: String,
@@ -395,11 +396,150 @@ pub struct Access {
     /// Executions of this instruction over the launch, when derivable.
     pub requests: Option<u64>,
     /// Shared memory only: bank-conflict wavefronts per request (32 banks of
-    /// 4 bytes), when the lane addresses are resolved.
+    /// 4 bytes), when the lane addresses are resolved. For a `cp.async`, the
+    /// wavefronts of its shared-memory destination; for `ldmatrix`/`stmatrix`,
+    /// those of its row addresses.
     pub shared_wavefronts: Option<f64>,
     /// Why the figures are bounds rather than exact, if they are (each
     /// serialised as its message).
     pub caveats: Vec<Caveat>,
+    /// What kind of memory operation this is (absent from the JSON when
+    /// `plain`).
+    #[serde(skip_serializing_if = "MemKind::is_plain")]
+    pub kind: MemKind,
+    /// Requests in which the guard turned every lane off (counted in
+    /// `requests`, with zero lines, sectors and wavefronts, as Nsight Compute
+    /// counts them), when the launch is simulated and there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicated_off_requests: Option<u64>,
+    /// Requests in which no lane accesses memory (the guard off in every
+    /// lane, or a `cp.async` whose every lane zero-fills), when simulated and
+    /// there are any: counted in `requests` and in the per-request averages,
+    /// as Nsight's per-instruction counters count them, but not in the
+    /// kernel totals, as its kernel-level counters do not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_requests: Option<u64>,
+    /// `cp.async`: the shared-memory side of the copy (the global side is
+    /// the access's own pattern, lines and sectors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_side: Option<SharedSide>,
+    /// `ldmatrix`/`stmatrix`: the matrices and which lanes supply their rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<MatrixFacts>,
+    /// Bulk and tensor copies (`cp.async.bulk*`, `cp.reduce.async.bulk*`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk: Option<BulkFacts>,
+    /// `wgmma`: the shared-memory matrix descriptors of its operands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub descriptors: Vec<MatrixDescriptor>,
+    /// The instruction's operand facts (vector count, element type, address
+    /// operand, guard, position): what lints need to know about the
+    /// instruction without reading the PTX text.
+    #[serde(skip)]
+    pub facts: InstrFacts,
+}
+
+impl Default for Access {
+    /// An empty access (a load of no bits at line 0 in generic space, pattern
+    /// unknown): a base for hand-built accesses, `Access { .., ..Default::default() }`.
+    fn default() -> Access {
+        Access {
+            span: Span::default(),
+            ptx: crate::source::LineCol { line: 0, column: 0 },
+            source: None,
+            instruction: String::new(),
+            op: AccessOp::Load,
+            space: Space::Generic,
+            bits: 0,
+            pattern: Pattern::Unknown,
+            stride_bytes: None,
+            lane_pattern: String::new(),
+            per_request: PerRequest::default(),
+            requests: None,
+            shared_wavefronts: None,
+            caveats: Vec::new(),
+            kind: MemKind::Plain,
+            predicated_off_requests: None,
+            empty_requests: None,
+            shared_side: None,
+            matrix: None,
+            bulk: None,
+            descriptors: Vec::new(),
+            facts: InstrFacts::default(),
+        }
+    }
+}
+
+/// The shared-memory side of a `cp.async`.
+#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+pub struct SharedSide {
+    /// Lane pattern of the destination addresses.
+    pub pattern: Option<Pattern>,
+    /// Byte stride between consecutive lanes' destinations, when affine.
+    pub stride_bytes: Option<i64>,
+    /// Human-readable destination address, such as `smem + 16*i`.
+    pub lane_pattern: String,
+    /// Bank-conflict wavefronts per request of the shared-memory write,
+    /// when every destination address is resolved.
+    pub wavefronts: Option<f64>,
+}
+
+/// An `mbarrier` operation that sets the bytes a phase waits for
+/// (`mbarrier.expect_tx`, `mbarrier.arrive.expect_tx`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExpectTx {
+    /// The instruction's span.
+    #[serde(skip)]
+    pub span: Span,
+    /// PTX line and column.
+    pub ptx: crate::source::LineCol,
+    /// The mbarrier's address operand (as in [`BulkFacts::mbarrier`]).
+    pub mbarrier: Option<String>,
+    /// The transaction count in bytes, when it is a constant.
+    pub bytes: Option<u64>,
+}
+
+/// A decoded `wgmma` shared-memory matrix descriptor (64 bits: start
+/// address, leading and stride byte offsets, base offset, swizzle mode).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct MatrixDescriptor {
+    /// Which operand: `a` or `b`.
+    pub operand: String,
+    /// Leading dimension byte offset, when its bits are known.
+    pub leading_byte_offset: Option<u32>,
+    /// Stride dimension byte offset, when its bits are known.
+    pub stride_byte_offset: Option<u32>,
+    /// Swizzle mode (`none`, `32B`, `64B`, `128B`), when its bits are known.
+    pub swizzle: Option<String>,
+    /// Matrix base offset (bits 49–51), when known.
+    pub base_offset: Option<u32>,
+    /// Start address (shared-memory byte address), when known.
+    pub start_address: Option<u64>,
+}
+
+/// Operand facts of a memory instruction: what the lints need to know about
+/// its syntax, given as data.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct InstrFacts {
+    /// Vector count (`.v2` → 2; 1 for scalars).
+    pub vector: u32,
+    /// Bits of one element (`.f32` → 32).
+    pub element_bits: u32,
+    /// The element type modifier (`f32`, `u8`, `b128`), if any.
+    pub element_type: Option<String>,
+    /// The address operand's base (a register or variable name) and
+    /// constant byte offset: `[%rd4+8]` → (`%rd4`, 8).
+    pub address: Option<(String, i64)>,
+    /// The instruction's guard: predicate register and negation (`@!%p`).
+    pub guard: Option<(String, bool)>,
+    /// True when a predicated instruction (a guarded branch included)
+    /// stands before this one in the kernel: the instruction may run in
+    /// fewer lanes than the static analysis assumes.
+    pub after_guard: bool,
+    /// Index of the straight-line stretch of the body the instruction is in:
+    /// it changes at every label, so two instructions with the same index
+    /// have no label between them.
+    pub label_region: u32,
 }
 
 /// Whole-launch totals of one kernel.
@@ -445,7 +585,10 @@ pub struct Access {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Totals {
-    /// Global load requests.
+    /// Global load requests: those in which some lane accesses memory, as
+    /// Nsight Compute's kernel-level counters count them (a request issued
+    /// with its guard off in every lane counts in an access's per-request
+    /// figures, not here).
     pub load_requests: u64,
     /// Global load sectors.
     pub load_sectors: u64,
@@ -471,6 +614,24 @@ pub struct Totals {
     /// Blocks in the grid (more than `blocks_simulated` when the totals were
     /// scaled up from an evenly spread sample of blocks).
     pub blocks_total: u64,
+    /// `cp.async` requests (LDGSTS), included in `load_requests`: Nsight
+    /// Compute counts them as global loads at kernel level
+    /// (`tests/hw/README.md`, finding 11).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub async_copy_requests: u64,
+    /// Global sectors of the `cp.async` requests, included in `load_sectors`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub async_copy_sectors: u64,
+    /// Bulk and tensor copies issued (one per executing lane).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bulk_copies: u64,
+    /// Bytes of those copies, when every copy's size is in the PTX.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_bytes: Option<u64>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// One kernel's analysis.
@@ -536,6 +697,9 @@ pub struct KernelAnalysis {
     /// What was assumed for the whole kernel (block shape, …), each
     /// serialised as its message.
     pub caveats: Vec<Caveat>,
+    /// `mbarrier` `expect_tx` operations, in PTX order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expect_tx: Vec<ExpectTx>,
     /// Span of the kernel's name.
     #[serde(skip)]
     pub span: Span,

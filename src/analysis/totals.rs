@@ -57,7 +57,7 @@ use super::domain::{Lanes, WARP};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
-use crate::ir::{Function as Lowered, OpKind, Special, Src};
+use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
@@ -94,6 +94,12 @@ pub struct SimStats {
     pub wavefronts: f64,
     /// Requests counted in `wavefronts`.
     pub wavefront_requests: u64,
+    /// Requests issued with the guard off in every lane (also counted in
+    /// `requests`, with nothing else).
+    pub off_requests: u64,
+    /// `cp.async` requests in which no lane reads (every lane zero-fills;
+    /// also counted in `requests`).
+    pub empty_requests: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
     /// How many requests had each lane stride (affine layouts only).
@@ -608,38 +614,15 @@ fn run_warp(
                     return Err(why("the guard of a memory access", unknown_guard_data));
                 }
                 if exec != 0 {
-                    let mut addrs = [0i64; WARP];
-                    let mut known = 0u32;
-                    let mut data_lanes = 0u32;
-                    for (l, a) in addrs.iter_mut().enumerate() {
-                        if exec & (1 << l) == 0 {
-                            continue;
-                        }
-                        match lane_src(regs, w, &info.addr, l) {
-                            Ok(v) => {
-                                *a = v;
-                                known |= 1 << l;
-                            }
-                            Err(d) => {
-                                if d {
-                                    data_lanes |= 1 << l;
-                                }
-                            }
-                        }
-                    }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record(
-                        res,
-                        minpc,
-                        &addrs,
-                        exec,
-                        known,
-                        data_lanes,
-                        info.bits,
-                        space,
-                        info.op,
-                        info.no_result || !info.result_used,
-                    );
+                    record_mem(res, minpc, info, regs, w, exec, space);
+                } else if super::memops::guard_off_issues(low, minpc as usize) {
+                    // Issued with the guard off in every lane: a request
+                    // that moves nothing (Nsight counts it).
+                    let e = res.stats.entry(minpc).or_default();
+                    e.requests += 1;
+                    e.off_requests += 1;
+                    e.wavefront_requests += 1;
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
@@ -746,6 +729,118 @@ fn run_warp(
     Ok(())
 }
 
+/// Lanes of `exec` whose `addr` is known (values in the first), and those
+/// whose address depends on loaded data.
+fn lane_addrs(regs: &Regs, w: &Warp<'_>, addr: &Src, exec: u32) -> (Lanes, u32, u32) {
+    let mut addrs = [0i64; WARP];
+    let mut known = 0u32;
+    let mut data_lanes = 0u32;
+    for (l, a) in addrs.iter_mut().enumerate() {
+        if exec & (1 << l) == 0 {
+            continue;
+        }
+        match lane_src(regs, w, addr, l) {
+            Ok(v) => {
+                *a = v;
+                known |= 1 << l;
+            }
+            Err(d) => {
+                if d {
+                    data_lanes |= 1 << l;
+                }
+            }
+        }
+    }
+    (addrs, known, data_lanes)
+}
+
+/// Records one request of a memory instruction executed by the lanes `exec`
+/// (see `memops` for the rules of each kind).
+fn record_mem(
+    res: &mut SimResult,
+    stmt: u32,
+    info: &MemInfo,
+    regs: &Regs,
+    w: &Warp<'_>,
+    exec: u32,
+    space: Space,
+) {
+    let unused = info.no_result || !info.result_used;
+    match info.kind {
+        MemKind::BulkCopy | MemKind::TensorOperand => {
+            // The copy engine / tensor cores: executions, no LSU traffic.
+            let e = res.stats.entry(stmt).or_default();
+            e.requests += 1;
+            e.lanes += exec.count_ones() as u64;
+        }
+        MemKind::MatrixLoad | MemKind::MatrixStore => {
+            let rows = info
+                .matrix()
+                .map(super::cost::matrix::row_lanes)
+                .unwrap_or(u32::MAX);
+            let exec = exec & rows;
+            let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
+            record(
+                res,
+                stmt,
+                &addrs,
+                exec,
+                known,
+                data,
+                128,
+                Space::Shared,
+                info.op,
+                unused,
+                None,
+            );
+        }
+        MemKind::AsyncCopy => {
+            // Lanes that only zero-fill read nothing from global memory.
+            let mut fill = 0u32;
+            for (aux, src) in info.aux_operands() {
+                if !matches!(aux, Aux::SrcSize | Aux::IgnoreSrc) {
+                    continue;
+                }
+                for l in 0..WARP {
+                    if exec & (1 << l) == 0 {
+                        continue;
+                    }
+                    match (aux, lane_src(regs, w, src, l)) {
+                        (Aux::SrcSize, Ok(0)) => fill |= 1 << l,
+                        (Aux::IgnoreSrc, Ok(v)) if v != 0 => fill |= 1 << l,
+                        _ => {}
+                    }
+                }
+            }
+            let dst = info
+                .aux(Aux::SharedDst)
+                .map(|d| lane_addrs(regs, w, d, exec));
+            let shared = dst.as_ref().map(|(a, k, _)| (a, *k));
+            let reading = exec & !fill;
+            let (addrs, known, data) = lane_addrs(regs, w, &info.addr, reading);
+            record(
+                res,
+                stmt,
+                &addrs,
+                reading,
+                known,
+                data,
+                info.bits,
+                space,
+                info.op,
+                unused,
+                shared.map(|(a, k)| (a, k, exec)),
+            );
+        }
+        _ => {
+            let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
+            record(
+                res, stmt, &addrs, exec, known, data, info.bits, space, info.op, unused, None,
+            );
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn record(
     res: &mut SimResult,
@@ -758,18 +853,45 @@ fn record(
     space: Space,
     op: AccessOp,
     unused_result: bool,
+    shared_side: Option<(&Lanes, u32, u32)>,
 ) {
     let bytes = bits.div_ceil(8).max(1);
     let e = res.stats.entry(stmt).or_default();
     let active = exec.count_ones();
     e.requests += 1;
-    e.lanes += active as u64;
-    e.ideal += ideal_sectors(active, bytes) as f64;
-    if space == Space::Shared && known == exec {
-        e.wavefronts += shared_wavefronts(addrs, exec, bytes) as f64;
-        e.wavefront_requests += 1;
+    let mut ldgsts = None;
+    match shared_side {
+        // cp.async: every executing lane writes its destination; with every
+        // address known, the measured LDGSTS rules (`cost::async_copy`).
+        Some((dst, dst_known, lanes)) => {
+            e.lanes += lanes.count_ones() as u64;
+            if dst_known == lanes && known == exec {
+                let (c, w) = super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes);
+                e.wavefronts += w as f64;
+                e.wavefront_requests += 1;
+                ldgsts = Some(c);
+            }
+        }
+        None => {
+            e.lanes += active as u64;
+            if space == Space::Shared && known == exec {
+                // Shared atomics serve lanes on one word one by one.
+                e.wavefronts += if op == AccessOp::Atomic {
+                    super::cost::async_copy::unshared_wavefronts(addrs, exec, bytes)
+                } else {
+                    shared_wavefronts(addrs, exec, bytes)
+                } as f64;
+                e.wavefront_requests += 1;
+            }
+        }
     }
-    let c = request_cost(addrs, known, bytes);
+    e.ideal += ideal_sectors(active, bytes) as f64;
+    if exec == 0 {
+        // Only zero-filling lanes: nothing read.
+        e.empty_requests += 1;
+        return;
+    }
+    let c = ldgsts.unwrap_or_else(|| request_cost(addrs, known, bytes));
     let unknown = (exec & !known).count_ones();
     let per = element_sectors(bytes) as f64;
     let lines_per = (bytes as f64 / 128.0).ceil().max(1.0);

@@ -181,6 +181,31 @@ pub enum MemKind {
     TensorOperand,
 }
 
+impl MemKind {
+    /// Lower-case name, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemKind::Plain => "plain",
+            MemKind::Atomic => "atomic",
+            MemKind::Reduction => "reduction",
+            MemKind::AsyncCopy => "async_copy",
+            MemKind::BulkCopy => "bulk_copy",
+            MemKind::MatrixLoad => "matrix_load",
+            MemKind::MatrixStore => "matrix_store",
+            MemKind::TensorOperand => "tensor_operand",
+        }
+    }
+    /// True for [`MemKind::Plain`] (the JSON leaves the kind out then).
+    pub fn is_plain(&self) -> bool {
+        *self == MemKind::Plain
+    }
+    /// True for the per-lane accesses of the load/store unit (plain,
+    /// atomic, reduction): the ones the global-memory lints reason about.
+    pub fn is_lsu_scalar(self) -> bool {
+        matches!(self, MemKind::Plain | MemKind::Atomic | MemKind::Reduction)
+    }
+}
+
 /// A cache operator (`.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.wb`, `.wt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -298,6 +323,176 @@ pub struct MemOp {
     pub no_result: bool,
     /// For loads and atomics: some instruction reads the result register.
     pub result_used: bool,
+    /// The element type's name (`f32`, `u8`, `b128`), when the instruction
+    /// names one.
+    pub elem_type: Option<&'static str>,
+    /// The facts of the operations beyond per-lane `ld`/`st`/`atom`/`red`
+    /// (`cp.async`, matrix, bulk and tensor copies, `multimem`, `wgmma`):
+    /// boxed, since plain accesses have none.
+    pub ext: Option<Box<MemExt>>,
+}
+
+impl MemOp {
+    /// A plain per-lane access of `elem_bits × vector` bits.
+    pub fn plain(
+        op: AccessOp,
+        kind: MemKind,
+        space: Space,
+        (elem_bits, vector): (u32, u32),
+        addr: Src,
+        no_result: bool,
+    ) -> MemOp {
+        MemOp {
+            op,
+            kind,
+            space,
+            elem_bits,
+            vector,
+            bits: elem_bits * vector,
+            addr,
+            cache: CacheHints::default(),
+            no_result,
+            result_used: true,
+            elem_type: None,
+            ext: None,
+        }
+    }
+    /// The further operands (empty for plain accesses).
+    pub fn aux_operands(&self) -> &[(Aux, Src)] {
+        self.ext.as_ref().map(|e| e.aux.as_slice()).unwrap_or(&[])
+    }
+    /// The operand of role `a`, if the instruction has one.
+    pub fn aux(&self, a: Aux) -> Option<&Src> {
+        self.aux_operands()
+            .iter()
+            .find(|(r, _)| *r == a)
+            .map(|(_, s)| s)
+    }
+    /// `ldmatrix`/`stmatrix`: the matrices and their row addressing.
+    pub fn matrix(&self) -> Option<&MatrixFacts> {
+        self.ext.as_ref().and_then(|e| e.matrix.as_ref())
+    }
+    /// Bulk and tensor copies.
+    pub fn bulk(&self) -> Option<&BulkFacts> {
+        self.ext.as_ref().and_then(|e| e.bulk.as_ref())
+    }
+    /// A `multimem` access (to every GPU of a multicast group).
+    pub fn multimem(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| e.multimem)
+    }
+    /// The extension, created empty when absent.
+    pub fn ext_mut(&mut self) -> &mut MemExt {
+        self.ext.get_or_insert_with(Default::default)
+    }
+}
+
+/// Facts of the memory operations beyond per-lane accesses (see
+/// [`crate::lower::ptx`]'s `mem` module for each instruction's operands).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemExt {
+    /// Further operands the analysis evaluates beside the address.
+    pub aux: Vec<(Aux, Src)>,
+    /// `ldmatrix`/`stmatrix`: the matrices and their row addressing.
+    pub matrix: Option<MatrixFacts>,
+    /// Bulk and tensor copies.
+    pub bulk: Option<BulkFacts>,
+    /// A `multimem` access.
+    pub multimem: bool,
+}
+
+/// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct MatrixFacts {
+    /// Shape, such as `m8n8`.
+    pub shape: String,
+    /// Matrices per instruction (`.x1`, `.x2`, `.x4`).
+    pub matrices: u32,
+    /// Rows per matrix: lanes `rows*k .. rows*(k+1)` supply matrix `k`'s row
+    /// addresses.
+    pub rows_per_matrix: u32,
+    /// Bytes of one row in shared memory.
+    pub row_bytes: u32,
+    /// `.trans`.
+    pub trans: bool,
+}
+
+/// A bulk or tensor copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct BulkFacts {
+    /// Bytes of one copy, when the PTX determines them (the `size` operand
+    /// of a non-tensor copy, a constant).
+    pub bytes: Option<u64>,
+    /// Dimensions of a tensor copy (`.1d` … `.5d`); its bytes are the
+    /// tensor map's box, which is not in the PTX.
+    pub tensor_dims: Option<u8>,
+    /// Destination space (`shared::cluster`, `shared::cta`, `global`, `L2`
+    /// for a prefetch).
+    pub destination: String,
+    /// Source space.
+    pub source: String,
+    /// The reduction of a `cp.reduce.async.bulk` (`add`, `min`, …).
+    pub reduction: Option<String>,
+    /// How completion is signalled: `mbarrier::complete_tx::bytes` or
+    /// `bulk_group`; `None` for a prefetch.
+    pub completion: Option<String>,
+    /// `.multicast::cluster`.
+    pub multicast: bool,
+    /// The mbarrier the copy completes on (`mbarrier::complete_tx::bytes`),
+    /// as its address operand: a register or variable and an offset,
+    /// `%rd5`, `smem_bar+8`.
+    pub mbarrier: Option<String>,
+    /// Address operands whose residue modulo 16 the analysis knows:
+    /// (`destination`, `source`; residue). The 16-byte rules of bulk copies
+    /// need 0.
+    pub residues_16: Vec<(String, i64)>,
+}
+
+/// The role of a further operand of a memory operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aux {
+    /// `cp.async`: the shared-memory destination address.
+    SharedDst,
+    /// `cp.async`: `src-size` (bytes read from global; the rest is zero-filled).
+    SrcSize,
+    /// `cp.async`: the `ignore-src` predicate (true: read nothing, zero-fill).
+    IgnoreSrc,
+    /// Bulk copy: the source address (the access's address is the destination).
+    OtherAddr,
+    /// Bulk copy: `size` in bytes.
+    Size,
+    /// Bulk copy: the mbarrier address.
+    Mbarrier,
+    /// `wgmma`: the descriptor of matrix A (when A is in shared memory).
+    DescA,
+    /// `wgmma`: the descriptor of matrix B.
+    DescB,
+}
+
+/// An `mbarrier` transaction-count operation (`expect_tx`, or an `arrive`
+/// with `expect_tx`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectTx {
+    /// The op.
+    pub op: OpId,
+    /// The mbarrier's address.
+    pub mbarrier: Src,
+    /// The transaction count in bytes.
+    pub bytes: Src,
+}
+
+/// Registers defined exactly once in a function, and what that definition
+/// tells without any analysis: for constant folding of descriptors, sizes and
+/// transaction counts.
+#[derive(Clone, Debug, Default)]
+pub struct SingleDefs {
+    /// Register → its only defining op.
+    pub def: crate::util::FastMap<Reg, OpId>,
+    /// Register → its value, when the only definition is an unguarded `mov`
+    /// of an immediate.
+    pub consts: crate::util::FastMap<Reg, i64>,
+    /// Register → the halves it packs (`mov.b64 %rd, {%lo, %hi}`) and the
+    /// bits of one half.
+    pub packs: crate::util::FastMap<Reg, (Src, Src, u32)>,
 }
 
 /// What one op does.
@@ -385,6 +580,21 @@ pub struct Op {
     pub kind: OpKind,
     /// What it was in the source.
     pub form: Form,
+}
+
+impl OpKind {
+    /// The registers this operation writes.
+    pub fn dsts(&self) -> Vec<Reg> {
+        match self {
+            OpKind::Alu { dst, dst2, .. } => std::iter::once(*dst).chain(*dst2).collect(),
+            OpKind::PredLogic { dst, .. } => vec![*dst],
+            OpKind::LdParam { dsts, .. }
+            | OpKind::Mem { dsts, .. }
+            | OpKind::Call { dsts }
+            | OpKind::Other { dsts, .. } => dsts.clone(),
+            OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => Vec::new(),
+        }
+    }
 }
 
 impl Op {
@@ -505,6 +715,10 @@ pub struct Function<'src> {
     /// Parameters that are used as pointers (`cvta.to` of a parameter, an
     /// address based on it, or declared `.ptr`).
     pub pointer_params: Vec<bool>,
+    /// `mbarrier` `expect_tx` operations, in order.
+    pub expect_tx: Vec<ExpectTx>,
+    /// Registers defined once, their constants and packings.
+    pub single_defs: SingleDefs,
 }
 
 impl<'src> Function<'src> {

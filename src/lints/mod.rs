@@ -44,13 +44,16 @@ use crate::diagnostic::{Diagnostic, FrontEndCode, Severity};
 use crate::source::{SourceFile, Span};
 use std::sync::OnceLock;
 
+pub mod bulk_copy_alignment;
 pub mod data_dependent_access;
+pub mod expect_tx_mismatch;
 pub mod local_memory_access;
 pub mod misaligned_access;
 pub mod narrow_access;
 pub mod shared_bank_conflict;
 pub mod uncoalesced_access;
 pub mod uniform_store;
+pub mod unswizzled_tensor_operand;
 pub mod unused_suppression;
 
 /// Declares a lint's metadata. The doc comment written above the `static`
@@ -199,6 +202,18 @@ pub static LINTS: &[Lint] = &[
     Lint {
         meta: &shared_bank_conflict::SHARED_BANK_CONFLICT,
         check: shared_bank_conflict::check,
+    },
+    Lint {
+        meta: &bulk_copy_alignment::BULK_COPY_ALIGNMENT,
+        check: bulk_copy_alignment::check,
+    },
+    Lint {
+        meta: &expect_tx_mismatch::EXPECT_TX_MISMATCH,
+        check: expect_tx_mismatch::check,
+    },
+    Lint {
+        meta: &unswizzled_tensor_operand::UNSWIZZLED_TENSOR_OPERAND,
+        check: unswizzled_tensor_operand::check,
     },
 ];
 
@@ -573,6 +588,53 @@ pub(crate) mod testing {
             requests: None,
             shared_wavefronts: None,
             caveats: Vec::new(),
+            kind: crate::analysis::model::MemKind::Plain,
+            predicated_off_requests: None,
+            empty_requests: None,
+            shared_side: None,
+            matrix: None,
+            bulk: None,
+            descriptors: Vec::new(),
+            facts: facts_of(needle),
+        }
+    }
+
+    /// The operand facts the analysis would give the instruction `line`
+    /// (vector count, element type, address operand): the fixture's stand-in
+    /// for the lowering.
+    pub fn facts_of(line: &str) -> crate::analysis::model::InstrFacts {
+        let mnemonic = line.split_whitespace().next().unwrap_or("");
+        let mods: Vec<&str> = mnemonic.split('.').skip(1).collect();
+        let vector = mods
+            .iter()
+            .find_map(|m| m.strip_prefix('v').and_then(|n| n.parse().ok()))
+            .unwrap_or(1);
+        let element_type = mods.last().map(|m| m.to_string());
+        let element_bits = element_type
+            .as_deref()
+            .and_then(|t| t[1..].parse().ok())
+            .unwrap_or(32);
+        let address = line.find('[').and_then(|open| {
+            let close = open + line[open..].find(']')?;
+            let inner = line[open + 1..close].trim();
+            let (base, off) = match inner.find(['+', '-']) {
+                Some(k) => {
+                    let (b, o) = inner.split_at(k);
+                    let v: i64 = o[1..].trim().parse().ok()?;
+                    (b.trim(), if o.starts_with('-') { -v } else { v })
+                }
+                None => (inner, 0),
+            };
+            Some((base.to_string(), off))
+        });
+        crate::analysis::model::InstrFacts {
+            vector,
+            element_bits,
+            element_type,
+            address,
+            guard: None,
+            after_guard: false,
+            label_region: 0,
         }
     }
 
@@ -587,6 +649,7 @@ pub(crate) mod testing {
             totals: None,
             totals_unavailable: None,
             caveats: Vec::new(),
+            expect_tx: Vec::new(),
             span: Span::default(),
         }
     }

@@ -55,8 +55,8 @@ crate::declare_lint! {
     ///
     /// ## Known limits
     ///
-    /// Adjacent scalar accesses are matched by their address operand text
-    /// (`[%rd4]`, `[%rd4+4]`) and by lane strides that keep every lane's pair
+    /// Adjacent scalar accesses are matched by their address operand
+    /// (`[%rd4]`, `[%rd4+4]`: the same base register) and by lane strides that keep every lane's pair
     /// aligned to the vector size; accesses separated by a label are not
     /// grouped. Narrow accesses that are not contiguous are left to
     /// `uncoalesced-access`.
@@ -107,72 +107,35 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
     out
 }
 
-/// `[%rd4+8]` -> (`%rd4`, 8). `None` for anything else.
-pub(crate) fn address_operand(instr_text: &str) -> Option<(&str, i64)> {
-    let open = instr_text.find('[')?;
-    let close = open + instr_text[open..].find(']')?;
-    let inner = instr_text[open + 1..close].trim();
-    let (base, off) = match inner.find(['+', '-']) {
-        Some(k) => {
-            let (b, o) = inner.split_at(k);
-            let neg = o.starts_with('-');
-            let o = o[1..].trim();
-            let v = match o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
-                Some(h) => i64::from_str_radix(h, 16).ok()?,
-                None => o.parse::<i64>().ok()?,
-            };
-            (b.trim(), if neg { -v } else { v })
-        }
-        None => (inner, 0),
-    };
-    if base.is_empty() || base.contains(char::is_whitespace) {
-        return None;
-    }
-    Some((base, off))
-}
-
-fn is_vector(a: &Access) -> bool {
-    a.instruction
-        .split('.')
-        .any(|m| matches!(m, "v2" | "v4" | "v8"))
-}
-
-/// True when a label definition stands between two byte offsets.
-fn label_between(text: &str, from: usize, to: usize) -> bool {
-    text.get(from..to).is_some_and(|t| {
-        t.lines().any(|l| {
-            let l = l.trim();
-            !l.starts_with("//") && l.ends_with(':')
-        })
-    })
-}
-
-/// (op, space, bits, base register) of a scalar access.
-type GroupKey<'a> = (u8, u8, u32, &'a str);
+/// (op, space, bits, base register, straight-line region) of a scalar access.
+type GroupKey<'a> = (u8, u8, u32, &'a str, u32);
 
 /// Groups of scalar accesses at consecutive offsets from one base register.
 fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
-    let text = cx.file.text();
     let mut groups: BTreeMap<GroupKey<'_>, Vec<(i64, usize)>> = BTreeMap::new();
     for (i, a) in cx.kernel.accesses.iter().enumerate() {
         if a.op == AccessOp::Atomic
-            || is_vector(a)
+            || !a.kind.is_lsu_scalar()
+            || a.facts.vector > 1
             || !(is_global_like(a) || a.space == Space::Shared)
             || !matches!(a.bits, 8 | 16 | 32 | 64)
         {
             continue;
         }
-        let Some(instr) = text.get(a.span.range()) else {
+        let Some((base, off)) = &a.facts.address else {
             continue;
         };
-        let Some((base, off)) = address_operand(instr) else {
-            continue;
-        };
-        let key = (a.op as u8, a.space as u8, a.bits, base);
-        groups.entry(key).or_default().push((off, i));
+        let key = (
+            a.op as u8,
+            a.space as u8,
+            a.bits,
+            base.as_str(),
+            a.facts.label_region,
+        );
+        groups.entry(key).or_default().push((*off, i));
     }
     let mut out = Vec::new();
-    for ((_, _, bits, base), mut members) in groups {
+    for ((_, _, bits, base, _), mut members) in groups {
         members.sort();
         members.dedup_by_key(|m| m.0);
         let e = (bits / 8) as i64;
@@ -195,17 +158,23 @@ fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
                 let aligned_lanes = accs
                     .iter()
                     .all(|a| a.stride_bytes.is_some_and(|st| st.rem_euclid(width) == 0));
-                let lo = accs.iter().map(|a| a.span.start).min().unwrap_or(0) as usize;
-                let hi = accs.iter().map(|a| a.span.end).max().unwrap_or(0) as usize;
-                if !aligned_lanes || label_between(text, lo, hi) {
+                if !aligned_lanes {
                     continue;
                 }
                 used[s..s + n].iter_mut().for_each(|u| *u = true);
                 let first = run.iter().map(|&(_, i)| i).min().unwrap_or(run[0].1);
                 let a = &cx.kernel.accesses[first];
-                let ty = a.instruction.rsplit('.').next().unwrap_or("b32");
-                let space = a.instruction.split('.').nth(1).unwrap_or("global");
-                let opcode = a.instruction.split('.').next().unwrap_or("ld");
+                let ty = a.facts.element_type.as_deref().unwrap_or("b32");
+                let space = match a.space {
+                    Space::Generic => "",
+                    s => s.as_str(),
+                };
+                let opcode = if a.op == AccessOp::Store { "st" } else { "ld" };
+                let mnemonic = if space.is_empty() {
+                    format!("{opcode}.v{n}.{ty}")
+                } else {
+                    format!("{opcode}.{space}.v{n}.{ty}")
+                };
                 out.push(Finding {
                     access: first,
                     message: format!(
@@ -221,7 +190,7 @@ fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
                         .collect(),
                     notes: standard_notes(a),
                     help: Some(format!(
-                        "use one `{opcode}.{space}.v{n}.{ty}` (in CUDA: access a {}{n} or reinterpret_cast the pointer to one); \
+                        "use one `{mnemonic}` (in CUDA: access a {}{n} or reinterpret_cast the pointer to one); \
                          the address must be aligned to {width} bytes",
                         cuda_vec_type(ty)
                     )),
@@ -252,27 +221,6 @@ mod tests {
     use super::*;
     use crate::analysis::model::Pattern;
     use crate::lints::testing::{access, kernel, run};
-
-    #[test]
-    fn address_operands_parse() {
-        assert_eq!(
-            address_operand("ld.global.f32 %f1, [%rd4+8];"),
-            Some(("%rd4", 8))
-        );
-        assert_eq!(
-            address_operand("ld.global.f32 %f1, [%rd4 + 0x10];"),
-            Some(("%rd4", 16))
-        );
-        assert_eq!(
-            address_operand("st.shared.u32 [%r2-4], %r1;"),
-            Some(("%r2", -4))
-        );
-        assert_eq!(
-            address_operand("ld.global.f32 %f1, [%rd4];"),
-            Some(("%rd4", 0))
-        );
-        assert_eq!(address_operand("mov.u32 %r1, %r2;"), None);
-    }
 
     const PAIR: &str = "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+4];\n";
 
@@ -305,13 +253,21 @@ mod tests {
         let text = "ld.global.f32 %f1, [%rd4];\n$L1:\nld.global.f32 %f2, [%rd4+4];\n";
         let accs: Vec<Access> = ["ld.global.f32 %f1, [%rd4];", "ld.global.f32 %f2, [%rd4+4];"]
             .iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(k, l)| {
                 let mut a = access(text, l, AccessOp::Load, Space::Global, 32, Pattern::Strided);
                 a.stride_bytes = Some(8);
+                // the label starts a new straight-line region
+                a.facts.label_region = k as u32;
                 a
             })
             .collect();
-        assert!(run(check, text, &kernel(accs)).is_empty());
+        let f = run(check, text, &kernel(accs.clone()));
+        assert!(f.is_empty(), "{f:?}");
+        // Without the label (the same region) the pair fires.
+        let mut same = accs;
+        same[1].facts.label_region = 0;
+        assert_eq!(run(check, text, &kernel(same)).len(), 1);
         let mut accs = pair(PAIR);
         for a in &mut accs {
             a.stride_bytes = Some(12);

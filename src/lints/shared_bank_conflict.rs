@@ -1,7 +1,7 @@
 //! `shared-bank-conflict` (W107).
 
 use super::{bytes_per_lane, fmt_num, fmt_ratio, lane_note, op_word, Finding, LintContext};
-use crate::analysis::model::{Access, Space};
+use crate::analysis::model::{Access, MemKind, Space};
 
 crate::declare_lint! {
     /// ## What it finds
@@ -9,10 +9,12 @@ crate::declare_lint! {
     /// Shared-memory accesses whose lanes collide on the same bank, so that
     /// one request needs several wavefronts.
     ///
-    /// Precisely: `ld.shared`, `st.shared` and shared atomics whose
+    /// Precisely: `ld.shared`, `st.shared`, shared atomics, `ldmatrix`,
+    /// `stmatrix` and the shared-memory destination of `cp.async`, whose
     /// bank-conflict wavefronts per request, as the analysis counts them,
     /// exceed the ideal for the access width (one wavefront per 128 bytes the
-    /// active lanes move: 1 for 4-byte accesses, 2 for 8-byte, 4 for 16-byte).
+    /// active lanes move: 1 for 4-byte accesses, 2 for 8-byte, 4 for 16-byte;
+    /// one per 8x16-byte matrix for `ldmatrix`/`stmatrix`).
     ///
     /// ## Why it costs
     ///
@@ -42,7 +44,9 @@ crate::declare_lint! {
     /// (`__shared__ float tile[32][33]`), or swizzle the column index (XOR it
     /// with the row) so that lanes walking a column land in different banks.
     /// For 8- and 16-byte elements, make consecutive lanes read consecutive
-    /// elements.
+    /// elements. For `ldmatrix`/`stmatrix` on a row-major tile whose rows are
+    /// 128 bytes (64 `half` values), pad each row by 16 bytes or XOR the
+    /// 16-byte chunk index with `row % 8` (the 128-byte swizzle).
     ///
     /// ## Known limits
     ///
@@ -56,8 +60,32 @@ crate::declare_lint! {
 
 /// Wavefronts a conflict-free request of this width needs.
 fn ideal_wavefronts(a: &Access) -> f64 {
+    if let Some(m) = &a.matrix {
+        return crate::analysis::cost::matrix::ideal_wavefronts(m) as f64;
+    }
     let lanes = a.per_request.active_lanes.unwrap_or(32.0).max(1.0);
     (lanes * bytes_per_lane(a) as f64 / 128.0).ceil().max(1.0)
+}
+
+/// The fix for a conflict of this access, in its own terms.
+fn help(a: &Access, stride: Option<i64>) -> String {
+    match (a.kind, &a.matrix) {
+        (MemKind::MatrixLoad | MemKind::MatrixStore, Some(_)) => {
+            let rows = match stride {
+                Some(s) if s > 0 => format!(" ({s}-byte rows: make them {} bytes)", s + 16),
+                _ => String::new(),
+            };
+            format!(
+                "the 8 row addresses of each matrix must fall in different banks: pad every row by 16 bytes{rows}, or XOR-swizzle the 16-byte chunk index with the row (`chunk ^ (row % 8)`, the 128-byte swizzle of CUTLASS and TMA)"
+            )
+        }
+        (MemKind::AsyncCopy, _) => {
+            "the copy's shared destinations collide on banks: pad the destination rows by 16 bytes, or XOR-swizzle the 16-byte chunk index with the row, so that the lanes of each 8-lane group write different banks"
+                .into()
+        }
+        _ => "pad the shared array so a row is not a multiple of 128 bytes (`tile[32][33]` for a 32x32 float tile), or swizzle the column index (XOR it with the row)"
+            .into(),
+    }
 }
 
 /// Reports shared accesses with more wavefronts per request than the ideal.
@@ -67,16 +95,21 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         let Some(w) = a.shared_wavefronts else {
             continue;
         };
-        if a.space != Space::Shared {
+        if a.space != Space::Shared && a.kind != MemKind::AsyncCopy {
             continue;
         }
+        // A cp.async's bank figures are those of its shared destination.
+        let stride = match &a.shared_side {
+            Some(side) => side.stride_bytes,
+            None => a.stride_bytes,
+        };
         let ideal = ideal_wavefronts(a);
         // Averages over a launch may be fractional: report a clear excess only.
         if w < ideal + 0.5 {
             continue;
         }
         let ways = fmt_num(w / ideal);
-        let why = match a.stride_bytes {
+        let why = match stride {
             Some(s) if s != 0 => format!(": lanes {} bytes apart share a bank", s.unsigned_abs()),
             _ => String::new(),
         };
@@ -100,14 +133,14 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
                 fmt_num(w),
                 fmt_num(ideal)
             ),
-            label: format!("shared {}: {} the time of a conflict-free one", op_word(a.op), fmt_ratio(w, ideal)),
+            label: format!(
+                "shared {}: {} the time of a conflict-free one",
+                op_word(a.op),
+                fmt_ratio(w, ideal)
+            ),
             secondary: Vec::new(),
             notes,
-            help: Some(
-                "pad the shared array so a row is not a multiple of 128 bytes (`tile[32][33]` for a 32x32 float \
-                 tile), or swizzle the column index (XOR it with the row)"
-                    .into(),
-            ),
+            help: Some(help(a, stride)),
         });
     }
     out

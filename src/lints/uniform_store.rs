@@ -54,6 +54,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, a) in cx.kernel.accesses.iter().enumerate() {
         if a.op != AccessOp::Store
+            || !a.kind.is_lsu_scalar()
             || a.pattern != Pattern::Broadcast
             || matches!(a.space, Space::Local | Space::Param)
         {
@@ -65,7 +66,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
         }
         // Without the launch simulation (`requests` unknown) the active lanes
         // are an over-approximation: only trust them for unguarded stores.
-        if a.requests.is_none() && possibly_guarded(cx, a) {
+        if a.requests.is_none() && possibly_guarded(a) {
             continue;
         }
         let (all, wasted) = if a.per_request.active_lanes.is_some() {
@@ -96,18 +97,10 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
 }
 
 /// True when a guard (`@%p` on any instruction, including a branch or the
-/// store itself) stands between the kernel's name and the store, so that the
+/// store itself) stands between the kernel's start and the store, so that the
 /// store may run in fewer lanes than the static analysis assumes.
-fn possibly_guarded(cx: &LintContext<'_>, a: &crate::analysis::model::Access) -> bool {
-    let text = cx.file.text();
-    let from = (cx.kernel.span.start as usize).min(a.span.start as usize);
-    let to = (a.span.end as usize).min(text.len());
-    text.get(from..to).is_none_or(|t| {
-        t.lines().any(|l| {
-            let code = l.split("//").next().unwrap_or("");
-            code.trim_start().starts_with('@') || code.contains(" @%") || code.contains("\t@%")
-        })
-    })
+fn possibly_guarded(a: &crate::analysis::model::Access) -> bool {
+    a.facts.after_guard || a.facts.guard.is_some()
 }
 
 #[cfg(test)]
@@ -150,6 +143,7 @@ mod tests {
             32,
             Pattern::Broadcast,
         );
+        a.facts.after_guard = true;
         assert!(
             run(check, text, &kernel(vec![a.clone()])).is_empty(),
             "guarded, lanes over-approximated"

@@ -24,7 +24,7 @@ pub use super::module::{module_files, module_globals};
 use crate::ir::alu::{decode, Ty};
 use crate::ir::{
     AccessOp, CacheHints, Form, Function as IrFunction, FunctionKind as IrKind, LaunchDirectives,
-    LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Space, Src, Variable,
+    LocId, MemKind, MemOp, Op, OpId, OpKind, Param, SingleDefs, Space, Src, Variable,
 };
 use crate::sema::{LabelCursor, Scopes};
 use crate::syntax::ast::{
@@ -42,6 +42,13 @@ struct Ctx<'a, 'src> {
     var_list: Vec<Variable<'src>>,
     /// `brx.idx` ops and the table statement they name.
     tables: Vec<(usize, Option<StmtId>)>,
+    /// Names (or `%p<N>` range prefixes) of the `.pred` registers.
+    preds: Vec<&'src str>,
+    /// Registers declared without `%` (inline-assembly style, `.reg .pred q;`),
+    /// which the parser reads as symbols.
+    bare_regs: HashMap<&'src str, ()>,
+    /// The statement being lowered.
+    cur: usize,
 }
 
 fn space_of(s: StateSpace) -> Space {
@@ -114,7 +121,20 @@ impl<'a, 'src> Ctx<'a, 'src> {
         if let Some(&v) = self.vars.get(name) {
             return Src::Var(v, off);
         }
+        if self.bare_regs.contains_key(name) {
+            return Src::Reg(self.reg(name), off);
+        }
         Src::Unknown
+    }
+
+    /// True when `name` is declared `.reg .pred` (alone or in a `%p<N>` range).
+    fn is_pred(&self, name: &str) -> bool {
+        self.preds.iter().any(|p| {
+            name == *p
+                || name.strip_prefix(p).is_some_and(|rest| {
+                    !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
     }
 
     fn dsts(&mut self, op: &Operand<'src>) -> Vec<u32> {
@@ -123,6 +143,9 @@ impl<'a, 'src> Ctx<'a, 'src> {
                 name,
                 component: None,
             } if !name.text.is_empty() => vec![self.reg(name.text)],
+            OperandKind::Symbol(id) if self.bare_regs.contains_key(id.text) => {
+                vec![self.reg(id.text)]
+            }
             OperandKind::Vector(v) | OperandKind::List(v) => {
                 v.iter().flat_map(|o| self.dsts(o)).collect()
             }
@@ -136,6 +159,17 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 
     fn var_decl(&mut self, d: &crate::syntax::ast::VarDecl<'src>) {
+        if d.space == StateSpace::Reg {
+            let pred = d.ty.is_some_and(|t| t.text == "pred");
+            for decl in &d.declarators {
+                if pred {
+                    self.preds.push(decl.name.text);
+                }
+                if !decl.name.text.starts_with('%') {
+                    self.bare_regs.insert(decl.name.text, ());
+                }
+            }
+        }
         let space = space_of(d.space);
         if matches!(
             d.space,
@@ -150,6 +184,8 @@ impl<'a, 'src> Ctx<'a, 'src> {
         }
     }
 }
+
+mod mem;
 
 fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
@@ -225,6 +261,9 @@ pub fn lower<'src>(
         vars: HashMap::default(),
         var_list: Vec::new(),
         tables: Vec::new(),
+        preds: Vec::new(),
+        bare_regs: HashMap::default(),
+        cur: 0,
     };
     for (i, p) in func.params.iter().enumerate() {
         for d in &p.declarators {
@@ -259,12 +298,22 @@ pub fn lower<'src>(
     let mut labels = Vec::new();
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
     let mut read: HashMap<&'src str, ()> = HashMap::default();
+    let mut expect_tx = Vec::new();
+    let mut packs: HashMap<u32, (Src, Src, u32)> = HashMap::default();
     for (i, st) in statements.iter().enumerate() {
         cx.cursor.step(&st.kind);
+        cx.cur = i;
         let mut mnemonic = "";
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
                 mnemonic = ins.mnemonic.text;
+                let mods: Vec<&str> = ins.modifiers().collect();
+                if let Some(tx) = mem::expect_tx(&mut cx, ins, &mods) {
+                    expect_tx.push(tx);
+                }
+                if let Some((dst, pack)) = mem::pack(&mut cx, ins, &mods) {
+                    packs.insert(dst, pack);
+                }
                 let writes_first = crate::isa::writes_first_operand(ins.opcode());
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
@@ -327,6 +376,7 @@ pub fn lower<'src>(
             }
         }
     }
+    let single_defs = single_defs(&ops, packs);
     let params = func
         .params
         .iter()
@@ -368,7 +418,51 @@ pub fn lower<'src>(
         regs: cx.names,
         vars: cx.var_list,
         pointer_params,
+        expect_tx,
+        single_defs,
     }
+}
+
+/// Registers defined once: their op, their value when it is a constant
+/// (`mov` of an immediate), and the halves of the `mov.b64 {lo, hi}` among them.
+fn single_defs(ops: &[Op], mut packs: HashMap<u32, (Src, Src, u32)>) -> SingleDefs {
+    let mut ndefs: HashMap<u32, (u32, OpId)> = HashMap::default();
+    for (i, op) in ops.iter().enumerate() {
+        for d in op.kind.dsts() {
+            ndefs.entry(d).or_insert((0, OpId(i as u32))).0 += 1;
+        }
+    }
+    let def: HashMap<u32, OpId> = ndefs
+        .iter()
+        .filter(|(_, (n, _))| *n == 1)
+        .map(|(r, (_, s))| (*r, *s))
+        .collect();
+    let mut consts = HashMap::default();
+    for (r, s) in &def {
+        if let Some(Op {
+            guard: None,
+            kind: OpKind::Alu { alu, srcs, .. },
+            ..
+        }) = ops.get(s.index())
+        {
+            if let (crate::analysis::transfer::AluOp::Mov, [Src::Imm(v)]) =
+                (alu.op, srcs.as_slice())
+            {
+                consts.insert(*r, *v);
+            }
+        }
+    }
+    packs.retain(|r, _| def.contains_key(r));
+    SingleDefs { def, consts, packs }
+}
+
+/// The PTX type name of a modifier, as a static string.
+fn type_name(m: &str) -> Option<&'static str> {
+    const TYPES: &[&str] = &[
+        "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+        "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "e4m3", "e5m2", "tf32",
+    ];
+    TYPES.iter().copied().find(|t| *t == m)
 }
 
 fn lower_instr<'src>(
@@ -391,6 +485,16 @@ fn lower_instr<'src>(
             }
         }
     };
+    if let Some(kind) = mem::lower(cx, opcode, &mods, ops) {
+        if let OpKind::Mem { info, .. } = &kind {
+            mark_pointer(&info.addr, pointer_params, param_regs);
+        }
+        return Op {
+            guard,
+            kind,
+            form: Form::Instruction,
+        };
+    }
     let kind = match opcode {
         "bra" => {
             let target = ops
@@ -477,6 +581,8 @@ fn lower_instr<'src>(
                         cache: CacheHints::from_modifiers(mods.iter().copied()),
                         no_result: is_store,
                         result_used: true,
+                        elem_type: mods.iter().rev().find_map(|m| type_name(m)),
+                        ext: None,
                     },
                     dsts,
                 }

@@ -501,6 +501,10 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     if let Some(r) = a.requests {
         let _ = writeln!(out, "| requests / launch | {r} |");
     }
+    for d in warpscope::report::access_details(a) {
+        let (k, v) = d.split_once(": ").unwrap_or(("", d.as_str()));
+        let _ = writeln!(out, "| {k} | {} |", v.replace('|', "\\|"));
+    }
     if let Some(src) = &a.source {
         let _ = write!(out, "| CUDA source | `{}`", source_location(src));
         let mut at = src.inlined_at.as_deref();
@@ -673,6 +677,14 @@ mod tests {
             requests: None,
             shared_wavefronts: None,
             caveats: vec![],
+            kind: warpscope::analysis::MemKind::Plain,
+            predicated_off_requests: None,
+            empty_requests: None,
+            shared_side: None,
+            matrix: None,
+            bulk: None,
+            descriptors: Vec::new(),
+            facts: Default::default(),
         };
         let k = KernelAnalysis {
             name: "_Z6stridePfS_i".into(),
@@ -684,6 +696,7 @@ mod tests {
             totals: None,
             totals_unavailable: None,
             caveats: vec![warpscope::analysis::Caveat::BlockAssumed1D],
+            expect_tx: Vec::new(),
             span: Span::default(),
         };
         (k, a)

@@ -111,8 +111,9 @@ fn kernel_markdown(out: &mut String, k: &KernelReport) {
             .accesses
             .iter()
             .flat_map(|a| {
-                a.caveats
+                a.details
                     .iter()
+                    .chain(&a.caveats)
                     .map(move |c| format!("- line {}: {}\n", a.ptx_line, c))
             })
             .collect();

@@ -95,9 +95,12 @@
 
 #![warn(missing_docs)]
 
+mod details;
 mod format;
 mod markdown;
 mod text;
+
+pub use details::{access_details, descriptor};
 
 use crate::analysis::{Access, AccessOp, Analysis, KernelAnalysis, Pattern, Space, Totals};
 use crate::diagnostic::Severity;
@@ -475,6 +478,7 @@ impl std::fmt::Display for CudaLine {
 ///         active_lanes: Some(32.0),
 ///     },
 ///     requests: Some(10), shared_wavefronts: None, caveats: vec![],
+///     ..Default::default()
 /// };
 /// let row = AccessRow::new(&access);
 /// assert_eq!(row.efficiency, Some(1.0));
@@ -533,6 +537,18 @@ pub struct AccessRow {
     pub launch: Option<AccessLaunch>,
     /// Why figures are bounds rather than exact.
     pub caveats: Vec<String>,
+    /// Requests in which no lane accesses memory ([`Access::empty_requests`]):
+    /// in `requests`, not in the kernel totals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_requests: Option<u64>,
+    /// What kind of memory operation (absent when `plain`).
+    #[serde(skip_serializing_if = "crate::analysis::MemKind::is_plain")]
+    pub kind: crate::analysis::MemKind,
+    /// What the access carries beside its figures ([`access_details`]):
+    /// the shared side of a `cp.async`, the matrices of an `ldmatrix`, a
+    /// bulk copy's bytes, a `wgmma` descriptor.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<String>,
 }
 
 /// Whole-launch figures of one access (per-request figures × requests).
@@ -581,6 +597,7 @@ impl AccessRow {
     ///         active_lanes: Some(32.0),
     ///     },
     ///     requests: None, shared_wavefronts: None, caveats: vec![],
+    ///     ..Default::default()
     /// };
     /// let row = AccessRow::new(&access);
     /// assert_eq!(row.efficiency, Some(0.5));
@@ -636,6 +653,9 @@ impl AccessRow {
                 .map(round4),
             launch,
             caveats: access.caveats.iter().map(ToString::to_string).collect(),
+            empty_requests: access.empty_requests,
+            kind: access.kind,
+            details: access_details(access),
         }
     }
 }
@@ -875,6 +895,7 @@ impl Summary {
     ///         sectors_min: sectors, sectors_max: sectors, l1_lines_min: 1.0, l1_lines_max: 1.0,
     ///         active_lanes: Some(32.0) },
     ///     requests: Some(requests), shared_wavefronts: None, caveats: vec![],
+    ///     ..Default::default()
     /// });
     /// // 100 requests at 4 sectors, 100 at 32: (400 + 400) / (400 + 3200).
     /// let s = Summary::new(&[row(10, 4.0, 100), row(11, 32.0, 100)]);

@@ -45,6 +45,14 @@ fn access(
         requests,
         shared_wavefronts: None,
         caveats: vec![],
+        kind: crate::analysis::model::MemKind::Plain,
+        predicated_off_requests: None,
+        empty_requests: None,
+        shared_side: None,
+        matrix: None,
+        bulk: None,
+        descriptors: Vec::new(),
+        facts: Default::default(),
     }
 }
 
@@ -63,6 +71,7 @@ fn kernel(accesses: Vec<Access>, totals: Option<Totals>) -> KernelAnalysis {
         },
         totals,
         caveats: vec![],
+        expect_tx: Vec::new(),
         span: Span::default(),
     }
 }
@@ -244,6 +253,10 @@ fn sample() -> Report {
         sectors_max: 1250 + 10_000 * 2,
         blocks_simulated: 20,
         blocks_total: 79,
+        async_copy_requests: 0,
+        async_copy_sectors: 0,
+        bulk_copies: 0,
+        bulk_bytes: None,
     };
     let mut with_caveat = kernel(accesses, Some(totals));
     with_caveat

@@ -100,6 +100,9 @@ fn kernel_text(out: &mut String, k: &KernelReport) {
         let rows: Vec<Vec<String>> = k.accesses.iter().map(access_cells).collect();
         out.push_str(&columns("    ", ACCESS_COLUMNS, &rows));
         for a in &k.accesses {
+            for d in &a.details {
+                out.push_str(&format!("    line {}: {}\n", a.ptx_line, d));
+            }
             for c in &a.caveats {
                 out.push_str(&format!("    note: line {}: {}\n", a.ptx_line, c));
             }

@@ -1,0 +1,479 @@
+//! Figures of the memory operations beyond per-lane `ld`/`st`/`atom`:
+//! `cp.async`, `ldmatrix`/`stmatrix`, bulk and tensor copies, and `wgmma`
+//! operands, and of requests whose guard turns every lane off.
+//!
+//! # Domain
+//!
+//! The same per-class address facts as plain accesses
+//! ([`dataflow::AccessFact`]): the address value, the lanes that possibly
+//! reach the instruction and those its guard possibly leaves on, and the
+//! values of the instruction's further operands ([`lower::Aux`]).
+//!
+//! # Rules
+//!
+//! * **`cp.async`** (LDGSTS) is one request with two sides. The global side
+//!   is costed like a load of `cp-size` bytes per lane over the lanes that
+//!   read (a lane whose `src-size` is 0 or whose `ignore-src` is true reads
+//!   nothing and only zero-fills); the shared side, the destination
+//!   addresses, in bank-conflict wavefronts with the rule of
+//!   `cost::shared_wavefronts` for `cp-size` bytes per lane.
+//! * **`ldmatrix`/`stmatrix`** (LDSM/STSM): only the lanes that supply row
+//!   addresses count (`cost::matrix`), 16 bytes each; a matrix's 8 rows move
+//!   128 bytes, one wavefront when they fall in distinct banks.
+//! * **Bulk and tensor copies** run on the copy engine: Nsight Compute's
+//!   per-instruction counters show their executions with no sectors, so a
+//!   request costs no lines, sectors or wavefronts here either; their size
+//!   is reported as bytes per copy where the PTX determines it.
+//! * **`wgmma` operands** are read by the tensor cores through a matrix
+//!   descriptor: no lane addresses, no per-request figures; the descriptor
+//!   is decoded (`descriptor`).
+//! * **Predicated off**: a warp that reaches an instruction whose guard is
+//!   false in every lane still issues it (Nsight counts an executed
+//!   instruction): one request with no lanes, no sectors, no wavefronts,
+//!   which lowers the per-request averages.
+//!
+//! # Limits
+//!
+//! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
+//! read (the sectors of a partial read are the same unless it crosses a
+//! sector). A tensor copy's bytes are the tensor map's box, which lives in
+//! host memory: they are not derived, and the access says so.
+
+use super::caveat::Caveat;
+use super::dataflow::AccessFact;
+use super::domain::{PredVal, SymFacts, Value};
+use super::figures::{static_access, StaticAccess};
+use super::model::{MatrixFacts, MemKind, Pattern, Space};
+use crate::ir::{Aux, Function as Lowered, MemOp as MemInfo, Src};
+
+/// One warp class's figures of one memory instruction.
+pub(super) struct ClassFigures {
+    /// The access's own figures (the global side of a `cp.async`), `None`
+    /// when no lane executes it.
+    pub main: Option<StaticAccess>,
+    /// The shared side of a `cp.async`.
+    pub shared: Option<StaticAccess>,
+    /// The class reaches the instruction although its guard is off in every
+    /// lane: a request with nothing to move.
+    pub predicated_off: bool,
+}
+
+/// Lanes whose operand of role `aux` is known to be `v` (a constant, or a
+/// predicate known per lane).
+fn lanes_equal(info: &MemInfo, f: &AccessFact, aux: Aux, v: i64) -> u32 {
+    let Some(k) = info.aux_operands().iter().position(|(r, _)| *r == aux) else {
+        return 0;
+    };
+    match f.aux.get(k) {
+        Some(Value::Poly(p)) => match p.exact() {
+            Some(l) => (0..32).fold(0, |m, i| m | (((l[i] == v) as u32) << i)),
+            None => 0,
+        },
+        Some(Value::Pred(PredVal::Lanes(b))) => {
+            if v != 0 {
+                *b
+            } else {
+                !*b
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Lanes of a `cp.async` that read nothing from global memory (zero-fill).
+pub(super) fn zero_fill_lanes(info: &MemInfo, f: &AccessFact) -> u32 {
+    lanes_equal(info, f, Aux::SrcSize, 0) | lanes_equal(info, f, Aux::IgnoreSrc, 1)
+}
+
+/// The figures of one class.
+pub(super) fn class_figures(
+    info: &MemInfo,
+    f: &AccessFact,
+    facts: &SymFacts,
+    params: &[&str],
+    space: Space,
+    off_issues: bool,
+) -> ClassFigures {
+    let bytes = info.bits.div_ceil(8).max(1);
+    let mut shared = None;
+    let main = match info.kind {
+        MemKind::MatrixLoad | MemKind::MatrixStore => {
+            let rows = info
+                .matrix()
+                .map(super::cost::matrix::row_lanes)
+                .unwrap_or(u32::MAX);
+            let g = AccessFact {
+                mask: f.mask & rows,
+                ..f.clone()
+            };
+            // The stride is that between the rows of one matrix (lanes 0-7),
+            // the figure a padding or swizzle fix is stated in.
+            let first = info
+                .matrix()
+                .map(|m| {
+                    super::cost::matrix::row_lanes(&MatrixFacts {
+                        matrices: 1,
+                        ..m.clone()
+                    })
+                })
+                .unwrap_or(0xff);
+            let row_stride = f
+                .addr
+                .as_poly()
+                .and_then(|p| p.split().1.exact())
+                .and_then(|d| match super::cost::shape(&d, f.mask & first) {
+                    super::cost::Shape::Affine(s) => Some(s),
+                    _ => None,
+                });
+            static_access(&g, facts, 16, params, true).map(|mut s| {
+                s.stride = row_stride.or(s.stride);
+                s
+            })
+        }
+        MemKind::AsyncCopy => {
+            let g = AccessFact {
+                mask: f.mask & !zero_fill_lanes(info, f),
+                ..f.clone()
+            };
+            if let Some(k) = info
+                .aux_operands()
+                .iter()
+                .position(|(r, _)| *r == Aux::SharedDst)
+            {
+                let d = AccessFact {
+                    addr: f.aux.get(k).cloned().unwrap_or_default(),
+                    ..f.clone()
+                };
+                shared = static_access(&d, facts, bytes, params, true);
+            }
+            // With both sides' lane parts exact, the measured LDGSTS rules
+            // (`cost::async_copy`) over the source's possible alignments.
+            let dst_value = info
+                .aux_operands()
+                .iter()
+                .position(|(r, _)| *r == Aux::SharedDst)
+                .and_then(|k| f.aux.get(k));
+            let ldgsts = match (
+                candidates(&f.addr, facts, bytes, g.mask),
+                dst_value.and_then(|v| candidates(v, facts, bytes, f.mask)),
+            ) {
+                (Some(srcs), Some(dsts)) if g.mask != 0 => {
+                    let dst = dsts[0];
+                    let costs: Vec<_> = srcs
+                        .iter()
+                        .map(|a| {
+                            super::cost::async_copy::ldgsts_cost(a, g.mask, &dst, f.mask, bytes)
+                        })
+                        .collect();
+                    Some(costs)
+                }
+                _ => None,
+            };
+            if let (Some(costs), Some(sh)) = (&ldgsts, shared.as_mut()) {
+                let n = costs.len().max(1) as f64;
+                sh.wavefronts = Some(costs.iter().map(|(_, w)| *w as f64).sum::<f64>() / n);
+            }
+            match static_access(&g, facts, bytes, params, false).map(|mut s| {
+                if let Some(costs) = &ldgsts {
+                    let n = costs.len().max(1) as f64;
+                    let sec = costs.iter().map(|(c, _)| c.sectors as f64);
+                    s.cost.sectors = sec.clone().sum::<f64>() / n;
+                    s.cost.sectors_min = sec.clone().fold(f64::MAX, f64::min);
+                    s.cost.sectors_max = sec.fold(0.0, f64::max);
+                }
+                s
+            }) {
+                Some(s) => Some(s),
+                // Every executing lane zero-fills: no global traffic.
+                None if f.mask != 0 => Some(StaticAccess::empty(
+                    f.mask.count_ones(),
+                    "zero-fill only (src-size 0 or ignore-src): nothing read",
+                )),
+                None => None,
+            }
+        }
+        MemKind::BulkCopy | MemKind::TensorOperand => static_access(f, facts, bytes, params, false)
+            .map(|mut s| {
+                s.cost = Default::default();
+                s.ideal = 0.0;
+                s.wavefronts = None;
+                s.caveats.clear();
+                if info.kind == MemKind::TensorOperand {
+                    s.pattern = Pattern::Unknown;
+                    s.stride = None;
+                    s.lane_pattern = "read by the tensor cores through a matrix descriptor".into();
+                }
+                s
+            }),
+        // Shared atomics: lanes on one word are served one by one (ATOMS,
+        // tests/hw/README.md finding 14: one address costs 32 wavefronts).
+        MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
+            static_access(f, facts, bytes, params, true).map(|mut s| {
+                s.wavefronts = candidates(&f.addr, facts, bytes, f.mask).map(|c| {
+                    c.iter()
+                        .map(|a| {
+                            super::cost::async_copy::unshared_wavefronts(a, f.mask, bytes) as f64
+                        })
+                        .sum::<f64>()
+                        / c.len().max(1) as f64
+                });
+                s
+            })
+        }
+        _ => static_access(f, facts, bytes, params, space == Space::Shared),
+    };
+    ClassFigures {
+        predicated_off: main.is_none() && f.reached != 0 && off_issues,
+        main,
+        shared,
+    }
+}
+
+/// What an access carries beside its figures.
+pub(super) struct Described {
+    pub bulk: Option<super::model::BulkFacts>,
+    pub descriptors: Vec<super::model::MatrixDescriptor>,
+    pub caveats: Vec<super::caveat::Caveat>,
+}
+
+/// The constant value of operand `aux` of statement `stmt`, from the
+/// analysis (any class) or the register's single constant definition.
+fn aux_const(
+    info: &MemInfo,
+    low: &Lowered<'_>,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+    aux: Aux,
+) -> Option<i64> {
+    let k = info.aux_operands().iter().position(|(r, _)| *r == aux)?;
+    let from_facts = results.iter().find_map(|r| {
+        let f = r.accesses.get(&stmt)?;
+        f.aux.get(k)?.as_poly()?.as_const()
+    });
+    from_facts.or_else(|| match &info.aux_operands()[k].1 {
+        Src::Imm(v) => Some(*v),
+        Src::Reg(r, o) => low.single_defs.consts.get(r).map(|c| c.wrapping_add(*o)),
+        _ => None,
+    })
+}
+
+/// Bulk facts, decoded descriptors and the caveats of one access.
+pub(super) fn describe(
+    info: &MemInfo,
+    low: &Lowered<'_>,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+) -> Described {
+    let mut caveats = Vec::new();
+    let mut bulk = info.bulk().cloned();
+    if let Some(b) = bulk.as_mut() {
+        b.mbarrier = info.aux(Aux::Mbarrier).and_then(|m| src_key(low, m));
+        b.residues_16 = residues_16(info, results, stmt);
+        if b.tensor_dims.is_none() {
+            b.bytes =
+                aux_const(info, low, results, stmt, Aux::Size).and_then(|v| u64::try_from(v).ok());
+        }
+        caveats.push(Caveat::CopyEngine);
+        match (b.tensor_dims, b.bytes) {
+            (Some(d), _) => caveats.push(Caveat::TensorBoxNotInPtx { dims: d }),
+            (None, None) => caveats.push(Caveat::BulkSizeUnknown),
+            _ => {}
+        }
+    }
+    if info.kind == MemKind::AsyncCopy {
+        let has_size = info
+            .aux_operands()
+            .iter()
+            .any(|(r, _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc));
+        let known = results.iter().all(|r| {
+            r.accesses.get(&stmt).is_none_or(|f| {
+                info.aux_operands()
+                    .iter()
+                    .zip(&f.aux)
+                    .filter(|((r, _), _)| matches!(r, Aux::SrcSize | Aux::IgnoreSrc))
+                    .all(|(_, v)| match v {
+                        Value::Poly(p) => p.exact().is_some(),
+                        Value::Pred(PredVal::Lanes(_)) => true,
+                        _ => false,
+                    })
+            })
+        });
+        if has_size && !known {
+            caveats.push(Caveat::ZeroFillNotKnown);
+        }
+    }
+    if info.multimem() {
+        caveats.push(Caveat::Multimem);
+    }
+    let mut descriptors = Vec::new();
+    for (role, name) in [(Aux::DescA, "a"), (Aux::DescB, "b")] {
+        if let Some(src) = info.aux(role) {
+            descriptors.push(super::descriptor::decode(low, src, name));
+        }
+    }
+    if info.kind == MemKind::TensorOperand {
+        caveats.push(Caveat::TensorOperand);
+    }
+    Described {
+        bulk,
+        descriptors,
+        caveats,
+    }
+}
+
+/// Bulk copies issued over the launch (one per executing lane) and their
+/// bytes when every copy's size is known.
+pub(super) fn bulk_totals(accesses: &[super::model::Access]) -> (u64, Option<u64>) {
+    let mut copies = 0u64;
+    let mut bytes = Some(0u64);
+    for a in accesses {
+        let Some(b) = &a.bulk else { continue };
+        let lanes = a.per_request.active_lanes.unwrap_or(0.0);
+        let n = (a.requests.unwrap_or(0) as f64 * lanes).round() as u64;
+        copies += n;
+        bytes = match (bytes, b.bytes) {
+            (Some(t), Some(k)) => Some(t + n * k),
+            _ if n == 0 => bytes,
+            _ => None,
+        };
+    }
+    (copies, if copies == 0 { None } else { bytes })
+}
+
+/// An address operand as people write it: `%rd5`, `bar+8`.
+pub(super) fn src_key(low: &Lowered<'_>, s: &Src) -> Option<String> {
+    let (name, off) = match s {
+        Src::Reg(r, o) => (low.regs.get(*r as usize)?.to_string(), *o),
+        Src::Var(v, o) => (low.vars.get(*v as usize)?.name.to_string(), *o),
+        _ => return None,
+    };
+    Some(match off {
+        0 => name,
+        o if o > 0 => format!("{name}+{o}"),
+        o => format!("{name}{o}"),
+    })
+}
+
+/// The residues modulo 16 of a bulk copy's address operands, where known.
+fn residues_16(
+    info: &MemInfo,
+    results: &[super::dataflow::ClassResult],
+    stmt: u32,
+) -> Vec<(String, i64)> {
+    let Some(b) = info.bulk() else {
+        return Vec::new();
+    };
+    let first_role =
+        if b.destination == "L2" || (b.tensor_dims.is_some() && b.destination == "global") {
+            "source"
+        } else {
+            "destination"
+        };
+    let mut out = Vec::new();
+    for r in results {
+        let Some(f) = r.accesses.get(&stmt) else {
+            continue;
+        };
+        if f.mask == 0 {
+            continue;
+        }
+        let lane = f.mask.trailing_zeros() as usize;
+        let mut operands = vec![(first_role, &f.addr)];
+        if let Some(k) = info
+            .aux_operands()
+            .iter()
+            .position(|(a, _)| *a == Aux::OtherAddr)
+        {
+            if let Some(v) = f.aux.get(k) {
+                operands.push(("source", v));
+            }
+        }
+        for (role, v) in operands {
+            let Some(p) = v.as_poly() else { continue };
+            let (u, d) = p.split();
+            let Some(d) = d.exact() else { continue };
+            if let Some(res) = r.facts.poly_cong(&u).residue_mod(16) {
+                out.push((role.to_string(), (res + d[lane]).rem_euclid(16)));
+            }
+        }
+        break;
+    }
+    out
+}
+
+/// The kernel's `expect_tx` operations as analysis facts.
+pub(super) fn expect_tx(
+    low: &Lowered<'_>,
+    file: &crate::source::SourceFile,
+) -> Vec<super::model::ExpectTx> {
+    low.expect_tx
+        .iter()
+        .filter_map(|t| {
+            let span = *low.spans.get(t.op.index())?;
+            let bytes = match &t.bytes {
+                Src::Imm(v) => Some(*v),
+                Src::Reg(r, o) => low.single_defs.consts.get(r).map(|c| c.wrapping_add(*o)),
+                _ => None,
+            };
+            Some(super::model::ExpectTx {
+                span,
+                ptx: file.line_col(span.start),
+                mbarrier: src_key(low, &t.mbarrier),
+                bytes: bytes.and_then(|b| u64::try_from(b).ok()),
+            })
+        })
+        .collect()
+}
+
+/// The lane addresses a value can take: one vector per alignment of its
+/// uniform part that its congruence allows (modulo 128, each lane aligned to
+/// `bytes`), when its lane part is exact.
+fn candidates(
+    v: &Value,
+    facts: &SymFacts,
+    bytes: u32,
+    mask: u32,
+) -> Option<Vec<super::domain::Lanes>> {
+    let p = v.as_poly()?;
+    let (u, d) = p.split();
+    let d = d.exact()?;
+    let mut residues = facts.poly_cong(&u).residues(128);
+    let align = (bytes as i64).clamp(1, 128);
+    let first = mask.trailing_zeros().min(31) as usize;
+    let ok: Vec<i64> = residues
+        .iter()
+        .copied()
+        .filter(|r| (r + d[first]).rem_euclid(align) == 0)
+        .collect();
+    if !ok.is_empty() {
+        residues = ok;
+    }
+    if residues.is_empty() {
+        return None;
+    }
+    Some(
+        residues
+            .iter()
+            .map(|r| std::array::from_fn(|l| d[l].wrapping_add(*r)))
+            .collect(),
+    )
+}
+
+/// Whether a warp whose guard is off in every lane still issues op `i`.
+/// It does (Nsight counts a request with no lanes), except where ptxas turns
+/// the guard into an early exit: an op followed, in straight-line code, only
+/// by `ret`/`exit` becomes `@!P EXIT` and an unguarded op, so such a warp
+/// leaves before it (measured: the masked stores of `tt_layernorm`,
+/// `tt_softmax` and `pred_row_v4_*` count only the active warps' requests,
+/// `tests/hw/README.md` finding 17).
+pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
+    for op in ir.ops.iter().skip(i + 1) {
+        match (&op.kind, op.form) {
+            (_, crate::ir::Form::Label) => return true,
+            (crate::ir::OpKind::Nop, _) => continue,
+            (crate::ir::OpKind::Exit, _) => return op.guard.is_some(),
+            _ => return true,
+        }
+    }
+    true
+}

@@ -1,0 +1,422 @@
+//! Lowering of the memory instructions beyond `ld`/`st`/`atom`/`red`: the
+//! asynchronous, matrix, bulk, tensor and multicast paths.
+//!
+//! Each becomes one [`OpKind::Mem`] whose `MemOp` says what the
+//! instruction moves and where, as data (its `MemKind`, the address the
+//! lanes supply, and further operands as [`Aux`] roles in its `MemExt`):
+//!
+//! * `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy}`
+//!   (LDGSTS): a per-lane copy of 4, 8 or 16 bytes. The access's address is
+//!   the global source (its L1 lines and L2 sectors); the shared
+//!   destination is [`Aux::SharedDst`] (its wavefronts); `src-size` and
+//!   `ignore-src` are kept to know which lanes read nothing (zero-fill).
+//!   `cp.async.commit_group` / `wait_group` / `wait_all` /
+//!   `mbarrier.arrive` move nothing and stay out of the access list.
+//! * `ldmatrix` / `stmatrix` (LDSM/STSM): the lanes `rows*k .. rows*(k+1)`
+//!   supply the row addresses of matrix `k`; every row is 16 bytes in shared
+//!   memory (`m8n8.b16`, `m8n16.b8x16`, the transposed `m16n8.b8`), 16 rows
+//!   per matrix for `m16n16.b8`. `.trans` changes which register receives
+//!   which element, not the addresses.
+//! * `cp.async.bulk`, `cp.reduce.async.bulk`, `cp.async.bulk.prefetch`, their
+//!   `.tensor` forms and `multimem.cp.*`: one copy per executing lane, run by
+//!   the copy engine (TMA). Bytes per copy come from the `size` operand
+//!   ([`Aux::Size`]) of the non-tensor forms; a tensor copy's bytes are the
+//!   tensor map's box, which the PTX does not contain.
+//! * `multimem.ld_reduce` / `st` / `red`: per-lane accesses to a multicast
+//!   address in global memory.
+//! * `wgmma.mma_async`: its shared-memory operands, through 64-bit matrix
+//!   descriptors ([`Aux::DescA`], [`Aux::DescB`]).
+//! * `mbarrier.try_wait` / `test_wait` set their predicate to true: a wait
+//!   is taken as complete at its first test, so the accesses after a wait
+//!   loop are reached (the barrier's phase is not modelled).
+
+use super::{elem_bits, mem_space, type_name, vector_width, Ctx};
+use crate::analysis::model::{BulkFacts, MatrixFacts};
+use crate::ir::{
+    AccessOp, Aux, CacheHints, ExpectTx, MemKind, MemOp as MemInfo, OpId, OpKind, Space, Src,
+};
+use crate::syntax::ast::{Instruction, Operand, OperandKind};
+
+/// A per-lane access of `bits` bits; the callers set its kind and extension.
+fn plain(op: AccessOp, space: Space, bits: u32, addr: Src, no_result: bool) -> MemInfo {
+    MemInfo::plain(op, MemKind::Plain, space, (bits, 1), addr, no_result)
+}
+
+/// The lowering of `opcode` when it is one of the instructions above.
+pub(super) fn lower<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    opcode: &str,
+    mods: &[&str],
+    ops: &[Operand<'src>],
+) -> Option<OpKind> {
+    match opcode {
+        "cp" if mods.first() == Some(&"async") && mods.get(1) == Some(&"bulk") => {
+            bulk(cx, mods, ops, false)
+        }
+        "cp" if mods.first() == Some(&"reduce") && mods.get(2) == Some(&"bulk") => {
+            bulk(cx, mods, ops, true)
+        }
+        "cp" if mods.first() == Some(&"async") => cp_async(cx, mods, ops),
+        "ldmatrix" | "stmatrix" => matrix(cx, opcode == "ldmatrix", mods, ops),
+        "multimem" => match mods.first().copied() {
+            Some("cp") => {
+                let reduce = mods.get(1) == Some(&"reduce");
+                bulk(cx, &mods[1..], ops, reduce).map(|mut k| {
+                    if let OpKind::Mem { info, .. } = &mut k {
+                        info.ext_mut().multimem = true;
+                    }
+                    k
+                })
+            }
+            Some("ld_reduce") | Some("st") | Some("red") => multimem(cx, mods, ops),
+            _ => None,
+        },
+        "wgmma" if mods.first() == Some(&"mma_async") => wgmma(cx, ops),
+        // `mbarrier.try_wait`/`test_wait`: the analysis takes the wait as
+        // complete at its first test (the phase's copies and arrivals are
+        // not modelled), so the code after a wait loop is reached.
+        "mbarrier" if mods.iter().any(|m| *m == "try_wait" || *m == "test_wait") => {
+            match cx.dsts(ops.first()?).as_slice() {
+                [dst] => Some(OpKind::PredLogic {
+                    op: "mov",
+                    dst: *dst,
+                    srcs: vec![Src::Imm(1)],
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> Option<OpKind> {
+    // commit_group, wait_group, wait_all, mbarrier.arrive: no data moves.
+    if !mods.iter().any(|m| *m == "ca" || *m == "cg") || ops.len() < 3 {
+        return None;
+    }
+    let dst = cx.src(&ops[0]);
+    let src = cx.src(&ops[1]);
+    let size = match ops[2].kind {
+        OperandKind::Int(v) if (1..=16).contains(&v) => v as u32,
+        _ => 16,
+    };
+    let has_policy = mods.iter().any(|m| m.starts_with("L2::cache_hint"));
+    let mut rest: Vec<&Operand<'src>> = ops[3..].iter().collect();
+    if has_policy {
+        rest.pop();
+    }
+    let mut info = plain(AccessOp::Load, Space::Global, size * 8, src, true);
+    info.kind = MemKind::AsyncCopy;
+    info.cache = CacheHints::from_modifiers(mods.iter().copied());
+    info.ext_mut().aux.push((Aux::SharedDst, dst));
+    if let Some(o) = rest.first() {
+        let is_pred = match &o.kind {
+            OperandKind::Not(_) => true,
+            OperandKind::Reg { name, .. } => cx.is_pred(name.text),
+            OperandKind::Symbol(id) => cx.is_pred(id.text),
+            _ => false,
+        };
+        let s = cx.src(o);
+        info.ext_mut().aux.push((
+            if is_pred {
+                Aux::IgnoreSrc
+            } else {
+                Aux::SrcSize
+            },
+            s,
+        ));
+    }
+    Some(OpKind::Mem {
+        info,
+        dsts: Vec::new(),
+    })
+}
+
+fn matrix<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    load: bool,
+    mods: &[&str],
+    ops: &[Operand<'src>],
+) -> Option<OpKind> {
+    let (data, addr) = if load {
+        (ops.first()?, ops.get(1)?)
+    } else {
+        (ops.get(1)?, ops.first()?)
+    };
+    let shape = mods
+        .iter()
+        .find(|m| m.starts_with('m') && m.contains('n'))?;
+    let matrices = mods
+        .iter()
+        .find_map(|m| match *m {
+            "x1" => Some(1),
+            "x2" => Some(2),
+            "x4" => Some(4),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let rows_per_matrix = if *shape == "m16n16" { 16 } else { 8 };
+    let facts = MatrixFacts {
+        shape: shape.to_string(),
+        matrices,
+        rows_per_matrix,
+        row_bytes: 16,
+        trans: mods.contains(&"trans"),
+    };
+    let a = cx.src(addr);
+    let space = mem_space(mods);
+    let mut info = plain(
+        if load {
+            AccessOp::Load
+        } else {
+            AccessOp::Store
+        },
+        space,
+        128,
+        a,
+        !load,
+    );
+    info.kind = if load {
+        MemKind::MatrixLoad
+    } else {
+        MemKind::MatrixStore
+    };
+    info.ext_mut().matrix = Some(facts);
+    info.elem_type = mods.iter().rev().find_map(|m| type_name(m));
+    let dsts = if load { cx.dsts(data) } else { Vec::new() };
+    Some(OpKind::Mem { info, dsts })
+}
+
+/// Spaces named in the modifiers, in order (`shared::cluster`, `global`, `L2`).
+fn spaces<'m>(mods: &[&'m str]) -> Vec<&'m str> {
+    mods.iter()
+        .copied()
+        .filter(|m| {
+            m.starts_with("shared") || *m == "global" || *m == "L2" || m.starts_with("param")
+        })
+        .collect()
+}
+
+fn bulk<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    mods: &[&str],
+    ops: &[Operand<'src>],
+    reduce: bool,
+) -> Option<OpKind> {
+    let prefetch = mods.contains(&"prefetch");
+    let tensor_dims = mods.iter().find_map(|m| {
+        let d = m.strip_suffix('d')?;
+        d.parse::<u8>().ok().filter(|d| (1..=5).contains(d))
+    });
+    let sp = spaces(mods);
+    let (destination, source) = if prefetch {
+        (
+            "L2".to_string(),
+            sp.iter()
+                .find(|s| **s != "L2")
+                .unwrap_or(&"global")
+                .to_string(),
+        )
+    } else {
+        (
+            sp.first().unwrap_or(&"?").to_string(),
+            sp.get(1).unwrap_or(&"?").to_string(),
+        )
+    };
+    let completion = mods
+        .iter()
+        .find(|m| m.starts_with("mbarrier::") || **m == "bulk_group")
+        .map(|m| m.to_string());
+    let reduction = if reduce {
+        mods.iter()
+            .find(|m| {
+                matches!(
+                    **m,
+                    "add" | "min" | "max" | "inc" | "dec" | "and" | "or" | "xor"
+                )
+            })
+            .map(|m| m.to_string())
+    } else {
+        None
+    };
+    let is_addr = |o: &Operand<'_>| matches!(o.kind, OperandKind::Address { .. });
+    let mut info;
+    // Operand positions: [dst], [src], size, [mbar] for the plain forms;
+    // [src], size for a prefetch; the tensor forms replace the global
+    // address by [tensorMap, coords].
+    let global_dst = destination == "global";
+    let op = if reduce {
+        AccessOp::Atomic
+    } else if global_dst {
+        AccessOp::Store
+    } else {
+        AccessOp::Load
+    };
+    let space = if destination == "global" || source == "global" {
+        Space::Global
+    } else {
+        Space::Shared
+    };
+    if prefetch {
+        let a = ops
+            .first()
+            .filter(|o| is_addr(o))
+            .map(|o| cx.src(o))
+            .unwrap_or(Src::Unknown);
+        info = plain(op, space, 8, a, true);
+        if tensor_dims.is_none() {
+            if let Some(s) = ops.get(1) {
+                let s = cx.src(s);
+                info.ext_mut().aux.push((Aux::Size, s));
+            }
+        }
+    } else if tensor_dims.is_some() {
+        // load: [smem], [map, coords], [mbar]; store/reduce: [map, coords], [smem]
+        let (smem, mbar) = if global_dst {
+            (ops.get(1), None)
+        } else {
+            (ops.first(), ops.get(2))
+        };
+        let a = smem
+            .filter(|o| is_addr(o))
+            .map(|o| cx.src(o))
+            .unwrap_or(Src::Unknown);
+        info = plain(op, space, 8, a, true);
+        if let Some(m) = mbar.filter(|o| is_addr(o)) {
+            let m = cx.src(m);
+            info.ext_mut().aux.push((Aux::Mbarrier, m));
+        }
+    } else {
+        let a = ops
+            .first()
+            .filter(|o| is_addr(o))
+            .map(|o| cx.src(o))
+            .unwrap_or(Src::Unknown);
+        info = plain(op, space, 8, a, true);
+        if let Some(o) = ops.get(1).filter(|o| is_addr(o)) {
+            let o = cx.src(o);
+            info.ext_mut().aux.push((Aux::OtherAddr, o));
+        }
+        if let Some(s) = ops.get(2) {
+            let s = cx.src(s);
+            info.ext_mut().aux.push((Aux::Size, s));
+        }
+        if completion
+            .as_deref()
+            .is_some_and(|c| c.starts_with("mbarrier"))
+        {
+            if let Some(m) = ops.get(3).filter(|o| is_addr(o)) {
+                let m = cx.src(m);
+                info.ext_mut().aux.push((Aux::Mbarrier, m));
+            }
+        }
+    }
+    info.kind = MemKind::BulkCopy;
+    info.cache = CacheHints::from_modifiers(mods.iter().copied());
+    info.ext_mut().bulk = Some(BulkFacts {
+        bytes: None,
+        tensor_dims,
+        destination,
+        source,
+        reduction,
+        completion,
+        multicast: mods.iter().any(|m| m.starts_with("multicast")),
+        mbarrier: None,
+        residues_16: Vec::new(),
+    });
+    Some(OpKind::Mem {
+        info,
+        dsts: Vec::new(),
+    })
+}
+
+fn multimem<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> Option<OpKind> {
+    let (op, kind, addr_idx) = match mods.first().copied()? {
+        "ld_reduce" => (AccessOp::Load, MemKind::Plain, 1),
+        "st" => (AccessOp::Store, MemKind::Plain, 0),
+        _ => (AccessOp::Atomic, MemKind::Reduction, 0),
+    };
+    let addr = cx.src(ops.get(addr_idx)?);
+    let bits = elem_bits(mods) * vector_width(mods);
+    let mut info = plain(op, Space::Global, bits, addr, op != AccessOp::Load);
+    info.kind = kind;
+    info.elem_type = mods.iter().rev().find_map(|m| type_name(m));
+    info.ext_mut().multimem = true;
+    let dsts = if op == AccessOp::Load {
+        ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Some(OpKind::Mem { info, dsts })
+}
+
+fn wgmma<'src>(cx: &mut Ctx<'_, 'src>, ops: &[Operand<'src>]) -> Option<OpKind> {
+    let dsts = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
+    let mut info = plain(AccessOp::Load, Space::Shared, 0, Src::Unknown, false);
+    info.kind = MemKind::TensorOperand;
+    if let Some(o) = ops
+        .get(1)
+        .filter(|o| matches!(o.kind, OperandKind::Reg { .. }))
+    {
+        let a = cx.src(o);
+        info.ext_mut().aux.push((Aux::DescA, a));
+    }
+    if let Some(o) = ops
+        .get(2)
+        .filter(|o| matches!(o.kind, OperandKind::Reg { .. }))
+    {
+        let b = cx.src(o);
+        info.ext_mut().aux.push((Aux::DescB, b));
+    }
+    if info.aux_operands().is_empty() {
+        return None;
+    }
+    Some(OpKind::Mem { info, dsts })
+}
+
+/// `mbarrier.expect_tx … [addr], txCount` and
+/// `mbarrier.arrive{_drop}.expect_tx … state, [addr], txCount`.
+pub(super) fn expect_tx<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    ins: &Instruction<'src>,
+    mods: &[&str],
+) -> Option<ExpectTx> {
+    if ins.opcode() != "mbarrier" || !mods.contains(&"expect_tx") {
+        return None;
+    }
+    let k = ins
+        .operands
+        .iter()
+        .position(|o| matches!(o.kind, OperandKind::Address { .. }))?;
+    let mbarrier = cx.src(&ins.operands[k]);
+    let bytes = cx.src(ins.operands.get(k + 1)?);
+    Some(ExpectTx {
+        op: OpId(cx.cur as u32),
+        mbarrier,
+        bytes,
+    })
+}
+
+/// `mov.b64 %rd, {%lo, %hi}`: the destination and its halves.
+pub(super) fn pack<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    ins: &Instruction<'src>,
+    mods: &[&str],
+) -> Option<(u32, (Src, Src, u32))> {
+    if ins.opcode() != "mov" {
+        return None;
+    }
+    let bits = elem_bits(mods);
+    let OperandKind::Vector(v) = &ins.operands.get(1)?.kind else {
+        return None;
+    };
+    let [lo, hi] = v.as_slice() else {
+        return None;
+    };
+    let dst = match cx.dsts(ins.operands.first()?).as_slice() {
+        [d] => *d,
+        _ => return None,
+    };
+    let (lo, hi) = (cx.src(lo), cx.src(hi));
+    Some((dst, (lo, hi, bits / 2)))
+}
