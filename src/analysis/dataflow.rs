@@ -49,7 +49,7 @@ use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
 use super::lower::{Lowered, OpKind, Special, Src};
-use super::transfer::{abstract_eval, OpaqueSource};
+use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
 
 /// Rounds of the fixpoint iteration before giving up.
@@ -284,9 +284,9 @@ impl Engine<'_, '_> {
                 } => {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
-                    if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
-                        let n = Value::Pred(!*p);
-                        self.assign(&mut st, *d2, n, guard, mask);
+                    if let Some(d2) = dst2 {
+                        let v2 = second_result(*alu, &args, &v, self);
+                        self.assign(&mut st, *d2, v2, guard, mask);
                     }
                     self.assign(&mut st, *dst, v, guard, mask);
                 }
@@ -367,7 +367,7 @@ impl Engine<'_, '_> {
                                 self.uniform_opaque(k as u32)
                             }
                         } else {
-                            Value::Varying { data: true }
+                            super::bounds::loaded(info.elem)
                         };
                         self.assign(&mut st, *d, v, guard, mask);
                     }

@@ -71,6 +71,8 @@ pub struct MemInfo {
     pub no_result: bool,
     /// For loads and atomics: some instruction reads the result register.
     pub result_used: bool,
+    /// The element type (bounds the loaded values: `ld.u8` gives `[0, 255]`).
+    pub elem: Option<super::transfer::Ty>,
 }
 
 /// What one statement does.
@@ -534,10 +536,22 @@ fn lower_instr<'src>(
                         addr,
                         no_result: is_store,
                         result_used: true,
+                        elem: mods
+                            .iter()
+                            .rev()
+                            .find_map(|m| super::transfer::Ty::parse(m)),
                     },
                     dsts,
                 }
             }
+        }
+        "mov"
+            if ops
+                .iter()
+                .take(2)
+                .any(|o| matches!(o.kind, OperandKind::Vector(_))) =>
+        {
+            lower_pack(cx, &mods, ops)
         }
         _ => {
             let dst_ops = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
@@ -585,4 +599,77 @@ fn lower_instr<'src>(
         }
     };
     Op { guard, kind }
+}
+
+/// `mov.bN d, {p0, p1, …}` (packing) and `mov.bN {d0, d1}, s` (unpacking
+/// into two halves); other unpackings write unknown values.
+fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> OpKind {
+    let ty = mods
+        .iter()
+        .find_map(|m| super::transfer::Ty::parse(m))
+        .unwrap_or(super::transfer::Ty {
+            bits: 64,
+            signed: false,
+            float: false,
+        });
+    let parts = |o: &Operand<'src>| match &o.kind {
+        OperandKind::Vector(v) => Some(v.len()),
+        _ => None,
+    };
+    let (Some(d), Some(s)) = (ops.first(), ops.get(1)) else {
+        return OpKind::Nop;
+    };
+    match (parts(d), parts(s)) {
+        (None, Some(n)) if n > 0 && ty.bits as usize % n == 0 => {
+            let dsts = cx.dsts(d);
+            let srcs: Vec<Src> = match &s.kind {
+                OperandKind::Vector(v) => v.iter().map(|o| cx.src(o)).collect(),
+                _ => Vec::new(),
+            };
+            match dsts.as_slice() {
+                [dst] => OpKind::Alu {
+                    alu: super::transfer::Alu {
+                        op: super::transfer::AluOp::Pack((ty.bits as usize / n) as u8),
+                        ty,
+                    },
+                    dst: *dst,
+                    dst2: None,
+                    srcs,
+                },
+                _ => OpKind::Other { dsts, srcs },
+            }
+        }
+        (Some(2), None) => {
+            // Every position gets a register (`_` sinks included) so that
+            // the halves keep their order.
+            let regs: Vec<u32> = match &d.kind {
+                OperandKind::Vector(v) => v
+                    .iter()
+                    .map(|o| match &o.kind {
+                        OperandKind::Reg {
+                            name,
+                            component: None,
+                        } if !name.text.is_empty() => cx.reg(name.text),
+                        _ => cx.reg("_"),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let src = cx.src(s);
+            OpKind::Alu {
+                alu: super::transfer::Alu {
+                    op: super::transfer::AluOp::Unpack(0, (ty.bits / 2) as u8),
+                    ty,
+                },
+                dst: regs[0],
+                dst2: Some(regs[1]),
+                srcs: vec![src],
+            }
+        }
+        _ => {
+            let dsts = cx.dsts(d);
+            let srcs = vec![cx.src(s)];
+            OpKind::Other { dsts, srcs }
+        }
+    }
 }

@@ -49,12 +49,16 @@
 //! or direct use marks it as a pointer), `shared`/`local` when derived from a
 //! variable of that space, `generic` otherwise.
 
+pub mod bitfield;
+pub mod bounds;
 pub mod cost;
+pub mod crosslane;
 pub mod dataflow;
 pub mod domain;
 pub mod launch;
 pub mod lower;
 pub mod model;
+pub mod symbolic;
 pub mod totals;
 pub mod transfer;
 
@@ -982,6 +986,22 @@ pub fn explain_register(
         Value::Varying { data: true } => RegisterFacts {
             kind: "data-dependent",
             value: "depends on loaded data".into(),
+            lanes: None,
+            active: mask,
+        },
+        Value::Range(r) => RegisterFacts {
+            kind: if r.data {
+                "data-dependent, bounded"
+            } else {
+                "bounded"
+            },
+            value: {
+                let mut s = r.to_string();
+                for (i, name) in p.params.iter().enumerate().rev() {
+                    s = s.replace(&format!("param{i}"), name);
+                }
+                format!("differs across lanes within {s}")
+            },
             lanes: None,
             active: mask,
         },

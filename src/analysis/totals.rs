@@ -496,11 +496,21 @@ fn run_warp(
                 }
                 let known_all = g[..ns].iter().fold(u32::MAX, |k, x| k & x.known);
                 let data_any = g[..ns].iter().fold(0u32, |d, x| d | x.data);
+                let cross = cross_lane(*alu, &g[..ns], exec & !unknown_guard);
                 let mut m = exec | unknown_guard;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let bit = 1u32 << l;
+                    if let Some(c) = &cross {
+                        let known = unknown_guard & bit == 0;
+                        let data = c.data & bit != 0 || (!known && unknown_guard_data);
+                        regs.set(*dst, l, c.out[l].filter(|_| known), data);
+                        if let Some(d2) = dst2 {
+                            regs.set(*d2, l, c.second[l].filter(|_| known), data);
+                        }
+                        continue;
+                    }
                     let mut buf = [0i64; 4];
                     for (b, x) in buf.iter_mut().zip(g.iter()).take(ns) {
                         *b = x.v[l];
@@ -543,7 +553,12 @@ fn run_warp(
                         unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
-                        regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
+                        let o2 = if unk.is_some() || unknown_guard & bit != 0 {
+                            None
+                        } else {
+                            super::transfer::second_scalar(*alu, vals, out)
+                        };
+                        regs.set(*d2, l, o2, data);
                     }
                 }
             }
@@ -741,6 +756,75 @@ fn run_warp(
         }
     }
     Ok(())
+}
+
+/// The results of a cross-lane instruction in every lane (`shfl.sync`,
+/// `vote`, `activemask`), when its operands are known where needed.
+struct Cross {
+    out: [Option<i64>; WARP],
+    data: u32,
+    second: [Option<i64>; WARP],
+}
+
+fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cross> {
+    use super::crosslane::{shfl_sources, WarpOp};
+    let mut c = Cross {
+        out: [None; WARP],
+        data: 0,
+        second: [None; WARP],
+    };
+    match alu.op {
+        AluOp::Shfl(mode) => {
+            let (a, b, cc) = (g.first()?, g.get(1)?, g.get(2)?);
+            if b.known & cc.known & exec != exec {
+                return None;
+            }
+            let (src, p) = shfl_sources(mode, &b.v, &cc.v);
+            for l in 0..WARP {
+                if exec & (1 << l) == 0 {
+                    continue;
+                }
+                let j = src[l];
+                if a.known & exec & (1 << j) != 0 {
+                    c.out[l] = Some(a.v[j]);
+                } else if a.data & (1 << j) != 0 {
+                    c.data |= 1 << l;
+                }
+                c.second[l] = Some(((p >> l) & 1) as i64);
+            }
+            Some(c)
+        }
+        AluOp::Warp(op @ (WarpOp::Ballot | WarpOp::Any | WarpOp::All | WarpOp::Uni)) => {
+            let p = g.first()?;
+            if p.known & exec != exec {
+                return None;
+            }
+            let bits = (0..WARP)
+                .filter(|&l| exec & (1 << l) != 0 && p.v[l] != 0)
+                .fold(0u32, |m, l| m | (1 << l));
+            let v = match op {
+                WarpOp::Ballot => bits as i64,
+                WarpOp::Any => (bits != 0) as i64,
+                WarpOp::All => (bits == exec) as i64,
+                _ => (bits == 0 || bits == exec) as i64,
+            };
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(v);
+                }
+            }
+            Some(c)
+        }
+        AluOp::Warp(WarpOp::ActiveMask) => {
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(exec as i64);
+                }
+            }
+            Some(c)
+        }
+        _ => None,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

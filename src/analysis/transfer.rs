@@ -45,7 +45,9 @@
 //! (index arithmetic); exact lanes never assume anything. Floating-point
 //! arithmetic is not modelled (its results are opaque or varying).
 
-use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::bitfield;
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Value, WARP};
+use super::{bounds, crosslane, symbolic};
 
 /// An integer type: width and signedness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,7 +192,47 @@ pub enum AluOp {
     Setp(Cmp, Option<AluOp2>),
     /// `bfe`
     Bfe,
+    /// `bfi`: `a` inserted into `b` at bit `c`, `d` bits long.
+    Bfi,
+    /// `prmt` with its mode.
+    Prmt(PrmtMode),
+    /// `shf.l` / `shf.r`, `.clamp` or `.wrap`.
+    Shf {
+        /// `.l`
+        left: bool,
+        /// `.clamp`
+        clamp: bool,
+    },
+    /// `lop3` (the truth table is the fourth operand).
+    Lop3,
+    /// `brev`
+    Brev,
+    /// `popc`
+    Popc,
+    /// `clz`
+    Clz,
+    /// `bfind`, `.shiftamt`.
+    Bfind(bool),
+    /// `bmsk`, `.clamp`.
+    Bmsk(bool),
+    /// `szext`, `.clamp`.
+    Szext(bool),
+    /// `mov.bN d, {p0, p1, …}`: the parts (low first) are the sources, each of
+    /// the given width in bits.
+    Pack(u8),
+    /// `mov.bN {d0, d1}, s`: part `.0` (low first) of the given width `.1`;
+    /// the second destination receives part `.0 + 1`.
+    Unpack(u8, u8),
+    /// `shfl.sync` (a lane permutation; see `crosslane`).
+    Shfl(ShflMode),
+    /// `vote`, `activemask`, `redux.sync`, `match.sync` (see `crosslane`).
+    Warp(WarpOp),
+    /// `mapa`: the address of the same shared variable in another CTA of the cluster.
+    Mapa,
 }
+
+pub use super::bitfield::PrmtMode;
+pub use super::crosslane::{ShflMode, WarpOp};
 
 /// Boolean combination of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,6 +291,39 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "selp" => AluOp::Selp,
         "slct" if !mods.contains(&"f32") => AluOp::Slct,
         "bfe" => AluOp::Bfe,
+        "bfi" => AluOp::Bfi,
+        "prmt" => AluOp::Prmt(
+            mods.iter()
+                .find_map(|m| {
+                    Some(match *m {
+                        "f4e" => PrmtMode::F4e,
+                        "b4e" => PrmtMode::B4e,
+                        "rc8" => PrmtMode::Rc8,
+                        "ecl" => PrmtMode::Ecl,
+                        "ecr" => PrmtMode::Ecr,
+                        "rc16" => PrmtMode::Rc16,
+                        _ => return None,
+                    })
+                })
+                .unwrap_or(PrmtMode::Generic),
+        ),
+        "shf" => AluOp::Shf {
+            left: mods.contains(&"l"),
+            clamp: mods.contains(&"clamp"),
+        },
+        // `lop3.or`/`lop3.and` also write a predicate: not modelled.
+        "lop3" if !mods.iter().any(|m| matches!(*m, "or" | "and")) => AluOp::Lop3,
+        "brev" => AluOp::Brev,
+        "popc" => AluOp::Popc,
+        "clz" => AluOp::Clz,
+        "bfind" => AluOp::Bfind(mods.contains(&"shiftamt")),
+        "bmsk" => AluOp::Bmsk(mods.contains(&"clamp")),
+        "szext" => AluOp::Szext(mods.contains(&"clamp")),
+        "shfl" => AluOp::Shfl(super::crosslane::shfl_mode(mods)?),
+        "vote" | "activemask" | "redux" | "match" => {
+            AluOp::Warp(super::crosslane::warp_op(opcode, mods)?)
+        }
+        "mapa" => AluOp::Mapa,
         "cvt" => {
             let src = *tys.get(1)?;
             AluOp::Cvt(src)
@@ -446,6 +521,100 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             out(v as i64)
         }
         AluOp::Setp(..) => None,
+        AluOp::Bfi => out(bitfield::bfi(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            *args.get(3)?,
+            t.bits,
+        )),
+        AluOp::Prmt(m) => out(bitfield::prmt(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            m,
+        )),
+        AluOp::Shf { left, clamp } => out(bitfield::shf(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            left,
+            clamp,
+        )),
+        AluOp::Lop3 => out(bitfield::lop3(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            *args.get(3)?,
+            t.bits,
+        )),
+        AluOp::Brev => out(bitfield::brev(*args.first()?, t.bits)),
+        // popc, clz, bfind write a .u32 count whatever the source width.
+        AluOp::Popc => Some(bitfield::popc(*args.first()?, t.bits)),
+        AluOp::Clz => Some(bitfield::clz(*args.first()?, t.bits)),
+        AluOp::Bfind(s) => Some(bitfield::bfind(*args.first()?, t.bits, t.signed, s)),
+        AluOp::Bmsk(c) => Some(bitfield::bmsk(*args.first()?, *args.get(1)?, c)),
+        AluOp::Szext(c) => Some(bitfield::szext(*args.first()?, *args.get(1)?, t.signed, c)),
+        AluOp::Pack(w) => {
+            if args.is_empty() {
+                return None;
+            }
+            out(bitfield::pack(args, w as u32))
+        }
+        AluOp::Unpack(k, w) => Some(bitfield::unpack(*args.first()?, k as u32, w as u32)),
+        // Cross-lane and cluster operations have no one-lane semantics.
+        AluOp::Shfl(_) | AluOp::Warp(_) | AluOp::Mapa => None,
+    }
+}
+
+/// The value of the second destination of `alu` (`setp p|q`: `!p`;
+/// unpacking: the high half; `shfl.sync d|p`: whether the source lane was in
+/// range; `match.all.sync d|p`: uniform), given the first one `first`.
+pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn OpaqueSource) -> Value {
+    match (alu.op, first) {
+        (AluOp::Setp(..), Value::Pred(p)) => Value::Pred(!*p),
+        (AluOp::Unpack(k, w), _) => abstract_eval(
+            Alu {
+                op: AluOp::Unpack(k + 1, w),
+                ty: alu.ty,
+            },
+            args,
+            &mut SecondSlots(ctx),
+        ),
+        (AluOp::Shfl(m), _) => crosslane::shfl_pred(m, args),
+        (AluOp::Warp(WarpOp::MatchAll), _) => crosslane::match_all_pred(args),
+        _ => Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: args.iter().any(Value::is_data),
+        }),
+    }
+}
+
+/// One lane's second destination (see [`second_result`]); `first` is the
+/// lane's first result. Cross-lane operations are not evaluated here.
+pub fn second_scalar(alu: Alu, args: &[i64], first: Option<i64>) -> Option<i64> {
+    match alu.op {
+        AluOp::Setp(..) => first.map(|v| (v == 0) as i64),
+        AluOp::Unpack(k, w) => eval_scalar(
+            Alu {
+                op: AluOp::Unpack(k + 1, w),
+                ty: alu.ty,
+            },
+            args,
+        ),
+        _ => None,
+    }
+}
+
+/// The second destination's opaque symbols use their own slots.
+struct SecondSlots<'a>(&'a mut dyn OpaqueSource);
+
+impl OpaqueSource for SecondSlots<'_> {
+    fn opaque(&mut self, slot: u32, cong: Cong) -> Sym {
+        self.0.opaque(500 + slot, cong)
+    }
+    fn facts(&self) -> &SymFacts {
+        self.0.facts()
     }
 }
 
@@ -582,8 +751,12 @@ fn pow2_above(c: i64) -> Option<i64> {
 /// `args` are the sources in order (for `selp`, the predicate last; for
 /// `setp` with a combination, the combining predicate last).
 pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
-    if let AluOp::Setp(cmp, comb) = alu.op {
-        return setp(cmp, comb, alu.ty, args);
+    match alu.op {
+        AluOp::Setp(cmp, comb) => return setp(cmp, comb, alu.ty, args),
+        AluOp::Shfl(m) => return crosslane::shfl(m, args, ctx),
+        AluOp::Warp(w) => return crosslane::warp(w, args, ctx),
+        AluOp::Mapa => return crosslane::mapa(args, ctx),
+        _ => {}
     }
     if alu.op == AluOp::Selp {
         return selp(args, ctx);
@@ -612,6 +785,15 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
     let Some(polys) = polys else {
+        // Data-dependent operands: keep what bounds them.
+        if args
+            .iter()
+            .any(|a| a.is_data() || matches!(a, Value::Range(_)))
+        {
+            if let Some(v) = bounds::eval(alu, args) {
+                return v;
+            }
+        }
         return give_up(args, ctx);
     };
     // Exact lanes: evaluate lane by lane.
@@ -647,6 +829,12 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     })();
     if let Some(r) = r {
         return Value::poly(r);
+    }
+    // Bit-level instructions on symbolic values, rewritten into the
+    // operations above (`bfi`, `lop3`, `shf`, `szext`, `bfe`, packing, and
+    // magic-number division).
+    if let Some(v) = symbolic::eval(alu, args, ctx) {
+        return v;
     }
     // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
     // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
@@ -874,9 +1062,23 @@ fn selp(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
                 give_up(&[a.clone(), b.clone()], ctx)
             }
         }
-        _ => Value::Varying {
-            data: a.is_data() || b.is_data() || p.is_data(),
-        },
+        _ => {
+            let data = a.is_data() || b.is_data() || p.is_data();
+            if data {
+                let t = Ty {
+                    bits: 64,
+                    signed: true,
+                    float: false,
+                };
+                if let Some(Value::Range(r)) = bounds::hull(a, b, t) {
+                    return Value::Range(std::rc::Rc::new(Range {
+                        data,
+                        ..(*r).clone()
+                    }));
+                }
+            }
+            Value::Varying { data }
+        }
     }
 }
 
