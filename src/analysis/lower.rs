@@ -620,7 +620,7 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
         return OpKind::Nop;
     };
     match (parts(d), parts(s)) {
-        (None, Some(n)) if n > 0 && ty.bits as usize % n == 0 => {
+        (None, Some(n)) if n > 0 && (ty.bits as usize).is_multiple_of(n) => {
             let dsts = cx.dsts(d);
             let srcs: Vec<Src> = match &s.kind {
                 OperandKind::Vector(v) => v.iter().map(|o| cx.src(o)).collect(),

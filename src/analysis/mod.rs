@@ -278,21 +278,8 @@ fn static_access(
             match d.exact() {
                 Some(dl) => {
                     let cong = facts.poly_cong(&u);
-                    let mut residues = cong.residues(128);
-                    // PTX requires every lane's address to be aligned to the
-                    // access size: drop the residues that would violate it.
-                    let align = (bytes as i64).clamp(1, 128);
-                    if align & (align - 1) == 0 {
-                        let first = mask.trailing_zeros() as usize;
-                        let ok: Vec<i64> = residues
-                            .iter()
-                            .copied()
-                            .filter(|u| (u + dl[first.min(31)]).rem_euclid(align) == 0)
-                            .collect();
-                        if !ok.is_empty() {
-                            residues = ok;
-                        }
-                    }
+                    let first = mask.trailing_zeros() as usize;
+                    let residues = aligned_residues(cong, dl[first.min(31)], bytes);
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
                     if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(format!(
@@ -364,7 +351,36 @@ fn static_access(
                 }
             }
         }
-        Value::Varying { data: true } => {
+        Value::Range(r) if r.bounded() => {
+            let cong = facts.poly_cong(&r.base);
+            let residues = aligned_residues(cong, r.lo, bytes);
+            let cost =
+                cost::ranged_random_cost(&residues, r.lo, r.hi, r.cong.m, r.cong.r, active, bytes);
+            let mut text = r.to_string();
+            for (i, name) in params.iter().enumerate().rev() {
+                text = text.replace(&format!("param{i}"), name);
+            }
+            Some(StaticAccess {
+                wavefronts: None,
+                pattern: if r.data {
+                    Pattern::Random
+                } else {
+                    Pattern::Unknown
+                },
+                stride: None,
+                lane_pattern: format!("each lane within {text}"),
+                cost,
+                ideal,
+                active: active as f64,
+                caveats: vec![format!(
+                    "the address {} within a known range ({} to {} sectors per request): the expected figures assume the lanes are drawn independently and uniformly from it",
+                    if r.data { "depends on loaded data" } else { "differs across lanes in an unknown way" },
+                    cost.sectors_min,
+                    cost.sectors_max
+                )],
+            })
+        }
+        Value::Varying { data: true } | Value::Range(_) if fact.addr.is_data() => {
             let mut s = unresolved(
                 Pattern::Random,
                 "data-dependent (address computed from loaded values)",
@@ -383,6 +399,116 @@ fn static_access(
             Some(s)
         }
     }
+}
+
+/// The residues (mod 128) of a uniform base with congruence `cong` that
+/// leave the address `base + first` aligned to the access size (PTX requires
+/// every lane's address to be), or all the congruence allows when none does.
+fn aligned_residues(cong: Cong, first: i64, bytes: u32) -> Vec<i64> {
+    let mut residues = cong.residues(128);
+    let align = (bytes as i64).clamp(1, 128);
+    if align & (align - 1) == 0 {
+        let ok: Vec<i64> = residues
+            .iter()
+            .copied()
+            .filter(|u| (u + first).rem_euclid(align) == 0)
+            .collect();
+        if !ok.is_empty() {
+            residues = ok;
+        }
+    }
+    residues
+}
+
+/// What the static analysis proved about each memory instruction's lane
+/// addresses, for the simulated requests whose addresses the simulation does
+/// not know (a base loaded from a uniform address, a data-dependent index
+/// within bounds): the same shape in every warp class, or nothing.
+fn lane_shapes(
+    low: &lower::Lowered<'_>,
+    results: &[dataflow::ClassResult],
+) -> HashMap<u32, totals::LaneShape> {
+    let mut out = HashMap::new();
+    for (i, op) in low.ops.iter().enumerate() {
+        let lower::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
+        let bytes = info.bits.div_ceil(8).max(1);
+        let facts: Vec<(&dataflow::AccessFact, &domain::SymFacts)> = results
+            .iter()
+            .filter_map(|r| r.accesses.get(&(i as u32)).map(|f| (f, &r.facts)))
+            .collect();
+        let Some(&(f0, _)) = facts.first() else {
+            continue;
+        };
+        let mut residues: Vec<i64> = Vec::new();
+        let shape = match &f0.addr {
+            Value::Poly(p) => {
+                let Some(d) = p.split().1.exact() else {
+                    continue;
+                };
+                let mut same = true;
+                for (f, sf) in &facts {
+                    let Some(q) = f.addr.as_poly() else {
+                        same = false;
+                        break;
+                    };
+                    let (u, dq) = q.split();
+                    if dq.exact() != Some(d) {
+                        same = false;
+                        break;
+                    }
+                    let first = f.mask.trailing_zeros().min(31) as usize;
+                    residues.extend(aligned_residues(sf.poly_cong(&u), d[first], bytes));
+                }
+                if !same {
+                    continue;
+                }
+                residues.sort_unstable();
+                residues.dedup();
+                totals::LaneShape::Exact {
+                    residues,
+                    d: Box::new(d),
+                }
+            }
+            Value::Range(r) if r.bounded() => {
+                for (f, sf) in &facts {
+                    match &f.addr {
+                        Value::Range(q)
+                            if q.lo == r.lo
+                                && q.hi == r.hi
+                                && q.cong == r.cong
+                                && q.data == r.data =>
+                        {
+                            residues.extend(aligned_residues(sf.poly_cong(&q.base), q.lo, bytes));
+                        }
+                        _ => {
+                            residues.clear();
+                            break;
+                        }
+                    }
+                }
+                if residues.is_empty() {
+                    continue;
+                }
+                residues.sort_unstable();
+                residues.dedup();
+                totals::LaneShape::Ranged {
+                    by_active: (0..=domain::WARP as u32)
+                        .map(|n| {
+                            cost::ranged_random_cost(
+                                &residues, r.lo, r.hi, r.cong.m, r.cong.r, n, bytes,
+                            )
+                        })
+                        .collect(),
+                    data: r.data,
+                }
+            }
+            _ => continue,
+        };
+        out.insert(i as u32, shape);
+    }
+    out
 }
 
 struct Prepared<'a, 'src> {
@@ -574,7 +700,8 @@ fn analyze_kernel(
                 pointer_params: low.pointer_params.clone(),
                 budget: totals::DEFAULT_BUDGET,
             };
-            match totals::simulate(&low, &si, &spaces) {
+            let shapes = lane_shapes(&low, &results);
+            match totals::simulate(&low, &si, &spaces, &shapes) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
                     let mut why = match e.stmt.and_then(|i| body.statements.get(i as usize)) {

@@ -44,7 +44,7 @@
 //! it is rewritten into. Opaque symbols created by the parts are kept apart
 //! (each part evaluates with its own slot range of the instruction).
 
-use super::domain::{Sym, SymFacts, Value};
+use super::domain::{Coef, Poly, Sym, SymFacts, Value, WARP};
 use super::transfer::{abstract_eval, Alu, AluOp, MulMode, OpaqueSource, Ty};
 
 /// Sub-evaluations of one instruction: part `k` gets slots `1000 + 64·k ..`.
@@ -196,13 +196,19 @@ pub fn eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Valu
             }
             (!gave_up(&acc)).then_some(acc)
         }
-        AluOp::Mul(MulMode::Hi) if !alu.ty.signed && alu.ty.bits == 32 => {
+        AluOp::Mul(MulMode::Hi) if alu.ty.bits == 32 => {
             let (x, m) = match (konst(args.first()), konst(args.get(1))) {
                 (None, Some(m)) => (args.first()?.clone(), m),
                 (Some(m), None) => (args.get(1)?.clone(), m),
                 _ => return None,
             };
-            let (d, s) = magic_divisor(m & 0xffff_ffff)?;
+            // A signed product of a non-negative index (below 2^31) by a
+            // positive constant is the unsigned one.
+            let m = alu.ty.read(m);
+            if m <= 0 {
+                return None;
+            }
+            let (d, s) = magic_divisor(m, if alu.ty.signed { 31 } else { 32 })?;
             let t64 = Ty {
                 bits: 64,
                 signed: false,
@@ -216,9 +222,10 @@ pub fn eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Valu
     }
 }
 
-/// `(d, s)` with `M·d = 2^(32+s) + e`, `0 ≤ e ≤ 1`, `d ≥ 2`: then
-/// `mulhi(x, M) = ⌊2^s·x / d⌋` for every `x < 2^32`.
-pub fn magic_divisor(m: i64) -> Option<(i64, u32)> {
+/// `(d, s)` with `M·d = 2^(32+s) + e`, `e·2^xbits ≤ 2^32`, `d ≥ 2`: then
+/// `mulhi(x, M) = ⌊2^s·x / d⌋` for every `x < 2^xbits` (the error term
+/// `e·x / 2^32` is below 1).
+pub fn magic_divisor(m: i64, xbits: u32) -> Option<(i64, u32)> {
     if m <= 1 {
         return None;
     }
@@ -227,11 +234,58 @@ pub fn magic_divisor(m: i64) -> Option<(i64, u32)> {
         let p = 1u128 << (32 + s);
         let d = p.div_ceil(m);
         let e = m * d - p;
-        if d >= 2 && e <= 1 && d < (1u128 << 32) {
+        if d >= 2 && (e << xbits) <= (1u128 << 32) && d < (1u128 << 32) {
             return Some((d as i64, s));
         }
     }
     None
+}
+
+/// `(x · M) >> k` (`mul.wide.u32` then `shr.u64`, as nvcc divides by
+/// constants): when every coefficient of `p` is a multiple of `M` and `M·d =
+/// 2^k + e` with `e ≤ 2^(k-32)`, this is `⌊x / d⌋` for every `x < 2^32` (the
+/// dividend of a 32-bit division; the error term `e·x / 2^k` is below 1),
+/// evaluated as a division by `d`.
+pub fn magic_shift(p: &Poly, k: i64, ty: Ty, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    if !(32..64).contains(&k) || p.is_uniform() {
+        return None;
+    }
+    let g = p
+        .terms()
+        .iter()
+        .flat_map(|(_, c)| (0..WARP).map(move |l| c.at(l)))
+        .fold(0u128, |g, v| gcd(g, v.unsigned_abs() as u128));
+    let mut m = g;
+    while m > 1 {
+        let p2 = 1u128 << k;
+        let d = p2.div_ceil(m);
+        let e = m * d - p2;
+        if d >= 2 && e <= (1u128 << (k - 32)) && d < (1u128 << 32) {
+            let m = i64::try_from(m).ok()?;
+            let x = Poly::from_terms(
+                p.terms()
+                    .iter()
+                    .map(|(mo, c)| (*mo, c.zip(&Coef::Same(m), |a, b| a / b)))
+                    .collect(),
+            );
+            let mut rw = Rewriter { ctx, next: 8, ty };
+            let q = rw.op(AluOp::Div, &[Value::poly(x), Value::constant(d as i64)]);
+            return (!gave_up(&q)).then_some(q);
+        }
+        if m % 2 != 0 {
+            break;
+        }
+        m /= 2;
+    }
+    None
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Truth tables of the three inputs (`lop3`'s convention).
@@ -283,9 +337,9 @@ fn lop3(rw: &mut Rewriter<'_>, ops: &[Value; 3], lut: i64) -> Option<Value> {
     }
     let nots = [false, true];
     // One operand.
-    for i in 0..3 {
+    for (i, &ti) in t.iter().enumerate() {
         for &n in &nots {
-            if (if n { !t[i] } else { t[i] }) == lut {
+            if (if n { !ti } else { ti }) == lut {
                 if let Some(v) = operand(rw, ops, i, n) {
                     return Some(v);
                 }
@@ -372,14 +426,17 @@ mod tests {
     #[test]
     fn magic_numbers_of_common_divisors() {
         // nvcc's constants for unsigned division by 3, 5 (and 10: `>> 3`) and 641
-        assert_eq!(magic_divisor(0xAAAA_AAAB), Some((3, 1)));
-        assert_eq!(magic_divisor(0xCCCC_CCCD), Some((5, 2)));
+        assert_eq!(magic_divisor(0xAAAA_AAAB, 32), Some((3, 1)));
+        assert_eq!(magic_divisor(0xCCCC_CCCD, 32), Some((5, 2)));
         // 25 uses M = 0x51EB851F, 25·M = 2^35 + 7: e > 1, refused
-        assert_eq!(magic_divisor(0x51EB_851F), None);
+        assert_eq!(magic_divisor(0x51EB_851F, 32), None);
         // 2^32 / 641 = 6700417 exactly + 1/641: M = 6700417, s = 0, e = 1
-        assert_eq!(magic_divisor(6_700_417), Some((641, 0)));
+        assert_eq!(magic_divisor(6_700_417, 32), Some((641, 0)));
         // divisors needing e > 1 are refused: 7 (0x24924925 uses add-and-shift)
-        assert_eq!(magic_divisor(0x2492_4925), None);
+        assert_eq!(magic_divisor(0x2492_4925, 32), None);
+        // signed i / 3 (x below 2^31): M = 0x55555556, 3·M = 2^32 + 2
+        assert_eq!(magic_divisor(0x5555_5556, 31), Some((3, 0)));
+        assert_eq!(magic_divisor(0x5555_5556, 32), None);
         // the identity, checked on many values
         for (m, (d, s)) in [
             (0xAAAA_AAABu64, (3u64, 1u32)),

@@ -52,7 +52,10 @@
 //! from the blocks that finished (`Totals::blocks_simulated` <
 //! `blocks_total`, with a kernel caveat). Every step is bounded.
 
-use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
+use super::cost::{
+    classify, cost_over_residues, element_sectors, ideal_sectors, request_cost, shared_wavefronts,
+    CostRange,
+};
 use super::domain::{Lanes, WARP};
 use super::lower::{Lowered, OpKind, Special, Src};
 use super::model::{AccessOp, Pattern, Space};
@@ -279,6 +282,80 @@ fn gather(regs: &Regs, w: &Warp<'_>, s: &Src) -> Gathered {
     }
 }
 
+/// What the static analysis proved about one memory instruction's lane
+/// addresses (the same in every warp class). The simulation uses it for a
+/// request whose addresses it does not know in some lane: a base loaded from
+/// a uniform address (`ix = inp[i]; out[ix + tid]`) is unknown to the
+/// simulation but shared by every lane, and a data-dependent index may be
+/// bounded (`hist[b & 255]`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneShape {
+    /// `U + d_l`: exact lane offsets `d` over a uniform value whose residues
+    /// (mod 128) are listed (the ones the congruence and the access
+    /// alignment allow).
+    Exact {
+        /// Residues of `U` modulo 128.
+        residues: Vec<i64>,
+        /// Lane offsets.
+        d: Box<Lanes>,
+    },
+    /// Lanes drawn from a known set: the cost by number of active lanes
+    /// (index 0..=32, `cost::ranged_random_cost`).
+    Ranged {
+        /// Cost for each number of active lanes.
+        by_active: Vec<CostRange>,
+        /// The addresses depend on loaded data (`random`, else `unknown`).
+        data: bool,
+    },
+}
+
+/// The shapes and the costs already computed for them (per statement and
+/// active mask).
+struct Shapes<'a> {
+    map: &'a HashMap<u32, LaneShape>,
+    cache: HashMap<(u32, u32), (CostRange, Pattern, Option<i64>)>,
+}
+
+impl Shapes<'_> {
+    /// Cost, pattern and stride of a request of `stmt` with lanes `exec`.
+    fn cost(
+        &mut self,
+        stmt: u32,
+        exec: u32,
+        bytes: u32,
+    ) -> Option<(CostRange, Pattern, Option<i64>)> {
+        let shape = self.map.get(&stmt)?;
+        if let Some(c) = self.cache.get(&(stmt, exec)) {
+            return Some(*c);
+        }
+        let active = exec.count_ones();
+        let c = match shape {
+            LaneShape::Exact { residues, d } => {
+                let c = cost_over_residues(residues, d, exec, bytes);
+                let (p, stride) = classify(
+                    d,
+                    exec,
+                    bytes,
+                    c.sectors_min,
+                    ideal_sectors(active, bytes) as f64,
+                );
+                (c, p, stride)
+            }
+            LaneShape::Ranged { by_active, data } => (
+                *by_active.get(active as usize)?,
+                if *data {
+                    Pattern::Random
+                } else {
+                    Pattern::Unknown
+                },
+                None,
+            ),
+        };
+        self.cache.insert((stmt, exec), c);
+        Some(c)
+    }
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -290,7 +367,12 @@ pub fn simulate(
     low: &Lowered<'_>,
     inputs: &SimInputs,
     spaces: &HashMap<u32, Space>,
+    shapes: &HashMap<u32, LaneShape>,
 ) -> Result<SimResult, SimError> {
+    let mut shapes = Shapes {
+        map: shapes,
+        cache: HashMap::new(),
+    };
     let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -339,6 +421,7 @@ pub fn simulate(
                 &mut regs,
                 &mut res,
                 spaces,
+                &mut shapes,
                 &mut used,
                 inputs.budget,
             ) {
@@ -404,6 +487,7 @@ fn run_warp(
     regs: &mut Regs,
     res: &mut SimResult,
     spaces: &HashMap<u32, Space>,
+    shapes: &mut Shapes<'_>,
     used: &mut u64,
     budget: u64,
 ) -> Result<(), SimError> {
@@ -640,9 +724,16 @@ fn run_warp(
                         }
                     }
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
+                    let bytes = info.bits.div_ceil(8).max(1);
+                    let shaped = if known != exec {
+                        shapes.cost(minpc, exec, bytes)
+                    } else {
+                        None
+                    };
                     record(
                         res,
                         minpc,
+                        shaped,
                         &addrs,
                         exec,
                         known,
@@ -780,11 +871,10 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
                 return None;
             }
             let (src, p) = shfl_sources(mode, &b.v, &cc.v);
-            for l in 0..WARP {
+            for (l, &j) in src.iter().enumerate() {
                 if exec & (1 << l) == 0 {
                     continue;
                 }
-                let j = src[l];
                 if a.known & exec & (1 << j) != 0 {
                     c.out[l] = Some(a.v[j]);
                 } else if a.data & (1 << j) != 0 {
@@ -831,6 +921,7 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
 fn record(
     res: &mut SimResult,
     stmt: u32,
+    shaped: Option<(CostRange, Pattern, Option<i64>)>,
     addrs: &Lanes,
     exec: u32,
     known: u32,
@@ -849,6 +940,22 @@ fn record(
     if space == Space::Shared && known == exec {
         e.wavefronts += shared_wavefronts(addrs, exec, bytes) as f64;
         e.wavefront_requests += 1;
+    }
+    if let Some((c, pattern, stride)) = shaped {
+        // Addresses unknown to the simulation, whose shape the static
+        // analysis knows: its figures for this request's lanes.
+        e.lines += c.lines;
+        e.sectors += c.sectors;
+        e.kernel_sectors += c.sectors;
+        e.sectors_min += c.sectors_min;
+        e.sectors_max += c.sectors_max;
+        e.lines_min += c.lines_min;
+        e.lines_max += c.lines_max;
+        if let Some(s) = stride {
+            *e.strides.entry(s).or_default() += 1;
+        }
+        *e.patterns.entry(pattern).or_default() += 1;
+        return;
     }
     let c = request_cost(addrs, known, bytes);
     let unknown = (exec & !known).count_ones();

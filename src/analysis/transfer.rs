@@ -811,10 +811,21 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Add => Some(p(0)?.add(p(1)?)),
         AluOp::Sub => Some(p(0)?.sub(p(1)?)),
         AluOp::Neg => Some(p(0)?.scale(-1)),
-        AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
-        AluOp::Mad(MulMode::Lo | MulMode::Wide) => {
-            p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?)))
+        // A `.wide` product reads its constant operand in the source type:
+        // `mul.wide.u32 %rd, %r, -1431655765` multiplies by 0xAAAAAAAB.
+        AluOp::Mul(MulMode::Wide) | AluOp::Mad(MulMode::Wide) => {
+            let read = |i: usize| match konst(i) {
+                Some(c) => Some(Poly::constant(alu.ty.read(c))),
+                None => p(i).cloned(),
+            };
+            let x = read(0)?.mul(&read(1)?)?;
+            match alu.op {
+                AluOp::Mad(_) => Some(x.add(p(2)?)),
+                _ => Some(x),
+            }
         }
+        AluOp::Mul(MulMode::Lo) => p(0)?.mul(p(1)?),
+        AluOp::Mad(MulMode::Lo) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
         AluOp::Shl => match konst(1) {
             // shifting out every bit of the type gives 0
             Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
@@ -862,6 +873,9 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
                 }
                 let m = 1i64 << c;
                 split_at_modulus(x, m, m, ctx, &|v| v >> c)
+                    .or_else(|| symbolic::magic_shift(x, c, alu.ty, ctx))
+                    // The sign bit of a (non-negative) index: 0.
+                    .or_else(|| (c == alu.ty.bits as i64 - 1).then(|| Value::constant(0)))
             }
             AluOp::Div if c > 0 => split_at_modulus(x, c, c, ctx, &|v| v.div_euclid(c)),
             AluOp::Rem if c > 0 => {
