@@ -1353,6 +1353,136 @@ mod tests {
     }
 
     #[test]
+    fn bit_instructions_on_symbolic_indices() {
+        let mut x = ctx();
+        let ctaid = Value::poly(Poly::sym(Sym::Ctaid(0)));
+        let lane15 = abstract_eval(d("and", &["b32"]), &[iota(), c(15)], &mut x);
+        // bfi.b32 %r, %ctaid, %lane15, 4, 28 (x[blockIdx.x * 16 + (threadIdx.x & 15)])
+        let v = abstract_eval(
+            d("bfi", &["b32"]),
+            &[ctaid.clone(), lane15.clone(), c(4), c(28)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "16*ctaid.x");
+        assert_eq!(&lp.exact().unwrap()[14..18], &[14, 15, 0, 1]);
+        // a field that stops below the msb masks the inserted value first:
+        // bfi(ctaid, lane15, 4, 4) = ((ctaid & 15) << 4) | lane15, with
+        // ctaid & 15 an opaque uniform value u: 16·u + lane15
+        let v = abstract_eval(
+            d("bfi", &["b32"]),
+            &[ctaid.clone(), lane15.clone(), c(4), c(4)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert!(u.to_string().starts_with("16*u"), "{u}");
+        assert_eq!(&lp.exact().unwrap()[14..18], &[14, 15, 0, 1]);
+        // lop3 (a & 31) | c with c = 32 * ctaid: lut 0xEA = (a & b) | c
+        let hi = Value::poly(Poly::sym(Sym::Ctaid(0)).scale(32));
+        let v = abstract_eval(
+            d("lop3", &["b32"]),
+            &[global_index(), c(31), hi, c(0xEA)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "32*ctaid.x");
+        assert_eq!(lp.exact().unwrap()[31], 31);
+        // shf.r.wrap of {0, i} by 2 is i >> 2
+        let v = abstract_eval(
+            d("shf", &["r", "wrap", "b32"]),
+            &[global_index(), c(0), c(2)],
+            &mut x,
+        );
+        let lp = v.as_poly().unwrap().split().1.exact().unwrap();
+        assert_eq!((lp[3], lp[4], lp[31]), (0, 1, 7));
+        // mov.b64 %rd, {%lo, %hi}: lo + hi·2^32
+        let v = abstract_eval(
+            Alu {
+                op: AluOp::Pack(32),
+                ty: Ty::parse("b64").unwrap(),
+            },
+            &[global_index(), c(1)],
+            &mut x,
+        );
+        assert_eq!(
+            v.as_poly().unwrap().split().0.to_string(),
+            "4294967296 + 256*ctaid.x + tid0.x"
+        );
+        // (x · 0xAAAAAAAB) >> 33 with x = 96·ctaid + lane: x / 3, exact per lane
+        let x96 = Value::poly(
+            Poly::sym(Sym::Ctaid(0))
+                .scale(96)
+                .add(&Poly::lanes(std::array::from_fn(|l| l as i64))),
+        );
+        let p = abstract_eval(
+            d("mul", &["wide", "u32"]),
+            &[x96.clone(), c(-1431655765)],
+            &mut x,
+        );
+        let q = abstract_eval(d("shr", &["u64"]), &[p, c(33)], &mut x);
+        let (u, lp) = q.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "32*ctaid.x");
+        assert_eq!(&lp.exact().unwrap()[..7], &[0, 0, 0, 1, 1, 1, 2]);
+        // mul.hi.u32 x, 0xAAAAAAAB then shr.u32 by 1: the same
+        let t = abstract_eval(d("mul", &["hi", "u32"]), &[x96, c(0xAAAA_AAAB)], &mut x);
+        let q = abstract_eval(d("shr", &["u32"]), &[t, c(1)], &mut x);
+        assert_eq!(&lane_part(&q)[..7], &[0, 0, 0, 1, 1, 1, 2]);
+        // the sign of a non-negative index: 0
+        let s = abstract_eval(d("shr", &["s32"]), &[global_index(), c(31)], &mut x);
+        assert_eq!(s, c(0));
+        // exact lanes go through the one-lane semantics
+        let v = abstract_eval(d("brev", &["b32"]), &[iota()], &mut x);
+        assert_eq!(lanes(&v)[1], 0x8000_0000);
+        let v = abstract_eval(d("prmt", &["b32", "rc8"]), &[iota(), c(0), c(0)], &mut x);
+        assert_eq!(lanes(&v)[2], 0x0202_0202);
+    }
+
+    #[test]
+    fn shuffles_permute_lanes_and_broadcast() {
+        let mut x = ctx();
+        // __shfl_sync(m, i, 0): lane 0's value in every lane, uniform
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[global_index(), c(0), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform());
+        assert_eq!(v.as_poly().unwrap().to_string(), "256*ctaid.x + tid0.x");
+        // __shfl_xor_sync(m, i, 1): pairs swapped
+        let v = abstract_eval(
+            d("shfl", &["sync", "bfly", "b32"]),
+            &[global_index(), c(1), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(&lane_part(&v)[..4], &[0, -1, 2, 1]);
+        // a broadcast of loaded data is uniform
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[Value::Varying { data: true }, c(3), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform() && v.as_poly().is_some());
+        // the predicate of shfl.down by 4: lanes 28..31 read out of range
+        let p = crosslane::shfl_pred(ShflMode::Down, &[global_index(), c(4), c(0x1f)]);
+        assert_eq!(p, Value::Pred(PredVal::Lanes(0x0fff_ffff)));
+        // votes are uniform
+        let unk = Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: true,
+        });
+        let v = abstract_eval(
+            d("vote", &["sync", "ballot", "b32"]),
+            &[unk.clone(), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform() && v.as_poly().is_some());
+        let v = abstract_eval(d("vote", &["sync", "any", "pred"]), &[unk, c(-1)], &mut x);
+        assert!(v.is_uniform());
+        let v = abstract_eval(d("activemask", &["b32"]), &[], &mut x);
+        assert!(v.is_uniform());
+    }
+
+    #[test]
     fn data_dependence_propagates() {
         let mut x = ctx();
         let data = Value::Varying { data: true };
