@@ -41,7 +41,10 @@
 //!
 //! Sound under the domain's no-wrap assumption for symbolic values. The mask is
 //! an over-approximation (possibly active). Calls are not followed: their
-//! results are unknown. Generic addresses keep their provenance through the
+//! results are unknown. A load through a lane-varying address gives
+//! data-dependent values, bounded by the element type when it is narrower
+//! than 32 bits (`bounds::loaded`); a load through a uniform address gives
+//! an opaque uniform value. Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
 

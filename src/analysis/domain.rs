@@ -26,8 +26,13 @@
 //! lanes in a way the domain cannot express; `data` says whether it came from
 //! memory: a data-dependent, "random", value), a predicate ([`PredVal`]: a
 //! three-valued boolean per lane, true / false / unknown, with the unknown
-//! lanes marked uniform or data-dependent), or [`Value::Undef`] (no definition
-//! reached yet: the bottom of the lattice).
+//! lanes marked uniform or data-dependent), a [`Value::Range`] (a
+//! lane-varying unknown within known bounds over a uniform base: `hist + (b
+//! & 255) * 4` is `hist + x`, `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`; see
+//! `bounds`), or [`Value::Undef`] (no definition reached yet: the bottom of
+//! the lattice). A value loaded from a warp-uniform address is an opaque
+//! uniform symbol, not lane-varying data: `out[inp[k] + tid]` keeps its lane
+//! pattern.
 //!
 //! # Congruences
 //!
@@ -47,9 +52,15 @@
 //! equal (the uniform parts differ: a loop counter, a grid-stride index), where
 //! `Opaque(site)` is a fresh uniform symbol owned by the join site whose
 //! congruence is the join of both sides' congruences (`Cong::join`). Otherwise
-//! they join to `Varying`. The height of this lattice is finite for a given
-//! site (one opaque symbol per site, congruences only weaken along a divisor
-//! chain), which is the widening argument used by the fixpoint in `dataflow`.
+//! they join to `Varying`. A range joined with a range or a polynomial with
+//! exact lanes (seen as its lanes' bounds) is their hull, over the same base
+//! or over the join site's opaque symbol; when neither side contains the
+//! other the hull's bounds are widened to the next of `2^(4k) - 1` (above)
+//! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
+//! height of this lattice is finite for a given site (one opaque symbol per
+//! site, congruences only weaken along a divisor chain, bounds along the
+//! widening thresholds), which is the widening argument used by the fixpoint
+//! in `dataflow`.
 //!
 //! # Soundness and limits
 //!

@@ -6,8 +6,10 @@
 //! analysis does not model is kept as [`OpKind::Other`] with its destination
 //! registers, which then receive "unknown" values: an unknown opcode never
 //! stops the analysis. Memory instructions are classified here
-//! ([`MemInfo`]): operation, declared state space, bits per lane, and the
-//! address operand.
+//! ([`MemInfo`]): operation, declared state space, bits per lane, element
+//! type, and the address operand. A `mov` with a vector operand packs
+//! (`mov.b64 %rd, {%r1, %r2}`) or unpacks into two halves (`mov.b64 {%r1,
+//! %r2}, %rd`: the second destination receives the high half).
 
 use super::domain::FastMap as HashMap;
 use super::model::{AccessOp, Space};

@@ -30,7 +30,14 @@
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
-//! array; the bounds are kept separately).
+//! array; the bounds are kept separately). When the static analysis proved a
+//! shape for the instruction's addresses ([`LaneShape`]: exact lane offsets
+//! over a uniform unknown, such as a base loaded from a warp-uniform address,
+//! or lanes drawn from a known range, such as `hist[b & 255]`), a request
+//! with unknown addresses takes that shape's figures for its active lanes
+//! instead (mean and bounds over the alignments, or the expectation of
+//! `cost::ranged_random_cost`). Cross-lane instructions (`shfl.sync`,
+//! `vote`, `activemask`) are evaluated over the warp's lanes.
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)

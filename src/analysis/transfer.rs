@@ -35,14 +35,36 @@
 //!     16` is); predicates are three-valued per lane (`PredVal::Partial`), so
 //!     `(tid & 31) < 16 && i < n` is known false in lanes 16..31 even though
 //!     `i < n` is unknown;
+//!   - bit-level instructions (`bfi`, `lop3`, `shf`, `bfe`, `szext`, `mov`
+//!     packing) and magic-number division (`mul.hi`, or `mul.wide` then
+//!     `shr.u64`, by nvcc's constants) are rewritten into the rules above
+//!     (`symbolic`); `shr` by `width - 1` of a symbolic index is its sign, 0;
+//!   - cross-lane instructions (`shfl.sync` permutes per-lane coefficients
+//!     or broadcasts, `vote`/`activemask`/`redux`/`match` are uniform,
+//!     `mapa`) follow `crosslane`;
+//!   - an operand that depends on loaded data keeps what bounds it (`and`
+//!     with a mask, `rem`, `min`/`max`, narrow types, `bfe`: a [`Range`],
+//!     see `bounds`);
 //!   - anything else: a fresh opaque uniform symbol when every input is
 //!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
 //!     depends on loaded data.
 //!
+//! Exact one-lane semantics of the bit-level instructions (`bfi`, `prmt` in
+//! every mode, `shf`, `lop3`, `brev`, `popc`, `clz`, `bfind`, `bmsk`,
+//! `szext`, packing and unpacking `mov`) live in `bitfield`; a second
+//! destination (`setp p|q`, the high half of an unpacking `mov`, the
+//! predicate of `shfl.sync`) comes from [`second_result`] /
+//! [`second_scalar`].
+//!
 //! # Limits
 //!
 //! The symbolic special cases assume the values involved are non-negative
-//! (index arithmetic); exact lanes never assume anything. Floating-point
+//! (index arithmetic) and, for the magic-number rules, below `2^32` (`2^31`
+//! for a signed `mul.hi`); exact lanes never assume anything. Division by a
+//! constant is exact per lane only when the uniform part is known modulo
+//! the divisor; magic constants whose error term exceeds the rule's bound
+//! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
+//! computed as `x - (x / c) * c` on data loses its bounds. Floating-point
 //! arithmetic is not modelled (its results are opaque or varying).
 
 use super::bitfield;
