@@ -65,12 +65,72 @@ pub enum WarpOp {
     Uni,
     /// `activemask`
     ActiveMask,
-    /// `redux.sync`; `true` for `min`, `max`, `and`, `or` (idempotent).
-    Redux(bool),
+    /// `redux.sync` with its operation.
+    Redux(ReduxOp),
     /// `match.any.sync`
     MatchAny,
     /// `match.all.sync`
     MatchAll,
+}
+
+/// The operation of `redux.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduxOp {
+    /// `.add`
+    Add,
+    /// `.min`
+    Min,
+    /// `.max`
+    Max,
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+impl ReduxOp {
+    /// `min`, `max`, `and`, `or` of equal values is that value.
+    pub fn idempotent(self) -> bool {
+        !matches!(self, ReduxOp::Add | ReduxOp::Xor)
+    }
+    /// Folds the values of the lanes (read with `signed` for min/max).
+    pub fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64> {
+        let key = |v: i64| if signed { v as i128 } else { v as u64 as i128 };
+        let mut acc: Option<i64> = None;
+        for v in vals {
+            acc = Some(match acc {
+                None => v,
+                Some(a) => match self {
+                    ReduxOp::Add => a.wrapping_add(v),
+                    ReduxOp::Min => {
+                        if key(v) < key(a) {
+                            v
+                        } else {
+                            a
+                        }
+                    }
+                    ReduxOp::Max => {
+                        if key(v) > key(a) {
+                            v
+                        } else {
+                            a
+                        }
+                    }
+                    ReduxOp::And => a & v,
+                    ReduxOp::Or => a | v,
+                    ReduxOp::Xor => a ^ v,
+                },
+            });
+        }
+        let t = super::transfer::Ty {
+            bits,
+            signed,
+            float: false,
+        };
+        acc.map(|a| t.read(a))
+    }
 }
 
 /// The mode of a `shfl` from its modifiers.
@@ -95,10 +155,17 @@ pub fn warp_op(opcode: &str, mods: &[&str]) -> Option<WarpOp> {
             "uni" => Some(WarpOp::Uni),
             _ => None,
         })?,
-        "redux" => WarpOp::Redux(
-            mods.iter()
-                .any(|m| matches!(*m, "min" | "max" | "and" | "or")),
-        ),
+        "redux" => WarpOp::Redux(mods.iter().find_map(|m| {
+            Some(match *m {
+                "add" => ReduxOp::Add,
+                "min" => ReduxOp::Min,
+                "max" => ReduxOp::Max,
+                "and" => ReduxOp::And,
+                "or" => ReduxOp::Or,
+                "xor" => ReduxOp::Xor,
+                _ => return None,
+            })
+        })?),
         "match" => {
             if mods.contains(&"all") {
                 WarpOp::MatchAll
@@ -221,7 +288,7 @@ pub fn warp(op: WarpOp, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
                 }),
             }
         }
-        WarpOp::Redux(true) if a.is_uniform() && a.as_poly().is_some() => a,
+        WarpOp::Redux(r) if r.idempotent() && a.is_uniform() && a.as_poly().is_some() => a,
         WarpOp::MatchAny if !a.is_uniform() => Value::Varying { data: a.is_data() },
         _ => {
             if matches!(a, Value::Undef) && op != WarpOp::ActiveMask {
@@ -266,6 +333,22 @@ mod tests {
 
     fn iota() -> Lanes {
         std::array::from_fn(|l| l as i64)
+    }
+
+    #[test]
+    fn reductions_fold_the_lanes() {
+        let lanes = || (0..32i64).map(|l| l - 4);
+        assert_eq!(ReduxOp::Add.fold(lanes(), true, 32), Some(496 - 128));
+        assert_eq!(ReduxOp::Min.fold(lanes(), true, 32), Some(-4));
+        // unsigned: -1 is 0xffffffff, the largest
+        assert_eq!(ReduxOp::Max.fold(lanes(), false, 32), Some(0xffff_ffff));
+        assert_eq!(ReduxOp::Or.fold([1, 2, 4].into_iter(), false, 32), Some(7));
+        assert_eq!(ReduxOp::Xor.fold([3, 3].into_iter(), false, 32), Some(0));
+        assert_eq!(ReduxOp::And.fold(std::iter::empty(), false, 32), None);
+        assert_eq!(
+            warp_op("redux", &["sync", "add", "u32"]),
+            Some(WarpOp::Redux(ReduxOp::Add))
+        );
     }
 
     #[test]

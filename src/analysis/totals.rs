@@ -912,6 +912,23 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
             }
             Some(c)
         }
+        AluOp::Warp(WarpOp::Redux(r)) => {
+            let a = g.first()?;
+            if a.known & exec != exec || exec == 0 {
+                return None;
+            }
+            let v = r.fold(
+                (0..WARP).filter(|&l| exec & (1 << l) != 0).map(|l| a.v[l]),
+                alu.ty.signed,
+                alu.ty.bits.max(1),
+            )?;
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(v);
+                }
+            }
+            Some(c)
+        }
         AluOp::Warp(WarpOp::ActiveMask) => {
             for l in 0..WARP {
                 if exec & (1 << l) != 0 {
