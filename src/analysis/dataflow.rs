@@ -51,9 +51,9 @@
 use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
-use super::lower::{Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -370,7 +370,11 @@ impl Engine<'_, '_> {
                                 self.uniform_opaque(k as u32)
                             }
                         } else {
-                            super::bounds::loaded(info.elem)
+                            super::bounds::loaded(Some(super::transfer::Ty {
+                                bits: info.elem_bits,
+                                signed: info.elem_signed,
+                                float: info.elem_float,
+                            }))
                         };
                         self.assign(&mut st, *d, v, guard, mask);
                     }
@@ -474,7 +478,7 @@ pub fn analyze_class_with_probe(
     facts.vars = low
         .vars
         .iter()
-        .map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0))
+        .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
         .collect();
     let mut eng = Engine {
         low,

@@ -64,9 +64,9 @@ use super::cost::{
     CostRange,
 };
 use super::domain::{Lanes, WARP};
-use super::lower::{Lowered, OpKind, Special, Src};
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.
