@@ -338,14 +338,9 @@ pub fn lane_shapes(
                 }
                 residues.sort_unstable();
                 residues.dedup();
+                let set = cost::RangedSet::new(&residues, r.lo, r.hi, r.cong.m, r.cong.r, bytes);
                 totals::LaneShape::Ranged {
-                    by_active: (0..=domain::WARP as u32)
-                        .map(|n| {
-                            cost::ranged_random_cost(
-                                &residues, r.lo, r.hi, r.cong.m, r.cong.r, n, bytes,
-                            )
-                        })
-                        .collect(),
+                    by_active: (0..=domain::WARP as u32).map(|n| set.cost(n)).collect(),
                     data: r.data,
                 }
             }
