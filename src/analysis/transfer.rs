@@ -1502,6 +1502,34 @@ mod tests {
         assert!(v.is_uniform());
         let v = abstract_eval(d("activemask", &["b32"]), &[], &mut x);
         assert!(v.is_uniform());
+        // redux.sync.min of a uniform value is that value; match.any of a
+        // lane-varying value is lane-varying, of a uniform one uniform
+        let n = Value::poly(Poly::sym(Sym::Param(1)));
+        let v = abstract_eval(
+            d("redux", &["sync", "min", "u32"]),
+            &[n.clone(), c(-1)],
+            &mut x,
+        );
+        assert_eq!(v, n);
+        let v = abstract_eval(
+            d("match", &["any", "sync", "b32"]),
+            &[iota(), c(-1)],
+            &mut x,
+        );
+        assert!(!v.is_uniform());
+        let v = abstract_eval(d("match", &["any", "sync", "b32"]), &[n, c(-1)], &mut x);
+        assert!(v.is_uniform());
+        // mapa: the same lane pattern in another CTA's window, uniform rank
+        let a = abstract_eval(d("shl", &["b32"]), &[iota(), c(2)], &mut x);
+        let v = abstract_eval(
+            d("mapa", &["shared::cluster", "u32"]),
+            &[a.clone(), c(1)],
+            &mut x,
+        );
+        assert_eq!(lane_part(&v), lane_part(&a));
+        assert!(v.as_poly().unwrap().split().0.to_string().starts_with('u'));
+        let v = abstract_eval(d("mapa", &["shared::cluster", "u32"]), &[a, iota()], &mut x);
+        assert_eq!(v, Value::Varying { data: false });
     }
 
     #[test]
