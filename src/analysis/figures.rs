@@ -491,12 +491,15 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
             .or(figs.stride),
     };
     // The static analysis' reservations do not apply to figures measured on
-    // the simulated launch.
+    // the simulated launch, except where the simulation took the static lane
+    // shape over an unknown alignment (its figures are then bounds too).
+    let bounded = st.sectors_min != st.sectors_max || st.lines_min != st.lines_max;
     if !matches!(figs.pattern, Pattern::Random | Pattern::Unknown) {
         figs.caveats.retain(|c| {
-            !c.starts_with("the warp's base address is known only modulo")
-                && !c.starts_with("the analysis could not resolve")
-                && !c.starts_with("the stride between lanes depends on")
+            (bounded && c.starts_with("the warp's base address is known only modulo"))
+                || (!c.starts_with("the warp's base address is known only modulo")
+                    && !c.starts_with("the analysis could not resolve")
+                    && !c.starts_with("the stride between lanes depends on"))
         });
     }
     (n * scale).round() as u64
