@@ -2,8 +2,8 @@
 //! files; print its diagnostics, or statistics with `--stats`.
 
 use super::common::{expand_paths, read_input};
+use super::ExitCode;
 use rayon::prelude::*;
-use std::process::ExitCode;
 use warpscope::syntax::stats::ParseStats;
 
 /// Arguments of `warpscope parse`.
