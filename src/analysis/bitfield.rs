@@ -53,24 +53,7 @@ pub fn bfi(a: i64, b: i64, pos: i64, len: i64, bits: u32) -> i64 {
     f as i64
 }
 
-/// The mode of `prmt`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrmtMode {
-    /// No mode: four selector nibbles with sign replication.
-    Generic,
-    /// `.f4e` forward 4 extract.
-    F4e,
-    /// `.b4e` backward 4 extract.
-    B4e,
-    /// `.rc8` replicate 8.
-    Rc8,
-    /// `.ecl` edge clamp left.
-    Ecl,
-    /// `.ecr` edge clamp right.
-    Ecr,
-    /// `.rc16` replicate 16.
-    Rc16,
-}
+pub use crate::ir::alu::PrmtMode;
 
 /// `prmt.b32{.mode} d, a, b, c` (PTX ISA "prmt"): picks four bytes of the
 /// eight bytes `{b, a}` (a is bytes 0..3, b is bytes 4..7). Without a mode

@@ -39,64 +39,21 @@
 use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Value, WARP};
 use super::transfer::OpaqueSource;
 
-/// The mode of `shfl`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShflMode {
-    /// `.up`: from `lane - b`.
-    Up,
-    /// `.down`: from `lane + b`.
-    Down,
-    /// `.bfly`: from `lane ^ b`.
-    Bfly,
-    /// `.idx`: from lane `b`.
-    Idx,
-}
+pub use crate::ir::alu::{shfl_mode, warp_op, ReduxOp, ShflMode, WarpOp};
 
-/// A warp-wide vote or reduction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WarpOp {
-    /// `vote.ballot`: the mask of lanes whose predicate is true.
-    Ballot,
-    /// `vote.any`
-    Any,
-    /// `vote.all`
-    All,
-    /// `vote.uni`
-    Uni,
-    /// `activemask`
-    ActiveMask,
-    /// `redux.sync` with its operation.
-    Redux(ReduxOp),
-    /// `match.any.sync`
-    MatchAny,
-    /// `match.all.sync`
-    MatchAll,
-}
-
-/// The operation of `redux.sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduxOp {
-    /// `.add`
-    Add,
-    /// `.min`
-    Min,
-    /// `.max`
-    Max,
-    /// `.and`
-    And,
-    /// `.or`
-    Or,
-    /// `.xor`
-    Xor,
-}
-
-impl ReduxOp {
+/// What `redux.sync` computes.
+pub trait ReduxFold {
     /// `min`, `max`, `and`, `or` of equal values is that value.
-    pub fn idempotent(self) -> bool {
+    fn idempotent(self) -> bool;
+    /// Folds the values of the lanes (read with `signed` for min/max).
+    fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64>;
+}
+
+impl ReduxFold for ReduxOp {
+    fn idempotent(self) -> bool {
         !matches!(self, ReduxOp::Add | ReduxOp::Xor)
     }
-    /// Folds the values of the lanes (read with `signed` for min/max).
-    pub fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64> {
+    fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64> {
         let key = |v: i64| if signed { v as i128 } else { v as u64 as i128 };
         let mut acc: Option<i64> = None;
         for v in vals {
@@ -131,50 +88,6 @@ impl ReduxOp {
         };
         acc.map(|a| t.read(a))
     }
-}
-
-/// The mode of a `shfl` from its modifiers.
-pub fn shfl_mode(mods: &[&str]) -> Option<ShflMode> {
-    mods.iter().find_map(|m| match *m {
-        "up" => Some(ShflMode::Up),
-        "down" => Some(ShflMode::Down),
-        "bfly" => Some(ShflMode::Bfly),
-        "idx" => Some(ShflMode::Idx),
-        _ => None,
-    })
-}
-
-/// The vote or reduction of `opcode` with its modifiers.
-pub fn warp_op(opcode: &str, mods: &[&str]) -> Option<WarpOp> {
-    Some(match opcode {
-        "activemask" => WarpOp::ActiveMask,
-        "vote" => mods.iter().find_map(|m| match *m {
-            "ballot" => Some(WarpOp::Ballot),
-            "any" => Some(WarpOp::Any),
-            "all" => Some(WarpOp::All),
-            "uni" => Some(WarpOp::Uni),
-            _ => None,
-        })?,
-        "redux" => WarpOp::Redux(mods.iter().find_map(|m| {
-            Some(match *m {
-                "add" => ReduxOp::Add,
-                "min" => ReduxOp::Min,
-                "max" => ReduxOp::Max,
-                "and" => ReduxOp::And,
-                "or" => ReduxOp::Or,
-                "xor" => ReduxOp::Xor,
-                _ => return None,
-            })
-        })?),
-        "match" => {
-            if mods.contains(&"all") {
-                WarpOp::MatchAll
-            } else {
-                WarpOp::MatchAny
-            }
-        }
-        _ => return None,
-    })
 }
 
 /// Source lane of every lane and the lanes whose source is in range (the

@@ -60,6 +60,7 @@
 
 pub mod bitfield;
 pub mod bounds;
+pub mod caveat;
 pub mod cost;
 pub mod crosslane;
 pub mod dataflow;
@@ -74,6 +75,7 @@ pub mod symbolic;
 pub mod totals;
 pub mod transfer;
 
+pub use caveat::Caveat;
 pub use driver::analyze_function;
 pub use explain::{explain_register, RegisterFacts};
 pub use model::*;

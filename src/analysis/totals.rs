@@ -64,6 +64,7 @@ use super::cost::{
     CostRange,
 };
 use super::domain::{Lanes, WARP};
+use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
 use crate::ir::{Function as Lowered, OpKind, Special, Src};
@@ -121,8 +122,10 @@ pub struct SimResult {
 /// What the simulation needs to know.
 #[derive(Clone, Debug)]
 pub struct SimInputs {
-    /// Block shape.
-    pub block: [u32; 3],
+    /// Block shape, validated once by the launch resolution (every
+    /// dimension at least 1; an assumed shape simulates its reported
+    /// `[32, 1, 1]`).
+    pub block: BlockShape,
     /// Grid shape.
     pub grid: [u32; 3],
     /// Parameter values, by index.
@@ -208,7 +211,7 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
             let d = |x: u8| x.min(2) as usize;
             match sp {
                 Special::Tid(x) => Ok(w.tid[d(*x)][l]),
-                Special::Ntid(x) => Ok(w.inputs.block[d(*x)] as i64),
+                Special::Ntid(x) => Ok(w.inputs.block.dims()[d(*x)] as i64),
                 Special::Ctaid(x) => Ok(w.ctaid[d(*x)]),
                 Special::Nctaid(x) => Ok(w.inputs.grid[d(*x)] as i64),
                 Special::LaneId => Ok(l as i64),
@@ -380,7 +383,7 @@ pub fn simulate(
         map: shapes,
         cache: HashMap::new(),
     };
-    let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
+    let [bx, by, bz] = inputs.block.dims().map(u64::from);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
     let nwarps = threads.div_ceil(WARP as u64);
@@ -865,7 +868,7 @@ struct Cross {
 }
 
 fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cross> {
-    use super::crosslane::{shfl_sources, WarpOp};
+    use super::crosslane::{shfl_sources, ReduxFold, WarpOp};
     let mut c = Cross {
         out: [None; WARP],
         data: 0,
