@@ -12,6 +12,9 @@
 //! * the number of requests (executions over the launch) must be equal;
 //! * an access whose addresses warpscope resolves must match within 0.05 per
 //!   request, lines and sectors both;
+//! * an access whose figures are bounds (a base whose alignment the analysis
+//!   does not know, such as an index loaded from memory) must contain the
+//!   measured sectors within its bounds;
 //! * a data-dependent access must be reported `random`, with bounds that
 //!   contain the measured sectors per request;
 //! * the kernel totals (global requests and sectors of loads, stores and
@@ -406,7 +409,11 @@ fn hardware_agreement() {
                     *p.patterns
                         .entry(a.pattern.as_str().to_string())
                         .or_default() += n;
-                    p.random |= a.pattern == Pattern::Random;
+                    // Figures with bounds (a random access, or a base whose
+                    // alignment is unknown, such as one loaded from memory)
+                    // are checked against their bounds, as in the static table.
+                    p.random |= a.pattern == Pattern::Random
+                        || a.per_request.sectors_min != a.per_request.sectors_max;
                     p.unresolved |= a.pattern == Pattern::Unknown;
                 }
                 if let Some(w) = a.shared_wavefronts {
@@ -558,7 +565,11 @@ fn hardware_agreement() {
             let kkey = format!("{id}|totals|-|-");
             match &k.totals {
                 Some(t) => {
-                    let random = k.accesses.iter().any(|a| a.pattern == Pattern::Random);
+                    let random = k.accesses.iter().any(|a| {
+                        a.pattern == Pattern::Random
+                            || (a.requests.unwrap_or(0) > 0
+                                && a.per_request.sectors_min != a.per_request.sectors_max)
+                    });
                     let close = |p: u64, m: f64| (p as f64 - m).abs() <= 0.5;
                     let sectors_ok = if random {
                         let total = mld.1 + mst.1 + mat.1;

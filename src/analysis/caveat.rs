@@ -44,6 +44,15 @@ pub enum Caveat {
     },
     /// The address depends on loaded data.
     DataDependentAddress,
+    /// The address differs across lanes in an unknown way (depends on loaded
+    /// data when `data`) within a known range: the expected figures assume
+    /// lanes drawn independently and uniformly from it.
+    AddressInRange {
+        /// Derived from loaded data.
+        data: bool,
+        /// Sectors per request (min, max).
+        sectors: (f64, f64),
+    },
     /// The lane addresses could not be resolved: figures are bounds.
     UnresolvedAddress,
     /// The dataflow fixpoint was cut after this many rounds.
@@ -129,6 +138,7 @@ impl Caveat {
             self,
             Caveat::BaseAddressModulo { .. }
                 | Caveat::DataDependentAddress
+                | Caveat::AddressInRange { .. }
                 | Caveat::BytesTouchedNotTraffic { .. }
         )
     }
@@ -154,6 +164,17 @@ impl fmt::Display for Caveat {
             ),
             Caveat::DataDependentAddress => f.write_str(
                 "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)",
+            ),
+            Caveat::AddressInRange { data, sectors } => write!(
+                f,
+                "the address {} within a known range ({} to {} sectors per request): the expected figures assume the lanes are drawn independently and uniformly from it",
+                if *data {
+                    "depends on loaded data"
+                } else {
+                    "differs across lanes in an unknown way"
+                },
+                sectors.0,
+                sectors.1
             ),
             Caveat::UnresolvedAddress => f.write_str(
                 "the analysis could not resolve the lane addresses: figures are bounds",

@@ -41,14 +41,17 @@
 //!
 //! Sound under the domain's no-wrap assumption for symbolic values. The mask is
 //! an over-approximation (possibly active). Calls are not followed: their
-//! results are unknown. Generic addresses keep their provenance through the
+//! results are unknown. A load through a lane-varying address gives
+//! data-dependent values, bounded by the element type when it is narrower
+//! than 32 bits (`bounds::loaded`); a load through a uniform address gives
+//! an opaque uniform value. Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
 use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
-use super::transfer::{abstract_eval, OpaqueSource};
+use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
 use crate::ir::{Function as Lowered, OpKind, Special, Src};
 
@@ -291,9 +294,9 @@ impl Engine<'_, '_> {
                 } => {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
-                    if let (Some(d2), Value::Pred(p)) = (dst2, &v) {
-                        let n = Value::Pred(!*p);
-                        self.assign(&mut st, *d2, n, guard, mask);
+                    if let Some(d2) = dst2 {
+                        let v2 = second_result(*alu, &args, &v, self);
+                        self.assign(&mut st, *d2, v2, guard, mask);
                     }
                     self.assign(&mut st, *dst, v, guard, mask);
                 }
@@ -380,7 +383,11 @@ impl Engine<'_, '_> {
                                 self.uniform_opaque(k as u32)
                             }
                         } else {
-                            Value::Varying { data: true }
+                            super::bounds::loaded(Some(super::transfer::Ty {
+                                bits: info.elem_bits,
+                                signed: info.elem_signed,
+                                float: info.elem_float,
+                            }))
                         };
                         self.assign(&mut st, *d, v, guard, mask);
                     }

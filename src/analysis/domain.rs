@@ -26,8 +26,13 @@
 //! lanes in a way the domain cannot express; `data` says whether it came from
 //! memory: a data-dependent, "random", value), a predicate ([`PredVal`]: a
 //! three-valued boolean per lane, true / false / unknown, with the unknown
-//! lanes marked uniform or data-dependent), or [`Value::Undef`] (no definition
-//! reached yet: the bottom of the lattice).
+//! lanes marked uniform or data-dependent), a [`Value::Range`] (a
+//! lane-varying unknown within known bounds over a uniform base: `hist + (b
+//! & 255) * 4` is `hist + x`, `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`; see
+//! `bounds`), or [`Value::Undef`] (no definition reached yet: the bottom of
+//! the lattice). A value loaded from a warp-uniform address is an opaque
+//! uniform symbol, not lane-varying data: `out[inp[k] + tid]` keeps its lane
+//! pattern.
 //!
 //! # Congruences
 //!
@@ -47,9 +52,15 @@
 //! equal (the uniform parts differ: a loop counter, a grid-stride index), where
 //! `Opaque(site)` is a fresh uniform symbol owned by the join site whose
 //! congruence is the join of both sides' congruences (`Cong::join`). Otherwise
-//! they join to `Varying`. The height of this lattice is finite for a given
-//! site (one opaque symbol per site, congruences only weaken along a divisor
-//! chain), which is the widening argument used by the fixpoint in `dataflow`.
+//! they join to `Varying`. A range joined with a range or a polynomial with
+//! exact lanes (seen as its lanes' bounds) is their hull, over the same base
+//! or over the join site's opaque symbol; when neither side contains the
+//! other the hull's bounds are widened to the next of `2^(4k) - 1` (above)
+//! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
+//! height of this lattice is finite for a given site (one opaque symbol per
+//! site, congruences only weaken along a divisor chain, bounds along the
+//! widening thresholds), which is the widening argument used by the fixpoint
+//! in `dataflow`.
 //!
 //! # Soundness and limits
 //!
@@ -708,6 +719,200 @@ pub enum Value {
     },
     /// A predicate.
     Pred(PredVal),
+    /// Varies across lanes in an unknown way within known bounds (see [`Range`]).
+    Range(Rc<Range>),
+}
+
+/// A lane-varying value known only by bounds: in every lane, `base + x_l`
+/// with `base` uniform (a polynomial without a constant term) and each lane's
+/// `x_l` an unknown integer in `[lo, hi]` with `x_l ≡ cong`. `(b & 255) * 4`
+/// with `b` loaded is `0 + x`, `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`; `hist +` that
+/// is the same with base `hist`. Built by [`Range::value`], which keeps the
+/// invariants (bounded on at least one side, bounds tightened to the
+/// congruence, a single possible value becomes a polynomial).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// The uniform part (no constant term).
+    pub base: Poly,
+    /// Lower bound of the lane part (`i64::MIN`: none).
+    pub lo: i64,
+    /// Upper bound of the lane part (`i64::MAX`: none).
+    pub hi: i64,
+    /// Congruence of the lane part.
+    pub cong: Cong,
+    /// Derived from loaded data.
+    pub data: bool,
+}
+
+/// No lower bound.
+pub const NO_LO: i64 = i64::MIN;
+/// No upper bound.
+pub const NO_HI: i64 = i64::MAX;
+
+impl Range {
+    /// The normalised value of `base + x`, `x ∈ [lo, hi]`, `x ≡ cong`.
+    pub fn value(base: Poly, lo: i64, hi: i64, cong: Cong, data: bool) -> Value {
+        // Move the constant term of the base into the lane part.
+        let c = base
+            .terms()
+            .iter()
+            .find(|(m, _)| m.degree() == 0)
+            .map(|(_, k)| k.at(0))
+            .unwrap_or(0);
+        let base = base.sub(&Poly::constant(c));
+        if !base.is_uniform() {
+            return Value::Varying { data };
+        }
+        let shift = |v: i64, unbounded: i64| {
+            if v == unbounded {
+                v
+            } else {
+                v.checked_add(c).unwrap_or(unbounded)
+            }
+        };
+        let (mut lo, mut hi) = (shift(lo, NO_LO), shift(hi, NO_HI));
+        let cong = cong + Cong::exact(c);
+        if cong.is_exact() {
+            return if (lo == NO_LO || lo <= cong.r) && (hi == NO_HI || cong.r <= hi) {
+                Value::poly(base.add(&Poly::constant(cong.r)))
+            } else {
+                Value::Undef
+            };
+        }
+        // Tighten the bounds to the congruence.
+        if cong.m > 1 {
+            let m = cong.m as i128;
+            if lo != NO_LO {
+                let d = (cong.r as i128 - lo as i128).rem_euclid(m);
+                lo = i64::try_from(lo as i128 + d).unwrap_or(NO_HI);
+            }
+            if hi != NO_HI {
+                let d = (hi as i128 - cong.r as i128).rem_euclid(m);
+                hi = i64::try_from(hi as i128 - d).unwrap_or(NO_LO);
+            }
+        }
+        if lo == NO_LO && hi == NO_HI {
+            return Value::Varying { data };
+        }
+        if lo != NO_LO && hi != NO_HI {
+            if lo > hi {
+                return Value::Undef;
+            }
+            if lo == hi {
+                return Value::poly(base.add(&Poly::constant(lo)));
+            }
+        }
+        Value::Range(Rc::new(Range {
+            base,
+            lo,
+            hi,
+            cong,
+            data,
+        }))
+    }
+    /// True when both bounds are known.
+    pub fn bounded(&self) -> bool {
+        self.lo != NO_LO && self.hi != NO_HI
+    }
+    /// The number of values the lane part can take, when bounded.
+    pub fn count(&self) -> Option<u128> {
+        if !self.bounded() {
+            return None;
+        }
+        let m = self.cong.m.max(1) as u128;
+        Some((self.hi as i128 - self.lo as i128) as u128 / m + 1)
+    }
+}
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.base.terms().is_empty() {
+            write!(f, "{} + ", self.base)?;
+        }
+        let b = |v: i64, none: i64, s: &str| {
+            if v == none {
+                s.to_string()
+            } else {
+                v.to_string()
+            }
+        };
+        write!(
+            f,
+            "[{}, {}]",
+            b(self.lo, NO_LO, "-inf"),
+            b(self.hi, NO_HI, "+inf")
+        )?;
+        if self.cong.m > 1 {
+            write!(f, " (≡ {} mod {})", self.cong.r, self.cong.m)?;
+        }
+        Ok(())
+    }
+}
+
+/// Bounds a join may give: a hull that neither side contains grows to the next
+/// of these (`2^(4k) - 1` above, `-2^(4k)` below), so a bound moves at most 16
+/// times at one join site: the widening that keeps the fixpoint finite.
+fn widen_hi(v: i64) -> i64 {
+    if v == NO_HI {
+        return v;
+    }
+    if v < 0 {
+        return -1;
+    }
+    let mut t: i64 = 15;
+    while t < v {
+        t = match t.checked_mul(16).and_then(|x| x.checked_add(15)) {
+            Some(x) => x,
+            None => return NO_HI,
+        };
+    }
+    t
+}
+
+fn widen_lo(v: i64) -> i64 {
+    if v == NO_LO {
+        return v;
+    }
+    if v >= 0 {
+        return 0;
+    }
+    let mut t: i64 = -16;
+    while t > v {
+        t = match t.checked_mul(16) {
+            Some(x) => x,
+            None => return NO_LO,
+        };
+    }
+    t
+}
+
+/// The bounds view of a value for a join: a polynomial `U + d` (exact `d`) is
+/// `U + x`, `x ∈ [min d, max d]`.
+fn range_view(v: &Value) -> Option<Range> {
+    match v {
+        Value::Range(r) => Some((**r).clone()),
+        Value::Poly(p) => {
+            let (u, d) = p.split();
+            let d = d.exact()?;
+            let c = u
+                .terms()
+                .iter()
+                .find(|(m, _)| m.degree() == 0)
+                .map(|(_, k)| k.at(0))
+                .unwrap_or(0);
+            let x: Lanes = std::array::from_fn(|l| d[l].wrapping_add(c));
+            Some(Range {
+                base: u.sub(&Poly::constant(c)),
+                lo: *x.iter().min()?,
+                hi: *x.iter().max()?,
+                cong: x
+                    .iter()
+                    .fold(Cong::exact(x[0]), |k, &v| k.join(Cong::exact(v))),
+                data: false,
+            })
+        }
+        _ => None,
+    }
 }
 
 impl Value {
@@ -728,17 +933,20 @@ impl Value {
     }
     /// True when the value depends on loaded data.
     pub fn is_data(&self) -> bool {
-        matches!(
-            self,
-            Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. })
-        )
+        match self {
+            Value::Range(r) => r.data,
+            _ => matches!(
+                self,
+                Value::Varying { data: true } | Value::Pred(PredVal::Unknown { data: true, .. })
+            ),
+        }
     }
     /// True when the same in every lane.
     pub fn is_uniform(&self) -> bool {
         match self {
             Value::Undef => true,
             Value::Poly(p) => p.is_uniform(),
-            Value::Varying { .. } => false,
+            Value::Varying { .. } | Value::Range(_) => false,
             Value::Pred(p) => p.uniform(),
         }
     }
@@ -828,10 +1036,55 @@ pub fn join(
             }
             Value::poly(Poly::sym(s).add(&dp))
         }
+        (Value::Range(_), Value::Poly(_) | Value::Range(_)) | (Value::Poly(_), Value::Range(_)) => {
+            join_ranges(a, b, facts, site)
+        }
         _ => Value::Varying {
             data: a.is_data() || b.is_data(),
         },
     }
+}
+
+/// Join where one side is a [`Range`]: the hull of both sides' bounds, over
+/// the same uniform base or, when the bases differ, over the join site's
+/// opaque symbol (as for polynomials); widened when neither side contains
+/// the other (see `widen_hi`).
+fn join_ranges(
+    a: &Value,
+    b: &Value,
+    facts: &mut SymFacts,
+    site: &mut dyn FnMut(&mut SymFacts) -> Sym,
+) -> Value {
+    let data = a.is_data() || b.is_data();
+    let (Some(x), Some(y)) = (range_view(a), range_view(b)) else {
+        return Value::Varying { data };
+    };
+    let base = if x.base == y.base {
+        x.base.clone()
+    } else {
+        let cx = facts.poly_cong(&x.base);
+        let cy = facts.poly_cong(&y.base);
+        let s = site(facts);
+        let Sym::Opaque(id) = s else {
+            return Value::Varying { data };
+        };
+        let mut c = cx.join(cy);
+        if let Some(Some(pc)) = facts.opaque.get(id as usize) {
+            c = c.join(*pc);
+        }
+        if let Some(slot) = facts.opaque.get_mut(id as usize) {
+            *slot = Some(c);
+        }
+        Poly::sym(s)
+    };
+    let x_has_y = x.lo <= y.lo && y.hi <= x.hi;
+    let y_has_x = y.lo <= x.lo && x.hi <= y.hi;
+    let (mut lo, mut hi) = (x.lo.min(y.lo), x.hi.max(y.hi));
+    if !x_has_y && !y_has_x {
+        lo = widen_lo(lo);
+        hi = widen_hi(hi);
+    }
+    Range::value(base, lo, hi, x.cong.join(y.cong), data)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 use super::domain::{Cong, Sym};
 use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
-use super::{caveat, dataflow, launch, launch_totals, memops, totals};
+use super::{caveat, dataflow, figures, launch, launch_totals, memops, totals};
 use crate::cfg::Cfg;
 use crate::ir::{Function, OpKind, Reg};
 use crate::source::{SourceFile, Span};
@@ -185,7 +185,8 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 pointer_params: p.pointer_params.clone(),
                 budget: totals::DEFAULT_BUDGET,
             };
-            match totals::simulate(ir, &si, &spaces) {
+            let shapes = figures::lane_shapes(ir, &p.results);
+            match totals::simulate(ir, &si, &spaces, &shapes) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
                     let mut why = match e.stmt.and_then(|i| ir.spans.get(i as usize)) {

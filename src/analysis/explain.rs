@@ -69,6 +69,22 @@ pub fn explain_register(
             lanes: None,
             active: mask,
         },
+        Value::Range(r) => RegisterFacts {
+            kind: if r.data {
+                "data-dependent, bounded"
+            } else {
+                "bounded"
+            },
+            value: {
+                let mut s = r.to_string();
+                for (i, name) in p.params.iter().enumerate().rev() {
+                    s = s.replace(&format!("param{i}"), name);
+                }
+                format!("differs across lanes within {s}")
+            },
+            lanes: None,
+            active: mask,
+        },
         Value::Varying { data: false } => RegisterFacts {
             kind: "unknown",
             value: "varies across lanes in a way the analysis cannot express".into(),

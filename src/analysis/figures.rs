@@ -29,9 +29,11 @@ use super::cost::{
     self, cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange,
 };
 use super::dataflow;
-use super::domain::{self, Sym, Value};
+use super::domain::{self, Cong, Sym, Value};
 use super::launch::WarpClass;
 use super::model::{Pattern, PerRequest};
+use super::totals;
+use std::collections::HashMap;
 
 /// The static figures of one access for one warp class.
 pub struct StaticAccess {
@@ -122,21 +124,8 @@ pub fn static_access(
             match d.exact() {
                 Some(dl) => {
                     let cong = facts.poly_cong(&u);
-                    let mut residues = cong.residues(128);
-                    // PTX requires every lane's address to be aligned to the
-                    // access size: drop the residues that would violate it.
-                    let align = (bytes as i64).clamp(1, 128);
-                    if align & (align - 1) == 0 {
-                        let first = mask.trailing_zeros() as usize;
-                        let ok: Vec<i64> = residues
-                            .iter()
-                            .copied()
-                            .filter(|u| (u + dl[first.min(31)]).rem_euclid(align) == 0)
-                            .collect();
-                        if !ok.is_empty() {
-                            residues = ok;
-                        }
-                    }
+                    let first = mask.trailing_zeros() as usize;
+                    let residues = aligned_residues(cong, dl[first.min(31)], bytes);
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
                     if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(Caveat::BaseAddressModulo {
@@ -202,7 +191,34 @@ pub fn static_access(
                 }
             }
         }
-        Value::Varying { data: true } => {
+        Value::Range(r) if r.bounded() => {
+            let cong = facts.poly_cong(&r.base);
+            let residues = aligned_residues(cong, r.lo, bytes);
+            let cost =
+                cost::ranged_random_cost(&residues, r.lo, r.hi, r.cong.m, r.cong.r, active, bytes);
+            let mut text = r.to_string();
+            for (i, name) in params.iter().enumerate().rev() {
+                text = text.replace(&format!("param{i}"), name);
+            }
+            Some(StaticAccess {
+                wavefronts: None,
+                pattern: if r.data {
+                    Pattern::Random
+                } else {
+                    Pattern::Unknown
+                },
+                stride: None,
+                lane_pattern: format!("each lane within {text}"),
+                cost,
+                ideal,
+                active: active as f64,
+                caveats: vec![Caveat::AddressInRange {
+                    data: r.data,
+                    sectors: (cost.sectors_min, cost.sectors_max),
+                }],
+            })
+        }
+        Value::Varying { data: true } | Value::Range(_) if fact.addr.is_data() => {
             let mut s = unresolved(
                 Pattern::Random,
                 "data-dependent (address computed from loaded values)",
@@ -242,6 +258,111 @@ pub struct ClassFigures {
     /// Requests in which no lane accesses memory (predicated off, or every
     /// lane of a `cp.async` zero-filling), when simulated.
     pub empty: Option<u64>,
+}
+
+/// The residues (mod 128) of a uniform base with congruence `cong` that
+/// leave the address `base + first` aligned to the access size (PTX requires
+/// every lane's address to be), or all the congruence allows when none does.
+pub fn aligned_residues(cong: Cong, first: i64, bytes: u32) -> Vec<i64> {
+    let mut residues = cong.residues(128);
+    let align = (bytes as i64).clamp(1, 128);
+    if align & (align - 1) == 0 {
+        let ok: Vec<i64> = residues
+            .iter()
+            .copied()
+            .filter(|u| (u + first).rem_euclid(align) == 0)
+            .collect();
+        if !ok.is_empty() {
+            residues = ok;
+        }
+    }
+    residues
+}
+
+/// What the static analysis proved about each memory instruction's lane
+/// addresses, for the simulated requests whose addresses the simulation does
+/// not know (a base loaded from a uniform address, a data-dependent index
+/// within bounds): the same shape in every warp class, or nothing.
+pub fn lane_shapes(
+    low: &crate::ir::Function<'_>,
+    results: &[dataflow::ClassResult],
+) -> HashMap<u32, totals::LaneShape> {
+    let mut out = HashMap::new();
+    for (i, op) in low.ops.iter().enumerate() {
+        let crate::ir::OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
+        let bytes = info.bits.div_ceil(8).max(1);
+        let facts: Vec<(&dataflow::AccessFact, &domain::SymFacts)> = results
+            .iter()
+            .filter_map(|r| r.accesses.get(&(i as u32)).map(|f| (f, &r.facts)))
+            .collect();
+        let Some(&(f0, _)) = facts.first() else {
+            continue;
+        };
+        let mut residues: Vec<i64> = Vec::new();
+        let shape = match &f0.addr {
+            Value::Poly(p) => {
+                let Some(d) = p.split().1.exact() else {
+                    continue;
+                };
+                let mut same = true;
+                for (f, sf) in &facts {
+                    let Some(q) = f.addr.as_poly() else {
+                        same = false;
+                        break;
+                    };
+                    let (u, dq) = q.split();
+                    if dq.exact() != Some(d) {
+                        same = false;
+                        break;
+                    }
+                    let first = f.mask.trailing_zeros().min(31) as usize;
+                    residues.extend(aligned_residues(sf.poly_cong(&u), d[first], bytes));
+                }
+                if !same {
+                    continue;
+                }
+                residues.sort_unstable();
+                residues.dedup();
+                totals::LaneShape::Exact {
+                    residues,
+                    d: Box::new(d),
+                }
+            }
+            Value::Range(r) if r.bounded() => {
+                for (f, sf) in &facts {
+                    match &f.addr {
+                        Value::Range(q)
+                            if q.lo == r.lo
+                                && q.hi == r.hi
+                                && q.cong == r.cong
+                                && q.data == r.data =>
+                        {
+                            residues.extend(aligned_residues(sf.poly_cong(&q.base), q.lo, bytes));
+                        }
+                        _ => {
+                            residues.clear();
+                            break;
+                        }
+                    }
+                }
+                if residues.is_empty() {
+                    continue;
+                }
+                residues.sort_unstable();
+                residues.dedup();
+                let set = cost::RangedSet::new(&residues, r.lo, r.hi, r.cong.m, r.cong.r, bytes);
+                totals::LaneShape::Ranged {
+                    by_active: (0..=domain::WARP as u32).map(|n| set.cost(n)).collect(),
+                    data: r.data,
+                }
+            }
+            _ => continue,
+        };
+        out.insert(i as u32, shape);
+    }
+    out
 }
 
 /// Combines the figures of access `op` over the warp classes. A class that
@@ -453,9 +574,14 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
             .or(figs.stride),
     };
     // The static analysis' reservations do not apply to figures measured on
-    // the simulated launch.
+    // the simulated launch, except where the simulation took the static lane
+    // shape over an unknown alignment (its figures are then bounds too).
+    let bounded = st.sectors_min != st.sectors_max || st.lines_min != st.lines_max;
     if !matches!(figs.pattern, Pattern::Random | Pattern::Unknown) {
-        figs.caveats.retain(|c| !c.is_about_static_lane_addresses());
+        figs.caveats.retain(|c| {
+            (bounded && matches!(c, Caveat::BaseAddressModulo { .. }))
+                || !c.is_about_static_lane_addresses()
+        });
     }
     (n * scale).round() as u64
 }

@@ -67,8 +67,11 @@
 //! `descriptor`). A request whose guard is off in every lane still counts,
 //! with no sectors, as Nsight Compute counts it.
 
+pub mod bitfield;
+pub mod bounds;
 pub mod caveat;
 pub mod cost;
+pub mod crosslane;
 pub mod dataflow;
 pub mod descriptor;
 pub mod domain;
@@ -79,6 +82,7 @@ pub mod launch;
 pub mod launch_totals;
 mod memops;
 pub mod model;
+pub mod symbolic;
 pub mod totals;
 pub mod transfer;
 

@@ -30,7 +30,14 @@
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
-//! array; the bounds are kept separately).
+//! array; the bounds are kept separately). When the static analysis proved a
+//! shape for the instruction's addresses ([`LaneShape`]: exact lane offsets
+//! over a uniform unknown, such as a base loaded from a warp-uniform address,
+//! or lanes drawn from a known range, such as `hist[b & 255]`), a request
+//! with unknown addresses takes that shape's figures for its active lanes
+//! instead (mean and bounds over the alignments, or the expectation of
+//! `cost::ranged_random_cost`). Cross-lane instructions (`shfl.sync`,
+//! `vote`, `activemask`) are evaluated over the warp's lanes.
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)
@@ -52,7 +59,10 @@
 //! from the blocks that finished (`Totals::blocks_simulated` <
 //! `blocks_total`, with a kernel caveat). Every step is bounded.
 
-use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
+use super::cost::{
+    classify, cost_over_residues, element_sectors, ideal_sectors, request_cost, shared_wavefronts,
+    CostRange,
+};
 use super::domain::{Lanes, WARP};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
@@ -288,6 +298,80 @@ fn gather(regs: &Regs, w: &Warp<'_>, s: &Src) -> Gathered {
     }
 }
 
+/// What the static analysis proved about one memory instruction's lane
+/// addresses (the same in every warp class). The simulation uses it for a
+/// request whose addresses it does not know in some lane: a base loaded from
+/// a uniform address (`ix = inp[i]; out[ix + tid]`) is unknown to the
+/// simulation but shared by every lane, and a data-dependent index may be
+/// bounded (`hist[b & 255]`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneShape {
+    /// `U + d_l`: exact lane offsets `d` over a uniform value whose residues
+    /// (mod 128) are listed (the ones the congruence and the access
+    /// alignment allow).
+    Exact {
+        /// Residues of `U` modulo 128.
+        residues: Vec<i64>,
+        /// Lane offsets.
+        d: Box<Lanes>,
+    },
+    /// Lanes drawn from a known set: the cost by number of active lanes
+    /// (index 0..=32, `cost::ranged_random_cost`).
+    Ranged {
+        /// Cost for each number of active lanes.
+        by_active: Vec<CostRange>,
+        /// The addresses depend on loaded data (`random`, else `unknown`).
+        data: bool,
+    },
+}
+
+/// The shapes and the costs already computed for them (per statement and
+/// active mask).
+struct Shapes<'a> {
+    map: &'a HashMap<u32, LaneShape>,
+    cache: HashMap<(u32, u32), (CostRange, Pattern, Option<i64>)>,
+}
+
+impl Shapes<'_> {
+    /// Cost, pattern and stride of a request of `stmt` with lanes `exec`.
+    fn cost(
+        &mut self,
+        stmt: u32,
+        exec: u32,
+        bytes: u32,
+    ) -> Option<(CostRange, Pattern, Option<i64>)> {
+        let shape = self.map.get(&stmt)?;
+        if let Some(c) = self.cache.get(&(stmt, exec)) {
+            return Some(*c);
+        }
+        let active = exec.count_ones();
+        let c = match shape {
+            LaneShape::Exact { residues, d } => {
+                let c = cost_over_residues(residues, d, exec, bytes);
+                let (p, stride) = classify(
+                    d,
+                    exec,
+                    bytes,
+                    c.sectors_min,
+                    ideal_sectors(active, bytes) as f64,
+                );
+                (c, p, stride)
+            }
+            LaneShape::Ranged { by_active, data } => (
+                *by_active.get(active as usize)?,
+                if *data {
+                    Pattern::Random
+                } else {
+                    Pattern::Unknown
+                },
+                None,
+            ),
+        };
+        self.cache.insert((stmt, exec), c);
+        Some(c)
+    }
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -299,7 +383,12 @@ pub fn simulate(
     low: &Lowered<'_>,
     inputs: &SimInputs,
     spaces: &HashMap<u32, Space>,
+    shapes: &HashMap<u32, LaneShape>,
 ) -> Result<SimResult, SimError> {
+    let mut shapes = Shapes {
+        map: shapes,
+        cache: HashMap::new(),
+    };
     let [bx, by, bz] = inputs.block.dims().map(u64::from);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
@@ -348,6 +437,7 @@ pub fn simulate(
                 &mut regs,
                 &mut res,
                 spaces,
+                &mut shapes,
                 &mut used,
                 inputs.budget,
             ) {
@@ -413,6 +503,7 @@ fn run_warp(
     regs: &mut Regs,
     res: &mut SimResult,
     spaces: &HashMap<u32, Space>,
+    shapes: &mut Shapes<'_>,
     used: &mut u64,
     budget: u64,
 ) -> Result<(), SimError> {
@@ -505,11 +596,21 @@ fn run_warp(
                 }
                 let known_all = g[..ns].iter().fold(u32::MAX, |k, x| k & x.known);
                 let data_any = g[..ns].iter().fold(0u32, |d, x| d | x.data);
+                let cross = cross_lane(*alu, &g[..ns], exec & !unknown_guard);
                 let mut m = exec | unknown_guard;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let bit = 1u32 << l;
+                    if let Some(c) = &cross {
+                        let known = unknown_guard & bit == 0;
+                        let data = c.data & bit != 0 || (!known && unknown_guard_data);
+                        regs.set(*dst, l, c.out[l].filter(|_| known), data);
+                        if let Some(d2) = dst2 {
+                            regs.set(*d2, l, c.second[l].filter(|_| known), data);
+                        }
+                        continue;
+                    }
                     let mut buf = [0i64; 4];
                     for (b, x) in buf.iter_mut().zip(g.iter()).take(ns) {
                         *b = x.v[l];
@@ -552,7 +653,12 @@ fn run_warp(
                         unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
-                        regs.set(*d2, l, out.map(|v| (v == 0) as i64), data);
+                        let o2 = if unk.is_some() || unknown_guard & bit != 0 {
+                            None
+                        } else {
+                            super::transfer::second_scalar(*alu, vals, out)
+                        };
+                        regs.set(*d2, l, o2, data);
                     }
                 }
             }
@@ -615,7 +721,7 @@ fn run_warp(
                 }
                 if exec != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record_mem(res, minpc, info, regs, w, exec, space);
+                    record_mem(res, minpc, info, regs, w, exec, space, shapes);
                 } else if super::memops::guard_off_issues(low, minpc as usize) {
                     // Issued with the guard off in every lane: a request
                     // that moves nothing (Nsight counts it).
@@ -764,6 +870,7 @@ fn record_mem(
     w: &Warp<'_>,
     exec: u32,
     space: Space,
+    shapes: &mut Shapes<'_>,
 ) {
     let unused = info.no_result || !info.result_used;
     match info.kind {
@@ -783,6 +890,7 @@ fn record_mem(
             record(
                 res,
                 stmt,
+                None,
                 &addrs,
                 exec,
                 known,
@@ -821,6 +929,7 @@ fn record_mem(
             record(
                 res,
                 stmt,
+                None,
                 &addrs,
                 reading,
                 known,
@@ -834,10 +943,103 @@ fn record_mem(
         }
         _ => {
             let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
+            // Addresses the simulation does not know, whose shape the static
+            // analysis proved (a uniform loaded base, a bounded index).
+            let shaped = if known != exec {
+                shapes.cost(stmt, exec, info.bits.div_ceil(8).max(1))
+            } else {
+                None
+            };
             record(
-                res, stmt, &addrs, exec, known, data, info.bits, space, info.op, unused, None,
+                res, stmt, shaped, &addrs, exec, known, data, info.bits, space, info.op, unused,
+                None,
             );
         }
+    }
+}
+
+/// The results of a cross-lane instruction in every lane (`shfl.sync`,
+/// `vote`, `activemask`), when its operands are known where needed.
+struct Cross {
+    out: [Option<i64>; WARP],
+    data: u32,
+    second: [Option<i64>; WARP],
+}
+
+fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cross> {
+    use super::crosslane::{shfl_sources, ReduxFold, WarpOp};
+    let mut c = Cross {
+        out: [None; WARP],
+        data: 0,
+        second: [None; WARP],
+    };
+    match alu.op {
+        AluOp::Shfl(mode) => {
+            let (a, b, cc) = (g.first()?, g.get(1)?, g.get(2)?);
+            if b.known & cc.known & exec != exec {
+                return None;
+            }
+            let (src, p) = shfl_sources(mode, &b.v, &cc.v);
+            for (l, &j) in src.iter().enumerate() {
+                if exec & (1 << l) == 0 {
+                    continue;
+                }
+                if a.known & exec & (1 << j) != 0 {
+                    c.out[l] = Some(a.v[j]);
+                } else if a.data & (1 << j) != 0 {
+                    c.data |= 1 << l;
+                }
+                c.second[l] = Some(((p >> l) & 1) as i64);
+            }
+            Some(c)
+        }
+        AluOp::Warp(op @ (WarpOp::Ballot | WarpOp::Any | WarpOp::All | WarpOp::Uni)) => {
+            let p = g.first()?;
+            if p.known & exec != exec {
+                return None;
+            }
+            let bits = (0..WARP)
+                .filter(|&l| exec & (1 << l) != 0 && p.v[l] != 0)
+                .fold(0u32, |m, l| m | (1 << l));
+            let v = match op {
+                WarpOp::Ballot => bits as i64,
+                WarpOp::Any => (bits != 0) as i64,
+                WarpOp::All => (bits == exec) as i64,
+                _ => (bits == 0 || bits == exec) as i64,
+            };
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(v);
+                }
+            }
+            Some(c)
+        }
+        AluOp::Warp(WarpOp::Redux(r)) => {
+            let a = g.first()?;
+            if a.known & exec != exec || exec == 0 {
+                return None;
+            }
+            let v = r.fold(
+                (0..WARP).filter(|&l| exec & (1 << l) != 0).map(|l| a.v[l]),
+                alu.ty.signed,
+                alu.ty.bits.max(1),
+            )?;
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(v);
+                }
+            }
+            Some(c)
+        }
+        AluOp::Warp(WarpOp::ActiveMask) => {
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(exec as i64);
+                }
+            }
+            Some(c)
+        }
+        _ => None,
     }
 }
 
@@ -845,6 +1047,7 @@ fn record_mem(
 fn record(
     res: &mut SimResult,
     stmt: u32,
+    shaped: Option<(CostRange, Pattern, Option<i64>)>,
     addrs: &Lanes,
     exec: u32,
     known: u32,
@@ -889,6 +1092,22 @@ fn record(
     if exec == 0 {
         // Only zero-filling lanes: nothing read.
         e.empty_requests += 1;
+        return;
+    }
+    if let Some((c, pattern, stride)) = shaped {
+        // Addresses unknown to the simulation, whose shape the static
+        // analysis knows: its figures for this request's lanes.
+        e.lines += c.lines;
+        e.sectors += c.sectors;
+        e.kernel_sectors += c.sectors;
+        e.sectors_min += c.sectors_min;
+        e.sectors_max += c.sectors_max;
+        e.lines_min += c.lines_min;
+        e.lines_max += c.lines_max;
+        if let Some(s) = stride {
+            *e.strides.entry(s).or_default() += 1;
+        }
+        *e.patterns.entry(pattern).or_default() += 1;
         return;
     }
     let c = ldgsts.unwrap_or_else(|| request_cost(addrs, known, bytes));

@@ -35,19 +35,45 @@
 //!     16` is); predicates are three-valued per lane (`PredVal::Partial`), so
 //!     `(tid & 31) < 16 && i < n` is known false in lanes 16..31 even though
 //!     `i < n` is unknown;
+//!   - bit-level instructions (`bfi`, `lop3`, `shf`, `bfe`, `szext`, `mov`
+//!     packing) and magic-number division (`mul.hi`, or `mul.wide` then
+//!     `shr.u64`, by nvcc's constants) are rewritten into the rules above
+//!     (`symbolic`); `shr` by `width - 1` of a symbolic index is its sign, 0;
+//!   - cross-lane instructions (`shfl.sync` permutes per-lane coefficients
+//!     or broadcasts, `vote`/`activemask`/`redux`/`match` are uniform,
+//!     `mapa`) follow `crosslane`;
+//!   - an operand that depends on loaded data keeps what bounds it (`and`
+//!     with a mask, `rem`, `min`/`max`, narrow types, `bfe`: a [`Range`],
+//!     see `bounds`);
 //!   - anything else: a fresh opaque uniform symbol when every input is
 //!     uniform, `Varying` otherwise; `Varying { data: true }` whenever an input
 //!     depends on loaded data.
 //!
+//! Exact one-lane semantics of the bit-level instructions (`bfi`, `prmt` in
+//! every mode, `shf`, `lop3`, `brev`, `popc`, `clz`, `bfind`, `bmsk`,
+//! `szext`, packing and unpacking `mov`) live in `bitfield`; a second
+//! destination (`setp p|q`, the high half of an unpacking `mov`, the
+//! predicate of `shfl.sync`) comes from [`second_result`] /
+//! [`second_scalar`].
+//!
 //! # Limits
 //!
 //! The symbolic special cases assume the values involved are non-negative
-//! (index arithmetic); exact lanes never assume anything. Floating-point
+//! (index arithmetic) and, for the magic-number rules, below `2^32` (`2^31`
+//! for a signed `mul.hi`); exact lanes never assume anything. Division by a
+//! constant is exact per lane only when the uniform part is known modulo
+//! the divisor; magic constants whose error term exceeds the rule's bound
+//! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
+//! computed as `x - (x / c) * c` on data loses its bounds. Floating-point
 //! arithmetic is not modelled (its results are opaque or varying).
 
-use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::bitfield;
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Value, WARP};
+use super::{bounds, crosslane, symbolic};
 
-pub use crate::ir::alu::{decode, Alu, AluOp, AluOp2, Cmp, MulMode, Ty};
+pub use crate::ir::alu::{
+    decode, Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
+};
 
 fn wide_ty(t: Ty) -> Ty {
     Ty {
@@ -194,6 +220,100 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
             out(v as i64)
         }
         AluOp::Setp(..) => None,
+        AluOp::Bfi => out(bitfield::bfi(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            *args.get(3)?,
+            t.bits,
+        )),
+        AluOp::Prmt(m) => out(bitfield::prmt(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            m,
+        )),
+        AluOp::Shf { left, clamp } => out(bitfield::shf(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            left,
+            clamp,
+        )),
+        AluOp::Lop3 => out(bitfield::lop3(
+            *args.first()?,
+            *args.get(1)?,
+            *args.get(2)?,
+            *args.get(3)?,
+            t.bits,
+        )),
+        AluOp::Brev => out(bitfield::brev(*args.first()?, t.bits)),
+        // popc, clz, bfind write a .u32 count whatever the source width.
+        AluOp::Popc => Some(bitfield::popc(*args.first()?, t.bits)),
+        AluOp::Clz => Some(bitfield::clz(*args.first()?, t.bits)),
+        AluOp::Bfind(s) => Some(bitfield::bfind(*args.first()?, t.bits, t.signed, s)),
+        AluOp::Bmsk(c) => Some(bitfield::bmsk(*args.first()?, *args.get(1)?, c)),
+        AluOp::Szext(c) => Some(bitfield::szext(*args.first()?, *args.get(1)?, t.signed, c)),
+        AluOp::Pack(w) => {
+            if args.is_empty() {
+                return None;
+            }
+            out(bitfield::pack(args, w as u32))
+        }
+        AluOp::Unpack(k, w) => Some(bitfield::unpack(*args.first()?, k as u32, w as u32)),
+        // Cross-lane and cluster operations have no one-lane semantics.
+        AluOp::Shfl(_) | AluOp::Warp(_) | AluOp::Mapa => None,
+    }
+}
+
+/// The value of the second destination of `alu` (`setp p|q`: `!p`;
+/// unpacking: the high half; `shfl.sync d|p`: whether the source lane was in
+/// range; `match.all.sync d|p`: uniform), given the first one `first`.
+pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn OpaqueSource) -> Value {
+    match (alu.op, first) {
+        (AluOp::Setp(..), Value::Pred(p)) => Value::Pred(!*p),
+        (AluOp::Unpack(k, w), _) => abstract_eval(
+            Alu {
+                op: AluOp::Unpack(k + 1, w),
+                ty: alu.ty,
+            },
+            args,
+            &mut SecondSlots(ctx),
+        ),
+        (AluOp::Shfl(m), _) => crosslane::shfl_pred(m, args),
+        (AluOp::Warp(WarpOp::MatchAll), _) => crosslane::match_all_pred(args),
+        _ => Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: args.iter().any(Value::is_data),
+        }),
+    }
+}
+
+/// One lane's second destination (see [`second_result`]); `first` is the
+/// lane's first result. Cross-lane operations are not evaluated here.
+pub fn second_scalar(alu: Alu, args: &[i64], first: Option<i64>) -> Option<i64> {
+    match alu.op {
+        AluOp::Setp(..) => first.map(|v| (v == 0) as i64),
+        AluOp::Unpack(k, w) => eval_scalar(
+            Alu {
+                op: AluOp::Unpack(k + 1, w),
+                ty: alu.ty,
+            },
+            args,
+        ),
+        _ => None,
+    }
+}
+
+/// The second destination's opaque symbols use their own slots.
+struct SecondSlots<'a>(&'a mut dyn OpaqueSource);
+
+impl OpaqueSource for SecondSlots<'_> {
+    fn opaque(&mut self, slot: u32, cong: Cong) -> Sym {
+        self.0.opaque(500 + slot, cong)
+    }
+    fn facts(&self) -> &SymFacts {
+        self.0.facts()
     }
 }
 
@@ -330,8 +450,12 @@ fn pow2_above(c: i64) -> Option<i64> {
 /// `args` are the sources in order (for `selp`, the predicate last; for
 /// `setp` with a combination, the combining predicate last).
 pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
-    if let AluOp::Setp(cmp, comb) = alu.op {
-        return setp(cmp, comb, alu.ty, args);
+    match alu.op {
+        AluOp::Setp(cmp, comb) => return setp(cmp, comb, alu.ty, args),
+        AluOp::Shfl(m) => return crosslane::shfl(m, args, ctx),
+        AluOp::Warp(w) => return crosslane::warp(w, args, ctx),
+        AluOp::Mapa => return crosslane::mapa(args, ctx),
+        _ => {}
     }
     if alu.op == AluOp::Selp {
         return selp(args, ctx);
@@ -360,6 +484,15 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     }
     let polys: Option<Vec<&Poly>> = args.iter().map(Value::as_poly).collect();
     let Some(polys) = polys else {
+        // Data-dependent operands: keep what bounds them.
+        if args
+            .iter()
+            .any(|a| a.is_data() || matches!(a, Value::Range(_)))
+        {
+            if let Some(v) = bounds::eval(alu, args) {
+                return v;
+            }
+        }
         return give_up(args, ctx);
     };
     // Exact lanes: evaluate lane by lane.
@@ -377,10 +510,21 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Add => Some(p(0)?.add(p(1)?)),
         AluOp::Sub => Some(p(0)?.sub(p(1)?)),
         AluOp::Neg => Some(p(0)?.scale(-1)),
-        AluOp::Mul(MulMode::Lo | MulMode::Wide) => p(0)?.mul(p(1)?),
-        AluOp::Mad(MulMode::Lo | MulMode::Wide) => {
-            p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?)))
+        // A `.wide` product reads its constant operand in the source type:
+        // `mul.wide.u32 %rd, %r, -1431655765` multiplies by 0xAAAAAAAB.
+        AluOp::Mul(MulMode::Wide) | AluOp::Mad(MulMode::Wide) => {
+            let read = |i: usize| match konst(i) {
+                Some(c) => Some(Poly::constant(alu.ty.read(c))),
+                None => p(i).cloned(),
+            };
+            let x = read(0)?.mul(&read(1)?)?;
+            match alu.op {
+                AluOp::Mad(_) => Some(x.add(p(2)?)),
+                _ => Some(x),
+            }
         }
+        AluOp::Mul(MulMode::Lo) => p(0)?.mul(p(1)?),
+        AluOp::Mad(MulMode::Lo) => p(0)?.mul(p(1)?).and_then(|x| Some(x.add(p(2)?))),
         AluOp::Shl => match konst(1) {
             // shifting out every bit of the type gives 0
             Some(k) if k < 0 || k >= alu.ty.bits as i64 => Some(Poly::constant(0)),
@@ -395,6 +539,12 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     })();
     if let Some(r) = r {
         return Value::poly(r);
+    }
+    // Bit-level instructions on symbolic values, rewritten into the
+    // operations above (`bfi`, `lop3`, `shf`, `szext`, `bfe`, packing, and
+    // magic-number division).
+    if let Some(v) = symbolic::eval(alu, args, ctx) {
+        return v;
     }
     // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
     // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
@@ -422,6 +572,9 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
                 }
                 let m = 1i64 << c;
                 split_at_modulus(x, m, m, ctx, &|v| v >> c)
+                    .or_else(|| symbolic::magic_shift(x, c, alu.ty, ctx))
+                    // The sign bit of a (non-negative) index: 0.
+                    .or_else(|| (c == alu.ty.bits as i64 - 1).then(|| Value::constant(0)))
             }
             AluOp::Div if c > 0 => split_at_modulus(x, c, c, ctx, &|v| v.div_euclid(c)),
             AluOp::Rem if c > 0 => {
@@ -622,9 +775,23 @@ fn selp(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
                 give_up(&[a.clone(), b.clone()], ctx)
             }
         }
-        _ => Value::Varying {
-            data: a.is_data() || b.is_data() || p.is_data(),
-        },
+        _ => {
+            let data = a.is_data() || b.is_data() || p.is_data();
+            if data {
+                let t = Ty {
+                    bits: 64,
+                    signed: true,
+                    float: false,
+                };
+                if let Some(Value::Range(r)) = bounds::hull(a, b, t) {
+                    return Value::Range(std::rc::Rc::new(Range {
+                        data,
+                        ..(*r).clone()
+                    }));
+                }
+            }
+            Value::Varying { data }
+        }
     }
 }
 
@@ -882,6 +1049,164 @@ mod tests {
             eval_scalar(d("slct", &["b32", "s32"]), &[7, 9, -1]),
             Some(9)
         );
+    }
+
+    #[test]
+    fn bit_instructions_on_symbolic_indices() {
+        let mut x = ctx();
+        let ctaid = Value::poly(Poly::sym(Sym::Ctaid(0)));
+        let lane15 = abstract_eval(d("and", &["b32"]), &[iota(), c(15)], &mut x);
+        // bfi.b32 %r, %ctaid, %lane15, 4, 28 (x[blockIdx.x * 16 + (threadIdx.x & 15)])
+        let v = abstract_eval(
+            d("bfi", &["b32"]),
+            &[ctaid.clone(), lane15.clone(), c(4), c(28)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "16*ctaid.x");
+        assert_eq!(&lp.exact().unwrap()[14..18], &[14, 15, 0, 1]);
+        // a field that stops below the msb masks the inserted value first:
+        // bfi(ctaid, lane15, 4, 4) = ((ctaid & 15) << 4) | lane15, with
+        // ctaid & 15 an opaque uniform value u: 16·u + lane15
+        let v = abstract_eval(
+            d("bfi", &["b32"]),
+            &[ctaid.clone(), lane15.clone(), c(4), c(4)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert!(u.to_string().starts_with("16*u"), "{u}");
+        assert_eq!(&lp.exact().unwrap()[14..18], &[14, 15, 0, 1]);
+        // lop3 (a & 31) | c with c = 32 * ctaid: lut 0xEA = (a & b) | c
+        let hi = Value::poly(Poly::sym(Sym::Ctaid(0)).scale(32));
+        let v = abstract_eval(
+            d("lop3", &["b32"]),
+            &[global_index(), c(31), hi, c(0xEA)],
+            &mut x,
+        );
+        let (u, lp) = v.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "32*ctaid.x");
+        assert_eq!(lp.exact().unwrap()[31], 31);
+        // shf.r.wrap of {0, i} by 2 is i >> 2
+        let v = abstract_eval(
+            d("shf", &["r", "wrap", "b32"]),
+            &[global_index(), c(0), c(2)],
+            &mut x,
+        );
+        let lp = v.as_poly().unwrap().split().1.exact().unwrap();
+        assert_eq!((lp[3], lp[4], lp[31]), (0, 1, 7));
+        // mov.b64 %rd, {%lo, %hi}: lo + hi·2^32
+        let v = abstract_eval(
+            Alu {
+                op: AluOp::Pack(32),
+                ty: Ty::parse("b64").unwrap(),
+            },
+            &[global_index(), c(1)],
+            &mut x,
+        );
+        assert_eq!(
+            v.as_poly().unwrap().split().0.to_string(),
+            "4294967296 + 256*ctaid.x + tid0.x"
+        );
+        // (x · 0xAAAAAAAB) >> 33 with x = 96·ctaid + lane: x / 3, exact per lane
+        let x96 = Value::poly(
+            Poly::sym(Sym::Ctaid(0))
+                .scale(96)
+                .add(&Poly::lanes(std::array::from_fn(|l| l as i64))),
+        );
+        let p = abstract_eval(
+            d("mul", &["wide", "u32"]),
+            &[x96.clone(), c(-1431655765)],
+            &mut x,
+        );
+        let q = abstract_eval(d("shr", &["u64"]), &[p, c(33)], &mut x);
+        let (u, lp) = q.as_poly().unwrap().split();
+        assert_eq!(u.to_string(), "32*ctaid.x");
+        assert_eq!(&lp.exact().unwrap()[..7], &[0, 0, 0, 1, 1, 1, 2]);
+        // mul.hi.u32 x, 0xAAAAAAAB then shr.u32 by 1: the same
+        let t = abstract_eval(d("mul", &["hi", "u32"]), &[x96, c(0xAAAA_AAAB)], &mut x);
+        let q = abstract_eval(d("shr", &["u32"]), &[t, c(1)], &mut x);
+        assert_eq!(&lane_part(&q)[..7], &[0, 0, 0, 1, 1, 1, 2]);
+        // the sign of a non-negative index: 0
+        let s = abstract_eval(d("shr", &["s32"]), &[global_index(), c(31)], &mut x);
+        assert_eq!(s, c(0));
+        // exact lanes go through the one-lane semantics
+        let v = abstract_eval(d("brev", &["b32"]), &[iota()], &mut x);
+        assert_eq!(lanes(&v)[1], 0x8000_0000);
+        let v = abstract_eval(d("prmt", &["b32", "rc8"]), &[iota(), c(0), c(0)], &mut x);
+        assert_eq!(lanes(&v)[2], 0x0202_0202);
+    }
+
+    #[test]
+    fn shuffles_permute_lanes_and_broadcast() {
+        let mut x = ctx();
+        // __shfl_sync(m, i, 0): lane 0's value in every lane, uniform
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[global_index(), c(0), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform());
+        assert_eq!(v.as_poly().unwrap().to_string(), "256*ctaid.x + tid0.x");
+        // __shfl_xor_sync(m, i, 1): pairs swapped
+        let v = abstract_eval(
+            d("shfl", &["sync", "bfly", "b32"]),
+            &[global_index(), c(1), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(&lane_part(&v)[..4], &[0, -1, 2, 1]);
+        // a broadcast of loaded data is uniform
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[Value::Varying { data: true }, c(3), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform() && v.as_poly().is_some());
+        // the predicate of shfl.down by 4: lanes 28..31 read out of range
+        let p = crosslane::shfl_pred(ShflMode::Down, &[global_index(), c(4), c(0x1f)]);
+        assert_eq!(p, Value::Pred(PredVal::Lanes(0x0fff_ffff)));
+        // votes are uniform
+        let unk = Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: true,
+        });
+        let v = abstract_eval(
+            d("vote", &["sync", "ballot", "b32"]),
+            &[unk.clone(), c(-1)],
+            &mut x,
+        );
+        assert!(v.is_uniform() && v.as_poly().is_some());
+        let v = abstract_eval(d("vote", &["sync", "any", "pred"]), &[unk, c(-1)], &mut x);
+        assert!(v.is_uniform());
+        let v = abstract_eval(d("activemask", &["b32"]), &[], &mut x);
+        assert!(v.is_uniform());
+        // redux.sync.min of a uniform value is that value; match.any of a
+        // lane-varying value is lane-varying, of a uniform one uniform
+        let n = Value::poly(Poly::sym(Sym::Param(1)));
+        let v = abstract_eval(
+            d("redux", &["sync", "min", "u32"]),
+            &[n.clone(), c(-1)],
+            &mut x,
+        );
+        assert_eq!(v, n);
+        let v = abstract_eval(
+            d("match", &["any", "sync", "b32"]),
+            &[iota(), c(-1)],
+            &mut x,
+        );
+        assert!(!v.is_uniform());
+        let v = abstract_eval(d("match", &["any", "sync", "b32"]), &[n, c(-1)], &mut x);
+        assert!(v.is_uniform());
+        // mapa: the same lane pattern in another CTA's window, uniform rank
+        let a = abstract_eval(d("shl", &["b32"]), &[iota(), c(2)], &mut x);
+        let v = abstract_eval(
+            d("mapa", &["shared::cluster", "u32"]),
+            &[a.clone(), c(1)],
+            &mut x,
+        );
+        assert_eq!(lane_part(&v), lane_part(&a));
+        assert!(v.as_poly().unwrap().split().0.to_string().starts_with('u'));
+        let v = abstract_eval(d("mapa", &["shared::cluster", "u32"]), &[a, iota()], &mut x);
+        assert_eq!(v, Value::Varying { data: false });
     }
 
     #[test]

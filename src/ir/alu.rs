@@ -148,6 +148,157 @@ pub enum AluOp {
     Setp(Cmp, Option<AluOp2>),
     /// `bfe`
     Bfe,
+    /// `bfi`: `a` inserted into `b` at bit `c`, `d` bits long.
+    Bfi,
+    /// `prmt` with its mode.
+    Prmt(PrmtMode),
+    /// `shf.l` / `shf.r`, `.clamp` or `.wrap`.
+    Shf {
+        /// `.l`
+        left: bool,
+        /// `.clamp`
+        clamp: bool,
+    },
+    /// `lop3` (the truth table is the fourth operand).
+    Lop3,
+    /// `brev`
+    Brev,
+    /// `popc`
+    Popc,
+    /// `clz`
+    Clz,
+    /// `bfind`, `.shiftamt`.
+    Bfind(bool),
+    /// `bmsk`, `.clamp`.
+    Bmsk(bool),
+    /// `szext`, `.clamp`.
+    Szext(bool),
+    /// `mov.bN d, {p0, p1, …}`: the parts (low first) are the sources, each of
+    /// the given width in bits.
+    Pack(u8),
+    /// `mov.bN {d0, d1}, s`: part `.0` (low first) of the given width `.1`;
+    /// the second destination receives part `.0 + 1`.
+    Unpack(u8, u8),
+    /// `shfl.sync` (a lane permutation).
+    Shfl(ShflMode),
+    /// `vote`, `activemask`, `redux.sync`, `match.sync`.
+    Warp(WarpOp),
+    /// `mapa`: the address of the same shared variable in another CTA of the cluster.
+    Mapa,
+}
+
+/// The mode of `prmt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrmtMode {
+    /// No mode: four selector nibbles with sign replication.
+    Generic,
+    /// `.f4e` forward 4 extract.
+    F4e,
+    /// `.b4e` backward 4 extract.
+    B4e,
+    /// `.rc8` replicate 8.
+    Rc8,
+    /// `.ecl` edge clamp left.
+    Ecl,
+    /// `.ecr` edge clamp right.
+    Ecr,
+    /// `.rc16` replicate 16.
+    Rc16,
+}
+
+/// The mode of `shfl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    /// `.up`: from `lane - b`.
+    Up,
+    /// `.down`: from `lane + b`.
+    Down,
+    /// `.bfly`: from `lane ^ b`.
+    Bfly,
+    /// `.idx`: from lane `b`.
+    Idx,
+}
+
+/// A warp-wide vote or reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpOp {
+    /// `vote.ballot`: the mask of lanes whose predicate is true.
+    Ballot,
+    /// `vote.any`
+    Any,
+    /// `vote.all`
+    All,
+    /// `vote.uni`
+    Uni,
+    /// `activemask`
+    ActiveMask,
+    /// `redux.sync` with its operation.
+    Redux(ReduxOp),
+    /// `match.any.sync`
+    MatchAny,
+    /// `match.all.sync`
+    MatchAll,
+}
+
+/// The operation of `redux.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduxOp {
+    /// `.add`
+    Add,
+    /// `.min`
+    Min,
+    /// `.max`
+    Max,
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+/// The mode of a `shfl` from its modifiers.
+pub fn shfl_mode(mods: &[&str]) -> Option<ShflMode> {
+    mods.iter().find_map(|m| match *m {
+        "up" => Some(ShflMode::Up),
+        "down" => Some(ShflMode::Down),
+        "bfly" => Some(ShflMode::Bfly),
+        "idx" => Some(ShflMode::Idx),
+        _ => None,
+    })
+}
+
+/// The vote or reduction of `opcode` with its modifiers.
+pub fn warp_op(opcode: &str, mods: &[&str]) -> Option<WarpOp> {
+    Some(match opcode {
+        "activemask" => WarpOp::ActiveMask,
+        "vote" => mods.iter().find_map(|m| match *m {
+            "ballot" => Some(WarpOp::Ballot),
+            "any" => Some(WarpOp::Any),
+            "all" => Some(WarpOp::All),
+            "uni" => Some(WarpOp::Uni),
+            _ => None,
+        })?,
+        "redux" => WarpOp::Redux(mods.iter().find_map(|m| {
+            Some(match *m {
+                "add" => ReduxOp::Add,
+                "min" => ReduxOp::Min,
+                "max" => ReduxOp::Max,
+                "and" => ReduxOp::And,
+                "or" => ReduxOp::Or,
+                "xor" => ReduxOp::Xor,
+                _ => return None,
+            })
+        })?),
+        "match" => {
+            if mods.contains(&"all") {
+                WarpOp::MatchAll
+            } else {
+                WarpOp::MatchAny
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// Boolean combination of `setp`.
@@ -207,6 +358,37 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "selp" => AluOp::Selp,
         "slct" if !mods.contains(&"f32") => AluOp::Slct,
         "bfe" => AluOp::Bfe,
+        "bfi" => AluOp::Bfi,
+        "prmt" => AluOp::Prmt(
+            mods.iter()
+                .find_map(|m| {
+                    Some(match *m {
+                        "f4e" => PrmtMode::F4e,
+                        "b4e" => PrmtMode::B4e,
+                        "rc8" => PrmtMode::Rc8,
+                        "ecl" => PrmtMode::Ecl,
+                        "ecr" => PrmtMode::Ecr,
+                        "rc16" => PrmtMode::Rc16,
+                        _ => return None,
+                    })
+                })
+                .unwrap_or(PrmtMode::Generic),
+        ),
+        "shf" => AluOp::Shf {
+            left: mods.contains(&"l"),
+            clamp: mods.contains(&"clamp"),
+        },
+        // `lop3.or`/`lop3.and` also write a predicate: not modelled.
+        "lop3" if !mods.iter().any(|m| matches!(*m, "or" | "and")) => AluOp::Lop3,
+        "brev" => AluOp::Brev,
+        "popc" => AluOp::Popc,
+        "clz" => AluOp::Clz,
+        "bfind" => AluOp::Bfind(mods.contains(&"shiftamt")),
+        "bmsk" => AluOp::Bmsk(mods.contains(&"clamp")),
+        "szext" => AluOp::Szext(mods.contains(&"clamp")),
+        "shfl" => AluOp::Shfl(shfl_mode(mods)?),
+        "vote" | "activemask" | "redux" | "match" => AluOp::Warp(warp_op(opcode, mods)?),
+        "mapa" => AluOp::Mapa,
         "cvt" => {
             let src = *tys.get(1)?;
             AluOp::Cvt(src)

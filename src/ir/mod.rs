@@ -326,6 +326,10 @@ pub struct MemOp {
     /// The element type's name (`f32`, `u8`, `b128`), when the instruction
     /// names one.
     pub elem_type: Option<&'static str>,
+    /// The element is a signed integer (`.sN`): bounds of loaded values.
+    pub elem_signed: bool,
+    /// The element is a floating-point value (`.fN`, `.bf16`, …).
+    pub elem_float: bool,
     /// The facts of the operations beyond per-lane `ld`/`st`/`atom`/`red`
     /// (`cp.async`, matrix, bulk and tensor copies, `multimem`, `wgmma`):
     /// boxed, since plain accesses have none.
@@ -354,6 +358,8 @@ impl MemOp {
             no_result,
             result_used: true,
             elem_type: None,
+            elem_signed: false,
+            elem_float: false,
             ext: None,
         }
     }

@@ -7,8 +7,10 @@
 //! not model is kept as [`OpKind::Other`] with its destination registers,
 //! which then receive "unknown" values: an unknown opcode never stops the
 //! analysis. Memory instructions are classified here ([`MemOp`]): direction,
-//! kind, declared state space, element bits and vector count, cache
-//! qualifiers and the address operand.
+//! kind, declared state space, element bits, signedness and vector count,
+//! cache qualifiers and the address operand. A `mov` with a vector operand
+//! packs (`mov.b64 %rd, {%r1, %r2}`) or unpacks into two halves (`mov.b64
+//! {%r1, %r2}, %rd`: the second destination receives the high half).
 //!
 //! Labels are resolved through the body's `{ }` scopes, with the same
 //! [`LabelCursor`] walk for `bra` targets and `.branchtargets` tables, so the
@@ -583,10 +585,20 @@ fn lower_instr<'src>(
                         result_used: true,
                         elem_type: mods.iter().rev().find_map(|m| type_name(m)),
                         ext: None,
+                        elem_signed: elem_ty(&mods).is_some_and(|t| t.signed && !t.float),
+                        elem_float: elem_ty(&mods).is_some_and(|t| t.float),
                     },
                     dsts,
                 }
             }
+        }
+        "mov"
+            if ops
+                .iter()
+                .take(2)
+                .any(|o| matches!(o.kind, OperandKind::Vector(_))) =>
+        {
+            lower_pack(cx, &mods, ops)
         }
         _ => {
             let dst_ops = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
@@ -637,5 +649,83 @@ fn lower_instr<'src>(
         guard,
         kind,
         form: Form::Instruction,
+    }
+}
+
+/// The element type of a memory instruction (its last type modifier).
+fn elem_ty(mods: &[&str]) -> Option<Ty> {
+    mods.iter().rev().find_map(|m| Ty::parse(m))
+}
+
+/// `mov.bN d, {p0, p1, …}` (packing) and `mov.bN {d0, d1}, s` (unpacking
+/// into two halves); other unpackings write unknown values.
+fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> OpKind {
+    let ty = mods
+        .iter()
+        .find_map(|m| crate::analysis::transfer::Ty::parse(m))
+        .unwrap_or(crate::analysis::transfer::Ty {
+            bits: 64,
+            signed: false,
+            float: false,
+        });
+    let parts = |o: &Operand<'src>| match &o.kind {
+        OperandKind::Vector(v) => Some(v.len()),
+        _ => None,
+    };
+    let (Some(d), Some(s)) = (ops.first(), ops.get(1)) else {
+        return OpKind::Nop;
+    };
+    match (parts(d), parts(s)) {
+        (None, Some(n)) if n > 0 && (ty.bits as usize).is_multiple_of(n) => {
+            let dsts = cx.dsts(d);
+            let srcs: Vec<Src> = match &s.kind {
+                OperandKind::Vector(v) => v.iter().map(|o| cx.src(o)).collect(),
+                _ => Vec::new(),
+            };
+            match dsts.as_slice() {
+                [dst] => OpKind::Alu {
+                    alu: crate::analysis::transfer::Alu {
+                        op: crate::analysis::transfer::AluOp::Pack((ty.bits as usize / n) as u8),
+                        ty,
+                    },
+                    dst: *dst,
+                    dst2: None,
+                    srcs,
+                },
+                _ => OpKind::Other { dsts, srcs },
+            }
+        }
+        (Some(2), None) => {
+            // Every position gets a register (`_` sinks included) so that
+            // the halves keep their order.
+            let regs: Vec<u32> = match &d.kind {
+                OperandKind::Vector(v) => v
+                    .iter()
+                    .map(|o| match &o.kind {
+                        OperandKind::Reg {
+                            name,
+                            component: None,
+                        } if !name.text.is_empty() => cx.reg(name.text),
+                        _ => cx.reg("_"),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let src = cx.src(s);
+            OpKind::Alu {
+                alu: crate::analysis::transfer::Alu {
+                    op: crate::analysis::transfer::AluOp::Unpack(0, (ty.bits / 2) as u8),
+                    ty,
+                },
+                dst: regs[0],
+                dst2: Some(regs[1]),
+                srcs: vec![src],
+            }
+        }
+        _ => {
+            let dsts = cx.dsts(d);
+            let srcs = vec![cx.src(s)];
+            OpKind::Other { dsts, srcs }
+        }
     }
 }

@@ -1,0 +1,567 @@
+//! Bounds of data-dependent values: the transfer functions of
+//! [`Range`](super::domain::Range).
+//!
+//! # Domain
+//!
+//! A value loaded through a lane-varying address is unknown in every lane, but
+//! the instructions applied to it often bound it: `b & 255`, `h % 1000`,
+//! `min(max(x, 0), n - 1)`, `h >> 24`, a `u8` or `u16` load, `bfe`, `popc`.
+//! A [`Range`] keeps, beside a uniform base, the lower and upper bound of each
+//! lane's unknown part and its congruence, so `hist + (b & 255) * 4` is
+//! `hist + x` with `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`, and the cost model can
+//! give the expected and extreme costs of lanes drawn from that range
+//! (`cost::ranged_random_cost`).
+//!
+//! # Transfer rules
+//!
+//! Every operand is viewed as bounds ([`View`]): a range as it is, a
+//! polynomial `U + d` with exact lanes as `U + [min d, max d]`, and an
+//! unbounded data value as its type's range when narrower than 64 bits (a
+//! `.u32` register holds `[0, 2^32 - 1]`). Then:
+//!
+//! * `add`, `sub`, `neg`, `mul`/`mad`/`shl` by a constant: interval and
+//!   congruence arithmetic (the uniform bases add or scale alike);
+//! * `and` with a constant `c ≥ 0`: `[0, c]` (tighter when the operand is
+//!   already non-negative), congruent to 0 modulo the lowest set bit of `c`;
+//!   with a high mask `-2^k`: the operand's bounds rounded down;
+//! * `rem` by `c > 0`: `[0, c - 1]` (`[-(c - 1), c - 1]` for a possibly
+//!   negative signed operand); `div` and `shr` by constants: the bounds
+//!   divided (rounded down);
+//! * `min`, `max`: the bounds of both sides combined (`max(min(x, 255), 0)`
+//!   is `[0, 255]`);
+//! * `cvt`, `bfe`, `szext`, `popc`, `clz`: the bounds of the narrower type or
+//!   of the extracted field;
+//! * a result that may leave its type's range (wrap-around, as in a hash
+//!   `b * 2654435761u`) becomes the type's range.
+//!
+//! Anything else gives up as before (`Varying`).
+//!
+//! # Soundness and limits
+//!
+//! Bounds are over-approximations: each rule holds for every lane value in
+//! the operands' bounds. A uniform base is combined only by addition and
+//! scaling by constants, where the domain's no-wrap assumption applies as for
+//! polynomials. Relations between lanes are lost (two lanes may or may not
+//! hold equal values): the cost model treats lanes as independent draws.
+//! Joins widen bounds that grow in a loop (see `domain::join`).
+
+use super::domain::{Cong, Poly, Range, Value, NO_HI, NO_LO};
+use super::transfer::{Alu, AluOp, MulMode, Ty};
+
+/// An operand seen as bounds: `base + x`, `x ∈ [lo, hi]`, `x ≡ cong`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// Uniform part.
+    pub base: Poly,
+    /// Lower bound (`NO_LO`: none).
+    pub lo: i64,
+    /// Upper bound (`NO_HI`: none).
+    pub hi: i64,
+    /// Congruence of the lane part.
+    pub cong: Cong,
+    /// Derived from loaded data.
+    pub data: bool,
+}
+
+impl View {
+    fn constant(&self) -> Option<i64> {
+        (self.base.terms().is_empty() && self.lo == self.hi && self.lo != NO_LO).then_some(self.lo)
+    }
+    fn bounded_nonneg(&self) -> bool {
+        self.base.terms().is_empty() && self.lo >= 0 && self.hi != NO_HI
+    }
+}
+
+/// The range of a type (`None` for 64 bits: every `i64`).
+fn type_range(t: Ty) -> Option<(i64, i64)> {
+    if t.bits >= 64 || t.bits == 0 {
+        return None;
+    }
+    Some(if t.signed {
+        (-(1i64 << (t.bits - 1)), (1i64 << (t.bits - 1)) - 1)
+    } else {
+        (0, (1i64 << t.bits) - 1)
+    })
+}
+
+fn type_view(t: Ty, data: bool) -> View {
+    let (lo, hi) = type_range(t).unwrap_or((NO_LO, NO_HI));
+    View {
+        base: Poly::default(),
+        lo,
+        hi,
+        cong: Cong::TOP,
+        data,
+    }
+}
+
+/// The bounds view of a value read as type `t`.
+pub fn view(v: &Value, t: Ty) -> Option<View> {
+    match v {
+        Value::Range(r) => Some(View {
+            base: r.base.clone(),
+            lo: r.lo,
+            hi: r.hi,
+            cong: r.cong,
+            data: r.data,
+        }),
+        Value::Poly(p) => {
+            let (u, d) = p.split();
+            let d = d.exact()?;
+            let c = u
+                .terms()
+                .iter()
+                .find(|(m, _)| m.degree() == 0)
+                .map(|(_, k)| k.at(0))
+                .unwrap_or(0);
+            let x: [i64; 32] = std::array::from_fn(|l| d[l].wrapping_add(c));
+            Some(View {
+                base: u.sub(&Poly::constant(c)),
+                lo: *x.iter().min()?,
+                hi: *x.iter().max()?,
+                cong: x
+                    .iter()
+                    .fold(Cong::exact(x[0]), |k, &v| k.join(Cong::exact(v))),
+                data: false,
+            })
+        }
+        Value::Varying { data } => Some(type_view(t, *data)),
+        _ => None,
+    }
+}
+
+fn add_b(a: i64, b: i64, none: i64) -> i64 {
+    if a == none || b == none {
+        none
+    } else {
+        a.checked_add(b).unwrap_or(none)
+    }
+}
+
+fn neg_b(a: i64, none_in: i64, none_out: i64) -> i64 {
+    if a == none_in {
+        none_out
+    } else {
+        a.checked_neg().unwrap_or(none_out)
+    }
+}
+
+fn add(a: &View, b: &View) -> View {
+    View {
+        base: a.base.add(&b.base),
+        lo: add_b(a.lo, b.lo, NO_LO),
+        hi: add_b(a.hi, b.hi, NO_HI),
+        cong: a.cong + b.cong,
+        data: a.data || b.data,
+    }
+}
+
+fn neg(a: &View) -> View {
+    View {
+        base: a.base.scale(-1),
+        lo: neg_b(a.hi, NO_HI, NO_LO),
+        hi: neg_b(a.lo, NO_LO, NO_HI),
+        cong: a.cong * Cong::exact(-1),
+        data: a.data,
+    }
+}
+
+fn scale(a: &View, k: i64) -> View {
+    let m = |v: i64, none: i64, none_out: i64| {
+        if v == none {
+            none_out
+        } else {
+            v.checked_mul(k).unwrap_or(none_out)
+        }
+    };
+    let (lo, hi) = if k >= 0 {
+        (m(a.lo, NO_LO, NO_LO), m(a.hi, NO_HI, NO_HI))
+    } else {
+        (m(a.hi, NO_HI, NO_LO), m(a.lo, NO_LO, NO_HI))
+    };
+    View {
+        base: a.base.scale(k),
+        lo,
+        hi,
+        cong: a.cong * Cong::exact(k),
+        data: a.data,
+    }
+}
+
+/// Divides bounds by `c > 0`, rounding toward negative infinity (`shr`) or
+/// toward zero (`div`); both are monotone.
+fn div_bounds(a: &View, c: i64, floor: bool) -> View {
+    let d = |v: i64, none: i64| {
+        if v == none {
+            none
+        } else if floor {
+            v.div_euclid(c)
+        } else {
+            v / c
+        }
+    };
+    View {
+        base: Poly::default(),
+        lo: d(a.lo, NO_LO),
+        hi: d(a.hi, NO_HI),
+        cong: Cong::TOP,
+        data: a.data,
+    }
+}
+
+fn field(bits: i64, signed: bool, data: bool) -> View {
+    let bits = bits.clamp(0, 63) as u32;
+    let (lo, hi) = if bits == 0 {
+        (0, 0)
+    } else if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    };
+    View {
+        base: Poly::default(),
+        lo,
+        hi,
+        cong: Cong::TOP,
+        data,
+    }
+}
+
+/// Keeps a result within its type: a bounded lane part that may leave the
+/// type's range (wrap-around) becomes the whole range.
+fn fit(v: View, t: Ty) -> View {
+    let Some((tlo, thi)) = type_range(t) else {
+        return v;
+    };
+    if v.base.terms().is_empty() && (v.lo < tlo || v.hi > thi) {
+        return type_view(t, v.data);
+    }
+    v
+}
+
+/// The value of a view. Bounds as wide as a 32-bit type's range or wider say
+/// nothing the type does not (each later instruction views an unbounded
+/// value through its own type again), so they are dropped: a plain
+/// data-dependent value.
+fn finish(v: View) -> Value {
+    if v.lo != NO_LO && v.hi != NO_HI && (v.hi as i128 - v.lo as i128) >= u32::MAX as i128 {
+        return Value::Varying { data: v.data };
+    }
+    Range::value(v.base, v.lo, v.hi, v.cong, v.data)
+}
+
+/// The bounds of `alu(args)` when an operand is a bounded or data-dependent
+/// value; `None` when no rule applies.
+pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
+    let t = alu.ty;
+    if t.float || t.bits <= 1 {
+        return None;
+    }
+    let v = |i: usize| args.get(i).and_then(|a| view(a, t));
+    let konst = |i: usize| v(i).and_then(|x| x.constant());
+    let data = args.iter().any(Value::is_data);
+    let r: View = match alu.op {
+        AluOp::Mov => v(0)?,
+        AluOp::Add => fit(add(&v(0)?, &v(1)?), t),
+        AluOp::Sub => fit(add(&v(0)?, &neg(&v(1)?)), t),
+        AluOp::Neg => fit(neg(&v(0)?), t),
+        AluOp::Mul(m @ (MulMode::Lo | MulMode::Wide))
+        | AluOp::Mad(m @ (MulMode::Lo | MulMode::Wide)) => {
+            let rt = if m == MulMode::Wide { wide(t) } else { t };
+            let p = match (konst(0), konst(1)) {
+                (_, Some(k)) => scale(&v(0)?, k),
+                (Some(k), _) => scale(&v(1)?, k),
+                _ => return None,
+            };
+            let p = if matches!(alu.op, AluOp::Mad(_)) {
+                add(&p, &args.get(2).and_then(|a| view(a, rt))?)
+            } else {
+                p
+            };
+            fit(p, rt)
+        }
+        AluOp::Shl => {
+            let k = konst(1)?;
+            if !(0..62).contains(&k) {
+                return None;
+            }
+            fit(scale(&v(0)?, 1i64 << k), t)
+        }
+        AluOp::Shr => {
+            let k = konst(1)?;
+            if !(0..63).contains(&k) {
+                return None;
+            }
+            let mut x = v(0)?;
+            if !x.base.terms().is_empty() {
+                return None;
+            }
+            if !t.signed && x.lo < 0 {
+                x = type_view(t, x.data);
+                if x.lo == NO_LO {
+                    return None;
+                }
+            }
+            let cong = if x.cong.m != 0 && x.cong.m % (1u64 << k) == 0 {
+                Cong::modulo(x.cong.m >> k, x.cong.r >> k)
+            } else {
+                Cong::TOP
+            };
+            View {
+                cong,
+                ..div_bounds(&x, 1i64 << k, true)
+            }
+        }
+        AluOp::And => {
+            let (x, c) = match (konst(0), konst(1)) {
+                (_, Some(c)) => (v(0)?, c),
+                (Some(c), _) => (v(1)?, c),
+                _ => return None,
+            };
+            // The mask as the type reads it, sign-extended (0xfffffff0 is -16).
+            let c = if t.bits < 64 {
+                Ty { signed: true, ..t }.read(c)
+            } else {
+                c
+            };
+            if c >= 0 {
+                let low = if c == 0 { 0 } else { c.trailing_zeros() };
+                let hi = if x.bounded_nonneg() { x.hi.min(c) } else { c };
+                if x.bounded_nonneg() && c & c.wrapping_add(1) == 0 && x.hi <= c {
+                    x
+                } else {
+                    View {
+                        base: Poly::default(),
+                        lo: 0,
+                        hi,
+                        cong: Cong::modulo(1u64 << low.min(62), 0),
+                        data: x.data,
+                    }
+                }
+            } else {
+                let n = c.checked_neg()?;
+                if n & (n - 1) != 0 || !x.base.terms().is_empty() {
+                    return None;
+                }
+                let f = |b: i64, none: i64| if b == none { none } else { b & c };
+                View {
+                    base: Poly::default(),
+                    lo: f(x.lo, NO_LO),
+                    hi: f(x.hi, NO_HI),
+                    cong: Cong::modulo(n as u64, 0),
+                    data: x.data,
+                }
+            }
+        }
+        AluOp::Rem => {
+            let c = konst(1)?;
+            if c <= 0 {
+                return None;
+            }
+            let x = v(0)?;
+            if x.bounded_nonneg() && x.hi < c {
+                x
+            } else if !t.signed || (x.base.terms().is_empty() && x.lo >= 0) {
+                View {
+                    base: Poly::default(),
+                    lo: 0,
+                    hi: c - 1,
+                    cong: Cong::TOP,
+                    data: x.data,
+                }
+            } else {
+                View {
+                    base: Poly::default(),
+                    lo: -(c - 1),
+                    hi: c - 1,
+                    cong: Cong::TOP,
+                    data: x.data,
+                }
+            }
+        }
+        AluOp::Div => {
+            let c = konst(1)?;
+            if c <= 0 {
+                return None;
+            }
+            let mut x = v(0)?;
+            if !x.base.terms().is_empty() {
+                return None;
+            }
+            if !t.signed && x.lo < 0 {
+                x = type_view(t, x.data);
+                if x.lo == NO_LO {
+                    return None;
+                }
+            }
+            div_bounds(&x, c, false)
+        }
+        AluOp::Min | AluOp::Max => {
+            let (mut a, mut b) = (v(0)?, v(1)?);
+            if a.base != b.base {
+                return None;
+            }
+            for x in [&mut a, &mut b] {
+                if !t.signed && x.base.terms().is_empty() && x.lo < 0 {
+                    *x = type_view(t, x.data);
+                }
+            }
+            let (lo, hi) = if alu.op == AluOp::Min {
+                (a.lo.min(b.lo), a.hi.min(b.hi))
+            } else {
+                (a.lo.max(b.lo), a.hi.max(b.hi))
+            };
+            View {
+                base: a.base.clone(),
+                lo,
+                hi,
+                cong: a.cong.join(b.cong),
+                data: a.data || b.data,
+            }
+        }
+        AluOp::Cvt(src) => {
+            let x = args.first().and_then(|a| view(a, src))?;
+            if !x.base.terms().is_empty() {
+                x
+            } else {
+                fit(fit(x, src), t)
+            }
+        }
+        AluOp::Bfe => {
+            let len = konst(2)?;
+            let len = (len & 0xff).min(t.bits as i64);
+            field(len, t.signed, data)
+        }
+        AluOp::Szext(clamp) => {
+            let b = konst(1)?;
+            let b = if clamp { b.clamp(0, 32) } else { b & 31 };
+            if b >= 32 {
+                fit(v(0)?, t)
+            } else {
+                field(b, t.signed, data)
+            }
+        }
+        AluOp::Popc | AluOp::Clz => View {
+            base: Poly::default(),
+            lo: 0,
+            hi: t.bits as i64,
+            cong: Cong::TOP,
+            data,
+        },
+        _ => return None,
+    };
+    Some(finish(r))
+}
+
+fn wide(t: Ty) -> Ty {
+    Ty {
+        bits: (t.bits * 2).min(64),
+        ..t
+    }
+}
+
+/// The value of a load whose address differs across lanes: unknown data,
+/// bounded by its element type when narrower than 32 bits (`ld.global.u8`
+/// gives `[0, 255]`, `ld.global.s16` `[-32768, 32767]`).
+pub fn loaded(elem: Option<Ty>) -> Value {
+    match elem {
+        Some(t) if !t.float && t.bits < 32 => {
+            let v = type_view(t, true);
+            finish(v)
+        }
+        _ => Value::Varying { data: true },
+    }
+}
+
+/// The hull of two values when both have bounds over the same base (`selp`
+/// with an unknown predicate); `None` otherwise.
+pub fn hull(a: &Value, b: &Value, t: Ty) -> Option<Value> {
+    let (x, y) = (view(a, t)?, view(b, t)?);
+    if x.base != y.base {
+        return None;
+    }
+    Some(finish(View {
+        base: x.base,
+        lo: x.lo.min(y.lo),
+        hi: x.hi.max(y.hi),
+        cong: x.cong.join(y.cong),
+        data: x.data || y.data,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::domain::Sym;
+    use crate::analysis::transfer::decode;
+
+    fn d(m: &str, ops: &[&str]) -> Alu {
+        decode(m, ops).unwrap()
+    }
+    fn c(v: i64) -> Value {
+        Value::constant(v)
+    }
+    fn data() -> Value {
+        Value::Varying { data: true }
+    }
+    fn range(v: &Value) -> (String, i64, i64, Cong) {
+        match v {
+            Value::Range(r) => (r.base.to_string(), r.lo, r.hi, r.cong),
+            other => panic!("not a range: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_histogram_bin_is_bounded() {
+        // hist + (b & 255) * 4, b loaded as .u32
+        let b = eval(d("and", &["b32"]), &[data(), c(255)]).unwrap();
+        assert_eq!(range(&b), ("0".into(), 0, 255, Cong::TOP));
+        let off = eval(d("mul", &["wide", "u32"]), &[b, c(4)]).unwrap();
+        assert_eq!(range(&off), ("0".into(), 0, 1020, Cong::modulo(4, 0)));
+        let hist = Value::poly(Poly::sym(Sym::Param(0)));
+        let addr = eval(d("add", &["s64"]), &[hist, off]).unwrap();
+        assert_eq!(range(&addr), ("param0".into(), 0, 1020, Cong::modulo(4, 0)));
+        assert!(addr.is_data());
+    }
+
+    #[test]
+    fn masks_remainders_clamps_and_narrow_types() {
+        // a high mask keeps no bound of an unbounded value
+        assert_eq!(eval(d("and", &["b64"]), &[data(), c(-16)]), Some(data()));
+        // ... but of a bounded one, both
+        let x = eval(d("and", &["b32"]), &[data(), c(1023)]).unwrap();
+        let y = eval(d("and", &["b32"]), &[x, c(-16)]).unwrap();
+        assert_eq!(range(&y), ("0".into(), 0, 1008, Cong::modulo(16, 0)));
+        let r = eval(d("rem", &["u32"]), &[data(), c(1000)]).unwrap();
+        assert_eq!(range(&r).1..=range(&r).2, 0..=999);
+        let r = eval(d("rem", &["s32"]), &[data(), c(10)]).unwrap();
+        assert_eq!((range(&r).1, range(&r).2), (-9, 9));
+        // max(min(x, 255), 0) on .s32
+        let m = eval(d("min", &["s32"]), &[data(), c(255)]).unwrap();
+        assert_eq!((range(&m).1, range(&m).2), (i32::MIN as i64, 255));
+        let m = eval(d("max", &["s32"]), &[m, c(0)]).unwrap();
+        assert_eq!((range(&m).1, range(&m).2), (0, 255));
+        // h >> 24 on .u32 is a byte
+        let s = eval(d("shr", &["u32"]), &[data(), c(24)]).unwrap();
+        assert_eq!((range(&s).1, range(&s).2), (0, 255));
+        // a hash that wraps: the whole .s32 range, which is no bound at all
+        let h = eval(d("mul", &["lo", "s32"]), &[s.clone(), c(-1640531535)]).unwrap();
+        assert_eq!(h, data());
+        let b = eval(d("shr", &["u32"]), &[h, c(24)]).unwrap();
+        assert_eq!((range(&b).1, range(&b).2), (0, 255));
+        assert_eq!(loaded(Ty::parse("u8")), finish(field(8, false, true)));
+        assert_eq!(
+            range(&loaded(Ty::parse("s16"))).1..=range(&loaded(Ty::parse("s16"))).2,
+            -32768..=32767
+        );
+        assert_eq!(loaded(Ty::parse("u32")), data());
+        let w = eval(d("cvt", &["u32", "u8"]), &[data()]).unwrap();
+        assert_eq!(range(&w).2, 255);
+        let f = eval(d("bfe", &["u32"]), &[data(), c(3), c(5)]).unwrap();
+        assert_eq!((range(&f).1, range(&f).2), (0, 31));
+        let p = eval(d("popc", &["b32"]), &[data()]).unwrap();
+        assert_eq!(range(&p).2, 32);
+        // unrelated operations give up
+        assert_eq!(eval(d("xor", &["b32"]), &[data(), data()]), None);
+    }
+}

@@ -1,0 +1,298 @@
+//! Cross-lane instructions: what `shfl.sync`, `vote`, `activemask`,
+//! `redux.sync`, `match.sync` and `mapa` do to lane values.
+//!
+//! # Domain
+//!
+//! These instructions read other lanes' registers, so they have no one-lane
+//! semantics (`transfer::eval_scalar` returns `None` for them); they act on the
+//! whole warp's [`Value`] at once.
+//!
+//! # Transfer rules
+//!
+//! * `shfl.sync.{up,down,bfly,idx}.b32 d|p, a, b, c, membermask`: when `b` and
+//!   `c` are exact per lane, every lane's source lane `j` follows the ISA's
+//!   pseudo-code (segment mask `c[12:8]`, clamp `c[4:0]`, a source out of range
+//!   reads the lane's own `a`); the result permutes every per-lane coefficient
+//!   of `a` (uniform parts are untouched, symbolic strides move with their
+//!   lanes), and `p` is known per lane. When every lane reads the same source
+//!   lane (a broadcast), the result is uniform even when `a` was data: an
+//!   opaque uniform value with the congruence of `a`'s uniform part and of its
+//!   lane bounds. With `b` or `c` unknown, a uniform `a` is returned as is (a
+//!   permutation of equal values) and a bounded `a` keeps its bounds.
+//! * `vote.{any,all,uni}` give a warp-uniform predicate (known when the
+//!   source predicate is known the same in every lane), `vote.ballot`,
+//!   `activemask`, `match.all` and `redux.sync` a warp-uniform integer
+//!   (`redux.{min,max,and,or}` of a uniform value is that value), `match.any`
+//!   of a uniform value is uniform, of a lane-varying one lane-varying.
+//! * `mapa d, a, rank`: the same offset in the shared window of CTA `rank`:
+//!   `a` plus a uniform unknown window offset when `rank` is uniform.
+//!
+//! # Soundness and limits
+//!
+//! A source lane that is inactive gives an undefined value in PTX; the
+//! analysis assumes `membermask` names the active lanes (what compilers
+//! emit). `vote.ballot` and `activemask` depend on which lanes are active, so
+//! they stay opaque (uniform) even when the predicate is known per lane. The
+//! window offset of `mapa` is not modelled: only the lane pattern and the
+//! uniformity survive.
+
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Value, WARP};
+use super::transfer::OpaqueSource;
+
+pub use crate::ir::alu::{shfl_mode, warp_op, ReduxOp, ShflMode, WarpOp};
+
+/// What `redux.sync` computes.
+pub trait ReduxFold {
+    /// `min`, `max`, `and`, `or` of equal values is that value.
+    fn idempotent(self) -> bool;
+    /// Folds the values of the lanes (read with `signed` for min/max).
+    fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64>;
+}
+
+impl ReduxFold for ReduxOp {
+    fn idempotent(self) -> bool {
+        !matches!(self, ReduxOp::Add | ReduxOp::Xor)
+    }
+    fn fold(self, vals: impl Iterator<Item = i64>, signed: bool, bits: u32) -> Option<i64> {
+        let key = |v: i64| if signed { v as i128 } else { v as u64 as i128 };
+        let mut acc: Option<i64> = None;
+        for v in vals {
+            acc = Some(match acc {
+                None => v,
+                Some(a) => match self {
+                    ReduxOp::Add => a.wrapping_add(v),
+                    ReduxOp::Min => {
+                        if key(v) < key(a) {
+                            v
+                        } else {
+                            a
+                        }
+                    }
+                    ReduxOp::Max => {
+                        if key(v) > key(a) {
+                            v
+                        } else {
+                            a
+                        }
+                    }
+                    ReduxOp::And => a & v,
+                    ReduxOp::Or => a | v,
+                    ReduxOp::Xor => a ^ v,
+                },
+            });
+        }
+        let t = super::transfer::Ty {
+            bits,
+            signed,
+            float: false,
+        };
+        acc.map(|a| t.read(a))
+    }
+}
+
+/// Source lane of every lane and the lanes whose source is in range (the
+/// predicate `p`), from the PTX ISA's pseudo-code of `shfl.sync`.
+pub fn shfl_sources(mode: ShflMode, b: &Lanes, c: &Lanes) -> ([usize; WARP], u32) {
+    let mut src = [0usize; WARP];
+    let mut p = 0u32;
+    for l in 0..WARP {
+        let lane = l as i64;
+        let bval = b[l] & 0x1f;
+        let cval = c[l] & 0x1f;
+        let segmask = (c[l] >> 8) & 0x1f;
+        let max_lane = (lane & segmask) | (cval & !segmask);
+        let min_lane = lane & segmask;
+        let (j, ok) = match mode {
+            ShflMode::Up => {
+                let j = lane - bval;
+                (j, j >= max_lane)
+            }
+            ShflMode::Down => {
+                let j = lane + bval;
+                (j, j <= max_lane)
+            }
+            ShflMode::Bfly => {
+                let j = lane ^ bval;
+                (j, j <= max_lane)
+            }
+            ShflMode::Idx => {
+                let j = min_lane | (bval & !segmask);
+                (j, j <= max_lane)
+            }
+        };
+        if ok && (0..WARP as i64).contains(&j) {
+            src[l] = j as usize;
+            p |= 1 << l;
+        } else {
+            src[l] = l;
+        }
+    }
+    (src, p)
+}
+
+fn exact(v: Option<&Value>) -> Option<Lanes> {
+    v?.as_poly()?.exact()
+}
+
+/// `d` of `shfl.sync` (see the module essay).
+pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let Some(a) = args.first() else {
+        return Value::Varying { data: false };
+    };
+    let (Some(b), Some(c)) = (exact(args.get(1)), exact(args.get(2))) else {
+        return match a {
+            Value::Poly(p) if p.is_uniform() => a.clone(),
+            Value::Range(_) | Value::Undef => a.clone(),
+            _ => Value::Varying { data: a.is_data() },
+        };
+    };
+    let (src, _) = shfl_sources(mode, &b, &c);
+    let broadcast = src.iter().all(|&j| j == src[0]);
+    match a {
+        Value::Poly(p) => Value::poly(Poly::from_terms(
+            p.terms()
+                .iter()
+                .map(|(m, k)| (*m, Coef::lanes(std::array::from_fn(|l| k.at(src[l])))))
+                .collect(),
+        )),
+        Value::Range(r) if broadcast => {
+            let cong = ctx.facts().poly_cong(&r.base) + r.cong;
+            Value::poly(Poly::sym(ctx.opaque(0, cong)))
+        }
+        Value::Varying { .. } if broadcast => Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP))),
+        other => other.clone(),
+    }
+}
+
+/// `p` of `shfl.sync`: true in the lanes whose source lane is in range.
+pub fn shfl_pred(mode: ShflMode, args: &[Value]) -> Value {
+    match (exact(args.get(1)), exact(args.get(2))) {
+        (Some(b), Some(c)) => Value::Pred(PredVal::Lanes(shfl_sources(mode, &b, &c).1)),
+        _ => Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: false,
+        }),
+    }
+}
+
+/// The result of a vote or reduction (see the module essay).
+pub fn warp(op: WarpOp, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let a = args.first().cloned().unwrap_or_default();
+    let pred_of = |v: &Value| match v {
+        Value::Pred(p) => Some(*p),
+        _ => None,
+    };
+    match op {
+        WarpOp::Any | WarpOp::All | WarpOp::Uni => {
+            let p = pred_of(&a);
+            let known = match (op, p) {
+                // The same in every lane: any, all and uni agree.
+                (WarpOp::Uni, Some(PredVal::Lanes(0 | u32::MAX))) => Some(true),
+                (_, Some(PredVal::Lanes(u32::MAX))) => Some(true),
+                (WarpOp::Any | WarpOp::All, Some(PredVal::Lanes(0))) => Some(false),
+                _ => None,
+            };
+            match known {
+                Some(true) => Value::Pred(PredVal::Lanes(u32::MAX)),
+                Some(false) => Value::Pred(PredVal::Lanes(0)),
+                None => Value::Pred(PredVal::Unknown {
+                    uniform: true,
+                    data: a.is_data(),
+                }),
+            }
+        }
+        WarpOp::Redux(r) if r.idempotent() && a.is_uniform() && a.as_poly().is_some() => a,
+        WarpOp::MatchAny if !a.is_uniform() => Value::Varying { data: a.is_data() },
+        _ => {
+            if matches!(a, Value::Undef) && op != WarpOp::ActiveMask {
+                return Value::Undef;
+            }
+            Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP)))
+        }
+    }
+}
+
+/// The predicate of `match.all.sync d|p`: uniform (every lane agrees).
+pub fn match_all_pred(args: &[Value]) -> Value {
+    let a = args.first().cloned().unwrap_or_default();
+    if a.is_uniform() && a.as_poly().is_some() {
+        return Value::Pred(PredVal::Lanes(u32::MAX));
+    }
+    Value::Pred(PredVal::Unknown {
+        uniform: true,
+        data: a.is_data(),
+    })
+}
+
+/// `mapa d, a, rank` (see the module essay).
+pub fn mapa(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let (Some(a), Some(rank)) = (args.first(), args.get(1)) else {
+        return Value::Varying { data: false };
+    };
+    match a {
+        Value::Poly(p) if rank.is_uniform() && !matches!(rank, Value::Undef) => {
+            Value::poly(p.add(&Poly::sym(ctx.opaque(0, Cong::TOP))))
+        }
+        Value::Undef => Value::Undef,
+        _ => Value::Varying {
+            data: a.is_data() || rank.is_data(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iota() -> Lanes {
+        std::array::from_fn(|l| l as i64)
+    }
+
+    #[test]
+    fn reductions_fold_the_lanes() {
+        let lanes = || (0..32i64).map(|l| l - 4);
+        assert_eq!(ReduxOp::Add.fold(lanes(), true, 32), Some(496 - 128));
+        assert_eq!(ReduxOp::Min.fold(lanes(), true, 32), Some(-4));
+        // unsigned: -1 is 0xffffffff, the largest
+        assert_eq!(ReduxOp::Max.fold(lanes(), false, 32), Some(0xffff_ffff));
+        assert_eq!(ReduxOp::Or.fold([1, 2, 4].into_iter(), false, 32), Some(7));
+        assert_eq!(ReduxOp::Xor.fold([3, 3].into_iter(), false, 32), Some(0));
+        assert_eq!(ReduxOp::And.fold(std::iter::empty(), false, 32), None);
+        assert_eq!(
+            warp_op("redux", &["sync", "add", "u32"]),
+            Some(WarpOp::Redux(ReduxOp::Add))
+        );
+    }
+
+    #[test]
+    fn shuffle_sources_follow_the_isa() {
+        let k = |v: i64| [v; WARP];
+        // __shfl_down_sync(m, x, 1): c = 0x1f
+        let (s, p) = shfl_sources(ShflMode::Down, &k(1), &k(0x1f));
+        assert_eq!((s[0], s[30], s[31]), (1, 31, 31));
+        assert_eq!(p, u32::MAX >> 1);
+        // __shfl_up_sync(m, x, 2): c = 0
+        let (s, p) = shfl_sources(ShflMode::Up, &k(2), &k(0));
+        assert_eq!((s[0], s[1], s[2], s[31]), (0, 1, 0, 29));
+        assert_eq!(p, !3);
+        // __shfl_xor_sync(m, x, 16)
+        let (s, p) = shfl_sources(ShflMode::Bfly, &k(16), &k(0x1f));
+        assert_eq!((s[0], s[16], s[17]), (16, 0, 1));
+        assert_eq!(p, u32::MAX);
+        // __shfl_sync(m, x, 3): a broadcast of lane 3
+        let (s, _) = shfl_sources(ShflMode::Idx, &k(3), &k(0x1f));
+        assert!(s.iter().all(|&j| j == 3));
+        // __shfl_sync(m, x, 3, 8): lane 3 of each group of 8 (c = (32-8)<<8 | 0x1f)
+        let (s, _) = shfl_sources(ShflMode::Idx, &k(3), &k((24 << 8) | 0x1f));
+        assert_eq!((s[0], s[9], s[31]), (3, 11, 27));
+        // __shfl_down_sync(m, x, 4, 16): segments of 16 (c = (32-16)<<8 | 0x1f)
+        let (s, p) = shfl_sources(ShflMode::Down, &k(4), &k((16 << 8) | 0x1f));
+        assert_eq!((s[11], s[12], s[16]), (15, 12, 20));
+        assert_eq!(p & (1 << 12), 0);
+        // a lane-varying index: a permutation
+        let rev: Lanes = std::array::from_fn(|l| 31 - l as i64);
+        let (s, _) = shfl_sources(ShflMode::Idx, &rev, &k(0x1f));
+        assert_eq!((s[0], s[31]), (31, 0));
+        let _ = iota();
+    }
+}
