@@ -104,7 +104,7 @@ EOF
 setup_cuda13() {
   local stamp="$CUDA/cu13/.stamp-$CUDA13_VER"
   if [[ ! -f $stamp ]]; then
-    local pkgs=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-nvvm nvidia-cuda-runtime nvidia-cuda-cuobjdump)
+    local pkgs=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-nvvm nvidia-cuda-runtime nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
     rm -rf "$CUDA/cu13"; mkdir -p "$CUDA/cu13"
     for p in "${pkgs[@]}"; do unwheel "$(fetch "$CUDA/wheels" "$p" "$CUDA13_VER")" "$CUDA/cu13"; done
     unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-cccl "$CCCL13_VER")" "$CUDA/cu13"

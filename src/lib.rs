@@ -80,12 +80,14 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod binary;
 pub mod cfg;
 pub mod config;
 pub mod diagnostic;
 pub mod lints;
 pub mod output;
 pub mod report;
+pub mod sass;
 pub mod sema;
 pub mod source;
 pub mod syntax;

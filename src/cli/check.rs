@@ -255,7 +255,7 @@ fn apply_cli(mut c: Config, a: &CheckArgs) -> Result<Config, String> {
     }
     c.options.launch.params.extend(cli.params);
     if let Some(arch) = l.arch {
-        c.options.arch = arch;
+        c.options.arch = arch.model;
     }
     if let Some(p) = l.pointer_align {
         if p == 0 || !p.is_power_of_two() {

@@ -43,6 +43,7 @@ pub fn main() -> ExitCode {
     }
 }
 
+mod binary_input;
 mod cfg;
 mod check;
 pub mod common;

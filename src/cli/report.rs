@@ -41,7 +41,7 @@ pub struct ReportArgs {
 pub fn options(launch: &LaunchArgs) -> Options {
     let defaults = Options::default();
     Options {
-        arch: launch.arch.unwrap_or(defaults.arch),
+        arch: launch.arch.map_or(defaults.arch, |a| a.model),
         launch: launch.launch(),
         kernels: Vec::new(),
         kernel_filter: launch.kernel.clone(),
