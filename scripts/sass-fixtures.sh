@@ -53,9 +53,9 @@ cd "$TMP"
 cp "$ROOT/examples/kernels/indirect/indirect.cu" .
 G="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=[sm_90,compute_90]"
 nvcc -fatbin $G -lineinfo -o "$B/indirect.fatbin" indirect.cu                      # ELF plain, PTX zstd
-nvcc -fatbin -compress-mode=speed $G -o "$B/indirect.lz4.fatbin" indirect.cu       # PTX LZ4
-nvcc -fatbin -compress-mode=size $G -o "$B/indirect.zstd.fatbin" indirect.cu       # all zstd
-nvcc -fatbin -compress-mode=none $G -o "$B/indirect.none.fatbin" indirect.cu       # nothing compressed
+nvcc -fatbin -compress-mode=speed $G -lineinfo -o "$B/indirect.lz4.fatbin" indirect.cu       # PTX LZ4
+nvcc -fatbin -compress-mode=size $G -lineinfo -o "$B/indirect.zstd.fatbin" indirect.cu       # all zstd
+nvcc -fatbin -compress-mode=none $G -lineinfo -o "$B/indirect.none.fatbin" indirect.cu       # nothing compressed
 nvcc -shared -Xcompiler -fPIC -cudart none $G -lineinfo -o "$B/libindirect.so" indirect.cu
 cuobjdump -sass "$B/libindirect.so" > "$S/libindirect.so.cuobjdump.sass"
 ls -la "$S" "$B"

@@ -3,7 +3,7 @@
 //! Exit codes: 0 when no finding reaches error level, 1 when one does, 2 for
 //! usage, IO, configuration or internal errors (each with a message on stderr).
 
-use super::common::{expand_paths, read_input, Input, LaunchArgs};
+use super::common::{expand_paths, read_inputs, Input, LaunchArgs};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
@@ -43,7 +43,10 @@ impl ColorChoice {
 /// Arguments of `warpscope check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// PTX files, directories (searched recursively for *.ptx), or `-` for stdin.
+    /// PTX files, SASS listings (*.sass: `cuobjdump -sass`/`nvdisasm` output),
+    /// binaries (cubin, fatbin, object, .so, executable: their embedded PTX,
+    /// and their SASS through nvdisasm when it is on PATH), directories
+    /// (searched recursively for *.ptx, *.sass, *.cubin, *.fatbin), or `-`.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -110,9 +113,15 @@ pub fn run(a: CheckArgs) -> ExitCode {
         return fail("no *.ptx files found in the given paths");
     }
     let mut inputs: Vec<(PathBuf, Input)> = Vec::with_capacity(paths.len());
+    let sm = a.launch.arch.and_then(|x| x.sm);
     for p in &paths {
-        match read_input(p) {
-            Ok(i) => inputs.push((p.clone(), i)),
+        let mut notes = Vec::new();
+        let read = read_inputs(p, sm, &mut notes);
+        for n in notes {
+            eprintln!("note: {n}");
+        }
+        match read {
+            Ok(v) => inputs.extend(v.into_iter().map(|i| (p.clone(), i))),
             Err(e) => return fail(e),
         }
     }

@@ -5,7 +5,7 @@
 //! Exit status: 0 when every file was read (front-end diagnostics are part of
 //! the report, not a failure), 2 when an input could not be read.
 
-use super::common::{expand_paths, read_input, LaunchArgs};
+use super::common::{expand_paths, read_inputs, LaunchArgs};
 use std::io::Write;
 use std::process::ExitCode;
 use warpscope::analysis::Options;
@@ -60,16 +60,24 @@ pub fn run(args: ReportArgs) -> ExitCode {
     };
     let opts = options(&args.launch);
     let mut report = Report::new();
+    let sm = args.launch.arch.and_then(|x| x.sm);
     for path in &paths {
-        let input = match read_input(path) {
+        let mut notes = Vec::new();
+        let read = read_inputs(path, sm, &mut notes);
+        for n in notes {
+            eprintln!("note: {n}");
+        }
+        let inputs = match read {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
             }
         };
-        let analysis = warpscope::analysis::analyze(&input.file, &opts);
-        report.add(&input.file, &analysis);
+        for input in inputs {
+            let analysis = warpscope::analysis::analyze(&input.file, &opts);
+            report.add(&input.file, &analysis);
+        }
     }
     let out = match args.format {
         ReportFormat::Text => render_text(&report),
