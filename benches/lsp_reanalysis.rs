@@ -174,12 +174,8 @@ fn breakdown(name: &str, text: &str, runs: usize) {
         let (symbols, sema) = warpscope::sema::check_module(&module);
         diags.extend(sema);
         let t2 = Instant::now();
-        let kernels = warpscope::analysis::analyze_module_with_symbols(
-            &file,
-            &module,
-            &symbols,
-            &config.options,
-        );
+        let kernels =
+            warpscope::analyze_module_with_symbols(&file, &module, &symbols, &config.options);
         let t3 = Instant::now();
         let analysis = warpscope::analysis::Analysis {
             kernels,

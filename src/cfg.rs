@@ -2,7 +2,9 @@
 //!
 //! # Blocks
 //!
-//! A [`BasicBlock`] is a contiguous range of statements of one function body
+//! The CFG is built from the warp IR ([`crate::ir::Function`]), whose ops are
+//! one per source statement: it never reads the syntax tree. A
+//! [`BasicBlock`] is a contiguous range of ops of one function body
 //! (labels, declarations, `.loc` lines and `{`/`}` markers included) that
 //! control enters only at the top and leaves only at the bottom. The blocks of
 //! a function partition its body: every statement belongs to exactly one
@@ -12,8 +14,8 @@
 //! [`EdgeKind`]s as edge weights, and node index `i` is always `BlockId(i)`.
 //!
 //! A new block begins
-//! - right after a *terminator*: `bra`, `brx.idx`, `ret`, `exit` or `trap`,
-//!   guarded or not (a guarded terminator may or may not transfer control, so
+//! - right after a *terminator* ([`crate::ir::Op::is_terminator`]: `bra`,
+//!   `brx.idx`, `ret`, `exit` or `trap`), guarded or not (a guarded terminator may or may not transfer control, so
 //!   it ends its block as well);
 //! - at a label, when the current block already holds an instruction.
 //!   Consecutive labels, or declarations followed by a label, therefore name
@@ -41,11 +43,11 @@
 //!   table (once per distinct target block).
 //!
 //! An unguarded `ret`, `exit` or `trap` has no successor, and neither has the
-//! last block when control falls off the end of the body. Labels are resolved
-//! through the `{ }` scopes of the body ([`crate::sema::Scopes`]); a branch
-//! whose target cannot be resolved contributes no edge (semantic analysis
-//! reports it as `E0103 unknown-label`), so the graph only contains edges that
-//! exist.
+//! last block when control falls off the end of the body. Labels were
+//! resolved by the front end through the `{ }` scopes of the body (the IR's
+//! branches name their target ops); a branch whose target cannot be resolved
+//! contributes no edge (semantic analysis reports it as `E0103
+//! unknown-label`), so the graph only contains edges that exist.
 //!
 //! # Order, dominators
 //!
@@ -93,12 +95,11 @@
 //! and edges, without recursion: building a CFG terminates, and does not
 //! overflow the stack, on any input.
 
-use crate::sema::{LabelCursor, Scopes};
+use crate::ir::{Form, Function, FunctionKind, Op, OpId, OpKind};
 use crate::source::{SourceFile, Span};
-use crate::syntax::ast::{Function, Instruction, OperandKind, StmtId, StmtKind};
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -165,10 +166,11 @@ impl EdgeKind {
     }
 }
 
-/// A basic block: a contiguous range of statements.
+/// A basic block: a contiguous range of ops (one per source statement).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BasicBlock {
-    /// `StmtId` indices, contiguous, including labels, declarations and `.loc`.
+    /// Op indices (equal to `StmtId` indices), contiguous, including labels,
+    /// declarations and `.loc`.
     pub stmts: Range<u32>,
     /// From the first statement's start to the last one's end (the body's span
     /// for the empty block of an empty body).
@@ -176,9 +178,9 @@ pub struct BasicBlock {
 }
 
 impl BasicBlock {
-    /// The statement ids of the block.
-    pub fn stmt_ids(&self) -> impl DoubleEndedIterator<Item = StmtId> + ExactSizeIterator + Clone {
-        self.stmts.clone().map(StmtId)
+    /// The op ids of the block.
+    pub fn op_ids(&self) -> impl DoubleEndedIterator<Item = OpId> + ExactSizeIterator + Clone {
+        self.stmts.clone().map(OpId)
     }
 }
 
@@ -227,37 +229,12 @@ pub struct Cfg {
     cyclic: Vec<bool>,
 }
 
-/// True for the instructions that end a block.
-pub fn is_terminator(instr: &Instruction<'_>) -> bool {
-    match instr.opcode() {
-        "bra" | "ret" | "exit" | "trap" => true,
-        "brx" => instr.has_modifier("idx"),
-        _ => false,
-    }
-}
-
-fn instruction<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Instruction<'src>> {
-    match kind {
-        StmtKind::Instruction(i) => Some(i),
-        _ => None,
-    }
-}
-
-/// The name a branch operand refers to: `L`, or `L` in `L+0`.
-fn symbol_name<'src>(op: &OperandKind<'src>) -> Option<&'src str> {
-    match op {
-        OperandKind::Symbol(id) => Some(id.text),
-        OperandKind::Offset { base, .. } => symbol_name(&base.kind),
-        _ => None,
-    }
-}
-
 impl Cfg {
-    /// Builds the CFG of a function. A declaration (no body) or an empty body
-    /// gets a single empty block. Branch targets that cannot be resolved are
-    /// ignored (semantic analysis reports them).
+    /// Builds the CFG of a function from its IR. A declaration (no body) or
+    /// an empty body gets a single empty block. Branch targets the front end
+    /// could not resolve are absent from the IR and make no edge.
     pub fn build(func: &Function<'_>) -> Cfg {
-        let Some(body) = &func.body else {
+        let Some(body_span) = func.body_span else {
             return Cfg::from_parts(
                 vec![BasicBlock {
                     stmts: 0..0,
@@ -266,22 +243,23 @@ impl Cfg {
                 Vec::new(),
             );
         };
-        let stmts = &body.statements;
-        let n = stmts.len() as u32;
+        let ops = &func.ops;
+        let spans = &func.spans;
+        let n = ops.len() as u32;
 
         // 1. Leaders.
         let mut starts: Vec<u32> = vec![0];
         let mut has_instr = false;
-        for (i, s) in stmts.iter().enumerate() {
+        for (i, op) in ops.iter().enumerate() {
             let i = i as u32;
-            match &s.kind {
-                StmtKind::Label(_) if has_instr => {
+            match op.form {
+                Form::Label if has_instr => {
                     starts.push(i);
                     has_instr = false;
                 }
-                StmtKind::Instruction(instr) => {
+                Form::Instruction => {
                     has_instr = true;
-                    if is_terminator(instr) && i + 1 < n {
+                    if op.is_terminator() && i + 1 < n {
                         starts.push(i + 1);
                         has_instr = false;
                     }
@@ -292,9 +270,7 @@ impl Cfg {
         // A trailing block with neither instruction nor label joins the previous one.
         if starts.len() > 1 {
             let last = *starts.last().unwrap_or(&0);
-            let empty = stmts[last as usize..]
-                .iter()
-                .all(|s| !matches!(s.kind, StmtKind::Instruction(_) | StmtKind::Label(_)));
+            let empty = ops[last as usize..].iter().all(|o| o.form == Form::Other);
             if empty {
                 starts.pop();
             }
@@ -305,9 +281,9 @@ impl Cfg {
             .map(|(b, &start)| {
                 let end = starts.get(b + 1).copied().unwrap_or(n);
                 let span = if start < end {
-                    stmts[start as usize].span.to(stmts[end as usize - 1].span)
+                    spans[start as usize].to(spans[end as usize - 1])
                 } else {
-                    body.span
+                    body_span
                 };
                 BasicBlock {
                     stmts: start..end,
@@ -315,90 +291,47 @@ impl Cfg {
                 }
             })
             .collect();
-        let block_of = |s: StmtId| -> BlockId {
+        let block_of = |s: OpId| -> BlockId {
             BlockId((starts.partition_point(|&st| st <= s.0).max(1) - 1) as u32)
         };
 
-        // 2. Edges. One pass resolves, at each statement, the labels it names:
-        // the target of a `bra`, the table of a `brx.idx`, the entries of a
-        // `.branchtargets` table (tables may come after their use, so edges
-        // are made once every statement is resolved).
-        let scopes = Scopes::build(body);
-        let mut cursor = LabelCursor::new(&scopes);
-        let mut resolved: HashMap<StmtId, Vec<StmtId>> = HashMap::new();
-        for (id, stmt) in body.iter() {
-            cursor.step(&stmt.kind);
-            let names: Vec<&str> = match &stmt.kind {
-                StmtKind::Instruction(i) if i.opcode() == "bra" => i
-                    .operands
-                    .first()
-                    .and_then(|o| symbol_name(&o.kind))
-                    .into_iter()
-                    .collect(),
-                StmtKind::Instruction(i) if i.opcode() == "brx" => i
-                    .operands
-                    .iter()
-                    .rev()
-                    .find_map(|o| symbol_name(&o.kind))
-                    .into_iter()
-                    .collect(),
-                StmtKind::BranchTargets { targets, .. } => targets.iter().map(|t| t.text).collect(),
-                _ => continue,
-            };
-            resolved.insert(
-                id,
-                names
-                    .into_iter()
-                    .filter_map(|n| cursor.resolve(n))
-                    .collect(),
-            );
-        }
-        let label_block = |target: StmtId| -> Option<BlockId> {
-            matches!(body.stmt(target).kind, StmtKind::Label(_)).then(|| block_of(target))
-        };
+        // 2. Edges, from the branch targets the IR names.
         let mut edges = Vec::new();
         let nblocks = blocks.len() as u32;
         for (b, block) in blocks.iter().enumerate() {
             let b = BlockId(b as u32);
             let next = (b.0 + 1 < nblocks).then_some(BlockId(b.0 + 1));
             let last = block
-                .stmt_ids()
+                .op_ids()
                 .rev()
-                .find_map(|id| instruction(&body.stmt(id).kind).map(|i| (id, i)));
-            let Some((id, instr)) = last.filter(|(_, i)| is_terminator(i)) else {
+                .map(|id| &ops[id.index()])
+                .find(|o| o.form == Form::Instruction);
+            let Some(op) = last.filter(|o| o.is_terminator()) else {
                 if let Some(nx) = next {
                     edges.push((b, nx, EdgeKind::Fallthrough));
                 }
                 continue;
             };
-            let guarded = instr.guard.is_some();
-            match instr.opcode() {
-                "bra" => {
-                    let target = resolved.get(&id).and_then(|t| t.first().copied());
-                    if let Some(t) = target.and_then(label_block) {
-                        let kind = if guarded {
-                            EdgeKind::Taken
-                        } else {
-                            EdgeKind::Jump
-                        };
-                        edges.push((b, t, kind));
+            let guarded = op.guard.is_some();
+            if let OpKind::Branch {
+                target, indexed, ..
+            } = &op.kind
+            {
+                if let Some(t) = target {
+                    let kind = if guarded {
+                        EdgeKind::Taken
+                    } else {
+                        EdgeKind::Jump
+                    };
+                    edges.push((b, block_of(*t), kind));
+                }
+                let mut seen = HashSet::new();
+                for &t in indexed {
+                    let tb = block_of(t);
+                    if seen.insert(tb) {
+                        edges.push((b, tb, EdgeKind::Indexed));
                     }
                 }
-                "brx" => {
-                    let table = resolved.get(&id).and_then(|t| t.first().copied());
-                    let entries = table
-                        .filter(|&t| matches!(body.stmt(t).kind, StmtKind::BranchTargets { .. }))
-                        .and_then(|t| resolved.get(&t));
-                    let mut seen = HashSet::new();
-                    for &t in entries.into_iter().flatten() {
-                        if let Some(tb) = label_block(t) {
-                            if seen.insert(tb) {
-                                edges.push((b, tb, EdgeKind::Indexed));
-                            }
-                        }
-                    }
-                }
-                _ => {}
             }
             if guarded {
                 if let Some(nx) = next {
@@ -627,8 +560,8 @@ impl Cfg {
         (0..self.blocks.len() as u32).map(BlockId)
     }
 
-    /// The block holding a statement (the last block for an id past the end).
-    pub fn block_of(&self, stmt: StmtId) -> BlockId {
+    /// The block holding an op (the last block for an id past the end).
+    pub fn block_of(&self, stmt: OpId) -> BlockId {
         let i = self.blocks.partition_point(|b| b.stmts.start <= stmt.0);
         BlockId(i.max(1) as u32 - 1)
     }
@@ -716,24 +649,19 @@ impl Cfg {
     }
 
     /// The last instruction of a block, if it is a terminator.
-    pub fn terminator<'a, 'src>(
-        &self,
-        func: &'a Function<'src>,
-        b: BlockId,
-    ) -> Option<(StmtId, &'a Instruction<'src>)> {
-        let body = func.body.as_ref()?;
+    pub fn terminator<'a>(&self, func: &'a Function<'_>, b: BlockId) -> Option<(OpId, &'a Op)> {
         let block = self.blocks.get(b.index())?;
         block
-            .stmt_ids()
+            .op_ids()
             .rev()
             .filter_map(|id| {
-                body.statements
+                func.ops
                     .get(id.index())
-                    .and_then(|s| instruction(&s.kind))
-                    .map(|i| (id, i))
+                    .filter(|o| o.form == Form::Instruction)
+                    .map(|o| (id, o))
             })
             .next()
-            .filter(|(_, i)| is_terminator(i))
+            .filter(|(_, o)| o.is_terminator())
     }
 
     /// Renders the CFG as text: one paragraph per block (line range, labels,
@@ -742,30 +670,27 @@ impl Cfg {
     pub fn render_text(&self, func: &Function<'_>, file: &SourceFile) -> String {
         let mut out = String::new();
         let kind = match func.kind {
-            crate::syntax::ast::FunctionKind::Entry => ".entry",
-            crate::syntax::ast::FunctionKind::Func => ".func",
+            FunctionKind::Kernel => ".entry",
+            FunctionKind::Device => ".func",
         };
         let _ = writeln!(
             out,
             "{kind} {} ({} block{}, {} loop{})",
-            func.name.text,
+            func.name,
             self.blocks.len(),
             plural(self.blocks.len()),
             self.loops.len(),
             plural(self.loops.len())
         );
-        let body = func.body.as_ref();
         for b in self.block_ids() {
             let block = self.block(b);
             let mut labels = Vec::new();
             let mut instrs = Vec::new();
-            if let Some(body) = body {
-                for id in block.stmt_ids() {
-                    match body.statements.get(id.index()).map(|s| &s.kind) {
-                        Some(StmtKind::Label(l)) => labels.push(l.text),
-                        Some(StmtKind::Instruction(_)) => instrs.push(body.stmt(id).span),
-                        _ => {}
-                    }
+            for id in block.op_ids() {
+                match func.ops.get(id.index()).map(|o| o.form) {
+                    Some(Form::Label) => labels.extend(func.label_at(id)),
+                    Some(Form::Instruction) => instrs.push(func.spans[id.index()]),
+                    _ => {}
                 }
             }
             let (l0, l1) = line_range(file, block.span);
@@ -867,24 +792,11 @@ impl Cfg {
     /// back edges bold, unreachable blocks dashed.
     pub fn render_dot(&self, func: &Function<'_>, file: &SourceFile) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(func.name.text));
+        let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(func.name));
         out.push_str("  node [shape=box, fontname=\"monospace\"];\n");
-        let body = func.body.as_ref();
         for b in self.block_ids() {
             let block = self.block(b);
-            let labels: Vec<&str> = body
-                .map(|body| {
-                    block
-                        .stmt_ids()
-                        .filter_map(
-                            |id| match body.statements.get(id.index()).map(|s| &s.kind) {
-                                Some(StmtKind::Label(l)) => Some(l.text),
-                                _ => None,
-                            },
-                        )
-                        .collect()
-                })
-                .unwrap_or_default();
+            let labels: Vec<&str> = block.op_ids().filter_map(|id| func.label_at(id)).collect();
             let (l0, l1) = line_range(file, block.span);
             let mut text = b.to_string();
             if !labels.is_empty() {
@@ -954,13 +866,15 @@ fn dot_escape(s: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::syntax::ast::{Body, FunctionKind, Guard, Ident, Operand, Statement};
+    use crate::syntax::ast::{
+        Body, FunctionKind, Guard, Ident, Instruction, Operand, OperandKind, Statement, StmtKind,
+    };
 
     /// Builds a function from a tiny line language (one statement per line):
     /// `L:` a label, `{`/`}` scope markers, `.reg …` a declaration stand-in,
     /// `T: .branchtargets A, B` a table, anything else an instruction
     /// `[@[!]p] mnemonic op, op`. Spans are the lines' byte ranges.
-    pub(crate) fn func(src: &'static str) -> Function<'static> {
+    fn syntax_func(src: &'static str) -> crate::syntax::ast::Function<'static> {
         let mut statements = Vec::new();
         let mut off = 0u32;
         for raw in src.split_inclusive('\n') {
@@ -1028,7 +942,7 @@ pub(crate) mod tests {
             };
             statements.push(Statement { span, kind });
         }
-        Function {
+        crate::syntax::ast::Function {
             span: Span::new(0, src.len() as u32),
             kind: FunctionKind::Entry,
             linkage: Vec::new(),
@@ -1044,6 +958,11 @@ pub(crate) mod tests {
                 statements,
             }),
         }
+    }
+
+    /// The IR of [`syntax_func`]'s function.
+    fn func(src: &'static str) -> Function<'static> {
+        crate::lower::ptx::lower_standalone(&syntax_func(src))
     }
 
     fn succ(cfg: &Cfg, b: u32) -> Vec<(u32, EdgeKind)> {
@@ -1071,7 +990,7 @@ pub(crate) mod tests {
     #[test]
     fn declaration_has_one_empty_block() {
         let mut f = func("ret\n");
-        f.body = None;
+        f.body_span = None;
         let cfg = Cfg::build(&f);
         assert_eq!(ranges(&cfg), vec![0..0]);
         assert_eq!(cfg.block(cfg.entry()).span, f.span);
@@ -1315,7 +1234,7 @@ pub(crate) mod tests {
     #[test]
     fn block_of_maps_every_statement() {
         let cfg = Cfg::build(&func("@%p1 bra B\nmov.u32 %r1, 0\nB:\nret\n"));
-        let got: Vec<u32> = (0..4).map(|s| cfg.block_of(StmtId(s)).0).collect();
+        let got: Vec<u32> = (0..4).map(|s| cfg.block_of(OpId(s)).0).collect();
         assert_eq!(got, vec![0, 1, 2, 2]);
     }
 }

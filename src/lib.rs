@@ -69,9 +69,13 @@
 //!
 //! - [`source`]: [`SourceFile`], spans and line/column lookup.
 //! - [`syntax`]: the recovering PTX parser and its span-carrying syntax tree.
-//! - [`sema`], [`cfg`](mod@cfg): symbols and control-flow graphs of each function.
-//! - [`analysis`]: the warp address analysis; its result types are the stable
-//!   JSON contract (`analysis::model`).
+//! - [`sema`]: symbols of each function.
+//! - [`isa`]: facts of the PTX ISA shared by every layer (special registers).
+//! - [`ir`]: the warp IR, where a front end ends; [`lower`] lowers PTX into
+//!   it and [`pipeline`] drives text → IR → analysis ([`analyze`]).
+//! - [`cfg`](mod@cfg): control-flow graphs, built from the IR.
+//! - [`analysis`]: the warp address analysis over the IR; its result types
+//!   are the stable JSON contract (`analysis::model`).
 //! - [`lints`], [`config`]: the rules `warpscope check` runs and their configuration.
 //! - [`report`]: per-kernel memory reports ([`Report`], [`render_text`],
 //!   [`render_markdown`], [`render_json`]).
@@ -84,17 +88,23 @@ pub mod binary;
 pub mod cfg;
 pub mod config;
 pub mod diagnostic;
+pub mod ir;
+pub mod isa;
 pub mod lints;
+pub mod lower;
 pub mod output;
+pub mod pipeline;
 pub mod report;
 pub mod sass;
 pub mod sema;
 pub mod source;
 pub mod syntax;
 
+pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
+
 pub use analysis::{
-    analyze, Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey,
-    Pattern, PerRequest, SourceLocation, Space, Totals,
+    Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern,
+    PerRequest, SourceLocation, Space, Totals,
 };
 pub use diagnostic::{Diagnostic, Severity};
 pub use report::{render_json, render_markdown, render_text, Report};

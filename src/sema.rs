@@ -342,64 +342,7 @@ impl<'src> ModuleSymbols<'src> {
     }
 }
 
-/// True for the special registers of the PTX ISA (the name without its
-/// component: `%tid` for `%tid.x`).
-pub fn is_special_register(name: &str) -> bool {
-    const FIXED: &[&str] = &[
-        "%tid",
-        "%ntid",
-        "%laneid",
-        "%warpid",
-        "%nwarpid",
-        "%ctaid",
-        "%nctaid",
-        "%smid",
-        "%nsmid",
-        "%gridid",
-        "%lanemask_eq",
-        "%lanemask_le",
-        "%lanemask_lt",
-        "%lanemask_ge",
-        "%lanemask_gt",
-        "%clock",
-        "%clock_hi",
-        "%clock64",
-        "%globaltimer",
-        "%globaltimer_lo",
-        "%globaltimer_hi",
-        "%total_smem_size",
-        "%aggr_smem_size",
-        "%dynamic_smem_size",
-        "%reserved_smem_offset_begin",
-        "%reserved_smem_offset_end",
-        "%reserved_smem_offset_cap",
-        "%reserved_smem_offset_0",
-        "%reserved_smem_offset_1",
-        "%is_explicit_cluster",
-        "%clusterid",
-        "%nclusterid",
-        "%cluster_ctaid",
-        "%cluster_nctaid",
-        "%cluster_ctarank",
-        "%cluster_nctarank",
-        "%current_graph_exec",
-    ];
-    if FIXED.contains(&name) {
-        return true;
-    }
-    let indexed = |prefix: &str, suffix: &str, max: u32| {
-        name.strip_prefix(prefix)
-            .and_then(|r| r.strip_suffix(suffix))
-            .filter(|d| {
-                !d.is_empty()
-                    && d.bytes().all(|b| b.is_ascii_digit())
-                    && (d.len() == 1 || !d.starts_with('0'))
-            })
-            .and_then(|d| d.parse::<u32>().ok())
-            .is_some_and(|n| n <= max)
-    };
-    indexed("%pm", "", 7) || indexed("%pm", "_64", 7) || indexed("%envreg", "", 31)
-}
+pub use crate::isa::is_special_register;
 
 /// Builds the symbol tables of a module and reports what does not resolve.
 pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {

@@ -4,7 +4,8 @@
 //! and kept as an insta snapshot (`tests/snapshots/analysis_fixtures__<name>.snap`).
 
 use std::fmt::Write as _;
-use warpscope::analysis::{analyze, Analysis, Options, ParamKey};
+use warpscope::analysis::{Analysis, Options, ParamKey};
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 fn dim3(s: &str) -> [u32; 3] {
@@ -174,7 +175,7 @@ fn fixtures() {
 
 #[test]
 fn explain_register_for_hovers() {
-    use warpscope::analysis::explain_register;
+    use warpscope::pipeline::explain_register;
     use warpscope::syntax::ast::{FunctionId, StmtId, StmtKind};
     let text = std::fs::read_to_string("tests/fixtures/analysis/patterns.ptx").expect("fixture");
     let file = SourceFile::from_text("patterns.ptx", text);

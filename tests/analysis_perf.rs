@@ -2,7 +2,8 @@
 //! `cargo test --release --test analysis_perf -- --ignored --nocapture`).
 //! Prints timings; asserts nothing about time (no wall-clock limits in tests).
 
-use warpscope::analysis::{analyze, Options};
+use warpscope::analysis::Options;
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 #[test]
@@ -28,7 +29,7 @@ fn one_megabyte_of_nvcc_ptx() {
         let (_, _) = warpscope::sema::check_module(&m);
         let sema = t1.elapsed();
         let t2 = std::time::Instant::now();
-        let k = warpscope::analysis::analyze_module(&file, &m, &opts);
+        let k = warpscope::analyze_module(&file, &m, &opts);
         let analysis = t2.elapsed();
         let t3 = std::time::Instant::now();
         let a = analyze(&file, &opts);

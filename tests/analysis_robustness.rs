@@ -3,7 +3,8 @@
 //! them (truncated at many points, lines shuffled, bytes flipped) are analysed
 //! to completion. Also checks a few invariants of every result.
 
-use warpscope::analysis::{analyze, Analysis, LaunchConfig, Options, ParamKey};
+use warpscope::analysis::{Analysis, LaunchConfig, Options, ParamKey};
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 mod common;

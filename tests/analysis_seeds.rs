@@ -6,9 +6,8 @@
 //! `tests/hw/measured.json` (launch id given), and the figures the seeds derive
 //! by hand (313 = ceil(10,000 / 32) requests, 312·4 + 2 = 1,250 sectors).
 
-use warpscope::analysis::{
-    analyze, AccessOp, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern,
-};
+use warpscope::analysis::{AccessOp, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern};
+use warpscope::analyze;
 use warpscope::source::SourceFile;
 
 fn run(path: &str, kernel: &str, block: u32, grid: u32, params: &[(usize, i64)]) -> KernelAnalysis {

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 use warpscope::cfg::{BlockId, Cfg, EdgeKind};
+use warpscope::lower::ptx::lower_standalone;
 use warpscope::source::SourceFile;
-use warpscope::syntax::ast::StmtKind;
+use warpscope::syntax::ast::{StmtId, StmtKind};
 
 mod common;
 
@@ -22,7 +23,8 @@ fn render(file: &SourceFile) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&Cfg::build(f).render_text(f, file));
+        let ir = lower_standalone(f);
+        out.push_str(&Cfg::build(&ir).render_text(&ir, file));
     }
     out
 }
@@ -75,7 +77,7 @@ fn cfg_invariants_hold_on_every_file() {
         let file = common::load(path);
         let (module, _) = warpscope::syntax::parse(file.text());
         for f in &module.functions {
-            let cfg = Cfg::build(f);
+            let cfg = Cfg::build(&lower_standalone(f));
             functions += 1;
             check_invariants(&cfg, f, file.name());
         }
@@ -153,8 +155,8 @@ fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &
                 let body = body.unwrap();
                 let has_label = cfg
                     .block(s)
-                    .stmt_ids()
-                    .any(|id| matches!(body.stmt(id).kind, StmtKind::Label(_)));
+                    .op_ids()
+                    .any(|id| matches!(body.stmt(StmtId(id.0)).kind, StmtKind::Label(_)));
                 assert!(
                     has_label,
                     "{ctx}: {b}->{s} ({k:?}) targets a block without label"
@@ -209,7 +211,7 @@ fn cfg_invariants_hold_on_library_corpus() {
             SourceFile::new(path.display().to_string(), std::fs::read(path).unwrap()).unwrap();
         let (module, _) = warpscope::syntax::parse(file.text());
         for f in &module.functions {
-            let cfg = Cfg::build(f);
+            let cfg = Cfg::build(&lower_standalone(f));
             check_invariants(&cfg, f, file.name());
             functions += 1;
             blocks += cfg.blocks().len();

@@ -27,9 +27,8 @@
 use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use warpscope::analysis::{
-    analyze_module, AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern,
-};
+use warpscope::analysis::{AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern};
+use warpscope::analyze_module;
 use warpscope::source::SourceFile;
 
 const TOL: f64 = 0.05;

@@ -39,7 +39,7 @@ fn kernel_report(
         kernel_filter: Some(kernel.to_string()),
         ..Options::default()
     };
-    let analysis = warpscope::analysis::analyze(&file, &opts);
+    let analysis = warpscope::analyze(&file, &opts);
     let report = Report::from_analysis(&file, &analysis);
     let mut kernels = report.files.into_iter().next().unwrap().kernels;
     assert_eq!(kernels.len(), 1, "{ptx}: expected exactly kernel {kernel}");

@@ -77,7 +77,7 @@ fn damaged_ptx_never_panics() {
             }
             for id in module.function_ids() {
                 let f = module.function(id);
-                let cfg = Cfg::build(f);
+                let cfg = Cfg::build(&warpscope::lower::ptx::lower_standalone(f));
                 assert_eq!(cfg.graph.node_count(), cfg.blocks().len());
                 let _ = syms.function(id).resolutions().len();
             }

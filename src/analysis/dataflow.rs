@@ -48,9 +48,9 @@
 use super::domain::FastMap as HashMap;
 use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
-use super::lower::{Lowered, OpKind, Special, Src};
 use super::transfer::{abstract_eval, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -471,7 +471,7 @@ pub fn analyze_class_with_probe(
     facts.vars = low
         .vars
         .iter()
-        .map(|(_, _, a)| Cong::modulo((*a).max(1) as u64, 0))
+        .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
         .collect();
     let mut eng = Engine {
         low,

@@ -11,6 +11,11 @@
 //! a caveat). Without any of them the block is *assumed* 1-D with a size that
 //! is a multiple of 32 (`KernelAnalysis::block_assumed`).
 //!
+//! The block shape is validated here, once: [`resolve`] returns a
+//! [`BlockShape`], either `Known` (every dimension at least 1; directive
+//! values clamped to 1..=1024) or `Assumed1D`; nothing after it re-derives or
+//! clamps the shape.
+//!
 //! Parameters are given by index or by PTX name (the full name, or the part
 //! after `_param_`).
 //!
@@ -27,15 +32,51 @@
 
 use super::domain::{Cong, Lanes, WARP};
 use super::model::{KernelAnalysis, LaunchConfig, Options, ParamKey};
-use crate::syntax::ast::Function;
+use crate::ir::Function;
+
+/// The block shape of a launch, validated once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockShape {
+    /// Given by an option, the configuration or a directive; every
+    /// dimension is at least 1.
+    Known([u32; 3]),
+    /// Nothing gave it: a 1-D block whose size is a multiple of 32.
+    Assumed1D,
+}
+
+impl BlockShape {
+    /// A known shape from raw dimensions: each clamped to 1..=1024.
+    pub fn known(dims: [u64; 3]) -> BlockShape {
+        BlockShape::Known(dims.map(|d| d.clamp(1, 1024) as u32))
+    }
+
+    /// The dimensions reported for the block (`[32, 1, 1]` when assumed).
+    pub fn dims(self) -> [u32; 3] {
+        match self {
+            BlockShape::Known(d) => d,
+            BlockShape::Assumed1D => [32, 1, 1],
+        }
+    }
+
+    /// True when no launch fact gave the shape.
+    pub fn is_assumed(self) -> bool {
+        self == BlockShape::Assumed1D
+    }
+
+    /// `%ntid` per dimension: known, or (assumed) unknown in x and 1 in y, z.
+    pub fn ntid(self) -> [Option<i64>; 3] {
+        match self {
+            BlockShape::Known(d) => d.map(|d| Some(d as i64)),
+            BlockShape::Assumed1D => [None, Some(1), Some(1)],
+        }
+    }
+}
 
 /// Resolved launch facts of one kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
-    /// Block shape (x, y, z).
-    pub block: [u32; 3],
-    /// True when no launch fact gave the block shape.
-    pub block_assumed: bool,
+    /// Block shape.
+    pub block: BlockShape,
     /// Grid, when given.
     pub grid: Option<[u32; 3]>,
     /// Parameter values by index.
@@ -79,46 +120,38 @@ pub fn short_name(demangled: &str) -> &str {
 }
 
 /// Resolves the launch facts of a kernel.
-pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options) -> Launch {
+pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
+    let (name, demangled) = (func.name, func.demangled.as_str());
     let per_kernel: Option<&LaunchConfig> = opts
         .kernels
         .iter()
         .find(|(g, _)| kernel_matches(g, name, demangled))
         .map(|(_, c)| c);
     let mut caveats = Vec::new();
-    let dir = |d: &str| {
-        func.directive(d).filter(|x| !x.values.is_empty()).map(|x| {
-            let v = |i: usize| x.values.get(i).copied().unwrap_or(1).clamp(1, 1024) as u32;
-            [v(0), v(1), v(2)]
-        })
-    };
-    let (block, assumed) = if let Some(b) = per_kernel.and_then(|c| c.block).or(opts.launch.block) {
-        (b, false)
-    } else if let Some(b) = dir(".reqntid") {
-        (b, false)
-    } else if let Some(b) = dir(".maxntid") {
+    let block = if let Some(b) = per_kernel.and_then(|c| c.block).or(opts.launch.block) {
+        BlockShape::Known(b.map(|d| d.max(1)))
+    } else if let Some(b) = func.launch.reqntid {
+        BlockShape::known(b)
+    } else if let Some(b) = func.launch.maxntid {
+        let block = BlockShape::known(b);
+        let b = block.dims();
         caveats.push(format!(
             "block shape taken from .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
             b[0], b[1], b[2]
         ));
-        (b, false)
+        block
     } else {
         caveats.push(
             "no block shape known: assumed a 1-D block whose size is a multiple of 32".to_string(),
         );
-        ([32, 1, 1], true)
+        BlockShape::Assumed1D
     };
-    let block = block.map(|d| d.max(1));
     let grid = per_kernel
         .and_then(|c| c.grid)
         .or(opts.launch.grid)
         .map(|g| g.map(|d| d.max(1)));
     let mut params = vec![None; func.params.len()];
-    let names: Vec<&str> = func
-        .params
-        .iter()
-        .map(|p| p.declarators.first().map(|d| d.name.text).unwrap_or(""))
-        .collect();
+    let names = func.param_names();
     let apply = |list: &[(ParamKey, i64)], params: &mut Vec<Option<i64>>| {
         for (k, v) in list {
             let idx = match k {
@@ -141,7 +174,6 @@ pub fn resolve(func: &Function<'_>, name: &str, demangled: &str, opts: &Options)
     }
     Launch {
         block,
-        block_assumed: assumed,
         grid,
         params,
         caveats,
@@ -171,17 +203,20 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// The warp classes of a block (see the module essay). For an assumed block:
 /// one class, `tid.x = TidBase.x + l` with `TidBase.x ≡ 0 (mod 32)`.
-pub fn warp_classes(block: [u32; 3], assumed: bool) -> Vec<WarpClass> {
+pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {
     let iota: Lanes = std::array::from_fn(|l| l as i64);
-    if assumed {
-        return vec![WarpClass {
-            offsets: [iota, [0; WARP], [0; WARP]],
-            base: [Cong::modulo(32, 0), Cong::exact(0), Cong::exact(0)],
-            exists: u32::MAX,
-            weight: 1,
-        }];
-    }
-    let [bx, by, bz] = block.map(|d| d.max(1) as u64);
+    let block = match block {
+        BlockShape::Known(d) => d,
+        BlockShape::Assumed1D => {
+            return vec![WarpClass {
+                offsets: [iota, [0; WARP], [0; WARP]],
+                base: [Cong::modulo(32, 0), Cong::exact(0), Cong::exact(0)],
+                exists: u32::MAX,
+                weight: 1,
+            }]
+        }
+    };
+    let [bx, by, bz] = block.map(|d| d as u64);
     let n = bx.saturating_mul(by).saturating_mul(bz).min(1 << 20);
     let nwarps = n.div_ceil(WARP as u64);
     let mut classes: Vec<(WarpClass, Vec<[u64; 3]>)> = Vec::new();
@@ -238,8 +273,8 @@ pub fn warp_classes(block: [u32; 3], assumed: bool) -> Vec<WarpClass> {
 
 /// Fills the launch fields of a kernel analysis.
 pub fn describe(k: &mut KernelAnalysis, l: &Launch) {
-    k.block = l.block;
-    k.block_assumed = l.block_assumed;
+    k.block = l.block.dims();
+    k.block_assumed = l.block.is_assumed();
     k.grid = l.grid;
 }
 
@@ -249,7 +284,7 @@ mod tests {
 
     #[test]
     fn one_dimensional_blocks_have_one_class() {
-        let c = warp_classes([256, 1, 1], false);
+        let c = warp_classes(BlockShape::Known([256, 1, 1]));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].weight, 8);
         assert_eq!(c[0].base[0], Cong::modulo(32, 0));
@@ -258,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_16x16_block_puts_two_rows_in_a_warp() {
-        let c = warp_classes([16, 16, 1], false);
+        let c = warp_classes(BlockShape::Known([16, 16, 1]));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].offsets[0][16], 0);
         assert_eq!(c[0].offsets[0][15], 15);
@@ -270,14 +305,14 @@ mod tests {
     #[test]
     fn partial_and_irregular_warps_form_classes() {
         // 48 threads: warp 0 is x 0..31, warp 1 is x 32..47 (16 lanes).
-        let c = warp_classes([48, 1, 1], false);
+        let c = warp_classes(BlockShape::Known([48, 1, 1]));
         assert_eq!(c.len(), 2);
         assert_eq!(c[1].exists, 0xffff);
         assert_eq!(c[1].base[0], Cong::exact(32));
         // 48x2: warp 1 is x 32..47 then x 0..15 of row 1.
-        let c = warp_classes([48, 2, 1], false);
+        let c = warp_classes(BlockShape::Known([48, 2, 1]));
         assert_eq!(c.iter().map(|c| c.weight).sum::<u32>(), 3);
-        let c = warp_classes([8, 8, 4], false);
+        let c = warp_classes(BlockShape::Known([8, 8, 4]));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].offsets[1][8], 1);
         assert_eq!(c[0].weight, 8);
@@ -288,19 +323,18 @@ mod tests {
         let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
             .visible .entry _Z1kPfi(.param .u64 _Z1kPfi_param_0, .param .u32 _Z1kPfi_param_1)\n\
             .maxntid 128, 1, 1\n{\n\tret;\n}\n";
-        let (m, _) = crate::syntax::parse(text);
-        let f = &m.functions[0];
-        let demangled = "k(float*, int)";
+        let f = &crate::pipeline::lower_text(text)[0];
+        assert_eq!(f.demangled, "k(float*, int)");
         // .maxntid only: used, with a caveat
-        let l = resolve(f, "_Z1kPfi", demangled, &Options::default());
-        assert_eq!((l.block, l.block_assumed), ([128, 1, 1], false));
+        let l = resolve(f, &Options::default());
+        assert_eq!(l.block, BlockShape::Known([128, 1, 1]));
         assert_eq!(l.caveats.len(), 1);
         // the command line overrides the directive; parameters by name or suffix
         let mut o = Options::default();
         o.launch.block = Some([64, 1, 1]);
         o.launch.params = vec![(ParamKey::Name("_Z1kPfi_param_1".into()), 7)];
-        let l = resolve(f, "_Z1kPfi", demangled, &o);
-        assert_eq!(l.block, [64, 1, 1]);
+        let l = resolve(f, &o);
+        assert_eq!(l.block, BlockShape::Known([64, 1, 1]));
         assert_eq!(l.params, vec![None, Some(7)]);
         // a per-kernel entry (glob on the demangled name) overrides both
         o.kernels = vec![(
@@ -311,14 +345,17 @@ mod tests {
                 params: vec![(ParamKey::Name("1".into()), 3)],
             },
         )];
-        let l = resolve(f, "_Z1kPfi", demangled, &o);
-        assert_eq!((l.block, l.grid), ([32, 2, 1], Some([9, 1, 1])));
+        let l = resolve(f, &o);
+        assert_eq!(
+            (l.block, l.grid),
+            (BlockShape::Known([32, 2, 1]), Some([9, 1, 1]))
+        );
         assert_eq!(l.params, vec![None, Some(3)]);
         // no facts at all: an assumed 1-D block
         let bare = text.replace(".maxntid 128, 1, 1\n", "");
-        let (m2, _) = crate::syntax::parse(&bare);
-        let l = resolve(&m2.functions[0], "_Z1kPfi", demangled, &Options::default());
-        assert!(l.block_assumed);
+        let f2 = &crate::pipeline::lower_text(&bare)[0];
+        let l = resolve(f2, &Options::default());
+        assert_eq!(l.block, BlockShape::Assumed1D);
     }
 
     #[test]

@@ -144,35 +144,7 @@ impl Default for Options {
     }
 }
 
-/// Load, store or read-modify-write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AccessOp {
-    /// `ld`, `ldu`, `tex`-free loads.
-    Load,
-    /// `st`.
-    Store,
-    /// `atom`, `red`.
-    Atomic,
-}
-
-/// The memory space an access goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Space {
-    /// Global memory (explicit, or generic proven global).
-    Global,
-    /// Shared memory.
-    Shared,
-    /// Local memory.
-    Local,
-    /// Generic address not proven to be in one space.
-    Generic,
-    /// Constant memory.
-    Const,
-    /// Kernel parameter space.
-    Param,
-}
+pub use crate::ir::{AccessOp, Space};
 
 /// How the 32 lanes of a warp address memory.
 ///

@@ -54,9 +54,9 @@
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
-use super::lower::{Lowered, OpKind, Special, Src};
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
+use crate::ir::{Function as Lowered, OpKind, Special, Src};
 use std::collections::HashMap;
 
 /// Warp instructions simulated at most per kernel.

@@ -103,10 +103,11 @@ pub fn run(a: CfgArgs) -> ExitCode {
             out.push('\n');
         }
         matched += 1;
-        let cfg = Cfg::build(f);
+        let ir = warpscope::lower::ptx::lower_standalone(f);
+        let cfg = Cfg::build(&ir);
         out.push_str(&match a.format {
-            CfgFormat::Text => cfg.render_text(f, file),
-            CfgFormat::Dot => cfg.render_dot(f, file),
+            CfgFormat::Text => cfg.render_text(&ir, file),
+            CfgFormat::Dot => cfg.render_dot(&ir, file),
         });
     }
     if matched == 0 {

@@ -1,6 +1,6 @@
 //! `warpscope report`: the per-kernel memory report of PTX files.
 //!
-//! A thin layer: read each input, [`warpscope::analysis::analyze`] it, add it
+//! A thin layer: read each input, [`warpscope::analyze`] it, add it
 //! to a [`Report`] and print the report in the chosen format on stdout.
 //! Exit status: 0 when every file was read (front-end diagnostics are part of
 //! the report, not a failure), 2 when an input could not be read.
@@ -75,7 +75,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
             }
         };
         for input in inputs {
-            let analysis = warpscope::analysis::analyze(&input.file, &opts);
+            let analysis = warpscope::analyze(&input.file, &opts);
             report.add(&input.file, &analysis);
         }
     }

@@ -336,7 +336,7 @@ impl CheckResult {
 
 /// Analyses a file and runs every lint that is not `allow`ed.
 pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
-    let analysis = crate::analysis::analyze(file, &config.options);
+    let analysis = crate::pipeline::analyze(file, &config.options);
     lint_analysis(file, analysis, config)
 }
 

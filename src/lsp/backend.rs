@@ -119,9 +119,9 @@ impl Facts {
 ///
 /// `check` runs `lints::check_file(file, config)`, which is
 /// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`;
-/// `analysis::analyze` parses (`syntax::parse_file`), resolves names
+/// `pipeline::analyze` parses (`syntax::parse_file`), resolves names
 /// (`sema::check_module`) and analyses the kernels
-/// (`analysis::analyze_module_with_symbols`). The server makes the same calls
+/// (`pipeline::analyze_module_with_symbols`). The server makes the same calls
 /// in the same order, once, and keeps the tree and the symbols for the name
 /// index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
 /// the diagnostics equal `check --format json`'s.
@@ -130,8 +130,7 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let (module, mut front_end) = warpscope::syntax::parse_file(file);
     let (symbols, sema) = warpscope::sema::check_module(&module);
     front_end.extend(sema);
-    let kernels =
-        warpscope::analysis::analyze_module_with_symbols(file, &module, &symbols, &config.options);
+    let kernels = warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
     let checked = warpscope::lints::lint_analysis(
         file,
         Analysis {
@@ -169,7 +168,7 @@ pub struct RegisterValue {
 }
 
 /// The analysis's inferred value of register `reg`, written at `span`, via
-/// `analysis::explain_register` (with the document's launch configuration).
+/// `pipeline::explain_register` (with the document's launch configuration).
 /// Parses the text again: the tree of the last analysis did not survive it,
 /// and a hover is rare next to edits. `None` outside kernels.
 pub fn register_value(
@@ -194,25 +193,7 @@ pub fn register_value(
     // shown as computed, i.e. before the next statement.
     let after = match &body.statements[si].kind {
         StmtKind::Instruction(ins) => {
-            let writes = !matches!(
-                ins.opcode(),
-                "st" | "red"
-                    | "bra"
-                    | "brx"
-                    | "call"
-                    | "ret"
-                    | "exit"
-                    | "bar"
-                    | "membar"
-                    | "fence"
-                    | "prefetch"
-                    | "prefetchu"
-                    | "cp"
-                    | "stmatrix"
-                    | "tex"
-                    | "sust"
-                    | "sured"
-            );
+            let writes = warpscope::isa::writes_first_operand(ins.opcode());
             let in_first = ins.operands.first().is_some_and(|o| {
                 o.span.contains(span.start) && !matches!(o.kind, OperandKind::Address { .. })
             });
@@ -221,7 +202,7 @@ pub fn register_value(
         _ => false,
     };
     let at = if after { si + 1 } else { si };
-    let facts = warpscope::analysis::explain_register(
+    let facts = warpscope::pipeline::explain_register(
         &module,
         FunctionId(fi as u32),
         StmtId(at as u32),
@@ -342,6 +323,6 @@ pub fn space_directive(space: StateSpace) -> &'static str {
 
 /// The demangled C++ name, when `name` is a mangled one.
 pub fn demangle(name: &str) -> Option<String> {
-    let d = warpscope::analysis::demangle(name);
+    let d = warpscope::lower::demangle(name);
     (d != name).then_some(d)
 }

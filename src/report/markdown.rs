@@ -11,7 +11,8 @@ use super::{FileReport, KernelReport, Report};
 /// newline.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::Options;
 /// use warpscope::report::{render_markdown, Report};
 /// use warpscope::source::SourceFile;
 ///

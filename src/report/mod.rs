@@ -2,7 +2,7 @@
 //! launch's totals and a one-line verdict, rendered as text, Markdown or JSON.
 //!
 //! A report is built from an [`Analysis`] (what
-//! [`analyze`](crate::analysis::analyze) returns for one PTX file) and
+//! [`analyze`](crate::pipeline::analyze) returns for one PTX file) and
 //! the [`SourceFile`] it came from. [`Report`] holds the figures, already
 //! derived and rounded; [`render_text`], [`render_markdown`] and
 //! [`render_json`] turn it into a string. Nothing here does IO.
@@ -48,7 +48,8 @@
 //! # Example
 //!
 //! ```
-//! use warpscope::analysis::{analyze, LaunchConfig, Options};
+//! use warpscope::analyze;
+//! use warpscope::analysis::{LaunchConfig, Options};
 //! use warpscope::report::{render_text, Report};
 //! use warpscope::source::SourceFile;
 //!
@@ -261,7 +262,8 @@ impl LaunchInfo {
 /// One kernel's report.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::Options;
 /// use warpscope::report::Report;
 /// use warpscope::source::SourceFile;
 ///
@@ -322,7 +324,8 @@ impl KernelReport {
     /// Derives a kernel's report from its analysis.
     ///
     /// ```
-    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
+    /// use warpscope::analyze;
+    /// use warpscope::analysis::{LaunchConfig, Options};
     /// use warpscope::report::KernelReport;
     /// use warpscope::source::SourceFile;
     ///
@@ -641,7 +644,8 @@ impl AccessRow {
 /// Compute's memory tables.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, LaunchConfig, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::{LaunchConfig, Options};
 /// use warpscope::report::Report;
 /// use warpscope::source::SourceFile;
 ///
@@ -722,7 +726,8 @@ impl LaunchTotals {
     /// Copies the analysis' totals and adds the sums and the overhead.
     ///
     /// ```
-    /// use warpscope::analysis::{analyze, LaunchConfig, Options};
+    /// use warpscope::analyze;
+    /// use warpscope::analysis::{LaunchConfig, Options};
     /// use warpscope::report::LaunchTotals;
     /// use warpscope::source::SourceFile;
     ///

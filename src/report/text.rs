@@ -10,7 +10,8 @@ use super::{FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
 /// the table of accesses, the launch's totals and a one-line summary.
 ///
 /// ```
-/// use warpscope::analysis::{analyze, Options};
+/// use warpscope::analyze;
+/// use warpscope::analysis::Options;
 /// use warpscope::report::{render_text, Report};
 /// use warpscope::source::SourceFile;
 ///

@@ -1,173 +1,47 @@
-//! Lowering: a kernel body as a flat list of the operations the analysis
-//! understands, with registers interned to small integers.
+//! Lowering PTX (syntax tree + semantic tables) to the warp IR
+//! ([`crate::ir`]): the end of the PTX front end.
 //!
 //! Every statement of the body gets an [`Op`] (labels, declarations and `.loc`
-//! become [`OpKind::Nop`]), so a `StmtId` indexes the list directly. What the
-//! analysis does not model is kept as [`OpKind::Other`] with its destination
-//! registers, which then receive "unknown" values: an unknown opcode never
-//! stops the analysis. Memory instructions are classified here
-//! ([`MemInfo`]): operation, declared state space, bits per lane, and the
-//! address operand.
+//! become [`OpKind::Nop`], with a [`Form`] saying what they were), so a
+//! `StmtId` indexes the list directly (`OpId(stmt.0)`). What the analysis does
+//! not model is kept as [`OpKind::Other`] with its destination registers,
+//! which then receive "unknown" values: an unknown opcode never stops the
+//! analysis. Memory instructions are classified here ([`MemOp`]): direction,
+//! kind, declared state space, element bits and vector count, cache
+//! qualifiers and the address operand.
+//!
+//! Labels are resolved through the body's `{ }` scopes, with the same
+//! [`LabelCursor`] walk for `bra` targets and `.branchtargets` tables, so the
+//! CFG ([`crate::cfg`]) and the launch simulation see the same targets.
+//!
+//! `.loc` lines form inline chains: `.loc 3 92 13, … inlined_at 3 118 13`
+//! is inlined into the most recent location at file 3, line 118, column 13,
+//! itself possibly inlined elsewhere (nvcc writes the chain one `.loc` per
+//! level, outermost first). [`Loc::inlined_at`] keeps the whole chain.
 
-use super::domain::FastMap as HashMap;
-use super::model::{AccessOp, Space};
-use super::transfer::{decode, Alu};
+use super::module::{dims, symbol_name, variables, LocChains};
+pub use super::module::{module_files, module_globals};
+use crate::analysis::domain::FastMap as HashMap;
+use crate::analysis::transfer::{decode, Ty};
+use crate::ir::{
+    AccessOp, CacheHints, Form, Function as IrFunction, FunctionKind as IrKind, LaunchDirectives,
+    LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Space, Src, Variable,
+};
+use crate::sema::{LabelCursor, Scopes};
 use crate::syntax::ast::{
-    Body, Function, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
+    Function, FunctionKind, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
 
-/// A special register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Special {
-    /// `%tid.d`
-    Tid(u8),
-    /// `%ntid.d`
-    Ntid(u8),
-    /// `%ctaid.d`
-    Ctaid(u8),
-    /// `%nctaid.d`
-    Nctaid(u8),
-    /// `%laneid`
-    LaneId,
-    /// `%lanemask_lt` etc. (`lt`, `le`, `eq`, `ge`, `gt` as 0..5)
-    LaneMask(u8),
-    /// Anything else (`%clock`, `%smid`, `%warpid`, …): uniform per warp but unknown.
-    OtherUniform,
-    /// Unknown, possibly lane-varying.
-    Other,
-}
-
-/// A source operand.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Src {
-    /// A register (+ constant offset).
-    Reg(u32, i64),
-    /// An integer immediate.
-    Imm(i64),
-    /// A special register.
-    Special(Special),
-    /// The address of a variable (+ offset).
-    Var(u32, i64),
-    /// A kernel parameter's address (+ offset): only meaningful for `ld.param`.
-    Param(u16, i64),
-    /// `!%p` (a negated predicate register).
-    NotPred(u32),
-    /// Something else (float immediates, `_`, unresolved names).
-    Unknown,
-}
-
-/// A memory instruction's facts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MemInfo {
-    /// Load, store, atomic.
-    pub op: AccessOp,
-    /// Declared space (`Generic` without a space modifier).
-    pub space: Space,
-    /// Bits per lane (element bits × vector width).
-    pub bits: u32,
-    /// The address.
-    pub addr: Src,
-    /// `true` for `red` (no result) and `st`.
-    pub no_result: bool,
-    /// For loads and atomics: some instruction reads the result register.
-    pub result_used: bool,
-}
-
-/// What one statement does.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OpKind {
-    /// Labels, declarations, `.loc`, `bar.sync`, …
-    Nop,
-    /// Integer arithmetic (and `setp`): `dst = alu(srcs)`; a second
-    /// destination for `setp`'s `|q` (the negation).
-    Alu {
-        /// The operation.
-        alu: Alu,
-        /// Destination.
-        dst: u32,
-        /// Second destination (`setp p|q`).
-        dst2: Option<u32>,
-        /// Sources.
-        srcs: Vec<Src>,
-    },
-    /// `and/or/xor/not/mov` on predicates.
-    PredLogic {
-        /// `and`, `or`, `xor`, `not`, `mov`.
-        op: &'static str,
-        /// Destination.
-        dst: u32,
-        /// Sources.
-        srcs: Vec<Src>,
-    },
-    /// `ld.param` of a kernel parameter.
-    LdParam {
-        /// Destination(s).
-        dsts: Vec<u32>,
-        /// Parameter index, offset.
-        param: Option<(u16, i64)>,
-    },
-    /// A memory access (not `ld.param`).
-    Mem {
-        /// Facts.
-        info: MemInfo,
-        /// Registers written (load results).
-        dsts: Vec<u32>,
-    },
-    /// `bra` to a statement.
-    Branch {
-        /// The target label's statement, when resolved.
-        target: Option<StmtId>,
-        /// `bra.uni`.
-        uniform: bool,
-    },
-    /// `ret`, `exit`, `trap`.
-    Exit,
-    /// `call`.
-    Call {
-        /// Registers the call writes.
-        dsts: Vec<u32>,
-    },
-    /// Anything else that writes registers.
-    Other {
-        /// Destinations.
-        dsts: Vec<u32>,
-        /// Sources (to propagate data dependence and uniformity).
-        srcs: Vec<Src>,
-    },
-}
-
-/// One lowered statement.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Op {
-    /// Guard: predicate register and negation.
-    pub guard: Option<(u32, bool)>,
-    /// What it does.
-    pub kind: OpKind,
-}
-
-/// A lowered kernel body.
-#[derive(Clone, Debug, Default)]
-pub struct Lowered<'src> {
-    /// One op per statement.
-    pub ops: Vec<Op>,
-    /// Register names by index.
-    pub regs: Vec<&'src str>,
-    /// Variables by index: name, space, alignment.
-    pub vars: Vec<(&'src str, Space, u32)>,
-    /// Parameters that are used as pointers.
-    pub pointer_params: Vec<bool>,
-}
-
 struct Ctx<'a, 'src> {
-    scopes: &'a crate::sema::Scopes<'src>,
-    cur: StmtId,
+    cursor: LabelCursor<'a, 'src>,
+    body: &'a [crate::syntax::ast::Statement<'src>],
     regs: HashMap<&'src str, u32>,
     names: Vec<&'src str>,
     params: HashMap<&'src str, u16>,
     vars: HashMap<&'src str, u32>,
-    var_list: Vec<(&'src str, Space, u32)>,
-    labels: HashMap<&'src str, StmtId>,
-    _f: std::marker::PhantomData<&'a ()>,
+    var_list: Vec<Variable<'src>>,
+    /// `brx.idx` ops and the table statement they name.
+    tables: Vec<(usize, Option<StmtId>)>,
 }
 
 fn space_of(s: StateSpace) -> Space {
@@ -179,49 +53,6 @@ fn space_of(s: StateSpace) -> Space {
         StateSpace::Param => Space::Param,
         _ => Space::Generic,
     }
-}
-
-fn special(name: &str, comp: Option<&str>) -> Option<Special> {
-    let d = match comp {
-        Some("x") => 0,
-        Some("y") => 1,
-        Some("z") => 2,
-        _ => 0,
-    };
-    Some(match name {
-        "%tid" => Special::Tid(d),
-        "%ntid" => Special::Ntid(d),
-        "%ctaid" => Special::Ctaid(d),
-        "%nctaid" => Special::Nctaid(d),
-        "%laneid" => Special::LaneId,
-        "%lanemask_lt" => Special::LaneMask(0),
-        "%lanemask_le" => Special::LaneMask(1),
-        "%lanemask_eq" => Special::LaneMask(2),
-        "%lanemask_ge" => Special::LaneMask(3),
-        "%lanemask_gt" => Special::LaneMask(4),
-        "%warpid"
-        | "%nwarpid"
-        | "%smid"
-        | "%nsmid"
-        | "%gridid"
-        | "%clock"
-        | "%clock64"
-        | "%globaltimer"
-        | "%globaltimer_lo"
-        | "%globaltimer_hi"
-        | "%clusterid"
-        | "%nclusterid"
-        | "%cluster_ctaid"
-        | "%cluster_nctaid"
-        | "%cluster_ctarank"
-        | "%cluster_nctarank"
-        | "%is_explicit_cluster"
-        | "%dynamic_smem_size"
-        | "%total_smem_size"
-        | "%aggr_smem_size" => Special::OtherUniform,
-        n if n.starts_with("%envreg") || n.starts_with("%pm") => Special::OtherUniform,
-        _ => return None,
-    })
 }
 
 impl<'a, 'src> Ctx<'a, 'src> {
@@ -238,11 +69,8 @@ impl<'a, 'src> Ctx<'a, 'src> {
     fn src(&mut self, op: &Operand<'src>) -> Src {
         match &op.kind {
             OperandKind::Reg { name, component } => {
-                if let Some(s) = special(name.text, component.map(|c| c.text)) {
+                if let Some(s) = crate::isa::special_value(name.text, component.map(|c| c.text)) {
                     return Src::Special(s);
-                }
-                if name.text.starts_with("%envreg") {
-                    return Src::Special(Special::OtherUniform);
                 }
                 Src::Reg(self.reg(name.text), 0)
             }
@@ -270,6 +98,13 @@ impl<'a, 'src> Ctx<'a, 'src> {
             },
             _ => Src::Unknown,
         }
+    }
+
+    fn is_label(&self, s: StmtId) -> bool {
+        matches!(
+            self.body.get(s.index()).map(|s| &s.kind),
+            Some(StmtKind::Label(_))
+        )
     }
 
     fn symbol(&mut self, name: &'src str, off: i64) -> Src {
@@ -308,15 +143,10 @@ impl<'a, 'src> Ctx<'a, 'src> {
         ) {
             return;
         }
-        let elem =
-            d.ty.and_then(|t| super::transfer::Ty::parse(t.text))
-                .map(|t| t.bits / 8)
-                .unwrap_or(1);
-        let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
-        for decl in &d.declarators {
+        for v in variables(d, space) {
             let i = self.var_list.len() as u32;
-            self.var_list.push((decl.name.text, space, align));
-            self.vars.insert(decl.name.text, i);
+            self.vars.insert(v.name, i);
+            self.var_list.push(v);
         }
     }
 }
@@ -343,7 +173,7 @@ fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
 fn elem_bits(mods: &[&str]) -> u32 {
     mods.iter()
         .rev()
-        .find_map(|m| super::transfer::Ty::parse(m).map(|t| t.bits))
+        .find_map(|m| Ty::parse(m).map(|t| t.bits))
         .unwrap_or(32)
 }
 
@@ -364,24 +194,37 @@ fn mem_space(mods: &[&str]) -> Space {
         .unwrap_or(Space::Generic)
 }
 
-/// Lowers a kernel body. `globals` are module-level variables (name, space,
-/// alignment), visible unless shadowed.
+/// Lowers a function without the module around it (no module variables, no
+/// `.file` names): for the CFG of one function and for tests.
+pub fn lower_standalone<'src>(func: &Function<'src>) -> IrFunction<'src> {
+    let empty = crate::syntax::ast::Body::default();
+    let scopes = Scopes::build(func.body.as_ref().unwrap_or(&empty));
+    lower(func, &[], &[], &scopes)
+}
+
+/// Lowers a function (a declaration without body gets no ops). `globals` are
+/// the module's variables ([`module_globals`]), visible unless shadowed;
+/// `files` its `.file` table ([`module_files`]); `scopes` the body's label
+/// scopes (from semantic analysis, or [`Scopes::build`]).
 pub fn lower<'src>(
     func: &Function<'src>,
-    body: &Body<'src>,
-    globals: &[(&'src str, Space, u32)],
-    scopes: &crate::sema::Scopes<'src>,
-) -> Lowered<'src> {
+    globals: &[Variable<'src>],
+    files: &[(u32, &'src str)],
+    scopes: &Scopes<'src>,
+) -> IrFunction<'src> {
+    let statements: &[crate::syntax::ast::Statement<'src>] = match &func.body {
+        Some(b) => &b.statements,
+        None => &[],
+    };
     let mut cx = Ctx {
-        scopes,
-        cur: StmtId(0),
+        cursor: LabelCursor::new(scopes),
+        body: statements,
         regs: HashMap::default(),
         names: Vec::new(),
         params: HashMap::default(),
         vars: HashMap::default(),
         var_list: Vec::new(),
-        labels: HashMap::default(),
-        _f: std::marker::PhantomData,
+        tables: Vec::new(),
     };
     for (i, p) in func.params.iter().enumerate() {
         for d in &p.declarators {
@@ -389,18 +232,14 @@ pub fn lower<'src>(
                 .insert(d.name.text, i.min(u16::MAX as usize) as u16);
         }
     }
-    for &(n, s, a) in globals {
+    for v in globals {
         let i = cx.var_list.len() as u32;
-        cx.var_list.push((n, s, a));
-        cx.vars.insert(n, i);
+        cx.var_list.push(v.clone());
+        cx.vars.insert(v.name, i);
     }
-    for (id, st) in body.iter() {
-        match &st.kind {
-            StmtKind::Label(l) => {
-                cx.labels.entry(l.text).or_insert(id);
-            }
-            StmtKind::Var(d) => cx.var_decl(d),
-            _ => {}
+    for st in statements {
+        if let StmtKind::Var(d) = &st.kind {
+            cx.var_decl(d)
         }
     }
     let mut pointer_params = vec![false; func.params.len()];
@@ -409,17 +248,24 @@ pub fn lower<'src>(
             pointer_params[p.0] = true;
         }
     }
+    let n = statements.len();
     let mut param_regs: HashMap<u32, u16> = HashMap::default();
-    let mut ops = Vec::with_capacity(body.statements.len());
+    let mut ops = Vec::with_capacity(n);
+    let mut spans = Vec::with_capacity(n);
+    let mut mnemonics = Vec::with_capacity(n);
+    let mut locs = Vec::with_capacity(n);
+    let mut loc_table = LocChains::default();
+    let mut cur_loc: Option<LocId> = None;
+    let mut labels = Vec::new();
+    let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
     let mut read: HashMap<&'src str, ()> = HashMap::default();
-    for (sid, st) in body.iter() {
-        cx.cur = sid;
+    for (i, st) in statements.iter().enumerate() {
+        cx.cursor.step(&st.kind);
+        let mut mnemonic = "";
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
-                let writes_first = !matches!(
-                    ins.opcode(),
-                    "st" | "red" | "bra" | "brx" | "ret" | "exit" | "bar" | "barrier"
-                );
+                mnemonic = ins.mnemonic.text;
+                let writes_first = crate::isa::writes_first_operand(ins.opcode());
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
                         collect_reads(o, &mut read);
@@ -428,14 +274,47 @@ pub fn lower<'src>(
                 if let Some(g) = &ins.guard {
                     read.insert(g.pred.text, ());
                 }
-                lower_instr(&mut cx, ins, &mut param_regs, &mut pointer_params)
+                lower_instr(&mut cx, i, ins, &mut param_regs, &mut pointer_params)
             }
-            _ => Op {
-                guard: None,
-                kind: OpKind::Nop,
-            },
+            other => {
+                match other {
+                    StmtKind::Label(l) => labels.push((OpId(i as u32), l.text)),
+                    StmtKind::BranchTargets { targets, .. } => {
+                        let entries = targets
+                            .iter()
+                            .filter_map(|t| cx.cursor.resolve(t.text))
+                            .filter(|t| cx.is_label(*t))
+                            .map(|t| OpId(t.0))
+                            .collect();
+                        table_entries.insert(i as u32, entries);
+                    }
+                    StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
+                    _ => {}
+                }
+                Op {
+                    guard: None,
+                    kind: OpKind::Nop,
+                    form: if matches!(other, StmtKind::Label(_)) {
+                        Form::Label
+                    } else {
+                        Form::Other
+                    },
+                }
+            }
         };
         ops.push(op);
+        spans.push(st.span);
+        mnemonics.push(mnemonic);
+        locs.push(cur_loc);
+    }
+    for (i, table) in std::mem::take(&mut cx.tables) {
+        let entries = table
+            .and_then(|t| table_entries.get(&t.0))
+            .cloned()
+            .unwrap_or_default();
+        if let OpKind::Branch { indexed, .. } = &mut ops[i].kind {
+            *indexed = entries;
+        }
     }
     for op in &mut ops {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
@@ -448,8 +327,44 @@ pub fn lower<'src>(
             }
         }
     }
-    Lowered {
+    let params = func
+        .params
+        .iter()
+        .map(|p| {
+            let ty = p.ty.map(|t| t.text);
+            Param {
+                name: p.declarators.first().map(|d| d.name.text).unwrap_or(""),
+                ty,
+                bits: ty.and_then(Ty::parse).map(|t| t.bits).unwrap_or(0),
+                declared_pointer: p.ptr.is_some(),
+                span: p.span,
+            }
+        })
+        .collect();
+    IrFunction {
+        name: func.name.text,
+        demangled: super::demangle(func.name.text),
+        kind: match func.kind {
+            FunctionKind::Entry => IrKind::Kernel,
+            FunctionKind::Func => IrKind::Device,
+        },
+        span: func.span,
+        name_span: func.name.span,
+        body_span: func.body.as_ref().map(|b| b.span),
+        params,
+        launch: LaunchDirectives {
+            reqntid: dims(func, ".reqntid"),
+            maxntid: dims(func, ".maxntid"),
+            cluster_dim: dims(func, ".reqnctapercluster"),
+            explicit_cluster: func.directive(".explicitcluster").is_some(),
+        },
         ops,
+        spans,
+        locs,
+        mnemonics,
+        loc_table: loc_table.locs,
+        files: files.to_vec(),
+        labels,
         regs: cx.names,
         vars: cx.var_list,
         pointer_params,
@@ -458,6 +373,7 @@ pub fn lower<'src>(
 
 fn lower_instr<'src>(
     cx: &mut Ctx<'_, 'src>,
+    at: usize,
     ins: &Instruction<'src>,
     param_regs: &mut HashMap<u32, u16>,
     pointer_params: &mut [bool],
@@ -476,19 +392,41 @@ fn lower_instr<'src>(
         }
     };
     let kind = match opcode {
-        "bra" | "brx" => {
-            let target = ops.first().and_then(|o| match &o.kind {
-                OperandKind::Symbol(id) => cx
-                    .scopes
-                    .resolve_label(cx.cur, id.text)
-                    .or_else(|| cx.labels.get(id.text).copied()),
-                _ => None,
-            });
+        "bra" => {
+            let target = ops
+                .first()
+                .and_then(|o| symbol_name(&o.kind))
+                .and_then(|n| cx.cursor.resolve(n))
+                .filter(|t| cx.is_label(*t))
+                .map(|t| OpId(t.0));
             OpKind::Branch {
-                target: if opcode == "brx" { None } else { target },
+                target,
+                indexed: Vec::new(),
                 uniform: mods.contains(&"uni"),
             }
         }
+        // `brx.idx`: the table's labels are filled in once the whole body is
+        // read (a table may follow its use).
+        "brx" if mods.contains(&"idx") => {
+            let table = ops
+                .iter()
+                .rev()
+                .find_map(|o| symbol_name(&o.kind))
+                .and_then(|n| cx.cursor.resolve(n))
+                .filter(|t| {
+                    matches!(
+                        cx.body.get(t.index()).map(|s| &s.kind),
+                        Some(StmtKind::BranchTargets { .. })
+                    )
+                });
+            cx.tables.push((at, table));
+            OpKind::Branch {
+                target: None,
+                indexed: Vec::new(),
+                uniform: mods.contains(&"uni"),
+            }
+        }
+        "brx" => OpKind::Nop,
         "ret" | "exit" | "trap" => OpKind::Exit,
         "call" => {
             let dsts = ops.first().map(|o| match &o.kind {
@@ -520,18 +458,23 @@ fn lower_instr<'src>(
                 OpKind::LdParam { dsts, param }
             } else {
                 mark_pointer(&addr, pointer_params, param_regs);
-                let op = match opcode {
-                    "ld" | "ldu" => AccessOp::Load,
-                    "st" => AccessOp::Store,
-                    _ => AccessOp::Atomic,
+                let (op, kind) = match opcode {
+                    "ld" | "ldu" => (AccessOp::Load, MemKind::Plain),
+                    "st" => (AccessOp::Store, MemKind::Plain),
+                    "atom" => (AccessOp::Atomic, MemKind::Atomic),
+                    _ => (AccessOp::Atomic, MemKind::Reduction),
                 };
-                let bits = elem_bits(&mods) * vector_width(&mods);
+                let (elem_bits, vector) = (elem_bits(&mods), vector_width(&mods));
                 OpKind::Mem {
-                    info: MemInfo {
+                    info: MemOp {
                         op,
+                        kind,
                         space,
-                        bits,
+                        elem_bits,
+                        vector,
+                        bits: elem_bits * vector,
                         addr,
+                        cache: CacheHints::from_modifiers(mods.iter().copied()),
                         no_result: is_store,
                         result_used: true,
                     },
@@ -584,5 +527,9 @@ fn lower_instr<'src>(
             }
         }
     };
-    Op { guard, kind }
+    Op {
+        guard,
+        kind,
+        form: Form::Instruction,
+    }
 }

@@ -1,0 +1,323 @@
+//! The analysis of one kernel, from its IR to a [`KernelAnalysis`].
+//!
+//! 1. [`launch::resolve`] gives the launch facts (block shape, grid,
+//!    parameters) and [`launch::warp_classes`] the warp classes;
+//! 2. the CFG is built from the IR and the dataflow runs once per warp
+//!    class ([`prepare`]); a 64-bit parameter found to be the base of an
+//!    address is marked as a pointer and the dataflow runs again, so that its
+//!    alignment is known;
+//! 3. generic accesses get the space their address provably has
+//!    ([`resolve_spaces`]);
+//! 4. when the grid and block are known, the launch is simulated (`totals`);
+//! 5. every memory op gets its figures (`figures`), from the simulation when
+//!    it ran, and the kernel its totals (`launch_totals`).
+
+use super::domain::{Cong, Sym};
+use super::figures::{apply_simulation, combine_classes};
+use super::model::*;
+use super::{dataflow, launch, launch_totals, totals};
+use crate::cfg::Cfg;
+use crate::ir::{Function, OpKind, Reg};
+use crate::source::{SourceFile, Span};
+use std::collections::HashMap;
+
+/// Launch facts, CFG and the dataflow of every warp class.
+pub(crate) struct Prepared<'a> {
+    pub launch: launch::Launch,
+    pub pointer_params: Vec<bool>,
+    pub params: Vec<&'a str>,
+    pub classes: Vec<launch::WarpClass>,
+    pub results: Vec<dataflow::ClassResult>,
+}
+
+/// Runs the dataflow of every warp class; `probe` asks for a register's value
+/// before an op (for [`super::explain_register`]).
+pub(crate) fn prepare<'a>(
+    ir: &'a Function<'_>,
+    opts: &Options,
+    probe: Option<(u32, Reg)>,
+) -> Prepared<'a> {
+    let launch = launch::resolve(ir, opts);
+    let cfg = Cfg::build(ir);
+    let params = ir.param_names();
+    // The dataflow reads the pointer parameters from the IR: work on a copy
+    // when the second round below marks more of them.
+    let mut marked;
+    let mut low = ir;
+    let mut inputs = dataflow::Inputs {
+        params: launch.params.clone(),
+        pointer_params: ir.pointer_params.clone(),
+        pointer_align: opts.pointer_align,
+        ntid: launch.block.ntid(),
+        nctaid: match launch.grid {
+            Some(g) => g.map(|d| Some(d as i64)),
+            None => [None; 3],
+        },
+        ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
+    };
+    let classes = launch::warp_classes(launch.block);
+    let mut results: Vec<dataflow::ClassResult> = classes
+        .iter()
+        .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+        .collect();
+    // A 64-bit parameter that is the base of an address is a pointer even
+    // without `cvta.to.global` (hand-written PTX): mark it and run again, so
+    // that its alignment is known.
+    let mut pointer_params = ir.pointer_params.clone();
+    let mut found = false;
+    for r in &results {
+        for f in r.accesses.values() {
+            let Some(p) = f.addr.as_poly() else { continue };
+            for s in p.base_symbols() {
+                let Sym::Param(k) = s else { continue };
+                let k = k as usize;
+                let wide = ir.params.get(k).is_some_and(|p| p.is_wide_integer());
+                if wide && !pointer_params.get(k).copied().unwrap_or(true) {
+                    pointer_params[k] = true;
+                    found = true;
+                }
+            }
+        }
+    }
+    if found {
+        marked = ir.clone();
+        marked.pointer_params = pointer_params.clone();
+        low = &marked;
+        inputs.pointer_params = pointer_params.clone();
+        results = classes
+            .iter()
+            .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+            .collect();
+    }
+    Prepared {
+        launch,
+        pointer_params,
+        params,
+        classes,
+        results,
+    }
+}
+
+/// The space of every memory op: the declared one, or for a generic access
+/// the space its address provably has (a pointer parameter's: global; a
+/// variable's: its space), with a note saying why.
+pub(crate) fn resolve_spaces(
+    ir: &Function<'_>,
+    p: &Prepared<'_>,
+) -> (HashMap<u32, Space>, HashMap<u32, String>) {
+    let mut spaces: HashMap<u32, Space> = HashMap::new();
+    let mut space_notes: HashMap<u32, String> = HashMap::new();
+    for (i, op) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
+        let mut space = info.space;
+        if space == Space::Generic {
+            let addr = p
+                .results
+                .iter()
+                .find_map(|r| r.accesses.get(&(i as u32)))
+                .map(|f| &f.addr);
+            if let Some(poly) = addr.and_then(|a| a.as_poly()) {
+                for s in poly.base_symbols() {
+                    match s {
+                        Sym::Param(k)
+                            if p.pointer_params.get(k as usize).copied().unwrap_or(false) =>
+                        {
+                            space = Space::Global;
+                            space_notes.insert(
+                                i as u32,
+                                format!(
+                                    "generic address derived from the kernel pointer parameter {}: global",
+                                    p.params.get(k as usize).unwrap_or(&"?")
+                                ),
+                            );
+                        }
+                        Sym::Var(v) => {
+                            if let Some(var) = ir.vars.get(v as usize) {
+                                space = var.space;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        spaces.insert(i as u32, space);
+    }
+    (spaces, space_notes)
+}
+
+/// The source location of op `i` with its whole inline chain.
+fn source_location(ir: &Function<'_>, i: usize) -> Option<SourceLocation> {
+    let chain: Vec<_> = ir.loc_chain(crate::ir::OpId(i as u32)).collect();
+    let name = |f: u32| {
+        ir.file_name(f)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| format!("#{f}"))
+    };
+    chain.iter().rev().fold(None, |inner, l| {
+        Some(SourceLocation {
+            file: name(l.file),
+            line: l.line,
+            column: l.column,
+            inlined_at: inner.map(Box::new),
+        })
+    })
+}
+
+/// Analyses one kernel of the IR. `file` is the source the IR's spans point
+/// into (for line numbers in the results).
+pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) -> KernelAnalysis {
+    let p = prepare(ir, opts, None);
+    let (spaces, space_notes) = resolve_spaces(ir, &p);
+    let launch = &p.launch;
+    let params = &p.params;
+
+    // Simulation.
+    let mut sim: Option<totals::SimResult> = None;
+    let mut totals_unavailable = None;
+    match (launch.grid, launch.block) {
+        (Some(grid), launch::BlockShape::Known(block)) => {
+            let si = totals::SimInputs {
+                block,
+                grid,
+                params: launch.params.clone(),
+                pointer_params: p.pointer_params.clone(),
+                budget: totals::DEFAULT_BUDGET,
+            };
+            match totals::simulate(ir, &si, &spaces) {
+                Ok(r) => sim = Some(r),
+                Err(e) => {
+                    let mut why = match e.stmt.and_then(|i| ir.spans.get(i as usize)) {
+                        Some(span) => {
+                            let lc = file.line_col(span.start);
+                            format!("{} (PTX line {})", e.message, lc.line)
+                        }
+                        None => e.message.clone(),
+                    };
+                    // Name the scalar parameters that were not given.
+                    let missing: Vec<String> = launch
+                        .params
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, v)| {
+                            v.is_none() && !p.pointer_params.get(*k).copied().unwrap_or(false)
+                        })
+                        .map(|(k, _)| {
+                            format!("{} (--param {k}=…)", params.get(k).copied().unwrap_or("?"))
+                        })
+                        .collect();
+                    if e.message.contains("not known") && !missing.is_empty() {
+                        why.push_str(&format!(
+                            "; scalar parameters not given: {}",
+                            missing.join(", ")
+                        ));
+                    }
+                    totals_unavailable = Some(why);
+                }
+            }
+        }
+        (None, _) => {
+            totals_unavailable = Some("no grid given (--grid or a per-kernel entry)".to_string())
+        }
+        (_, launch::BlockShape::Assumed1D) => {
+            totals_unavailable =
+                Some("no block shape given (--block or a per-kernel entry)".to_string())
+        }
+    }
+
+    let mut accesses = Vec::new();
+    for (i, op) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
+        let span: Span = ir.spans[i];
+        let bytes = info.bits.div_ceil(8).max(1);
+        let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
+        // Static per class, weighted by warps.
+        let mut figs = combine_classes(
+            i as u32,
+            &p.classes,
+            &p.results,
+            bytes,
+            params,
+            space == Space::Shared,
+        );
+        let mut requests = None;
+        if let Some(s) = sim.as_ref() {
+            requests = Some(match s.stats.get(&(i as u32)) {
+                Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
+                None => 0,
+            });
+        }
+        let mut caveats = figs.caveats;
+        if let Some(n) = space_notes.get(&(i as u32)) {
+            caveats.push(n.clone());
+        }
+        if opts.arch == Arch::Sm60 && space == Space::Global && info.op == AccessOp::Load {
+            caveats.push(
+                "Pascal (sm_60/61): global loads are cached in L2 only and served in 32-byte transactions; the sector figures apply, the L1 line figure does not"
+                    .to_string(),
+            );
+        }
+        if matches!(space, Space::Shared | Space::Local) {
+            caveats.push(format!(
+                "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
+                if space == Space::Shared {
+                    "shared"
+                } else {
+                    "local"
+                }
+            ));
+        }
+        caveats.sort();
+        caveats.dedup();
+        accesses.push(Access {
+            span,
+            ptx: file.line_col(span.start),
+            source: source_location(ir, i),
+            instruction: ir.mnemonics[i].to_string(),
+            op: info.op,
+            space,
+            bits: info.bits,
+            pattern: figs.pattern,
+            stride_bytes: figs.stride,
+            lane_pattern: figs.lane_pattern,
+            per_request: figs.per_request,
+            requests,
+            shared_wavefronts: if space == Space::Shared {
+                figs.shared_wavefronts
+            } else {
+                None
+            },
+            caveats,
+        });
+    }
+
+    let totals = sim
+        .as_ref()
+        .map(|s| launch_totals::kernel_totals(ir, s, &spaces));
+    let mut caveats = launch.caveats.clone();
+    if let Some(s) = sim.as_ref() {
+        if s.blocks.0 < s.blocks.1 {
+            totals_unavailable = None;
+            caveats.push(format!(
+                "totals scaled from {} of {} blocks (simulation budget)",
+                s.blocks.0, s.blocks.1
+            ));
+        }
+    }
+    KernelAnalysis {
+        name: ir.name.to_string(),
+        demangled: ir.demangled.clone(),
+        block: launch.block.dims(),
+        block_assumed: launch.block.is_assumed(),
+        grid: launch.grid,
+        accesses,
+        totals,
+        totals_unavailable,
+        caveats,
+        span: ir.name_span,
+    }
+}

@@ -1,0 +1,392 @@
+//! Per-access figures: from one warp class's address value to a pattern and
+//! a per-request cost, and the weighted mean over the block's warp classes.
+//!
+//! # From an address value to figures
+//!
+//! An address that is exact per lane up to a uniform part (`Value::Poly`
+//! whose lane part is exact) is costed over every residue of the uniform part
+//! modulo 128 that its congruence allows (and that keeps every lane aligned
+//! to the access size, which PTX requires): the figures are the mean over
+//! those alignments, and `sectors_min`/`sectors_max` bound them. A lane part
+//! with symbolic coefficients (a stride that depends on a parameter) is
+//! `strided`, bounded by one sector and one sector per lane. A data-dependent
+//! address is `random` (one element per lane expected); anything else is
+//! `unknown`, with the same bounds.
+//!
+//! # Combining warp classes
+//!
+//! Each class's figures are weighted by its number of warps; bounds are the
+//! extremes over classes; the pattern, stride and caveats are those of the
+//! heaviest class.
+//!
+//! # Limits
+//!
+//! The figures are per request of one warp; how many requests run is the
+//! launch simulation's business (`totals`).
+
+use super::cost::{
+    self, cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange,
+};
+use super::dataflow;
+use super::domain::{self, Sym, Value};
+use super::launch::WarpClass;
+use super::model::{Pattern, PerRequest};
+
+/// The static figures of one access for one warp class.
+pub struct StaticAccess {
+    /// Shared-memory wavefronts (when asked for and exact).
+    pub wavefronts: Option<f64>,
+    /// The pattern.
+    pub pattern: Pattern,
+    /// Bytes between consecutive lanes, when constant.
+    pub stride: Option<i64>,
+    /// The lane addresses, described.
+    pub lane_pattern: String,
+    /// Lines and sectors, with bounds.
+    pub cost: CostRange,
+    /// Ideal sectors.
+    pub ideal: f64,
+    /// Active lanes.
+    pub active: f64,
+    /// What was assumed.
+    pub caveats: Vec<String>,
+}
+
+fn sym_name(s: Sym, params: &[&str]) -> String {
+    match s {
+        Sym::Param(i) => params
+            .get(i as usize)
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| format!("param{i}")),
+        other => other.to_string(),
+    }
+}
+
+/// A polynomial with parameters by their PTX names.
+pub fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
+    let mut s = p.to_string();
+    for (i, name) in params.iter().enumerate().rev() {
+        s = s.replace(&format!("param{i}"), name);
+    }
+    s
+}
+
+/// The figures of one access for one warp class (`None` when no lane is active).
+pub fn static_access(
+    fact: &dataflow::AccessFact,
+    facts: &domain::SymFacts,
+    bytes: u32,
+    params: &[&str],
+    want_wavefronts: bool,
+) -> Option<StaticAccess> {
+    let mask = fact.mask;
+    if mask == 0 {
+        return None;
+    }
+    let active = mask.count_ones();
+    let ideal = ideal_sectors(active, bytes) as f64;
+    let mut caveats = Vec::new();
+    let unresolved = |pattern: Pattern, why: &str| {
+        let r = random_cost(active, bytes);
+        StaticAccess {
+            wavefronts: None,
+            pattern,
+            stride: None,
+            lane_pattern: why.to_string(),
+            cost: r,
+            ideal,
+            active: active as f64,
+            caveats: vec![],
+        }
+    };
+    match &fact.addr {
+        Value::Poly(p) => {
+            let (u, d) = p.split();
+            match d.exact() {
+                Some(dl) => {
+                    let cong = facts.poly_cong(&u);
+                    let mut residues = cong.residues(128);
+                    // PTX requires every lane's address to be aligned to the
+                    // access size: drop the residues that would violate it.
+                    let align = (bytes as i64).clamp(1, 128);
+                    if align & (align - 1) == 0 {
+                        let first = mask.trailing_zeros() as usize;
+                        let ok: Vec<i64> = residues
+                            .iter()
+                            .copied()
+                            .filter(|u| (u + dl[first.min(31)]).rem_euclid(align) == 0)
+                            .collect();
+                        if !ok.is_empty() {
+                            residues = ok;
+                        }
+                    }
+                    let cost = cost_over_residues(&residues, &dl, mask, bytes);
+                    if residues.len() > 1 && !cost.is_exact() {
+                        caveats.push(format!(
+                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{}, lines {}..{})",
+                            128 / residues.len(),
+                            residues.len(),
+                            cost.sectors_min,
+                            cost.sectors_max,
+                            cost.lines_min,
+                            cost.lines_max
+                        ));
+                    }
+                    let (pattern, stride) =
+                        cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
+                    let wf = if !want_wavefronts {
+                        0.0
+                    } else {
+                        residues
+                            .iter()
+                            .map(|&r| {
+                                let a: domain::Lanes =
+                                    std::array::from_fn(|l| dl[l].wrapping_add(r));
+                                cost::shared_wavefronts(&a, mask, bytes) as f64
+                            })
+                            .sum::<f64>()
+                            / residues.len().max(1) as f64
+                    };
+                    Some(StaticAccess {
+                        wavefronts: want_wavefronts.then_some(wf),
+                        pattern,
+                        stride,
+                        lane_pattern: describe_poly(p, params),
+                        cost,
+                        ideal,
+                        active: active as f64,
+                        caveats,
+                    })
+                }
+                None => {
+                    // A symbolic stride: lane-varying coefficients on unknown symbols.
+                    let syms: Vec<String> = d
+                        .terms()
+                        .iter()
+                        .flat_map(|(m, _)| m.syms().iter().map(|s| sym_name(*s, params)))
+                        .collect();
+                    let per = element_sectors(bytes) as f64;
+                    let cost = CostRange {
+                        lines: active as f64,
+                        sectors: active as f64 * per,
+                        sectors_min: per,
+                        sectors_max: active as f64 * per,
+                        lines_min: 1.0,
+                        lines_max: active as f64 * per,
+                    };
+                    caveats.push(format!(
+                        "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
+                        syms.join(", ")
+                    ));
+                    Some(StaticAccess {
+                        wavefronts: None,
+                        pattern: Pattern::Strided,
+                        stride: None,
+                        lane_pattern: describe_poly(p, params),
+                        cost,
+                        ideal,
+                        active: active as f64,
+                        caveats,
+                    })
+                }
+            }
+        }
+        Value::Varying { data: true } => {
+            let mut s = unresolved(
+                Pattern::Random,
+                "data-dependent (address computed from loaded values)",
+            );
+            s.caveats.push(
+                "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
+                    .to_string(),
+            );
+            Some(s)
+        }
+        _ => {
+            let mut s = unresolved(Pattern::Unknown, "not resolved");
+            s.caveats.push(
+                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
+            );
+            Some(s)
+        }
+    }
+}
+
+/// The figures of one access combined over the block's warp classes.
+pub struct ClassFigures {
+    /// Per-request figures (means weighted by warps; bounds over classes).
+    pub per_request: PerRequest,
+    /// Shared-memory wavefronts per request, when every class has them.
+    pub shared_wavefronts: Option<f64>,
+    /// Pattern of the heaviest class (`unknown` when never executed).
+    pub pattern: Pattern,
+    /// Its stride.
+    pub stride: Option<i64>,
+    /// Its lane pattern.
+    pub lane_pattern: String,
+    /// Its caveats, and the fixpoint's.
+    pub caveats: Vec<String>,
+}
+
+/// Combines the figures of access `op` over the warp classes.
+pub fn combine_classes(
+    op: u32,
+    classes: &[WarpClass],
+    results: &[dataflow::ClassResult],
+    bytes: u32,
+    params: &[&str],
+    want_wavefronts: bool,
+) -> ClassFigures {
+    let mut wsum = 0.0;
+    let mut acc = CostRange {
+        sectors_min: f64::MAX,
+        lines_min: f64::MAX,
+        ..Default::default()
+    };
+    let (mut ideal, mut active) = (0.0, 0.0);
+    let mut wf: Option<f64> = Some(0.0);
+    let mut best: Option<(u32, StaticAccess)> = None;
+    let mut caveats: Vec<String> = Vec::new();
+    for (c, r) in classes.iter().zip(results) {
+        let Some(f) = r.accesses.get(&op) else {
+            continue;
+        };
+        let Some(sa) = static_access(f, &r.facts, bytes, params, want_wavefronts) else {
+            continue;
+        };
+        let w = c.weight as f64;
+        wsum += w;
+        acc.lines += w * sa.cost.lines;
+        acc.sectors += w * sa.cost.sectors;
+        acc.sectors_min = acc.sectors_min.min(sa.cost.sectors_min);
+        acc.sectors_max = acc.sectors_max.max(sa.cost.sectors_max);
+        acc.lines_min = acc.lines_min.min(sa.cost.lines_min);
+        acc.lines_max = acc.lines_max.max(sa.cost.lines_max);
+        ideal += w * sa.ideal;
+        active += w * sa.active;
+        wf = match (wf, sa.wavefronts) {
+            (Some(a), Some(b)) => Some(a + w * b),
+            _ => None,
+        };
+        if r.gave_up {
+            caveats.push(format!(
+                "the fixpoint was cut after {} rounds",
+                dataflow::MAX_ROUNDS
+            ));
+        }
+        if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
+            best = Some((c.weight, sa));
+        }
+    }
+    let (pattern, stride, lane_pattern) = match &best {
+        Some((_, sa)) => {
+            caveats.extend(sa.caveats.iter().cloned());
+            (sa.pattern, sa.stride, sa.lane_pattern.clone())
+        }
+        None => (Pattern::Unknown, None, "never executed".to_string()),
+    };
+    let per_request = if wsum > 0.0 {
+        PerRequest {
+            l1_lines: acc.lines / wsum,
+            sectors: acc.sectors / wsum,
+            ideal_sectors: ideal / wsum,
+            sectors_min: acc.sectors_min,
+            sectors_max: acc.sectors_max,
+            l1_lines_min: acc.lines_min,
+            l1_lines_max: acc.lines_max,
+            active_lanes: Some(active / wsum),
+        }
+    } else {
+        PerRequest {
+            l1_lines: 0.0,
+            sectors: 0.0,
+            ideal_sectors: 0.0,
+            sectors_min: 0.0,
+            sectors_max: 0.0,
+            l1_lines_min: 0.0,
+            l1_lines_max: 0.0,
+            active_lanes: None,
+        }
+    };
+    let shared_wavefronts = if wsum > 0.0 {
+        wf.map(|x| x / wsum)
+    } else {
+        None
+    };
+    ClassFigures {
+        per_request,
+        shared_wavefronts,
+        pattern,
+        stride,
+        lane_pattern,
+        caveats,
+    }
+}
+
+/// Replaces the static figures of an access by those of the simulated
+/// launch (`st`, scaled by `scale` blocks per simulated block); returns the
+/// number of requests.
+pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, scale: f64) -> u64 {
+    if st.requests == 0 {
+        return 0;
+    }
+    let n = st.requests as f64;
+    figs.per_request = PerRequest {
+        l1_lines: st.lines / n,
+        sectors: st.sectors / n,
+        ideal_sectors: st.ideal / n,
+        sectors_min: st.sectors_min / n,
+        sectors_max: st.sectors_max / n,
+        l1_lines_min: st.lines_min / n,
+        l1_lines_max: st.lines_max / n,
+        active_lanes: Some(st.lanes as f64 / n),
+    };
+    figs.shared_wavefronts = if st.wavefront_requests == st.requests {
+        Some(st.wavefronts / n)
+    } else {
+        None
+    };
+    let pattern = figs.pattern;
+    if let Some((p, _)) = st
+        .patterns
+        .iter()
+        .max_by_key(|(p, c)| (**c, pattern_rank(**p)))
+    {
+        if *p != pattern && pattern != Pattern::Random {
+            figs.pattern = *p;
+        }
+    }
+    // The stride the simulated requests had most often.
+    figs.stride = match figs.pattern {
+        Pattern::Broadcast => Some(0),
+        Pattern::Random | Pattern::Unknown | Pattern::Irregular => None,
+        _ => st
+            .strides
+            .iter()
+            .max_by_key(|(s, c)| (**c, std::cmp::Reverse(s.unsigned_abs())))
+            .map(|(s, _)| *s)
+            .or(figs.stride),
+    };
+    // The static analysis' reservations do not apply to figures measured on
+    // the simulated launch.
+    if !matches!(figs.pattern, Pattern::Random | Pattern::Unknown) {
+        figs.caveats.retain(|c| {
+            !c.starts_with("the warp's base address is known only modulo")
+                && !c.starts_with("the analysis could not resolve")
+                && !c.starts_with("the stride between lanes depends on")
+        });
+    }
+    (n * scale).round() as u64
+}
+
+fn pattern_rank(p: Pattern) -> u8 {
+    match p {
+        Pattern::Random => 6,
+        Pattern::Unknown => 5,
+        Pattern::Irregular => 4,
+        Pattern::Strided => 3,
+        Pattern::Misaligned => 2,
+        Pattern::Broadcast => 1,
+        Pattern::Coalesced => 0,
+    }
+}

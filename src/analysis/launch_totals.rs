@@ -1,0 +1,79 @@
+//! Kernel totals: the simulated launch's per-access statistics summed over
+//! the kernel's global accesses.
+//!
+//! Requests and sectors are counted per direction (loads, stores, atomics and
+//! reductions), scaled from the simulated blocks to the whole grid when the
+//! simulation sampled it; bytes requested are active lanes times the access
+//! width; bytes moved are 32 per sector. Only accesses resolved to the
+//! global space count (shared, local and constant traffic is not DRAM/L2
+//! traffic). The bounds are the sums of the per-access bounds.
+
+use super::model::Totals;
+use super::totals::SimResult;
+use crate::ir::{AccessOp, Function, OpKind, Space};
+use std::collections::HashMap;
+
+/// Blocks in the grid per simulated block (1 when nothing was sampled).
+pub fn scale(sim: &SimResult) -> f64 {
+    if sim.blocks.0 > 0 {
+        sim.blocks.1 as f64 / sim.blocks.0 as f64
+    } else {
+        1.0
+    }
+}
+
+/// The kernel's totals from its simulated launch; `spaces` are the
+/// accesses' resolved spaces by op.
+pub fn kernel_totals(ir: &Function<'_>, sim: &SimResult, spaces: &HashMap<u32, Space>) -> Totals {
+    let scale = scale(sim);
+    let mut t = Totals {
+        load_requests: 0,
+        load_sectors: 0,
+        store_requests: 0,
+        store_sectors: 0,
+        atomic_requests: 0,
+        atomic_sectors: 0,
+        bytes_requested: 0,
+        bytes_moved: 0,
+        sectors_min: 0,
+        sectors_max: 0,
+        blocks_simulated: sim.blocks.0,
+        blocks_total: sim.blocks.1,
+    };
+    let (mut smin, mut smax) = (0.0, 0.0);
+    let mut keys: Vec<&u32> = sim.stats.keys().collect();
+    keys.sort();
+    for k in keys {
+        let st = &sim.stats[k];
+        if spaces.get(k) != Some(&Space::Global) {
+            continue;
+        }
+        let Some(OpKind::Mem { info, .. }) = ir.ops.get(*k as usize).map(|o| &o.kind) else {
+            continue;
+        };
+        let req = (st.requests as f64 * scale).round() as u64;
+        let sec = (st.kernel_sectors * scale).round() as u64;
+        match info.op {
+            AccessOp::Load => {
+                t.load_requests += req;
+                t.load_sectors += sec;
+            }
+            AccessOp::Store => {
+                t.store_requests += req;
+                t.store_sectors += sec;
+            }
+            AccessOp::Atomic => {
+                t.atomic_requests += req;
+                t.atomic_sectors += sec;
+            }
+        }
+        t.bytes_requested +=
+            (st.lanes as f64 * scale).round() as u64 * info.bits.div_ceil(8) as u64;
+        smin += st.sectors_min * scale;
+        smax += st.sectors_max * scale;
+    }
+    t.bytes_moved = (t.load_sectors + t.store_sectors + t.atomic_sectors) * 32;
+    t.sectors_min = smin.round() as u64;
+    t.sectors_max = smax.round() as u64;
+    t
+}

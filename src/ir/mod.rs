@@ -1,0 +1,546 @@
+//! The warp IR: what a front end hands to the analysis.
+//!
+//! A front end (today [`crate::lower::ptx`], which lowers the PTX syntax tree
+//! with its semantic tables) produces one [`Function`] per function body. The
+//! analysis ([`crate::analysis`]), the control-flow graph ([`crate::cfg`]),
+//! the cost model, the lints and the reports read only this IR and the
+//! analysis results derived from it: nothing behind this seam names a PTX
+//! token, a syntax node or a symbol table (`ARCHITECTURE.md`, "analysis never
+//! imports syntax or sema", enforced by `tests/architecture.rs`).
+//!
+//! # Shape
+//!
+//! - **Operations in an arena.** [`Function::ops`] holds one [`Op`] per
+//!   *statement* of the source body, in source order, and [`OpId`] (a `u32`
+//!   newtype) indexes it. Statements that do nothing at run time (labels,
+//!   declarations, `.loc`, scope braces) become [`OpKind::Nop`] with a
+//!   [`Form`] saying what they were, so an `OpId` equals the PTX `StmtId` of
+//!   the same statement (`OpId(stmt.0)`): front-end side tables (hovers,
+//!   go-to-definition) and IR side tables share one key.
+//! - **Side vectors, one entry per op.** [`Function::spans`] (the exact byte
+//!   span of the source statement), [`Function::locs`] (the `.loc` source
+//!   location in force, an index into [`Function::loc_table`]) and
+//!   [`Function::mnemonics`] (the instruction's full mnemonic, for display).
+//!   Analysis facts live in the analysis' own side tables keyed by `OpId`.
+//! - **Registers** are interned per function: a [`Reg`] is an index into
+//!   [`Function::regs`], which keeps each register's source name for display.
+//!   Operands are [`Src`] values (register + constant offset, immediate,
+//!   special register, variable or parameter address).
+//! - **Memory operations are first-class** ([`MemOp`]): direction
+//!   ([`AccessOp`]), [`MemKind`] (plain, atomic, reduction, async copy, bulk
+//!   copy, matrix load/store, tensor-core operand), [`Space`], element width
+//!   and vector count, cache and eviction qualifiers ([`CacheHints`]), and the
+//!   address operand. The guard of a memory operation is its op's
+//!   [`Op::guard`], like every other op's.
+//! - **Control flow** is explicit: [`OpKind::Branch`] names its target (and
+//!   the targets of an indexed branch) as op ids, already resolved through
+//!   the source's label scopes; [`OpKind::Exit`] leaves the function. The CFG
+//!   ([`crate::cfg::Cfg::build`]) is built from these alone.
+//! - **Function facts**: name (and demangled name), [`Param`]s (name, type,
+//!   bit width, span, whether used as a pointer: [`Function::pointer_params`]),
+//!   launch directives ([`LaunchDirectives`]), variables ([`Variable`]: the
+//!   module's, then the body's), and the `.loc` table with full inline chains
+//!   ([`Loc::inlined_at`]).
+//!
+//! # Values: registers, not SSA (yet)
+//!
+//! Values are *registers* that may be assigned many times, as in PTX; the
+//! dataflow keeps a register file per block. SSA form (one definition per
+//! value, block parameters at joins) is not built yet: it is the next step
+//! for the sparse analysis of issue 10, and fits this layout (ops keep their
+//! ids; an SSA pass would add a value arena and a side table of definitions).
+//!
+//! # Invariants
+//!
+//! - `ops`, `spans`, `locs` and `mnemonics` have the same length.
+//! - Every [`Reg`] in an op is `< regs.len()`; every `Src::Var(v, _)` is
+//!   `< vars.len()`; every `Src::Param(p, _)` is `< params.len()`.
+//! - Branch targets are ops of [`Form::Label`].
+//! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
+
+use crate::analysis::transfer::Alu;
+use crate::source::Span;
+use serde::Serialize;
+
+/// Index of an operation in [`Function::ops`] (equal to the source
+/// statement's index in its body).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct OpId(pub u32);
+
+impl OpId {
+    /// The index into the op arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A register: an index into [`Function::regs`].
+pub type Reg = u32;
+
+/// Index of a source location in [`Function::loc_table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LocId(pub u32);
+
+/// Load, store or read-modify-write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessOp {
+    /// `ld`, `ldu`, `tex`-free loads.
+    Load,
+    /// `st`.
+    Store,
+    /// `atom`, `red`.
+    Atomic,
+}
+
+/// The memory space an access goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    /// Global memory (explicit, or generic proven global).
+    Global,
+    /// Shared memory.
+    Shared,
+    /// Local memory.
+    Local,
+    /// Generic address not proven to be in one space.
+    Generic,
+    /// Constant memory.
+    Const,
+    /// Kernel parameter space.
+    Param,
+}
+
+/// A special register (the ISA's list is [`crate::isa::SPECIAL_REGISTERS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// `%tid.d`
+    Tid(u8),
+    /// `%ntid.d`
+    Ntid(u8),
+    /// `%ctaid.d`
+    Ctaid(u8),
+    /// `%nctaid.d`
+    Nctaid(u8),
+    /// `%laneid`
+    LaneId,
+    /// `%lanemask_lt` etc. (`lt`, `le`, `eq`, `ge`, `gt` as 0..5)
+    LaneMask(u8),
+    /// Anything else (`%clock`, `%smid`, `%warpid`, …): uniform per warp but unknown.
+    OtherUniform,
+    /// Unknown, possibly lane-varying.
+    Other,
+}
+
+/// A source operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Src {
+    /// A register (+ constant offset).
+    Reg(Reg, i64),
+    /// An integer immediate.
+    Imm(i64),
+    /// A special register.
+    Special(Special),
+    /// The address of a variable (+ offset): an index into [`Function::vars`].
+    Var(u32, i64),
+    /// A kernel parameter's address (+ offset): only meaningful for `ld.param`.
+    Param(u16, i64),
+    /// `!%p` (a negated predicate register).
+    NotPred(Reg),
+    /// Something else (float immediates, `_`, unresolved names).
+    Unknown,
+}
+
+/// What kind of memory operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemKind {
+    /// `ld`, `ldu`, `st`.
+    Plain,
+    /// `atom` (returns the old value).
+    Atomic,
+    /// `red` (no result).
+    Reduction,
+    /// `cp.async` (global to shared, per thread).
+    AsyncCopy,
+    /// `cp.async.bulk` and tensor-map copies (one request for many bytes).
+    BulkCopy,
+    /// `ldmatrix` and the like.
+    MatrixLoad,
+    /// `stmatrix` and the like.
+    MatrixStore,
+    /// A tensor-core operand read from memory (`wgmma` descriptors, `tcgen05`).
+    TensorOperand,
+}
+
+/// A cache operator (`.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.wb`, `.wt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheOp {
+    /// Cache at all levels.
+    Ca,
+    /// Cache in L2, not L1.
+    Cg,
+    /// Streaming, evict first.
+    Cs,
+    /// Last use.
+    Lu,
+    /// Do not cache, fetch again.
+    Cv,
+    /// Write back.
+    Wb,
+    /// Write through.
+    Wt,
+}
+
+/// An eviction priority (`.L1::evict_first`, `.L2::evict_last`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Eviction {
+    /// `evict_normal`
+    Normal,
+    /// `evict_unchanged`
+    Unchanged,
+    /// `evict_first`
+    First,
+    /// `evict_last`
+    Last,
+    /// `no_allocate`
+    NoAllocate,
+}
+
+/// Cache and eviction qualifiers of a memory operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct CacheHints {
+    /// `.ca`, `.cg`, …
+    pub cache_op: Option<CacheOp>,
+    /// `.L1::evict_*` / `.L1::no_allocate`.
+    pub l1_eviction: Option<Eviction>,
+    /// `.L2::evict_*`.
+    pub l2_eviction: Option<Eviction>,
+    /// `.L2::cache_hint` (a cache policy operand).
+    pub l2_cache_hint: bool,
+    /// `.L2::64B` / `128B` / `256B` prefetch size, in bytes.
+    pub l2_prefetch_bytes: Option<u16>,
+    /// `.nc` (read through the non-coherent texture path).
+    pub non_coherent: bool,
+}
+
+impl CacheHints {
+    /// Reads the qualifiers from an instruction's modifiers (unknown ones are ignored).
+    pub fn from_modifiers<'a>(mods: impl IntoIterator<Item = &'a str>) -> CacheHints {
+        let mut h = CacheHints::default();
+        let ev = |s: &str| match s {
+            "evict_normal" => Some(Eviction::Normal),
+            "evict_unchanged" => Some(Eviction::Unchanged),
+            "evict_first" => Some(Eviction::First),
+            "evict_last" => Some(Eviction::Last),
+            "no_allocate" => Some(Eviction::NoAllocate),
+            _ => None,
+        };
+        for m in mods {
+            match m {
+                "ca" => h.cache_op = Some(CacheOp::Ca),
+                "cg" => h.cache_op = Some(CacheOp::Cg),
+                "cs" => h.cache_op = Some(CacheOp::Cs),
+                "lu" => h.cache_op = Some(CacheOp::Lu),
+                "cv" => h.cache_op = Some(CacheOp::Cv),
+                "wb" => h.cache_op = Some(CacheOp::Wb),
+                "wt" => h.cache_op = Some(CacheOp::Wt),
+                "nc" => h.non_coherent = true,
+                _ => {
+                    if let Some(r) = m.strip_prefix("L1::") {
+                        h.l1_eviction = ev(r).or(h.l1_eviction);
+                    } else if let Some(r) = m.strip_prefix("L2::") {
+                        match r {
+                            "cache_hint" => h.l2_cache_hint = true,
+                            "64B" => h.l2_prefetch_bytes = Some(64),
+                            "128B" => h.l2_prefetch_bytes = Some(128),
+                            "256B" => h.l2_prefetch_bytes = Some(256),
+                            _ => h.l2_eviction = ev(r).or(h.l2_eviction),
+                        }
+                    }
+                }
+            }
+        }
+        h
+    }
+}
+
+/// A memory operation's facts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemOp {
+    /// Load, store, atomic (a reduction is an atomic without result).
+    pub op: AccessOp,
+    /// Plain, atomic, reduction, copies, matrix and tensor operands.
+    pub kind: MemKind,
+    /// Declared space (`Generic` without a space modifier).
+    pub space: Space,
+    /// Bits of one element (`u8` → 8, `b128` → 128).
+    pub elem_bits: u32,
+    /// Elements per lane (`.v2` → 2, `.v4` → 4, 1 otherwise).
+    pub vector: u32,
+    /// Bits per lane (`elem_bits × vector`).
+    pub bits: u32,
+    /// The address.
+    pub addr: Src,
+    /// Cache and eviction qualifiers.
+    pub cache: CacheHints,
+    /// `true` for `red` (no result) and `st`.
+    pub no_result: bool,
+    /// For loads and atomics: some instruction reads the result register.
+    pub result_used: bool,
+}
+
+/// What one op does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    /// Labels, declarations, `.loc`, `bar.sync`, …
+    Nop,
+    /// Integer arithmetic (and `setp`): `dst = alu(srcs)`; a second
+    /// destination for `setp`'s `|q` (the negation).
+    Alu {
+        /// The operation.
+        alu: Alu,
+        /// Destination.
+        dst: Reg,
+        /// Second destination (`setp p|q`).
+        dst2: Option<Reg>,
+        /// Sources.
+        srcs: Vec<Src>,
+    },
+    /// `and/or/xor/not/mov` on predicates.
+    PredLogic {
+        /// `and`, `or`, `xor`, `not`, `mov`.
+        op: &'static str,
+        /// Destination.
+        dst: Reg,
+        /// Sources.
+        srcs: Vec<Src>,
+    },
+    /// `ld.param` of a kernel parameter.
+    LdParam {
+        /// Destination(s).
+        dsts: Vec<Reg>,
+        /// Parameter index, offset.
+        param: Option<(u16, i64)>,
+    },
+    /// A memory access (not `ld.param`).
+    Mem {
+        /// Facts.
+        info: MemOp,
+        /// Registers written (load results).
+        dsts: Vec<Reg>,
+    },
+    /// A branch. Ends its block.
+    Branch {
+        /// `bra`: the target label's op, when resolved.
+        target: Option<OpId>,
+        /// `brx.idx`: the labels of its table (in table order, repeats kept).
+        indexed: Vec<OpId>,
+        /// `bra.uni`.
+        uniform: bool,
+    },
+    /// `ret`, `exit`, `trap`. Ends its block.
+    Exit,
+    /// `call`.
+    Call {
+        /// Registers the call writes.
+        dsts: Vec<Reg>,
+    },
+    /// Anything else that writes registers.
+    Other {
+        /// Destinations.
+        dsts: Vec<Reg>,
+        /// Sources (to propagate data dependence and uniformity).
+        srcs: Vec<Src>,
+    },
+}
+
+/// What source statement an op came from (for block boundaries and display).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// An instruction (even one lowered to [`OpKind::Nop`]).
+    Instruction,
+    /// A label: a branch target, which begins a block after an instruction.
+    Label,
+    /// Anything else: declarations, `.loc`, scope braces, tables, errors.
+    Other,
+}
+
+/// One operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Op {
+    /// Guard: predicate register and negation (`@!%p` is `(p, true)`).
+    pub guard: Option<(Reg, bool)>,
+    /// What it does.
+    pub kind: OpKind,
+    /// What it was in the source.
+    pub form: Form,
+}
+
+impl Op {
+    /// True when the op ends its basic block: a branch or an exit.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self.kind, OpKind::Branch { .. } | OpKind::Exit)
+    }
+}
+
+/// A parameter of the function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param<'src> {
+    /// The PTX name (`_Z1kPfi_param_0`).
+    pub name: &'src str,
+    /// The declared type (`u64`, `b32`, …), when given.
+    pub ty: Option<&'src str>,
+    /// Bits of the declared type (0 when unknown).
+    pub bits: u32,
+    /// Declared with `.ptr`.
+    pub declared_pointer: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl Param<'_> {
+    /// A 64-bit integer parameter (a pointer can hide in it).
+    pub fn is_wide_integer(&self) -> bool {
+        matches!(self.ty, Some("u64" | "b64" | "s64"))
+    }
+}
+
+/// A variable whose address the function can take.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable<'src> {
+    /// The name.
+    pub name: &'src str,
+    /// Its state space.
+    pub space: Space,
+    /// Its alignment in bytes (declared, else the element size).
+    pub align: u32,
+}
+
+/// Performance directives of a kernel, as written (not validated: the
+/// analysis' launch resolution checks and clamps them once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchDirectives {
+    /// `.reqntid x, y, z` (missing dimensions are 1).
+    pub reqntid: Option<[u64; 3]>,
+    /// `.maxntid x, y, z`.
+    pub maxntid: Option<[u64; 3]>,
+    /// `.reqnctapercluster x, y, z` (cluster dimensions).
+    pub cluster_dim: Option<[u64; 3]>,
+    /// `.explicitcluster`.
+    pub explicit_cluster: bool,
+}
+
+/// A `.loc` source location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    /// `.file` index (see [`Function::files`]).
+    pub file: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// Column (0 when unknown).
+    pub column: u32,
+    /// The call site this code was inlined into, itself possibly inlined:
+    /// a chain from the innermost callee to the kernel's own line.
+    pub inlined_at: Option<LocId>,
+}
+
+/// Whether a function is a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// `.entry`
+    Kernel,
+    /// `.func`
+    Device,
+}
+
+/// One function body in the IR.
+#[derive(Clone, Debug)]
+pub struct Function<'src> {
+    /// The (possibly mangled) name.
+    pub name: &'src str,
+    /// The demangled name (the name itself when not mangled).
+    pub demangled: String,
+    /// Kernel or device function.
+    pub kind: FunctionKind,
+    /// The whole function.
+    pub span: Span,
+    /// The name.
+    pub name_span: Span,
+    /// The body from `{` to `}`, when there is one.
+    pub body_span: Option<Span>,
+    /// Parameters in order.
+    pub params: Vec<Param<'src>>,
+    /// Launch directives.
+    pub launch: LaunchDirectives,
+    /// The operations, one per source statement.
+    pub ops: Vec<Op>,
+    /// The source span of each op.
+    pub spans: Vec<Span>,
+    /// The source location in force at each op.
+    pub locs: Vec<Option<LocId>>,
+    /// The instruction mnemonic of each op (`ld.global.v4.f32`; empty for
+    /// non-instructions).
+    pub mnemonics: Vec<&'src str>,
+    /// Source locations (`.loc` lines and their inline call sites).
+    pub loc_table: Vec<Loc>,
+    /// `.file` index → file name.
+    pub files: Vec<(u32, &'src str)>,
+    /// Label names, by op.
+    pub labels: Vec<(OpId, &'src str)>,
+    /// Register names by [`Reg`].
+    pub regs: Vec<&'src str>,
+    /// Variables by index: the module's, then the body's.
+    pub vars: Vec<Variable<'src>>,
+    /// Parameters that are used as pointers (`cvta.to` of a parameter, an
+    /// address based on it, or declared `.ptr`).
+    pub pointer_params: Vec<bool>,
+}
+
+impl<'src> Function<'src> {
+    /// The op `id`.
+    pub fn op(&self, id: OpId) -> &Op {
+        &self.ops[id.index()]
+    }
+
+    /// The ids of every op, in order.
+    pub fn op_ids(&self) -> impl DoubleEndedIterator<Item = OpId> + ExactSizeIterator {
+        (0..self.ops.len() as u32).map(OpId)
+    }
+
+    /// The file name of a `.file` index.
+    pub fn file_name(&self, index: u32) -> Option<&'src str> {
+        self.files
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, n)| *n)
+    }
+
+    /// The name of the label at op `id`, if it is one.
+    pub fn label_at(&self, id: OpId) -> Option<&'src str> {
+        self.labels
+            .binary_search_by_key(&id, |(o, _)| *o)
+            .ok()
+            .map(|i| self.labels[i].1)
+    }
+
+    /// The names of the parameters, in order.
+    pub fn param_names(&self) -> Vec<&'src str> {
+        self.params.iter().map(|p| p.name).collect()
+    }
+
+    /// The source location of op `id` with its inline chain, innermost first.
+    pub fn loc_chain(&self, id: OpId) -> impl Iterator<Item = &Loc> {
+        let first = self.locs.get(id.index()).copied().flatten();
+        let mut guard = self.loc_table.len() + 1;
+        std::iter::successors(
+            first.and_then(|l| self.loc_table.get(l.0 as usize)),
+            move |l| {
+                guard = guard.checked_sub(1)?;
+                l.inlined_at.and_then(|p| self.loc_table.get(p.0 as usize))
+            },
+        )
+    }
+}

@@ -1,0 +1,99 @@
+//! Module-level facts for PTX lowering: variables, the `.file` table,
+//! directive values, branch-target names, and `.loc` inline chains.
+
+use crate::analysis::domain::FastMap as HashMap;
+use crate::analysis::transfer::Ty;
+use crate::ir::{Loc, LocId, Space, Variable};
+use crate::syntax::ast::{Function, Module, OperandKind, StateSpace};
+
+/// The variables one declaration declares (name, space, alignment).
+pub(crate) fn variables<'a, 'src>(
+    d: &'a crate::syntax::ast::VarDecl<'src>,
+    space: Space,
+) -> impl Iterator<Item = Variable<'src>> + 'a {
+    let elem =
+        d.ty.and_then(|t| Ty::parse(t.text))
+            .map(|t| t.bits / 8)
+            .unwrap_or(1);
+    let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
+    d.declarators.iter().map(move |decl| Variable {
+        name: decl.name.text,
+        space,
+        align,
+    })
+}
+
+/// Module-level variables (any space but `.param`/`.reg`), in order.
+pub fn module_globals<'src>(module: &Module<'src>) -> Vec<Variable<'src>> {
+    module
+        .globals()
+        .flat_map(|v| {
+            let space = match v.space {
+                StateSpace::Global => Space::Global,
+                StateSpace::Shared => Space::Shared,
+                StateSpace::Const => Space::Const,
+                StateSpace::Local => Space::Local,
+                _ => Space::Generic,
+            };
+            variables(v, space)
+        })
+        .collect()
+}
+
+/// The module's `.file` table: index → name.
+pub fn module_files<'src>(module: &Module<'src>) -> Vec<(u32, &'src str)> {
+    module.files().map(|f| (f.index, f.name.text)).collect()
+}
+
+/// The branch-target name of an operand: `L`, or `L` in `L+0`.
+pub(crate) fn symbol_name<'src>(op: &OperandKind<'src>) -> Option<&'src str> {
+    match op {
+        OperandKind::Symbol(id) => Some(id.text),
+        OperandKind::Offset { base, .. } => symbol_name(&base.kind),
+        _ => None,
+    }
+}
+
+/// The values of a directive such as `.reqntid` (missing dimensions are 1).
+pub(crate) fn dims(func: &Function<'_>, name: &str) -> Option<[u64; 3]> {
+    func.directive(name)
+        .filter(|x| !x.values.is_empty())
+        .map(|x| std::array::from_fn(|i| x.values.get(i).copied().unwrap_or(1)))
+}
+
+/// Builds the `.loc` table: each `.loc … inlined_at f l c` is inlined into
+/// the most recent location at file `f`, line `l`, column `c` (itself
+/// possibly inlined elsewhere), so the chain reaches the kernel's own line
+/// however deep the inlining. A call site never seen as a `.loc` of its own
+/// gets an entry without caller.
+#[derive(Default)]
+pub(crate) struct LocChains {
+    pub(crate) locs: Vec<Loc>,
+    at: HashMap<(u32, u32, u32), LocId>,
+}
+
+impl LocChains {
+    /// Adds a `.loc` line; returns its location.
+    pub(crate) fn push(&mut self, l: &crate::syntax::ast::Loc<'_>) -> LocId {
+        let inlined_at = l.inlined_at.map(|site| {
+            *self.at.entry(site).or_insert_with(|| {
+                self.locs.push(Loc {
+                    file: site.0,
+                    line: site.1,
+                    column: site.2,
+                    inlined_at: None,
+                });
+                LocId(self.locs.len() as u32 - 1)
+            })
+        });
+        let id = LocId(self.locs.len() as u32);
+        self.locs.push(Loc {
+            file: l.file,
+            line: l.line,
+            column: l.column,
+            inlined_at,
+        });
+        self.at.insert((l.file, l.line, l.column), id);
+        id
+    }
+}

@@ -1,0 +1,168 @@
+//! The PTX pipeline: text → syntax tree → semantic tables → warp IR →
+//! analysis. The entry points that take PTX (a file, a parsed module) live
+//! here, on the front end's side of the seam; [`crate::analysis`] itself
+//! only reads the IR.
+
+use crate::analysis::{self, launch, Analysis, KernelAnalysis, Options, RegisterFacts};
+use crate::ir;
+use crate::lower::ptx;
+use crate::source::SourceFile;
+use crate::syntax::ast::{FunctionId, FunctionKind, Module, StmtId};
+
+/// Parses `file`, analyses every kernel and returns the result with the front
+/// end's diagnostics.
+///
+/// # Example
+///
+/// ```
+/// use warpscope::{analyze, LaunchConfig, Options, SourceFile};
+/// # let ptx = r#"
+/// # .version 8.0
+/// # .target sm_90
+/// # .address_size 64
+/// # .visible .entry column(.param .u64 column_param_0, .param .u32 column_param_1)
+/// # {
+/// #     .reg .b32 %r<6>;
+/// #     .reg .b64 %rd<6>;
+/// #     .reg .f32 %f<2>;
+/// #     ld.param.u64 %rd1, [column_param_0];
+/// #     ld.param.u32 %r5, [column_param_1];
+/// #     cvta.to.global.u64 %rd2, %rd1;
+/// #     mov.u32 %r1, %ctaid.x;
+/// #     mov.u32 %r2, %ntid.x;
+/// #     mov.u32 %r3, %tid.x;
+/// #     mad.lo.s32 %r4, %r1, %r2, %r3;
+/// #     mul.lo.s32 %r4, %r4, 32;
+/// #     mul.wide.s32 %rd3, %r4, 4;
+/// #     add.s64 %rd4, %rd2, %rd3;
+/// #     ld.global.f32 %f1, [%rd4];
+/// #     st.global.f32 [%rd4], %f1;
+/// #     ret;
+/// # }
+/// # "#;
+/// let file = SourceFile::from_text("column.ptx", ptx);
+/// let opts = Options {
+///     launch: LaunchConfig { block: Some([128, 1, 1]), grid: Some([2, 1, 1]), params: vec![] },
+///     ..Options::default()
+/// };
+/// let analysis = analyze(&file, &opts);
+/// assert_eq!(analysis.kernels[0].accesses[0].per_request.sectors, 32.0);
+/// ```
+pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
+    let (module, mut diagnostics) = crate::syntax::parse_file(file);
+    let (symbols, sema_diags) = crate::sema::check_module(&module);
+    diagnostics.extend(sema_diags);
+    let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
+    Analysis {
+        kernels,
+        diagnostics,
+    }
+}
+
+/// [`analyze_module`] for callers that already ran semantic analysis: labels
+/// are resolved through the symbols' scopes instead of rebuilding them.
+pub fn analyze_module_with_symbols(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: &crate::sema::ModuleSymbols<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, Some(symbols), opts)
+}
+
+/// Analyses every kernel (`.entry` with a body) of a parsed module.
+pub fn analyze_module(
+    file: &SourceFile,
+    module: &Module<'_>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    analyze_functions(file, module, None, opts)
+}
+
+fn analyze_functions(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: Option<&crate::sema::ModuleSymbols<'_>>,
+    opts: &Options,
+) -> Vec<KernelAnalysis> {
+    let globals = ptx::module_globals(module);
+    let files = ptx::module_files(module);
+    let ids: Vec<_> = module
+        .function_ids()
+        .filter(|&id| {
+            let f = module.function(id);
+            f.kind == FunctionKind::Entry && f.body.is_some()
+        })
+        .collect();
+    // Kernels are independent: analyse them in parallel (order is kept).
+    use rayon::prelude::*;
+    ids.par_iter()
+        .filter_map(|&id| {
+            let func = module.function(id);
+            let body = func.body.as_ref()?;
+            if let Some(g) = &opts.kernel_filter {
+                let name = func.name.text;
+                if !launch::kernel_matches(g, name, &crate::lower::demangle(name)) {
+                    return None;
+                }
+            }
+            let built;
+            let scopes = match symbols {
+                Some(s) => s.function(id).scopes(),
+                None => {
+                    built = crate::sema::Scopes::build(body);
+                    &built
+                }
+            };
+            let ir = ptx::lower(func, &globals, &files, scopes);
+            Some(analysis::analyze_function(file, &ir, opts))
+        })
+        .collect()
+}
+
+/// Lowers every function of a module given as text (no diagnostics): for
+/// tests and tools that want the IR.
+pub fn lower_text(text: &str) -> Vec<ir::Function<'_>> {
+    let (module, _) = crate::syntax::parse(text);
+    lower_module(&module)
+}
+
+/// Lowers every function of a parsed module (label scopes rebuilt).
+pub fn lower_module<'src>(module: &Module<'src>) -> Vec<ir::Function<'src>> {
+    let globals = ptx::module_globals(module);
+    let files = ptx::module_files(module);
+    let empty = crate::syntax::ast::Body::default();
+    module
+        .functions
+        .iter()
+        .map(|f| {
+            let scopes = crate::sema::Scopes::build(f.body.as_ref().unwrap_or(&empty));
+            ptx::lower(f, &globals, &files, &scopes)
+        })
+        .collect()
+}
+
+/// What the analysis knows about register `reg` just before statement `stmt`
+/// of kernel `kernel` (the launch facts of `opts` apply). `None` when the
+/// function is not a kernel with a body, or `reg` is not one of its registers.
+pub fn explain_register(
+    module: &Module<'_>,
+    kernel: FunctionId,
+    stmt: StmtId,
+    reg: &str,
+    opts: &Options,
+) -> Option<RegisterFacts> {
+    let func = module.functions.get(kernel.index())?;
+    if func.kind != FunctionKind::Entry {
+        return None;
+    }
+    let body = func.body.as_ref()?;
+    let scopes = crate::sema::Scopes::build(body);
+    let ir = ptx::lower(
+        func,
+        &ptx::module_globals(module),
+        &ptx::module_files(module),
+        &scopes,
+    );
+    analysis::explain_register(&ir, ir::OpId(stmt.0), reg, opts)
+}

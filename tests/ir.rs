@@ -1,0 +1,140 @@
+//! The warp IR as the PTX front end produces it: source locations with their
+//! full inline chain, memory operations, branch targets.
+
+use warpscope::ir::{AccessOp, Form, MemKind, OpKind, Space};
+use warpscope::source::SourceFile;
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("tests/fixtures/ir/{name}")).expect("fixture")
+}
+
+/// `file:line:column` of each level, innermost first.
+fn chain(loc: &warpscope::SourceLocation) -> Vec<String> {
+    let mut out = vec![format!("{}:{}:{}", loc.file, loc.line, loc.column)];
+    let mut at = loc.inlined_at.as_deref();
+    while let Some(l) = at {
+        out.push(format!("{}:{}:{}", l.file, l.line, l.column));
+        at = l.inlined_at.as_deref();
+    }
+    out
+}
+
+#[test]
+fn a_three_level_inline_chain_is_kept_whole() {
+    let text = fixture("inline_chain.ptx");
+    // In the IR: the load's location is the header line, inlined into the
+    // project helper, inlined into the kernel's line 7.
+    let funcs = warpscope::pipeline::lower_text(&text);
+    let f = &funcs[0];
+    let load = f
+        .op_ids()
+        .find(|&id| matches!(&f.op(id).kind, OpKind::Mem { info, .. } if info.op == AccessOp::Load))
+        .expect("a load");
+    let levels: Vec<(u32, u32, u32)> = f
+        .loc_chain(load)
+        .map(|l| (l.file, l.line, l.column))
+        .collect();
+    assert_eq!(levels, vec![(3, 40, 13), (2, 12, 9), (1, 7, 5)]);
+    // In the analysis results, with file names.
+    let file = SourceFile::from_text("inline_chain.ptx", text.clone());
+    let a = warpscope::analyze(&file, &Default::default());
+    let accesses = &a.kernels[0].accesses;
+    assert_eq!(
+        chain(accesses[0].source.as_ref().expect("a location")),
+        [
+            "vendor_header.h:40:13",
+            "project_helper.cuh:12:9",
+            "kernel.cu:7:5"
+        ]
+    );
+    // The store after `.loc 1 8 5` is the kernel's own line.
+    assert_eq!(
+        chain(accesses[1].source.as_ref().expect("a location")),
+        ["kernel.cu:8:5"]
+    );
+}
+
+#[test]
+fn memory_ops_are_first_class() {
+    let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+        .visible .entry k(.param .u64 p)\n{\n\
+        .reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n\
+        ld.param.u64 %rd1, [p];\n\
+        ld.global.nc.L1::evict_last.v4.u32 {%r1, %r2, %r1, %r2}, [%rd1+16];\n\
+        atom.global.add.u32 %r1, [%rd1], 1;\n\
+        red.shared.add.u32 [%rd2], %r1;\n\
+        st.global.cs.u8 [%rd1], %r2;\n\
+        ret;\n}\n";
+    let funcs = warpscope::pipeline::lower_text(text);
+    let mems: Vec<_> = funcs[0]
+        .ops
+        .iter()
+        .filter_map(|o| match &o.kind {
+            OpKind::Mem { info, .. } => Some(info.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(mems.len(), 4);
+    let v4 = &mems[0];
+    assert_eq!(
+        (v4.op, v4.kind, v4.space, v4.elem_bits, v4.vector, v4.bits),
+        (AccessOp::Load, MemKind::Plain, Space::Global, 32, 4, 128)
+    );
+    assert!(v4.cache.non_coherent);
+    assert_eq!(v4.cache.l1_eviction, Some(warpscope::ir::Eviction::Last));
+    assert_eq!(
+        (mems[1].op, mems[1].kind),
+        (AccessOp::Atomic, MemKind::Atomic)
+    );
+    assert_eq!(
+        (mems[2].op, mems[2].kind, mems[2].space, mems[2].no_result),
+        (AccessOp::Atomic, MemKind::Reduction, Space::Shared, true)
+    );
+    assert_eq!(mems[3].cache.cache_op, Some(warpscope::ir::CacheOp::Cs));
+    assert_eq!((mems[3].elem_bits, mems[3].bits), (8, 8));
+}
+
+#[test]
+fn branches_name_their_target_ops() {
+    let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+        .visible .entry k()\n{\n\
+        .reg .pred %p<2>;\n.reg .b32 %r<2>;\n\
+        mov.u32 %r1, %tid.x;\n\
+        setp.eq.u32 %p1, %r1, 0;\n\
+        @%p1 bra DONE;\n\
+        brx.idx %r1, TABLE;\n\
+        TABLE: .branchtargets A, DONE, A;\n\
+        A:\n\
+        add.u32 %r1, %r1, 1;\n\
+        DONE:\n\
+        ret;\n}\n";
+    let funcs = warpscope::pipeline::lower_text(text);
+    let f = &funcs[0];
+    let label = |name: &str| {
+        f.labels
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(id, _)| *id)
+            .expect("label")
+    };
+    let branches: Vec<_> = f
+        .ops
+        .iter()
+        .filter_map(|o| match &o.kind {
+            OpKind::Branch {
+                target, indexed, ..
+            } => Some((*target, indexed.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        branches,
+        vec![
+            (Some(label("DONE")), vec![]),
+            (None, vec![label("A"), label("DONE"), label("A")])
+        ]
+    );
+    assert_eq!(f.op(label("A")).form, Form::Label);
+    assert_eq!(f.ops.len(), f.spans.len());
+    assert_eq!(f.ops.len(), f.locs.len());
+}
