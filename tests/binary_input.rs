@@ -9,7 +9,12 @@ use std::process::Command;
 use warpscope::binary::{read_binary, BinaryKind};
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/binary").join(name)).unwrap()
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/binary")
+            .join(name),
+    )
+    .unwrap()
 }
 
 const FATBINS: &[(&str, &str, &str)] = &[
@@ -33,7 +38,14 @@ fn every_compression_mode_gives_the_same_code() {
         assert_eq!(c.cubins.len(), 2, "{name}");
         assert_eq!(c.ptx[0].arch, 90);
         ptx_texts.push(c.ptx[0].text.clone());
-        sm90.push(c.cubins.iter().find(|x| x.arch == 90).unwrap().bytes.clone());
+        sm90.push(
+            c.cubins
+                .iter()
+                .find(|x| x.arch == 90)
+                .unwrap()
+                .bytes
+                .clone(),
+        );
     }
     assert!(ptx_texts.windows(2).all(|w| w[0] == w[1]));
     assert!(sm90.windows(2).all(|w| w[0] == w[1]));
@@ -79,7 +91,10 @@ fn shared_library_and_cubin() {
     assert!(so.problems.is_empty(), "{:?}", so.problems);
     assert_eq!(so.archs(), vec![80, 90]);
     let fat = read_binary(&fixture("indirect.fatbin"));
-    assert_eq!(so.ptx[0].text, fat.ptx[0].text, "the .so embeds the same PTX");
+    assert_eq!(
+        so.ptx[0].text, fat.ptx[0].text,
+        "the .so embeds the same PTX"
+    );
     let cubin = read_binary(&fixture("indirect.sm_90.cubin"));
     assert_eq!(cubin.kind, BinaryKind::Cubin);
     assert_eq!(cubin.archs(), vec![90]);
@@ -95,7 +110,10 @@ fn architecture_selection() {
     assert_eq!(newest.ptx.len(), 1);
     // sm_80: its cubin; the compute_90 PTX cannot run there.
     let s80 = c.select(Some(80));
-    assert_eq!(s80.cubins.iter().map(|x| x.arch).collect::<Vec<_>>(), vec![80]);
+    assert_eq!(
+        s80.cubins.iter().map(|x| x.arch).collect::<Vec<_>>(),
+        vec![80]
+    );
     assert!(s80.ptx.is_empty());
     // sm_100: no cubin; the PTX is compiled for it just in time.
     let s100 = c.select(Some(100));
@@ -128,7 +146,11 @@ fn damaged_binaries_are_reported_not_fatal() {
     let mut b = fixture("indirect.zstd.fatbin");
     b[16 + 56..16 + 64].copy_from_slice(&u64::MAX.to_le_bytes());
     let c = read_binary(&b);
-    assert!(c.problems.iter().any(|p| p.contains("declares")), "{:?}", c.problems);
+    assert!(
+        c.problems.iter().any(|p| p.contains("declares")),
+        "{:?}",
+        c.problems
+    );
     // Not a binary at all.
     assert!(!read_binary(b"\x7fELF").problems.is_empty());
 }
@@ -161,11 +183,19 @@ fn warpscope(args: &[&str], path: &str) -> (i32, String, String) {
 #[test]
 fn check_a_shared_library_without_nvidia_tools() {
     let (code, out, err) = warpscope(
-        &["check", "--format", "concise", "tests/binary/libindirect.so"],
+        &[
+            "check",
+            "--format",
+            "concise",
+            "tests/binary/libindirect.so",
+        ],
         "/nonexistent",
     );
     assert!(code == 0 || code == 1, "{err}");
-    assert!(err.contains("nvdisasm"), "says why the SASS is not analysed: {err}");
+    assert!(
+        err.contains("nvdisasm"),
+        "says why the SASS is not analysed: {err}"
+    );
     assert!(out.contains("libindirect.so#1.sm_90.ptx"), "{out}");
 }
 
@@ -180,7 +210,12 @@ fn parse_binaries_with_nvdisasm() {
         return;
     };
     let path = bin.display().to_string();
-    for f in ["libindirect.so", "indirect.fatbin", "indirect.sm_90.cubin", "indirect.lz4.fatbin"] {
+    for f in [
+        "libindirect.so",
+        "indirect.fatbin",
+        "indirect.sm_90.cubin",
+        "indirect.lz4.fatbin",
+    ] {
         let (code, out, err) = warpscope(
             &["parse", "--stats", "--json", &format!("tests/binary/{f}")],
             &path,
@@ -194,7 +229,14 @@ fn parse_binaries_with_nvdisasm() {
     }
     // --arch sm_80: the sm_80 SASS only (no PTX at or below sm_80).
     let (code, out, err) = warpscope(
-        &["parse", "--stats", "--json", "--arch", "sm_80", "tests/binary/indirect.fatbin"],
+        &[
+            "parse",
+            "--stats",
+            "--json",
+            "--arch",
+            "sm_80",
+            "tests/binary/indirect.fatbin",
+        ],
         &path,
     );
     assert_eq!(code, 0, "{err}");

@@ -274,6 +274,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         caveats.sort();
         caveats.dedup();
         accesses.push(Access {
+            sass_offset: None,
             span,
             ptx: file.line_col(span.start),
             source: source_location(ir, i),

@@ -398,6 +398,10 @@ pub struct Access {
     pub shared_wavefronts: Option<f64>,
     /// Why the figures are bounds rather than exact, if they are.
     pub caveats: Vec<String>,
+    /// SASS input: the instruction's byte offset in its function (the
+    /// `/*0120*/` of the listing, the address Nsight Compute shows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sass_offset: Option<u32>,
 }
 
 /// Whole-launch totals of one kernel.

@@ -466,6 +466,7 @@ impl std::fmt::Display for CudaLine {
 ///
 /// // A warp of 32 lanes loading 32 consecutive aligned floats.
 /// let access = Access {
+///     sass_offset: None,
 ///     span: Span::default(), ptx: LineCol { line: 20, column: 2 }, source: None,
 ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global, bits: 32,
 ///     pattern: Pattern::Coalesced, stride_bytes: Some(4), lane_pattern: "base + 4*i".into(),
@@ -571,6 +572,7 @@ impl AccessRow {
     /// // Each of 32 lanes storing 16 bytes into its own 128-byte line (seed 001's
     /// // separateCacheLines): 32 lines and 32 sectors where 4 lines / 16 sectors would do.
     /// let access = Access {
+    ///     sass_offset: None,
     ///     span: Span::default(), ptx: LineCol { line: 9, column: 2 }, source: None,
     ///     instruction: "st.global.v4.f32".into(), op: AccessOp::Store, space: Space::Global,
     ///     bits: 128, pattern: Pattern::Strided, stride_bytes: Some(128),
@@ -868,6 +870,7 @@ impl Summary {
     /// use warpscope::source::{LineCol, Span};
     ///
     /// let row = |line, sectors: f64, requests| AccessRow::new(&Access {
+    ///     sass_offset: None,
     ///     span: Span::default(), ptx: LineCol { line, column: 1 }, source: None,
     ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global,
     ///     bits: 32, pattern: Pattern::Unknown, stride_bytes: None, lane_pattern: String::new(),

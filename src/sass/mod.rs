@@ -89,3 +89,42 @@ pub fn stats(
 pub fn is_sass_file(file: &crate::source::SourceFile) -> bool {
     has_sass_extension(std::path::Path::new(file.name())) || looks_like_sass(file.text())
 }
+
+/// Parses a SASS listing and analyses every kernel in it, like
+/// [`crate::analyze`] does for PTX: each function is lowered to the warp IR
+/// ([`crate::lower::sass`]) and analysed; each access carries its SASS
+/// offset ([`crate::Access::sass_offset`]) and, when the listing has line
+/// information, its CUDA source line.
+pub fn analyze(file: &crate::source::SourceFile, opts: &crate::Options) -> crate::Analysis {
+    use rayon::prelude::*;
+    let (listing, diagnostics) = parse_file(file);
+    let kernels = listing
+        .functions
+        .par_iter()
+        .filter(|f| f.entry && !f.instructions.is_empty())
+        .filter(|f| match &opts.kernel_filter {
+            Some(g) => crate::analysis::launch::kernel_matches(
+                g,
+                f.name.text,
+                &crate::lower::demangle(f.name.text),
+            ),
+            None => true,
+        })
+        .map(|f| {
+            let ir = crate::lower::sass::lower(f);
+            let mut k = crate::analysis::analyze_function(file, &ir, opts);
+            for a in &mut k.accesses {
+                a.sass_offset = f
+                    .instructions
+                    .iter()
+                    .find(|i| i.span == a.span)
+                    .map(|i| i.offset);
+            }
+            k
+        })
+        .collect();
+    crate::Analysis {
+        kernels,
+        diagnostics,
+    }
+}
