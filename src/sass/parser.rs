@@ -528,6 +528,15 @@ impl<'src> Parser<'src> {
             self.new_function(tok, entry, self.span_of(t));
             return;
         }
+        // A tool's own message captured with the listing
+        // (`nvdisasm warning : ...`, `cuobjdump info : ...`).
+        if ["nvdisasm ", "cuobjdump "].iter().any(|p| t.starts_with(p))
+            && t.split_once(':').is_some_and(|(h, _)| {
+                h.trim_end().ends_with("warning") || h.trim_end().ends_with("info")
+            })
+        {
+            return;
+        }
         if t == "Fatbin elf code:" || t == "Fatbin ptx code:" {
             self.listing.flavor = Flavor::Cuobjdump;
             self.in_ptx = t == "Fatbin ptx code:";
