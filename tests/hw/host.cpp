@@ -43,6 +43,10 @@ static CUresult (*p_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, un
                                     unsigned, CUstream, void **, void **);
 static CUresult (*p_cuCtxSynchronize)(void);
 static CUresult (*p_cuGetErrorString)(CUresult, const char **);
+// cuTensorMapEncodeTiled(map, dtype, rank, addr, dims, strides, box, elemStrides, interleave, swizzle, l2promo, oobFill)
+static CUresult (*p_cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
+                                            const unsigned long long *, const unsigned *, const unsigned *, int, int,
+                                            int, int);
 
 static void check(CUresult r, const char *what, const std::string &ctx)
 {
@@ -83,6 +87,7 @@ static void load_driver()
     sym(lib, p_cuLaunchKernel, "cuLaunchKernel");
     sym(lib, p_cuCtxSynchronize, "cuCtxSynchronize");
     sym(lib, p_cuGetErrorString, "cuGetErrorString");
+    sym(lib, p_cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
 }
 
 // ------------------------------------------------------- permutations --
@@ -178,6 +183,9 @@ static void make_buffers()
 // ------------------------------------------------------------ launches --
 struct Param {
     bool pointer;
+    bool tensormap = false;  // 2-D float32 tile map over `buffer` (dims, box below); passed by value (128 bytes)
+    unsigned long long dims[2] = {0, 0};
+    unsigned box[2] = {0, 0};
     std::string type;    // scalar: s32 u32 s64 u64 f32; pointer: "ptr"
     std::string buffer;  // pointer only
     long long offset;    // pointer only: byte offset from the buffer's base
@@ -189,6 +197,14 @@ static Param P(const char *b, long long off = 0) { Param p; p.pointer = true; p.
 static Param S32(long long v) { Param p; p.pointer = false; p.type = "s32"; p.offset = 0; p.ival = v; p.fval = 0; return p; }
 static Param S64(long long v) { Param p = S32(v); p.type = "s64"; return p; }
 static Param U64(long long v) { Param p = S32(v); p.type = "u64"; return p; }
+// a CUtensorMap (cuTensorMapEncodeTiled: float32, rank 2, no interleave, no swizzle,
+// no L2 promotion, no OOB fill) over `b`: dims {cols, rows}, row pitch cols*4 bytes, box {bx, by}
+static Param TMAP(const char *b, unsigned long long cols, unsigned long long rows, unsigned bx, unsigned by)
+{
+    Param p = P(b); p.tensormap = true; p.type = "tensormap";
+    p.dims[0] = cols; p.dims[1] = rows; p.box[0] = bx; p.box[1] = by;
+    return p;
+}
 
 struct Module { std::string name, ptx; };
 static const Module MODULES[] = {
@@ -198,6 +214,9 @@ static const Module MODULES[] = {
     {"fma", "examples/kernels/fma/fma.ptx"},
     {"common_cases", "examples/kernels/common_cases/common_cases.ptx"},
     {"transpose", "examples/kernels/transpose/transpose.ptx"},
+    {"modern", "tests/hw/modern.ptx"},
+    {"modern90a", "tests/hw/modern90a.ptx"},
+    {"arith", "tests/hw/arith.ptx"},
 };
 
 struct Launch {
@@ -369,6 +388,87 @@ static void make_launches()
     L("transpose_naive", TR, "transpose_naive", 16, 16, 1, 32, 8, 1, {P("B"), P("A"), S32(512)});
     L("transpose_smem", TR, "transpose_smem", 16, 16, 1, 32, 8, 1, {P("B"), P("A"), S32(512)});
     L("transpose_smem_pad", TR, "transpose_smem_pad", 16, 16, 1, 32, 8, 1, {P("B"), P("A"), S32(512)});
+
+    // ---- tests/hw/modern.cu (issue 11); 64 blocks of 128 threads unless stated
+    const char *M = "modern";
+    auto CPA = [&](const char *id, const char *kernel, int p, const char *note = "") {
+        L(id, M, kernel, 64, 1, 1, 128, 1, 1, {P("A"), P("B"), P("IDX_PERM_32K"), S32(p)}, note);
+    };
+    CPA("cpa_ca4", "cpa_ca4", 0);
+    CPA("cpa_ca8", "cpa_ca8", 0);
+    CPA("cpa_ca16", "cpa_ca16", 0);
+    CPA("cpa_cg16", "cpa_cg16", 0);
+    CPA("cpa_ca4_bcast", "cpa_ca4_bcast", 0);
+    CPA("cpa_cg16_bcast", "cpa_cg16_bcast", 0);
+    CPA("cpa_ca4_stride2", "cpa_ca4_stride2", 0);
+    CPA("cpa_ca4_stride32", "cpa_ca4_stride32", 0);
+    CPA("cpa_ca8_stride3", "cpa_ca8_stride3", 0);
+    CPA("cpa_cg16_stride2", "cpa_cg16_stride2", 0);
+    CPA("cpa_ca4_off4", "cpa_ca4_off", 4, "source 4 bytes past the line");
+    CPA("cpa_ca4_off64", "cpa_ca4_off", 64, "source 64 bytes past the line");
+    CPA("cpa_cg16_off16", "cpa_cg16_off", 16, "source 16 bytes past the line");
+    CPA("cpa_cg16_off64", "cpa_cg16_off", 64, "source 64 bytes past the line");
+    CPA("cpa_ca4_gather", "cpa_ca4_gather", 0, "source in + 4 * IDX_PERM_32K[i]");
+    CPA("cpa_cg16_gather", "cpa_cg16_gather", 0, "source in + 16 * IDX_PERM_32K[i]");
+    CPA("cpa_cg16_srcsize0", "cpa_cg16_srcsize", 0, "src-size 0: pure zero fill");
+    CPA("cpa_cg16_srcsize8", "cpa_cg16_srcsize", 8, "src-size 8 of 16");
+    CPA("cpa_cg16_srcsize16", "cpa_cg16_srcsize", 16, "src-size 16 (full) through the src-size form");
+    CPA("cpa_cg16_srcsize_odd", "cpa_cg16_srcsize_odd", 0);
+    CPA("cpa_ca4_srcsize0", "cpa_ca4_srcsize", 0, "src-size 0: pure zero fill");
+    CPA("cpa_cg16_ignore1", "cpa_cg16_ignore", 1, "ignore-src true in every lane");
+    CPA("cpa_cg16_ignore0", "cpa_cg16_ignore", 0, "ignore-src false in every lane");
+    CPA("cpa_cg16_ignore_hi", "cpa_cg16_ignore_hi", 0);
+    CPA("cpa_cg16_hint", "cpa_cg16_hint", 0);
+    CPA("cpa_ca4_pf64", "cpa_ca4_pf64", 0);
+    CPA("cpa_ca4_pf128_stride32", "cpa_ca4_pf128_stride32", 0);
+    CPA("cpa_cg16_pf256", "cpa_cg16_pf256", 0);
+    CPA("cpa_ca4_dst32", "cpa_ca4_dst32", 0);
+    CPA("cpa_ca4_dst2", "cpa_ca4_dst2", 0);
+    CPA("cpa_cg16_dst2", "cpa_cg16_dst2", 0);
+    CPA("cpa_cg16_dst8", "cpa_cg16_dst8", 0);
+    CPA("cpa_cg16_dst_swz", "cpa_cg16_dst_swz", 0);
+    for (const char *k : {"ldsm_plain_x1", "ldsm_plain_x2", "ldsm_plain_x4", "ldsm_plain_x4_trans", "ldsm_pad_x1",
+                          "ldsm_pad_x2", "ldsm_pad_x4", "ldsm_pad_x2_trans", "ldsm_swz_x1", "ldsm_swz_x2",
+                          "ldsm_swz_x4", "ldsm_swz_x4_trans", "ldsm_dense_x4", "stsm_plain_x1", "stsm_plain_x2",
+                          "stsm_plain_x4", "stsm_plain_x4_trans", "stsm_pad_x1", "stsm_pad_x4", "stsm_swz_x2",
+                          "stsm_swz_x4", "stsm_swz_x4_trans"})
+        L(k, M, k, 64, 1, 1, 128, 1, 1, {P("B")});
+    for (const char *k : {"shw_8bit", "shw_16bit", "shw_32bit", "shw_64bit", "shw_128bit", "shatom"})
+        L(k, M, k, 64, 1, 1, 32, 1, 1, {P("B")});
+    L("bulk_g2s_4096x1", M, "bulk_g2s", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(4096), S32(1)},
+      "one 4096-byte bulk copy per block");
+    L("bulk_g2s_256x16", M, "bulk_g2s", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(256), S32(16)},
+      "sixteen 256-byte bulk copies per block");
+    L("bulk_s2g_4096", M, "bulk_s2g", 64, 1, 1, 128, 1, 1, {P("C"), S32(4096)});
+    L("bulk_red_add_4096", M, "bulk_red_add", 64, 1, 1, 128, 1, 1, {P("C"), S32(4096)});
+    L("bulk_prefetch_4096", M, "bulk_prefetch", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(4096)});
+    L("tma2d_load", M, "tma2d_load", 64, 1, 1, 128, 1, 1, {TMAP("A", 1024, 1024, 32, 32), P("B")},
+      "tensor map: float32 1024 x 1024 over A, box 32 x 32");
+    L("tma2d_store", M, "tma2d_store", 64, 1, 1, 128, 1, 1, {TMAP("C", 1024, 1024, 32, 32), P("B")},
+      "tensor map: float32 1024 x 1024 over C, box 32 x 32");
+    L("pred_off_warps", M, "pred_off_warps", 128, 1, 1, 256, 1, 1, {P("A"), P("B")});
+    L("pred_row_v4_n768", M, "pred_row_v4", 256, 1, 1, 128, 1, 1, {P("A"), P("C"), S32(768)},
+      "rows of 768 halves, 1024-wide block: warp 3 fully masked");
+    L("pred_row_v4_n400", M, "pred_row_v4", 256, 1, 1, 128, 1, 1, {P("A"), P("C"), S32(400)},
+      "n = 400: warp 1 partly, warps 2 and 3 fully masked");
+    L("pred_row_v4_n0", M, "pred_row_v4", 256, 1, 1, 128, 1, 1, {P("A"), P("C"), S32(0)}, "n = 0: every lane masked");
+    L("wgmma_m64n8k16", "modern90a", "wgmma_m64n8k16", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), P("C")});
+
+    // ---- tests/hw/arith.cu (issue 10); 128 blocks of 256 threads
+    const char *AR = "arith";
+    L1("bfi_idx16", AR, "bfi_idx16", {P("A"), P("B")});
+    L1("bfi_or_lane", AR, "bfi_or_lane", {P("A"), P("B")});
+    L1("hist_atomic", AR, "hist_atomic", {P("IDX_PERM_32K"), P("CNT"), P("B"), P("A"), S32(n)},
+       32768, 256, "b = IDX_PERM_32K (bins b & 255)");
+    L1("hist_red_asm", AR, "hist_red_asm", {P("IDX_PERM_32K"), P("CNT"), P("B"), P("A"), S32(n)});
+    L1("hist_shared", AR, "hist_shared", {P("IDX_PERM_32K"), P("CNT"), S32(n)});
+    L1("loaded_base", AR, "loaded_base", {P("IDX_PERM_32K"), P("A"), P("B"), S32(8)}, 32768, 256,
+       "ix = IDX_PERM_32K[k], k = 0..7 (uniform); store base IDX_PERM_32K[blockIdx.x]");
+    L1("inline_chain", AR, "inline_chain", {P("A"), P("B")});
+    L1("magic_div", AR, "magic_div", {P("A"), P("B")});
+    L1("shuffles", AR, "shuffles", {P("A"), P("B")});
+    L1("bit_ops", AR, "bit_ops", {P("A"), P("IDX_PERM_32K"), P("B")}, 32768, 256,
+       "bytes = the bytes of IDX_PERM_32K (int32 little-endian)");
 }
 
 // ---------------------------------------------------------------- JSON --
@@ -418,7 +518,13 @@ static void write_json(const char *path)
         fprintf(f, "     \"params\": [");
         for (size_t pi = 0; pi < l.params.size(); ++pi) {
             const Param &p = l.params[pi];
-            if (p.pointer)
+            if (p.tensormap)
+                fprintf(f, "%s{\"index\": %zu, \"kind\": \"tensormap\", \"buffer\": %s, \"offset_bytes\": %lld, "
+                           "\"dtype\": \"float32\", \"dims\": [%llu, %llu], \"strides_bytes\": [%llu], \"box\": [%u, %u], "
+                           "\"element_strides\": [1, 1], \"interleave\": \"none\", \"swizzle\": \"none\", \"l2_promotion\": \"none\", \"oob_fill\": \"none\"}",
+                        pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset, p.dims[0], p.dims[1], p.dims[0] * 4,
+                        p.box[0], p.box[1]);
+            else if (p.pointer)
                 fprintf(f, "%s{\"index\": %zu, \"kind\": \"pointer\", \"buffer\": %s, \"offset_bytes\": %lld}",
                         pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset);
             else
@@ -439,16 +545,39 @@ int main(int argc, char **argv)
     const char *dir = ".";
     const char *json = nullptr;
     const char *only = nullptr;
+    const char *skip = nullptr;
     bool dry = false;
     for (int a = 1; a < argc; ++a) {
         if (!strcmp(argv[a], "--modules") && a + 1 < argc) dir = argv[++a];
         else if (!strcmp(argv[a], "--launches") && a + 1 < argc) json = argv[++a];
         else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = argv[++a];
+        else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
         else if (!strcmp(argv[a], "--dry-run")) dry = true;
-        else { fprintf(stderr, "usage: %s --modules DIR [--launches FILE] [--dry-run] [--only ID]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s --modules DIR [--launches FILE] [--dry-run] [--only ID] [--skip FILE]\n", argv[0]); return 2; }
     }
     make_buffers();
     make_launches();
+    if (skip) {
+        // launch ids to leave out (one per line): the ones that failed when run alone
+        FILE *sf = fopen(skip, "r");
+        if (!sf) { perror(skip); return 1; }
+        std::vector<std::string> ids;
+        char line[256];
+        while (fgets(line, sizeof line, sf)) {
+            std::string id(line);
+            while (!id.empty() && (id.back() == '\n' || id.back() == '\r' || id.back() == ' ')) id.pop_back();
+            if (!id.empty()) ids.push_back(id);
+        }
+        fclose(sf);
+        std::vector<Launch> kept;
+        for (auto &l : g_launches) {
+            bool drop = false;
+            for (auto &id : ids) drop = drop || id == l.id;
+            if (drop) printf("skipping %s\n", l.id.c_str());
+            else kept.push_back(l);
+        }
+        g_launches = kept;
+    }
     if (json) write_json(json);
     if (dry) {
         for (auto &b : g_buffers)
@@ -494,8 +623,20 @@ int main(int argc, char **argv)
         check(p_cuModuleGetFunction(&fn, mods.at(l.module), l.kernel.c_str()), "cuModuleGetFunction", l.kernel);
         std::vector<unsigned long long> storage(l.params.size());
         std::vector<void *> args(l.params.size());
+        struct alignas(64) TensorMap { unsigned long long v[16]; };
+        std::vector<TensorMap> maps(l.params.size());
         for (size_t i = 0; i < l.params.size(); ++i) {
             const Param &p = l.params[i];
+            if (p.tensormap) {
+                unsigned long long strides[1] = {p.dims[0] * 4};
+                unsigned estr[2] = {1, 1};
+                void *base = (void *)(buf(p.buffer).ptr + (unsigned long long)p.offset);
+                // 7 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; interleave, swizzle, L2 promotion, OOB fill all 0 (none)
+                check(p_cuTensorMapEncodeTiled(&maps[i], 7, 2, base, p.dims, strides, p.box, estr, 0, 0, 0, 0),
+                      "cuTensorMapEncodeTiled", l.id);
+                args[i] = &maps[i];
+                continue;
+            }
             if (p.pointer) storage[i] = buf(p.buffer).ptr + (unsigned long long)p.offset;
             else if (p.type == "s32" || p.type == "u32") { int32_t v = (int32_t)p.ival; memcpy(&storage[i], &v, 4); }
             else storage[i] = (unsigned long long)p.ival;

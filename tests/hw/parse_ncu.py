@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Turn Nsight Compute CSV exports of the warpscope hardware suite into
-tests/hw/measured.json (schema: tests/hw/README.md, "measured.json").
+tests/hw/measured.json (schema: tests/hw/README.md, "measured.json") and
+tests/hw/measured_sass.json (schema: README, "measured_sass.json").
 
   parse_ncu.py --source source.csv --raw raw.csv --launches launches.json --out measured.json
+  parse_ncu.py --sass-source source_sass.csv --source source.csv --launches launches.json --out measured_sass.json
   parse_ncu.py --environment environment.txt --out environment.json
 
-source.csv: ncu -i rep --page source --csv --print-source cuda,sass
-raw.csv:    ncu -i rep --page raw --csv
+source.csv:      ncu -i rep --page source --csv --print-source cuda,sass
+source_sass.csv: ncu -i rep --page source --csv --print-source sass
+raw.csv:         ncu -i rep --page raw --csv
+
+The same commands take the Triton report's exports with the Triton launch
+table (tests/hw/triton/launches.json).
 """
 import argparse
 import csv
@@ -38,13 +44,32 @@ PER_REQUEST = ["l1_tag_requests", "sectors", "sectors_ideal", "shared_wavefronts
 KERNEL_METRIC_PREFIXES = (
     "l1tex__t_requests_pipe_lsu_mem_global",
     "l1tex__t_sectors_pipe_lsu_mem_global",
-    "smsp__sass_inst_executed_op_global",
-    "smsp__sass_inst_executed_op_shared",
+    "smsp__sass_inst_executed_op_",
+    "smsp__inst_executed_op_",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared",
-    "lts__t_sectors_srcunit_tex",
+    "l1tex__m_",
+    "l1tex__lsuin_requests",
+    "l1tex__lsu_writeback",
+    "lts__t_sectors",
+    "lts__t_requests",
+    "dram__bytes",
     "launch__",
 )
+# ncu's raw page prints byte counts in scaled units (decimal: 1 Kbyte = 1000 bytes);
+# measured.json stores them in bytes
+BYTE_UNITS = {"byte": 1, "Kbyte": 10**3, "Mbyte": 10**6, "Gbyte": 10**9, "Tbyte": 10**12}
+
+# SASS opcodes of the newer memory paths -> the `op` of their access rows
+# (named after the PTX instruction they come from)
+NEW_OPS = {
+    "LDGSTS": "cp.async",
+    "LDSM": "ldmatrix",
+    "STSM": "stmatrix",
+    "HGMMA": "wgmma", "QGMMA": "wgmma", "IGMMA": "wgmma", "BGMMA": "wgmma",
+    "UBLKCP": "bulk", "UBLKRED": "bulk", "UBLKPF": "bulk",
+    "UTMALDG": "bulk", "UTMASTG": "bulk", "UTMAREDG": "bulk", "UTMAPF": "bulk",
+}
 LAUNCH_KEEP = ("launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z", "launch__block_dim_x",
                "launch__block_dim_y", "launch__block_dim_z", "launch__grid_size", "launch__block_size",
                "launch__thread_count", "launch__registers_per_thread", "launch__shared_mem_per_block_static",
@@ -65,10 +90,24 @@ def num(s):
     return int(v) if v == int(v) else v
 
 
-def op_of(opcode, access_op):
-    """Classify a SASS instruction: ld / st / atom / red (None if not memory)."""
+def never_guard(sass):
+    """`@!PT` (or `@!UPT`): a guard that is never true. ptxas pads before
+    LDGSTS with `@!PT LDS RZ, [RZ]`; ncu counts such instructions as executed
+    (requests) with no active lane."""
+    t = sass.strip()
+    return t.startswith("@!PT ") or t.startswith("@!UPT ")
+
+
+def op_of(opcode, access_op, sass=""):
+    """Classify a SASS instruction: ld / st / atom / red, the newer paths
+    (cp.async / ldmatrix / stmatrix / wgmma / bulk), `never` for an instruction
+    whose guard is never true, None if not memory."""
     base = opcode.split(".")[0].upper()
-    if base in ("LDG", "LD", "LDS", "LDL", "LDSM", "LDGSTS"):
+    if base in NEW_OPS:
+        return NEW_OPS[base]
+    if sass and never_guard(sass) and (base.startswith(("LD", "ST", "ATOM", "RED")) or (access_op or "").strip() not in ("", "-")):
+        return "never"
+    if base in ("LDG", "LD", "LDS", "LDL"):
         return "ld"
     if base in ("STG", "ST", "STS", "STL"):
         return "st"
@@ -77,6 +116,8 @@ def op_of(opcode, access_op):
     if base in ("RED", "REDG"):
         return "red"
     a = (access_op or "").strip().lower()
+    if a == "-":
+        return None
     if a.startswith("load"):
         return "ld"
     if a.startswith("store"):
@@ -85,14 +126,20 @@ def op_of(opcode, access_op):
 
 
 def space_of(opcode, space_col):
-    s = (space_col or "").strip().lower()
+    s = (space_col or "").strip().lower().replace(" ", "")
+    if s == "-":
+        s = ""
     if s:
         return s
     base = opcode.split(".")[0].upper()
     if base in ("LDG", "STG", "ATOMG", "RED", "REDG"):
         return "global"
-    if base in ("LDS", "STS", "ATOMS", "LDSM"):
+    if base in ("LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA", "QGMMA", "IGMMA", "BGMMA"):
         return "shared"
+    if base in ("LDGSTS", "UBLKCP", "UBLKRED", "UTMALDG", "UTMASTG", "UTMAREDG"):
+        return "global,shared"
+    if base in ("UBLKPF", "UTMAPF"):
+        return "global"
     if base in ("LDL", "STL"):
         return "local"
     if base in ("LD", "ST", "ATOM"):
@@ -242,7 +289,7 @@ def aggregate(section):
     for addr, s in section["sass"].items():
         rec = s["rec"]
         opcode = opcode_of(s["sass"])
-        op = op_of(opcode, rec.get("Access Operation"))
+        op = op_of(opcode, rec.get("Access Operation"), s["sass"])
         if op is None:
             continue
         space = space_of(opcode, rec.get("Address Space"))
@@ -301,10 +348,13 @@ def main_measured(args):
             raw_rows, units = r
     rnames = [r.get("Kernel Name", "") for r in raw_rows]
     rmap, rproblems = assign(launches, rnames)
+    units = {k: ("byte" if v.strip() in BYTE_UNITS else v) for k, v in units.items()}
+    scale = {k: BYTE_UNITS[v.strip()] for k, v in parse_raw_csv(args.raw)[1].items() if v.strip() in BYTE_UNITS} \
+        if args.raw and os.path.exists(args.raw) else {}
     result = {
         "schema": "warpscope-hw-measured/1",
         "generated_by": "tests/hw/parse_ncu.py",
-        "launches_file": "tests/hw/launches.json",
+        "launches_file": args.launches_name or "tests/hw/launches.json",
         "environment_file": "tests/hw/environment.json",
         "source_sections": len(sections),
         "raw_rows": len(raw_rows),
@@ -331,6 +381,8 @@ def main_measured(args):
             for k, v in rr.items():
                 if k.startswith(KERNEL_METRIC_PREFIXES) and (k.endswith(".sum") or k in LAUNCH_KEEP):
                     nv = num(v)
+                    if nv is not None and k in scale:
+                        nv = round(nv * scale[k])
                     km[k] = nv if nv is not None else v
             e["kernel_metrics"] = km
         else:
@@ -342,6 +394,134 @@ def main_measured(args):
     print("sections=%d raw_rows=%d launches=%d problems=%d" % (len(sections), len(raw_rows), len(launches),
                                                                len(result["problems"])))
     for p in result["problems"][:20]:
+        print("  problem:", p)
+
+
+def parse_sass_csv(path):
+    """ncu --page source --print-source sass: per launch a `"Kernel Name","<name>"`
+    row, a header row beginning with "Address", then one row per SASS
+    instruction (each printed once).  Returns [(name, [rec, ...])] in report order."""
+    sections = []
+    header = None
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        for row in csv.reader(f):
+            if not row or all(c.strip() == "" for c in row):
+                continue
+            c0 = row[0].strip()
+            if c0 in ("Kernel Name", "Function Name"):
+                sections.append((row[1].strip() if len(row) > 1 else "", []))
+                header = None
+                continue
+            if c0 == "Address":
+                header = [c.strip() for c in row]
+                continue
+            if header is None or not sections:
+                continue
+            sections[-1][1].append({header[i]: row[i] for i in range(min(len(header), len(row)))})
+    # ncu 2025.3 prints most launches' section twice in a row, identically: keep one
+    dedup = []
+    for sec in sections:
+        if dedup and dedup[-1] == sec:
+            continue
+        dedup.append(sec)
+    return dedup
+
+
+# memory-relevant SASS for measured_sass.json: these opcodes, or any row with an access operation
+SASS_MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOMG|ATOMS|ATOM|RED|REDG|REDUX|LDGSTS|LDSM|STSM|"
+                         r"HGMMA|QGMMA|IGMMA|BGMMA|UBLKCP|UBLKRED|UBLKPF|UTMALDG|UTMASTG|UTMAREDG|UTMAPF|"
+                         r"CCTL|CCTLL|MATCH|LDGDEPBAR|SYNCS)$")
+SASS_FIELDS = {
+    "Instructions Executed": "requests",
+    "Predicated-On Thread Instructions Executed": "active_lanes_total",
+    "Thread Instructions Executed": "thread_instructions_unpredicated",
+    "L1 Tag Requests Global": "l1_tag_requests",
+    "L2 Theoretical Sectors Global": "sectors",
+    "L2 Theoretical Sectors Global Ideal": "sectors_ideal",
+    "L2 Theoretical Sectors Global Excessive": "sectors_excessive",
+    "L1 Wavefronts Shared": "shared_wavefronts",
+    "L1 Wavefronts Shared Ideal": "shared_wavefronts_ideal",
+    "L1 Wavefronts Shared Excessive": "shared_wavefronts_excessive",
+    "L1 Conflicts Shared N-Way": "shared_conflicts_n_way",
+    "L2 Theoretical Sectors Local": "local_sectors",
+    "L1 Tag Requests Local": "local_l1_tag_requests",
+}
+
+
+def main_sass(args):
+    """measured_sass.json: per launch, per SASS offset, the counters of every
+    memory instruction (offset = run-time address minus the address of the
+    function's first instruction, which is the /*0000*/ of cuobjdump/nvdisasm)."""
+    launches = json.load(open(args.launches))["launches"]
+    sections = parse_sass_csv(args.sass_source)
+    smap, problems = assign(launches, [n for n, _ in sections])
+    lines = {}
+    if args.source:
+        src = parse_source_csv(args.source)
+        cmap, cproblems = assign(launches, [x["function"] for x in src])
+        problems += cproblems
+        for li, si in cmap.items():
+            lines[li] = {a: (os.path.basename(v["file"] or ""), v["line"]) for a, v in src[si]["sass"].items()}
+    out = {"schema": "warpscope-hw-measured-sass/1", "generated_by": "tests/hw/parse_ncu.py",
+           "launches_file": args.launches_name or "tests/hw/launches.json",
+           "sass_sections": len(sections), "problems": problems, "launches": []}
+    n_ins = 0
+    for li, l in enumerate(launches):
+        e = {"id": l["id"], "module": l["module"], "kernel": l["kernel"], "instructions": None}
+        if li in smap:
+            name, recs = sections[smap[li]]
+            addrs = [int(r["Address"], 16) for r in recs if re.match(r"^0x[0-9a-fA-F]+$", r.get("Address", ""))]
+            base = min(addrs) if addrs else 0
+            e["ncu_function_name"] = name
+            e["sass_instructions"] = len(recs)
+            ins = []
+            for r in recs:
+                a = r.get("Address", "")
+                if not re.match(r"^0x[0-9a-fA-F]+$", a):
+                    continue
+                sass = r.get("Source", "").strip()
+                opcode = opcode_of(sass)
+                acc = (r.get("Access Operation") or "").strip()
+                if not (SASS_MEMORY.match(opcode.split(".")[0]) or acc not in ("", "-")):
+                    continue
+                x = {"offset": "0x%04x" % (int(a, 16) - base), "sass": sass, "opcode": opcode,
+                     "guard": sass.split(None, 1)[0] if sass.startswith("@") else None,
+                     "address_space": space_of(opcode, r.get("Address Space")) if acc not in ("", "-") or opcode.split(".")[0] in NEW_OPS else (r.get("Address Space") or "").strip().lower(),
+                     "access_operation": acc if acc != "-" else "",
+                     "access_size_bits": num(r.get("Access Size"))}
+                for col, field in SASS_FIELDS.items():
+                    if col in r and num(r[col]) is not None:
+                        x[field] = num(r[col])
+                if li in lines and a in lines[li]:
+                    x["file"], x["line"] = lines[li][a]
+                req = x.get("requests") or 0
+                if req:
+                    x["per_request"] = {k: x[f] / req for k, f in (("active_lanes", "active_lanes_total"),
+                                        ("l1_tag_requests", "l1_tag_requests"), ("sectors", "sectors"),
+                                        ("sectors_ideal", "sectors_ideal"), ("shared_wavefronts", "shared_wavefronts"),
+                                        ("shared_wavefronts_ideal", "shared_wavefronts_ideal")) if f in x}
+                ins.append(x)
+            e["instructions"] = ins
+            n_ins += len(ins)
+        out["launches"].append(e)
+    with open(args.out, "w") as f:
+        # one launch per block, one instruction per line: diffable and compact
+        f.write("{\n")
+        for k in ("schema", "generated_by", "launches_file", "sass_sections", "problems"):
+            f.write(" %s: %s,\n" % (json.dumps(k), json.dumps(out[k])))
+        f.write(' "launches": [\n')
+        for i, e in enumerate(out["launches"]):
+            head = {k: v for k, v in e.items() if k != "instructions"}
+            f.write("  " + json.dumps(head)[:-1] + ', "instructions": ')
+            if e["instructions"] is None:
+                f.write("null}")
+            else:
+                f.write("[\n" + ",\n".join("   " + json.dumps(x) for x in e["instructions"]) + "\n  ]}")
+            f.write(",\n" if i + 1 < len(out["launches"]) else "\n")
+        f.write(" ]\n}\n")
+    print("sass sections=%d launches=%d memory instructions=%d problems=%d" % (len(sections), len(launches), n_ins,
+                                                                                len(problems)))
+    for p in problems[:20]:
         print("  problem:", p)
 
 
@@ -382,6 +562,8 @@ def main_environment(args):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--source")
+    ap.add_argument("--sass-source", help="ncu --page source --print-source sass export: write measured_sass.json")
+    ap.add_argument("--launches-name", help="launches file as named in the output (default tests/hw/launches.json)")
     ap.add_argument("--raw")
     ap.add_argument("--launches")
     ap.add_argument("--environment")
@@ -390,5 +572,7 @@ if __name__ == "__main__":
     a = ap.parse_args()
     if a.environment:
         main_environment(a)
+    elif a.sass_source:
+        main_sass(a)
     else:
         main_measured(a)
