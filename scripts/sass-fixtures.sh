@@ -60,14 +60,6 @@ nvcc -shared -Xcompiler -fPIC -cudart none $G -lineinfo -o "$B/libindirect.so" i
 cuobjdump -sass "$B/libindirect.so" > "$S/libindirect.so.cuobjdump.sass"
 ls -la "$S" "$B"
 
-# The hardware suite's modules for sm_90 (the H100 the measurements come
-# from), as nvdisasm -g -c prints them: the SASS side of tests/sass_hw.rs.
-mkdir -p "$S/hw"
-for m in "$ROOT"/tests/hw/kernels.ptx "$ROOT"/examples/kernels/{indirect,transactions,fma,common_cases,transpose}/*.ptx; do
-  n=$(basename "$m" .ptx)
-  ptxas -arch=sm_90 -lineinfo -o "$TMP/hw_$n.cubin" "$m"
-  nvdisasm -g -c "$TMP/hw_$n.cubin" > "$S/hw/$n.sm_90.sass"
-done
 # Launch values and parameters in constant bank 0, per architecture
 # (the table in src/lower/sass.rs).
 for a in 75 90 100 120; do

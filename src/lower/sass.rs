@@ -385,23 +385,25 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 }
             }
         }
-        // A 4-byte read at +4 of an 8-byte read is its high word.
+        // Reads inside an earlier (wider) read belong to it; a gap between
+        // reads is a parameter the code never reads (8 bytes when aligned
+        // and room, else 4), so later indices stay those of the source.
         let mut out: Vec<ParamSlot> = Vec::new();
+        let mut end = 0u32;
         for (off, size) in seen {
-            if let Some(last) = out.last() {
-                if off < last.offset + last.size {
-                    continue;
-                }
-                if last.size == 4 && off == last.offset + 4 && off % 8 == 4 {
-                    // Two halves of an 8-byte parameter read separately.
-                    let l = out.last_mut().expect("checked");
-                    if l.offset % 8 == 0 {
-                        l.size = 8;
-                        continue;
-                    }
-                }
+            if off < end {
+                continue;
+            }
+            while end < off {
+                let s = if end % 8 == 0 && off - end >= 8 { 8 } else { 4 };
+                out.push(ParamSlot {
+                    offset: end,
+                    size: s.min(off - end),
+                });
+                end += s.min(off - end);
             }
             out.push(ParamSlot { offset: off, size });
+            end = off + size;
         }
         out
     }
@@ -489,6 +491,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         Src::Reg(p, 0)
                     };
                 }
+                // The CTA's rank in its cluster: 0 outside cluster launches
+                // (the analysis has no cluster shape for SASS); it places
+                // the CTA's shared-memory window (`ULEA UR4, UR4, 0x400, 0x18`).
+                (RegFile::Sr, _) if r.name.text == "SR_CgaCtaId" => Src::Imm(0),
                 (RegFile::Sr, _) => Src::Special(special(r.name.text)),
                 (_, Some(_)) => Src::Reg(self.reg_of(r, 0).expect("indexed"), 0),
                 _ => Src::Unknown,
@@ -1257,29 +1263,29 @@ impl<'a, 'src> Lowerer<'a, 'src> {
     /// (a = 0xF0, b = 0xCC, c = 0xAA) decides.
     fn lop3(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
         let ops = &ins.operands;
-        let d = self.dst(ops.first());
-        let mut k = 1;
-        if ops
-            .get(1)
-            .and_then(|o| o.reg())
-            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-            && ops.len() > 6
-        {
-            if let Some(p) = self.dst(ops.get(1)) {
-                self.push(
-                    Op {
-                        guard: None,
-                        kind: OpKind::Other {
-                            dsts: vec![p],
-                            srcs: vec![],
-                        },
-                        form: Form::Instruction,
-                    },
-                    span,
-                    mn,
-                );
-            }
-            k = 2;
+        // `LOP3.LUT [Pout,] Rd, a, b, c, lut, Pin`: a predicate output comes
+        // first and is set when the result is not zero.
+        let is_pred = |o: Option<&Operand<'_>>| {
+            o.and_then(|o| o.reg())
+                .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        };
+        let (pout, k) = if is_pred(ops.first()) {
+            (self.dst(ops.first()), 2)
+        } else {
+            (None, 1)
+        };
+        let d = match self.dst(ops.get(k - 1)) {
+            Some(d) => Some(d),
+            None if pout.is_some() => Some(self.temp()),
+            None => None,
+        };
+        if let (Some(p), Some(d)) = (pout, d) {
+            self.post.push(OpKind::Alu {
+                alu: alu(AluOp::Setp(Cmp::Ne, None), u32t()),
+                dst: p,
+                dst2: None,
+                srcs: vec![Src::Reg(d, 0), Src::Imm(0)],
+            });
         }
         let Some(d) = d else { return OpKind::Nop };
         let lut = match ops.get(k + 3).map(|o| &o.kind) {

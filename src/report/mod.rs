@@ -484,7 +484,10 @@ impl std::fmt::Display for CudaLine {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AccessRow {
-    /// PTX line.
+    /// SASS input: the instruction's offset in its function (`/*0120*/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sass_offset: Option<u32>,
+    /// PTX line (the listing's line for SASS input).
     pub ptx_line: u32,
     /// PTX column.
     pub ptx_column: u32,
@@ -610,6 +613,7 @@ impl AccessRow {
             }
         });
         AccessRow {
+            sass_offset: access.sass_offset,
             ptx_line: access.ptx.line,
             ptx_column: access.ptx.column,
             cuda: access.source.as_ref().map(CudaLine::new),

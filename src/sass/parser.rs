@@ -758,7 +758,7 @@ impl<'src> Cursor<'src> {
                 Some(b',') if !parts.operands.is_empty() => {
                     self.pos += 1;
                     self.ws();
-                    if matches!(self.peek(), Some(b';') | None) {
+                    if matches!(self.peek(), Some(b';' | b',') | None) {
                         return self.err("expected an operand after `,`", "operand expected");
                     }
                 }
@@ -924,10 +924,15 @@ impl<'src> Cursor<'src> {
                     }));
                 }
                 let t = self.tok(a, b);
-                Ok(match register(t) {
-                    Some(r) => OperandKind::Reg(r),
-                    None => OperandKind::Name(t),
-                })
+                match register(t) {
+                    Some(r) => Ok(OperandKind::Reg(r)),
+                    None if looks_like_register(word) => Err((
+                        a,
+                        format!("`{word}` is not a register of this file"),
+                        "register number out of range",
+                    )),
+                    None => Ok(OperandKind::Name(t)),
+                }
             }
             _ => self.err("expected an operand", "operand expected"),
         }
@@ -1008,18 +1013,22 @@ impl<'src> Cursor<'src> {
         }
         let mut terms = Vec::new();
         let mut sign = 1i64;
+        // After `+` or `-` a term must follow.
+        let mut need_term = false;
         loop {
             self.ws();
             match self.peek() {
-                Some(b']') if !terms.is_empty() => {
+                Some(b']') if !terms.is_empty() && !need_term => {
                     self.pos += 1;
                     break;
                 }
                 Some(b'-') => {
                     sign = -sign;
+                    need_term = true;
                     self.pos += 1;
                 }
-                Some(b'+') => {
+                Some(b'+') if !terms.is_empty() && !need_term => {
+                    need_term = true;
                     self.pos += 1;
                 }
                 Some(c) if c.is_ascii_digit() => {
@@ -1036,6 +1045,7 @@ impl<'src> Cursor<'src> {
                     };
                     terms.push(AddrTerm::Imm(v.wrapping_mul(sign)));
                     sign = 1;
+                    need_term = false;
                     self.after_term()?;
                 }
                 Some(c) if is_ident_start(c) => {
@@ -1051,6 +1061,7 @@ impl<'src> Cursor<'src> {
                     self.modifiers(&mut mods);
                     terms.push(AddrTerm::Reg(r, mods));
                     sign = 1;
+                    need_term = false;
                     self.after_term()?;
                 }
                 _ => {
@@ -1139,6 +1150,9 @@ impl<'src> Cursor<'src> {
         }
         let t = self.tok(a, self.pos);
         if float {
+            if self.peek() == Some(b'.') {
+                return self.err("malformed floating-point number", "unexpected `.`");
+            }
             return Ok(OperandKind::Float(t));
         }
         match parse_int(t.text) {
@@ -1220,6 +1234,15 @@ pub fn register(t: Tok<'_>) -> Option<Register<'_>> {
         file,
         index,
         name: t,
+    })
+}
+
+/// `R999`, `UR300`, `P8`, `R012`: a register name with a number that no
+/// register file has.
+fn looks_like_register(w: &str) -> bool {
+    ["UR", "UP", "SB", "R", "P", "B"].iter().any(|p| {
+        w.strip_prefix(p)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
     })
 }
 
