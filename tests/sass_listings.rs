@@ -309,3 +309,58 @@ fn registers_of_every_file_are_recognised() {
         );
     }
 }
+
+fn launch(block: u32, grid: u32, params: &[(usize, i64)]) -> warpscope::Options {
+    warpscope::Options {
+        launch: warpscope::LaunchConfig {
+            block: Some([block, 1, 1]),
+            grid: Some([grid, 1, 1]),
+            params: params
+                .iter()
+                .map(|&(k, v)| (warpscope::ParamKey::Index(k), v))
+                .collect(),
+        },
+        ..warpscope::Options::default()
+    }
+}
+
+/// The seeds' `indirect` launch (n = 10,000, block 128, grid 79) from the
+/// SASS and from the PTX it was compiled from: the same accesses, the same
+/// figures, the same totals; the SASS report shows offsets.
+#[test]
+fn sass_and_ptx_of_indirect_agree() {
+    let opts = launch(128, 79, &[(2, 10_000)]);
+    let sass = load("indirect.sm_90.nvdisasm.sass");
+    let ptx_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kernels/indirect/indirect.ptx");
+    let ptx = SourceFile::new("indirect.ptx", std::fs::read(ptx_path).unwrap()).unwrap();
+    let a = warpscope::analyze(&sass, &opts);
+    let b = warpscope::analyze(&ptx, &opts);
+    assert!(a.diagnostics.is_empty() && b.diagnostics.is_empty());
+    assert_eq!(a.kernels.len(), 2);
+    for k in &a.kernels {
+        let p = b.kernels.iter().find(|x| x.name == k.name).unwrap();
+        assert_eq!(k.totals, p.totals, "{}", k.name);
+        assert_eq!(k.accesses.len(), p.accesses.len());
+        for (x, y) in k.accesses.iter().zip(&p.accesses) {
+            assert_eq!(
+                (x.op, x.space, x.bits, x.pattern),
+                (y.op, y.space, y.bits, y.pattern)
+            );
+            assert_eq!(x.per_request, y.per_request);
+            assert_eq!(x.requests, y.requests);
+            assert_eq!(
+                x.source.as_ref().map(|s| s.line),
+                y.source.as_ref().map(|s| s.line)
+            );
+            assert!(x.sass_offset.is_some() && y.sass_offset.is_none());
+        }
+    }
+    let report = warpscope::Report::from_analysis(&sass, &a);
+    insta::assert_snapshot!("indirect_sass_report", warpscope::render_text(&report));
+    let json = warpscope::render_json(&report);
+    assert!(
+        json.contains("\"sass_offset\": 304"),
+        "offset 0x130 of the index load"
+    );
+}

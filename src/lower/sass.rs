@@ -395,7 +395,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 continue;
             }
             while end < off {
-                let s = if end % 8 == 0 && off - end >= 8 { 8 } else { 4 };
+                let s = if end.is_multiple_of(8) && off - end >= 8 {
+                    8
+                } else {
+                    4
+                };
                 out.push(ParamSlot {
                     offset: end,
                     size: s.min(off - end),
@@ -411,7 +415,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
     /// What a read of `c[0x0][off]` is.
     fn bank0(&self, off: u32) -> Bank0 {
         let l = self.layout.launch;
-        if off >= l && off < l + 24 && (off - l) % 4 == 0 {
+        if off >= l && off < l + 24 && (off - l).is_multiple_of(4) {
             let d = ((off - l) / 4) as u8;
             return Bank0::Special(if d < 3 {
                 Special::Ntid(d)
@@ -452,9 +456,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
 
     fn dst(&mut self, o: Option<&Operand<'src>>) -> Option<Reg> {
         let r = o?.reg()?;
-        if r.index.is_none() {
-            return None; // RZ, PT: the result is dropped
-        }
+        r.index?; // RZ, PT: the result is dropped
         let d = self.reg_of(r, 0)?;
         self.written.push(d);
         Some(d)
@@ -1309,85 +1311,63 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 .is_some_and(|r| r.index.is_none() && matches!(r.file, RegFile::R | RegFile::Ur))
                 || matches!(o.kind, OperandKind::Int(0))
         };
-        // Restrict the table to the non-zero inputs.
         let live: Vec<usize> = (0..3).filter(|&i| !zero(inputs[i])).collect();
-        // The table's bit for a row: a is bit 2 of the row, b bit 1, c bit 0
-        // (a = 0xF0, b = 0xCC, c = 0xAA).
-        let f = |bits: [bool; 3]| -> bool {
-            let row = (bits[0] as u8) << 2 | (bits[1] as u8) << 1 | bits[2] as u8;
-            (lut >> row) & 1 == 1
-        };
-        let table = |x: bool, y: bool, i: usize, j: usize| {
-            let mut b = [false; 3];
-            b[i] = x;
-            b[j] = y;
-            f(b)
-        };
         let srcs: Vec<Src> = inputs.iter().map(|o| self.src(o, span, mn)).collect();
-        match live.as_slice() {
-            [] => OpKind::Alu {
-                alu: alu(AluOp::Mov, u32t()),
-                dst: d,
-                dst2: None,
-                srcs: vec![Src::Imm(if f([false; 3]) { -1 } else { 0 })],
-            },
-            [i] => {
-                let (f0, f1) = (table(false, false, *i, *i), {
-                    let mut b = [false; 3];
-                    b[*i] = true;
-                    f(b)
-                });
-                match (f0, f1) {
-                    (false, true) => OpKind::Alu {
-                        alu: alu(AluOp::Mov, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![srcs[*i].clone()],
-                    },
-                    (true, false) => OpKind::Alu {
-                        alu: alu(AluOp::Not, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![srcs[*i].clone()],
-                    },
-                    _ => OpKind::Alu {
-                        alu: alu(AluOp::Mov, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![Src::Imm(if f0 { -1 } else { 0 })],
-                    },
-                }
-            }
-            [i, j] => {
-                let t = [
-                    table(false, false, *i, *j),
-                    table(false, true, *i, *j),
-                    table(true, false, *i, *j),
-                    table(true, true, *i, *j),
-                ];
-                let op = match t {
-                    [false, false, false, true] => Some(AluOp::And),
-                    [false, true, true, true] => Some(AluOp::Or),
-                    [false, true, true, false] => Some(AluOp::Xor),
-                    _ => None,
-                };
-                match op {
-                    Some(op) => OpKind::Alu {
-                        alu: alu(op, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![srcs[*i].clone(), srcs[*j].clone()],
-                    },
-                    None => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![srcs[*i].clone(), srcs[*j].clone()],
-                    },
-                }
-            }
-            _ => OpKind::Other {
+        match lut_expr(lut, &live) {
+            Some(e) => self.emit_expr(&e, &srcs, Some(d), span, mn),
+            None => OpKind::Other {
                 dsts: vec![d],
                 srcs,
             },
+        }
+    }
+
+    /// Emits the ops of a LUT expression; the last one is returned (into
+    /// `dst`), the inner ones go to temporaries.
+    fn emit_expr(
+        &mut self,
+        e: &LutExpr,
+        srcs: &[Src],
+        dst: Option<Reg>,
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let operand = |this: &mut Self, x: &LutExpr| -> Src {
+            match x {
+                LutExpr::Input(i) => srcs[*i].clone(),
+                LutExpr::Const(v) => Src::Imm(*v),
+                _ => {
+                    let t = this.temp();
+                    let k = this.emit_expr(x, srcs, Some(t), span, mn);
+                    this.push(
+                        Op {
+                            guard: None,
+                            kind: k,
+                            form: Form::Instruction,
+                        },
+                        span,
+                        mn,
+                    );
+                    Src::Reg(t, 0)
+                }
+            }
+        };
+        let d = dst.unwrap_or_else(|| self.temp());
+        let (op, args) = match e {
+            LutExpr::Input(i) => (AluOp::Mov, vec![srcs[*i].clone()]),
+            LutExpr::Const(v) => (AluOp::Mov, vec![Src::Imm(*v)]),
+            LutExpr::Not(x) => (AluOp::Not, vec![operand(self, x)]),
+            LutExpr::Bin(op, x, y) => {
+                let a = operand(self, x);
+                let b = operand(self, y);
+                (*op, vec![a, b])
+            }
+        };
+        OpKind::Alu {
+            alu: alu(op, u32t()),
+            dst: d,
+            dst2: None,
+            srcs: args,
         }
     }
 
@@ -1890,4 +1870,135 @@ fn mem_class(opcode: &str) -> Option<MemClass> {
         "STSM" => MemClass::Matrix(true),
         _ => return None,
     })
+}
+
+/// A bitwise expression over the three inputs of `LOP3.LUT`.
+#[derive(Clone, Debug, PartialEq)]
+enum LutExpr {
+    Input(usize),
+    Const(i64),
+    Not(Box<LutExpr>),
+    Bin(AluOp, Box<LutExpr>, Box<LutExpr>),
+}
+
+/// The cheapest expression (at most three `and`/`or`/`xor`/`not` ops) whose
+/// truth table is `lut` over the live inputs (the others read as 0): the
+/// inputs' tables are a = 0xF0, b = 0xCC, c = 0xAA, as in the instruction's
+/// encoding. `None` when nothing that small computes it.
+fn lut_expr(lut: u8, live: &[usize]) -> Option<LutExpr> {
+    type Cache = HashMap<(u8, Vec<usize>), Option<LutExpr>>;
+    thread_local! {
+        static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (lut, live.to_vec());
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let e = lut_expr_search(lut, live);
+    CACHE.with(|c| c.borrow_mut().insert(key, e.clone()));
+    e
+}
+
+fn lut_expr_search(lut: u8, live: &[usize]) -> Option<LutExpr> {
+    const TABLES: [u8; 3] = [0xF0, 0xCC, 0xAA];
+    // Rows where every dead input is 0 are the ones that matter.
+    let mut care = 0u8;
+    for row in 0..8u8 {
+        let bits = [row >> 2 & 1, row >> 1 & 1, row & 1];
+        if (0..3).all(|i| live.contains(&i) || bits[i] == 0) {
+            care |= 1 << row;
+        }
+    }
+    let matches = |t: u8| (t ^ lut) & care == 0;
+    // Expressions by cost (ops), each with its table.
+    let mut by_cost: Vec<Vec<(u8, LutExpr)>> = vec![Vec::new(); 4];
+    by_cost[0].push((0x00, LutExpr::Const(0)));
+    by_cost[0].push((0xFF, LutExpr::Const(-1)));
+    for &i in live {
+        by_cost[0].push((TABLES[i], LutExpr::Input(i)));
+    }
+    let mut seen: std::collections::HashSet<u8> = by_cost[0].iter().map(|(t, _)| *t).collect();
+    if let Some((_, e)) = by_cost[0].iter().find(|(t, _)| matches(*t)) {
+        return Some(e.clone());
+    }
+    for cost in 1..=3usize {
+        let mut next: Vec<(u8, LutExpr)> = Vec::new();
+        for (t, e) in by_cost[cost - 1].clone() {
+            next.push((!t, LutExpr::Not(Box::new(e))));
+        }
+        for ca in 0..cost {
+            let cb = cost - 1 - ca;
+            for (ta, ea) in by_cost[ca].clone() {
+                for (tb, eb) in by_cost[cb].clone() {
+                    for (op, t) in [
+                        (AluOp::And, ta & tb),
+                        (AluOp::Or, ta | tb),
+                        (AluOp::Xor, ta ^ tb),
+                    ] {
+                        next.push((
+                            t,
+                            LutExpr::Bin(op, Box::new(ea.clone()), Box::new(eb.clone())),
+                        ));
+                    }
+                }
+            }
+        }
+        for (t, e) in next {
+            if matches(t) {
+                return Some(e);
+            }
+            if seen.insert(t) {
+                by_cost[cost].push((t, e));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(e: &LutExpr) -> u8 {
+        match e {
+            LutExpr::Input(i) => [0xF0, 0xCC, 0xAA][*i],
+            LutExpr::Const(v) => {
+                if *v == 0 {
+                    0
+                } else {
+                    0xFF
+                }
+            }
+            LutExpr::Not(x) => !table(x),
+            LutExpr::Bin(AluOp::And, x, y) => table(x) & table(y),
+            LutExpr::Bin(AluOp::Or, x, y) => table(x) | table(y),
+            LutExpr::Bin(_, x, y) => table(x) ^ table(y),
+        }
+    }
+
+    /// Every expression found computes its table; the common ptxas tables
+    /// are found (and, or, xor, `a | (b & ~c)`, bit-field select).
+    #[test]
+    fn lut_expressions_compute_their_table() {
+        let mut found = 0;
+        for lut in 0..=255u8 {
+            if let Some(e) = lut_expr(lut, &[0, 1, 2]) {
+                assert_eq!(table(&e), lut, "{lut:#04x}: {e:?}");
+                found += 1;
+            }
+        }
+        for lut in [0xc0u8, 0xfc, 0x3c, 0x96, 0xf4, 0xf8, 0xe2, 0xca, 0x30, 0x0f] {
+            assert!(lut_expr(lut, &[0, 1, 2]).is_some(), "{lut:#04x}");
+        }
+        assert!(found > 200, "{found}");
+        // With c = RZ, 0xc0 is a & b.
+        assert_eq!(
+            lut_expr(0xc0, &[0, 1]),
+            Some(LutExpr::Bin(
+                AluOp::And,
+                Box::new(LutExpr::Input(0)),
+                Box::new(LutExpr::Input(1))
+            ))
+        );
+    }
 }
