@@ -127,18 +127,27 @@ impl Facts {
 /// the diagnostics equal `check --format json`'s.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let config = &config.config;
-    let (module, mut front_end) = warpscope::syntax::parse_file(file);
+    // A SASS listing: the SASS front end's analysis (hover shows each
+    // access's figures; there are no PTX names to index).
+    let sass = warpscope::sass::is_sass_file(file);
+    let (module, mut front_end) = if sass {
+        warpscope::syntax::parse("")
+    } else {
+        warpscope::syntax::parse_file(file)
+    };
     let (symbols, sema) = warpscope::sema::check_module(&module);
     front_end.extend(sema);
-    let kernels = warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
-    let checked = warpscope::lints::lint_analysis(
-        file,
+    let analysis = if sass {
+        warpscope::sass::analyze(file, &config.options)
+    } else {
+        let kernels =
+            warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
         Analysis {
             kernels,
             diagnostics: front_end,
-        },
-        config,
-    );
+        }
+    };
+    let checked = warpscope::lints::lint_analysis(file, analysis, config);
     let names = NameIndex::build(&module, &symbols);
     let outline = document_symbols(&module);
     let kernels = checked.analysis.kernels;
