@@ -364,3 +364,43 @@ fn sass_and_ptx_of_indirect_agree() {
         "offset 0x130 of the index load"
     );
 }
+
+/// Every prefix and thousands of byte mutations of real listings: the
+/// parser, the lowering and the analysis never panic and always end.
+#[test]
+fn damaged_listings_never_panic() {
+    let f = load("indirect.sm_90.cuobjdump.sass");
+    let text = f.text();
+    for n in (0..text.len()).step_by(97) {
+        let cut = &text[..n];
+        let _ = warpscope::sass::parse(cut);
+        let file = SourceFile::from_text("cut.sass", cut.to_string());
+        let _ = warpscope::analyze(&file, &warpscope::Options::default());
+    }
+    let bytes = load("tma_mbarrier.sm_90a.nvdisasm.sass")
+        .text()
+        .as_bytes()
+        .to_vec();
+    let alphabet = b"[]{}()`@!|-+.,;:/*0x1fRUPZ \n\t\"";
+    // `(*)` and `/*/` once broke the parser (a close found before its open).
+    for bad in [
+        "/*/260*/ EXIT ;",
+        "/*0000*/ EXIT (*) ;",
+        "/*0000*/ EXIT (*;",
+    ] {
+        let _ = warpscope::sass::parse(bad);
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..600 {
+        let mut b = bytes.clone();
+        for _ in 0..4 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let i = (seed % b.len() as u64) as usize;
+            b[i] = alphabet[(seed >> 40) as usize % alphabet.len()];
+        }
+        let file = SourceFile::new("m.sass", b).unwrap();
+        let _ = warpscope::analyze(&file, &warpscope::Options::default());
+    }
+}

@@ -264,7 +264,7 @@ impl<'src> Parser<'src> {
     // ------------------------------------------------ `/*...*/` lines
 
     fn slash_star(&mut self, start: usize, t: &'src str, was_instruction: bool) {
-        let Some(close) = t.find("*/") else {
+        let Some(close) = t[2..].find("*/").map(|i| i + 2) else {
             self.error(self.span_of(t), "unterminated `/*` comment", "never closed");
             return;
         };
@@ -763,7 +763,7 @@ impl<'src> Cursor<'src> {
                     }
                 }
                 Some(b'(') if self.rest().starts_with("(*") => {
-                    let Some(end) = self.rest().find("*)") else {
+                    let Some(end) = self.rest()[2..].find("*)").map(|i| i + 2) else {
                         return self.err("unterminated `(*` annotation", "never closed");
                     };
                     let inner = &self.rest()[2..end];
