@@ -374,7 +374,20 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         let mut seen: std::collections::BTreeMap<u32, u32> = Default::default();
         for ins in &self.func.instructions {
-            let wide = cbank_width(ins);
+            let mut wide = cbank_width(ins);
+            // `ULDC.64 UR6, c[0x0][0x220]` may read two 4-byte parameters:
+            // it does when the high register is read as a value of its own
+            // (not as the high word of a 64-bit operation).
+            if wide == 8 && self.high_word_read_alone(ins) {
+                wide = 4;
+                for o in &ins.operands {
+                    if let Some(off) = bank0_offset(o) {
+                        if off >= self.layout.params {
+                            seen.entry(off - self.layout.params + 4).or_insert(4);
+                        }
+                    }
+                }
+            }
             for o in &ins.operands {
                 if let Some(off) = bank0_offset(o) {
                     if off >= self.layout.params {
@@ -410,6 +423,49 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             end = off + size;
         }
         out
+    }
+
+    /// For a 64-bit constant-bank read into `Rn:Rn+1`: whether some
+    /// instruction reads `Rn+1` as a 32-bit value of its own, not as the
+    /// high word of a 64-bit operation (`.X`, `.EX`, `.HI`, a `.64` operand).
+    fn high_word_read_alone(&self, ld: &Instruction<'_>) -> bool {
+        let Some(r) = ld.operands.first().and_then(|o| o.reg()) else {
+            return false;
+        };
+        let (Some(i), file) = (r.index, r.file) else {
+            return false;
+        };
+        let hi = i + 1;
+        let is = |o: &Operand<'_>, n: u32| {
+            o.reg()
+                .is_some_and(|x| x.file == file && x.index == Some(n))
+        };
+        // From the load on, in listing order, until the register is written
+        // again (registers are reused once a value is dead).
+        let start = self.func.at_offset(ld.offset).map_or(0, |k| k + 1);
+        for ins in &self.func.instructions[start..] {
+            let high_op = ins
+                .modifiers()
+                .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
+            if !high_op
+                && ins
+                    .operands
+                    .iter()
+                    .skip(1)
+                    .any(|o| is(o, hi) && !o.has_modifier("64"))
+            {
+                return true;
+            }
+            let wide_dst = ins
+                .modifiers()
+                .any(|m| m == "64" || m == "WIDE" || m == "128");
+            if let Some(d) = ins.operands.first() {
+                if is(d, hi) || (wide_dst && is(d, i)) {
+                    return false;
+                }
+            }
+        }
+        false
     }
 
     /// What a read of `c[0x0][off]` is.
@@ -573,6 +629,23 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     return OpKind::Nop;
                 }
                 Bank0::Param(k, off) => {
+                    // A 64-bit read of two 4-byte parameters: the second
+                    // register gets the next parameter.
+                    let p = &self.params[k as usize];
+                    if dsts.len() == 2 && off == 0 && p.size == 4 {
+                        if let Some(next) = self.params.get(k as usize + 1) {
+                            if next.offset == p.offset + 4 {
+                                self.post.push(OpKind::LdParam {
+                                    dsts: vec![dsts[1]],
+                                    param: Some((k + 1, 0)),
+                                });
+                                return OpKind::LdParam {
+                                    dsts: vec![dsts[0]],
+                                    param: Some((k, 0)),
+                                };
+                            }
+                        }
+                    }
                     return OpKind::LdParam {
                         dsts,
                         param: Some((k, off)),
