@@ -207,10 +207,6 @@ front_end_codes! {
         "The construct was removed from PTX (for example the `.tex` state space, removed in PTX ISA 1.5: declare `.global .texref` instead).";
     SassSyntaxError = "E0010", "sass-syntax-error",
         "A line of a SASS listing is none of the lines `cuobjdump -sass` or `nvdisasm` print: not an instruction (`/*0120*/ @P0 LDG.E R2, desc[UR4][R2.64] ;`), a directive, a label, a line-information comment or a header. The line is skipped and the rest of the listing is read.";
-    InvalidBinary = "E0011", "invalid-binary",
-        "A binary input (ELF, cubin, fatbin, shared library, executable) is damaged or not of a kind warpscope reads: its ELF headers, a fatbin container or a compressed entry could not be read. What could be read is still analysed.";
-    NoCode = "E0012", "no-gpu-code",
-        "A binary holds no GPU code warpscope can analyse: no embedded PTX for the architecture asked for, and no SASS (or no `nvdisasm`/`cuobjdump` on `PATH` to disassemble it).";
     UndeclaredRegister = "E0101", "undeclared-register",
         "An instruction uses a register that no `.reg` declaration in scope declares. ptxas rejects such a module.";
     DuplicateLabel = "E0102", "duplicate-label",
