@@ -25,6 +25,7 @@
 //! block = [32, 8]
 //! grid = [64, 64]
 //! params = { 2 = 2048, 3 = 1 }
+//! allow = ["uncoalesced-access"]   # rules allowed in these kernels
 //! ```
 //!
 //! Unknown keys and wrong types are errors whose [`ConfigError::span`] points
@@ -69,6 +70,9 @@ pub struct Config {
     pub deny_warnings: bool,
     /// Every `warn` becomes `allow` (`-A warnings`).
     pub allow_warnings: bool,
+    /// Rules allowed per kernel (`[[kernel]] allow = [...]`): the glob on
+    /// the mangled or demangled name, and rule codes.
+    pub kernel_allows: Vec<(String, Vec<&'static str>)>,
 }
 
 /// A configuration file that could not be read or understood.
@@ -95,6 +99,25 @@ impl Config {
             Level::Warn if self.allow_warnings => Level::Allow,
             l => l,
         }
+    }
+
+    /// The rule codes allowed for a kernel by `[[kernel]] allow = [...]`.
+    pub fn kernel_allows<'a>(
+        &'a self,
+        name: &'a str,
+        demangled: &'a str,
+    ) -> impl Iterator<Item = &'static str> + 'a {
+        self.kernel_allows
+            .iter()
+            .filter(move |(glob, _)| {
+                globset::Glob::new(glob)
+                    .map(|g| {
+                        let m = g.compile_matcher();
+                        m.is_match(name) || m.is_match(demangled)
+                    })
+                    .unwrap_or(false)
+            })
+            .flat_map(|(_, codes)| codes.iter().copied())
     }
 
     /// Sets the level of a rule named by code or name. The name `warnings`
@@ -175,6 +198,159 @@ impl Config {
     }
 }
 
+/// Where an input's configuration comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum ConfigSource {
+    /// Search from the input's directory upward ([`Config::discover`]).
+    #[default]
+    Discover,
+    /// This file (`--config FILE`).
+    File(PathBuf),
+    /// No file: the defaults (`--no-config`).
+    Defaults,
+}
+
+/// Settings given beside the configuration file (command-line flags, the
+/// Python module's keyword arguments), applied on top of it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// Lint levels by code or name, in order (`-A`/`-W`/`-D`; `warnings`
+    /// stands for every warning, as in [`Config::set_level`]).
+    pub levels: Vec<(String, Level)>,
+    /// Only kernels whose name matches this glob.
+    pub kernel_filter: Option<String>,
+    /// Block and grid replace the file's `[launch]`; parameters are added.
+    pub launch: LaunchConfig,
+    /// Memory model.
+    pub arch: Option<Arch>,
+    /// Alignment assumed for pointer parameters (a power of two).
+    pub pointer_align: Option<u32>,
+}
+
+impl Overrides {
+    /// Applies the overrides to a configuration read from a file (or the
+    /// defaults). Errors name the offending setting.
+    pub fn apply(&self, mut c: Config) -> Result<Config, String> {
+        for (name, level) in &self.levels {
+            c.set_level(name, *level)?;
+        }
+        if let Some(k) = &self.kernel_filter {
+            globset::Glob::new(k).map_err(|e| format!("kernel glob `{k}`: {}", e.kind()))?;
+            c.options.kernel_filter = Some(k.clone());
+        }
+        if self.launch.block.is_some() {
+            c.options.launch.block = self.launch.block;
+        }
+        if self.launch.grid.is_some() {
+            c.options.launch.grid = self.launch.grid;
+        }
+        c.options
+            .launch
+            .params
+            .extend(self.launch.params.iter().cloned());
+        if let Some(arch) = self.arch {
+            c.options.arch = arch;
+        }
+        if let Some(p) = self.pointer_align {
+            if p == 0 || !p.is_power_of_two() {
+                return Err(format!("pointer alignment must be a power of two, got {p}"));
+            }
+            c.options.pointer_align = p;
+        }
+        Ok(c)
+    }
+}
+
+/// Why no configuration could be made for an input.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ResolveError {
+    /// The configuration file is unreadable or invalid (with its span).
+    #[error(transparent)]
+    File(#[from] ConfigError),
+    /// An override is invalid (unknown lint, bad glob, ...).
+    #[error("{0}")]
+    Override(String),
+}
+
+/// The configuration in force for one input, and the file it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    /// The file that was read, if any.
+    pub path: Option<PathBuf>,
+    /// The configuration, overrides applied.
+    pub config: Config,
+}
+
+/// The configuration for an input in `input_dir`: the file `source` names
+/// (or the one discovered from `input_dir` upward, or none), with
+/// `overrides` applied on top.
+///
+/// This is the one place where configuration is assembled: `warpscope
+/// check`, `warpscope report`, the language server and the Python module all
+/// call it (through [`Resolver`] when they have many inputs), so the same
+/// `warpscope.toml` means the same thing everywhere.
+pub fn resolve(
+    source: &ConfigSource,
+    input_dir: &Path,
+    overrides: &Overrides,
+) -> Result<Resolved, ResolveError> {
+    let (path, base) = match source {
+        ConfigSource::Defaults => (None, Config::default()),
+        ConfigSource::File(path) => match Config::from_file(path)? {
+            Some(c) => (Some(path.clone()), c),
+            None => {
+                return Err(ResolveError::File(ConfigError {
+                    path: path.clone(),
+                    text: String::new(),
+                    span: None,
+                    message: "no [tool.warpscope] table".into(),
+                }))
+            }
+        },
+        ConfigSource::Discover => match Config::discover(input_dir)? {
+            Some((p, c)) => (Some(p), c),
+            None => (None, Config::default()),
+        },
+    };
+    let config = overrides.apply(base).map_err(ResolveError::Override)?;
+    Ok(Resolved { path, config })
+}
+
+/// [`resolve`] for many inputs: remembers the result per directory, so a
+/// directory tree of thousands of files reads each configuration file once.
+#[derive(Debug, Default)]
+pub struct Resolver {
+    source: ConfigSource,
+    overrides: Overrides,
+    by_dir: std::collections::HashMap<PathBuf, Resolved>,
+}
+
+impl Resolver {
+    /// A resolver for this source and these overrides.
+    pub fn new(source: ConfigSource, overrides: Overrides) -> Resolver {
+        Resolver {
+            source,
+            overrides,
+            by_dir: Default::default(),
+        }
+    }
+
+    /// The configuration for an input in `input_dir` (see [`resolve`]).
+    pub fn for_dir(&mut self, input_dir: &Path) -> Result<Resolved, ResolveError> {
+        // Only discovery depends on the directory.
+        let key = match self.source {
+            ConfigSource::Discover => input_dir.to_path_buf(),
+            _ => PathBuf::new(),
+        };
+        if let Some(r) = self.by_dir.get(&key) {
+            return Ok(r.clone());
+        }
+        let r = resolve(&self.source, input_dir, &self.overrides)?;
+        self.by_dir.insert(key, r.clone());
+        Ok(r)
+    }
+}
+
 fn de_error(path: &Path, text: &str, e: toml::de::Error) -> ConfigError {
     ConfigError {
         path: path.to_path_buf(),
@@ -227,6 +403,7 @@ struct RawKernel {
     block: Option<Spanned<Vec<u32>>>,
     grid: Option<Spanned<Vec<u32>>>,
     params: Option<BTreeMap<Spanned<String>, i64>>,
+    allow: Option<Vec<Spanned<String>>>,
 }
 
 struct Ctx<'a> {
@@ -364,10 +541,32 @@ impl RawConfig {
             if let Err(e) = globset::Glob::new(k.pattern.get_ref()) {
                 return cx.err(k.pattern.span(), format!("invalid glob: {}", e.kind()));
             }
-            c.options.kernels.push((
-                k.pattern.get_ref().clone(),
-                cx.launch(&k.block, &k.grid, &k.params)?,
-            ));
+            // An entry with only `allow` sets no launch facts: it must not
+            // shadow a later entry's (the first matching entry wins).
+            if k.block.is_some() || k.grid.is_some() || k.params.is_some() {
+                c.options.kernels.push((
+                    k.pattern.get_ref().clone(),
+                    cx.launch(&k.block, &k.grid, &k.params)?,
+                ));
+            }
+            if let Some(allow) = &k.allow {
+                let mut codes = Vec::new();
+                for r in allow {
+                    match find_rule(r.get_ref()) {
+                        Some(rule) => codes.push(rule.code),
+                        None => {
+                            return cx.err(
+                                r.span(),
+                                format!(
+                                    "unknown rule `{}` (`warpscope rules` lists them)",
+                                    r.get_ref()
+                                ),
+                            )
+                        }
+                    }
+                }
+                c.kernel_allows.push((k.pattern.get_ref().clone(), codes));
+            }
         }
         Ok(c)
     }
@@ -418,6 +617,78 @@ params = { transpose_param_2 = 2048, 3 = 1 }
                 (ParamKey::Name("transpose_param_2".into()), 2048)
             ]
         );
+    }
+
+    #[test]
+    fn kernel_allow_lists_rules_without_shadowing_launch_facts() {
+        let c = parse(
+            "[[kernel]]\nmatch = \"trans*\"\nallow = [\"uncoalesced-access\", \"W103\"]\n[[kernel]]\nmatch = \"transpose\"\nblock = [64]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.kernel_allows("transpose", "transpose")
+                .collect::<Vec<_>>(),
+            vec!["W101", "W103"]
+        );
+        assert_eq!(c.kernel_allows("copy", "copy").count(), 0);
+        assert_eq!(
+            c.options.kernels.len(),
+            1,
+            "allow-only entry sets no launch"
+        );
+        let text = "[[kernel]]\nmatch = \"k\"\nallow = [\"uncoalesced\"]\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(&text[e.span.unwrap().range()], "\"uncoalesced\"");
+    }
+
+    #[test]
+    fn resolve_applies_overrides_on_the_file() {
+        let dir = std::env::temp_dir().join(format!("warpscope-resolve-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(
+            dir.join("warpscope.toml"),
+            "[launch]\nblock = [128]\ngrid = [4]\n",
+        )
+        .unwrap();
+        let none = Overrides::default();
+        let r = resolve(&ConfigSource::Discover, &dir.join("sub"), &none).unwrap();
+        assert_eq!(
+            r.path.as_deref(),
+            Some(dir.join("warpscope.toml").as_path())
+        );
+        assert_eq!(r.config.options.launch.block, Some([128, 1, 1]));
+        let o = Overrides {
+            launch: LaunchConfig {
+                block: Some([64, 1, 1]),
+                ..LaunchConfig::default()
+            },
+            levels: vec![("narrow-access".into(), Level::Deny)],
+            ..Overrides::default()
+        };
+        let r = resolve(&ConfigSource::Discover, &dir, &o).unwrap();
+        assert_eq!(r.config.options.launch.block, Some([64, 1, 1]));
+        assert_eq!(
+            r.config.options.launch.grid,
+            Some([4, 1, 1]),
+            "kept from the file"
+        );
+        assert_eq!(r.config.levels.get("W103"), Some(&Level::Deny));
+        let r = resolve(&ConfigSource::Defaults, &dir, &none).unwrap();
+        assert_eq!((r.path, r.config), (None, Config::default()));
+        let bad = Overrides {
+            levels: vec![("nope".into(), Level::Deny)],
+            ..Overrides::default()
+        };
+        assert!(matches!(
+            resolve(&ConfigSource::Defaults, &dir, &bad),
+            Err(ResolveError::Override(_))
+        ));
+        let mut cached = Resolver::new(ConfigSource::Discover, none);
+        assert_eq!(
+            cached.for_dir(&dir).unwrap().config.options.launch.block,
+            Some([128, 1, 1])
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -80,25 +80,39 @@
 //! - [`report`]: per-kernel memory reports ([`Report`], [`render_text`],
 //!   [`render_markdown`], [`render_json`]).
 //! - [`diagnostic`]: [`Diagnostic`] and [`Severity`], shared by every stage.
+//! - `cli`, `lsp` (feature `cli`, on by default): the command line and the
+//!   language server, the only modules that print; the `warpscope` binary and
+//!   the Python package's console script both call `cli::run`.
 
 #![warn(missing_docs)]
+
+// The command-line and language-server layers name the library `warpscope::`
+// as the binary used to; this lets them do so from inside it.
+extern crate self as warpscope;
 
 pub mod analysis;
 pub mod binary;
 pub mod cfg;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod diff;
 pub mod ir;
 pub mod isa;
 pub mod lints;
 pub mod lower;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod output;
 pub mod pipeline;
 pub mod report;
 pub mod sass;
 pub mod sema;
 pub mod source;
+pub mod suppress;
 pub mod syntax;
+pub mod triton;
 
 pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
 

@@ -1,7 +1,6 @@
-//! The `warpscope` command line: a thin layer over the library.
-
-mod cli;
-mod lsp;
+//! The `warpscope` command line: a thin layer over the library, whose
+//! `cli` module parses the arguments and runs the subcommands (the Python
+//! package's console script calls the same function).
 
 /// The syntax tree is many small allocations; mimalloc serves them faster
 /// than the system allocator and keeps freed pages for the next file.
@@ -20,5 +19,5 @@ fn main() -> std::process::ExitCode {
     // language server, re-parses the same documents).
     // SAFETY: sets one integer option; mimalloc reads it on later purges.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
-    cli::main()
+    warpscope::cli::main().into()
 }

@@ -4,8 +4,8 @@
 //! not be read or the glob is invalid. Front-end diagnostics go to stderr and
 //! do not change the exit code (the graph of what did parse is still printed).
 use super::common::read_input;
+use super::ExitCode;
 use std::io::Write;
-use std::process::ExitCode;
 use warpscope::cfg::Cfg;
 use warpscope::diagnostic::Diagnostic;
 use warpscope::source::SourceFile;

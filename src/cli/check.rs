@@ -1,18 +1,28 @@
 //! `warpscope check`: lint PTX files and report findings.
 //!
+//! Files are checked in parallel and printed in input order as soon as each
+//! one and those before it are done ([`super::stream`]); each file's
+//! analysis is dropped once printed. Per file: configuration
+//! ([`warpscope::config::Resolver`]), Triton metadata beside the PTX as
+//! launch facts, the lints, the sources `.loc` names (for snippets and
+//! suppression comments), suppressions, then the baseline.
+//!
 //! Exit codes: 0 when no finding reaches error level, 1 when one does, 2 for
 //! usage, IO, configuration or internal errors (each with a message on stderr).
 
-use super::common::{expand_paths, read_inputs, Input, LaunchArgs};
-use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use super::common::{
+    expand_paths, input_dir, inputs_of, read_sources, triton_metadata, ConfigArgs, Input,
+    LaunchArgs,
+};
+use super::progress::Progress;
+use super::ExitCode;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use warpscope::config::{Config, ConfigError};
+use std::path::PathBuf;
+use warpscope::config::{Config, ConfigError, ResolveError, Resolver};
 use warpscope::lints::{check_file, CheckResult, Level};
 use warpscope::output::{
-    render, render_config_error, FileReport, Format, Locations, RenderOptions,
+    render_config_error, Baseline, Emitter, FileReport, Format, Locations, RenderOptions,
 };
 
 /// When to colour the output.
@@ -72,12 +82,20 @@ pub struct CheckArgs {
     /// Exit with 0 even when a finding reaches error level.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Use this configuration file instead of searching for warpscope.toml.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
-    pub config: Option<PathBuf>,
-    /// Ignore configuration files.
-    #[arg(long)]
-    pub no_config: bool,
+    /// Report only findings that are not in this baseline file (written by
+    /// `--write-baseline`); exit 1 only for new errors.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record every current finding in this file as the baseline, print
+    /// nothing else and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// No progress bar (it is only shown on a terminal, for more than one file).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Configuration file options.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Launch facts and analysis options.
     #[command(flatten)]
     pub launch: LaunchArgs,
@@ -103,6 +121,20 @@ fn config_fail(e: &ConfigError, color: ColorChoice) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// One checked file, ready to print.
+struct Checked {
+    input: Input,
+    result: CheckResult,
+    sources: BTreeMap<String, String>,
+}
+
+/// Why the run stopped early.
+enum Stop {
+    Usage(String),
+    Config(ConfigError),
+    Output(std::io::Error),
+}
+
 /// Runs `warpscope check`.
 pub fn run(a: CheckArgs) -> ExitCode {
     let paths = match expand_paths(&a.paths) {
@@ -112,90 +144,28 @@ pub fn run(a: CheckArgs) -> ExitCode {
     if paths.is_empty() {
         return fail("no *.ptx files found in the given paths");
     }
-    let mut inputs: Vec<(PathBuf, Input)> = Vec::with_capacity(paths.len());
-    let sm = a.launch.arch.and_then(|x| x.sm);
-    for p in &paths {
-        let mut notes = Vec::new();
-        let read = read_inputs(p, sm, &mut notes);
-        for n in notes {
-            eprintln!("note: {n}");
-        }
-        match read {
-            Ok(v) => inputs.extend(v.into_iter().map(|i| (p.clone(), i))),
-            Err(e) => return fail(e),
-        }
-    }
-
-    // One configuration per input, discovered from its directory upward.
-    let explicit = match &a.config {
-        Some(path) => match Config::from_file(path) {
-            Ok(Some(c)) => Some(c),
-            Ok(None) => return fail(format!("{}: no [tool.warpscope] table", path.display())),
-            Err(e) => return config_fail(&e, a.color),
+    let baseline = match &a.baseline {
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Baseline::from_json(&t))
+        {
+            Ok(b) => Some(b),
+            Err(e) => return fail(format!("{}: {e}", p.display())),
         },
         None => None,
     };
-    let mut by_dir: HashMap<PathBuf, Config> = HashMap::new();
-    let mut configs: Vec<Config> = Vec::with_capacity(inputs.len());
-    for (path, _) in &inputs {
-        let base = if let Some(c) = &explicit {
-            c.clone()
-        } else if a.no_config {
-            Config::default()
-        } else {
-            let dir = input_dir(path);
-            match by_dir.get(&dir) {
-                Some(c) => c.clone(),
-                None => match Config::discover(&dir) {
-                    Ok(found) => {
-                        let c = found.map(|(_, c)| c).unwrap_or_default();
-                        by_dir.insert(dir, c.clone());
-                        c
-                    }
-                    Err(e) => return config_fail(&e, a.color),
-                },
-            }
-        };
-        match apply_cli(base, &a) {
-            Ok(c) => configs.push(c),
-            Err(e) => return fail(e),
-        }
+    let mut overrides = a.launch.overrides();
+    for (names, level) in [
+        (&a.allow, Level::Allow),
+        (&a.warn, Level::Warn),
+        (&a.deny, Level::Deny),
+    ] {
+        overrides
+            .levels
+            .extend(names.iter().map(|n| (n.clone(), level)));
     }
+    let mut resolver = Resolver::new(a.config.source(), overrides);
 
-    // Analyse in parallel; collect in input order.
-    let results: Vec<Result<CheckResult, String>> = inputs
-        .par_iter()
-        .zip(configs.par_iter())
-        .map(|((_, input), config)| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                check_file(&input.file, config)
-            }))
-            .map_err(|_| format!("internal error while checking {}", input.display))
-        })
-        .collect();
-    let mut checked = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(r) => checked.push(r),
-            Err(e) => return fail(e),
-        }
-    }
-
-    let sources: Vec<BTreeMap<String, String>> = inputs
-        .iter()
-        .zip(&checked)
-        .map(|((path, _), r)| read_cuda_sources(path, r))
-        .collect();
-    let reports: Vec<FileReport<'_>> = inputs
-        .iter()
-        .zip(&checked)
-        .zip(&sources)
-        .map(|(((_, input), result), sources)| FileReport {
-            file: &input.file,
-            result,
-            sources,
-        })
-        .collect();
     let color = a.color.enabled(std::io::stdout().is_terminal());
     let strip_prefix = std::env::current_dir().ok().map(|d| {
         let mut p = d.display().to_string();
@@ -204,13 +174,112 @@ pub fn run(a: CheckArgs) -> ExitCode {
         }
         p
     });
-    let opts = RenderOptions {
-        color,
-        locations: a.locations,
-        strip_prefix,
-    };
-    let text = render(a.format, &reports, opts);
+    let mut emitter = Emitter::new(
+        a.format,
+        RenderOptions {
+            color,
+            locations: a.locations,
+            strip_prefix,
+        },
+    );
+    let mut recorded = a.write_baseline.as_ref().map(|_| Baseline::new());
+    let progress = Progress::new(paths.len(), a.quiet);
     let mut stdout = std::io::stdout().lock();
+    let mut errors = false;
+    let mut in_baseline = 0usize;
+
+    let outcome = super::stream::ordered(
+        &paths,
+        |path| -> Result<Config, Stop> {
+            let mut config = match resolver.for_dir(&input_dir(path)) {
+                Ok(r) => r.config,
+                Err(ResolveError::File(e)) => return Err(Stop::Config(e)),
+                Err(ResolveError::Override(e)) => return Err(Stop::Usage(e)),
+            };
+            if let Some(meta) = triton_metadata(path) {
+                // Facts of the compiled kernel; `--arch` still wins.
+                meta.apply(&mut config.options, a.launch.arch.is_none());
+            }
+            Ok(config)
+        },
+        |path, config| -> Result<Vec<Checked>, String> {
+            let check_one = |input: Input| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut result = check_file(&input.file, &config);
+                    let mut names = warpscope::suppress::files_to_read(&result);
+                    names.extend(
+                        result
+                            .cuda_locations
+                            .iter()
+                            .flatten()
+                            .map(|l| l.file.clone()),
+                    );
+                    let sources = read_sources(path, &names);
+                    warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
+                    Checked {
+                        input,
+                        result,
+                        sources,
+                    }
+                }))
+                .map_err(|_| format!("internal error while checking {}", path.display()))
+            };
+            inputs_of(path, a.launch.arch.and_then(|x| x.sm))?
+                .into_iter()
+                .map(check_one)
+                .collect()
+        },
+        |path, checked| -> Result<(), Stop> {
+            for mut c in checked.map_err(Stop::Usage)? {
+                if let Some(b) = &baseline {
+                    in_baseline += b.filter(&c.input.file, &mut c.result);
+                }
+                let report = FileReport {
+                    file: &c.input.file,
+                    result: &c.result,
+                    sources: &c.sources,
+                };
+                if let Some(rec) = &mut recorded {
+                    rec.record(&report);
+                    continue;
+                }
+                errors |= c.result.has_errors();
+                let text = emitter.file(&report);
+                progress
+                    .suspend(|| {
+                        stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|_| stdout.flush())
+                    })
+                    .map_err(Stop::Output)?;
+            }
+            progress.inc(&path.display().to_string());
+            Ok(())
+        },
+    );
+    progress.finish();
+    match outcome {
+        Ok(()) => {}
+        Err(Stop::Usage(e)) => return fail(e),
+        Err(Stop::Config(e)) => return config_fail(&e, a.color),
+        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            return ExitCode::SUCCESS
+        }
+        Err(Stop::Output(e)) => return fail(format!("writing the output: {e}")),
+    }
+    if let (Some(rec), Some(path)) = (&recorded, &a.write_baseline) {
+        if let Err(e) = std::fs::write(path, rec.to_json()) {
+            return fail(format!("{}: {e}", path.display()));
+        }
+        eprintln!(
+            "wrote {} finding{} to the baseline {}",
+            rec.len(),
+            if rec.len() == 1 { "" } else { "s" },
+            path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    let text = emitter.finish();
     if let Err(e) = stdout
         .write_all(text.as_bytes())
         .and_then(|_| stdout.flush())
@@ -219,105 +288,17 @@ pub fn run(a: CheckArgs) -> ExitCode {
             return fail(format!("writing the output: {e}"));
         }
     }
-    let errors = checked.iter().any(CheckResult::has_errors);
+    if in_baseline > 0 && !a.quiet {
+        eprintln!(
+            "{in_baseline} finding{} in the baseline not shown",
+            if in_baseline == 1 { "" } else { "s" }
+        );
+    }
     if errors && !a.exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// The directory to search configuration from: the file's own, or the
-/// current directory for stdin.
-fn input_dir(path: &Path) -> PathBuf {
-    if path.as_os_str() == "-" {
-        return PathBuf::from(".");
-    }
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Command-line options override the configuration file.
-fn apply_cli(mut c: Config, a: &CheckArgs) -> Result<Config, String> {
-    for (names, level) in [
-        (&a.allow, Level::Allow),
-        (&a.warn, Level::Warn),
-        (&a.deny, Level::Deny),
-    ] {
-        for n in names {
-            c.set_level(n, level)?;
-        }
-    }
-    let l = &a.launch;
-    if let Some(k) = &l.kernel {
-        globset::Glob::new(k).map_err(|e| format!("--kernel: {e}"))?;
-        c.options.kernel_filter = Some(k.clone());
-    }
-    let cli = l.launch();
-    if cli.block.is_some() {
-        c.options.launch.block = cli.block;
-    }
-    if cli.grid.is_some() {
-        c.options.launch.grid = cli.grid;
-    }
-    c.options.launch.params.extend(cli.params);
-    if let Some(arch) = l.arch {
-        c.options.arch = arch.model;
-    }
-    if let Some(p) = l.pointer_align {
-        if p == 0 || !p.is_power_of_two() {
-            return Err(format!("--pointer-align must be a power of two, got {p}"));
-        }
-        c.options.pointer_align = p;
-    }
-    Ok(c)
-}
-
-/// Largest CUDA source quoted in snippets.
-const MAX_SOURCE_BYTES: u64 = 16 << 20;
-
-/// Reads a regular file of at most [`MAX_SOURCE_BYTES`]: a `.file` name is
-/// input, and `/dev/zero` or a FIFO must not hang the check.
-fn read_source(path: &Path) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
-        return None;
-    }
-    std::fs::read(path).ok()
-}
-
-/// Reads the CUDA files that the findings' `.loc` lines name: an absolute
-/// name as is, a relative one next to the PTX file, then from the current
-/// directory. Files that cannot be read are left out (the renderer names
-/// them in a note instead of quoting them).
-fn read_cuda_sources(ptx: &Path, r: &CheckResult) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for loc in r.cuda_locations.iter().flatten() {
-        if out.contains_key(&loc.file) {
-            continue;
-        }
-        let name = Path::new(&loc.file);
-        let mut candidates = vec![];
-        if name.is_absolute() {
-            candidates.push(name.to_path_buf());
-        } else {
-            if ptx.as_os_str() != "-" {
-                if let Some(dir) = ptx.parent() {
-                    candidates.push(dir.join(name));
-                }
-            }
-            candidates.push(name.to_path_buf());
-        }
-        if let Some(text) = candidates.iter().find_map(|c| read_source(c)) {
-            out.insert(
-                loc.file.clone(),
-                String::from_utf8_lossy(&text).into_owned(),
-            );
-        }
-    }
-    out
 }
 
 #[cfg(test)]

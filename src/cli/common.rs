@@ -1,9 +1,12 @@
 //! Options and input handling shared by `check`, `report`, `parse` and `cfg`.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use warpscope::analysis::{Arch, LaunchConfig, ParamKey};
+use warpscope::config::{ConfigSource, Overrides};
 use warpscope::source::SourceFile;
+use warpscope::triton::TritonMetadata;
 
 /// Launch facts and analysis knobs given on the command line.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -40,6 +43,111 @@ impl LaunchArgs {
             params: self.params.clone(),
         }
     }
+
+    /// The launch facts and analysis knobs as configuration overrides.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            levels: Vec::new(),
+            kernel_filter: self.kernel.clone(),
+            launch: self.launch(),
+            arch: self.arch.map(|a| a.model),
+            pointer_align: self.pointer_align,
+        }
+    }
+}
+
+/// Where the configuration comes from (`check` and `report`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ConfigArgs {
+    /// Use this configuration file instead of searching for warpscope.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Ignore configuration files.
+    #[arg(long)]
+    pub no_config: bool,
+}
+
+impl ConfigArgs {
+    /// The configuration source the flags ask for.
+    pub fn source(&self) -> ConfigSource {
+        match (&self.config, self.no_config) {
+            (Some(p), _) => ConfigSource::File(p.clone()),
+            (None, true) => ConfigSource::Defaults,
+            (None, false) => ConfigSource::Discover,
+        }
+    }
+}
+
+/// The directory to search configuration from: the file's own, or the
+/// current directory for stdin.
+pub fn input_dir(path: &Path) -> PathBuf {
+    if path.as_os_str() == "-" {
+        return PathBuf::from(".");
+    }
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Triton's metadata for a PTX file of its cache layout: `<kernel>.json`
+/// beside `<kernel>.ptx`. `None` when there is no such file or it is not
+/// Triton metadata (other JSON beside PTX files is left alone).
+pub fn triton_metadata(ptx: &Path) -> Option<TritonMetadata> {
+    if ptx.as_os_str() == "-" {
+        return None;
+    }
+    let json = ptx.with_extension("json");
+    let meta = std::fs::metadata(&json).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    TritonMetadata::from_json(&std::fs::read_to_string(&json).ok()?).ok()
+}
+
+/// Largest CUDA or Python source read for snippets and suppressions.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most [`MAX_SOURCE_BYTES`]: a `.file` name is
+/// input, and `/dev/zero` or a FIFO must not hang the check.
+fn read_source(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
+/// Reads the sources that `.loc` names: an absolute name as is, a relative
+/// one next to the PTX file, then from the current directory. Files that
+/// cannot be read are left out (the renderer names them in a note instead
+/// of quoting them, and their suppression comments are not seen).
+pub fn read_sources<'a>(
+    ptx: &Path,
+    names: impl IntoIterator<Item = &'a String>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for file in names {
+        if out.contains_key(file) {
+            continue;
+        }
+        let name = Path::new(file);
+        let mut candidates = vec![];
+        if name.is_absolute() {
+            candidates.push(name.to_path_buf());
+        } else {
+            if ptx.as_os_str() != "-" {
+                if let Some(dir) = ptx.parent() {
+                    candidates.push(dir.join(name));
+                }
+            }
+            candidates.push(name.to_path_buf());
+        }
+        if let Some(text) = candidates.iter().find_map(|c| read_source(c)) {
+            out.insert(file.clone(), String::from_utf8_lossy(&text).into_owned());
+        }
+    }
+    out
 }
 
 /// Parses `X`, `X,Y` or `X,Y,Z` (missing dimensions are 1).
@@ -171,6 +279,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The inputs one path gives, in order (`check`, `report` and `diff` call
+/// this, so a path that holds several modules only needs to change it): a
+/// text file (PTX or a SASS listing) is one input; a binary (cubin, fatbin,
+/// object, shared library, executable) is one input per embedded PTX module
+/// and, when `nvdisasm` is on `PATH`, one per SASS listing of the selected
+/// architecture (`sm`, default the newest). What the user should know (no
+/// disassembler, damage) is printed on stderr as notes.
+pub fn inputs_of(path: &Path, sm: Option<u32>) -> Result<Vec<Input>, String> {
+    let (display, bytes) = read_bytes(path)?;
+    if !warpscope::binary::is_binary(&bytes) {
+        let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
+        return Ok(vec![Input { display, file }]);
+    }
+    let mut notes = Vec::new();
+    let r = super::binary_input::inputs_of_binary(&display, &bytes, sm, &mut notes);
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    r
+}
+
 /// Reads one input (a path or `-`) as text (PTX or a SASS listing).
 pub fn read_input(path: &Path) -> Result<Input, String> {
     let (display, bytes) = read_bytes(path)?;
@@ -178,48 +307,28 @@ pub fn read_input(path: &Path) -> Result<Input, String> {
     Ok(Input { display, file })
 }
 
-/// Reads one input (a path or `-`): a text file is one input; a binary
-/// (cubin, fatbin, object, shared library, executable) becomes one input per
-/// embedded PTX module and, when `nvdisasm` is on `PATH`, one per SASS
-/// listing of the selected architecture (`--arch`, default the newest).
-/// `notes` receives what the user should know (no `nvdisasm`, damage).
-pub fn read_inputs(
-    path: &Path,
-    arch: Option<u32>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<Input>, String> {
-    let (display, bytes) = read_bytes(path)?;
-    if !warpscope::binary::is_binary(&bytes) {
-        let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
-        return Ok(vec![Input { display, file }]);
-    }
-    super::binary_input::inputs_of_binary(&display, &bytes, arch, notes)
-}
-
 fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), String> {
     // Read at most one byte past what a span can address, so a device such as
     // /dev/zero or a runaway pipe is refused instead of exhausting memory.
     const LIMIT: u64 = u32::MAX as u64 - 1;
-    let (display, bytes) = if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .take(LIMIT + 1)
             .read_to_end(&mut buf)
             .map_err(|e| format!("<stdin>: {e}"))?;
-        ("<stdin>".to_string(), buf)
-    } else {
-        let shown = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("{shown}: not a regular file"));
-        }
-        let mut buf = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))
-            .map_err(|e| format!("{shown}: {e}"))?;
-        (shown, buf)
-    };
-    Ok((display, bytes))
+        return Ok(("<stdin>".to_string(), buf));
+    }
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let mut buf = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    Ok((shown, buf))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `warpscope explain CODE|NAME`: print a rule's documentation.
 
-use std::process::ExitCode;
+use super::ExitCode;
 use warpscope::lints::find_rule;
 
 /// Arguments of `warpscope explain`.

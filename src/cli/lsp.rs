@@ -1,5 +1,5 @@
 //! `warpscope lsp`: run the language server over stdin/stdout.
-use std::process::ExitCode;
+use super::ExitCode;
 
 /// Arguments of `warpscope lsp`.
 #[derive(clap::Args, Debug)]

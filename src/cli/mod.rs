@@ -1,7 +1,14 @@
-//! Command-line parsing and dispatch. Each subcommand lives in its own file.
+//! The `warpscope` command line: argument parsing and dispatch, one file per
+//! subcommand. All IO of the command line happens here and in [`crate::lsp`].
+//!
+//! The command line lives in the library (feature `cli`, on by default) so
+//! that two front doors share it: the `warpscope` binary (`src/main.rs`) and
+//! the Python package's `warpscope` console script, which calls [`run`] with
+//! `sys.argv` through the extension module. Everything else in the library
+//! prints nothing; this module is the layer that does.
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
+use std::ffi::OsString;
 
 /// warpscope: how each warp of your PTX kernels touches memory.
 #[derive(Parser, Debug)]
@@ -25,13 +32,49 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print each kernel's memory accesses with their cost, the launch's totals and a summary.
     Report(report::ReportArgs),
+    /// Compare two versions (PTX files, directories or JSON reports): which accesses got worse or better.
+    Diff(diff::DiffArgs),
     /// Run the language server (LSP over stdin/stdout) for editors.
     Lsp(lsp::LspArgs),
 }
 
-/// Entry point of the binary.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// A process exit status. `std::process::ExitCode` cannot be read back as a
+/// number, and the Python entry point must hand one to `sys.exit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExitCode(pub u8);
+
+impl ExitCode {
+    /// Exit status 0.
+    pub const SUCCESS: ExitCode = ExitCode(0);
+
+    /// The status `code`.
+    pub fn from(code: u8) -> ExitCode {
+        ExitCode(code)
+    }
+}
+
+impl From<ExitCode> for std::process::ExitCode {
+    fn from(c: ExitCode) -> std::process::ExitCode {
+        std::process::ExitCode::from(c.0)
+    }
+}
+
+/// Runs the command line with these arguments (the first is the program
+/// name, as in `std::env::args_os`) and returns the exit status: usage
+/// errors print clap's message and give 2, `--help` and `--version` print and
+/// give 0.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
     match cli.command {
         Command::Parse(a) => parse::run(a),
         Command::Cfg(a) => cfg::run(a),
@@ -39,16 +82,25 @@ pub fn main() -> ExitCode {
         Command::Explain(a) => explain::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Report(a) => report::run(a),
+        Command::Diff(a) => diff::run(a),
         Command::Lsp(a) => lsp::run(a),
     }
+}
+
+/// Entry point of the binary: [`run`] over the process's arguments.
+pub fn main() -> ExitCode {
+    run(std::env::args_os())
 }
 
 mod binary_input;
 mod cfg;
 mod check;
 pub mod common;
+mod diff;
 mod explain;
 mod lsp;
 mod parse;
+mod progress;
 mod report;
 mod rules;
+mod stream;

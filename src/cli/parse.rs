@@ -1,9 +1,9 @@
 //! `warpscope parse`: run the front end (parser and name resolution) over PTX
 //! files; print its diagnostics, or statistics with `--stats`.
 
-use super::common::{expand_paths, read_inputs};
+use super::common::{expand_paths, inputs_of};
+use super::ExitCode;
 use rayon::prelude::*;
-use std::process::ExitCode;
 use warpscope::syntax::stats::ParseStats;
 
 /// Arguments of `warpscope parse`.
@@ -45,11 +45,7 @@ pub fn run(a: ParseArgs) -> ExitCode {
     let results: Vec<Result<Vec<FileResult>, String>> = files
         .par_iter()
         .map(|p| {
-            let mut notes = Vec::new();
-            let inputs = read_inputs(p, sm, &mut notes)?;
-            for n in notes {
-                eprintln!("note: {n}");
-            }
+            let inputs = inputs_of(p, sm)?;
             Ok(inputs.iter().map(|input| parse_one(input, &a)).collect())
         })
         .collect();

@@ -1,15 +1,22 @@
 //! `warpscope report`: the per-kernel memory report of PTX files.
 //!
-//! A thin layer: read each input, [`warpscope::analyze`] it, add it
-//! to a [`Report`] and print the report in the chosen format on stdout.
+//! A thin layer: per input, the configuration in force (the same
+//! [`warpscope::config::Resolver`] as `check`, so `warpscope.toml`'s launch
+//! facts apply here too), Triton metadata beside the PTX as launch facts,
+//! then [`warpscope::analyze`], rendered by a
+//! [`ReportEmitter`] and printed as soon as the file and those before it are
+//! done ([`super::stream`]); the analysis is then dropped.
 //! Exit status: 0 when every file was read (front-end diagnostics are part of
-//! the report, not a failure), 2 when an input could not be read.
+//! the report, not a failure), 2 when an input or a configuration could not
+//! be read.
 
-use super::common::{expand_paths, read_inputs, LaunchArgs};
+use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
+use super::progress::Progress;
+use super::ExitCode;
 use std::io::Write;
-use std::process::ExitCode;
 use warpscope::analysis::Options;
-use warpscope::report::{render_json, render_markdown, render_text, Report};
+use warpscope::config::{ResolveError, Resolver};
+use warpscope::report::ReportEmitter;
 
 /// Output format of `warpscope report`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,30 +30,40 @@ pub enum ReportFormat {
     Json,
 }
 
+impl From<ReportFormat> for warpscope::report::ReportFormat {
+    fn from(f: ReportFormat) -> Self {
+        match f {
+            ReportFormat::Text => warpscope::report::ReportFormat::Text,
+            ReportFormat::Markdown => warpscope::report::ReportFormat::Markdown,
+            ReportFormat::Json => warpscope::report::ReportFormat::Json,
+        }
+    }
+}
+
 /// Arguments of `warpscope report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// PTX files, directories (searched for *.ptx) or `-` for stdin.
+    /// PTX files, SASS listings, binaries (cubin, fatbin, .so, executable) or
+    /// directories (searched for *.ptx, *.sass, *.cubin, *.fatbin); `-` for stdin.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+    /// No progress bar (it is only shown on a terminal, for more than one file).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Configuration file options.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Launch facts and analysis options.
     #[command(flatten)]
     pub launch: LaunchArgs,
 }
 
-/// The analysis options the command line asks for.
-pub fn options(launch: &LaunchArgs) -> Options {
-    let defaults = Options::default();
-    Options {
-        arch: launch.arch.map_or(defaults.arch, |a| a.model),
-        launch: launch.launch(),
-        kernels: Vec::new(),
-        kernel_filter: launch.kernel.clone(),
-        pointer_align: launch.pointer_align.unwrap_or(defaults.pointer_align),
-    }
+enum Stop {
+    Input(String),
+    Output(std::io::Error),
 }
 
 /// Runs `warpscope report`.
@@ -58,37 +75,64 @@ pub fn run(args: ReportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opts = options(&args.launch);
-    let mut report = Report::new();
-    let sm = args.launch.arch.and_then(|x| x.sm);
-    for path in &paths {
-        let mut notes = Vec::new();
-        let read = read_inputs(path, sm, &mut notes);
-        for n in notes {
-            eprintln!("note: {n}");
-        }
-        let inputs = match read {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        for input in inputs {
-            let analysis = warpscope::analyze(&input.file, &opts);
-            report.add(&input.file, &analysis);
-        }
-    }
-    let out = match args.format {
-        ReportFormat::Text => render_text(&report),
-        ReportFormat::Markdown => render_markdown(&report),
-        ReportFormat::Json => render_json(&report),
-    };
+    let mut resolver = Resolver::new(args.config.source(), args.launch.overrides());
+    let mut emitter = ReportEmitter::new(args.format.into());
+    let progress = Progress::new(paths.len(), args.quiet);
     let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    let outcome = super::stream::ordered(
+        &paths,
+        |path| -> Result<Options, Stop> {
+            let mut options = match resolver.for_dir(&input_dir(path)) {
+                Ok(r) => r.config.options,
+                Err(ResolveError::File(e)) => return Err(Stop::Input(e.to_string())),
+                Err(ResolveError::Override(e)) => return Err(Stop::Input(e)),
+            };
+            if let Some(meta) = triton_metadata(path) {
+                meta.apply(&mut options, args.launch.arch.is_none());
+            }
+            Ok(options)
+        },
+        |path, options| {
+            let mut done = Vec::new();
+            for input in inputs_of(path, args.launch.arch.and_then(|x| x.sm))? {
+                let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    warpscope::analyze(&input.file, &options)
+                }))
+                .map_err(|_| format!("internal error while analysing {}", input.display))?;
+                done.push((input, analysis));
+            }
+            Ok::<_, String>(done)
+        },
+        |path, done| {
+            for (input, analysis) in done.map_err(Stop::Input)? {
+                let text = emitter.file(&input.file, &analysis);
+                progress
+                    .suspend(|| {
+                        stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|()| stdout.flush())
+                    })
+                    .map_err(Stop::Output)?;
+            }
+            progress.inc(&path.display().to_string());
+            Ok(())
+        },
+    );
+    progress.finish();
+    let result = match outcome {
+        Ok(()) => {
+            let text = emitter.finish();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+        }
+        Err(Stop::Input(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+        Err(Stop::Output(e)) => Err(e),
+    };
+    match result {
         // A closed pipe (`warpscope report ... | head`) is not an error.
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: writing the report: {e}");

@@ -1,6 +1,6 @@
 //! `warpscope rules`: list every rule with its code, name, level and summary.
 
-use std::process::ExitCode;
+use super::ExitCode;
 use warpscope::lints::rules;
 
 /// Output of `warpscope rules`.

@@ -51,6 +51,7 @@ pub mod narrow_access;
 pub mod shared_bank_conflict;
 pub mod uncoalesced_access;
 pub mod uniform_store;
+pub mod unused_suppression;
 
 /// Declares a lint's metadata. The doc comment written above the `static`
 /// becomes both its rustdoc and its `explain` text.
@@ -165,6 +166,10 @@ pub struct Lint {
     pub check: CheckFn,
 }
 
+/// Rules of the registry that are not per-kernel checks: found elsewhere
+/// ([`crate::suppress`]) but documented, configured and explained like lints.
+pub static OTHER_LINT_RULES: &[&LintMeta] = &[&unused_suppression::UNUSED_SUPPRESSION];
+
 /// Every lint, in code order. The one registry.
 pub static LINTS: &[Lint] = &[
     Lint {
@@ -236,6 +241,9 @@ fn texts() -> &'static Texts {
         for lint in LINTS {
             explanations.push(dedent_doc(lint.meta.doc));
         }
+        for meta in OTHER_LINT_RULES {
+            explanations.push(dedent_doc(meta.doc));
+        }
         for fe in FrontEndCode::ALL {
             explanations.push(fe.explain().to_string());
         }
@@ -275,7 +283,8 @@ fn summary_of(text: &str) -> String {
     }
 }
 
-/// Every rule: the lints in code order, then the front-end codes.
+/// Every rule: the lints in code order, the other lint rules, then the
+/// front-end codes.
 pub fn rules() -> impl Iterator<Item = Rule> {
     let t = texts();
     let lints = LINTS.iter().enumerate().map(move |(i, l)| Rule {
@@ -286,8 +295,19 @@ pub fn rules() -> impl Iterator<Item = Rule> {
         summary: &t.summaries[i],
         explanation: &t.explanations[i],
     });
-    let fe = FrontEndCode::ALL.iter().enumerate().map(move |(j, c)| {
+    let other = OTHER_LINT_RULES.iter().enumerate().map(move |(j, m)| {
         let i = LINTS.len() + j;
+        Rule {
+            code: m.code,
+            name: m.name,
+            default_level: m.default_level,
+            kind: RuleKind::Lint,
+            summary: &t.summaries[i],
+            explanation: &t.explanations[i],
+        }
+    });
+    let fe = FrontEndCode::ALL.iter().enumerate().map(move |(j, c)| {
+        let i = LINTS.len() + OTHER_LINT_RULES.len() + j;
         Rule {
             code: c.code(),
             name: c.name(),
@@ -297,7 +317,7 @@ pub fn rules() -> impl Iterator<Item = Rule> {
             explanation: &t.explanations[i],
         }
     });
-    lints.chain(fe)
+    lints.chain(other).chain(fe)
 }
 
 /// The rule with this code or name (codes are matched case-insensitively).

@@ -28,24 +28,26 @@ pub struct LoadedConfig {
     pub error: Option<ConfigError>,
 }
 
-/// Looks up the configuration for a document in `dir` and upwards, exactly
-/// as `warpscope check` does for a file in that directory
-/// ([`Config::discover`]). A document that is not a file on disk (an
-/// untitled buffer) gets the defaults.
+/// Looks up the configuration for a document in `dir` and upwards through
+/// [`warpscope::config::resolve`], the one call `warpscope check` and
+/// `warpscope report` use for a file in that directory. A document that is
+/// not a file on disk (an untitled buffer) gets the defaults.
 pub fn discover_config(dir: Option<&Path>) -> LoadedConfig {
     let Some(dir) = dir else {
         return LoadedConfig::default();
     };
-    match Config::discover(dir) {
-        Ok(Some((_path, config))) => LoadedConfig {
-            config,
+    use warpscope::config::{resolve, ConfigSource, Overrides, ResolveError};
+    match resolve(&ConfigSource::Discover, dir, &Overrides::default()) {
+        Ok(r) => LoadedConfig {
+            config: r.config,
             error: None,
         },
-        Ok(None) => LoadedConfig::default(),
-        Err(e) => LoadedConfig {
+        Err(ResolveError::File(e)) => LoadedConfig {
             config: Config::default(),
             error: Some(e),
         },
+        // No overrides: nothing else can fail.
+        Err(ResolveError::Override(_)) => LoadedConfig::default(),
     }
 }
 
@@ -117,7 +119,8 @@ impl Facts {
 /// (same codes, levels and configuration), the kernels' accesses, the name
 /// index and the outline.
 ///
-/// `check` runs `lints::check_file(file, config)`, which is
+/// `check` runs `lints::check_file(file, config)` and then applies the
+/// suppression comments (`suppress::apply`); `check_file` is
 /// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`;
 /// `pipeline::analyze` parses (`syntax::parse_file`), resolves names
 /// (`sema::check_module`) and analyses the kernels
@@ -126,7 +129,18 @@ impl Facts {
 /// index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
 /// the diagnostics equal `check --format json`'s.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
-    let config = &config.config;
+    // Triton's metadata beside the document (its cache layout) gives launch
+    // facts, as it does to `check`.
+    let with_triton;
+    let config = match crate::cli::common::triton_metadata(Path::new(file.name())) {
+        Some(meta) => {
+            let mut c = config.config.clone();
+            meta.apply(&mut c.options, true);
+            with_triton = c;
+            &with_triton
+        }
+        None => &config.config,
+    };
     // A SASS listing: the SASS front end's analysis (hover shows each
     // access's figures; there are no PTX names to index).
     let sass = warpscope::sass::is_sass_file(file);
@@ -147,7 +161,15 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
             diagnostics: front_end,
         }
     };
-    let checked = warpscope::lints::lint_analysis(file, analysis, config);
+    let mut checked = warpscope::lints::lint_analysis(file, analysis, config);
+    // Suppression comments in the sources `.loc` names, read as `check`
+    // reads them (relative names next to the document, then the current
+    // directory).
+    let names = warpscope::suppress::files_to_read(&checked);
+    if !names.is_empty() {
+        let sources = crate::cli::common::read_sources(Path::new(file.name()), &names);
+        warpscope::suppress::apply(file, &mut checked, &sources, config);
+    }
     let names = NameIndex::build(&module, &symbols);
     let outline = document_symbols(&module);
     let kernels = checked.analysis.kernels;

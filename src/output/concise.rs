@@ -4,9 +4,9 @@
 use super::{place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 
-pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
+pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> String {
     let mut out = String::new();
-    for r in reports {
+    {
         for (i, d) in r.result.diagnostics.iter().enumerate() {
             let at = place(r, i, opts);
             let level = d.severity.as_str();

@@ -19,12 +19,13 @@ fn buffer(color: bool) -> Buffer {
     }
 }
 
-/// Renders every diagnostic of every file, then a summary line.
-pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String {
+/// Renders every diagnostic of one file; returns the text and the numbers
+/// of errors and warnings (for the closing [`summary`]).
+pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, usize, usize) {
     let mut buf = buffer(opts.color);
     let cfg = config();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    for r in reports {
+    {
         let mut files = SimpleFiles::new();
         let ptx = files.add(r.file.name().to_string(), r.file.text().to_string());
         let mut cuda_ids = std::collections::BTreeMap::new();
@@ -92,11 +93,8 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: RenderOptions) -> String 
             }
         }
     }
-    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
-    if errors + warnings > 0 {
-        out.push_str(&summary(errors, warnings));
-    }
-    out
+    let out = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    (out, errors, warnings)
 }
 
 /// A codespan diagnostic in rustc's shape: `warning[W101]: message`, labels,
@@ -114,8 +112,10 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-fn summary(errors: usize, warnings: usize) -> String {
+/// The closing line (`found 2 errors and 1 warning`), empty when nothing was found.
+pub(super) fn summary(errors: usize, warnings: usize) -> String {
     match (errors, warnings) {
+        (0, 0) => String::new(),
         (0, w) => format!("found {}\n", plural(w, "warning")),
         (e, 0) => format!("found {}\n", plural(e, "error")),
         (e, w) => format!(

@@ -20,9 +20,9 @@ pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
+pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> String {
     let mut out = String::new();
-    for r in reports {
+    {
         for (i, d) in r.result.diagnostics.iter().enumerate() {
             let at = place(r, i, opts);
             let command = match d.severity {

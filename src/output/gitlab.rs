@@ -7,11 +7,11 @@ use crate::diagnostic::Severity;
 use serde::Serialize;
 
 #[derive(Serialize)]
-struct Issue<'a> {
+pub(super) struct Issue {
     description: String,
-    check_name: &'a str,
+    check_name: &'static str,
     fingerprint: String,
-    severity: &'a str,
+    severity: &'static str,
     location: Location,
 }
 
@@ -27,9 +27,10 @@ struct Lines {
     end: u32,
 }
 
-pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
+/// The issues of one file.
+pub(super) fn issues(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<Issue> {
     let mut issues = Vec::new();
-    for r in reports {
+    {
         let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
         for ((i, d), fingerprint) in r.result.diagnostics.iter().enumerate().zip(fps) {
             let at = place(r, i, opts);
@@ -52,6 +53,11 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String
             });
         }
     }
+    issues
+}
+
+/// The report: every file's issues.
+pub(super) fn finish(issues: Vec<Issue>) -> String {
     let mut s = serde_json::to_string_pretty(&issues).unwrap_or_else(|_| "[]".into());
     s.push('\n');
     s

@@ -13,6 +13,8 @@ use super::{range_of, FileReport};
 use crate::analysis::model::{KernelAnalysis, SourceLocation};
 use serde::Serialize;
 
+/// The whole document (the pieces are checked against it in the tests).
+#[cfg(test)]
 #[derive(Serialize)]
 struct Output<'a> {
     version: u32,
@@ -42,37 +44,148 @@ struct DiagOut<'a> {
     source: Option<&'a SourceLocation>,
 }
 
-pub(super) fn render(reports: &[FileReport<'_>]) -> String {
-    let mut out = Output {
-        version: 1,
-        files: Vec::new(),
-        diagnostics: Vec::new(),
+/// One file's entry of `files` (with the document's opening before the
+/// first); its diagnostics are rendered into `diagnostics` for [`finish`].
+/// The text is exactly what `serde_json`'s pretty printer gives for the
+/// whole document, produced piece by piece.
+pub(super) fn render_file(
+    r: &FileReport<'_>,
+    first: bool,
+    diagnostics: &mut Vec<String>,
+) -> String {
+    let file = FileOut {
+        path: r.file.name(),
+        kernels: &r.result.analysis.kernels,
     };
-    for r in reports {
-        out.files.push(FileOut {
-            path: r.file.name(),
-            kernels: &r.result.analysis.kernels,
-        });
-        for (i, d) in r.result.diagnostics.iter().enumerate() {
-            let (start, end) = range_of(r.file, d);
-            out.diagnostics.push(DiagOut {
-                path: r.file.name(),
-                line: start.line,
-                column: start.column,
-                end_line: end.line,
-                end_column: end.column,
-                code: d.code,
-                name: d.name,
-                severity: d.severity.as_str(),
-                message: &d.message,
-                notes: &d.notes,
-                help: d.help.as_deref(),
-                source: r.result.cuda_locations.get(i).and_then(|l| l.as_ref()),
-            });
-        }
+    let mut out = String::new();
+    out.push_str(if first {
+        "{\n  \"version\": 1,\n  \"files\": [\n"
+    } else {
+        ",\n"
+    });
+    out.push_str(&indent(&pretty(&file), 4));
+    for i in 0..r.result.diagnostics.len() {
+        diagnostics.push(pretty(&diag_out(r, i)));
     }
-    let mut s =
-        serde_json::to_string_pretty(&out).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    out
+}
+
+fn diag_out<'a>(r: &FileReport<'a>, i: usize) -> DiagOut<'a> {
+    let d = &r.result.diagnostics[i];
+    let (start, end) = range_of(r.file, d);
+    DiagOut {
+        path: r.file.name(),
+        line: start.line,
+        column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+        code: d.code,
+        name: d.name,
+        severity: d.severity.as_str(),
+        message: &d.message,
+        notes: &d.notes,
+        help: d.help.as_deref(),
+        source: r.result.cuda_locations.get(i).and_then(|l| l.as_ref()),
+    }
+}
+
+/// The document's closing: the end of `files`, then `diagnostics`.
+pub(super) fn finish(files: usize, diagnostics: &[String]) -> String {
+    let mut out = String::new();
+    if files == 0 {
+        out.push_str("{\n  \"version\": 1,\n  \"files\": [],\n");
+    } else {
+        out.push_str("\n  ],\n");
+    }
+    if diagnostics.is_empty() {
+        out.push_str("  \"diagnostics\": []\n}\n");
+        return out;
+    }
+    out.push_str("  \"diagnostics\": [\n");
+    for (i, d) in diagnostics.iter().enumerate() {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str(&indent(d, 4));
+    }
+    out.push_str("\n  ]\n}\n");
+    out
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Every line of `s` indented by `n` spaces (no trailing newline).
+fn indent(s: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    s.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::lints::check_file;
+    use crate::source::SourceFile;
+    use std::collections::BTreeMap;
+
+    /// The piecewise document equals the pretty-printed whole.
+    #[test]
+    fn pieces_make_the_pretty_document() {
+        let texts = [
+            "bogus;\n",
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 128;\nadd.s64 %rd2, %rd1, %rd2;\nld.global.f32 %r1, [%rd2];\nret;\n}\n",
+        ];
+        let files: Vec<SourceFile> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| SourceFile::from_text(format!("f{i}.ptx"), *t))
+            .collect();
+        let results: Vec<_> = files
+            .iter()
+            .map(|f| check_file(f, &Config::default()))
+            .collect();
+        let sources = BTreeMap::new();
+        let reports: Vec<FileReport<'_>> = files
+            .iter()
+            .zip(&results)
+            .map(|(file, result)| FileReport {
+                file,
+                result,
+                sources: &sources,
+            })
+            .collect();
+        let whole = Output {
+            version: 1,
+            files: reports
+                .iter()
+                .map(|r| FileOut {
+                    path: r.file.name(),
+                    kernels: &r.result.analysis.kernels,
+                })
+                .collect(),
+            diagnostics: reports
+                .iter()
+                .flat_map(|r| (0..r.result.diagnostics.len()).map(move |i| diag_out(r, i)))
+                .collect(),
+        };
+        let mut diags = Vec::new();
+        let mut pieces = String::new();
+        for (i, r) in reports.iter().enumerate() {
+            pieces.push_str(&render_file(r, i == 0, &mut diags));
+        }
+        pieces.push_str(&finish(reports.len(), &diags));
+        assert!(!diags.is_empty(), "the fixture has findings");
+        assert_eq!(pieces, format!("{}\n", pretty(&whole)));
+        let empty = Output {
+            version: 1,
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        assert_eq!(finish(0, &[]), format!("{}\n", pretty(&empty)));
+    }
 }

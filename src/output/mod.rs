@@ -12,6 +12,7 @@ use crate::lints::CheckResult;
 use crate::source::{LineCol, SourceFile};
 use std::collections::BTreeMap;
 
+pub mod baseline;
 mod concise;
 mod full;
 mod github;
@@ -19,6 +20,7 @@ mod gitlab;
 mod json;
 mod sarif;
 
+pub use baseline::Baseline;
 pub use full::{render_config_error, render_diagnostics};
 
 /// An output format of `warpscope check`.
@@ -115,15 +117,88 @@ pub(crate) fn place(r: &FileReport<'_>, i: usize, opts: &RenderOptions) -> Place
     }
 }
 
-/// Renders every file's results in one format.
+/// Renders every file's results in one format: an [`Emitter`] fed every
+/// report, then finished.
 pub fn render(format: Format, reports: &[FileReport<'_>], opts: RenderOptions) -> String {
-    match format {
-        Format::Full => full::render(reports, opts),
-        Format::Concise => concise::render(reports, &opts),
-        Format::Json => json::render(reports),
-        Format::Sarif => sarif::render(reports, &opts),
-        Format::Github => github::render(reports, &opts),
-        Format::Gitlab => gitlab::render(reports, &opts),
+    let mut e = Emitter::new(format, opts);
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&e.file(r));
+    }
+    out.push_str(&e.finish());
+    out
+}
+
+/// Renders results one file at a time, so that a caller can print each
+/// file's part as soon as it is checked and drop the file's analysis.
+///
+/// [`Emitter::file`] returns the text to print now; [`Emitter::finish`] the
+/// rest. The line formats (`full`, `concise`, `github`) print everything at
+/// once (`full` keeps two counters for its closing summary). The document
+/// formats print their opening with the first file, each file's analysis as
+/// it comes (`json`), and keep only the rendered findings for the closing
+/// part (`json`'s diagnostics, `sarif`'s results, `gitlab`'s issues), never an
+/// analysis: memory grows with the number of findings, not of files.
+pub struct Emitter {
+    format: Format,
+    opts: RenderOptions,
+    files: usize,
+    errors: usize,
+    warnings: usize,
+    json_diagnostics: Vec<String>,
+    sarif_results: Vec<serde_sarif::sarif::Result>,
+    gitlab_issues: Vec<gitlab::Issue>,
+}
+
+impl Emitter {
+    /// An emitter for one format.
+    pub fn new(format: Format, opts: RenderOptions) -> Emitter {
+        Emitter {
+            format,
+            opts,
+            files: 0,
+            errors: 0,
+            warnings: 0,
+            json_diagnostics: Vec::new(),
+            sarif_results: Vec::new(),
+            gitlab_issues: Vec::new(),
+        }
+    }
+
+    /// The text for one more file (files must come in output order).
+    pub fn file(&mut self, r: &FileReport<'_>) -> String {
+        let first = self.files == 0;
+        self.files += 1;
+        match self.format {
+            Format::Full => {
+                let (text, e, w) = full::render_file(r, &self.opts);
+                self.errors += e;
+                self.warnings += w;
+                text
+            }
+            Format::Concise => concise::render_file(r, &self.opts),
+            Format::Github => github::render_file(r, &self.opts),
+            Format::Json => json::render_file(r, first, &mut self.json_diagnostics),
+            Format::Sarif => {
+                self.sarif_results.extend(sarif::results(r, &self.opts));
+                String::new()
+            }
+            Format::Gitlab => {
+                self.gitlab_issues.extend(gitlab::issues(r, &self.opts));
+                String::new()
+            }
+        }
+    }
+
+    /// The closing text, after the last file.
+    pub fn finish(self) -> String {
+        match self.format {
+            Format::Full => full::summary(self.errors, self.warnings),
+            Format::Concise | Format::Github => String::new(),
+            Format::Json => json::finish(self.files, &self.json_diagnostics),
+            Format::Sarif => sarif::finish(self.sarif_results),
+            Format::Gitlab => gitlab::finish(self.gitlab_issues),
+        }
     }
 }
 
@@ -136,12 +211,13 @@ pub(crate) fn range_of(file: &SourceFile, d: &Diagnostic) -> (LineCol, LineCol) 
     (start, end)
 }
 
-/// A stable fingerprint of a diagnostic that survives edits elsewhere in the
-/// file: FNV-1a (64-bit) over the rule code, the path, the primary line's
+/// Stable fingerprints of a file's diagnostics (same order), each surviving
+/// edits elsewhere in the file (SARIF's `partialFingerprints`, GitLab's
+/// `fingerprint` and `check --baseline` all use it): FNV-1a (64-bit) over the rule code, the path, the primary line's
 /// text with whitespace collapsed, and the occurrence number of that triple.
 /// FNV-1a is fixed by its definition, so fingerprints are stable across
 /// toolchains (unlike `std`'s `DefaultHasher`).
-pub(crate) fn fingerprints(path: &str, file: &SourceFile, diags: &[Diagnostic]) -> Vec<String> {
+pub fn fingerprints(path: &str, file: &SourceFile, diags: &[Diagnostic]) -> Vec<String> {
     let mut seen: BTreeMap<(String, &str), u32> = BTreeMap::new();
     diags
         .iter()

@@ -44,42 +44,11 @@ fn related_location(path: &str, region: sarif::Region, message: &str) -> sarif::
         .build()
 }
 
-pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String {
-    let all: Vec<_> = rules().collect();
-    let index: BTreeMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
-    let descriptors: Vec<sarif::ReportingDescriptor> = all
-        .iter()
-        .map(|r| {
-            sarif::ReportingDescriptor::builder()
-                .id(r.code)
-                .name(r.name)
-                .short_description(
-                    sarif::MultiformatMessageString::builder()
-                        .text(r.summary)
-                        .build(),
-                )
-                .full_description(
-                    sarif::MultiformatMessageString::builder()
-                        .text(r.summary)
-                        .build(),
-                )
-                .help(
-                    sarif::MultiformatMessageString::builder()
-                        .text(r.explanation)
-                        .markdown(r.explanation)
-                        .build(),
-                )
-                .default_configuration(
-                    sarif::ReportingConfiguration::builder()
-                        .level(level_str(r.default_level))
-                        .build(),
-                )
-                .build()
-        })
-        .collect();
-
+/// The results of one file.
+pub(super) fn results(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<sarif::Result> {
+    let index: BTreeMap<&str, usize> = rules().enumerate().map(|(i, r)| (r.code, i)).collect();
     let mut results = Vec::new();
-    for r in reports {
+    {
         let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
         for ((i, d), fp) in r.result.diagnostics.iter().enumerate().zip(fps) {
             let at = place(r, i, opts);
@@ -154,7 +123,42 @@ pub(super) fn render(reports: &[FileReport<'_>], opts: &RenderOptions) -> String
             results.push(result);
         }
     }
+    results
+}
 
+/// The log: one run with every rule and every file's results.
+pub(super) fn finish(results: Vec<sarif::Result>) -> String {
+    let all: Vec<_> = rules().collect();
+    let descriptors: Vec<sarif::ReportingDescriptor> = all
+        .iter()
+        .map(|r| {
+            sarif::ReportingDescriptor::builder()
+                .id(r.code)
+                .name(r.name)
+                .short_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text(r.summary)
+                        .build(),
+                )
+                .full_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text(r.summary)
+                        .build(),
+                )
+                .help(
+                    sarif::MultiformatMessageString::builder()
+                        .text(r.explanation)
+                        .markdown(r.explanation)
+                        .build(),
+                )
+                .default_configuration(
+                    sarif::ReportingConfiguration::builder()
+                        .level(level_str(r.default_level))
+                        .build(),
+                )
+                .build()
+        })
+        .collect();
     let driver = sarif::ToolComponent::builder()
         .name("warpscope")
         .semantic_version(env!("CARGO_PKG_VERSION"))

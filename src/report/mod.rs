@@ -1036,6 +1036,77 @@ pub fn render_json(report: &Report) -> String {
     s
 }
 
+/// An output format of a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// [`render_text`].
+    #[default]
+    Text,
+    /// [`render_markdown`].
+    Markdown,
+    /// [`render_json`].
+    Json,
+}
+
+/// Renders a report one file at a time, for callers that print each file
+/// as soon as it is analysed and then drop it (`warpscope report` over many
+/// files). The concatenation of [`ReportEmitter::file`]'s texts and
+/// [`ReportEmitter::finish`] is exactly what rendering the whole [`Report`]
+/// gives.
+#[derive(Debug)]
+pub struct ReportEmitter {
+    format: ReportFormat,
+    files: usize,
+}
+
+impl ReportEmitter {
+    /// An emitter for one format.
+    pub fn new(format: ReportFormat) -> ReportEmitter {
+        ReportEmitter { format, files: 0 }
+    }
+
+    /// The text for one more file.
+    pub fn file(&mut self, file: &SourceFile, analysis: &Analysis) -> String {
+        let first = self.files == 0;
+        self.files += 1;
+        let one = Report::from_analysis(file, analysis);
+        match self.format {
+            ReportFormat::Text | ReportFormat::Markdown => {
+                let body = if self.format == ReportFormat::Text {
+                    render_text(&one)
+                } else {
+                    render_markdown(&one)
+                };
+                if first {
+                    body
+                } else {
+                    format!("\n{body}")
+                }
+            }
+            ReportFormat::Json => {
+                let entry = serde_json::to_string_pretty(&one.files[0])
+                    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+                let entry: Vec<String> = entry.lines().map(|l| format!("    {l}")).collect();
+                let open = if first {
+                    format!("{{\n  \"version\": {REPORT_VERSION},\n  \"files\": [\n")
+                } else {
+                    ",\n".to_string()
+                };
+                open + &entry.join("\n")
+            }
+        }
+    }
+
+    /// The closing text, after the last file.
+    pub fn finish(self) -> String {
+        match self.format {
+            ReportFormat::Text | ReportFormat::Markdown => String::new(),
+            ReportFormat::Json if self.files == 0 => render_json(&Report::new()),
+            ReportFormat::Json => "\n  ]\n}\n".to_string(),
+        }
+    }
+}
+
 /// The last path component (either separator), so reports do not carry
 /// directories of the machine that compiled the kernel.
 fn file_name(path: &str) -> String {

@@ -310,3 +310,42 @@ fn markdown_layout() {
 fn json_layout() {
     insta::assert_snapshot!(render_json(&sample()));
 }
+
+/// Piece by piece, the emitter gives exactly the whole report's rendering.
+#[test]
+fn emitter_pieces_equal_the_whole_report() {
+    use crate::analysis::Options;
+    use crate::analyze;
+    use crate::report::{ReportEmitter, ReportFormat};
+    let texts = [
+        "bogus;\n",
+        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<2>;\n.reg .f32 %f<2>;\nld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 128;\nadd.s64 %rd2, %rd1, %rd2;\nld.global.f32 %f1, [%rd2];\nret;\n}\n",
+        "",
+    ];
+    let files: Vec<SourceFile> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| SourceFile::from_text(format!("f{i}.ptx"), *t))
+        .collect();
+    let analyses: Vec<_> = files
+        .iter()
+        .map(|f| analyze(f, &Options::default()))
+        .collect();
+    for (format, render) in [
+        (ReportFormat::Text, render_text as fn(&Report) -> String),
+        (ReportFormat::Markdown, render_markdown),
+        (ReportFormat::Json, render_json),
+    ] {
+        for n in [0, 1, 3] {
+            let mut e = ReportEmitter::new(format);
+            let mut pieces = String::new();
+            let mut part = Report::new();
+            for (f, a) in files.iter().zip(&analyses).take(n) {
+                pieces.push_str(&e.file(f, a));
+                part.add(f, a);
+            }
+            pieces.push_str(&e.finish());
+            assert_eq!(pieces, render(&part), "{format:?} over {n} files");
+        }
+    }
+}

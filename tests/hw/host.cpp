@@ -186,6 +186,7 @@ struct Param {
     bool tensormap = false;  // 2-D float32 tile map over `buffer` (dims, box below); passed by value (128 bytes)
     unsigned long long dims[2] = {0, 0};
     unsigned box[2] = {0, 0};
+    int swizzle = 0;  // CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B
     std::string type;    // scalar: s32 u32 s64 u64 f32; pointer: "ptr"
     std::string buffer;  // pointer only
     long long offset;    // pointer only: byte offset from the buffer's base
@@ -198,11 +199,17 @@ static Param S32(long long v) { Param p; p.pointer = false; p.type = "s32"; p.of
 static Param S64(long long v) { Param p = S32(v); p.type = "s64"; return p; }
 static Param U64(long long v) { Param p = S32(v); p.type = "u64"; return p; }
 // a CUtensorMap (cuTensorMapEncodeTiled: float32, rank 2, no interleave, no swizzle,
-// no L2 promotion, no OOB fill) over `b`: dims {cols, rows}, row pitch cols*4 bytes, box {bx, by}
+// no L2 promotion, no OOB fill; TMAP_SWZ128: 128-byte swizzle) over `b`: dims {cols, rows}, row pitch cols*4 bytes, box {bx, by}
 static Param TMAP(const char *b, unsigned long long cols, unsigned long long rows, unsigned bx, unsigned by)
 {
     Param p = P(b); p.tensormap = true; p.type = "tensormap";
     p.dims[0] = cols; p.dims[1] = rows; p.box[0] = bx; p.box[1] = by;
+    return p;
+}
+static Param TMAP_SWZ128(const char *b, unsigned long long cols, unsigned long long rows, unsigned bx, unsigned by)
+{
+    Param p = TMAP(b, cols, rows, bx, by);
+    p.swizzle = 3;
     return p;
 }
 
@@ -427,6 +434,28 @@ static void make_launches()
     CPA("cpa_cg16_dst2", "cpa_cg16_dst2", 0);
     CPA("cpa_cg16_dst8", "cpa_cg16_dst8", 0);
     CPA("cpa_cg16_dst_swz", "cpa_cg16_dst_swz", 0);
+    // follow-up sweeps: (source stride, source offset, destination stride) in bytes
+    struct Sw { const char *k; int sz; int ss, so, ds; };
+    const Sw sweeps[] = {
+        {"cpa_sweep_cg16", 16, 16, 0, 16}, {"cpa_sweep_cg16", 16, 16, 16, 16}, {"cpa_sweep_cg16", 16, 16, 32, 16},
+        {"cpa_sweep_cg16", 16, 16, 48, 16}, {"cpa_sweep_cg16", 16, 16, 64, 16}, {"cpa_sweep_cg16", 16, 16, 96, 16},
+        {"cpa_sweep_cg16", 16, 32, 0, 16}, {"cpa_sweep_cg16", 16, 48, 0, 16}, {"cpa_sweep_cg16", 16, 64, 0, 16},
+        {"cpa_sweep_cg16", 16, 128, 0, 16}, {"cpa_sweep_cg16", 16, 0, 0, 16}, {"cpa_sweep_cg16", 16, 16, 0, 32},
+        {"cpa_sweep_cg16", 16, 16, 0, 48}, {"cpa_sweep_cg16", 16, 16, 0, 64}, {"cpa_sweep_cg16", 16, 16, 0, 128},
+        {"cpa_sweep_cg16", 16, 16, 0, 0}, {"cpa_sweep_cg16", 16, 32, 0, 32}, {"cpa_sweep_cg16", 16, 0, 0, 0},
+        {"cpa_sweep_ca8", 8, 8, 0, 8}, {"cpa_sweep_ca8", 8, 8, 8, 8}, {"cpa_sweep_ca8", 8, 8, 24, 8},
+        {"cpa_sweep_ca8", 8, 16, 0, 8}, {"cpa_sweep_ca8", 8, 24, 0, 8}, {"cpa_sweep_ca8", 8, 0, 0, 8},
+        {"cpa_sweep_ca8", 8, 8, 0, 16}, {"cpa_sweep_ca8", 8, 8, 0, 128}, {"cpa_sweep_ca8", 8, 8, 0, 0},
+        {"cpa_sweep_ca4", 4, 4, 0, 4}, {"cpa_sweep_ca4", 4, 4, 4, 4}, {"cpa_sweep_ca4", 4, 8, 0, 4},
+        {"cpa_sweep_ca4", 4, 12, 0, 4}, {"cpa_sweep_ca4", 4, 0, 0, 4}, {"cpa_sweep_ca4", 4, 4, 0, 8},
+        {"cpa_sweep_ca4", 4, 4, 0, 128}, {"cpa_sweep_ca4", 4, 4, 0, 0},
+    };
+    for (const Sw &w : sweeps) {
+        char id[96];
+        snprintf(id, sizeof id, "%s_ss%d_so%d_ds%d", w.k, w.ss, w.so, w.ds);
+        L(id, M, w.k, 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(w.ss), S32(w.so), S32(w.ds)},
+          "source in + i * ss + so, destination (t & 31) * ds + (t >> 5) * 4096 (bytes)");
+    }
     for (const char *k : {"ldsm_plain_x1", "ldsm_plain_x2", "ldsm_plain_x4", "ldsm_plain_x4_trans", "ldsm_pad_x1",
                           "ldsm_pad_x2", "ldsm_pad_x4", "ldsm_pad_x2_trans", "ldsm_swz_x1", "ldsm_swz_x2",
                           "ldsm_swz_x4", "ldsm_swz_x4_trans", "ldsm_dense_x4", "stsm_plain_x1", "stsm_plain_x2",
@@ -439,11 +468,15 @@ static void make_launches()
       "one 4096-byte bulk copy per block");
     L("bulk_g2s_256x16", M, "bulk_g2s", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(256), S32(16)},
       "sixteen 256-byte bulk copies per block");
+    L("bulk_g2s_16x256", M, "bulk_g2s", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(16), S32(256)},
+      "256 bulk copies of 16 bytes per block (follow-up run)");
     L("bulk_s2g_4096", M, "bulk_s2g", 64, 1, 1, 128, 1, 1, {P("C"), S32(4096)});
     L("bulk_red_add_4096", M, "bulk_red_add", 64, 1, 1, 128, 1, 1, {P("C"), S32(4096)});
     L("bulk_prefetch_4096", M, "bulk_prefetch", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(4096)});
     L("tma2d_load", M, "tma2d_load", 64, 1, 1, 128, 1, 1, {TMAP("A", 1024, 1024, 32, 32), P("B")},
       "tensor map: float32 1024 x 1024 over A, box 32 x 32");
+    L("tma2d_load_swz128", M, "tma2d_load", 64, 1, 1, 128, 1, 1, {TMAP_SWZ128("A", 1024, 1024, 32, 32), P("B")},
+      "tensor map: float32 1024 x 1024 over A, box 32 x 32, 128-byte swizzle");
     L("tma2d_store", M, "tma2d_store", 64, 1, 1, 128, 1, 1, {TMAP("C", 1024, 1024, 32, 32), P("B")},
       "tensor map: float32 1024 x 1024 over C, box 32 x 32");
     L("pred_off_warps", M, "pred_off_warps", 128, 1, 1, 256, 1, 1, {P("A"), P("B")});
@@ -521,9 +554,9 @@ static void write_json(const char *path)
             if (p.tensormap)
                 fprintf(f, "%s{\"index\": %zu, \"kind\": \"tensormap\", \"buffer\": %s, \"offset_bytes\": %lld, "
                            "\"dtype\": \"float32\", \"dims\": [%llu, %llu], \"strides_bytes\": [%llu], \"box\": [%u, %u], "
-                           "\"element_strides\": [1, 1], \"interleave\": \"none\", \"swizzle\": \"none\", \"l2_promotion\": \"none\", \"oob_fill\": \"none\"}",
+                           "\"element_strides\": [1, 1], \"interleave\": \"none\", \"swizzle\": \"%s\", \"l2_promotion\": \"none\", \"oob_fill\": \"none\"}",
                         pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset, p.dims[0], p.dims[1], p.dims[0] * 4,
-                        p.box[0], p.box[1]);
+                        p.box[0], p.box[1], p.swizzle == 3 ? "128B" : "none");
             else if (p.pointer)
                 fprintf(f, "%s{\"index\": %zu, \"kind\": \"pointer\", \"buffer\": %s, \"offset_bytes\": %lld}",
                         pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset);
@@ -632,7 +665,7 @@ int main(int argc, char **argv)
                 unsigned estr[2] = {1, 1};
                 void *base = (void *)(buf(p.buffer).ptr + (unsigned long long)p.offset);
                 // 7 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; interleave, swizzle, L2 promotion, OOB fill all 0 (none)
-                check(p_cuTensorMapEncodeTiled(&maps[i], 7, 2, base, p.dims, strides, p.box, estr, 0, 0, 0, 0),
+                check(p_cuTensorMapEncodeTiled(&maps[i], 7, 2, base, p.dims, strides, p.box, estr, 0, p.swizzle, 0, 0),
                       "cuTensorMapEncodeTiled", l.id);
                 args[i] = &maps[i];
                 continue;

@@ -808,3 +808,28 @@ extern "C" __global__ void LB(128) pred_row_v4(const __half* x, __half* y, int n
     asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %5, 0;\n\t@q ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}" : "+r"(a), "+r"(b), "+r"(c), "+r"(d) : "l"(src), "r"(on) : "memory");
     asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %5, 0;\n\t@q st.global.v4.u32 [%4], {%0, %1, %2, %3};\n\t}" ::"r"(a + 1), "r"(b), "r"(c), "r"(d), "l"(dst), "r"(on) : "memory");
 }
+
+// ---------------------------------------------------------------------------
+// 6. cp.async parameter sweeps (follow-up run): source address in + i * ss + so,
+//    shared destination sb + (t & 31) * ds + (t >> 5) * 4096 (each warp its own 4 KB)
+// ---------------------------------------------------------------------------
+extern "C" __global__ void LB(128) cpa_sweep_ca4(const char* in, float* out, int ss, int so, int ds)
+{
+    CPA_HEAD
+    CP_ASYNC("ca", 4, sb + (t & 31) * ds + (t >> 5) * 4096, in + (size_t)i * ss + so);
+    CPA_TAIL
+}
+
+extern "C" __global__ void LB(128) cpa_sweep_ca8(const char* in, float* out, int ss, int so, int ds)
+{
+    CPA_HEAD
+    CP_ASYNC("ca", 8, sb + (t & 31) * ds + (t >> 5) * 4096, in + (size_t)i * ss + so);
+    CPA_TAIL
+}
+
+extern "C" __global__ void LB(128) cpa_sweep_cg16(const char* in, float* out, int ss, int so, int ds)
+{
+    CPA_HEAD
+    CP_ASYNC("cg", 16, sb + (t & 31) * ds + (t >> 5) * 4096, in + (size_t)i * ss + so);
+    CPA_TAIL
+}

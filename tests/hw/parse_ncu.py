@@ -548,7 +548,18 @@ def main_environment(args):
     m = re.search(r"--- g\+\+\n(.*)", txt)
     if m:
         env["host_compiler"] = m.group(1).strip()
+    m = re.search(r"--- nvdisasm\n.*?V(\S+)", txt, re.S)
+    if m:
+        env["nvdisasm"] = m.group(1)
+    m = re.search(r"--- python\n(\S+) torch (\S+) triton (\S+)", txt)
+    if m:
+        env["python"], env["torch"], env["triton"] = m.group(1), m.group(2), m.group(3)
     env["nvcc_flags"] = "-arch=sm_90 -lineinfo -O3"
+    env["nvcc_flags_sm90a"] = ("PTX: -gencode=arch=compute_90a,code=compute_90a -lineinfo -O3; "
+                               "cubin: -gencode=arch=compute_90a,code=sm_90a -lineinfo -O3 (modern90a)")
+    env["ncu_command_triton"] = ("ncu --section SourceCounters --section LaunchStats --metrics <kernel_metrics> "
+                                 "--import-source yes --clock-control none -k regex:^tt_ -o rep_triton "
+                                 "python3 tests/hw/triton_kernels.py <dir>")
     env["ncu_command"] = ("ncu --section SourceCounters --section LaunchStats --metrics <kernel_metrics> "
                           "--import-source yes --clock-control none -o rep <host>")
     if args.metrics:
