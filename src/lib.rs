@@ -113,6 +113,7 @@ pub mod source;
 pub mod suppress;
 pub mod syntax;
 pub mod triton;
+pub mod util;
 
 pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
 

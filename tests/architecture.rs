@@ -19,18 +19,29 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Paths into the PTX front end.
+const FRONT_END: &[&str] = &[
+    "crate::syntax",
+    "crate::sema",
+    "crate::lower",
+    "crate::pipeline",
+    "super::syntax",
+    "super::sema",
+    "warpscope::syntax",
+    "warpscope::sema",
+];
+
+/// Paths into the analysis.
+const ANALYSIS: &[&str] = &["crate::analysis", "super::analysis", "warpscope::analysis"];
+
 /// The lines of `files` that name the PTX front end.
 fn front_end_uses(files: &[PathBuf]) -> Vec<String> {
-    const FORBIDDEN: &[&str] = &[
-        "crate::syntax",
-        "crate::sema",
-        "crate::lower",
-        "crate::pipeline",
-        "super::syntax",
-        "super::sema",
-        "warpscope::syntax",
-        "warpscope::sema",
-    ];
+    uses_of(files, FRONT_END)
+}
+
+/// The lines of `files` (before their `#[cfg(test)]` module, outside
+/// comments) that name one of the `forbidden` paths.
+fn uses_of(files: &[PathBuf], forbidden: &[&str]) -> Vec<String> {
     let mut hits = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).expect("source file");
@@ -46,7 +57,7 @@ fn front_end_uses(files: &[PathBuf]) -> Vec<String> {
             if code.starts_with("//") {
                 continue;
             }
-            if FORBIDDEN.iter().any(|p| code.contains(p)) {
+            if forbidden.iter().any(|p| code.contains(p)) {
                 hits.push(format!("{}:{}: {}", f.display(), i + 1, code));
             }
         }
@@ -84,6 +95,21 @@ fn analysis_never_imports_syntax_or_sema() {
     );
 }
 
+/// "The IR does not import the analysis" (`ARCHITECTURE.md`): the IR (its
+/// SSA form included), the CFG, the ISA table and the utilities sit below
+/// the analysis, so a second front end and the analysis both build on them
+/// without a cycle.
+#[test]
+fn ir_never_imports_the_analysis() {
+    let files = sources(&["src/ir"], &["src/cfg.rs", "src/isa.rs", "src/util.rs"]);
+    let hits = uses_of(&files, ANALYSIS);
+    assert!(
+        hits.is_empty(),
+        "the IR names the analysis:\n{}",
+        hits.join("\n")
+    );
+}
+
 #[test]
 fn the_check_sees_a_violation() {
     let dir = std::env::temp_dir().join(format!("warpscope-arch-{}", std::process::id()));
@@ -98,4 +124,17 @@ fn the_check_sees_a_violation() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert!(hits[0].ends_with("use crate::syntax::ast::Module;"));
+    let hits = uses_of(
+        &[
+            PathBuf::from("src/ir/alu.rs"),
+            PathBuf::from("src/analysis/transfer.rs"),
+        ],
+        ANALYSIS,
+    );
+    assert!(hits.is_empty(), "{hits:?}");
+    let hits = uses_of(
+        &[PathBuf::from("src/lints/data_dependent_access.rs")],
+        ANALYSIS,
+    );
+    assert!(!hits.is_empty(), "a lint names the analysis");
 }

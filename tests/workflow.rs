@@ -330,11 +330,11 @@ fn triton_cache_folders_give_launch_facts() {
         "source",
         "tests/fixtures/triton/cache",
     ]);
+    // Only the path's end is machine-independent: the generating checkout's
+    // prefix is stripped only when the tests run from that very directory.
     for line in concise.stdout.lines() {
-        assert!(
-            line.starts_with("tests/fixtures/triton/kernels.py:"),
-            "{line}"
-        );
+        let (path, _) = line.split_once(".py:").expect(line);
+        assert!(path.ends_with("tests/fixtures/triton/kernels"), "{line}");
     }
 }
 

@@ -15,7 +15,7 @@
 use super::domain::{Cong, Sym};
 use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
-use super::{dataflow, launch, launch_totals, totals};
+use super::{caveat, dataflow, launch, launch_totals, totals};
 use crate::cfg::Cfg;
 use crate::ir::{Function, OpKind, Reg};
 use crate::source::{SourceFile, Span};
@@ -104,9 +104,9 @@ pub(crate) fn prepare<'a>(
 pub(crate) fn resolve_spaces(
     ir: &Function<'_>,
     p: &Prepared<'_>,
-) -> (HashMap<u32, Space>, HashMap<u32, String>) {
+) -> (HashMap<u32, Space>, HashMap<u32, Caveat>) {
     let mut spaces: HashMap<u32, Space> = HashMap::new();
-    let mut space_notes: HashMap<u32, String> = HashMap::new();
+    let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
@@ -127,10 +127,9 @@ pub(crate) fn resolve_spaces(
                             space = Space::Global;
                             space_notes.insert(
                                 i as u32,
-                                format!(
-                                    "generic address derived from the kernel pointer parameter {}: global",
-                                    p.params.get(k as usize).unwrap_or(&"?")
-                                ),
+                                Caveat::GenericFromPointerParam {
+                                    param: p.params.get(k as usize).unwrap_or(&"?").to_string(),
+                                },
                             );
                         }
                         Sym::Var(v) => {
@@ -178,7 +177,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     let mut sim: Option<totals::SimResult> = None;
     let mut totals_unavailable = None;
     match (launch.grid, launch.block) {
-        (Some(grid), launch::BlockShape::Known(block)) => {
+        (Some(grid), block @ launch::BlockShape::Known(_)) => {
             let si = totals::SimInputs {
                 block,
                 grid,
@@ -256,23 +255,12 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             caveats.push(n.clone());
         }
         if opts.arch == Arch::Sm60 && space == Space::Global && info.op == AccessOp::Load {
-            caveats.push(
-                "Pascal (sm_60/61): global loads are cached in L2 only and served in 32-byte transactions; the sector figures apply, the L1 line figure does not"
-                    .to_string(),
-            );
+            caveats.push(Caveat::PascalGlobalLoad);
         }
         if matches!(space, Space::Shared | Space::Local) {
-            caveats.push(format!(
-                "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
-                if space == Space::Shared {
-                    "shared"
-                } else {
-                    "local"
-                }
-            ));
+            caveats.push(Caveat::BytesTouchedNotTraffic { space });
         }
-        caveats.sort();
-        caveats.dedup();
+        caveat::sort_dedup(&mut caveats);
         accesses.push(Access {
             sass_offset: None,
             span,
@@ -303,10 +291,10 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     if let Some(s) = sim.as_ref() {
         if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;
-            caveats.push(format!(
-                "totals scaled from {} of {} blocks (simulation budget)",
-                s.blocks.0, s.blocks.1
-            ));
+            caveats.push(Caveat::TotalsScaled {
+                simulated: s.blocks.0,
+                total: s.blocks.1,
+            });
         }
     }
     KernelAnalysis {

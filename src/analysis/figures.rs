@@ -24,6 +24,7 @@
 //! The figures are per request of one warp; how many requests run is the
 //! launch simulation's business (`totals`).
 
+use super::caveat::Caveat;
 use super::cost::{
     self, cost_over_residues, element_sectors, ideal_sectors, random_cost, CostRange,
 };
@@ -49,7 +50,7 @@ pub struct StaticAccess {
     /// Active lanes.
     pub active: f64,
     /// What was assumed.
-    pub caveats: Vec<String>,
+    pub caveats: Vec<Caveat>,
 }
 
 fn sym_name(s: Sym, params: &[&str]) -> String {
@@ -122,15 +123,12 @@ pub fn static_access(
                     }
                     let cost = cost_over_residues(&residues, &dl, mask, bytes);
                     if residues.len() > 1 && !cost.is_exact() {
-                        caveats.push(format!(
-                            "the warp's base address is known only modulo {} (mod 128): figures are the mean over {} possible alignments (sectors {}..{}, lines {}..{})",
-                            128 / residues.len(),
-                            residues.len(),
-                            cost.sectors_min,
-                            cost.sectors_max,
-                            cost.lines_min,
-                            cost.lines_max
-                        ));
+                        caveats.push(Caveat::BaseAddressModulo {
+                            modulus: 128 / residues.len(),
+                            alignments: residues.len(),
+                            sectors: (cost.sectors_min, cost.sectors_max),
+                            lines: (cost.lines_min, cost.lines_max),
+                        });
                     }
                     let (pattern, stride) =
                         cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
@@ -174,10 +172,7 @@ pub fn static_access(
                         lines_min: 1.0,
                         lines_max: active as f64 * per,
                     };
-                    caveats.push(format!(
-                        "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
-                        syms.join(", ")
-                    ));
+                    caveats.push(Caveat::SymbolicStride { symbols: syms });
                     Some(StaticAccess {
                         wavefronts: None,
                         pattern: Pattern::Strided,
@@ -196,17 +191,12 @@ pub fn static_access(
                 Pattern::Random,
                 "data-dependent (address computed from loaded values)",
             );
-            s.caveats.push(
-                "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)"
-                    .to_string(),
-            );
+            s.caveats.push(Caveat::DataDependentAddress);
             Some(s)
         }
         _ => {
             let mut s = unresolved(Pattern::Unknown, "not resolved");
-            s.caveats.push(
-                "the analysis could not resolve the lane addresses: figures are bounds".to_string(),
-            );
+            s.caveats.push(Caveat::UnresolvedAddress);
             Some(s)
         }
     }
@@ -225,7 +215,7 @@ pub struct ClassFigures {
     /// Its lane pattern.
     pub lane_pattern: String,
     /// Its caveats, and the fixpoint's.
-    pub caveats: Vec<String>,
+    pub caveats: Vec<Caveat>,
 }
 
 /// Combines the figures of access `op` over the warp classes.
@@ -246,7 +236,7 @@ pub fn combine_classes(
     let (mut ideal, mut active) = (0.0, 0.0);
     let mut wf: Option<f64> = Some(0.0);
     let mut best: Option<(u32, StaticAccess)> = None;
-    let mut caveats: Vec<String> = Vec::new();
+    let mut caveats: Vec<Caveat> = Vec::new();
     for (c, r) in classes.iter().zip(results) {
         let Some(f) = r.accesses.get(&op) else {
             continue;
@@ -269,10 +259,9 @@ pub fn combine_classes(
             _ => None,
         };
         if r.gave_up {
-            caveats.push(format!(
-                "the fixpoint was cut after {} rounds",
-                dataflow::MAX_ROUNDS
-            ));
+            caveats.push(Caveat::FixpointCut {
+                rounds: dataflow::MAX_ROUNDS,
+            });
         }
         if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
             best = Some((c.weight, sa));
@@ -370,11 +359,7 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
     // The static analysis' reservations do not apply to figures measured on
     // the simulated launch.
     if !matches!(figs.pattern, Pattern::Random | Pattern::Unknown) {
-        figs.caveats.retain(|c| {
-            !c.starts_with("the warp's base address is known only modulo")
-                && !c.starts_with("the analysis could not resolve")
-                && !c.starts_with("the stride between lanes depends on")
-        });
+        figs.caveats.retain(|c| !c.is_about_static_lane_addresses());
     }
     (n * scale).round() as u64
 }

@@ -31,7 +31,7 @@
 //! at most 32 classes; a 1-D block whose size is a multiple of 32 has one.
 
 use super::domain::{Cong, Lanes, WARP};
-use super::model::{KernelAnalysis, LaunchConfig, Options, ParamKey};
+use super::model::{Caveat, KernelAnalysis, LaunchConfig, Options, ParamKey};
 use crate::ir::Function;
 
 /// The block shape of a launch, validated once.
@@ -82,7 +82,7 @@ pub struct Launch {
     /// Parameter values by index.
     pub params: Vec<Option<i64>>,
     /// What was assumed.
-    pub caveats: Vec<String>,
+    pub caveats: Vec<Caveat>,
 }
 
 fn glob_matches(glob: &str, names: &[&str]) -> bool {
@@ -135,15 +135,10 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
     } else if let Some(b) = func.launch.maxntid {
         let block = BlockShape::known(b);
         let b = block.dims();
-        caveats.push(format!(
-            "block shape taken from .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
-            b[0], b[1], b[2]
-        ));
+        caveats.push(Caveat::BlockFromMaxntid { dims: b });
         block
     } else {
-        caveats.push(
-            "no block shape known: assumed a 1-D block whose size is a multiple of 32".to_string(),
-        );
+        caveats.push(Caveat::BlockAssumed1D);
         BlockShape::Assumed1D
     };
     let grid = per_kernel

@@ -58,6 +58,7 @@
 //! or direct use marks it as a pointer), `shared`/`local` when derived from a
 //! variable of that space, `generic` otherwise.
 
+pub mod caveat;
 pub mod cost;
 pub mod dataflow;
 pub mod domain;
@@ -70,6 +71,7 @@ pub mod model;
 pub mod totals;
 pub mod transfer;
 
+pub use caveat::Caveat;
 pub use driver::analyze_function;
 pub use explain::{explain_register, RegisterFacts};
 pub use model::*;

@@ -1,6 +1,7 @@
 //! The results of the warp address analysis: plain data, serialisable as the
 //! stable JSON contract (`version: 1`; fields may be added, none renamed).
 
+pub use super::caveat::Caveat;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use serde::Serialize;
@@ -396,8 +397,9 @@ pub struct Access {
     /// Shared memory only: bank-conflict wavefronts per request (32 banks of
     /// 4 bytes), when the lane addresses are resolved.
     pub shared_wavefronts: Option<f64>,
-    /// Why the figures are bounds rather than exact, if they are.
-    pub caveats: Vec<String>,
+    /// Why the figures are bounds rather than exact, if they are (each
+    /// serialised as its message).
+    pub caveats: Vec<Caveat>,
     /// SASS input: the instruction's byte offset in its function (the
     /// `/*0120*/` of the listing, the address Nsight Compute shows).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -535,8 +537,9 @@ pub struct KernelAnalysis {
     pub totals: Option<Totals>,
     /// Why totals could not be derived.
     pub totals_unavailable: Option<String>,
-    /// What was assumed for the whole kernel (block shape, …).
-    pub caveats: Vec<String>,
+    /// What was assumed for the whole kernel (block shape, …), each
+    /// serialised as its message.
+    pub caveats: Vec<Caveat>,
     /// Span of the kernel's name.
     #[serde(skip)]
     pub span: Span,

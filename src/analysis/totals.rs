@@ -54,6 +54,7 @@
 
 use super::cost::{classify, element_sectors, ideal_sectors, request_cost, shared_wavefronts};
 use super::domain::{Lanes, WARP};
+use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::transfer::{compare, eval_scalar, AluOp};
 use crate::ir::{Function as Lowered, OpKind, Special, Src};
@@ -111,8 +112,10 @@ pub struct SimResult {
 /// What the simulation needs to know.
 #[derive(Clone, Debug)]
 pub struct SimInputs {
-    /// Block shape.
-    pub block: [u32; 3],
+    /// Block shape, validated once by the launch resolution (every
+    /// dimension at least 1; an assumed shape simulates its reported
+    /// `[32, 1, 1]`).
+    pub block: BlockShape,
     /// Grid shape.
     pub grid: [u32; 3],
     /// Parameter values, by index.
@@ -198,7 +201,7 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
             let d = |x: u8| x.min(2) as usize;
             match sp {
                 Special::Tid(x) => Ok(w.tid[d(*x)][l]),
-                Special::Ntid(x) => Ok(w.inputs.block[d(*x)] as i64),
+                Special::Ntid(x) => Ok(w.inputs.block.dims()[d(*x)] as i64),
                 Special::Ctaid(x) => Ok(w.ctaid[d(*x)]),
                 Special::Nctaid(x) => Ok(w.inputs.grid[d(*x)] as i64),
                 Special::LaneId => Ok(l as i64),
@@ -291,7 +294,7 @@ pub fn simulate(
     inputs: &SimInputs,
     spaces: &HashMap<u32, Space>,
 ) -> Result<SimResult, SimError> {
-    let [bx, by, bz] = inputs.block.map(|d| d.max(1) as u64);
+    let [bx, by, bz] = inputs.block.dims().map(u64::from);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
     let threads = bx * by * bz;
     let nwarps = threads.div_ceil(WARP as u64);

@@ -8,6 +8,7 @@ use super::ExitCode;
 use std::io::Write;
 use warpscope::cfg::Cfg;
 use warpscope::diagnostic::Diagnostic;
+use warpscope::ir::ssa::Ssa;
 use warpscope::source::SourceFile;
 
 /// Output format of `warpscope cfg`.
@@ -31,6 +32,11 @@ pub struct CfgArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CfgFormat::Text)]
     pub format: CfgFormat,
+    /// Print the SSA form instead: each block's phis and each instruction's
+    /// values written and read (`v7:%r1`, a guarded write with the value it
+    /// merges with).
+    #[arg(long, conflicts_with = "format")]
+    pub ssa: bool,
 }
 
 /// A `--kernel` glob, matched against the mangled name, the demangled name
@@ -99,13 +105,14 @@ pub fn run(a: CfgArgs) -> ExitCode {
         if f.body.is_none() || !filter.matches(f.name.text) {
             continue;
         }
-        if matched > 0 && a.format == CfgFormat::Text {
+        if matched > 0 && (a.format == CfgFormat::Text || a.ssa) {
             out.push('\n');
         }
         matched += 1;
         let ir = warpscope::lower::ptx::lower_standalone(f);
         let cfg = Cfg::build(&ir);
         out.push_str(&match a.format {
+            _ if a.ssa => Ssa::build(&ir, &cfg).render_text(&ir, &cfg, file),
             CfgFormat::Text => cfg.render_text(&ir, file),
             CfgFormat::Dot => cfg.render_dot(&ir, file),
         });

@@ -42,13 +42,18 @@
 //!   module's, then the body's), and the `.loc` table with full inline chains
 //!   ([`Loc::inlined_at`]).
 //!
-//! # Values: registers, not SSA (yet)
+//! # Values: registers, and SSA beside them
 //!
-//! Values are *registers* that may be assigned many times, as in PTX; the
-//! dataflow keeps a register file per block. SSA form (one definition per
-//! value, block parameters at joins) is not built yet: it is the next step
-//! for the sparse analysis of issue 10, and fits this layout (ops keep their
-//! ids; an SSA pass would add a value arena and a side table of definitions).
+//! Operands are *registers* that may be assigned many times, as in PTX. The
+//! SSA form ([`ssa::Ssa`]) is a side structure over a function and its CFG:
+//! a value arena with one value per definition, phis at the joins, and
+//! tables from each op's register reads and writes to values, so the ops
+//! keep their ids and every consumer chooses the view it needs.
+//!
+//! The IR's instruction vocabulary ([`alu`]: [`Alu`], the integer operation
+//! and its type) lives here; what an instruction does to abstract values is
+//! the analysis' business. The IR never imports the analysis
+//! (`tests/architecture.rs`).
 //!
 //! # Invariants
 //!
@@ -58,8 +63,11 @@
 //! - Branch targets are ops of [`Form::Label`].
 //! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
 
-use crate::analysis::transfer::Alu;
+pub mod alu;
+pub mod ssa;
+
 use crate::source::Span;
+pub use alu::Alu;
 use serde::Serialize;
 
 /// Index of an operation in [`Function::ops`] (equal to the source

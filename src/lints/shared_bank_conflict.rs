@@ -90,7 +90,7 @@ pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
             fmt_num(ideal)
         ));
         // Caveats about L1 lines and L2 sectors do not concern banks.
-        for c in a.caveats.iter().filter(|c| !c.contains("sectors")) {
+        for c in a.caveats.iter().filter(|c| !c.is_about_lines_and_sectors()) {
             notes.push(format!("caveat: {c}"));
         }
         out.push(Finding {

@@ -1,10 +1,10 @@
 //! Module-level facts for PTX lowering: variables, the `.file` table,
 //! directive values, branch-target names, and `.loc` inline chains.
 
-use crate::analysis::domain::FastMap as HashMap;
-use crate::analysis::transfer::Ty;
+use crate::ir::alu::Ty;
 use crate::ir::{Loc, LocId, Space, Variable};
 use crate::syntax::ast::{Function, Module, OperandKind, StateSpace};
+use crate::util::FastMap as HashMap;
 
 /// The variables one declaration declares (name, space, alignment).
 pub(crate) fn variables<'a, 'src>(

@@ -21,8 +21,7 @@
 
 use super::module::{dims, symbol_name, variables, LocChains};
 pub use super::module::{module_files, module_globals};
-use crate::analysis::domain::FastMap as HashMap;
-use crate::analysis::transfer::{decode, Ty};
+use crate::ir::alu::{decode, Ty};
 use crate::ir::{
     AccessOp, CacheHints, Form, Function as IrFunction, FunctionKind as IrKind, LaunchDirectives,
     LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Space, Src, Variable,
@@ -31,6 +30,7 @@ use crate::sema::{LabelCursor, Scopes};
 use crate::syntax::ast::{
     Function, FunctionKind, Instruction, Operand, OperandKind, StateSpace, StmtId, StmtKind,
 };
+use crate::util::FastMap as HashMap;
 
 struct Ctx<'a, 'src> {
     cursor: LabelCursor<'a, 'src>,

@@ -684,7 +684,7 @@ mod tests {
             accesses: vec![a.clone()],
             totals: None,
             totals_unavailable: None,
-            caveats: vec!["block shape assumed (256,1,1)".into()],
+            caveats: vec![warpscope::analysis::Caveat::BlockAssumed1D],
             span: Span::default(),
         };
         (k, a)
@@ -705,7 +705,7 @@ mod tests {
         | active lanes | 32 of 32 |
         | CUDA source | `kernels.cu:6:5` |
 
-        - block shape assumed (256,1,1)
+        - no block shape known: assumed a 1-D block whose size is a multiple of 32
         ");
     }
 

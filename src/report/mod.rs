@@ -377,7 +377,7 @@ impl KernelReport {
             },
             totals: kernel.totals.as_ref().map(LaunchTotals::new),
             totals_unavailable: kernel.totals_unavailable.clone(),
-            caveats: kernel.caveats.clone(),
+            caveats: kernel.caveats.iter().map(ToString::to_string).collect(),
             accesses,
             summary,
         }
@@ -641,7 +641,7 @@ impl AccessRow {
                 .filter(|w| w.is_finite())
                 .map(round4),
             launch,
-            caveats: access.caveats.clone(),
+            caveats: access.caveats.iter().map(ToString::to_string).collect(),
         }
     }
 }

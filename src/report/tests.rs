@@ -247,7 +247,9 @@ fn sample() -> Report {
         blocks_total: 79,
     };
     let mut with_caveat = kernel(accesses, Some(totals));
-    with_caveat.caveats.push("a kernel-wide assumption".into());
+    with_caveat
+        .caveats
+        .push(crate::analysis::Caveat::BlockAssumed1D);
     // The store was inlined from a helper at line 23 into the kernel at line 30.
     if let Some(loc) = with_caveat.accesses[2].source.as_mut() {
         loc.inlined_at = Some(Box::new(SourceLocation {
@@ -271,10 +273,9 @@ fn sample() -> Report {
     shared.stride_bytes = Some(128);
     shared.shared_wavefronts = Some(32.0);
     with_caveat.accesses.push(shared);
-    with_caveat.accesses[1].caveats.push(
-        "address depends on loaded data (`off[i]`): expected value over uniformly random indices"
-            .into(),
-    );
+    with_caveat.accesses[1]
+        .caveats
+        .push(crate::analysis::Caveat::DataDependentAddress);
     let file = SourceFile::from_text("examples/kernels/indirect/indirect.ptx", "\n\n\n.bogus\n");
     let analysis = Analysis {
         kernels: vec![with_caveat, {

@@ -184,8 +184,9 @@ static void make_buffers()
 struct Param {
     bool pointer;
     bool tensormap = false;  // 2-D float32 tile map over `buffer` (dims, box below); passed by value (128 bytes)
-    unsigned long long dims[2] = {0, 0};
-    unsigned box[2] = {0, 0};
+    unsigned rank = 2;
+    unsigned long long dims[3] = {0, 0, 0};
+    unsigned box[3] = {0, 0, 0};
     int swizzle = 0;  // CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B
     std::string type;    // scalar: s32 u32 s64 u64 f32; pointer: "ptr"
     std::string buffer;  // pointer only
@@ -204,6 +205,13 @@ static Param TMAP(const char *b, unsigned long long cols, unsigned long long row
 {
     Param p = P(b); p.tensormap = true; p.type = "tensormap";
     p.dims[0] = cols; p.dims[1] = rows; p.box[0] = bx; p.box[1] = by;
+    return p;
+}
+// rank 1 or 3 float32 tile maps (packed rows: strides are products of the dims)
+static Param TMAP_N(const char *b, unsigned rank, std::vector<unsigned long long> dims, std::vector<unsigned> box)
+{
+    Param p = P(b); p.tensormap = true; p.type = "tensormap"; p.rank = rank;
+    for (unsigned k = 0; k < rank; ++k) { p.dims[k] = dims[k]; p.box[k] = box[k]; }
     return p;
 }
 static Param TMAP_SWZ128(const char *b, unsigned long long cols, unsigned long long rows, unsigned bx, unsigned by)
@@ -477,6 +485,16 @@ static void make_launches()
       "tensor map: float32 1024 x 1024 over A, box 32 x 32");
     L("tma2d_load_swz128", M, "tma2d_load", 64, 1, 1, 128, 1, 1, {TMAP_SWZ128("A", 1024, 1024, 32, 32), P("B")},
       "tensor map: float32 1024 x 1024 over A, box 32 x 32, 128-byte swizzle");
+    for (int st : {16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 192, 256}) {  // 16-byte aligned rows (ldmatrix needs them)
+        char id[64];
+        snprintf(id, sizeof id, "ldsm_x4_stride%d", st);
+        L(id, M, "ldsm_x4_stride", 64, 1, 1, 128, 1, 1, {P("B"), S32(st)},
+          "ldmatrix .x4, row stride in bytes (third run)");
+    }
+    L("tma1d_load", M, "tma1d_load", 64, 1, 1, 128, 1, 1, {TMAP_N("A", 1, {1048576}, {256}), P("B")},
+      "tensor map: float32 rank 1 over A (1,048,576 elements), box 256 (third run)");
+    L("tma3d_load", M, "tma3d_load", 64, 1, 1, 128, 1, 1, {TMAP_N("A", 3, {64, 64, 64}, {32, 8, 4}), P("B")},
+      "tensor map: float32 64 x 64 x 64 over A, box 32 x 8 x 4 (third run)");
     L("tma2d_store", M, "tma2d_store", 64, 1, 1, 128, 1, 1, {TMAP("C", 1024, 1024, 32, 32), P("B")},
       "tensor map: float32 1024 x 1024 over C, box 32 x 32");
     L("pred_off_warps", M, "pred_off_warps", 128, 1, 1, 256, 1, 1, {P("A"), P("B")});
@@ -551,13 +569,22 @@ static void write_json(const char *path)
         fprintf(f, "     \"params\": [");
         for (size_t pi = 0; pi < l.params.size(); ++pi) {
             const Param &p = l.params[pi];
-            if (p.tensormap)
+            if (p.tensormap) {
+                std::string dims, strides, box, es;
+                unsigned long long pitch = 4;
+                for (unsigned k = 0; k < p.rank; ++k) {
+                    dims += (k ? ", " : "") + std::to_string(p.dims[k]);
+                    box += (k ? ", " : "") + std::to_string(p.box[k]);
+                    es += k ? ", 1" : "1";
+                    pitch *= p.dims[k];
+                    if (k + 1 < p.rank) strides += (k ? ", " : "") + std::to_string(pitch);
+                }
                 fprintf(f, "%s{\"index\": %zu, \"kind\": \"tensormap\", \"buffer\": %s, \"offset_bytes\": %lld, "
-                           "\"dtype\": \"float32\", \"dims\": [%llu, %llu], \"strides_bytes\": [%llu], \"box\": [%u, %u], "
-                           "\"element_strides\": [1, 1], \"interleave\": \"none\", \"swizzle\": \"%s\", \"l2_promotion\": \"none\", \"oob_fill\": \"none\"}",
-                        pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset, p.dims[0], p.dims[1], p.dims[0] * 4,
-                        p.box[0], p.box[1], p.swizzle == 3 ? "128B" : "none");
-            else if (p.pointer)
+                           "\"dtype\": \"float32\", \"rank\": %u, \"dims\": [%s], \"strides_bytes\": [%s], \"box\": [%s], "
+                           "\"element_strides\": [%s], \"interleave\": \"none\", \"swizzle\": \"%s\", \"l2_promotion\": \"none\", \"oob_fill\": \"none\"}",
+                        pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset, p.rank, dims.c_str(), strides.c_str(),
+                        box.c_str(), es.c_str(), p.swizzle == 3 ? "128B" : "none");
+            } else if (p.pointer)
                 fprintf(f, "%s{\"index\": %zu, \"kind\": \"pointer\", \"buffer\": %s, \"offset_bytes\": %lld}",
                         pi ? ", " : "", pi, jstr(p.buffer).c_str(), p.offset);
             else
@@ -661,11 +688,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < l.params.size(); ++i) {
             const Param &p = l.params[i];
             if (p.tensormap) {
-                unsigned long long strides[1] = {p.dims[0] * 4};
-                unsigned estr[2] = {1, 1};
+                unsigned long long strides[2] = {p.dims[0] * 4, p.dims[0] * p.dims[1] * 4};
+                unsigned estr[3] = {1, 1, 1};
                 void *base = (void *)(buf(p.buffer).ptr + (unsigned long long)p.offset);
                 // 7 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; interleave, swizzle, L2 promotion, OOB fill all 0 (none)
-                check(p_cuTensorMapEncodeTiled(&maps[i], 7, 2, base, p.dims, strides, p.box, estr, 0, p.swizzle, 0, 0),
+                check(p_cuTensorMapEncodeTiled(&maps[i], 7, p.rank, base, p.dims, strides, p.box, estr, 0, p.swizzle, 0, 0),
                       "cuTensorMapEncodeTiled", l.id);
                 args[i] = &maps[i];
                 continue;

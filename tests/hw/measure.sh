@@ -132,7 +132,7 @@ echo "kernel-level metrics: $METRICS"
 stamp "profile"
 $NCU --section SourceCounters --section LaunchStats ${METRICS:+--metrics $METRICS} \
      --import-source yes --clock-control none -f -o "$OUTDIR/rep" \
-     "$BUILD/host" --modules "$BUILD" > "$OUTDIR/ncu_profile.log" 2>&1
+     "$BUILD/host" --modules "$BUILD" --skip "$OUTDIR/skip.txt" > "$OUTDIR/ncu_profile.log" 2>&1
 echo "ncu exit $?"; tail -5 "$OUTDIR/ncu_profile.log"
 
 stamp "export"

@@ -833,3 +833,54 @@ extern "C" __global__ void LB(128) cpa_sweep_cg16(const char* in, float* out, in
     CP_ASYNC("cg", 16, sb + (t & 31) * ds + (t >> 5) * 4096, in + (size_t)i * ss + so);
     CPA_TAIL
 }
+
+// ---------------------------------------------------------------------------
+// 7. third run: ldmatrix .x4 at a runtime row stride (bytes), and 1-D / 3-D
+//    tensor copies (float32 tensor maps passed by value)
+// ---------------------------------------------------------------------------
+// lane l addresses row (l & 15) of 16-byte chunk (l >> 4); warp w's rows start at 16 w
+extern "C" __global__ void LB(128) ldsm_x4_stride(float* out, int stride)
+{
+    __shared__ __align__(128) unsigned char s[64 * 256 + 64];
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
+    unsigned sb = smem_u32(s);
+    unsigned r0, r1, r2, r3;
+    LDSM_X4(sb + (16 * w + (lane & 15)) * stride + (lane >> 4) * 16);
+    LDSM_TAIL
+}
+
+// 1-D: block b loads elements 256 b .. 256 b + 255 (box 256 = 1024 bytes)
+extern "C" __global__ void LB(128) tma1d_load(const __grid_constant__ TMap tm, float* out)
+{
+    __shared__ __align__(1024) float s[256];
+    __shared__ __align__(8) unsigned long long bar;
+    int t = threadIdx.x;
+    unsigned sb = smem_u32(s), mb = smem_u32(&bar);
+    if (t == 0) mbar_init(mb);
+    __syncthreads();
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 1024;" ::"r"(mb) : "memory");
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];" ::"r"(sb), "l"(&tm), "r"((int)blockIdx.x * 256), "r"(mb) : "memory");
+    }
+    mbar_wait(mb, 0);
+    out[blockIdx.x * 128 + t] = s[t];
+}
+
+// 3-D: a 64 x 64 x 64 float32 tensor, box 32 x 8 x 4 (4096 bytes); block b loads
+// the box at x = 32 (b % 2), y = 8 ((b / 2) % 8), z = 4 (b / 16)
+extern "C" __global__ void LB(128) tma3d_load(const __grid_constant__ TMap tm, float* out)
+{
+    __shared__ __align__(1024) float s[1024];
+    __shared__ __align__(8) unsigned long long bar;
+    int t = threadIdx.x;
+    unsigned sb = smem_u32(s), mb = smem_u32(&bar);
+    if (t == 0) mbar_init(mb);
+    __syncthreads();
+    int b = blockIdx.x, x = 32 * (b % 2), y = 8 * ((b / 2) % 8), z = 4 * (b / 16);
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 4096;" ::"r"(mb) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(sb), "l"(&tm), "r"(x), "r"(y), "r"(z), "r"(mb) : "memory");
+    }
+    mbar_wait(mb, 0);
+    out[blockIdx.x * 128 + t] = s[t];
+}

@@ -63,6 +63,21 @@ def matrix_ops():
     ok, bad = 0, []
     for l in D["launches"]:
         m = re.match(r"(ldsm|stsm)_(plain|pad|swz|dense)_x(\d)(_trans)?$", l["id"])
+        st = re.match(r"ldsm_x4_stride(\d+)$", l["id"])
+        if st:
+            stride = int(st.group(1))
+            a = [a for a in l["accesses"] if a["op"] == "ldmatrix"][0]
+            total = 0
+            for w in range(4):
+                for k in range(4):
+                    total += bank_rule([((16 * w + ((8 * k + j) & 15)) * stride + ((8 * k + j) >> 4) * 16, 16)
+                                        for j in range(8)])
+            pred, meas = total / 4, a["per_request"]["shared_wavefronts"]
+            if abs(pred - meas) < 1e-9:
+                ok += 1
+            else:
+                bad.append("%s: rule %s, measured %s" % (l["id"], pred, meas))
+            continue
         if not m:
             continue
         layout, x = m.group(2), int(m.group(3))

@@ -1,0 +1,222 @@
+//! Caveats: what a figure rests on, as typed facts.
+//!
+//! An access's figures, or a kernel's, can rest on an assumption (a block
+//! shape nobody gave), be bounds rather than exact values (an address the
+//! analysis could not resolve), or be averaged over what is not known (the
+//! alignment of a base address). Each such reservation is one [`Caveat`]
+//! variant carrying its facts; its message is its [`Display`](fmt::Display)
+//! form.
+//!
+//! Code that must treat some caveats differently asks the variant, never
+//! the text: the launch simulation drops the static analysis' reservations
+//! about lane addresses once it has measured the requests
+//! ([`Caveat::is_about_static_lane_addresses`]), and the bank-conflict lint
+//! leaves out those that describe L1 lines and L2 sectors only
+//! ([`Caveat::is_about_lines_and_sectors`]).
+//!
+//! In the JSON contract (version 1) a caveat is its message, a string,
+//! exactly as before the enum existed: [`Caveat`] serialises through its
+//! `Display` form, and the messages keep their text.
+
+use super::model::Space;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// One reservation about an access's or a kernel's figures.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Caveat {
+    /// The warp's base address is known only modulo `128 / alignments`
+    /// bytes: figures are the mean over the possible alignments.
+    BaseAddressModulo {
+        /// The modulus the base is known to (bytes).
+        modulus: usize,
+        /// How many alignments mod 128 remain possible.
+        alignments: usize,
+        /// Sectors per request over those alignments (min, max).
+        sectors: (f64, f64),
+        /// L1 lines per request over those alignments (min, max).
+        lines: (f64, f64),
+    },
+    /// The stride between lanes is symbolic (depends on these names).
+    SymbolicStride {
+        /// The symbols the stride depends on (parameter names, …).
+        symbols: Vec<String>,
+    },
+    /// The address depends on loaded data.
+    DataDependentAddress,
+    /// The lane addresses could not be resolved: figures are bounds.
+    UnresolvedAddress,
+    /// The dataflow fixpoint was cut after this many rounds.
+    FixpointCut {
+        /// The round limit.
+        rounds: usize,
+    },
+    /// A generic address proven global because it derives from a kernel
+    /// pointer parameter.
+    GenericFromPointerParam {
+        /// The parameter's name.
+        param: String,
+    },
+    /// Pascal (`sm_60`/`sm_61`): global loads go through L2 only.
+    PascalGlobalLoad,
+    /// Shared or local memory: lines and sectors count bytes touched, not
+    /// L1/L2 traffic.
+    BytesTouchedNotTraffic {
+        /// `Shared` or `Local`.
+        space: Space,
+    },
+    /// The block shape comes from `.maxntid` (an upper bound).
+    BlockFromMaxntid {
+        /// The `.maxntid` dimensions.
+        dims: [u32; 3],
+    },
+    /// No block shape was known: a 1-D block of a multiple of 32 was assumed.
+    BlockAssumed1D,
+    /// The totals were scaled from a part of the grid (simulation budget).
+    TotalsScaled {
+        /// Blocks simulated.
+        simulated: u64,
+        /// Blocks in the grid.
+        total: u64,
+    },
+}
+
+impl Caveat {
+    /// True for the static analysis' reservations about the lane addresses
+    /// (unknown alignment, symbolic stride, unresolved address): they no
+    /// longer apply to figures measured on the simulated launch.
+    pub fn is_about_static_lane_addresses(&self) -> bool {
+        matches!(
+            self,
+            Caveat::BaseAddressModulo { .. }
+                | Caveat::UnresolvedAddress
+                | Caveat::SymbolicStride { .. }
+        )
+    }
+
+    /// True for caveats that qualify L1-line and L2-sector figures only, and
+    /// say nothing about shared-memory banks.
+    pub fn is_about_lines_and_sectors(&self) -> bool {
+        matches!(
+            self,
+            Caveat::BaseAddressModulo { .. }
+                | Caveat::DataDependentAddress
+                | Caveat::BytesTouchedNotTraffic { .. }
+        )
+    }
+}
+
+impl fmt::Display for Caveat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Caveat::BaseAddressModulo {
+                modulus,
+                alignments,
+                sectors,
+                lines,
+            } => write!(
+                f,
+                "the warp's base address is known only modulo {modulus} (mod 128): figures are the mean over {alignments} possible alignments (sectors {}..{}, lines {}..{})",
+                sectors.0, sectors.1, lines.0, lines.1
+            ),
+            Caveat::SymbolicStride { symbols } => write!(
+                f,
+                "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
+                symbols.join(", ")
+            ),
+            Caveat::DataDependentAddress => f.write_str(
+                "the address depends on loaded data: sectors are bounded by one element (all lanes alike) and one element per lane (the expected value for random addresses over a large array)",
+            ),
+            Caveat::UnresolvedAddress => f.write_str(
+                "the analysis could not resolve the lane addresses: figures are bounds",
+            ),
+            Caveat::FixpointCut { rounds } => {
+                write!(f, "the fixpoint was cut after {rounds} rounds")
+            }
+            Caveat::GenericFromPointerParam { param } => write!(
+                f,
+                "generic address derived from the kernel pointer parameter {param}: global"
+            ),
+            Caveat::PascalGlobalLoad => f.write_str(
+                "Pascal (sm_60/61): global loads are cached in L2 only and served in 32-byte transactions; the sector figures apply, the L1 line figure does not",
+            ),
+            Caveat::BytesTouchedNotTraffic { space } => write!(
+                f,
+                "{} memory: lines and sectors describe the bytes touched, not L1/L2 traffic",
+                if *space == Space::Shared {
+                    "shared"
+                } else {
+                    "local"
+                }
+            ),
+            Caveat::BlockFromMaxntid { dims } => write!(
+                f,
+                "block shape taken from .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
+                dims[0], dims[1], dims[2]
+            ),
+            Caveat::BlockAssumed1D => f.write_str(
+                "no block shape known: assumed a 1-D block whose size is a multiple of 32",
+            ),
+            Caveat::TotalsScaled { simulated, total } => write!(
+                f,
+                "totals scaled from {simulated} of {total} blocks (simulation budget)"
+            ),
+        }
+    }
+}
+
+impl Serialize for Caveat {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Sorts caveats by their message and drops repeats (the order of the
+/// messages in the JSON contract).
+pub fn sort_dedup(caveats: &mut Vec<Caveat>) {
+    caveats.sort_by_cached_key(|c| c.to_string());
+    caveats.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialises_as_its_message() {
+        let c = Caveat::TotalsScaled {
+            simulated: 4,
+            total: 9,
+        };
+        assert_eq!(
+            serde_json::to_string(&c).unwrap(),
+            "\"totals scaled from 4 of 9 blocks (simulation budget)\""
+        );
+        let c = Caveat::BaseAddressModulo {
+            modulus: 16,
+            alignments: 8,
+            sectors: (4.0, 5.0),
+            lines: (1.0, 2.0),
+        };
+        assert_eq!(c.to_string(), "the warp's base address is known only modulo 16 (mod 128): figures are the mean over 8 possible alignments (sectors 4..5, lines 1..2)");
+    }
+
+    #[test]
+    fn sorted_by_message() {
+        let mut v = vec![
+            Caveat::UnresolvedAddress,
+            Caveat::BlockAssumed1D,
+            Caveat::UnresolvedAddress,
+            Caveat::DataDependentAddress,
+        ];
+        sort_dedup(&mut v);
+        assert_eq!(
+            v,
+            vec![
+                Caveat::BlockAssumed1D,
+                Caveat::DataDependentAddress,
+                Caveat::UnresolvedAddress
+            ]
+        );
+    }
+}
