@@ -8,6 +8,7 @@
 #   --no-cu          skip (b): examples/**/*.cu, tests/hw/*.cu, tests/corpus/src/*.cu -> PTX
 #   --no-triton      skip (c): Triton kernels (scripts/triton_ptx.py) -> PTX
 #   --keep-unpacked  keep the unzipped library .so files (about 1.6 GB) after extraction
+#   --no-sass        skip the SASS listings of the libraries (see libs/ below)
 #   --tools-only     only install the CUDA tools into $WARPSCOPE_CUDA and print two lines:
 #                    CUDA 13 bin dir (nvcc, ptxas, cuobjdump) and the CUDA 12 ptxas
 #                    (for sm_70); used by scripts/check-corpus.sh
@@ -15,6 +16,9 @@
 # Output ($WARPSCOPE_CORPUS, default <repo>/.corpus/, git-ignored):
 #   libs/<wheel>-<version>/<lib.so>/<lib>.<n>.sm_XX.ptx   every PTX module cuobjdump -xptx all
 #                                                         finds in every .so of the wheel
+#   libs/<wheel>-<version>/<lib.so>/<lib.so>.sm_XX.sass   cuobjdump -sass -arch sm_XX of the .so, for
+#                                                         each of $SASS_ARCHS (warpscope parse --stats
+#                                                         over them: zero diagnostics expected)
 #   cu/<path_of_source>/<name>.sm_XX.ptx                  nvcc -ptx -lineinfo -arch=sm_XX
 #   triton/triton_<kernel>_sm<XX>.ptx                     Triton 3.x, no GPU needed
 #   MANIFEST.tsv                                          path, bytes, where it came from
@@ -49,15 +53,17 @@ CUDART12_VER=${CUDART12_VER:-12.9.79}      # nvidia-cuda-runtime-cu12 (headers, 
 CCCL12_VER=${CCCL12_VER:-12.9.27}          # nvidia-cuda-cccl-cu12 (headers, sm_70 only)
 TRITON_VER=${TRITON_VER:-3.9.0}
 CU_ARCHS=${CU_ARCHS:-"70 80 90 100 120"}
+SASS_ARCHS=${SASS_ARCHS:-"90"}
 TRITON_ARCHS=${TRITON_ARCHS:-"80 90 100"}
 
-DO_LIBS=1 DO_CU=1 DO_TRITON=1 KEEP_UNPACKED=0 TOOLS_ONLY=0
+DO_LIBS=1 DO_CU=1 DO_TRITON=1 KEEP_UNPACKED=0 TOOLS_ONLY=0 DO_SASS=1
 for a in "$@"; do
   case $a in
     --no-libs) DO_LIBS=0 ;;
     --no-cu) DO_CU=0 ;;
     --no-triton) DO_TRITON=0 ;;
     --keep-unpacked) KEEP_UNPACKED=1 ;;
+    --no-sass) DO_SASS=0 ;;
     --tools-only) TOOLS_ONLY=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $a (try --help)" >&2; exit 2 ;;
@@ -104,7 +110,7 @@ EOF
 setup_cuda13() {
   local stamp="$CUDA/cu13/.stamp-$CUDA13_VER"
   if [[ ! -f $stamp ]]; then
-    local pkgs=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-nvvm nvidia-cuda-runtime nvidia-cuda-cuobjdump)
+    local pkgs=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-nvvm nvidia-cuda-runtime nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
     rm -rf "$CUDA/cu13"; mkdir -p "$CUDA/cu13"
     for p in "${pkgs[@]}"; do unwheel "$(fetch "$CUDA/wheels" "$p" "$CUDA13_VER")" "$CUDA/cu13"; done
     unwheel "$(fetch "$CUDA/wheels" nvidia-cuda-cccl "$CCCL13_VER")" "$CUDA/cu13"
@@ -112,7 +118,7 @@ setup_cuda13() {
   fi
   CU13="$CUDA/cu13/nvidia/cu13"
   NVCC="$CU13/bin/nvcc"; CUOBJDUMP="$CU13/bin/cuobjdump"
-  [[ -x $NVCC && -x $CUOBJDUMP ]] || die "CUDA 13 tools missing under $CU13 (delete $CUDA/cu13 and re-run)"
+  [[ -x $NVCC && -x $CUOBJDUMP && -x $CU13/bin/nvdisasm ]] || die "CUDA 13 tools missing under $CU13 (delete $CUDA/cu13 and re-run)"
 }
 
 setup_nvrtc12() {
@@ -162,6 +168,11 @@ build_libs() {
         mkdir -p "$out/$base"
         (cd "$out/$base" && "$CUOBJDUMP" -xptx all "$so" >/dev/null)
         log "$name: $base: $n PTX modules"
+        if [[ $DO_SASS = 1 ]]; then
+          for a in $SASS_ARCHS; do
+            "$CUOBJDUMP" -sass -arch "sm_$a" "$so" > "$out/$base/$base.sm_$a.sass" 2>/dev/null || rm -f "$out/$base/$base.sm_$a.sass"
+          done
+        fi
         total=$((total + n))
       done < <(find "$tmp" -name '*.so*' -type f | sort)
       log "$name: $total PTX modules"

@@ -205,6 +205,8 @@ front_end_codes! {
         "The opcode is not an instruction of the PTX ISA 9.x (for example `fmac`). The statement is kept in the tree with its operands; ptxas would reject it.";
     DeprecatedSyntax = "E0006", "deprecated-syntax",
         "The construct was removed from PTX (for example the `.tex` state space, removed in PTX ISA 1.5: declare `.global .texref` instead).";
+    SassSyntaxError = "E0010", "sass-syntax-error",
+        "A line of a SASS listing is none of the lines `cuobjdump -sass` or `nvdisasm` print: not an instruction (`/*0120*/ @P0 LDG.E R2, desc[UR4][R2.64] ;`), a directive, a label, a line-information comment or a header. The line is skipped and the rest of the listing is read.";
     UndeclaredRegister = "E0101", "undeclared-register",
         "An instruction uses a register that no `.reg` declaration in scope declares. ptxas rejects such a module.";
     DuplicateLabel = "E0102", "duplicate-label",

@@ -91,6 +91,7 @@
 extern crate self as warpscope;
 
 pub mod analysis;
+pub mod binary;
 pub mod cfg;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -106,6 +107,7 @@ pub mod lsp;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod sass;
 pub mod sema;
 pub mod source;
 pub mod suppress;

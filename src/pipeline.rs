@@ -49,6 +49,9 @@ use crate::syntax::ast::{FunctionId, FunctionKind, Module, StmtId};
 /// assert_eq!(analysis.kernels[0].accesses[0].per_request.sectors, 32.0);
 /// ```
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
+    if crate::sass::is_sass_file(file) {
+        return crate::sass::analyze(file, opts);
+    }
     let (module, mut diagnostics) = crate::syntax::parse_file(file);
     let (symbols, sema_diags) = crate::sema::check_module(&module);
     diagnostics.extend(sema_diags);

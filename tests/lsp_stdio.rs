@@ -1087,3 +1087,27 @@ fn hover_quotes_the_cuda_source_line_when_the_file_is_beside_the_ptx() {
     c.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A SASS listing opened in the editor: no front-end diagnostic, the lints
+/// of its accesses (the gathers and scatters through the index array, as for
+/// its PTX), and hovering a memory instruction shows its access.
+#[test]
+fn sass_listing_hover_shows_the_access() {
+    let text = include_str!("sass/indirect.sm_90.nvdisasm.sass");
+    let uri = "file:///tmp/warpscope-lsp-test/indirect.sm_90.sass";
+    let mut c = Client::start();
+    c.initialize(json!({}), Value::Null);
+    c.open(uri, text);
+    let d = c.diagnostics(uri, 1);
+    assert_eq!(d.len(), 4, "{d:?}");
+    assert!(d.iter().all(|x| x["code"] == "W104"), "{d:?}");
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": td(uri), "position": pos_of(text, "LDG.E.64", 2)}),
+    );
+    let v = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hover: {h}"));
+    assert!(v.contains("random"), "{v}");
+    c.shutdown();
+}

@@ -278,6 +278,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             (_, s) => s,
         };
         accesses.push(Access {
+            sass_offset: None,
             span,
             ptx: file.line_col(span.start),
             source: source_location(ir, i),

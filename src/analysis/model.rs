@@ -437,6 +437,10 @@ pub struct Access {
     /// instruction without reading the PTX text.
     #[serde(skip)]
     pub facts: InstrFacts,
+    /// SASS input: the instruction's byte offset in its function (the
+    /// `/*0120*/` of the listing, the address Nsight Compute shows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sass_offset: Option<u32>,
 }
 
 impl Default for Access {
@@ -466,6 +470,7 @@ impl Default for Access {
             bulk: None,
             descriptors: Vec::new(),
             facts: InstrFacts::default(),
+            sass_offset: None,
         }
     }
 }

@@ -53,7 +53,10 @@ impl ColorChoice {
 /// Arguments of `warpscope check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// PTX files, directories (searched recursively for *.ptx), or `-` for stdin.
+    /// PTX files, SASS listings (*.sass: `cuobjdump -sass`/`nvdisasm` output),
+    /// binaries (cubin, fatbin, object, .so, executable: their embedded PTX,
+    /// and their SASS through nvdisasm when it is on PATH), directories
+    /// (searched recursively for *.ptx, *.sass, *.cubin, *.fatbin), or `-`.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -221,7 +224,10 @@ pub fn run(a: CheckArgs) -> ExitCode {
                 }))
                 .map_err(|_| format!("internal error while checking {}", path.display()))
             };
-            inputs_of(path)?.into_iter().map(check_one).collect()
+            inputs_of(path, a.launch.arch.and_then(|x| x.sm))?
+                .into_iter()
+                .map(check_one)
+                .collect()
         },
         |path, checked| -> Result<(), Stop> {
             for mut c in checked.map_err(Stop::Usage)? {

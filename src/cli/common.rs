@@ -23,9 +23,12 @@ pub struct LaunchArgs {
     /// Value of a scalar kernel parameter, by index from 0 or by PTX name (repeatable).
     #[arg(long = "param", value_name = "INDEX|NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(ParamKey, i64)>,
-    /// Memory model: sm70 (Volta and later) or sm60 (Pascal: global loads cached in L2 only).
-    #[arg(long, value_parser = parse_arch)]
-    pub arch: Option<Arch>,
+    /// Architecture: the memory model (sm60 Pascal: global loads cached in L2
+    /// only; sm70 and later) and, for binaries, which embedded code to analyse
+    /// (sm_90: the sm_90 SASS and the newest PTX not above it; default: the
+    /// newest architecture in the file).
+    #[arg(long, value_parser = parse_arch_arg, value_name = "sm_XX")]
+    pub arch: Option<ArchArg>,
     /// Alignment assumed for pointer parameters, in bytes (default 256, what cudaMalloc gives).
     #[arg(long, value_name = "BYTES")]
     pub pointer_align: Option<u32>,
@@ -47,7 +50,7 @@ impl LaunchArgs {
             levels: Vec::new(),
             kernel_filter: self.kernel.clone(),
             launch: self.launch(),
-            arch: self.arch,
+            arch: self.arch.map(|a| a.model),
             pointer_align: self.pointer_align,
         }
     }
@@ -194,13 +197,32 @@ fn parse_int(v: &str) -> Option<i64> {
     Some(if neg { -n } else { n })
 }
 
+/// `--arch`: the memory model and the architecture number, when one was named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArchArg {
+    /// The memory model.
+    pub model: Arch,
+    /// `90` for `sm_90`/`sm90a`; `None` for family names (`hopper`).
+    pub sm: Option<u32>,
+}
+
+/// Parses `--arch`: an `sm_XX` name or a family name.
+pub fn parse_arch_arg(s: &str) -> Result<ArchArg, String> {
+    let model = parse_arch(s)?;
+    Ok(ArchArg {
+        model,
+        sm: warpscope::sass::ast::sm_number(s),
+    })
+}
+
 /// Parses `sm70`/`sm_70`/`volta`/... and `sm60`/`pascal`.
 pub fn parse_arch(s: &str) -> Result<Arch, String> {
     let t = s.to_ascii_lowercase().replace('_', "");
     match t.as_str() {
         "sm60" | "sm61" | "sm62" | "pascal" => Ok(Arch::Sm60),
         "sm70" | "sm72" | "sm75" | "sm80" | "sm86" | "sm87" | "sm89" | "sm90" | "sm90a"
-        | "sm100" | "sm120" | "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" => {
+        | "sm100" | "sm100a" | "sm100f" | "sm101" | "sm103" | "sm110" | "sm120" | "sm120a"
+        | "sm121" | "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" => {
             Ok(Arch::Sm70)
         }
         _ => Err(format!(
@@ -217,8 +239,9 @@ pub struct Input {
     pub file: SourceFile,
 }
 
-/// Expands paths (files, directories searched recursively for `*.ptx`, `-`
-/// for stdin) into a sorted list of files. Errors name the path.
+/// Expands paths (files, directories searched recursively for `*.ptx`,
+/// `*.sass`, `*.cubin` and `*.fatbin`, `-` for stdin) into a sorted list of
+/// files. Errors name the path.
 pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -245,7 +268,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry.path();
         if ty.is_dir() {
             walk(&path, out)?;
-        } else if ty.is_file() && path.extension().is_some_and(|e| e == "ptx") {
+        } else if ty.is_file()
+            && path
+                .extension()
+                .is_some_and(|e| e == "ptx" || e == "sass" || e == "cubin" || e == "fatbin")
+        {
             out.push(path);
         }
     }
@@ -253,37 +280,55 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// The inputs one path gives, in order (`check`, `report` and `diff` call
-/// this, so a path that holds several modules only needs to change it).
-pub fn inputs_of(path: &Path) -> Result<Vec<Input>, String> {
-    Ok(vec![read_input(path)?])
+/// this, so a path that holds several modules only needs to change it): a
+/// text file (PTX or a SASS listing) is one input; a binary (cubin, fatbin,
+/// object, shared library, executable) is one input per embedded PTX module
+/// and, when `nvdisasm` is on `PATH`, one per SASS listing of the selected
+/// architecture (`sm`, default the newest). What the user should know (no
+/// disassembler, damage) is printed on stderr as notes.
+pub fn inputs_of(path: &Path, sm: Option<u32>) -> Result<Vec<Input>, String> {
+    let (display, bytes) = read_bytes(path)?;
+    if !warpscope::binary::is_binary(&bytes) {
+        let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
+        return Ok(vec![Input { display, file }]);
+    }
+    let mut notes = Vec::new();
+    let r = super::binary_input::inputs_of_binary(&display, &bytes, sm, &mut notes);
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    r
 }
 
-/// Reads one input (a path or `-`).
+/// Reads one input (a path or `-`) as text (PTX or a SASS listing).
 pub fn read_input(path: &Path) -> Result<Input, String> {
+    let (display, bytes) = read_bytes(path)?;
+    let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
+    Ok(Input { display, file })
+}
+
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), String> {
     // Read at most one byte past what a span can address, so a device such as
     // /dev/zero or a runaway pipe is refused instead of exhausting memory.
     const LIMIT: u64 = u32::MAX as u64 - 1;
-    let (display, bytes) = if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .take(LIMIT + 1)
             .read_to_end(&mut buf)
             .map_err(|e| format!("<stdin>: {e}"))?;
-        ("<stdin>".to_string(), buf)
-    } else {
-        let shown = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("{shown}: not a regular file"));
-        }
-        let mut buf = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))
-            .map_err(|e| format!("{shown}: {e}"))?;
-        (shown, buf)
-    };
-    let file = SourceFile::new(display.clone(), bytes).map_err(|e| e.to_string())?;
-    Ok(Input { display, file })
+        return Ok(("<stdin>".to_string(), buf));
+    }
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let mut buf = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    Ok((shown, buf))
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ fn load(path: &Path, resolver: &mut Resolver, a: &DiffArgs) -> Result<Side, Stri
             meta.apply(&mut options, a.launch.arch.is_none());
         }
         let mut facts = Vec::new();
-        for input in inputs_of(&f)? {
+        for input in inputs_of(&f, a.launch.arch.and_then(|x| x.sm))? {
             facts.extend(facts_of_analysis(&warpscope::analyze(
                 &input.file,
                 &options,

@@ -92,6 +92,7 @@ pub fn main() -> ExitCode {
     run(std::env::args_os())
 }
 
+mod binary_input;
 mod cfg;
 mod check;
 pub mod common;

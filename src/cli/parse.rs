@@ -1,7 +1,7 @@
 //! `warpscope parse`: run the front end (parser and name resolution) over PTX
 //! files; print its diagnostics, or statistics with `--stats`.
 
-use super::common::{expand_paths, read_input};
+use super::common::{expand_paths, inputs_of};
 use super::ExitCode;
 use rayon::prelude::*;
 use warpscope::syntax::stats::ParseStats;
@@ -9,7 +9,9 @@ use warpscope::syntax::stats::ParseStats;
 /// Arguments of `warpscope parse`.
 #[derive(clap::Args, Debug)]
 pub struct ParseArgs {
-    /// PTX files or directories (searched recursively for *.ptx); `-` for stdin.
+    /// PTX files, SASS listings (`cuobjdump -sass`/`nvdisasm` output), binaries
+    /// (cubin, fatbin, object, .so, executable) or directories (searched
+    /// recursively for *.ptx, *.sass, *.cubin, *.fatbin); `-` for stdin.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
     /// Print statistics (files, MB, functions, statements, unknown instructions, diagnostics) instead of diagnostics.
@@ -21,6 +23,9 @@ pub struct ParseArgs {
     /// Check syntax only (skip name resolution: undeclared registers, labels, symbols).
     #[arg(long)]
     pub syntax_only: bool,
+    /// For binaries: which architecture's code (default: the newest in the file).
+    #[arg(long, value_name = "sm_XX", value_parser = super::common::parse_arch_arg)]
+    pub arch: Option<super::common::ArchArg>,
 }
 
 struct FileResult {
@@ -36,32 +41,23 @@ pub fn run(a: ParseArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let results: Vec<Result<FileResult, String>> = files
+    let sm = a.arch.and_then(|x| x.sm);
+    let results: Vec<Result<Vec<FileResult>, String>> = files
         .par_iter()
         .map(|p| {
-            let input = read_input(p)?;
-            let text = input.file.text();
-            let (module, mut diags) = warpscope::syntax::parse_file(&input.file);
-            if !a.syntax_only {
-                let (_, sema_diags) = warpscope::sema::check_module(&module);
-                diags.extend(sema_diags);
-                diags.sort_by_key(|d| d.span().start);
-            }
-            let stats = ParseStats::of_module(text.len(), &module, diags.len());
-            let mut rendered = String::new();
-            if !a.stats && !diags.is_empty() {
-                rendered = warpscope::diagnostic::render_plain(&input.display, text, &diags);
-            }
-            Ok(FileResult { stats, rendered })
+            let inputs = inputs_of(p, sm)?;
+            Ok(inputs.iter().map(|input| parse_one(input, &a)).collect())
         })
         .collect();
     let mut total = ParseStats::default();
     let mut failed = false;
     for r in results {
         match r {
-            Ok(fr) => {
-                total.add(&fr.stats);
-                print!("{}", fr.rendered);
+            Ok(frs) => {
+                for fr in frs {
+                    total.add(&fr.stats);
+                    print!("{}", fr.rendered);
+                }
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -100,4 +96,31 @@ pub fn run(a: ParseArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn parse_one(input: &super::common::Input, a: &ParseArgs) -> FileResult {
+    let text = input.file.text();
+    let (stats, diags) = if warpscope::sass::is_sass_file(&input.file) {
+        let (listing, diags) = warpscope::sass::parse_file(&input.file);
+        (
+            warpscope::sass::stats(text.len(), &listing, diags.len()),
+            diags,
+        )
+    } else {
+        let (module, mut diags) = warpscope::syntax::parse_file(&input.file);
+        if !a.syntax_only {
+            let (_, sema_diags) = warpscope::sema::check_module(&module);
+            diags.extend(sema_diags);
+            diags.sort_by_key(|d| d.span().start);
+        }
+        (
+            ParseStats::of_module(text.len(), &module, diags.len()),
+            diags,
+        )
+    };
+    let mut rendered = String::new();
+    if !a.stats && !diags.is_empty() {
+        rendered = warpscope::diagnostic::render_plain(&input.display, text, &diags);
+    }
+    FileResult { stats, rendered }
 }

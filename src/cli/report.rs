@@ -43,7 +43,8 @@ impl From<ReportFormat> for warpscope::report::ReportFormat {
 /// Arguments of `warpscope report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// PTX files, directories (searched for *.ptx) or `-` for stdin.
+    /// PTX files, SASS listings, binaries (cubin, fatbin, .so, executable) or
+    /// directories (searched for *.ptx, *.sass, *.cubin, *.fatbin); `-` for stdin.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
     /// Output format.
@@ -93,7 +94,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
         },
         |path, options| {
             let mut done = Vec::new();
-            for input in inputs_of(path)? {
+            for input in inputs_of(path, args.launch.arch.and_then(|x| x.sm))? {
                 let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     warpscope::analyze(&input.file, &options)
                 }))

@@ -7,6 +7,7 @@
 
 mod module;
 pub mod ptx;
+pub mod sass;
 
 /// Demangles a C++ name with `cpp_demangle` (the name itself when it is not mangled).
 pub fn demangle(name: &str) -> String {

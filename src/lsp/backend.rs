@@ -141,18 +141,27 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
         }
         None => &config.config,
     };
-    let (module, mut front_end) = warpscope::syntax::parse_file(file);
+    // A SASS listing: the SASS front end's analysis (hover shows each
+    // access's figures; there are no PTX names to index).
+    let sass = warpscope::sass::is_sass_file(file);
+    let (module, mut front_end) = if sass {
+        warpscope::syntax::parse("")
+    } else {
+        warpscope::syntax::parse_file(file)
+    };
     let (symbols, sema) = warpscope::sema::check_module(&module);
     front_end.extend(sema);
-    let kernels = warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
-    let mut checked = warpscope::lints::lint_analysis(
-        file,
+    let analysis = if sass {
+        warpscope::sass::analyze(file, &config.options)
+    } else {
+        let kernels =
+            warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
         Analysis {
             kernels,
             diagnostics: front_end,
-        },
-        config,
-    );
+        }
+    };
+    let mut checked = warpscope::lints::lint_analysis(file, analysis, config);
     // Suppression comments in the sources `.loc` names, read as `check`
     // reads them (relative names next to the document, then the current
     // directory).

@@ -58,6 +58,36 @@ pub(crate) const ACCESS_COLUMNS: &[(&str, Align)] = &[
     ("wavefronts", Align::Right),
 ];
 
+/// The per-access columns of a kernel: for SASS input (rows with an
+/// offset) an `offset` column first and `line` (of the listing) for `PTX`.
+pub(crate) fn access_columns(rows: &[AccessRow]) -> Vec<(&'static str, Align)> {
+    if rows.iter().any(|r| r.sass_offset.is_some()) {
+        let mut v = vec![("offset", Align::Right), ("line", Align::Right)];
+        v.extend_from_slice(&ACCESS_COLUMNS[1..]);
+        v
+    } else {
+        ACCESS_COLUMNS.to_vec()
+    }
+}
+
+/// The cells of the accesses of one kernel, in [`access_columns`] order.
+pub(crate) fn access_rows(rows: &[AccessRow]) -> Vec<Vec<String>> {
+    let sass = rows.iter().any(|r| r.sass_offset.is_some());
+    rows.iter()
+        .map(|r| {
+            let mut c = access_cells(r);
+            if sass {
+                c.insert(
+                    0,
+                    r.sass_offset
+                        .map_or_else(|| "-".to_string(), |o| format!("{o:04x}")),
+                );
+            }
+            c
+        })
+        .collect()
+}
+
 /// The cells of one access, in [`ACCESS_COLUMNS`] order.
 pub(crate) fn access_cells(r: &AccessRow) -> Vec<String> {
     let mut pattern = r.pattern.as_str().to_string();

@@ -1,6 +1,6 @@
 //! Markdown rendering: headings and pipe tables, for pull requests and docs.
 
-use super::format::{access_cells, markdown_table, ACCESS_COLUMNS};
+use super::format::{access_columns, access_rows, markdown_table};
 use super::text::{
     bytes_line, launch_line, summary_line, totals_notes, totals_rows, TOTALS_COLUMNS,
 };
@@ -104,8 +104,8 @@ fn kernel_markdown(out: &mut String, k: &KernelReport) {
     if k.accesses.is_empty() {
         out.push_str("No memory accesses.\n\n");
     } else {
-        let rows: Vec<Vec<String>> = k.accesses.iter().map(access_cells).collect();
-        out.push_str(&markdown_table(ACCESS_COLUMNS, &rows));
+        let rows = access_rows(&k.accesses);
+        out.push_str(&markdown_table(&access_columns(&k.accesses), &rows));
         out.push('\n');
         let notes: Vec<String> = k
             .accesses

@@ -469,6 +469,7 @@ impl std::fmt::Display for CudaLine {
 ///
 /// // A warp of 32 lanes loading 32 consecutive aligned floats.
 /// let access = Access {
+///     sass_offset: None,
 ///     span: Span::default(), ptx: LineCol { line: 20, column: 2 }, source: None,
 ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global, bits: 32,
 ///     pattern: Pattern::Coalesced, stride_bytes: Some(4), lane_pattern: "base + 4*i".into(),
@@ -487,7 +488,10 @@ impl std::fmt::Display for CudaLine {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AccessRow {
-    /// PTX line.
+    /// SASS input: the instruction's offset in its function (`/*0120*/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sass_offset: Option<u32>,
+    /// PTX line (the listing's line for SASS input).
     pub ptx_line: u32,
     /// PTX column.
     pub ptx_column: u32,
@@ -587,6 +591,7 @@ impl AccessRow {
     /// // Each of 32 lanes storing 16 bytes into its own 128-byte line (seed 001's
     /// // separateCacheLines): 32 lines and 32 sectors where 4 lines / 16 sectors would do.
     /// let access = Access {
+    ///     sass_offset: None,
     ///     span: Span::default(), ptx: LineCol { line: 9, column: 2 }, source: None,
     ///     instruction: "st.global.v4.f32".into(), op: AccessOp::Store, space: Space::Global,
     ///     bits: 128, pattern: Pattern::Strided, stride_bytes: Some(128),
@@ -625,6 +630,7 @@ impl AccessRow {
             }
         });
         AccessRow {
+            sass_offset: access.sass_offset,
             ptx_line: access.ptx.line,
             ptx_column: access.ptx.column,
             cuda: access.source.as_ref().map(CudaLine::new),
@@ -888,6 +894,7 @@ impl Summary {
     /// use warpscope::source::{LineCol, Span};
     ///
     /// let row = |line, sectors: f64, requests| AccessRow::new(&Access {
+    ///     sass_offset: None,
     ///     span: Span::default(), ptx: LineCol { line, column: 1 }, source: None,
     ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global,
     ///     bits: 32, pattern: Pattern::Unknown, stride_bytes: None, lane_pattern: String::new(),

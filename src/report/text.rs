@@ -1,6 +1,6 @@
 //! Plain-text rendering: aligned columns, for terminals and snapshots.
 
-use super::format::{access_cells, columns, count, dim3, fixed, percent, Align, ACCESS_COLUMNS};
+use super::format::{access_columns, access_rows, columns, count, dim3, fixed, percent, Align};
 use super::{FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
 
 /// Renders a report as aligned plain text (no colour, no trailing spaces,
@@ -97,8 +97,8 @@ fn kernel_text(out: &mut String, k: &KernelReport) {
         out.push_str("  accesses: none\n");
     } else {
         out.push_str(&format!("  accesses: {}\n", k.accesses.len()));
-        let rows: Vec<Vec<String>> = k.accesses.iter().map(access_cells).collect();
-        out.push_str(&columns("    ", ACCESS_COLUMNS, &rows));
+        let rows = access_rows(&k.accesses);
+        out.push_str(&columns("    ", &access_columns(&k.accesses), &rows));
         for a in &k.accesses {
             for d in &a.details {
                 out.push_str(&format!("    line {}: {}\n", a.ptx_line, d));

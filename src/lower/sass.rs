@@ -1,0 +1,2084 @@
+//! Lowering SASS to the warp IR: a function of a `cuobjdump`/`nvdisasm`
+//! listing ([`crate::sass::ast::Function`]) becomes an [`ir::Function`], so
+//! the CFG, the address analysis, the cost model, the lints and the reports
+//! work on SASS exactly as on PTX.
+//!
+//! # Registers: 32-bit halves, 64-bit values
+//!
+//! SASS registers are 32 bits wide; a 64-bit value lives in a pair (`R2.64`
+//! is `R2:R3`, low word first). The IR's registers hold values of any width,
+//! so the lowering gives **the low register of a pair the whole 64-bit
+//! value**: `IMAD.WIDE R2, R3, 0x8, R8` is `mad.wide.s32 R2, R3, 8, R8`
+//! with `R8` read as the 64-bit pair `R8:R9`; `LEA R6, P0, R10, UR8, 0x2`
+//! is `R6 = (R10 << 2) + UR8` in 64 bits; an address `[R6.64]` reads `R6`.
+//! The instructions that compute only a high word (`LEA.HI.X`, `IADD3.X`,
+//! `IMAD.X`, `IMAD.HI`, `SHF.L.U64.HI`, …) write an opaque value (uniform
+//! when their inputs are) that no address reads. This is exact as long as
+//! the carry chains compute 64-bit sums (what ptxas emits for pointer
+//! arithmetic); a 32-bit operation on the low word of a 64-bit value
+//! (truncation) keeps the 64-bit value, which only matters for addresses
+//! that wrap at 4 GiB.
+//!
+//! # Constant bank 0: launch values and parameters
+//!
+//! Kernel parameters and launch values are read from constant bank 0
+//! (`c[0x0][...]`), with a layout that depends on the architecture,
+//! measured on listings ptxas 13.5 produced here (`tests/sass/launch_values.*`,
+//! `tests/sass/indirect.*`) and confirmed by the cubins' `EIATTR_PARAM_CBANK`:
+//!
+//! | | `%ntid.xyz` | `%nctaid.xyz` | stack (R1) | parameters |
+//! |---|---|---|---|---|
+//! | sm_70 – sm_89 | 0x0, 0x4, 0x8 | 0xc, 0x10, 0x14 | 0x28 | 0x160 |
+//! | sm_90 | 0x0, 0x4, 0x8 | 0xc, 0x10, 0x14 | 0x28 | 0x210 |
+//! | sm_100, sm_120 | 0x360, 0x364, 0x368 | 0x370, 0x374, 0x378 | 0x37c | 0x380 |
+//!
+//! When the listing printed the function's `.nv.info` (nvdisasm without
+//! `-c`), its `EIATTR_PARAM_CBANK` gives the parameter base and
+//! `EIATTR_KPARAM_INFO` each parameter's ordinal, offset and size; otherwise
+//! the parameters are inferred from the constant-bank reads (each offset
+//! read at the start of an 8-byte-aligned slot, with the width read there).
+//! Parameters are named `<kernel>_param_<k>` as nvcc names them in PTX, so
+//! `--param` means the same for a kernel's PTX and its SASS. A read of
+//! bank 0 is [`OpKind::LdParam`] (the parameter's value, or an opaque
+//! uniform value for the high word of a 64-bit parameter), a launch value
+//! is its special register, anything else in a constant bank an opaque
+//! uniform value.
+//!
+//! # Instructions
+//!
+//! - Special registers (`S2R`, `S2UR`, `CS2R`): `SR_TID.*`, `SR_CTAID.*`,
+//!   `SR_LANEID`, the lane masks; other special registers are opaque.
+//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI`, `.SHL`, `.MOV`, `.IADD`),
+//!   `IADD3` (a second op when all three sources are non-zero), `LEA`,
+//!   `SHF`, `LOP3.LUT` (the truth table decides: a two-input `and`, `or`,
+//!   `xor`, or a copy; anything else is opaque), `SEL`, `IMNMX`/`VIMNMX`,
+//!   `IABS`, `MOV`, `R2UR`, `PRMT` with the identity selector; `FLO`,
+//!   `POPC`, `BREV`, other `PRMT`s and floating point are opaque.
+//! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
+//!   `.EX` second half of a 64-bit comparison becomes one 64-bit
+//!   comparison of the low words), `PLOP3.LUT` (two-input and/or/xor), `P2R`
+//!   and `R2P` (opaque).
+//! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
+//!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` (writes every register
+//!   the function writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
+//! - Shuffles, votes, matches: opaque; votes are uniform across the warp.
+//! - Memory: `LDG/STG/ATOMG/REDG` (global), `LDS/STS/ATOMS/LDSM/STSM`
+//!   (shared), `LDL/STL` (local), `LD/ST/ATOM/RED` (generic), `LDGSTS`
+//!   (an async copy, whose global side is the access), `UBLKCP`, `UTMALDG`,
+//!   `UTMASTG`, `UTMAREDG` (bulk copies on the copy engine) and `HGMMA` /
+//!   `UTCHMMA` shared-memory descriptors (tensor operands). The width is
+//!   the `.U8/.S8/.U16/.S16/.64/.128` modifier (32 bits otherwise), the
+//!   cache hints `.CONSTANT` (the non-coherent path), `.EF/.EL/.LU/.NA`.
+//!   An address is the sum of its terms (`[R2.64+UR4+0x10]`); `desc[URn]` is
+//!   a memory descriptor, not part of the address.
+//!
+//! # What is lost
+//!
+//! Floating-point values, byte permutes, bit counts and anything the list
+//! above calls opaque become opaque values: uniform when their inputs are,
+//! varying otherwise, data-dependent when an input was loaded. Calls to
+//! subroutines in the same section are not followed.
+
+use super::demangle;
+use crate::analysis::transfer::{Alu, AluOp, AluOp2, Cmp, MulMode, Ty};
+use crate::ir::{
+    AccessOp, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind, LaunchDirectives,
+    Loc, LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Reg, Space, Special, Src,
+};
+use crate::sass::ast::{
+    Address, Function, Instruction, LineInfo, Operand, OperandKind, RegFile, Register,
+};
+use crate::source::Span;
+use std::collections::HashMap;
+
+/// Where launch values and parameters sit in constant bank 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CbankLayout {
+    /// Offset of `%ntid.x` (then `.y`, `.z`, `%nctaid.x`, `.y`, `.z`, 4 bytes each).
+    pub launch: u32,
+    /// Offset of the first parameter.
+    pub params: u32,
+}
+
+impl CbankLayout {
+    /// The layout of an architecture (see the module documentation).
+    pub fn of_arch(sm: Option<u32>) -> CbankLayout {
+        match sm {
+            Some(s) if s >= 100 => CbankLayout {
+                launch: 0x360,
+                params: 0x380,
+            },
+            Some(90..=99) => CbankLayout {
+                launch: 0,
+                params: 0x210,
+            },
+            _ => CbankLayout {
+                launch: 0,
+                params: 0x160,
+            },
+        }
+    }
+}
+
+/// A kernel parameter: offset from the parameter base and size in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ParamSlot {
+    offset: u32,
+    size: u32,
+}
+
+struct Lowerer<'a, 'src> {
+    func: &'a Function<'src>,
+    layout: CbankLayout,
+    params: Vec<ParamSlot>,
+    regs: HashMap<(RegFile, u32), Reg>,
+    names: Vec<&'src str>,
+    ops: Vec<Op>,
+    spans: Vec<Span>,
+    mnemonics: Vec<&'src str>,
+    locs: Vec<Option<LocId>>,
+    cur_loc: Option<LocId>,
+    loc_table: Vec<Loc>,
+    loc_keys: HashMap<(u32, u32, u32, Option<LocId>), LocId>,
+    files: Vec<(u32, &'src str)>,
+    /// The last `ISETP` without `.EX` per predicate: its comparison and the
+    /// low words compared (for the `.EX` half that follows).
+    low_compare: HashMap<Reg, (Cmp, Src, Src)>,
+    /// A predicate that is always false (for `@!PT`), made on first use.
+    false_pred: Option<Reg>,
+    /// Registers written anywhere (what a `CALL` may clobber).
+    written: Vec<Reg>,
+    /// Ops that follow the instruction's own op (high words of pairs).
+    post: Vec<OpKind>,
+}
+
+/// Lowers one function of a listing.
+pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
+    let sm = func.sm();
+    let mut layout = CbankLayout::of_arch(sm);
+    if let Some(base) = func.nv_info.param_base {
+        layout.params = base;
+    }
+    let mut lw = Lowerer {
+        func,
+        layout,
+        params: Vec::new(),
+        regs: HashMap::new(),
+        names: Vec::new(),
+        ops: Vec::new(),
+        spans: Vec::new(),
+        mnemonics: Vec::new(),
+        locs: Vec::new(),
+        cur_loc: None,
+        loc_table: Vec::new(),
+        loc_keys: HashMap::new(),
+        files: Vec::new(),
+        low_compare: HashMap::new(),
+        false_pred: None,
+        written: Vec::new(),
+        post: Vec::new(),
+    };
+    lw.params = lw.infer_params();
+    // Every branch target (label or address) becomes a label op.
+    let mut label_at: Vec<Vec<&'src str>> = vec![Vec::new(); func.instructions.len() + 1];
+    for (l, i) in &func.labels {
+        label_at[*i].push(l.text);
+    }
+    for ins in &func.instructions {
+        if ins.opcode().starts_with("BR") || ins.opcode() == "BSSY" || ins.opcode() == "CALL" {
+            for o in &ins.operands {
+                if let OperandKind::Int(a) = o.kind {
+                    if let Some(i) = func.at_offset(a as u32) {
+                        if label_at[i].is_empty() {
+                            label_at[i].push("");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Ops: a label op precedes the instruction it names.
+    let mut label_op: Vec<Option<OpId>> = vec![None; func.instructions.len() + 1];
+    let mut labels: Vec<(OpId, &'src str)> = Vec::new();
+    let mut pending_branches: Vec<(usize, usize)> = Vec::new(); // (op index, instr index)
+    for (i, names) in label_at.iter().enumerate() {
+        if !names.is_empty() {
+            let span = func
+                .instructions
+                .get(i)
+                .map(|x| x.offset_span)
+                .unwrap_or(func.span);
+            let id = OpId(lw.ops.len() as u32);
+            label_op[i] = Some(id);
+            labels.push((id, names[0]));
+            lw.push(
+                Op {
+                    guard: None,
+                    kind: OpKind::Nop,
+                    form: Form::Label,
+                },
+                span,
+                "",
+            );
+        }
+        let Some(ins) = func.instructions.get(i) else {
+            continue;
+        };
+        lw.set_loc(ins.line.as_ref());
+        let first = lw.ops.len();
+        lw.instruction(ins);
+        for k in first..lw.ops.len() {
+            if matches!(lw.ops[k].kind, OpKind::Branch { .. }) {
+                pending_branches.push((k, i));
+            }
+        }
+    }
+    // Branch targets, now that every label has its op.
+    let label_op_of = |name: &str| -> Option<OpId> { label_op[func.label_target(name)?] };
+    let addr_op_of = |a: i64| -> Option<OpId> { label_op[func.at_offset(u32::try_from(a).ok()?)?] };
+    for (k, i) in pending_branches {
+        let ins = &func.instructions[i];
+        let target = ins.operands.iter().find_map(|o| match &o.kind {
+            OperandKind::Label(t) => label_op_of(t.text.trim()),
+            OperandKind::Int(a) if !ins.opcode().starts_with("BRX") => addr_op_of(*a),
+            _ => None,
+        });
+        let indexed: Vec<OpId> = ins
+            .branch_targets()
+            .iter()
+            .filter_map(|t| label_op_of(t))
+            .collect();
+        if let OpKind::Branch {
+            target: t,
+            indexed: ix,
+            ..
+        } = &mut lw.ops[k].kind
+        {
+            *t = target;
+            *ix = indexed;
+        }
+    }
+    // Calls clobber every register the function writes.
+    let written = std::mem::take(&mut lw.written);
+    for op in &mut lw.ops {
+        if let OpKind::Call { dsts } = &mut op.kind {
+            *dsts = written.clone();
+        }
+    }
+    let name = func.name.text;
+    let params: Vec<Param<'src>> = lw
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| Param {
+            name: leak_param_name(name, k),
+            ty: Some(match p.size {
+                8 => "u64",
+                2 => "b16",
+                1 => "b8",
+                _ => "b32",
+            }),
+            bits: p.size * 8,
+            declared_pointer: false,
+            span: func.name.span,
+        })
+        .collect();
+    let pointer_params = vec![false; params.len()];
+    IrFunction {
+        name,
+        demangled: demangle(name),
+        kind: if func.entry {
+            FunctionKind::Kernel
+        } else {
+            FunctionKind::Device
+        },
+        span: func.span,
+        name_span: func.name.span,
+        body_span: Some(func.span),
+        params,
+        launch: LaunchDirectives::default(),
+        ops: lw.ops,
+        spans: lw.spans,
+        locs: lw.locs,
+        mnemonics: lw.mnemonics,
+        loc_table: lw.loc_table,
+        files: lw.files,
+        labels,
+        regs: lw.names,
+        vars: Vec::new(),
+        pointer_params,
+        expect_tx: Vec::new(),
+        single_defs: Default::default(),
+    }
+}
+
+/// `<kernel>_param_<k>`, as nvcc names parameters in PTX. The IR borrows
+/// names from the source; these are made once per (kernel, index) and kept
+/// for the process (a listing has few kernels with few parameters).
+fn leak_param_name<'src>(kernel: &str, k: usize) -> &'src str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashMap<(String, usize), &'static str>>> = OnceLock::new();
+    let m = NAMES.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut g = m.lock().unwrap_or_else(|e| e.into_inner());
+    g.entry((kernel.to_string(), k))
+        .or_insert_with(|| Box::leak(format!("{kernel}_param_{k}").into_boxed_str()))
+}
+
+fn s32() -> Ty {
+    Ty {
+        bits: 32,
+        signed: true,
+        float: false,
+    }
+}
+fn u32t() -> Ty {
+    Ty {
+        bits: 32,
+        signed: false,
+        float: false,
+    }
+}
+fn s64() -> Ty {
+    Ty {
+        bits: 64,
+        signed: true,
+        float: false,
+    }
+}
+
+fn alu(op: AluOp, ty: Ty) -> Alu {
+    Alu { op, ty }
+}
+
+impl<'a, 'src> Lowerer<'a, 'src> {
+    // ------------------------------------------------------------ params
+
+    /// The parameters: from `.nv.info` when printed, else from the reads of
+    /// constant bank 0 above the parameter base.
+    fn infer_params(&self) -> Vec<ParamSlot> {
+        let info = &self.func.nv_info;
+        if !info.params.is_empty() {
+            let mut v: Vec<(u16, ParamSlot)> = info
+                .params
+                .iter()
+                .map(|&(ord, off, size)| {
+                    (
+                        ord,
+                        ParamSlot {
+                            offset: off as u32,
+                            size: size as u32,
+                        },
+                    )
+                })
+                .collect();
+            v.sort_by_key(|(o, _)| *o);
+            return v.into_iter().map(|(_, p)| p).collect();
+        }
+        let mut seen: std::collections::BTreeMap<u32, u32> = Default::default();
+        for ins in &self.func.instructions {
+            let mut wide = cbank_width(ins);
+            // `ULDC.64 UR6, c[0x0][0x220]` may read two 4-byte parameters:
+            // it does when the high register is read as a value of its own
+            // (not as the high word of a 64-bit operation).
+            if wide == 8 && self.high_word_read_alone(ins) {
+                wide = 4;
+                for o in &ins.operands {
+                    if let Some(off) = bank0_offset(o) {
+                        if off >= self.layout.params {
+                            seen.entry(off - self.layout.params + 4).or_insert(4);
+                        }
+                    }
+                }
+            }
+            for o in &ins.operands {
+                if let Some(off) = bank0_offset(o) {
+                    if off >= self.layout.params {
+                        let rel = off - self.layout.params;
+                        let e = seen.entry(rel).or_insert(0);
+                        *e = (*e).max(wide);
+                    }
+                }
+            }
+        }
+        // Reads inside an earlier (wider) read belong to it; a gap between
+        // reads is a parameter the code never reads (8 bytes when aligned
+        // and room, else 4), so later indices stay those of the source.
+        let mut out: Vec<ParamSlot> = Vec::new();
+        let mut end = 0u32;
+        for (off, size) in seen {
+            if off < end {
+                continue;
+            }
+            while end < off {
+                let s = if end.is_multiple_of(8) && off - end >= 8 {
+                    8
+                } else {
+                    4
+                };
+                out.push(ParamSlot {
+                    offset: end,
+                    size: s.min(off - end),
+                });
+                end += s.min(off - end);
+            }
+            out.push(ParamSlot { offset: off, size });
+            end = off + size;
+        }
+        out
+    }
+
+    /// For a 64-bit constant-bank read into `Rn:Rn+1`: whether some
+    /// instruction reads `Rn+1` as a 32-bit value of its own, not as the
+    /// high word of a 64-bit operation (`.X`, `.EX`, `.HI`, a `.64` operand).
+    fn high_word_read_alone(&self, ld: &Instruction<'_>) -> bool {
+        let Some(r) = ld.operands.first().and_then(|o| o.reg()) else {
+            return false;
+        };
+        let (Some(i), file) = (r.index, r.file) else {
+            return false;
+        };
+        let hi = i + 1;
+        let is = |o: &Operand<'_>, n: u32| {
+            o.reg()
+                .is_some_and(|x| x.file == file && x.index == Some(n))
+        };
+        // From the load on, in listing order, until the register is written
+        // again (registers are reused once a value is dead).
+        let start = self.func.at_offset(ld.offset).map_or(0, |k| k + 1);
+        for ins in &self.func.instructions[start..] {
+            let high_op = ins
+                .modifiers()
+                .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
+            if !high_op
+                && ins
+                    .operands
+                    .iter()
+                    .skip(1)
+                    .any(|o| is(o, hi) && !o.has_modifier("64"))
+            {
+                return true;
+            }
+            let wide_dst = ins
+                .modifiers()
+                .any(|m| m == "64" || m == "WIDE" || m == "128");
+            if let Some(d) = ins.operands.first() {
+                if is(d, hi) || (wide_dst && is(d, i)) {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// What a read of `c[0x0][off]` is.
+    fn bank0(&self, off: u32) -> Bank0 {
+        let l = self.layout.launch;
+        if off >= l && off < l + 24 && (off - l).is_multiple_of(4) {
+            let d = ((off - l) / 4) as u8;
+            return Bank0::Special(if d < 3 {
+                Special::Ntid(d)
+            } else {
+                Special::Nctaid(d - 3)
+            });
+        }
+        if off >= self.layout.params {
+            let rel = off - self.layout.params;
+            for (k, p) in self.params.iter().enumerate() {
+                if rel >= p.offset && rel < p.offset + p.size {
+                    return Bank0::Param(k as u16, (rel - p.offset) as i64);
+                }
+            }
+        }
+        Bank0::Other
+    }
+
+    // ------------------------------------------------------- registers
+
+    fn reg_of(&mut self, r: &Register<'src>, plus: u32) -> Option<Reg> {
+        let idx = r.index? + plus;
+        let key = (r.file, idx);
+        if let Some(&x) = self.regs.get(&key) {
+            return Some(x);
+        }
+        let id = self.names.len() as Reg;
+        self.names.push(if plus == 0 { r.name.text } else { "" });
+        self.regs.insert(key, id);
+        Some(id)
+    }
+
+    fn temp(&mut self) -> Reg {
+        let id = self.names.len() as Reg;
+        self.names.push("");
+        id
+    }
+
+    fn dst(&mut self, o: Option<&Operand<'src>>) -> Option<Reg> {
+        let r = o?.reg()?;
+        r.index?; // RZ, PT: the result is dropped
+        let d = self.reg_of(r, 0)?;
+        self.written.push(d);
+        Some(d)
+    }
+
+    /// Registers `R, R+1, …` covering `bits` from a destination operand.
+    fn dsts_wide(&mut self, o: Option<&Operand<'src>>, bits: u32) -> Vec<Reg> {
+        let Some(r) = o.and_then(|o| o.reg()).copied() else {
+            return Vec::new();
+        };
+        if r.index.is_none() {
+            return Vec::new();
+        }
+        let n = bits.div_ceil(32).max(1);
+        let v: Vec<Reg> = (0..n).filter_map(|k| self.reg_of(&r, k)).collect();
+        self.written.extend(&v);
+        v
+    }
+
+    // ---------------------------------------------------------- sources
+
+    /// The value of an operand, emitting the ops that compute it (a
+    /// constant-bank read, a negation) first.
+    fn src(&mut self, o: &Operand<'src>, span: Span, mn: &'src str) -> Src {
+        let base = match &o.kind {
+            OperandKind::Reg(r) => match (r.file, r.index) {
+                (RegFile::R | RegFile::Ur, None) => Src::Imm(0),
+                (RegFile::P | RegFile::Up, None) => Src::Imm(if o.not { 0 } else { 1 }),
+                (RegFile::P | RegFile::Up, Some(_)) => {
+                    let p = self.reg_of(r, 0).expect("indexed");
+                    return if o.not {
+                        Src::NotPred(p)
+                    } else {
+                        Src::Reg(p, 0)
+                    };
+                }
+                // The CTA's rank in its cluster: 0 outside cluster launches
+                // (the analysis has no cluster shape for SASS); it places
+                // the CTA's shared-memory window (`ULEA UR4, UR4, 0x400, 0x18`).
+                (RegFile::Sr, _) if r.name.text == "SR_CgaCtaId" => Src::Imm(0),
+                (RegFile::Sr, _) => Src::Special(special(r.name.text)),
+                (_, Some(_)) => Src::Reg(self.reg_of(r, 0).expect("indexed"), 0),
+                _ => Src::Unknown,
+            },
+            OperandKind::Int(v) => Src::Imm(*v),
+            OperandKind::ConstBank { bank, addr } => {
+                let t = self.temp();
+                let kind = self.cbank_read(bank, addr, 32, vec![t]);
+                self.push(
+                    Op {
+                        guard: None,
+                        kind,
+                        form: Form::Instruction,
+                    },
+                    span,
+                    mn,
+                );
+                Src::Reg(t, 0)
+            }
+            _ => Src::Unknown,
+        };
+        let mut s = base;
+        if o.negated || o.inverted || o.absolute {
+            let t = self.temp();
+            let op = if o.absolute {
+                AluOp::Abs
+            } else if o.inverted {
+                AluOp::Not
+            } else {
+                AluOp::Neg
+            };
+            self.push_alu(alu(op, s64()), t, vec![s], span, mn);
+            s = Src::Reg(t, 0);
+            if o.absolute && o.negated {
+                let t2 = self.temp();
+                self.push_alu(alu(AluOp::Neg, s64()), t2, vec![s], span, mn);
+                s = Src::Reg(t2, 0);
+            }
+        }
+        s
+    }
+
+    /// A read of a constant bank into `dsts`.
+    fn cbank_read(
+        &mut self,
+        bank: &Operand<'src>,
+        addr: &Address<'src>,
+        _bits: u32,
+        dsts: Vec<Reg>,
+    ) -> OpKind {
+        let dynamic = addr.registers().any(|(r, _)| r.index.is_some());
+        let bank0 = matches!(bank.kind, OperandKind::Int(0));
+        if bank0 && !dynamic {
+            match self.bank0(addr.offset() as u32) {
+                Bank0::Special(sp) => {
+                    if let Some(&d) = dsts.first() {
+                        let mut k = OpKind::Alu {
+                            alu: alu(AluOp::Mov, u32t()),
+                            dst: d,
+                            dst2: None,
+                            srcs: vec![Src::Special(sp)],
+                        };
+                        if dsts.len() > 1 {
+                            // LDC.64 of two launch values: keep the first exact.
+                            k = OpKind::Alu {
+                                alu: alu(AluOp::Mov, u32t()),
+                                dst: d,
+                                dst2: None,
+                                srcs: vec![Src::Special(sp)],
+                            };
+                        }
+                        return k;
+                    }
+                    return OpKind::Nop;
+                }
+                Bank0::Param(k, off) => {
+                    // A 64-bit read of two 4-byte parameters: the second
+                    // register gets the next parameter.
+                    let p = &self.params[k as usize];
+                    if dsts.len() == 2 && off == 0 && p.size == 4 {
+                        if let Some(next) = self.params.get(k as usize + 1) {
+                            if next.offset == p.offset + 4 {
+                                self.post.push(OpKind::LdParam {
+                                    dsts: vec![dsts[1]],
+                                    param: Some((k + 1, 0)),
+                                });
+                                return OpKind::LdParam {
+                                    dsts: vec![dsts[0]],
+                                    param: Some((k, 0)),
+                                };
+                            }
+                        }
+                    }
+                    return OpKind::LdParam {
+                        dsts,
+                        param: Some((k, off)),
+                    };
+                }
+                Bank0::Other => {}
+            }
+        }
+        OpKind::Other {
+            dsts,
+            srcs: vec![Src::Special(if dynamic {
+                Special::Other
+            } else {
+                Special::OtherUniform
+            })],
+        }
+    }
+
+    // ------------------------------------------------------------- ops
+
+    fn push_raw(&mut self, op: Op, span: Span, mn: &'src str) {
+        self.ops.push(op);
+        self.spans.push(span);
+        self.mnemonics.push(mn);
+        self.locs.push(self.cur_loc);
+    }
+
+    fn push(&mut self, op: Op, span: Span, mn: &'src str) {
+        self.push_raw(op, span, mn);
+    }
+
+    fn push_alu(&mut self, a: Alu, dst: Reg, srcs: Vec<Src>, span: Span, mn: &'src str) {
+        self.push(
+            Op {
+                guard: None,
+                kind: OpKind::Alu {
+                    alu: a,
+                    dst,
+                    dst2: None,
+                    srcs,
+                },
+                form: Form::Instruction,
+            },
+            span,
+            mn,
+        );
+    }
+
+    fn set_loc(&mut self, li: Option<&LineInfo<'src>>) {
+        let Some(li) = li else {
+            self.cur_loc = None;
+            return;
+        };
+        let mut parent: Option<LocId> = None;
+        // Outermost call site first, then inward.
+        for (f, l) in li.inlined_at.iter().rev() {
+            let fi = self.file_index(f.text);
+            parent = Some(self.loc(fi, *l, 0, parent));
+        }
+        let fi = self.file_index(li.file.text);
+        self.cur_loc = Some(self.loc(fi, li.line, li.column.unwrap_or(0), parent));
+    }
+
+    fn file_index(&mut self, name: &'src str) -> u32 {
+        if let Some((i, _)) = self.files.iter().find(|(_, n)| *n == name) {
+            return *i;
+        }
+        let i = self.files.len() as u32 + 1;
+        self.files.push((i, name));
+        i
+    }
+
+    fn loc(&mut self, file: u32, line: u32, column: u32, inlined_at: Option<LocId>) -> LocId {
+        let key = (file, line, column, inlined_at);
+        if let Some(&id) = self.loc_keys.get(&key) {
+            return id;
+        }
+        let id = LocId(self.loc_table.len() as u32);
+        self.loc_table.push(Loc {
+            file,
+            line,
+            column,
+            inlined_at,
+        });
+        self.loc_keys.insert(key, id);
+        id
+    }
+
+    fn guard(
+        &mut self,
+        ins: &Instruction<'src>,
+        span: Span,
+        mn: &'src str,
+    ) -> Option<Option<(Reg, bool)>> {
+        let Some(g) = ins.guard else {
+            return Some(None);
+        };
+        match g.reg.index {
+            None if !g.negated => Some(None), // @PT
+            None => {
+                // @!PT: never executes, but a memory instruction still
+                // counts as a request with no lane active.
+                let p = match self.false_pred {
+                    Some(p) => p,
+                    None => {
+                        let p = self.temp();
+                        self.false_pred = Some(p);
+                        self.push(
+                            Op {
+                                guard: None,
+                                kind: OpKind::PredLogic {
+                                    op: "mov",
+                                    dst: p,
+                                    srcs: vec![Src::Imm(0)],
+                                },
+                                form: Form::Other,
+                            },
+                            span,
+                            mn,
+                        );
+                        p
+                    }
+                };
+                Some(Some((p, false)))
+            }
+            Some(_) => Some(Some((self.reg_of(&g.reg, 0)?, g.negated))),
+        }
+    }
+
+    /// Lowers one instruction to one or more ops (the last one carries the
+    /// instruction's effect; the ones before compute its operands).
+    fn instruction(&mut self, ins: &Instruction<'src>) {
+        let span = ins.span;
+        let mn = ins.mnemonic.text;
+        let guard = self.guard(ins, span, mn).flatten();
+        let opc = ins.opcode();
+        let mods: Vec<&str> = ins.modifiers().collect();
+        let has = |m: &str| mods.contains(&m);
+        let ops = &ins.operands;
+        let kind = match opc {
+            // ---- control flow
+            "BRA" | "JMP" => OpKind::Branch {
+                target: None,
+                indexed: Vec::new(),
+                uniform: has("U"),
+            },
+            "BRX" | "BRXU" | "JMX" => OpKind::Branch {
+                target: None,
+                indexed: Vec::new(),
+                uniform: opc == "BRXU",
+            },
+            "EXIT" | "RET" | "KILL" => OpKind::Exit,
+            "CALL" => OpKind::Call { dsts: Vec::new() },
+            "BPT" if has("TRAP") => OpKind::Exit,
+            // ---- special registers and moves
+            "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
+                let src = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                match self.dst(ops.first()) {
+                    Some(d) => OpKind::Alu {
+                        alu: alu(AluOp::Mov, u32t()),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![src],
+                    },
+                    None => OpKind::Nop,
+                }
+            }
+            "MOV" | "UMOV" | "R2UR" | "MOV32I" | "IMAD" | "UIMAD"
+                if !opc.ends_with("IMAD") || has("MOV") =>
+            {
+                // IMAD.MOV Rd, RZ, RZ, c is a move of c.
+                let s = if opc.ends_with("IMAD") {
+                    ops.get(3)
+                } else {
+                    ops.get(1)
+                };
+                let src = s.map(|o| self.src(o, span, mn)).unwrap_or(Src::Unknown);
+                match self.dst(ops.first()) {
+                    Some(d) => OpKind::Alu {
+                        alu: alu(AluOp::Mov, s64()),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![src],
+                    },
+                    None => OpKind::Nop,
+                }
+            }
+            "LDC" | "ULDC" | "LDCU" => {
+                let bits = width_bits(&mods);
+                let dsts = self.dsts_wide(ops.first(), bits);
+                match ops.get(1).map(|o| &o.kind) {
+                    Some(OperandKind::ConstBank { bank, addr }) if !dsts.is_empty() => {
+                        let (bank, addr) = (bank.clone(), addr.clone());
+                        self.cbank_read(&bank, &addr, bits, dsts)
+                    }
+                    _ => OpKind::Other { dsts, srcs: vec![] },
+                }
+            }
+            // ---- integer arithmetic
+            "IMAD" | "UIMAD" => self.imad(ins, &mods, span, mn),
+            "IADD3" | "UIADD3" | "IADD" | "UIADD" | "VIADD" => self.iadd3(ins, &mods, span, mn),
+            "LEA" | "ULEA" => self.lea(ins, &mods, span, mn),
+            "SHF" | "USHF" => self.shf(ins, &mods, span, mn),
+            "SHL" | "USHL" | "SHR" | "USHR" => {
+                let a = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let b = ops
+                    .get(2)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let ty = if has("U32") { u32t() } else { s32() };
+                let op = if opc.ends_with("SHL") {
+                    AluOp::Shl
+                } else {
+                    AluOp::Shr
+                };
+                match self.dst(ops.first()) {
+                    Some(d) => OpKind::Alu {
+                        alu: alu(op, ty),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![a, b],
+                    },
+                    None => OpKind::Nop,
+                }
+            }
+            "LOP3" | "ULOP3" => self.lop3(ins, span, mn),
+            "LOP" | "ULOP" => self.lop2(ins, &mods, span, mn),
+            "SEL" | "USEL" => {
+                let a = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let b = ops
+                    .get(2)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let p = ops
+                    .get(3)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                match self.dst(ops.first()) {
+                    Some(d) => OpKind::Alu {
+                        alu: alu(AluOp::Selp, s64()),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![a, b, p],
+                    },
+                    None => OpKind::Nop,
+                }
+            }
+            "IMNMX" | "UIMNMX" | "VIMNMX" => {
+                let a = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let b = ops
+                    .get(2)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                // The predicate picks: PT min, !PT max.
+                let pick = ops.get(3).and_then(|o| o.reg().map(|r| (r.index, o.not)));
+                let ty = if has("U32") { u32t() } else { s32() };
+                match (self.dst(ops.first()), pick) {
+                    (Some(d), Some((None, not))) => OpKind::Alu {
+                        alu: alu(if not { AluOp::Max } else { AluOp::Min }, ty),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![a, b],
+                    },
+                    (Some(d), _) => OpKind::Other {
+                        dsts: vec![d],
+                        srcs: vec![a, b],
+                    },
+                    _ => OpKind::Nop,
+                }
+            }
+            "IABS" | "UIABS" => {
+                let a = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                match self.dst(ops.first()) {
+                    Some(d) => OpKind::Alu {
+                        alu: alu(AluOp::Abs, s32()),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![a],
+                    },
+                    None => OpKind::Nop,
+                }
+            }
+            "PRMT" | "UPRMT" => {
+                // PRMT Rd, a, 0x3210, b is a copy of a.
+                let a = ops
+                    .get(1)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                let sel = ops.get(2).map(|o| o.kind.clone());
+                let b = ops
+                    .get(3)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown);
+                match (self.dst(ops.first()), sel) {
+                    (Some(d), Some(OperandKind::Int(0x3210))) => OpKind::Alu {
+                        alu: alu(AluOp::Mov, u32t()),
+                        dst: d,
+                        dst2: None,
+                        srcs: vec![a],
+                    },
+                    (Some(d), _) => OpKind::Other {
+                        dsts: vec![d],
+                        srcs: vec![a, b],
+                    },
+                    _ => OpKind::Nop,
+                }
+            }
+            // ---- predicates
+            "ISETP" | "UISETP" => self.isetp(ins, &mods, span, mn),
+            "PLOP3" | "UPLOP3" => self.plop3(ins, span, mn),
+            // ---- votes (uniform across the warp)
+            "VOTE" | "VOTEU" => {
+                let mut dsts = Vec::new();
+                for o in ops.iter().take(2) {
+                    if let Some(d) = self.dst(Some(o)) {
+                        dsts.push(d);
+                    }
+                }
+                OpKind::Other {
+                    dsts,
+                    srcs: vec![Src::Special(Special::OtherUniform)],
+                }
+            }
+            // ---- no effect on values
+            "BSSY" | "BSYNC" | "WARPSYNC" | "BAR" | "BMOV" | "NOP" | "DEPBAR" | "MEMBAR"
+            | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "WARPGROUP"
+            | "ACQBULK" | "BREAK" | "ELECT"
+                if !matches!(opc, "ELECT" | "BMOV") =>
+            {
+                OpKind::Nop
+            }
+            _ => match mem_class(opc) {
+                Some(class) => self.memory(ins, class, &mods, span, mn),
+                None => self.opaque(ins, span, mn),
+            },
+        };
+        self.push(
+            Op {
+                guard,
+                kind,
+                form: Form::Instruction,
+            },
+            span,
+            mn,
+        );
+        for kind in std::mem::take(&mut self.post) {
+            self.push(
+                Op {
+                    guard,
+                    kind,
+                    form: Form::Instruction,
+                },
+                span,
+                mn,
+            );
+        }
+    }
+
+    /// Anything not modelled: every register operand before the first
+    /// source is a destination... conservatively, the first register operand
+    /// (and the predicate outputs before it) are written with an opaque
+    /// value computed from the others.
+    fn opaque(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let mut dsts = Vec::new();
+        let mut k = 0;
+        // Leading predicate and register destinations (`SHFL.IDX PT, R0, ...`,
+        // `F2I R0, R1`, `P2R R2, PR, RZ, 0x7f`).
+        while let Some(o) = ops.get(k) {
+            match o.reg() {
+                Some(r) if matches!(r.file, RegFile::P | RegFile::Up) && k + 1 < ops.len() => {
+                    if let Some(d) = self.dst(Some(o)) {
+                        dsts.push(d);
+                    }
+                    k += 1;
+                }
+                Some(r) if matches!(r.file, RegFile::R | RegFile::Ur | RegFile::B) => {
+                    let bits = width_bits(&ins.modifiers().collect::<Vec<_>>());
+                    dsts.extend(self.dsts_wide(Some(o), bits.min(64)));
+                    k += 1;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let mut srcs = Vec::new();
+        for o in ops.iter().skip(k) {
+            srcs.push(self.src(o, span, mn));
+        }
+        if matches!(ins.opcode(), "SHFL" | "MATCH" | "REDUX" | "CREDUX") {
+            // Lane-varying results from other lanes' values.
+            srcs.push(Src::Special(Special::Other));
+        }
+        if dsts.is_empty() {
+            return OpKind::Nop;
+        }
+        OpKind::Other { dsts, srcs }
+    }
+
+    fn imad(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let has = |m: &str| mods.contains(&m);
+        let ops = &ins.operands;
+        // IMAD[.WIDE] Rd, [Pcarry,] a, b, c[, Pin]
+        let mut k = 1;
+        if ops
+            .get(1)
+            .and_then(|o| o.reg())
+            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        {
+            k = 2;
+        }
+        let a = ops
+            .get(k)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let b = ops
+            .get(k + 1)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let c = ops
+            .get(k + 2)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let unsigned = has("U32");
+        let ty = if unsigned { u32t() } else { s32() };
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        if has("X") || (has("HI") && !has("WIDE")) {
+            if has("WIDE") {
+                self.dst_high(ops.first());
+            }
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs: vec![a, b, c],
+            };
+        }
+        if has("WIDE") {
+            self.dst_high(ops.first());
+            return OpKind::Alu {
+                alu: alu(AluOp::Mad(MulMode::Wide), ty),
+                dst: d,
+                dst2: None,
+                srcs: vec![a, b, c],
+            };
+        }
+        // IMAD, IMAD.SHL, IMAD.IADD, IMAD.MOV (handled by the caller): a*b+c.
+        // When c is a 64-bit value (a carry chain's low word), keep 64 bits.
+        let ty = if ops
+            .get(1)
+            .and_then(|o| o.reg())
+            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        {
+            s64()
+        } else {
+            ty
+        };
+        OpKind::Alu {
+            alu: alu(AluOp::Mad(MulMode::Lo), ty),
+            dst: d,
+            dst2: None,
+            srcs: vec![a, b, c],
+        }
+    }
+
+    /// The high word of a pair destination gets an opaque value, after the
+    /// instruction's own op (it may read that register as a source).
+    fn dst_high(&mut self, o: Option<&Operand<'src>>) {
+        if let Some(r) = o.and_then(|o| o.reg()).copied() {
+            if let Some(h) = self.reg_of(&r, 1) {
+                self.written.push(h);
+                self.post.push(OpKind::Other {
+                    dsts: vec![h],
+                    srcs: vec![Src::Special(Special::OtherUniform)],
+                });
+            }
+        }
+    }
+
+    fn iadd3(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        // Skip carry-out predicates after the destination.
+        let mut k = 1;
+        let mut carry_out = false;
+        while ops
+            .get(k)
+            .and_then(|o| o.reg())
+            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        {
+            carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
+            k += 1;
+        }
+        let n_src = if ins.opcode().ends_with("IADD3") {
+            3
+        } else {
+            2
+        };
+        let srcs: Vec<Src> = (k..k + n_src)
+            .filter_map(|i| ops.get(i))
+            .filter(|o| {
+                !o.reg()
+                    .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+            })
+            .map(|o| self.src(o, span, mn))
+            .collect();
+        if mods.contains(&"X") {
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs,
+            };
+        }
+        let ty = if carry_out { s64() } else { s32() };
+        let mut nz: Vec<Src> = srcs.into_iter().filter(|s| *s != Src::Imm(0)).collect();
+        match nz.len() {
+            0 => OpKind::Alu {
+                alu: alu(AluOp::Mov, ty),
+                dst: d,
+                dst2: None,
+                srcs: vec![Src::Imm(0)],
+            },
+            1 => OpKind::Alu {
+                alu: alu(AluOp::Mov, ty),
+                dst: d,
+                dst2: None,
+                srcs: nz,
+            },
+            2 => OpKind::Alu {
+                alu: alu(AluOp::Add, ty),
+                dst: d,
+                dst2: None,
+                srcs: nz,
+            },
+            _ => {
+                let c = nz.pop().expect("three");
+                let t = self.temp();
+                self.push_alu(alu(AluOp::Add, ty), t, nz, span, mn);
+                OpKind::Alu {
+                    alu: alu(AluOp::Add, ty),
+                    dst: d,
+                    dst2: None,
+                    srcs: vec![Src::Reg(t, 0), c],
+                }
+            }
+        }
+    }
+
+    fn lea(&mut self, ins: &Instruction<'src>, mods: &[&str], span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        let mut k = 1;
+        let mut carry_out = false;
+        while ops
+            .get(k)
+            .and_then(|o| o.reg())
+            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        {
+            carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
+            k += 1;
+        }
+        let a = ops
+            .get(k)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let b = ops
+            .get(k + 1)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        if mods.contains(&"HI") {
+            let rest: Vec<Src> = ops
+                .iter()
+                .skip(k + 2)
+                .map(|o| self.src(o, span, mn))
+                .collect();
+            let mut srcs = vec![a, b];
+            srcs.extend(rest);
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs,
+            };
+        }
+        // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
+        let s = ops.iter().skip(k + 2).find_map(|o| match o.kind {
+            OperandKind::Int(v) => Some(v),
+            _ => None,
+        });
+        let Some(s) = s else {
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs: vec![a, b],
+            };
+        };
+        let ty = if carry_out { s64() } else { s32() };
+        let t = self.temp();
+        self.push_alu(alu(AluOp::Shl, ty), t, vec![a, Src::Imm(s)], span, mn);
+        OpKind::Alu {
+            alu: alu(AluOp::Add, ty),
+            dst: d,
+            dst2: None,
+            srcs: vec![Src::Reg(t, 0), b],
+        }
+    }
+
+    fn shf(&mut self, ins: &Instruction<'src>, mods: &[&str], span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let has = |m: &str| mods.contains(&m);
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        // SHF.{L,R}.{U32,S32,U64,S64}[.HI] Rd, lo, shift, hi
+        let lo = ops
+            .get(1)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let sh = ops
+            .get(2)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let hi = ops
+            .get(3)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let wide = has("U64") || has("S64");
+        let signed = has("S32") || has("S64");
+        let ty = Ty {
+            bits: if wide { 64 } else { 32 },
+            signed,
+            float: false,
+        };
+        match (has("L"), has("R"), has("HI")) {
+            // 32-bit: the value shifted is `lo` for L, `hi` for R.HI.
+            (true, false, false) if !wide => OpKind::Alu {
+                alu: alu(AluOp::Shl, ty),
+                dst: d,
+                dst2: None,
+                srcs: vec![lo, sh],
+            },
+            (false, true, true) if !wide => OpKind::Alu {
+                alu: alu(AluOp::Shr, ty),
+                dst: d,
+                dst2: None,
+                srcs: vec![hi, sh],
+            },
+            // 64-bit low word: the pair (held by `lo`) shifted.
+            (true, false, false) | (false, true, false) if wide => OpKind::Alu {
+                alu: alu(if has("L") { AluOp::Shl } else { AluOp::Shr }, ty),
+                dst: d,
+                dst2: None,
+                srcs: vec![lo, sh],
+            },
+            _ => OpKind::Other {
+                dsts: vec![d],
+                srcs: vec![lo, sh, hi],
+            },
+        }
+    }
+
+    /// `LOP3.LUT Rd, [Pout,] a, b, c, lut, Pin`: the truth table over
+    /// (a = 0xF0, b = 0xCC, c = 0xAA) decides.
+    fn lop3(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        // `LOP3.LUT [Pout,] Rd, a, b, c, lut, Pin`: a predicate output comes
+        // first and is set when the result is not zero.
+        let is_pred = |o: Option<&Operand<'_>>| {
+            o.and_then(|o| o.reg())
+                .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+        };
+        let (pout, k) = if is_pred(ops.first()) {
+            (self.dst(ops.first()), 2)
+        } else {
+            (None, 1)
+        };
+        let d = match self.dst(ops.get(k - 1)) {
+            Some(d) => Some(d),
+            None if pout.is_some() => Some(self.temp()),
+            None => None,
+        };
+        if let (Some(p), Some(d)) = (pout, d) {
+            self.post.push(OpKind::Alu {
+                alu: alu(AluOp::Setp(Cmp::Ne, None), u32t()),
+                dst: p,
+                dst2: None,
+                srcs: vec![Src::Reg(d, 0), Src::Imm(0)],
+            });
+        }
+        let Some(d) = d else { return OpKind::Nop };
+        let lut = match ops.get(k + 3).map(|o| &o.kind) {
+            Some(OperandKind::Int(v)) => (*v & 0xff) as u8,
+            _ => {
+                return OpKind::Other {
+                    dsts: vec![d],
+                    srcs: vec![],
+                }
+            }
+        };
+        let inputs: Vec<&Operand<'src>> = (k..k + 3).filter_map(|i| ops.get(i)).collect();
+        if inputs.len() < 3 {
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs: vec![],
+            };
+        }
+        let zero = |o: &Operand<'_>| {
+            o.reg()
+                .is_some_and(|r| r.index.is_none() && matches!(r.file, RegFile::R | RegFile::Ur))
+                || matches!(o.kind, OperandKind::Int(0))
+        };
+        let live: Vec<usize> = (0..3).filter(|&i| !zero(inputs[i])).collect();
+        let srcs: Vec<Src> = inputs.iter().map(|o| self.src(o, span, mn)).collect();
+        match lut_expr(lut, &live) {
+            Some(e) => self.emit_expr(&e, &srcs, Some(d), span, mn),
+            None => OpKind::Other {
+                dsts: vec![d],
+                srcs,
+            },
+        }
+    }
+
+    /// Emits the ops of a LUT expression; the last one is returned (into
+    /// `dst`), the inner ones go to temporaries.
+    fn emit_expr(
+        &mut self,
+        e: &LutExpr,
+        srcs: &[Src],
+        dst: Option<Reg>,
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let operand = |this: &mut Self, x: &LutExpr| -> Src {
+            match x {
+                LutExpr::Input(i) => srcs[*i].clone(),
+                LutExpr::Const(v) => Src::Imm(*v),
+                _ => {
+                    let t = this.temp();
+                    let k = this.emit_expr(x, srcs, Some(t), span, mn);
+                    this.push(
+                        Op {
+                            guard: None,
+                            kind: k,
+                            form: Form::Instruction,
+                        },
+                        span,
+                        mn,
+                    );
+                    Src::Reg(t, 0)
+                }
+            }
+        };
+        let d = dst.unwrap_or_else(|| self.temp());
+        let (op, args) = match e {
+            LutExpr::Input(i) => (AluOp::Mov, vec![srcs[*i].clone()]),
+            LutExpr::Const(v) => (AluOp::Mov, vec![Src::Imm(*v)]),
+            LutExpr::Not(x) => (AluOp::Not, vec![operand(self, x)]),
+            LutExpr::Bin(op, x, y) => {
+                let a = operand(self, x);
+                let b = operand(self, y);
+                (*op, vec![a, b])
+            }
+        };
+        OpKind::Alu {
+            alu: alu(op, u32t()),
+            dst: d,
+            dst2: None,
+            srcs: args,
+        }
+    }
+
+    /// `LOP.AND/OR/XOR` (older forms).
+    fn lop2(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let a = ops
+            .get(1)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let b = ops
+            .get(2)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let op = if mods.contains(&"AND") {
+            AluOp::And
+        } else if mods.contains(&"OR") {
+            AluOp::Or
+        } else if mods.contains(&"XOR") {
+            AluOp::Xor
+        } else {
+            return match self.dst(ops.first()) {
+                Some(d) => OpKind::Other {
+                    dsts: vec![d],
+                    srcs: vec![a, b],
+                },
+                None => OpKind::Nop,
+            };
+        };
+        match self.dst(ops.first()) {
+            Some(d) => OpKind::Alu {
+                alu: alu(op, u32t()),
+                dst: d,
+                dst2: None,
+                srcs: vec![a, b],
+            },
+            None => OpKind::Nop,
+        }
+    }
+
+    /// `ISETP.cmp[.U32].bop[.EX] Pd, Pq, a, b, [Pc,] Pin`
+    fn isetp(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let has = |m: &str| mods.contains(&m);
+        let cmp = match mods.first().copied() {
+            Some("EQ") => Cmp::Eq,
+            Some("NE") => Cmp::Ne,
+            Some("LT") => Cmp::Lt,
+            Some("LE") => Cmp::Le,
+            Some("GT") => Cmp::Gt,
+            Some("GE") => Cmp::Ge,
+            _ => {
+                let d = self.dst(ops.first());
+                return match d {
+                    Some(d) => OpKind::Other {
+                        dsts: vec![d],
+                        srcs: vec![],
+                    },
+                    None => OpKind::Nop,
+                };
+            }
+        };
+        let bop = if has("OR") {
+            AluOp2::Or
+        } else if has("XOR") {
+            AluOp2::Xor
+        } else {
+            AluOp2::And
+        };
+        let a = ops
+            .get(2)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let b = ops
+            .get(3)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Unknown);
+        let c = ops
+            .get(4)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Imm(1));
+        let d = self.dst(ops.first());
+        let d2 = self.dst(ops.get(1));
+        let Some(d) = d else { return OpKind::Nop };
+        let unsigned = has("U32");
+        if has("EX") {
+            // The high half of a 64-bit comparison: `Pin` (the last operand)
+            // is the low half's result. Compare the low words as 64-bit values.
+            let pin = ops.last().and_then(|o| o.reg()).and_then(|r| {
+                if r.index.is_some() {
+                    self.reg_of(r, 0)
+                } else {
+                    None
+                }
+            });
+            if let Some((_, la, lb)) = pin.and_then(|p| self.low_compare.get(&p).cloned()) {
+                let ty = Ty {
+                    bits: 64,
+                    signed: !unsigned,
+                    float: false,
+                };
+                let combine = if matches!(c, Src::Imm(1)) {
+                    None
+                } else {
+                    Some(bop)
+                };
+                let mut srcs = vec![la, lb];
+                if combine.is_some() {
+                    srcs.push(c);
+                }
+                self.low_compare.remove(&d);
+                return OpKind::Alu {
+                    alu: alu(AluOp::Setp(cmp, combine), ty),
+                    dst: d,
+                    dst2: d2,
+                    srcs,
+                };
+            }
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs: vec![a, b],
+            };
+        }
+        let ty = Ty {
+            bits: 32,
+            signed: !unsigned,
+            float: false,
+        };
+        self.low_compare.insert(d, (cmp, a.clone(), b.clone()));
+        let combine = if matches!(c, Src::Imm(1)) && bop == AluOp2::And {
+            None
+        } else {
+            Some(bop)
+        };
+        let mut srcs = vec![a, b];
+        if combine.is_some() {
+            srcs.push(c);
+        }
+        OpKind::Alu {
+            alu: alu(AluOp::Setp(cmp, combine), ty),
+            dst: d,
+            dst2: d2,
+            srcs,
+        }
+    }
+
+    /// `PLOP3.LUT Pd, Pq, a, b, c, lut, lut2`
+    fn plop3(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let d = self.dst(ops.first());
+        let _ = self.dst(ops.get(1));
+        let Some(d) = d else { return OpKind::Nop };
+        let lut = match ops.get(5).map(|o| &o.kind) {
+            Some(OperandKind::Int(v)) => (*v & 0xff) as u8,
+            _ => {
+                return OpKind::Other {
+                    dsts: vec![d],
+                    srcs: vec![],
+                }
+            }
+        };
+        let ins3: Vec<Src> = (2..5)
+            .filter_map(|i| ops.get(i))
+            .map(|o| self.src(o, span, mn))
+            .collect();
+        if ins3.len() < 3 {
+            return OpKind::Other {
+                dsts: vec![d],
+                srcs: ins3,
+            };
+        }
+        // Constant inputs (PT = 1, !PT = 0) fold into the table.
+        let konst = |s: &Src| match s {
+            Src::Imm(v) => Some(*v != 0),
+            _ => None,
+        };
+        let live: Vec<usize> = (0..3).filter(|&i| konst(&ins3[i]).is_none()).collect();
+        let eval = |vals: [bool; 3]| -> bool {
+            let row = (vals[0] as u8) << 2 | (vals[1] as u8) << 1 | vals[2] as u8;
+            (lut >> row) & 1 == 1
+        };
+        let at = |assign: &[(usize, bool)]| -> bool {
+            let mut v = [false; 3];
+            for i in 0..3 {
+                v[i] = konst(&ins3[i]).unwrap_or(false);
+            }
+            for &(i, x) in assign {
+                v[i] = x;
+            }
+            eval(v)
+        };
+        match live.as_slice() {
+            [] => OpKind::PredLogic {
+                op: "mov",
+                dst: d,
+                srcs: vec![Src::Imm(at(&[]) as i64)],
+            },
+            [i] => match (at(&[(*i, false)]), at(&[(*i, true)])) {
+                (false, true) => OpKind::PredLogic {
+                    op: "mov",
+                    dst: d,
+                    srcs: vec![ins3[*i].clone()],
+                },
+                (true, false) => OpKind::PredLogic {
+                    op: "not",
+                    dst: d,
+                    srcs: vec![ins3[*i].clone()],
+                },
+                (x, _) => OpKind::PredLogic {
+                    op: "mov",
+                    dst: d,
+                    srcs: vec![Src::Imm(x as i64)],
+                },
+            },
+            [i, j] => {
+                let t = [
+                    at(&[(*i, false), (*j, false)]),
+                    at(&[(*i, false), (*j, true)]),
+                    at(&[(*i, true), (*j, false)]),
+                    at(&[(*i, true), (*j, true)]),
+                ];
+                let op = match t {
+                    [false, false, false, true] => Some("and"),
+                    [false, true, true, true] => Some("or"),
+                    [false, true, true, false] => Some("xor"),
+                    _ => None,
+                };
+                match op {
+                    Some(op) => OpKind::PredLogic {
+                        op,
+                        dst: d,
+                        srcs: vec![ins3[*i].clone(), ins3[*j].clone()],
+                    },
+                    None => OpKind::Other {
+                        dsts: vec![d],
+                        srcs: vec![ins3[*i].clone(), ins3[*j].clone()],
+                    },
+                }
+            }
+            _ => OpKind::Other {
+                dsts: vec![d],
+                srcs: ins3,
+            },
+        }
+    }
+
+    // ------------------------------------------------------------ memory
+
+    fn address(&mut self, a: &Address<'src>, span: Span, mn: &'src str) -> Src {
+        let mut regs: Vec<Src> = Vec::new();
+        for (r, _) in a.registers() {
+            if r.index.is_none() {
+                continue;
+            }
+            if let Some(x) = self.reg_of(r, 0) {
+                regs.push(Src::Reg(x, 0));
+            }
+        }
+        let off = a.offset();
+        match regs.len() {
+            0 => Src::Imm(off),
+            1 => match regs.pop() {
+                Some(Src::Reg(r, _)) => Src::Reg(r, off),
+                _ => Src::Unknown,
+            },
+            _ => {
+                let mut acc = regs[0].clone();
+                for s in regs.into_iter().skip(1) {
+                    let t = self.temp();
+                    self.push_alu(alu(AluOp::Add, s64()), t, vec![acc, s], span, mn);
+                    acc = Src::Reg(t, 0);
+                }
+                match acc {
+                    Src::Reg(r, _) => Src::Reg(r, off),
+                    s => s,
+                }
+            }
+        }
+    }
+
+    fn memory(
+        &mut self,
+        ins: &Instruction<'src>,
+        class: MemClass,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let bits = width_bits(mods);
+        // Which operand is the address, which the result.
+        let addr_pos = ops.iter().position(|o| {
+            matches!(
+                o.kind,
+                OperandKind::Memory { .. } | OperandKind::Descriptor { .. }
+            )
+        });
+        let Some(addr_pos) = addr_pos else {
+            return self.opaque(ins, span, mn);
+        };
+        let (op, kind) = class.op_kind();
+        // LDGSTS [shared], [global]: the global side is the access.
+        let addr_pos = if class == MemClass::AsyncCopy {
+            ops.iter()
+                .rposition(|o| matches!(o.kind, OperandKind::Memory { .. }))
+                .unwrap_or(addr_pos)
+        } else {
+            addr_pos
+        };
+        let addr = match &ops[addr_pos].kind {
+            OperandKind::Memory { addr, .. } | OperandKind::Descriptor { addr, .. } => {
+                let a = addr.clone();
+                self.address(&a, span, mn)
+            }
+            _ => Src::Unknown,
+        };
+        // The result: the last register operand before the address that is
+        // not a predicate (`ATOMG.E.ADD PT, R3, [..], R9`: R3).
+        let result = ops[..addr_pos].iter().rev().find(|o| {
+            o.reg()
+                .is_some_and(|r| matches!(r.file, RegFile::R | RegFile::Ur))
+        });
+        let no_result = matches!(op, AccessOp::Store)
+            || kind == MemKind::Reduction
+            || result.is_none_or(|o| o.reg().is_some_and(|r| r.index.is_none()));
+        let dsts = if matches!(op, AccessOp::Store) {
+            Vec::new()
+        } else {
+            self.dsts_wide(result, bits.min(256))
+        };
+        let (elem_bits, vector) = match class {
+            MemClass::Matrix(_) => (16, 8),
+            _ => (bits, 1),
+        };
+        let (space, kind) = (class.space(), kind);
+        OpKind::Mem {
+            info: MemOp {
+                op,
+                kind,
+                space,
+                elem_bits,
+                vector,
+                bits: elem_bits * vector,
+                addr,
+                cache: cache_hints(mods),
+                no_result,
+                result_used: !no_result,
+                elem_type: None,
+                elem_signed: false,
+                elem_float: false,
+                ext: None,
+            },
+            dsts,
+        }
+    }
+}
+
+enum Bank0 {
+    Special(Special),
+    Param(u16, i64),
+    Other,
+}
+
+fn special(name: &str) -> Special {
+    match name {
+        "SR_TID.X" => Special::Tid(0),
+        "SR_TID.Y" => Special::Tid(1),
+        "SR_TID.Z" => Special::Tid(2),
+        "SR_CTAID.X" => Special::Ctaid(0),
+        "SR_CTAID.Y" => Special::Ctaid(1),
+        "SR_CTAID.Z" => Special::Ctaid(2),
+        "SR_LANEID" => Special::LaneId,
+        "SR_LTMASK" => Special::LaneMask(0),
+        "SR_LEMASK" => Special::LaneMask(1),
+        "SR_EQMASK" => Special::LaneMask(2),
+        "SR_GEMASK" => Special::LaneMask(3),
+        "SR_GTMASK" => Special::LaneMask(4),
+        "SRZ" => Special::OtherUniform,
+        "SR_TID" => Special::Other,
+        _ => Special::OtherUniform,
+    }
+}
+
+/// `c[0x0][off]` with a constant offset.
+fn bank0_offset(o: &Operand<'_>) -> Option<u32> {
+    match &o.kind {
+        OperandKind::ConstBank { bank, addr } if matches!(bank.kind, OperandKind::Int(0)) => {
+            if addr.registers().any(|(r, _)| r.index.is_some()) {
+                return None;
+            }
+            u32::try_from(addr.offset()).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Bytes an instruction reads from a constant bank (`LDC.64`: 8).
+fn cbank_width(ins: &Instruction<'_>) -> u32 {
+    if matches!(ins.opcode(), "LDC" | "ULDC" | "LDCU") {
+        width_bits(&ins.modifiers().collect::<Vec<_>>()) / 8
+    } else {
+        4
+    }
+}
+
+/// Bits per lane from the size modifiers (32 without one).
+fn width_bits(mods: &[&str]) -> u32 {
+    for m in mods {
+        match *m {
+            "U8" | "S8" => return 8,
+            "U16" | "S16" => return 16,
+            "64" => return 64,
+            "128" => return 128,
+            "256" => return 256,
+            _ => {}
+        }
+    }
+    32
+}
+
+fn cache_hints(mods: &[&str]) -> CacheHints {
+    let mut h = CacheHints::default();
+    for m in mods {
+        match *m {
+            "CONSTANT" => h.non_coherent = true,
+            "EF" => h.l1_eviction = Some(Eviction::First),
+            "EL" => h.l1_eviction = Some(Eviction::Last),
+            "NA" => h.l1_eviction = Some(Eviction::NoAllocate),
+            "LU" => h.cache_op = Some(crate::ir::CacheOp::Lu),
+            _ => {}
+        }
+    }
+    h
+}
+
+/// The memory instruction families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MemClass {
+    Load(Space),
+    Store(Space),
+    Atomic(Space),
+    Reduction(Space),
+    AsyncCopy,
+    Bulk,
+    Matrix(bool),
+}
+
+impl MemClass {
+    fn space(self) -> Space {
+        match self {
+            MemClass::Load(s)
+            | MemClass::Store(s)
+            | MemClass::Atomic(s)
+            | MemClass::Reduction(s) => s,
+            MemClass::AsyncCopy | MemClass::Bulk => Space::Global,
+            MemClass::Matrix(_) => Space::Shared,
+        }
+    }
+    fn op_kind(self) -> (AccessOp, MemKind) {
+        match self {
+            MemClass::Load(_) => (AccessOp::Load, MemKind::Plain),
+            MemClass::Store(_) => (AccessOp::Store, MemKind::Plain),
+            MemClass::Atomic(_) => (AccessOp::Atomic, MemKind::Atomic),
+            MemClass::Reduction(_) => (AccessOp::Atomic, MemKind::Reduction),
+            MemClass::AsyncCopy => (AccessOp::Load, MemKind::AsyncCopy),
+            MemClass::Bulk => (AccessOp::Load, MemKind::BulkCopy),
+            MemClass::Matrix(false) => (AccessOp::Load, MemKind::MatrixLoad),
+            MemClass::Matrix(true) => (AccessOp::Store, MemKind::MatrixStore),
+        }
+    }
+}
+
+fn mem_class(opcode: &str) -> Option<MemClass> {
+    use Space::*;
+    Some(match opcode {
+        "LDG" | "LDGMC" => MemClass::Load(Global),
+        "STG" => MemClass::Store(Global),
+        "ATOMG" => MemClass::Atomic(Global),
+        "REDG" | "REDAS" => MemClass::Reduction(Global),
+        "LDS" => MemClass::Load(Shared),
+        "STS" => MemClass::Store(Shared),
+        "ATOMS" => MemClass::Atomic(Shared),
+        "LDL" => MemClass::Load(Local),
+        "STL" => MemClass::Store(Local),
+        "LD" => MemClass::Load(Generic),
+        "ST" => MemClass::Store(Generic),
+        "ATOM" => MemClass::Atomic(Generic),
+        "RED" => MemClass::Reduction(Generic),
+        "LDGSTS" => MemClass::AsyncCopy,
+        "UBLKCP" | "UTMALDG" | "UTMASTG" | "UTMAREDG" | "UTMAPF" | "UBLKRED" => MemClass::Bulk,
+        "LDSM" => MemClass::Matrix(false),
+        "STSM" => MemClass::Matrix(true),
+        _ => return None,
+    })
+}
+
+/// A bitwise expression over the three inputs of `LOP3.LUT`.
+#[derive(Clone, Debug, PartialEq)]
+enum LutExpr {
+    Input(usize),
+    Const(i64),
+    Not(Box<LutExpr>),
+    Bin(AluOp, Box<LutExpr>, Box<LutExpr>),
+}
+
+/// The cheapest expression (at most three `and`/`or`/`xor`/`not` ops) whose
+/// truth table is `lut` over the live inputs (the others read as 0): the
+/// inputs' tables are a = 0xF0, b = 0xCC, c = 0xAA, as in the instruction's
+/// encoding. `None` when nothing that small computes it.
+fn lut_expr(lut: u8, live: &[usize]) -> Option<LutExpr> {
+    type Cache = HashMap<(u8, Vec<usize>), Option<LutExpr>>;
+    thread_local! {
+        static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (lut, live.to_vec());
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let e = lut_expr_search(lut, live);
+    CACHE.with(|c| c.borrow_mut().insert(key, e.clone()));
+    e
+}
+
+fn lut_expr_search(lut: u8, live: &[usize]) -> Option<LutExpr> {
+    const TABLES: [u8; 3] = [0xF0, 0xCC, 0xAA];
+    // Rows where every dead input is 0 are the ones that matter.
+    let mut care = 0u8;
+    for row in 0..8u8 {
+        let bits = [row >> 2 & 1, row >> 1 & 1, row & 1];
+        if (0..3).all(|i| live.contains(&i) || bits[i] == 0) {
+            care |= 1 << row;
+        }
+    }
+    let matches = |t: u8| (t ^ lut) & care == 0;
+    // Expressions by cost (ops), each with its table.
+    let mut by_cost: Vec<Vec<(u8, LutExpr)>> = vec![Vec::new(); 4];
+    by_cost[0].push((0x00, LutExpr::Const(0)));
+    by_cost[0].push((0xFF, LutExpr::Const(-1)));
+    for &i in live {
+        by_cost[0].push((TABLES[i], LutExpr::Input(i)));
+    }
+    let mut seen: std::collections::HashSet<u8> = by_cost[0].iter().map(|(t, _)| *t).collect();
+    if let Some((_, e)) = by_cost[0].iter().find(|(t, _)| matches(*t)) {
+        return Some(e.clone());
+    }
+    for cost in 1..=3usize {
+        let mut next: Vec<(u8, LutExpr)> = Vec::new();
+        for (t, e) in by_cost[cost - 1].clone() {
+            next.push((!t, LutExpr::Not(Box::new(e))));
+        }
+        for ca in 0..cost {
+            let cb = cost - 1 - ca;
+            for (ta, ea) in by_cost[ca].clone() {
+                for (tb, eb) in by_cost[cb].clone() {
+                    for (op, t) in [
+                        (AluOp::And, ta & tb),
+                        (AluOp::Or, ta | tb),
+                        (AluOp::Xor, ta ^ tb),
+                    ] {
+                        next.push((
+                            t,
+                            LutExpr::Bin(op, Box::new(ea.clone()), Box::new(eb.clone())),
+                        ));
+                    }
+                }
+            }
+        }
+        for (t, e) in next {
+            if matches(t) {
+                return Some(e);
+            }
+            if seen.insert(t) {
+                by_cost[cost].push((t, e));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(e: &LutExpr) -> u8 {
+        match e {
+            LutExpr::Input(i) => [0xF0, 0xCC, 0xAA][*i],
+            LutExpr::Const(v) => {
+                if *v == 0 {
+                    0
+                } else {
+                    0xFF
+                }
+            }
+            LutExpr::Not(x) => !table(x),
+            LutExpr::Bin(AluOp::And, x, y) => table(x) & table(y),
+            LutExpr::Bin(AluOp::Or, x, y) => table(x) | table(y),
+            LutExpr::Bin(_, x, y) => table(x) ^ table(y),
+        }
+    }
+
+    /// Every expression found computes its table; the common ptxas tables
+    /// are found (and, or, xor, `a | (b & ~c)`, bit-field select).
+    #[test]
+    fn lut_expressions_compute_their_table() {
+        let mut found = 0;
+        for lut in 0..=255u8 {
+            if let Some(e) = lut_expr(lut, &[0, 1, 2]) {
+                assert_eq!(table(&e), lut, "{lut:#04x}: {e:?}");
+                found += 1;
+            }
+        }
+        for lut in [0xc0u8, 0xfc, 0x3c, 0x96, 0xf4, 0xf8, 0xe2, 0xca, 0x30, 0x0f] {
+            assert!(lut_expr(lut, &[0, 1, 2]).is_some(), "{lut:#04x}");
+        }
+        // 171 of the 256 tables need at most three ops (counted when written).
+        assert!(found >= 171, "{found}");
+        // With c = RZ, 0xc0 is a & b.
+        assert_eq!(
+            lut_expr(0xc0, &[0, 1]),
+            Some(LutExpr::Bin(
+                AluOp::And,
+                Box::new(LutExpr::Input(0)),
+                Box::new(LutExpr::Input(1))
+            ))
+        );
+    }
+}
