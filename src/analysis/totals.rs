@@ -862,6 +862,7 @@ fn lane_addrs(regs: &Regs, w: &Warp<'_>, addr: &Src, exec: u32) -> (Lanes, u32, 
 
 /// Records one request of a memory instruction executed by the lanes `exec`
 /// (see `memops` for the rules of each kind).
+#[allow(clippy::too_many_arguments)]
 fn record_mem(
     res: &mut SimResult,
     stmt: u32,
