@@ -11,16 +11,19 @@
 //! alone: it needs upper bounds as well.
 //!
 //! A polynomial `Σ c_t · m_t` is viewed term by term. Each term gets a
-//! **window** `[tz, w)`: every value it takes, in every lane, is a
-//! non-negative multiple of `2^tz` below `2^w`. `tz` comes from the
-//! coefficients' trailing zeros and the symbols' congruences (`TidBase ≡ 0
-//! mod 32` gives 5); `w` from the symbols' ranges ([`SymFacts::range`]:
-//! `%tid` below the block size, `%ctaid.x` below `2^31`, an opaque value
-//! built by `and` with a constant below that constant) and the
-//! coefficients. Terms sorted by `tz` are merged into **parts** while a term
-//! starts below the current part's end; the parts' windows are then
-//! pairwise disjoint, so the sum *is* the bitwise or of the parts.
-//!
+//! **window** `[tz, w)`: every value it takes, in every lane, is a multiple
+//! of `2^tz`, non-negative and below `2^w`. `tz` comes from the coefficients'
+//! trailing zeros and the symbols' congruences (`TidBase ≡ 0 mod 32` gives
+//! 5); `w` from the symbols' ranges ([`SymFacts::range`]: `%tid` below the
+//! block size, `%ctaid.x` below `2^31`, an opaque value built by `and` with a
+//! constant below that constant) and the coefficients. A term whose symbols
+//! have no known range, or which may be negative, has the window `[tz, ∞)`:
+//! in two's complement its bits below `tz` are still zero. Terms sorted by
+//! `tz` are merged into **parts** while a term starts below the current
+//! part's end (an unbounded part takes every term after it); the parts'
+//! windows are then pairwise disjoint, so the sum *is* the bitwise or of the
+//! parts.
+
 //! # Transfer rules
 //!
 //! With the parts `P_i` of `x` and a constant `c`:
@@ -41,15 +44,12 @@
 //!
 //! Exact under the domain's no-wrap assumption (the windows are computed in
 //! mathematical integers; a 32-bit `or` of values below `2^32` is the same).
-//! Every term must be provably non-negative: a scalar parameter of unknown
-//! sign, or a negative coefficient, makes the rule decline (the caller then
-//! tries its other rules). A part whose window is partly covered by the
-//! constant is not split further.
+//! Only the highest part may be unbounded or negative; a logical right
+//! shift declines on a part that may be negative (the caller then tries its
+//! other rules). A part whose window is partly covered by the constant is
+//! not split further.
 
 use super::domain::{Coef, Cong, Lanes, Mono, Poly, SymFacts};
-
-/// A non-negative range `[lo, hi]`; `hi = None`: no upper bound known.
-type Range = (i128, Option<i128>);
 
 /// Trailing zeros of a symbol's values, from its congruence (`≡ r mod m`:
 /// every value is a multiple of `2^min(tz(m), tz(r))`).
@@ -67,39 +67,45 @@ fn width(v: i128) -> u32 {
     128 - v.leading_zeros()
 }
 
-/// One term's window: (tz, lo, hi) over every lane.
-fn term_window(m: &Mono, c: &Coef, facts: &SymFacts) -> Option<(u32, i128, Option<i128>)> {
-    let mut s_lo: i128 = 1;
+/// One term's window over every lane: `(tz, hi)`, `hi = None` when the
+/// term is unbounded above or may be negative (the second flag).
+fn term_window(m: &Mono, c: &Coef, facts: &SymFacts) -> (u32, Option<i128>, bool) {
     let mut s_hi: Option<i128> = Some(1);
+    let mut negative = false;
     let mut s_tz = 0u32;
     for s in m.syms() {
-        let (lo, hi) = facts.range(*s)?;
-        s_lo = s_lo.checked_mul(lo)?;
-        s_hi = match (s_hi, hi) {
-            (Some(a), Some(b)) => a.checked_mul(b),
-            _ => None,
-        };
+        match facts.range(*s) {
+            Some((_, hi)) => {
+                s_hi = match (s_hi, hi) {
+                    (Some(a), Some(b)) => a.checked_mul(b),
+                    _ => None,
+                }
+            }
+            None => {
+                s_hi = None;
+                negative = true;
+            }
+        }
         s_tz = s_tz.saturating_add(sym_tz(facts.cong(*s)));
     }
     let lanes = c.to_lanes();
-    if lanes.iter().any(|&k| k < 0) {
-        return None;
-    }
     let c_tz = lanes
         .iter()
         .filter(|&&k| k != 0)
         .map(|k| k.trailing_zeros())
         .min()
         .unwrap_or(64);
-    let c_min = *lanes.iter().min()? as i128;
-    let c_max = *lanes.iter().max()? as i128;
-    let lo = c_min.checked_mul(s_lo)?;
+    let tz = (c_tz + s_tz).min(127);
+    if lanes.iter().any(|&k| k < 0) {
+        return (tz, None, true);
+    }
+    let c_max = lanes.iter().copied().max().unwrap_or(0) as i128;
     let hi = match s_hi {
-        Some(h) => Some(c_max.checked_mul(h)?),
+        Some(h) => c_max.checked_mul(h),
         None if c_max == 0 => Some(0),
         None => None,
     };
-    Some(((c_tz + s_tz).min(127), lo, hi))
+    (tz, hi, negative)
 }
 
 /// A group of terms whose window `[tz, end)` no other part meets.
@@ -109,8 +115,12 @@ pub struct Part {
     pub poly: Poly,
     /// Every value is a multiple of `2^tz`.
     pub tz: u32,
-    /// Every value is below `2^end` (`None`: unbounded).
+    /// Every value is in `[0, 2^end)` (`None`: unbounded above, or possibly
+    /// negative when `signed`; only the highest part can be unbounded).
     pub end: Option<u32>,
+    /// The part may be negative (two's complement: its bits below `tz` are
+    /// still zero, the bits above are not known).
+    pub signed: bool,
 }
 
 impl Part {
@@ -129,40 +139,40 @@ impl Part {
     }
 }
 
-/// The parts of `p` (see the module essay), lowest window first; `None` when a
-/// term is not provably non-negative.
-pub fn parts(p: &Poly, facts: &SymFacts) -> Option<Vec<Part>> {
-    let mut terms: Vec<(u32, Range, (Mono, Coef))> = Vec::with_capacity(p.terms().len());
+/// The parts of `p` (see the module essay), lowest window first.
+pub fn parts(p: &Poly, facts: &SymFacts) -> Vec<Part> {
+    // (tz, upper bound, may be negative, term) of each term
+    type Term = (u32, Option<i128>, bool, (Mono, Coef));
+    let mut terms: Vec<Term> = Vec::with_capacity(p.terms().len());
     for (m, c) in p.terms() {
-        let (tz, lo, hi) = term_window(m, c, facts)?;
-        if lo < 0 {
-            return None;
-        }
-        terms.push((tz, (lo, hi), (*m, c.clone())));
+        let (tz, hi, neg) = term_window(m, c, facts);
+        terms.push((tz, hi, neg, (*m, c.clone())));
     }
     terms.sort_by_key(|t| t.0);
-    let mut out: Vec<(Vec<(Mono, Coef)>, u32, Option<i128>)> = Vec::new();
-    for (tz, (_, hi), t) in terms {
+    // (terms, tz, upper bound, may be negative) of each part so far
+    type Acc = (Vec<(Mono, Coef)>, u32, Option<i128>, bool);
+    let mut out: Vec<Acc> = Vec::new();
+    for (tz, hi, neg, t) in terms {
         match out.last_mut() {
-            Some((ts, _, phi)) if phi.map(|h| tz < width(h)).unwrap_or(true) => {
+            Some((ts, _, phi, pneg)) if phi.map(|h| tz < width(h)).unwrap_or(true) => {
                 ts.push(t);
                 *phi = match (*phi, hi) {
                     (Some(a), Some(b)) => a.checked_add(b),
                     _ => None,
                 };
+                *pneg |= neg;
             }
-            _ => out.push((vec![t], tz, hi)),
+            _ => out.push((vec![t], tz, hi, neg)),
         }
     }
-    Some(
-        out.into_iter()
-            .map(|(ts, tz, hi)| Part {
-                poly: Poly::from_terms(ts),
-                tz,
-                end: hi.map(width),
-            })
-            .collect(),
-    )
+    out.into_iter()
+        .map(|(ts, tz, hi, signed)| Part {
+            poly: Poly::from_terms(ts),
+            tz,
+            end: hi.map(width),
+            signed,
+        })
+        .collect()
 }
 
 /// The bitwise operations the rules cover.
@@ -192,7 +202,7 @@ pub fn with_const(op: BitOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly>
     if op != BitOp::And && c < 0 {
         return None;
     }
-    let parts = parts(x, facts)?;
+    let parts = parts(x, facts);
     let cu = c as u64;
     let mut out = Poly::default();
     let mut covered = 0u64;
@@ -222,8 +232,8 @@ pub fn with_const(op: BitOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly>
 /// `x | y` or `x ^ y` when every window of one misses every window of the
 /// other: `x + y`.
 pub fn disjoint(x: &Poly, y: &Poly, facts: &SymFacts) -> Option<Poly> {
-    let px = parts(x, facts)?;
-    let py = parts(y, facts)?;
+    let px = parts(x, facts);
+    let py = parts(y, facts);
     let mx = px.iter().fold(0u64, |m, p| m | p.mask());
     let my = py.iter().fold(0u64, |m, p| m | p.mask());
     (mx & my == 0).then(|| x.add(y))
@@ -234,11 +244,14 @@ pub fn shift_right(x: &Poly, k: u32, facts: &SymFacts) -> Option<Poly> {
     if k == 0 || k >= 63 {
         return None;
     }
-    let parts = parts(x, facts)?;
+    let parts = parts(x, facts);
     let mut out = Poly::default();
     for p in &parts {
         if p.end.map(|e| e <= k).unwrap_or(false) {
             continue;
+        }
+        if p.signed {
+            return None;
         }
         if let Some(lanes) = p.poly.exact() {
             let v: Lanes = std::array::from_fn(|l| lanes[l] >> k);
@@ -266,14 +279,15 @@ mod tests {
     use super::*;
 
     fn facts() -> SymFacts {
-        let mut f = SymFacts::default();
-        f.tid_base = [
-            Some(Cong::modulo(32, 0)),
-            Some(Cong::exact(0)),
-            Some(Cong::exact(0)),
-        ];
-        f.tid_base_range = [Some((0, 96)), Some((0, 0)), Some((0, 0))];
-        f
+        SymFacts {
+            tid_base: [
+                Some(Cong::modulo(32, 0)),
+                Some(Cong::exact(0)),
+                Some(Cong::exact(0)),
+            ],
+            tid_base_range: [Some((0, 96)), Some((0, 0)), Some((0, 0))],
+            ..SymFacts::default()
+        }
     }
     fn iota() -> Poly {
         Poly::lanes(std::array::from_fn(|l| l as i64))
@@ -288,7 +302,7 @@ mod tests {
 
     #[test]
     fn parts_of_a_triton_index_are_lanes_warp_base_and_block() {
-        let p = parts(&triton_index(), &facts()).unwrap();
+        let p = parts(&triton_index(), &facts());
         let w: Vec<(u32, Option<u32>)> = p.iter().map(|p| (p.tz, p.end)).collect();
         assert_eq!(w, vec![(0, Some(5)), (5, Some(7)), (10, Some(41))]);
     }
@@ -318,9 +332,14 @@ mod tests {
         // the lanes' window is exact: or-ing 1 is per lane
         let r = with_const(BitOp::Or, &iota(), 1, &facts()).unwrap();
         assert_eq!(r.exact().unwrap()[2], 3);
-        // a scalar parameter of unknown sign has no window
+        // a scalar parameter of unknown sign: its bits are all unknown
         let n = Poly::sym(Sym::Param(1));
         assert_eq!(with_const(BitOp::Or, &n, 1, &facts()), None);
+        // but 128 * n has its low seven bits clear, whatever its sign
+        let hi = n.scale(128);
+        let lanes = Poly::lanes(std::array::from_fn(|l| (l % 4) as i64));
+        assert_eq!(disjoint(&hi, &lanes, &facts()), Some(hi.add(&lanes)));
+        assert_eq!(shift_right(&hi.add(&lanes), 7, &facts()), None);
     }
 
     #[test]

@@ -45,6 +45,15 @@
 //! where the congruence does not pin it down, costs become min/max/expected
 //! over the residues it allows.
 //!
+//! # Ranges
+//!
+//! Symbols also have non-negative ranges where something bounds them
+//! ([`SymFacts::range`]): the special registers by CUDA's launch limits
+//! (`%tid.x` below 1,024, `%ctaid.x` below 2^31), the base thread index by
+//! its warp class, pointer parameters from 0, and an opaque value made by
+//! `and` with a non-negative constant by that constant (joined over the
+//! fixpoint's visits). `bitwin` uses them to see that an `or` is an addition.
+//!
 //! # Lattice and joins
 //!
 //! `Undef ⊑ Poly(p) ⊑ Varying{data:false} ⊑ Varying{data:true}`; two different

@@ -12,7 +12,7 @@
 //! 5. every memory op gets its figures (`figures`), from the simulation when
 //!    it ran, and the kernel its totals (`launch_totals`).
 
-use super::domain::{Cong, Sym};
+use super::domain::{Cong, Sym, Value};
 use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
 use super::{caveat, dataflow, figures, launch, launch_totals, memops, totals};
@@ -21,6 +21,10 @@ use crate::ir::{Function, OpKind, Reg};
 use crate::source::{SourceFile, Span};
 use std::collections::HashMap;
 
+/// The most warps a block may have for its warps to be analysed one by one
+/// when a shared class leaves addresses unresolved (the cost grows with it).
+const PER_WARP_LIMIT: usize = 32;
+
 /// Launch facts, CFG and the dataflow of every warp class.
 pub(crate) struct Prepared<'a> {
     pub launch: launch::Launch,
@@ -28,6 +32,9 @@ pub(crate) struct Prepared<'a> {
     pub params: Vec<&'a str>,
     pub classes: Vec<launch::WarpClass>,
     pub results: Vec<dataflow::ClassResult>,
+    /// One class per warp and its results, when a class left an address
+    /// unresolved in a small known block: those accesses' figures.
+    pub by_warp: Option<(Vec<launch::WarpClass>, Vec<dataflow::ClassResult>)>,
 }
 
 /// Runs the dataflow of every warp class; `probe` asks for a register's value
@@ -89,12 +96,37 @@ pub(crate) fn prepare<'a>(
             .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
             .collect();
     }
+    // Addresses that depend on which warp of the class runs (a swizzle of
+    // `%tid` bits above the lane: `(2*tid & 510) ^ ((tid & 192) >> 2)`) stay
+    // unresolved while the class's base thread index is a symbol: analyse
+    // each warp of a known block on its own (exact bases) instead.
+    let unresolved = results.iter().any(|r| {
+        r.accesses
+            .values()
+            .any(|f| matches!(f.addr, Value::Varying { data: false }))
+    });
+    // Only those accesses take the per-warp figures; the others keep the
+    // class's (symbolic) ones. (Not for a hover's probe: it shows the
+    // class's symbolic value.)
+    let mut by_warp = None;
+    if unresolved && probe.is_none() {
+        if let Some(per_warp) = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT) {
+            if per_warp.len() > classes.len() {
+                let r = per_warp
+                    .iter()
+                    .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+                    .collect();
+                by_warp = Some((per_warp, r));
+            }
+        }
+    }
     Prepared {
         launch,
         pointer_params,
         params,
         classes,
         results,
+        by_warp,
     }
 }
 
@@ -237,9 +269,16 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let off_issues = memops::guard_off_issues(ir, i);
-        let mut figs = combine_classes(
-            i as u32, info, space, off_issues, &p.classes, &p.results, params,
-        );
+        let unresolved = p.results.iter().any(|r| {
+            r.accesses
+                .get(&(i as u32))
+                .is_some_and(|f| matches!(f.addr, Value::Varying { data: false }))
+        });
+        let (classes, results) = match &p.by_warp {
+            Some((c, r)) if unresolved => (c, r),
+            _ => (&p.classes, &p.results),
+        };
+        let mut figs = combine_classes(i as u32, info, space, off_issues, classes, results, params);
         let mut requests = None;
         if let Some(s) = sim.as_ref() {
             requests = Some(match s.stats.get(&(i as u32)) {
@@ -259,7 +298,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         {
             caveats.push(Caveat::BytesTouchedNotTraffic { space });
         }
-        let extra = memops::describe(info, ir, &p.results, i as u32);
+        let extra = memops::describe(info, ir, results, i as u32);
         caveats.extend(extra.caveats);
         caveat::sort_dedup(&mut caveats);
         let in_shared = space == Space::Shared

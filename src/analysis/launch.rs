@@ -274,6 +274,48 @@ pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {
         .collect()
 }
 
+/// One class per warp of a known block of at most `limit` warps (every base
+/// thread index exact), for kernels whose addresses depend on which warp
+/// runs; `None` for an assumed block or a larger one.
+pub fn warp_classes_per_warp(block: BlockShape, limit: usize) -> Option<Vec<WarpClass>> {
+    let BlockShape::Known(d) = block else {
+        return None;
+    };
+    let [bx, by, bz] = d.map(|d| d as u64);
+    let n = bx.saturating_mul(by).saturating_mul(bz);
+    let nwarps = n.div_ceil(WARP as u64);
+    if nwarps == 0 || nwarps > limit as u64 {
+        return None;
+    }
+    let tid = |t: u64| [t % bx, (t / bx) % by, t / (bx * by)];
+    Some(
+        (0..nwarps)
+            .map(|w| {
+                let base = tid(w * WARP as u64);
+                let mut offsets = [[0i64; WARP]; 3];
+                let mut exists = 0u32;
+                for l in 0..WARP {
+                    let t = w * WARP as u64 + l as u64;
+                    if t < n {
+                        exists |= 1 << l;
+                        let v = tid(t);
+                        for k in 0..3 {
+                            offsets[k][l] = v[k] as i64 - base[k] as i64;
+                        }
+                    }
+                }
+                WarpClass {
+                    offsets,
+                    base: base.map(|b| Cong::exact(b as i64)),
+                    base_range: base.map(|b| (b as i64, b as i64)),
+                    exists,
+                    weight: 1,
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Fills the launch fields of a kernel analysis.
 pub fn describe(k: &mut KernelAnalysis, l: &Launch) {
     k.block = l.block.dims();

@@ -28,7 +28,14 @@
 //!     with `i = 256·ctaid + 32·w + lane`);
 //!   - `or`/`xor` of two values whose bits are disjoint (an exact operand in
 //!     `[0, 2^j)`, the other a multiple of `2^j` in every lane) is their sum,
-//!     as nvcc emits `(lane % 8) * 4 + (i & ~31)`;
+//!     as nvcc emits `(lane % 8) * 4 + (i & ~31)`; more generally `and`,
+//!     `or`, `xor` and `shr` of sums whose terms occupy disjoint bit windows,
+//!     known from congruences and ranges (Triton's `(ctaid << 10) | (tid &
+//!     127)`, then `| 128`): see `bitwin`;
+//!   - `rem` of a lane-varying value by an unknown uniform `n` is the value
+//!     itself: the no-wrap assumption once more (`|x| < n`: Triton's `offs %
+//!     M` keeps the rows of the edge blocks in bounds; the launch simulation,
+//!     given `n`, is exact);
 //!   - `selp`/`slct` with a predicate known per lane blend the two sides;
 //!   - `setp` compares per lane when the difference of its operands is exact
 //!     (the uniform parts cancel: `i < n` with `n` unknown is not, `(tid & 31) <
@@ -584,8 +591,10 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
                     .or_else(|| symbolic::magic_shift(x, c, alu.ty, ctx))
                     // The sign bit of a (non-negative) index: 0.
                     .or_else(|| (c == alu.ty.bits as i64 - 1).then(|| Value::constant(0)))
+                    .or_else(|| same_block(x, m, ctx))
             }
-            AluOp::Div if c > 0 => split_at_modulus(x, c, c, ctx, &|v| v.div_euclid(c)),
+            AluOp::Div if c > 0 => split_at_modulus(x, c, c, ctx, &|v| v.div_euclid(c))
+                .or_else(|| same_block(x, c, ctx)),
             AluOp::Rem if c > 0 => {
                 let (u, d) = uniform_plus_lanes(x)?;
                 let r = ctx.facts().poly_cong(&u).residue_mod(c as u64)?;
@@ -597,6 +606,33 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     })();
     if let Some(v) = special {
         return v;
+    }
+    // A uniform `x & c` with `c >= 0` is an opaque value in `[0, c]`.
+    if alu.op == AluOp::And && polys.iter().all(|q| q.is_uniform()) {
+        let c = konst(1).or(konst(0)).map(|c| {
+            if alu.ty.bits < 64 {
+                Ty {
+                    signed: true,
+                    ..alu.ty
+                }
+                .read(c)
+            } else {
+                c
+            }
+        });
+        if let Some(c) = c.filter(|&c| c >= 0) {
+            let s = ctx.opaque(0, Cong::TOP);
+            ctx.bound(s, 0, c);
+            return Value::poly(Poly::sym(s));
+        }
+    }
+    // `x % n` with `n` an unknown uniform: `x` (no wrap, see the essay).
+    if alu.op == AluOp::Rem {
+        if let (Some(x), Some(n)) = (p(0), p(1)) {
+            if n.is_uniform() && n.as_const().is_none() && !x.is_uniform() {
+                return Value::poly(x.clone());
+            }
+        }
     }
     give_up(args, ctx)
 }
@@ -637,6 +673,34 @@ fn bit_windows(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<V
         _ => None,
     };
     r.map(Value::poly)
+}
+
+/// `(U + d) >> k` or `(U + d) / c` (`div` = `2^k` or `c`) when `U ≡ r (mod
+/// M)`, `m = gcd(M, div)` and every lane's `r mod m + d` stays in `[0, m)`:
+/// `U - r` is a multiple of `m`, which divides `div`, so adding less than `m`
+/// never crosses a multiple of `div`: every lane gets the same quotient, an
+/// opaque uniform value (`tid >> 6` of a warp whose base is `≡ 0 mod 32`).
+fn same_block(x: &Poly, div: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    if div <= 1 || x.is_uniform() {
+        return None;
+    }
+    let (u, d) = uniform_plus_lanes(x)?;
+    let cu = ctx.facts().poly_cong(&u);
+    if cu.m == 0 {
+        return None;
+    }
+    let (mut a, mut b) = (cu.m, div as u64);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let m = i64::try_from(a).ok()?;
+    let r = cu.r.rem_euclid(m);
+    if d.iter()
+        .any(|&v| v.wrapping_add(r) < 0 || v.wrapping_add(r) >= m)
+    {
+        return None;
+    }
+    Some(Value::poly(Poly::sym(ctx.opaque(3, Cong::TOP))))
 }
 
 /// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
