@@ -80,9 +80,11 @@
 //! subroutines in the same section are not followed.
 
 use super::demangle;
-use crate::analysis::transfer::{Alu, AluOp, AluOp2, Cmp, MulMode, Ty};
+use crate::analysis::transfer::{
+    Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
+};
 use crate::ir::{
-    AccessOp, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind, LaunchDirectives,
+    AccessOp, CacheHints, MatrixFacts, MemExt, Eviction, Form, Function as IrFunction, FunctionKind, LaunchDirectives,
     Loc, LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Reg, Space, Special, Src,
 };
 use crate::sass::ast::{
@@ -446,6 +448,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         // again (registers are reused once a value is dead).
         let start = self.func.at_offset(ld.offset).map_or(0, |k| k + 1);
         for ins in &self.func.instructions[start..] {
+            // The destination: the first operand after any predicate
+            // outputs (`ATOMG.E.ADD PT, R3, [R2.64], R9`: R3); comparisons
+            // write only predicates.
+            let opc = ins.opcode();
+            let dpos = if opc.ends_with("SETP") || opc.ends_with("PLOP3") {
+                None
+            } else {
+                ins.operands
+                    .iter()
+                    .position(|o| !is_pred_operand(Some(o)))
+            };
             let high_op = ins
                 .modifiers()
                 .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
@@ -453,15 +466,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 && ins
                     .operands
                     .iter()
-                    .skip(1)
-                    .any(|o| is(o, hi) && !o.has_modifier("64"))
+                    .enumerate()
+                    .any(|(j, o)| Some(j) != dpos && j > 0 && is(o, hi) && !o.has_modifier("64"))
             {
                 return true;
             }
             let wide_dst = ins
                 .modifiers()
                 .any(|m| m == "64" || m == "WIDE" || m == "128");
-            if let Some(d) = ins.operands.first() {
+            if let Some(d) = dpos.and_then(|p| ins.operands.get(p)) {
                 if is(d, hi) || (wide_dst && is(d, i)) {
                     return false;
                 }
@@ -696,6 +709,38 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         );
     }
 
+    /// The values of the operands at `at` (missing ones are unknown).
+    fn srcs_at(
+        &mut self,
+        ins: &Instruction<'src>,
+        at: impl IntoIterator<Item = usize>,
+        span: Span,
+        mn: &'src str,
+    ) -> Vec<Src> {
+        at.into_iter()
+            .map(|i| {
+                ins.operands
+                    .get(i)
+                    .map(|o| self.src(o, span, mn))
+                    .unwrap_or(Src::Unknown)
+            })
+            .collect()
+    }
+
+    /// `dst = alu(srcs)` into the register operand `o` (nothing when the
+    /// destination is `RZ`/`PT`).
+    fn alu_into(&mut self, o: Option<&Operand<'src>>, a: Alu, srcs: Vec<Src>) -> OpKind {
+        match self.dst(o) {
+            Some(dst) => OpKind::Alu {
+                alu: a,
+                dst,
+                dst2: None,
+                srcs,
+            },
+            None => OpKind::Nop,
+        }
+    }
+
     fn set_loc(&mut self, li: Option<&LineInfo<'src>>) {
         let Some(li) = li else {
             self.cur_loc = None;
@@ -855,142 +900,120 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             "LEA" | "ULEA" => self.lea(ins, &mods, span, mn),
             "SHF" | "USHF" => self.shf(ins, &mods, span, mn),
             "SHL" | "USHL" | "SHR" | "USHR" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let srcs = self.srcs_at(ins, 1..3, span, mn);
                 let ty = if has("U32") { u32t() } else { s32() };
                 let op = if opc.ends_with("SHL") {
                     AluOp::Shl
                 } else {
                     AluOp::Shr
                 };
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(op, ty),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b],
-                    },
-                    None => OpKind::Nop,
-                }
+                self.alu_into(ops.first(), alu(op, ty), srcs)
             }
             "LOP3" | "ULOP3" => self.lop3(ins, span, mn),
             "LOP" | "ULOP" => self.lop2(ins, &mods, span, mn),
             "SEL" | "USEL" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let p = ops
-                    .get(3)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Selp, s64()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b, p],
-                    },
-                    None => OpKind::Nop,
-                }
+                let srcs = self.srcs_at(ins, 1..4, span, mn);
+                self.alu_into(ops.first(), alu(AluOp::Selp, s64()), srcs)
             }
             "IMNMX" | "UIMNMX" | "VIMNMX" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let srcs = self.srcs_at(ins, 1..3, span, mn);
                 // The predicate picks: PT min, !PT max.
                 let pick = ops.get(3).and_then(|o| o.reg().map(|r| (r.index, o.not)));
                 let ty = if has("U32") { u32t() } else { s32() };
-                match (self.dst(ops.first()), pick) {
-                    (Some(d), Some((None, not))) => OpKind::Alu {
-                        alu: alu(if not { AluOp::Max } else { AluOp::Min }, ty),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b],
+                match pick {
+                    Some((None, not)) => self.alu_into(
+                        ops.first(),
+                        alu(if not { AluOp::Max } else { AluOp::Min }, ty),
+                        srcs,
+                    ),
+                    _ => match self.dst(ops.first()) {
+                        Some(d) => OpKind::Other {
+                            dsts: vec![d],
+                            srcs,
+                        },
+                        None => OpKind::Nop,
                     },
-                    (Some(d), _) => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![a, b],
-                    },
-                    _ => OpKind::Nop,
                 }
             }
             "IABS" | "UIABS" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Abs, s32()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a],
-                    },
-                    None => OpKind::Nop,
-                }
+                let srcs = self.srcs_at(ins, 1..2, span, mn);
+                self.alu_into(ops.first(), alu(AluOp::Abs, s32()), srcs)
             }
+            // PRMT Rd, a, sel, b is `prmt.b32 d, a, b, sel`.
             "PRMT" | "UPRMT" => {
-                // PRMT Rd, a, 0x3210, b is a copy of a.
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let sel = ops.get(2).map(|o| o.kind.clone());
-                let b = ops
-                    .get(3)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match (self.dst(ops.first()), sel) {
-                    (Some(d), Some(OperandKind::Int(0x3210))) => OpKind::Alu {
-                        alu: alu(AluOp::Mov, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a],
-                    },
-                    (Some(d), _) => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![a, b],
-                    },
-                    _ => OpKind::Nop,
+                let srcs = self.srcs_at(ins, [1, 3, 2], span, mn);
+                let mode = mods
+                    .iter()
+                    .find_map(|m| {
+                        Some(match *m {
+                            "F4E" => PrmtMode::F4e,
+                            "B4E" => PrmtMode::B4e,
+                            "RC8" => PrmtMode::Rc8,
+                            "ECL" => PrmtMode::Ecl,
+                            "ECR" => PrmtMode::Ecr,
+                            "RC16" => PrmtMode::Rc16,
+                            _ => return None,
+                        })
+                    })
+                    .unwrap_or(PrmtMode::Generic);
+                self.alu_into(ops.first(), alu(AluOp::Prmt(mode), u32t()), srcs)
+            }
+            // Bit counts: `POPC Rd, a`, `FLO[.U32|.S32][.SH] Rd, a` (bfind),
+            // `BREV Rd, a`.
+            "POPC" | "UPOPC" | "FLO" | "UFLO" | "BREV" | "UBREV" => {
+                let srcs = self.srcs_at(ins, 1..2, span, mn);
+                let op = match opc.trim_start_matches('U') {
+                    "POPC" => AluOp::Popc,
+                    "BREV" => AluOp::Brev,
+                    _ => AluOp::Bfind(has("SH")),
+                };
+                let ty = if has("S32") { s32() } else { u32t() };
+                self.alu_into(ops.first(), alu(op, ty), srcs)
+            }
+            "SHFL" => self.shfl(ins, &mods, span, mn),
+            "VOTE" | "VOTEU" => self.vote(ins, &mods, span, mn),
+            // `REDUX.op[.S32] URd, Ra`: `redux.sync.op`.
+            "REDUX" => {
+                let op = mods.iter().find_map(|m| {
+                    Some(match *m {
+                        "SUM" => ReduxOp::Add,
+                        "MIN" => ReduxOp::Min,
+                        "MAX" => ReduxOp::Max,
+                        "AND" => ReduxOp::And,
+                        "OR" => ReduxOp::Or,
+                        "XOR" => ReduxOp::Xor,
+                        _ => return None,
+                    })
+                });
+                let ty = if has("S32") { s32() } else { u32t() };
+                match op {
+                    Some(r) => {
+                        let srcs = self.srcs_at(ins, 1..2, span, mn);
+                        self.alu_into(ops.first(), alu(AluOp::Warp(WarpOp::Redux(r)), ty), srcs)
+                    }
+                    None => self.opaque(ins, span, mn),
                 }
             }
+            "ELECT" => self.elect(ins, span, mn),
+            // `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [bar], phase`
+            // (`mbarrier.try_wait`/`test_wait`): taken as complete at its
+            // first test, as the PTX lowering does.
+            "SYNCS" if has("PHASECHK") => match self.dst(ops.first()) {
+                Some(dst) => OpKind::PredLogic {
+                    op: "mov",
+                    dst,
+                    srcs: vec![Src::Imm(1)],
+                },
+                None => OpKind::Nop,
+            },
             // ---- predicates
             "ISETP" | "UISETP" => self.isetp(ins, &mods, span, mn),
             "PLOP3" | "UPLOP3" => self.plop3(ins, span, mn),
-            // ---- votes (uniform across the warp)
-            "VOTE" | "VOTEU" => {
-                let mut dsts = Vec::new();
-                for o in ops.iter().take(2) {
-                    if let Some(d) = self.dst(Some(o)) {
-                        dsts.push(d);
-                    }
-                }
-                OpKind::Other {
-                    dsts,
-                    srcs: vec![Src::Special(Special::OtherUniform)],
-                }
-            }
             // ---- no effect on values
             "BSSY" | "BSYNC" | "WARPSYNC" | "BAR" | "BMOV" | "NOP" | "DEPBAR" | "MEMBAR"
             | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "WARPGROUP"
-            | "ACQBULK" | "BREAK" | "ELECT"
-                if !matches!(opc, "ELECT" | "BMOV") =>
+            | "ACQBULK" | "BREAK"
+                if opc != "BMOV" =>
             {
                 OpKind::Nop
             }
@@ -1062,6 +1085,128 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         OpKind::Other { dsts, srcs }
     }
 
+    /// `SHFL.{IDX,UP,DOWN,BFLY} Pd, Rd, a, b, c`: `shfl.sync.mode.b32 d|p,
+    /// a, b, c` (the member mask is the full warp).
+    fn shfl(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let mode = mods.iter().find_map(|m| match *m {
+            "IDX" => Some(ShflMode::Idx),
+            "UP" => Some(ShflMode::Up),
+            "DOWN" => Some(ShflMode::Down),
+            "BFLY" => Some(ShflMode::Bfly),
+            _ => None,
+        });
+        let k = usize::from(is_pred_operand(ops.first()));
+        let Some(mode) = mode else {
+            return self.opaque(ins, span, mn);
+        };
+        let srcs = self.srcs_at(ins, k + 1..k + 4, span, mn);
+        let dst2 = if k == 1 { self.dst(ops.first()) } else { None };
+        let Some(dst) = self.dst(ops.get(k)) else {
+            return OpKind::Nop;
+        };
+        OpKind::Alu {
+            alu: alu(AluOp::Shfl(mode), u32t()),
+            dst,
+            dst2,
+            srcs,
+        }
+    }
+
+    /// `VOTE{,U}.{ANY,ALL,EQ} Rd, Pd, Ps`: `Rd` the ballot of `Ps`, `Pd`
+    /// whether any/all/every-or-no lane has it (`vote.ballot`,
+    /// `vote.any/all/uni`).
+    fn vote(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let Some(p) = ops.last().map(|o| self.src(o, span, mn)) else {
+            return OpKind::Nop;
+        };
+        let op = if mods.contains(&"ALL") {
+            WarpOp::All
+        } else if mods.contains(&"EQ") {
+            WarpOp::Uni
+        } else {
+            WarpOp::Any
+        };
+        let (mut rd, mut pd) = (None, None);
+        for o in ops.iter().take(ops.len().saturating_sub(1)) {
+            if is_pred_operand(Some(o)) {
+                pd = pd.or_else(|| self.dst(Some(o)));
+            } else {
+                rd = rd.or_else(|| self.dst(Some(o)));
+            }
+        }
+        let pred = pd.map(|dst| OpKind::Alu {
+            alu: alu(AluOp::Warp(op), u32t()),
+            dst,
+            dst2: None,
+            srcs: vec![p.clone()],
+        });
+        match rd {
+            Some(dst) => {
+                self.post.extend(pred);
+                OpKind::Alu {
+                    alu: alu(AluOp::Warp(WarpOp::Ballot), u32t()),
+                    dst,
+                    dst2: None,
+                    srcs: vec![p],
+                }
+            }
+            None => pred.unwrap_or(OpKind::Nop),
+        }
+    }
+
+    /// `ELECT Pd, URd, mask`: `elect.sync d|p`: the lowest active lane is
+    /// the leader (`Pd` true there), `URd` its lane number.
+    fn elect(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let pd = self.dst(ops.first());
+        let rd = self.dst(ops.get(1));
+        let active = self.temp();
+        let (neg, low, lane) = (self.temp(), self.temp(), self.temp());
+        let a = |op, srcs, dst| OpKind::Alu {
+            alu: alu(op, u32t()),
+            dst,
+            dst2: None,
+            srcs,
+        };
+        // The lowest set bit of the active mask and its index.
+        self.post
+            .push(a(AluOp::Neg, vec![Src::Reg(active, 0)], neg));
+        self.post.push(a(
+            AluOp::And,
+            vec![Src::Reg(active, 0), Src::Reg(neg, 0)],
+            low,
+        ));
+        self.post
+            .push(a(AluOp::Bfind(false), vec![Src::Reg(low, 0)], lane));
+        if let Some(p) = pd {
+            self.post.push(OpKind::Alu {
+                alu: alu(AluOp::Setp(Cmp::Eq, None), u32t()),
+                dst: p,
+                dst2: None,
+                srcs: vec![Src::Reg(lane, 0), Src::Special(Special::LaneId)],
+            });
+        }
+        if let Some(r) = rd {
+            self.post.push(a(AluOp::Mov, vec![Src::Reg(lane, 0)], r));
+        }
+        let _ = (span, mn);
+        a(AluOp::Warp(WarpOp::Ballot), vec![Src::Imm(1)], active)
+    }
+
     fn imad(
         &mut self,
         ins: &Instruction<'src>,
@@ -1097,7 +1242,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let Some(d) = self.dst(ops.first()) else {
             return OpKind::Nop;
         };
-        if has("X") || (has("HI") && !has("WIDE")) {
+        if has("X") {
             if has("WIDE") {
                 self.dst_high(ops.first());
             }
@@ -1106,8 +1251,42 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 srcs: vec![a, b, c],
             };
         }
+        let c_zero = matches!(c, Src::Imm(0));
+        if has("HI") && !has("WIDE") {
+            // `IMAD.HI[.U32] Rd, a, b, c`: `mad.hi` (`mul.hi` when c is zero).
+            let (op, srcs) = if c_zero {
+                (AluOp::Mul(MulMode::Hi), vec![a, b])
+            } else {
+                (AluOp::Mad(MulMode::Hi), vec![a, b, c])
+            };
+            return OpKind::Alu {
+                alu: alu(op, ty),
+                dst: d,
+                dst2: None,
+                srcs,
+            };
+        }
         if has("WIDE") {
-            self.dst_high(ops.first());
+            if c_zero {
+                // Without an addend the high word is `mul.hi` of the
+                // sources (magic-number division reads it), computed before
+                // the destination pair is written.
+                let t = self.temp();
+                self.push_alu(alu(AluOp::Mul(MulMode::Hi), ty), t, vec![a.clone(), b.clone()], span, mn);
+                if let Some(r) = ops.first().and_then(|o| o.reg()).copied() {
+                    if let Some(h) = self.reg_of(&r, 1) {
+                        self.written.push(h);
+                        self.post.push(OpKind::Alu {
+                            alu: alu(AluOp::Mov, u32t()),
+                            dst: h,
+                            dst2: None,
+                            srcs: vec![Src::Reg(t, 0)],
+                        });
+                    }
+                }
+            } else {
+                self.dst_high(ops.first());
+            }
             return OpKind::Alu {
                 alu: alu(AluOp::Mad(MulMode::Wide), ty),
                 dst: d,
@@ -1251,13 +1430,52 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             let rest: Vec<Src> = ops
                 .iter()
                 .skip(k + 2)
+                .filter(|o| !is_pred_operand(Some(o)))
                 .map(|o| self.src(o, span, mn))
                 .collect();
-            let mut srcs = vec![a, b];
-            srcs.extend(rest);
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs,
+            // `LEA.HI Rd, a, b, [c,] s`: the high word of `{c, a} << s`
+            // plus `b`; without `c`, `a` zero-extended (`.SX32`:
+            // sign-extended). `.X` adds a carry: a high word of a pair.
+            let sh = match rest.last() {
+                Some(Src::Imm(v)) if !mods.contains(&"X") => Some(*v),
+                _ => None,
+            };
+            let Some(sh) = sh else {
+                let mut srcs = vec![a, b];
+                srcs.extend(rest);
+                return OpKind::Other {
+                    dsts: vec![d],
+                    srcs,
+                };
+            };
+            let hi = if rest.len() >= 2 {
+                rest[0].clone()
+            } else if mods.contains(&"SX32") {
+                let t = self.temp();
+                self.push_alu(alu(AluOp::Shr, s32()), t, vec![a.clone(), Src::Imm(31)], span, mn);
+                Src::Reg(t, 0)
+            } else {
+                Src::Imm(0)
+            };
+            let t = self.temp();
+            self.push_alu(
+                alu(
+                    AluOp::Shf {
+                        left: true,
+                        clamp: true,
+                    },
+                    u32t(),
+                ),
+                t,
+                vec![a, hi, Src::Imm(sh)],
+                span,
+                mn,
+            );
+            return OpKind::Alu {
+                alu: alu(AluOp::Add, u32t()),
+                dst: d,
+                dst2: None,
+                srcs: vec![Src::Reg(t, 0), b],
             };
         }
         // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
@@ -1321,6 +1539,21 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 dst: d,
                 dst2: None,
                 srcs: vec![hi, sh],
+            },
+            // Funnel shifts of two 32-bit words: the high word of
+            // `{hi, lo} << sh`, the low word of `{hi, lo} >> sh` (`shf.l`,
+            // `shf.r`; `.W` wraps the shift amount, else it clamps at 32).
+            (true, false, true) | (false, true, false) if !wide => OpKind::Alu {
+                alu: alu(
+                    AluOp::Shf {
+                        left: has("L"),
+                        clamp: !has("W"),
+                    },
+                    u32t(),
+                ),
+                dst: d,
+                dst2: None,
+                srcs: vec![lo, hi, sh],
             },
             // 64-bit low word: the pair (held by `lo`) shifted.
             (true, false, false) | (false, true, false) if wide => OpKind::Alu {
@@ -1390,10 +1623,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let srcs: Vec<Src> = inputs.iter().map(|o| self.src(o, span, mn)).collect();
         match lut_expr(lut, &live) {
             Some(e) => self.emit_expr(&e, &srcs, Some(d), span, mn),
-            None => OpKind::Other {
-                dsts: vec![d],
-                srcs,
-            },
+            // Larger tables: `lop3.b32` itself.
+            None => {
+                let mut srcs = srcs;
+                srcs.push(Src::Imm(i64::from(lut)));
+                OpKind::Alu {
+                    alu: alu(AluOp::Lop3, u32t()),
+                    dst: d,
+                    dst2: None,
+                    srcs,
+                }
+            }
         }
     }
 
@@ -1780,16 +2020,46 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let no_result = matches!(op, AccessOp::Store)
             || kind == MemKind::Reduction
             || result.is_none_or(|o| o.reg().is_some_and(|r| r.index.is_none()));
+        // `LDSM/STSM.16.{M88,MT88}[.2|.4]`: `ldmatrix/stmatrix.m8n8[.x2|.x4][.trans].b16`,
+        // one register (16-byte row address per lane) per matrix.
+        let matrix = match class {
+            MemClass::Matrix(_) => {
+                let matrices = if mods.contains(&"4") {
+                    4
+                } else if mods.contains(&"2") {
+                    2
+                } else {
+                    1
+                };
+                let m816 = mods.iter().any(|m| m.starts_with("M816"));
+                Some(MatrixFacts {
+                    shape: if m816 { "m8n16" } else { "m8n8" }.to_string(),
+                    matrices,
+                    rows_per_matrix: 8,
+                    row_bytes: 16,
+                    trans: mods.iter().any(|m| m.starts_with("MT")),
+                })
+            }
+            _ => None,
+        };
         let dsts = if matches!(op, AccessOp::Store) {
             Vec::new()
+        } else if let Some(m) = &matrix {
+            self.dsts_wide(result, 32 * m.matrices)
         } else {
             self.dsts_wide(result, bits.min(256))
         };
         let (elem_bits, vector) = match class {
-            MemClass::Matrix(_) => (16, 8),
+            MemClass::Matrix(_) => (128, 1),
             _ => (bits, 1),
         };
         let (space, kind) = (class.space(), kind);
+        let ext = matrix.map(|m| {
+            Box::new(MemExt {
+                matrix: Some(m),
+                ..Default::default()
+            })
+        });
         OpKind::Mem {
             info: MemOp {
                 op,
@@ -1805,11 +2075,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 elem_type: None,
                 elem_signed: false,
                 elem_float: false,
-                ext: None,
+                ext,
             },
             dsts,
         }
     }
+}
+
+/// A predicate register operand (`P0`, `!PT`, `UP1`).
+fn is_pred_operand(o: Option<&Operand<'_>>) -> bool {
+    o.and_then(|o| o.reg())
+        .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
 }
 
 enum Bank0 {
@@ -1944,7 +2220,9 @@ fn mem_class(opcode: &str) -> Option<MemClass> {
         "ATOM" => MemClass::Atomic(Generic),
         "RED" => MemClass::Reduction(Generic),
         "LDGSTS" => MemClass::AsyncCopy,
-        "UBLKCP" | "UTMALDG" | "UTMASTG" | "UTMAREDG" | "UTMAPF" | "UBLKRED" => MemClass::Bulk,
+        "UBLKCP" | "UBLKPF" | "UTMALDG" | "UTMASTG" | "UTMAREDG" | "UTMAPF" | "UBLKRED" => {
+            MemClass::Bulk
+        }
         "LDSM" => MemClass::Matrix(false),
         "STSM" => MemClass::Matrix(true),
         _ => return None,
