@@ -995,6 +995,12 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 }
             }
             "ELECT" => self.elect(ins, span, mn),
+            // `HFMA2[.MMA] Rd, -RZ, RZ, hi, lo`: 0 * 0 plus two half
+            // immediates, ptxas's way of writing a 32-bit constant.
+            "HFMA2" if half_pair_const(ops).is_some() => {
+                let v = half_pair_const(ops).unwrap_or(0);
+                self.alu_into(ops.first(), alu(AluOp::Mov, u32t()), vec![Src::Imm(v)])
+            }
             // `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [bar], phase`
             // (`mbarrier.try_wait`/`test_wait`): taken as complete at its
             // first test, as the PTX lowering does.
@@ -2053,6 +2059,20 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             MemClass::Matrix(_) => (128, 1),
             _ => (bits, 1),
         };
+        // `ATOMS.CAST.SPIN[.64] Rd, [a], expected, new` is ptxas's retry loop
+        // for a shared atomic: `Rd` is a success flag. The first attempt is
+        // taken as successful (contention is not modelled), as the one
+        // atomic of the PTX is.
+        if mods.contains(&"CAST") && mods.contains(&"SPIN") {
+            for (k, &d) in dsts.iter().enumerate() {
+                self.post.push(OpKind::Alu {
+                    alu: alu(AluOp::Mov, u32t()),
+                    dst: d,
+                    dst2: None,
+                    srcs: vec![Src::Imm(i64::from(k == 0))],
+                });
+            }
+        }
         let (space, kind) = (class.space(), kind);
         let ext = matrix.map(|m| {
             Box::new(MemExt {
@@ -2080,6 +2100,62 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             dsts,
         }
     }
+}
+
+/// The constant of `HFMA2 Rd, ±RZ, ±RZ, hi, lo` (both halves immediates
+/// exactly representable as IEEE half: `lo` is the low 16 bits).
+fn half_pair_const(ops: &[Operand<'_>]) -> Option<i64> {
+    let zero = |o: &Operand<'_>| {
+        o.reg()
+            .is_some_and(|r| r.index.is_none() && r.file == RegFile::R)
+    };
+    if ops.len() != 5 || !zero(&ops[1]) || !zero(&ops[2]) {
+        return None;
+    }
+    let half = |o: &Operand<'_>| -> Option<i64> {
+        let text = match &o.kind {
+            OperandKind::Int(v) => return (*v == 0).then_some(0),
+            OperandKind::Float(t) => t.text.trim(),
+            _ => return None,
+        };
+        f16_bits(text).map(i64::from)
+    };
+    Some(half(&ops[3])? << 16 | half(&ops[4])?)
+}
+
+/// The IEEE half-precision bits of a decimal (`4.17232513427734375e-07`,
+/// `-INF`) when it is exactly a half (`None` for NaN or inexact values).
+fn f16_bits(text: &str) -> Option<u16> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let sign = if neg { 0x8000u16 } else { 0 };
+    if body == "INF" {
+        return Some(sign | 0x7c00);
+    }
+    let a: f64 = body.parse().ok()?;
+    if !a.is_finite() || a < 0.0 {
+        return None;
+    }
+    if a == 0.0 {
+        return Some(sign);
+    }
+    // Subnormal: a multiple of 2^-24 below 2^-14.
+    let sub = a * (1u64 << 24) as f64;
+    if a < 2f64.powi(-14) {
+        return (sub.fract() == 0.0).then_some(sign | sub as u16);
+    }
+    let e = a.log2().floor() as i32;
+    // `log2` may round across a power of two.
+    let e = if 2f64.powi(e) > a { e - 1 } else { e };
+    let e = if 2f64.powi(e + 1) <= a { e + 1 } else { e };
+    if e > 15 {
+        return None;
+    }
+    let m = (a / 2f64.powi(e) - 1.0) * 1024.0;
+    (m.fract() == 0.0 && (0.0..1024.0).contains(&m))
+        .then(|| sign | (((e + 15) as u16) << 10) | m as u16)
 }
 
 /// A predicate register operand (`P0`, `!PT`, `UP1`).
@@ -2331,6 +2407,22 @@ mod tests {
             LutExpr::Bin(AluOp::Or, x, y) => table(x) | table(y),
             LutExpr::Bin(_, x, y) => table(x) ^ table(y),
         }
+    }
+
+    /// Half immediates of `HFMA2 Rd, -RZ, RZ, hi, lo` (values from the
+    /// measured listings; bits by the IEEE 754 binary16 layout).
+    #[test]
+    fn half_immediates() {
+        assert_eq!(f16_bits("4.17232513427734375e-07"), Some(7)); // 7 * 2^-24
+        assert_eq!(f16_bits("5.9604644775390625e-08"), Some(1)); // 2^-24
+        assert_eq!(f16_bits("1.625"), Some(0x3e80));
+        assert_eq!(f16_bits("1.875"), Some(0x3f80));
+        assert_eq!(f16_bits("-2"), Some(0xc000));
+        assert_eq!(f16_bits("65504"), Some(0x7bff));
+        assert_eq!(f16_bits("6.103515625e-05"), Some(0x0400)); // 2^-14
+        assert_eq!(f16_bits("-INF"), Some(0xfc00));
+        assert_eq!(f16_bits("0.1"), None);
+        assert_eq!(f16_bits("QNAN"), None);
     }
 
     /// Every expression found computes its table; the common ptxas tables
