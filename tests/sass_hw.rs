@@ -100,15 +100,18 @@ struct Outcome {
     summary: String,
 }
 
-/// The measured shares of agreement at the time of writing (README,
-/// "Per SASS instruction", says what is not modelled yet): the tests fail
-/// when one drops. The target is 98%. PTX and SASS totals differ
-/// most on the cp.async/ldmatrix/bulk-copy launches, whose PTX the PTX
-/// lowering does not count as accesses while their SASS (`LDGSTS`, `LDSM`,
-/// `UBLKCP`) is.
-const GLOBAL_FLOOR: f64 = 0.85;
-const SHARED_FLOOR: f64 = 0.60;
-const TOTALS_FLOOR: f64 = 0.62;
+/// Regression floors at the measured shares of agreement at the time of
+/// writing (README, "Per SASS instruction"): every one of the 773 global
+/// instructions, 617 of 620 shared ones (wavefronts: the three misses are
+/// `shatom`'s compare-and-swaps, which move two operands per lane and cost
+/// twice the wavefronts the cost model gives an atomic), and PTX and SASS
+/// totals on 256 of 259 launches (the three others are `bulk_g2s_*`, where
+/// the PTX analysis counts 320 global store requests and the SASS analysis
+/// 256, the sum of the measured per-instruction counters).
+/// The tests fail when one drops.
+const GLOBAL_FLOOR: f64 = 1.0;
+const SHARED_FLOOR: f64 = 0.99;
+const TOTALS_FLOOR: f64 = 0.98;
 
 #[test]
 fn sass_instructions_agree_with_the_hardware() {

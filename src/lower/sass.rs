@@ -48,12 +48,16 @@
 //!
 //! - Special registers (`S2R`, `S2UR`, `CS2R`): `SR_TID.*`, `SR_CTAID.*`,
 //!   `SR_LANEID`, the lane masks; other special registers are opaque.
-//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI`, `.SHL`, `.MOV`, `.IADD`),
-//!   `IADD3` (a second op when all three sources are non-zero), `LEA`,
-//!   `SHF`, `LOP3.LUT` (the truth table decides: a two-input `and`, `or`,
-//!   `xor`, or a copy; anything else is opaque), `SEL`, `IMNMX`/`VIMNMX`,
-//!   `IABS`, `MOV`, `R2UR`, `PRMT` with the identity selector; `FLO`,
-//!   `POPC`, `BREV`, other `PRMT`s and floating point are opaque.
+//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI` as `mad.hi`, `.SHL`, `.MOV`,
+//!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
+//!   its sources, which magic-number division reads), `IADD3` (a second op
+//!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
+//!   `{c, a} << s` plus `b`: a funnel shift), `SHF` (shifts and funnel
+//!   shifts of two 32-bit words), `LOP3.LUT` (the truth table decides: the
+//!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself), `SEL`,
+//!   `IMNMX`/`VIMNMX`, `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
+//!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
+//!   half immediates: a 32-bit constant). Other floating point is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
 //!   comparison of the low words), `PLOP3.LUT` (two-input and/or/xor), `P2R`
@@ -61,12 +65,26 @@
 //! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
 //!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` (writes every register
 //!   the function writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
-//! - Shuffles, votes, matches: opaque; votes are uniform across the warp.
+//! - Cross-lane: `SHFL` is `shfl.sync` (its predicate output too), `VOTE` /
+//!   `VOTEU` the ballot (register) and `vote.any/all/uni` (predicate),
+//!   `REDUX` `redux.sync`, `ELECT` the lowest active lane (its predicate true
+//!   there): with them ptxas's warp-aggregated atomics (`VOTEU.ANY`, `FLO`,
+//!   `POPC`, one lane's `ATOMG`, `SHFL` of the result) are followed lane by
+//!   lane. `MATCH` is opaque.
+//! - Waits: `SYNCS.PHASECHK` (`mbarrier.try_wait`) is taken as complete at
+//!   its first test and `ATOMS.CAST.SPIN` (ptxas's retry loop for a shared
+//!   atomic) as succeeding at its first attempt, so the code after such a
+//!   loop is reached once, as in the PTX.
 //! - Memory: `LDG/STG/ATOMG/REDG` (global), `LDS/STS/ATOMS/LDSM/STSM`
 //!   (shared), `LDL/STL` (local), `LD/ST/ATOM/RED` (generic), `LDGSTS`
-//!   (an async copy, whose global side is the access), `UBLKCP`, `UTMALDG`,
+//!   (an async copy, whose global side is the access, with the operands
+//!   the PTX lowering gives `cp.async`: the shared destination, the
+//!   ignore-source predicate, and the `src-size` ptxas encodes in the
+//!   address's low bits for `.ZFILL`), `UBLKCP`, `UBLKPF`, `UTMALDG`,
 //!   `UTMASTG`, `UTMAREDG` (bulk copies on the copy engine) and `HGMMA` /
-//!   `UTCHMMA` shared-memory descriptors (tensor operands). The width is
+//!   `UTCHMMA` shared-memory descriptors (tensor operands). `LDSM`/`STSM`
+//!   carry the matrix facts of `ldmatrix`/`stmatrix` (`.M88` m8n8, `.MT88`
+//!   transposed, `.2`/`.4` matrices). The width is
 //!   the `.U8/.S8/.U16/.S16/.64/.128` modifier (32 bits otherwise), the
 //!   cache hints `.CONSTANT` (the non-coherent path), `.EF/.EL/.LU/.NA`.
 //!   An address is the sum of its terms (`[R2.64+UR4+0x10]`); `desc[URn]` is
@@ -74,8 +92,8 @@
 //!
 //! # What is lost
 //!
-//! Floating-point values, byte permutes, bit counts and anything the list
-//! above calls opaque become opaque values: uniform when their inputs are,
+//! Floating-point values and anything the list above calls opaque become
+//! opaque values: uniform when their inputs are,
 //! varying otherwise, data-dependent when an input was loaded. Calls to
 //! subroutines in the same section are not followed.
 
@@ -84,8 +102,9 @@ use crate::analysis::transfer::{
     Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
 };
 use crate::ir::{
-    AccessOp, CacheHints, MatrixFacts, MemExt, Eviction, Form, Function as IrFunction, FunctionKind, LaunchDirectives,
-    Loc, LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Reg, Space, Special, Src,
+    AccessOp, Aux, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind,
+    LaunchDirectives, Loc, LocId, MatrixFacts, MemExt, MemKind, MemOp, Op, OpId, OpKind, Param,
+    Reg, Space, Special, Src,
 };
 use crate::sass::ast::{
     Address, Function, Instruction, LineInfo, Operand, OperandKind, RegFile, Register,
@@ -455,9 +474,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             let dpos = if opc.ends_with("SETP") || opc.ends_with("PLOP3") {
                 None
             } else {
-                ins.operands
-                    .iter()
-                    .position(|o| !is_pred_operand(Some(o)))
+                ins.operands.iter().position(|o| !is_pred_operand(Some(o)))
             };
             let high_op = ins
                 .modifiers()
@@ -1091,6 +1108,98 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         OpKind::Other { dsts, srcs }
     }
 
+    /// The operands of `LDGSTS[.ZFILL] [shared], [global][, P]` beside the
+    /// global address, as the PTX lowering gives `cp.async` them: the
+    /// shared destination ([`Aux::SharedDst`]); without `.ZFILL`, a predicate
+    /// `P` that is false in the lanes that ignore the source
+    /// ([`Aux::IgnoreSrc`] is its negation); with `.ZFILL`, ptxas encodes
+    /// `src-size` in the address: the low bits (below the copy size) count
+    /// the bytes zero-filled at the end, the bytes read start at the address
+    /// rounded down, and `P` false reads nothing (`cp.async ..., 16, p`
+    /// becomes `addr + ((16 - p) & 15)` and `P = p != 0`). Returns the
+    /// address of the bytes read.
+    #[allow(clippy::too_many_arguments)]
+    fn async_copy_aux(
+        &mut self,
+        ins: &Instruction<'src>,
+        addr_pos: usize,
+        addr: Src,
+        bytes: u32,
+        aux: &mut Vec<(Aux, Src)>,
+        span: Span,
+        mn: &'src str,
+    ) -> Src {
+        let ops = &ins.operands;
+        if let Some(OperandKind::Memory { addr: d, .. }) = ops.first().map(|o| &o.kind) {
+            let d = d.clone();
+            let dst = self.address(&d, span, mn);
+            aux.push((Aux::SharedDst, dst));
+        }
+        let pred = ops
+            .iter()
+            .skip(addr_pos + 1)
+            .find(|o| is_pred_operand(Some(o)))
+            .map(|o| self.src(o, span, mn));
+        if !ins.modifiers().any(|m| m == "ZFILL") {
+            if let Some(p) = pred {
+                let ignore = match p {
+                    Src::NotPred(r) => Src::Reg(r, 0),
+                    Src::Reg(r, _) => Src::NotPred(r),
+                    Src::Imm(v) => Src::Imm(i64::from(v == 0)),
+                    other => other,
+                };
+                aux.push((Aux::IgnoreSrc, ignore));
+            }
+            return addr;
+        }
+        let mask = i64::from(bytes.max(1)) - 1;
+        let full = match addr {
+            Src::Reg(r, off) if off != 0 => {
+                let t = self.temp();
+                self.push_alu(
+                    alu(AluOp::Add, s64()),
+                    t,
+                    vec![Src::Reg(r, 0), Src::Imm(off)],
+                    span,
+                    mn,
+                );
+                Src::Reg(t, 0)
+            }
+            other => other,
+        };
+        let (low, size, read, base) = (self.temp(), self.temp(), self.temp(), self.temp());
+        self.push_alu(
+            alu(AluOp::And, s64()),
+            low,
+            vec![full.clone(), Src::Imm(mask)],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::Sub, s32()),
+            size,
+            vec![Src::Imm(mask + 1), Src::Reg(low, 0)],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::Selp, s32()),
+            read,
+            vec![Src::Reg(size, 0), Src::Imm(0), pred.unwrap_or(Src::Imm(1))],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::And, s64()),
+            base,
+            vec![full, Src::Imm(!mask)],
+            span,
+            mn,
+        );
+        aux.push((Aux::SrcSize, Src::Reg(read, 0)));
+        Src::Reg(base, 0)
+    }
+
     /// `SHFL.{IDX,UP,DOWN,BFLY} Pd, Rd, a, b, c`: `shfl.sync.mode.b32 d|p,
     /// a, b, c` (the member mask is the full warp).
     fn shfl(
@@ -1278,7 +1387,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 // sources (magic-number division reads it), computed before
                 // the destination pair is written.
                 let t = self.temp();
-                self.push_alu(alu(AluOp::Mul(MulMode::Hi), ty), t, vec![a.clone(), b.clone()], span, mn);
+                self.push_alu(
+                    alu(AluOp::Mul(MulMode::Hi), ty),
+                    t,
+                    vec![a.clone(), b.clone()],
+                    span,
+                    mn,
+                );
                 if let Some(r) = ops.first().and_then(|o| o.reg()).copied() {
                     if let Some(h) = self.reg_of(&r, 1) {
                         self.written.push(h);
@@ -1458,7 +1573,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 rest[0].clone()
             } else if mods.contains(&"SX32") {
                 let t = self.temp();
-                self.push_alu(alu(AluOp::Shr, s32()), t, vec![a.clone(), Src::Imm(31)], span, mn);
+                self.push_alu(
+                    alu(AluOp::Shr, s32()),
+                    t,
+                    vec![a.clone(), Src::Imm(31)],
+                    span,
+                    mn,
+                );
                 Src::Reg(t, 0)
             } else {
                 Src::Imm(0)
@@ -2010,13 +2131,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         } else {
             addr_pos
         };
-        let addr = match &ops[addr_pos].kind {
+        let mut addr = match &ops[addr_pos].kind {
             OperandKind::Memory { addr, .. } | OperandKind::Descriptor { addr, .. } => {
                 let a = addr.clone();
                 self.address(&a, span, mn)
             }
             _ => Src::Unknown,
         };
+        let mut aux: Vec<(Aux, Src)> = Vec::new();
+        if class == MemClass::AsyncCopy {
+            addr = self.async_copy_aux(ins, addr_pos, addr, bits / 8, &mut aux, span, mn);
+        }
         // The result: the last register operand before the address that is
         // not a predicate (`ATOMG.E.ADD PT, R3, [..], R9`: R3).
         let result = ops[..addr_pos].iter().rev().find(|o| {
@@ -2074,9 +2199,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             }
         }
         let (space, kind) = (class.space(), kind);
-        let ext = matrix.map(|m| {
+        let ext = (matrix.is_some() || !aux.is_empty()).then(|| {
             Box::new(MemExt {
-                matrix: Some(m),
+                matrix,
+                aux,
                 ..Default::default()
             })
         });
