@@ -726,6 +726,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         );
     }
 
+    /// The value of the operand at `i` (unknown when missing).
+    fn src_at(&mut self, ins: &Instruction<'src>, i: usize, span: Span, mn: &'src str) -> Src {
+        match ins.operands.get(i) {
+            Some(o) => self.src(o, span, mn),
+            None => Src::Unknown,
+        }
+    }
+
     /// The values of the operands at `at` (missing ones are unknown).
     fn srcs_at(
         &mut self,
@@ -735,12 +743,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         mn: &'src str,
     ) -> Vec<Src> {
         at.into_iter()
-            .map(|i| {
-                ins.operands
-                    .get(i)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown)
-            })
+            .map(|i| self.src_at(ins, i, span, mn))
             .collect()
     }
 
@@ -866,10 +869,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             "BPT" if has("TRAP") => OpKind::Exit,
             // ---- special registers and moves
             "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
-                let src = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let src = self.src_at(ins, 1, span, mn);
                 match self.dst(ops.first()) {
                     Some(d) => OpKind::Alu {
                         alu: alu(AluOp::Mov, u32t()),
@@ -1340,18 +1340,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         {
             k = 2;
         }
-        let a = ops
-            .get(k)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(k + 1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let c = ops
-            .get(k + 2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, k, span, mn);
+        let b = self.src_at(ins, k + 1, span, mn);
+        let c = self.src_at(ins, k + 2, span, mn);
         let unsigned = has("U32");
         let ty = if unsigned { u32t() } else { s32() };
         let Some(d) = self.dst(ops.first()) else {
@@ -1539,14 +1530,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
             k += 1;
         }
-        let a = ops
-            .get(k)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(k + 1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, k, span, mn);
+        let b = self.src_at(ins, k + 1, span, mn);
         if mods.contains(&"HI") {
             let rest: Vec<Src> = ops
                 .iter()
@@ -1634,18 +1619,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Nop;
         };
         // SHF.{L,R}.{U32,S32,U64,S64}[.HI] Rd, lo, shift, hi
-        let lo = ops
-            .get(1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let sh = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let hi = ops
-            .get(3)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let lo = self.src_at(ins, 1, span, mn);
+        let sh = self.src_at(ins, 2, span, mn);
+        let hi = self.src_at(ins, 3, span, mn);
         let wide = has("U64") || has("S64");
         let signed = has("S32") || has("S64");
         let ty = Ty {
@@ -1822,14 +1798,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         mn: &'src str,
     ) -> OpKind {
         let ops = &ins.operands;
-        let a = ops
-            .get(1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, 1, span, mn);
+        let b = self.src_at(ins, 2, span, mn);
         let op = if mods.contains(&"AND") {
             AluOp::And
         } else if mods.contains(&"OR") {
@@ -1891,14 +1861,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         } else {
             AluOp2::And
         };
-        let a = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(3)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, 2, span, mn);
+        let b = self.src_at(ins, 3, span, mn);
         let c = ops
             .get(4)
             .map(|o| self.src(o, span, mn))
