@@ -80,7 +80,7 @@ const CASES: &[Case] = &[
     Case { production: "data_line", ctx: Ctx::Line, accept: &["/*0004*/ \t.word\t0x00000003", "/*0030*/    .string \"ptxas\"", "/*0068*/ .word index@(.nv.constant0.k)"], reject: &["/*0004*/ .b32 3"] },
     Case { production: "label_line", ctx: Ctx::Line, accept: &[".L_x_12:", "_Z1kPf:", "$k$callee:", ".text.k:"], reject: &["a b:", ".L@x:"] },
     Case { production: "label_name", ctx: Ctx::Line, accept: &["$__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath:"], reject: &["lab#el:"] },
-    Case { production: "header_line", ctx: Ctx::File, accept: &["\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\nhost = linux\ncompile_size = 64bit\n\n\tcode for sm_90\n\t\tFunction : k\n\t\t..........\n"], reject: &["\t\tFunction :\n", "colour = blue\n"] },
+    Case { production: "header_line", ctx: Ctx::File, accept: &["\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\nhost = linux\ncompile_size = 64bit\n\n\tcode for sm_90\n\t\tFunction : k\n\t\t..........\n", "\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\nhost = linux\ncompile_size = 64bit\ncompressed\n\n\tcode for sm_90\n\t\tFunction : k\n"], reject: &["\t\tFunction :\n", "colour = blue\n"] },
     Case { production: "fatbin_header", ctx: Ctx::File, accept: &["Fatbin ptx code:\n.version 9.0\nanything at all\nFatbin elf code:\n"], reject: &["Fatbin lisp code:\n"] },
     Case { production: "header_key", ctx: Ctx::File, accept: &["identifier = indirect.cu\nproducer = <unknown>\n"], reject: &["colour = blue\n"] },
     Case { production: "arch", ctx: Ctx::File, accept: &["\tcode for sm_100a\n", "\t.target\tsm_120\n"], reject: &["\t.target\n"] },

@@ -9,8 +9,10 @@
 //! - For every launch, every global memory instruction the measurement has
 //!   (with at least one request) is looked up by offset among warpscope's
 //!   accesses of the kernel: requests must be equal, and L1 lines and sectors
-//!   per request within 0.05 — or, for an address that depends on loaded data
-//!   (`random`), the measured sectors per request inside warpscope's bounds.
+//!   per request within 0.05 — or, where warpscope gives bounds rather than
+//!   one figure (a `random` address, or a base whose alignment is unknown,
+//!   such as one loaded from memory: the rule of `tests/hw_agreement.rs`),
+//!   the measured lines and sectors per request inside the bounds.
 //!   At least 98% of them must agree. Shared-memory instructions are compared
 //!   on wavefronts per request where warpscope predicts them (reported).
 //! - The PTX and SASS analyses of each launch agree on the kernel's totals
@@ -98,15 +100,18 @@ struct Outcome {
     summary: String,
 }
 
-/// The measured shares of agreement at the time of writing (README,
-/// "Per SASS instruction", says what is not modelled yet): the tests fail
-/// when one drops. The target is 98%. PTX and SASS totals differ
-/// most on the cp.async/ldmatrix/bulk-copy launches, whose PTX the PTX
-/// lowering does not count as accesses while their SASS (`LDGSTS`, `LDSM`,
-/// `UBLKCP`) is.
-const GLOBAL_FLOOR: f64 = 0.85;
-const SHARED_FLOOR: f64 = 0.60;
-const TOTALS_FLOOR: f64 = 0.62;
+/// Regression floors at the measured shares of agreement at the time of
+/// writing (README, "Per SASS instruction"): every one of the 773 global
+/// instructions, 617 of 620 shared ones (wavefronts: the three misses are
+/// `shatom`'s compare-and-swaps, which move two operands per lane and cost
+/// twice the wavefronts the cost model gives an atomic), and PTX and SASS
+/// totals on 256 of 259 launches (the three others are `bulk_g2s_*`, where
+/// the PTX analysis counts 320 global store requests and the SASS analysis
+/// 256, the sum of the measured per-instruction counters).
+/// The tests fail when one drops.
+const GLOBAL_FLOOR: f64 = 1.0;
+const SHARED_FLOOR: f64 = 0.99;
+const TOTALS_FLOOR: f64 = 0.98;
 
 #[test]
 fn sass_instructions_agree_with_the_hardware() {
@@ -188,6 +193,7 @@ fn compare(compare_ptx: bool) -> Outcome {
     let (mut shared, mut shared_agree) = (0usize, 0usize);
     let (mut launches_compared, mut totals_agree) = (0usize, 0usize);
     let mut disagreements: Vec<String> = Vec::new();
+    let mut shared_diff: Vec<String> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
     let mut totals_diff: Vec<String> = Vec::new();
 
@@ -238,18 +244,18 @@ fn compare(compare_ptx: bool) -> Outcome {
                 let ml = f(&ins["l1_tag_requests"]) / requests;
                 let ms = f(&ins["sectors"]) / requests;
                 let pr = &acc.per_request;
-                let ok = if acc.pattern == Pattern::Random {
-                    pred_req == requests && ms >= pr.sectors_min - TOL && ms <= pr.sectors_max + TOL
-                } else {
-                    pred_req == requests
-                        && (pr.l1_lines - ml).abs() <= TOL
-                        && (pr.sectors - ms).abs() <= TOL
-                };
-                let per_request_ok = if acc.pattern == Pattern::Random {
-                    ms >= pr.sectors_min - TOL && ms <= pr.sectors_max + TOL
+                let bounded = acc.pattern == Pattern::Random
+                    || pr.sectors_min != pr.sectors_max
+                    || pr.l1_lines_min != pr.l1_lines_max;
+                let per_request_ok = if bounded {
+                    ms >= pr.sectors_min - TOL
+                        && ms <= pr.sectors_max + TOL
+                        && (acc.pattern == Pattern::Random
+                            || (ml >= pr.l1_lines_min - TOL && ml <= pr.l1_lines_max + TOL))
                 } else {
                     (pr.l1_lines - ml).abs() <= TOL && (pr.sectors - ms).abs() <= TOL
                 };
+                let ok = pred_req == requests && per_request_ok;
                 if per_request_ok {
                     agree_per_request += 1;
                 }
@@ -276,6 +282,11 @@ fn compare(compare_ptx: bool) -> Outcome {
                 shared += 1;
                 if (pw - mw / requests).abs() <= TOL && pred_req == requests {
                     shared_agree += 1;
+                } else {
+                    shared_diff.push(format!(
+                        "{id} {off:#06x} {sass}: requests {pred_req}/{requests}, wavefronts/request {pw:.2}/{:.2}",
+                        mw / requests
+                    ));
                 }
             }
         }
@@ -335,8 +346,9 @@ fn compare(compare_ptx: bool) -> Outcome {
         100.0 * agree_per_request as f64 / global.max(1) as f64
     );
     let report = format!(
-        "# SASS agreement (tests/sass_hw.rs)\n\n{summary}\n{table}\n## PTX and SASS totals\n\n{totals_table}\n## Disagreements\n\n{}\n\n## Not predicted\n\n{}\n",
+        "# SASS agreement (tests/sass_hw.rs)\n\n{summary}\n{table}\n## PTX and SASS totals\n\n{totals_table}\n## Disagreements\n\n{}\n\n## Shared wavefronts that differ\n\n{}\n\n## Not predicted\n\n{}\n",
         disagreements.join("\n"),
+        shared_diff.join("\n"),
         missing.join("\n")
     );
     let _ = std::fs::create_dir_all("target");

@@ -48,12 +48,16 @@
 //!
 //! - Special registers (`S2R`, `S2UR`, `CS2R`): `SR_TID.*`, `SR_CTAID.*`,
 //!   `SR_LANEID`, the lane masks; other special registers are opaque.
-//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI`, `.SHL`, `.MOV`, `.IADD`),
-//!   `IADD3` (a second op when all three sources are non-zero), `LEA`,
-//!   `SHF`, `LOP3.LUT` (the truth table decides: a two-input `and`, `or`,
-//!   `xor`, or a copy; anything else is opaque), `SEL`, `IMNMX`/`VIMNMX`,
-//!   `IABS`, `MOV`, `R2UR`, `PRMT` with the identity selector; `FLO`,
-//!   `POPC`, `BREV`, other `PRMT`s and floating point are opaque.
+//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI` as `mad.hi`, `.SHL`, `.MOV`,
+//!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
+//!   its sources, which magic-number division reads), `IADD3` (a second op
+//!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
+//!   `{c, a} << s` plus `b`: a funnel shift), `SHF` (shifts and funnel
+//!   shifts of two 32-bit words), `LOP3.LUT` (the truth table decides: the
+//!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself), `SEL`,
+//!   `IMNMX`/`VIMNMX`, `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
+//!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
+//!   half immediates: a 32-bit constant). Other floating point is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
 //!   comparison of the low words), `PLOP3.LUT` (two-input and/or/xor), `P2R`
@@ -61,12 +65,26 @@
 //! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
 //!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` (writes every register
 //!   the function writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
-//! - Shuffles, votes, matches: opaque; votes are uniform across the warp.
+//! - Cross-lane: `SHFL` is `shfl.sync` (its predicate output too), `VOTE` /
+//!   `VOTEU` the ballot (register) and `vote.any/all/uni` (predicate),
+//!   `REDUX` `redux.sync`, `ELECT` the lowest active lane (its predicate true
+//!   there): with them ptxas's warp-aggregated atomics (`VOTEU.ANY`, `FLO`,
+//!   `POPC`, one lane's `ATOMG`, `SHFL` of the result) are followed lane by
+//!   lane. `MATCH` is opaque.
+//! - Waits: `SYNCS.PHASECHK` (`mbarrier.try_wait`) is taken as complete at
+//!   its first test and `ATOMS.CAST.SPIN` (ptxas's retry loop for a shared
+//!   atomic) as succeeding at its first attempt, so the code after such a
+//!   loop is reached once, as in the PTX.
 //! - Memory: `LDG/STG/ATOMG/REDG` (global), `LDS/STS/ATOMS/LDSM/STSM`
 //!   (shared), `LDL/STL` (local), `LD/ST/ATOM/RED` (generic), `LDGSTS`
-//!   (an async copy, whose global side is the access), `UBLKCP`, `UTMALDG`,
+//!   (an async copy, whose global side is the access, with the operands
+//!   the PTX lowering gives `cp.async`: the shared destination, the
+//!   ignore-source predicate, and the `src-size` ptxas encodes in the
+//!   address's low bits for `.ZFILL`), `UBLKCP`, `UBLKPF`, `UTMALDG`,
 //!   `UTMASTG`, `UTMAREDG` (bulk copies on the copy engine) and `HGMMA` /
-//!   `UTCHMMA` shared-memory descriptors (tensor operands). The width is
+//!   `UTCHMMA` shared-memory descriptors (tensor operands). `LDSM`/`STSM`
+//!   carry the matrix facts of `ldmatrix`/`stmatrix` (`.M88` m8n8, `.MT88`
+//!   transposed, `.2`/`.4` matrices). The width is
 //!   the `.U8/.S8/.U16/.S16/.64/.128` modifier (32 bits otherwise), the
 //!   cache hints `.CONSTANT` (the non-coherent path), `.EF/.EL/.LU/.NA`.
 //!   An address is the sum of its terms (`[R2.64+UR4+0x10]`); `desc[URn]` is
@@ -74,16 +92,19 @@
 //!
 //! # What is lost
 //!
-//! Floating-point values, byte permutes, bit counts and anything the list
-//! above calls opaque become opaque values: uniform when their inputs are,
+//! Floating-point values and anything the list above calls opaque become
+//! opaque values: uniform when their inputs are,
 //! varying otherwise, data-dependent when an input was loaded. Calls to
 //! subroutines in the same section are not followed.
 
 use super::demangle;
-use crate::analysis::transfer::{Alu, AluOp, AluOp2, Cmp, MulMode, Ty};
+use crate::analysis::transfer::{
+    Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
+};
 use crate::ir::{
-    AccessOp, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind, LaunchDirectives,
-    Loc, LocId, MemKind, MemOp, Op, OpId, OpKind, Param, Reg, Space, Special, Src,
+    AccessOp, Aux, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind,
+    LaunchDirectives, Loc, LocId, MatrixFacts, MemExt, MemKind, MemOp, Op, OpId, OpKind, Param,
+    Reg, Space, Special, Src,
 };
 use crate::sass::ast::{
     Address, Function, Instruction, LineInfo, Operand, OperandKind, RegFile, Register,
@@ -446,6 +467,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         // again (registers are reused once a value is dead).
         let start = self.func.at_offset(ld.offset).map_or(0, |k| k + 1);
         for ins in &self.func.instructions[start..] {
+            // The destination: the first operand after any predicate
+            // outputs (`ATOMG.E.ADD PT, R3, [R2.64], R9`: R3); comparisons
+            // write only predicates.
+            let opc = ins.opcode();
+            let dpos = if opc.ends_with("SETP") || opc.ends_with("PLOP3") {
+                None
+            } else {
+                ins.operands.iter().position(|o| !is_pred_operand(Some(o)))
+            };
             let high_op = ins
                 .modifiers()
                 .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
@@ -453,15 +483,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 && ins
                     .operands
                     .iter()
-                    .skip(1)
-                    .any(|o| is(o, hi) && !o.has_modifier("64"))
+                    .enumerate()
+                    .any(|(j, o)| Some(j) != dpos && j > 0 && is(o, hi) && !o.has_modifier("64"))
             {
                 return true;
             }
             let wide_dst = ins
                 .modifiers()
                 .any(|m| m == "64" || m == "WIDE" || m == "128");
-            if let Some(d) = ins.operands.first() {
+            if let Some(d) = dpos.and_then(|p| ins.operands.get(p)) {
                 if is(d, hi) || (wide_dst && is(d, i)) {
                     return false;
                 }
@@ -696,6 +726,41 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         );
     }
 
+    /// The value of the operand at `i` (unknown when missing).
+    fn src_at(&mut self, ins: &Instruction<'src>, i: usize, span: Span, mn: &'src str) -> Src {
+        match ins.operands.get(i) {
+            Some(o) => self.src(o, span, mn),
+            None => Src::Unknown,
+        }
+    }
+
+    /// The values of the operands at `at` (missing ones are unknown).
+    fn srcs_at(
+        &mut self,
+        ins: &Instruction<'src>,
+        at: impl IntoIterator<Item = usize>,
+        span: Span,
+        mn: &'src str,
+    ) -> Vec<Src> {
+        at.into_iter()
+            .map(|i| self.src_at(ins, i, span, mn))
+            .collect()
+    }
+
+    /// `dst = alu(srcs)` into the register operand `o` (nothing when the
+    /// destination is `RZ`/`PT`).
+    fn alu_into(&mut self, o: Option<&Operand<'src>>, a: Alu, srcs: Vec<Src>) -> OpKind {
+        match self.dst(o) {
+            Some(dst) => OpKind::Alu {
+                alu: a,
+                dst,
+                dst2: None,
+                srcs,
+            },
+            None => OpKind::Nop,
+        }
+    }
+
     fn set_loc(&mut self, li: Option<&LineInfo<'src>>) {
         let Some(li) = li else {
             self.cur_loc = None;
@@ -804,10 +869,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             "BPT" if has("TRAP") => OpKind::Exit,
             // ---- special registers and moves
             "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
-                let src = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let src = self.src_at(ins, 1, span, mn);
                 match self.dst(ops.first()) {
                     Some(d) => OpKind::Alu {
                         alu: alu(AluOp::Mov, u32t()),
@@ -855,142 +917,126 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             "LEA" | "ULEA" => self.lea(ins, &mods, span, mn),
             "SHF" | "USHF" => self.shf(ins, &mods, span, mn),
             "SHL" | "USHL" | "SHR" | "USHR" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let srcs = self.srcs_at(ins, 1..3, span, mn);
                 let ty = if has("U32") { u32t() } else { s32() };
                 let op = if opc.ends_with("SHL") {
                     AluOp::Shl
                 } else {
                     AluOp::Shr
                 };
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(op, ty),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b],
-                    },
-                    None => OpKind::Nop,
-                }
+                self.alu_into(ops.first(), alu(op, ty), srcs)
             }
             "LOP3" | "ULOP3" => self.lop3(ins, span, mn),
             "LOP" | "ULOP" => self.lop2(ins, &mods, span, mn),
             "SEL" | "USEL" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let p = ops
-                    .get(3)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Selp, s64()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b, p],
-                    },
-                    None => OpKind::Nop,
-                }
+                let srcs = self.srcs_at(ins, 1..4, span, mn);
+                self.alu_into(ops.first(), alu(AluOp::Selp, s64()), srcs)
             }
             "IMNMX" | "UIMNMX" | "VIMNMX" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let b = ops
-                    .get(2)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
+                let srcs = self.srcs_at(ins, 1..3, span, mn);
                 // The predicate picks: PT min, !PT max.
                 let pick = ops.get(3).and_then(|o| o.reg().map(|r| (r.index, o.not)));
                 let ty = if has("U32") { u32t() } else { s32() };
-                match (self.dst(ops.first()), pick) {
-                    (Some(d), Some((None, not))) => OpKind::Alu {
-                        alu: alu(if not { AluOp::Max } else { AluOp::Min }, ty),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a, b],
+                match pick {
+                    Some((None, not)) => self.alu_into(
+                        ops.first(),
+                        alu(if not { AluOp::Max } else { AluOp::Min }, ty),
+                        srcs,
+                    ),
+                    _ => match self.dst(ops.first()) {
+                        Some(d) => OpKind::Other {
+                            dsts: vec![d],
+                            srcs,
+                        },
+                        None => OpKind::Nop,
                     },
-                    (Some(d), _) => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![a, b],
-                    },
-                    _ => OpKind::Nop,
                 }
             }
             "IABS" | "UIABS" => {
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Abs, s32()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a],
-                    },
-                    None => OpKind::Nop,
-                }
+                let srcs = self.srcs_at(ins, 1..2, span, mn);
+                self.alu_into(ops.first(), alu(AluOp::Abs, s32()), srcs)
             }
+            // PRMT Rd, a, sel, b is `prmt.b32 d, a, b, sel`.
             "PRMT" | "UPRMT" => {
-                // PRMT Rd, a, 0x3210, b is a copy of a.
-                let a = ops
-                    .get(1)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                let sel = ops.get(2).map(|o| o.kind.clone());
-                let b = ops
-                    .get(3)
-                    .map(|o| self.src(o, span, mn))
-                    .unwrap_or(Src::Unknown);
-                match (self.dst(ops.first()), sel) {
-                    (Some(d), Some(OperandKind::Int(0x3210))) => OpKind::Alu {
-                        alu: alu(AluOp::Mov, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![a],
-                    },
-                    (Some(d), _) => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![a, b],
-                    },
-                    _ => OpKind::Nop,
+                let srcs = self.srcs_at(ins, [1, 3, 2], span, mn);
+                let mode = mods
+                    .iter()
+                    .find_map(|m| {
+                        Some(match *m {
+                            "F4E" => PrmtMode::F4e,
+                            "B4E" => PrmtMode::B4e,
+                            "RC8" => PrmtMode::Rc8,
+                            "ECL" => PrmtMode::Ecl,
+                            "ECR" => PrmtMode::Ecr,
+                            "RC16" => PrmtMode::Rc16,
+                            _ => return None,
+                        })
+                    })
+                    .unwrap_or(PrmtMode::Generic);
+                self.alu_into(ops.first(), alu(AluOp::Prmt(mode), u32t()), srcs)
+            }
+            // Bit counts: `POPC Rd, a`, `FLO[.U32|.S32][.SH] Rd, a` (bfind),
+            // `BREV Rd, a`.
+            "POPC" | "UPOPC" | "FLO" | "UFLO" | "BREV" | "UBREV" => {
+                let srcs = self.srcs_at(ins, 1..2, span, mn);
+                let op = match opc.trim_start_matches('U') {
+                    "POPC" => AluOp::Popc,
+                    "BREV" => AluOp::Brev,
+                    _ => AluOp::Bfind(has("SH")),
+                };
+                let ty = if has("S32") { s32() } else { u32t() };
+                self.alu_into(ops.first(), alu(op, ty), srcs)
+            }
+            "SHFL" => self.shfl(ins, &mods, span, mn),
+            "VOTE" | "VOTEU" => self.vote(ins, &mods, span, mn),
+            // `REDUX.op[.S32] URd, Ra`: `redux.sync.op`.
+            "REDUX" => {
+                let op = mods.iter().find_map(|m| {
+                    Some(match *m {
+                        "SUM" => ReduxOp::Add,
+                        "MIN" => ReduxOp::Min,
+                        "MAX" => ReduxOp::Max,
+                        "AND" => ReduxOp::And,
+                        "OR" => ReduxOp::Or,
+                        "XOR" => ReduxOp::Xor,
+                        _ => return None,
+                    })
+                });
+                let ty = if has("S32") { s32() } else { u32t() };
+                match op {
+                    Some(r) => {
+                        let srcs = self.srcs_at(ins, 1..2, span, mn);
+                        self.alu_into(ops.first(), alu(AluOp::Warp(WarpOp::Redux(r)), ty), srcs)
+                    }
+                    None => self.opaque(ins, span, mn),
                 }
             }
+            "ELECT" => self.elect(ins, span, mn),
+            // `HFMA2[.MMA] Rd, -RZ, RZ, hi, lo`: 0 * 0 plus two half
+            // immediates, ptxas's way of writing a 32-bit constant.
+            "HFMA2" if half_pair_const(ops).is_some() => {
+                let v = half_pair_const(ops).unwrap_or(0);
+                self.alu_into(ops.first(), alu(AluOp::Mov, u32t()), vec![Src::Imm(v)])
+            }
+            // `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [bar], phase`
+            // (`mbarrier.try_wait`/`test_wait`): taken as complete at its
+            // first test, as the PTX lowering does.
+            "SYNCS" if has("PHASECHK") => match self.dst(ops.first()) {
+                Some(dst) => OpKind::PredLogic {
+                    op: "mov",
+                    dst,
+                    srcs: vec![Src::Imm(1)],
+                },
+                None => OpKind::Nop,
+            },
             // ---- predicates
             "ISETP" | "UISETP" => self.isetp(ins, &mods, span, mn),
             "PLOP3" | "UPLOP3" => self.plop3(ins, span, mn),
-            // ---- votes (uniform across the warp)
-            "VOTE" | "VOTEU" => {
-                let mut dsts = Vec::new();
-                for o in ops.iter().take(2) {
-                    if let Some(d) = self.dst(Some(o)) {
-                        dsts.push(d);
-                    }
-                }
-                OpKind::Other {
-                    dsts,
-                    srcs: vec![Src::Special(Special::OtherUniform)],
-                }
-            }
             // ---- no effect on values
             "BSSY" | "BSYNC" | "WARPSYNC" | "BAR" | "BMOV" | "NOP" | "DEPBAR" | "MEMBAR"
             | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "WARPGROUP"
-            | "ACQBULK" | "BREAK" | "ELECT"
-                if !matches!(opc, "ELECT" | "BMOV") =>
+            | "ACQBULK" | "BREAK"
+                if opc != "BMOV" =>
             {
                 OpKind::Nop
             }
@@ -1062,6 +1108,220 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         OpKind::Other { dsts, srcs }
     }
 
+    /// The operands of `LDGSTS[.ZFILL] [shared], [global][, P]` beside the
+    /// global address, as the PTX lowering gives `cp.async` them: the
+    /// shared destination ([`Aux::SharedDst`]); without `.ZFILL`, a predicate
+    /// `P` that is false in the lanes that ignore the source
+    /// ([`Aux::IgnoreSrc`] is its negation); with `.ZFILL`, ptxas encodes
+    /// `src-size` in the address: the low bits (below the copy size) count
+    /// the bytes zero-filled at the end, the bytes read start at the address
+    /// rounded down, and `P` false reads nothing (`cp.async ..., 16, p`
+    /// becomes `addr + ((16 - p) & 15)` and `P = p != 0`). Returns the
+    /// address of the bytes read.
+    #[allow(clippy::too_many_arguments)]
+    fn async_copy_aux(
+        &mut self,
+        ins: &Instruction<'src>,
+        addr_pos: usize,
+        addr: Src,
+        bytes: u32,
+        aux: &mut Vec<(Aux, Src)>,
+        span: Span,
+        mn: &'src str,
+    ) -> Src {
+        let ops = &ins.operands;
+        if let Some(OperandKind::Memory { addr: d, .. }) = ops.first().map(|o| &o.kind) {
+            let d = d.clone();
+            let dst = self.address(&d, span, mn);
+            aux.push((Aux::SharedDst, dst));
+        }
+        let pred = ops
+            .iter()
+            .skip(addr_pos + 1)
+            .find(|o| is_pred_operand(Some(o)))
+            .map(|o| self.src(o, span, mn));
+        if !ins.modifiers().any(|m| m == "ZFILL") {
+            if let Some(p) = pred {
+                let ignore = match p {
+                    Src::NotPred(r) => Src::Reg(r, 0),
+                    Src::Reg(r, _) => Src::NotPred(r),
+                    Src::Imm(v) => Src::Imm(i64::from(v == 0)),
+                    other => other,
+                };
+                aux.push((Aux::IgnoreSrc, ignore));
+            }
+            return addr;
+        }
+        let mask = i64::from(bytes.max(1)) - 1;
+        let full = match addr {
+            Src::Reg(r, off) if off != 0 => {
+                let t = self.temp();
+                self.push_alu(
+                    alu(AluOp::Add, s64()),
+                    t,
+                    vec![Src::Reg(r, 0), Src::Imm(off)],
+                    span,
+                    mn,
+                );
+                Src::Reg(t, 0)
+            }
+            other => other,
+        };
+        let (low, size, read, base) = (self.temp(), self.temp(), self.temp(), self.temp());
+        self.push_alu(
+            alu(AluOp::And, s64()),
+            low,
+            vec![full.clone(), Src::Imm(mask)],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::Sub, s32()),
+            size,
+            vec![Src::Imm(mask + 1), Src::Reg(low, 0)],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::Selp, s32()),
+            read,
+            vec![Src::Reg(size, 0), Src::Imm(0), pred.unwrap_or(Src::Imm(1))],
+            span,
+            mn,
+        );
+        self.push_alu(
+            alu(AluOp::And, s64()),
+            base,
+            vec![full, Src::Imm(!mask)],
+            span,
+            mn,
+        );
+        aux.push((Aux::SrcSize, Src::Reg(read, 0)));
+        Src::Reg(base, 0)
+    }
+
+    /// `SHFL.{IDX,UP,DOWN,BFLY} Pd, Rd, a, b, c`: `shfl.sync.mode.b32 d|p,
+    /// a, b, c` (the member mask is the full warp).
+    fn shfl(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let mode = mods.iter().find_map(|m| match *m {
+            "IDX" => Some(ShflMode::Idx),
+            "UP" => Some(ShflMode::Up),
+            "DOWN" => Some(ShflMode::Down),
+            "BFLY" => Some(ShflMode::Bfly),
+            _ => None,
+        });
+        let k = usize::from(is_pred_operand(ops.first()));
+        let Some(mode) = mode else {
+            return self.opaque(ins, span, mn);
+        };
+        let srcs = self.srcs_at(ins, k + 1..k + 4, span, mn);
+        let dst2 = if k == 1 { self.dst(ops.first()) } else { None };
+        let Some(dst) = self.dst(ops.get(k)) else {
+            return OpKind::Nop;
+        };
+        OpKind::Alu {
+            alu: alu(AluOp::Shfl(mode), u32t()),
+            dst,
+            dst2,
+            srcs,
+        }
+    }
+
+    /// `VOTE{,U}.{ANY,ALL,EQ} Rd, Pd, Ps`: `Rd` the ballot of `Ps`, `Pd`
+    /// whether any/all/every-or-no lane has it (`vote.ballot`,
+    /// `vote.any/all/uni`).
+    fn vote(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let Some(p) = ops.last().map(|o| self.src(o, span, mn)) else {
+            return OpKind::Nop;
+        };
+        let op = if mods.contains(&"ALL") {
+            WarpOp::All
+        } else if mods.contains(&"EQ") {
+            WarpOp::Uni
+        } else {
+            WarpOp::Any
+        };
+        let (mut rd, mut pd) = (None, None);
+        for o in ops.iter().take(ops.len().saturating_sub(1)) {
+            if is_pred_operand(Some(o)) {
+                pd = pd.or_else(|| self.dst(Some(o)));
+            } else {
+                rd = rd.or_else(|| self.dst(Some(o)));
+            }
+        }
+        let pred = pd.map(|dst| OpKind::Alu {
+            alu: alu(AluOp::Warp(op), u32t()),
+            dst,
+            dst2: None,
+            srcs: vec![p.clone()],
+        });
+        match rd {
+            Some(dst) => {
+                self.post.extend(pred);
+                OpKind::Alu {
+                    alu: alu(AluOp::Warp(WarpOp::Ballot), u32t()),
+                    dst,
+                    dst2: None,
+                    srcs: vec![p],
+                }
+            }
+            None => pred.unwrap_or(OpKind::Nop),
+        }
+    }
+
+    /// `ELECT Pd, URd, mask`: `elect.sync d|p`: the lowest active lane is
+    /// the leader (`Pd` true there), `URd` its lane number.
+    fn elect(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let pd = self.dst(ops.first());
+        let rd = self.dst(ops.get(1));
+        let active = self.temp();
+        let (neg, low, lane) = (self.temp(), self.temp(), self.temp());
+        let a = |op, srcs, dst| OpKind::Alu {
+            alu: alu(op, u32t()),
+            dst,
+            dst2: None,
+            srcs,
+        };
+        // The lowest set bit of the active mask and its index.
+        self.post
+            .push(a(AluOp::Neg, vec![Src::Reg(active, 0)], neg));
+        self.post.push(a(
+            AluOp::And,
+            vec![Src::Reg(active, 0), Src::Reg(neg, 0)],
+            low,
+        ));
+        self.post
+            .push(a(AluOp::Bfind(false), vec![Src::Reg(low, 0)], lane));
+        if let Some(p) = pd {
+            self.post.push(OpKind::Alu {
+                alu: alu(AluOp::Setp(Cmp::Eq, None), u32t()),
+                dst: p,
+                dst2: None,
+                srcs: vec![Src::Reg(lane, 0), Src::Special(Special::LaneId)],
+            });
+        }
+        if let Some(r) = rd {
+            self.post.push(a(AluOp::Mov, vec![Src::Reg(lane, 0)], r));
+        }
+        let _ = (span, mn);
+        a(AluOp::Warp(WarpOp::Ballot), vec![Src::Imm(1)], active)
+    }
+
     fn imad(
         &mut self,
         ins: &Instruction<'src>,
@@ -1080,24 +1340,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         {
             k = 2;
         }
-        let a = ops
-            .get(k)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(k + 1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let c = ops
-            .get(k + 2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, k, span, mn);
+        let b = self.src_at(ins, k + 1, span, mn);
+        let c = self.src_at(ins, k + 2, span, mn);
         let unsigned = has("U32");
         let ty = if unsigned { u32t() } else { s32() };
         let Some(d) = self.dst(ops.first()) else {
             return OpKind::Nop;
         };
-        if has("X") || (has("HI") && !has("WIDE")) {
+        if has("X") {
             if has("WIDE") {
                 self.dst_high(ops.first());
             }
@@ -1106,8 +1357,48 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 srcs: vec![a, b, c],
             };
         }
+        let c_zero = matches!(c, Src::Imm(0));
+        if has("HI") && !has("WIDE") {
+            // `IMAD.HI[.U32] Rd, a, b, c`: `mad.hi` (`mul.hi` when c is zero).
+            let (op, srcs) = if c_zero {
+                (AluOp::Mul(MulMode::Hi), vec![a, b])
+            } else {
+                (AluOp::Mad(MulMode::Hi), vec![a, b, c])
+            };
+            return OpKind::Alu {
+                alu: alu(op, ty),
+                dst: d,
+                dst2: None,
+                srcs,
+            };
+        }
         if has("WIDE") {
-            self.dst_high(ops.first());
+            if c_zero {
+                // Without an addend the high word is `mul.hi` of the
+                // sources (magic-number division reads it), computed before
+                // the destination pair is written.
+                let t = self.temp();
+                self.push_alu(
+                    alu(AluOp::Mul(MulMode::Hi), ty),
+                    t,
+                    vec![a.clone(), b.clone()],
+                    span,
+                    mn,
+                );
+                if let Some(r) = ops.first().and_then(|o| o.reg()).copied() {
+                    if let Some(h) = self.reg_of(&r, 1) {
+                        self.written.push(h);
+                        self.post.push(OpKind::Alu {
+                            alu: alu(AluOp::Mov, u32t()),
+                            dst: h,
+                            dst2: None,
+                            srcs: vec![Src::Reg(t, 0)],
+                        });
+                    }
+                }
+            } else {
+                self.dst_high(ops.first());
+            }
             return OpKind::Alu {
                 alu: alu(AluOp::Mad(MulMode::Wide), ty),
                 dst: d,
@@ -1239,25 +1530,64 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
             k += 1;
         }
-        let a = ops
-            .get(k)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(k + 1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, k, span, mn);
+        let b = self.src_at(ins, k + 1, span, mn);
         if mods.contains(&"HI") {
             let rest: Vec<Src> = ops
                 .iter()
                 .skip(k + 2)
+                .filter(|o| !is_pred_operand(Some(o)))
                 .map(|o| self.src(o, span, mn))
                 .collect();
-            let mut srcs = vec![a, b];
-            srcs.extend(rest);
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs,
+            // `LEA.HI Rd, a, b, [c,] s`: the high word of `{c, a} << s`
+            // plus `b`; without `c`, `a` zero-extended (`.SX32`:
+            // sign-extended). `.X` adds a carry: a high word of a pair.
+            let sh = match rest.last() {
+                Some(Src::Imm(v)) if !mods.contains(&"X") => Some(*v),
+                _ => None,
+            };
+            let Some(sh) = sh else {
+                let mut srcs = vec![a, b];
+                srcs.extend(rest);
+                return OpKind::Other {
+                    dsts: vec![d],
+                    srcs,
+                };
+            };
+            let hi = if rest.len() >= 2 {
+                rest[0].clone()
+            } else if mods.contains(&"SX32") {
+                let t = self.temp();
+                self.push_alu(
+                    alu(AluOp::Shr, s32()),
+                    t,
+                    vec![a.clone(), Src::Imm(31)],
+                    span,
+                    mn,
+                );
+                Src::Reg(t, 0)
+            } else {
+                Src::Imm(0)
+            };
+            let t = self.temp();
+            self.push_alu(
+                alu(
+                    AluOp::Shf {
+                        left: true,
+                        clamp: true,
+                    },
+                    u32t(),
+                ),
+                t,
+                vec![a, hi, Src::Imm(sh)],
+                span,
+                mn,
+            );
+            return OpKind::Alu {
+                alu: alu(AluOp::Add, u32t()),
+                dst: d,
+                dst2: None,
+                srcs: vec![Src::Reg(t, 0), b],
             };
         }
         // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
@@ -1289,18 +1619,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Nop;
         };
         // SHF.{L,R}.{U32,S32,U64,S64}[.HI] Rd, lo, shift, hi
-        let lo = ops
-            .get(1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let sh = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let hi = ops
-            .get(3)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let lo = self.src_at(ins, 1, span, mn);
+        let sh = self.src_at(ins, 2, span, mn);
+        let hi = self.src_at(ins, 3, span, mn);
         let wide = has("U64") || has("S64");
         let signed = has("S32") || has("S64");
         let ty = Ty {
@@ -1321,6 +1642,21 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 dst: d,
                 dst2: None,
                 srcs: vec![hi, sh],
+            },
+            // Funnel shifts of two 32-bit words: the high word of
+            // `{hi, lo} << sh`, the low word of `{hi, lo} >> sh` (`shf.l`,
+            // `shf.r`; `.W` wraps the shift amount, else it clamps at 32).
+            (true, false, true) | (false, true, false) if !wide => OpKind::Alu {
+                alu: alu(
+                    AluOp::Shf {
+                        left: has("L"),
+                        clamp: !has("W"),
+                    },
+                    u32t(),
+                ),
+                dst: d,
+                dst2: None,
+                srcs: vec![lo, hi, sh],
             },
             // 64-bit low word: the pair (held by `lo`) shifted.
             (true, false, false) | (false, true, false) if wide => OpKind::Alu {
@@ -1390,10 +1726,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let srcs: Vec<Src> = inputs.iter().map(|o| self.src(o, span, mn)).collect();
         match lut_expr(lut, &live) {
             Some(e) => self.emit_expr(&e, &srcs, Some(d), span, mn),
-            None => OpKind::Other {
-                dsts: vec![d],
-                srcs,
-            },
+            // Larger tables: `lop3.b32` itself.
+            None => {
+                let mut srcs = srcs;
+                srcs.push(Src::Imm(i64::from(lut)));
+                OpKind::Alu {
+                    alu: alu(AluOp::Lop3, u32t()),
+                    dst: d,
+                    dst2: None,
+                    srcs,
+                }
+            }
         }
     }
 
@@ -1455,14 +1798,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         mn: &'src str,
     ) -> OpKind {
         let ops = &ins.operands;
-        let a = ops
-            .get(1)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, 1, span, mn);
+        let b = self.src_at(ins, 2, span, mn);
         let op = if mods.contains(&"AND") {
             AluOp::And
         } else if mods.contains(&"OR") {
@@ -1524,14 +1861,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         } else {
             AluOp2::And
         };
-        let a = ops
-            .get(2)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
-        let b = ops
-            .get(3)
-            .map(|o| self.src(o, span, mn))
-            .unwrap_or(Src::Unknown);
+        let a = self.src_at(ins, 2, span, mn);
+        let b = self.src_at(ins, 3, span, mn);
         let c = ops
             .get(4)
             .map(|o| self.src(o, span, mn))
@@ -1764,13 +2095,17 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         } else {
             addr_pos
         };
-        let addr = match &ops[addr_pos].kind {
+        let mut addr = match &ops[addr_pos].kind {
             OperandKind::Memory { addr, .. } | OperandKind::Descriptor { addr, .. } => {
                 let a = addr.clone();
                 self.address(&a, span, mn)
             }
             _ => Src::Unknown,
         };
+        let mut aux: Vec<(Aux, Src)> = Vec::new();
+        if class == MemClass::AsyncCopy {
+            addr = self.async_copy_aux(ins, addr_pos, addr, bits / 8, &mut aux, span, mn);
+        }
         // The result: the last register operand before the address that is
         // not a predicate (`ATOMG.E.ADD PT, R3, [..], R9`: R3).
         let result = ops[..addr_pos].iter().rev().find(|o| {
@@ -1780,16 +2115,61 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let no_result = matches!(op, AccessOp::Store)
             || kind == MemKind::Reduction
             || result.is_none_or(|o| o.reg().is_some_and(|r| r.index.is_none()));
+        // `LDSM/STSM.16.{M88,MT88}[.2|.4]`: `ldmatrix/stmatrix.m8n8[.x2|.x4][.trans].b16`,
+        // one register (16-byte row address per lane) per matrix.
+        let matrix = match class {
+            MemClass::Matrix(_) => {
+                let matrices = if mods.contains(&"4") {
+                    4
+                } else if mods.contains(&"2") {
+                    2
+                } else {
+                    1
+                };
+                let m816 = mods.iter().any(|m| m.starts_with("M816"));
+                Some(MatrixFacts {
+                    shape: if m816 { "m8n16" } else { "m8n8" }.to_string(),
+                    matrices,
+                    rows_per_matrix: 8,
+                    row_bytes: 16,
+                    trans: mods.iter().any(|m| m.starts_with("MT")),
+                })
+            }
+            _ => None,
+        };
         let dsts = if matches!(op, AccessOp::Store) {
             Vec::new()
+        } else if let Some(m) = &matrix {
+            self.dsts_wide(result, 32 * m.matrices)
         } else {
             self.dsts_wide(result, bits.min(256))
         };
         let (elem_bits, vector) = match class {
-            MemClass::Matrix(_) => (16, 8),
+            MemClass::Matrix(_) => (128, 1),
             _ => (bits, 1),
         };
+        // `ATOMS.CAST.SPIN[.64] Rd, [a], expected, new` is ptxas's retry loop
+        // for a shared atomic: `Rd` is a success flag. The first attempt is
+        // taken as successful (contention is not modelled), as the one
+        // atomic of the PTX is.
+        if mods.contains(&"CAST") && mods.contains(&"SPIN") {
+            for (k, &d) in dsts.iter().enumerate() {
+                self.post.push(OpKind::Alu {
+                    alu: alu(AluOp::Mov, u32t()),
+                    dst: d,
+                    dst2: None,
+                    srcs: vec![Src::Imm(i64::from(k == 0))],
+                });
+            }
+        }
         let (space, kind) = (class.space(), kind);
+        let ext = (matrix.is_some() || !aux.is_empty()).then(|| {
+            Box::new(MemExt {
+                matrix,
+                aux,
+                ..Default::default()
+            })
+        });
         OpKind::Mem {
             info: MemOp {
                 op,
@@ -1805,11 +2185,73 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 elem_type: None,
                 elem_signed: false,
                 elem_float: false,
-                ext: None,
+                ext,
             },
             dsts,
         }
     }
+}
+
+/// The constant of `HFMA2 Rd, ±RZ, ±RZ, hi, lo` (both halves immediates
+/// exactly representable as IEEE half: `lo` is the low 16 bits).
+fn half_pair_const(ops: &[Operand<'_>]) -> Option<i64> {
+    let zero = |o: &Operand<'_>| {
+        o.reg()
+            .is_some_and(|r| r.index.is_none() && r.file == RegFile::R)
+    };
+    if ops.len() != 5 || !zero(&ops[1]) || !zero(&ops[2]) {
+        return None;
+    }
+    let half = |o: &Operand<'_>| -> Option<i64> {
+        let text = match &o.kind {
+            OperandKind::Int(v) => return (*v == 0).then_some(0),
+            OperandKind::Float(t) => t.text.trim(),
+            _ => return None,
+        };
+        f16_bits(text).map(i64::from)
+    };
+    Some(half(&ops[3])? << 16 | half(&ops[4])?)
+}
+
+/// The IEEE half-precision bits of a decimal (`4.17232513427734375e-07`,
+/// `-INF`) when it is exactly a half (`None` for NaN or inexact values).
+fn f16_bits(text: &str) -> Option<u16> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let sign = if neg { 0x8000u16 } else { 0 };
+    if body == "INF" {
+        return Some(sign | 0x7c00);
+    }
+    let a: f64 = body.parse().ok()?;
+    if !a.is_finite() || a < 0.0 {
+        return None;
+    }
+    if a == 0.0 {
+        return Some(sign);
+    }
+    // Subnormal: a multiple of 2^-24 below 2^-14.
+    let sub = a * (1u64 << 24) as f64;
+    if a < 2f64.powi(-14) {
+        return (sub.fract() == 0.0).then_some(sign | sub as u16);
+    }
+    let e = a.log2().floor() as i32;
+    // `log2` may round across a power of two.
+    let e = if 2f64.powi(e) > a { e - 1 } else { e };
+    let e = if 2f64.powi(e + 1) <= a { e + 1 } else { e };
+    if e > 15 {
+        return None;
+    }
+    let m = (a / 2f64.powi(e) - 1.0) * 1024.0;
+    (m.fract() == 0.0 && (0.0..1024.0).contains(&m))
+        .then(|| sign | (((e + 15) as u16) << 10) | m as u16)
+}
+
+/// A predicate register operand (`P0`, `!PT`, `UP1`).
+fn is_pred_operand(o: Option<&Operand<'_>>) -> bool {
+    o.and_then(|o| o.reg())
+        .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
 }
 
 enum Bank0 {
@@ -1944,7 +2386,9 @@ fn mem_class(opcode: &str) -> Option<MemClass> {
         "ATOM" => MemClass::Atomic(Generic),
         "RED" => MemClass::Reduction(Generic),
         "LDGSTS" => MemClass::AsyncCopy,
-        "UBLKCP" | "UTMALDG" | "UTMASTG" | "UTMAREDG" | "UTMAPF" | "UBLKRED" => MemClass::Bulk,
+        "UBLKCP" | "UBLKPF" | "UTMALDG" | "UTMASTG" | "UTMAREDG" | "UTMAPF" | "UBLKRED" => {
+            MemClass::Bulk
+        }
         "LDSM" => MemClass::Matrix(false),
         "STSM" => MemClass::Matrix(true),
         _ => return None,
@@ -2053,6 +2497,22 @@ mod tests {
             LutExpr::Bin(AluOp::Or, x, y) => table(x) | table(y),
             LutExpr::Bin(_, x, y) => table(x) ^ table(y),
         }
+    }
+
+    /// Half immediates of `HFMA2 Rd, -RZ, RZ, hi, lo` (values from the
+    /// measured listings; bits by the IEEE 754 binary16 layout).
+    #[test]
+    fn half_immediates() {
+        assert_eq!(f16_bits("4.17232513427734375e-07"), Some(7)); // 7 * 2^-24
+        assert_eq!(f16_bits("5.9604644775390625e-08"), Some(1)); // 2^-24
+        assert_eq!(f16_bits("1.625"), Some(0x3e80));
+        assert_eq!(f16_bits("1.875"), Some(0x3f80));
+        assert_eq!(f16_bits("-2"), Some(0xc000));
+        assert_eq!(f16_bits("65504"), Some(0x7bff));
+        assert_eq!(f16_bits("6.103515625e-05"), Some(0x0400)); // 2^-14
+        assert_eq!(f16_bits("-INF"), Some(0xfc00));
+        assert_eq!(f16_bits("0.1"), None);
+        assert_eq!(f16_bits("QNAN"), None);
     }
 
     /// Every expression found computes its table; the common ptxas tables

@@ -550,6 +550,10 @@ impl<'src> Parser<'src> {
                 return;
             }
         }
+        // CUDA 13's cuobjdump prints a compressed entry's flag alone.
+        if t == "compressed" {
+            return;
+        }
         if let Some(name) = t.strip_suffix(':') {
             if !name.contains(char::is_whitespace) {
                 self.label(start, name);
