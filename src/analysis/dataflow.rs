@@ -89,6 +89,13 @@ pub struct Inputs {
     pub nctaid: [Option<i64>; 3],
     /// `%ntid` congruence when unknown.
     pub ntid_cong: [Cong; 3],
+    /// The registers whose values are computed (indexed by register), or
+    /// `None` for every register. Everything the results hold is computed
+    /// from the backward slice of the memory ops' addresses, operands and
+    /// guards and of the branches' guards ([`crate::ir::ssa::Ssa::address_slice`]):
+    /// the registers of that slice suffice. Any set closed under that
+    /// slice gives the same results.
+    pub relevant: Option<Vec<bool>>,
 }
 
 /// The result for one warp class.
@@ -105,8 +112,14 @@ pub struct ClassResult {
     pub probe: Option<(Value, u32)>,
 }
 
+/// Where each register lives in a block state: the slot of a relevant
+/// register, [`NO_SLOT`] for one that is not computed.
+const NO_SLOT: u32 = u32::MAX;
+
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
+    /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
+    slot: Vec<u32>,
     inputs: &'a Inputs,
     class: &'a WarpClass,
     facts: SymFacts,
@@ -117,6 +130,24 @@ struct Engine<'a, 'src> {
 }
 
 impl Engine<'_, '_> {
+    /// The slot of register `r`, if it is computed.
+    fn slot(&self, r: u32) -> Option<usize> {
+        match self.slot.get(r as usize) {
+            Some(&s) if s != NO_SLOT => Some(s as usize),
+            _ => None,
+        }
+    }
+
+    /// The value of register `r` in state `st` (`Undef` when not computed).
+    fn reg<'v>(&self, st: &'v [Value], r: u32) -> Option<&'v Value> {
+        self.slot(r).and_then(|s| st.get(s))
+    }
+
+    /// True when some register of `dsts` is computed.
+    fn wanted(&self, dsts: &[u32]) -> bool {
+        dsts.iter().any(|&d| self.slot(d).is_some())
+    }
+
     fn site(&mut self, kind: u8, a: u32, b: u32, cong: Option<Cong>) -> Sym {
         let n = self.facts.opaque.len() as u32;
         let id = *self.sites.entry((kind, a, b)).or_insert(n);
@@ -142,8 +173,8 @@ impl Engine<'_, '_> {
             }
         };
         match s {
-            Src::Reg(r, off) => with_off(st.get(*r as usize).cloned().unwrap_or_default(), *off),
-            Src::NotPred(r) => match st.get(*r as usize) {
+            Src::Reg(r, off) => with_off(self.reg(st, *r).cloned().unwrap_or_default(), *off),
+            Src::NotPred(r) => match self.reg(st, *r) {
                 Some(Value::Pred(p)) => Value::Pred(!*p),
                 Some(v) => v.clone(),
                 None => Value::Undef,
@@ -197,7 +228,10 @@ impl Engine<'_, '_> {
     }
 
     fn assign(&mut self, st: &mut [Value], dst: u32, v: Value, guard: Option<PredVal>, mask: u32) {
-        let Some(slot) = st.get_mut(dst as usize) else {
+        let Some(si) = self.slot(dst) else {
+            return;
+        };
+        let Some(slot) = st.get_mut(si) else {
             return;
         };
         let Some(g) = guard else {
@@ -234,7 +268,7 @@ impl Engine<'_, '_> {
                 Sym::Opaque(id)
             });
             self.facts = facts;
-            st[dst as usize] = j;
+            st[si] = j;
         }
     }
 
@@ -249,14 +283,13 @@ impl Engine<'_, '_> {
         record: Option<&mut HashMap<u32, AccessFact>>,
     ) -> (Vec<Value>, Vec<(BlockId, u32)>) {
         let mut record = record;
-        let blk = cfg.block(b).clone();
         let mut branch_guard: Option<PredVal> = None;
         let mut exit_guard: Option<Option<PredVal>> = None;
-        for s in blk.stmts.clone() {
+        for s in cfg.block(b).stmts.clone() {
             self.cur_stmt = s;
             if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
                 if ps == s {
-                    let v = st.get(pr as usize).cloned().unwrap_or_default();
+                    let v = self.reg(&st, pr).cloned().unwrap_or_default();
                     self.probed = Some(match self.probed.take() {
                         // a statement in several blocks cannot happen; keep the first
                         Some(old) => old,
@@ -267,7 +300,23 @@ impl Engine<'_, '_> {
             let Some(op) = self.low.ops.get(s as usize) else {
                 continue;
             };
-            let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
+            // Ops that define no computed register and record nothing are
+            // skipped: their values flow into nothing the results hold.
+            let skip = match &op.kind {
+                OpKind::Alu { dst, dst2, .. } => {
+                    !self.wanted(&[*dst]) && !dst2.is_some_and(|d| self.wanted(&[d]))
+                }
+                OpKind::PredLogic { dst, .. } => !self.wanted(&[*dst]),
+                OpKind::LdParam { dsts, .. }
+                | OpKind::Call { dsts }
+                | OpKind::Other { dsts, .. } => !self.wanted(dsts),
+                OpKind::Mem { dsts, .. } => record.is_none() && !self.wanted(dsts),
+                OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => false,
+            };
+            if skip {
+                continue;
+            }
+            let guard = op.guard.map(|(r, neg)| match self.reg(&st, r) {
                 Some(Value::Pred(p)) => {
                     if neg {
                         !*p
@@ -346,6 +395,9 @@ impl Engine<'_, '_> {
                         _ => self.uniform_opaque(0),
                     };
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if k == 0 {
                             v.clone()
                         } else {
@@ -373,6 +425,9 @@ impl Engine<'_, '_> {
                         );
                     }
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if info.op == super::model::AccessOp::Load
                             && addr.is_uniform()
                             && !addr.is_data()
@@ -403,6 +458,9 @@ impl Engine<'_, '_> {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
                     let data = args.iter().any(Value::is_data);
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if data {
                             Value::Varying { data: true }
                         } else if args.iter().all(Value::is_uniform) {
@@ -493,8 +551,26 @@ pub fn analyze_class_with_probe(
         .iter()
         .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
         .collect();
+    let slot: Vec<u32> = match &inputs.relevant {
+        Some(rel) => {
+            let mut n = 0u32;
+            (0..low.regs.len())
+                .map(|r| {
+                    if rel.get(r).copied().unwrap_or(false) {
+                        n += 1;
+                        n - 1
+                    } else {
+                        NO_SLOT
+                    }
+                })
+                .collect()
+        }
+        None => (0..low.regs.len() as u32).collect(),
+    };
+    let nregs = slot.iter().filter(|&&s| s != NO_SLOT).count();
     let mut eng = Engine {
         low,
+        slot,
         inputs,
         class,
         facts,
@@ -503,7 +579,6 @@ pub fn analyze_class_with_probe(
         probe,
         probed: None,
     };
-    let nregs = low.regs.len();
     let nblocks = cfg.blocks().len();
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
     if nblocks == 0 {
