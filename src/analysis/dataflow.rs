@@ -4,10 +4,41 @@
 //! # What is computed
 //!
 //! For every reachable basic block, the state at its entry: one [`Value`] per
-//! register (see `domain`) and a **possibly-active lane mask** (bit `l` clear
-//! means lane `l` certainly does not execute the block). At each memory
-//! instruction the analysis records the address value and the mask (narrowed
-//! by the instruction's guard): an [`AccessFact`].
+//! register that matters there (see `domain`, and *Sparseness* below) and a
+//! **possibly-active lane mask** (bit `l` clear means lane `l` certainly does
+//! not execute the block). At each memory instruction the analysis records
+//! the address value, its further operands' values and the mask (narrowed by
+//! the instruction's guard): an [`AccessFact`].
+//!
+//! # Sparseness
+//!
+//! Most registers of a large kernel carry data (accumulators, loaded
+//! tiles) that no address, guard or branch depends on. Two restrictions keep
+//! the cost with the registers that matter, without changing any recorded
+//! value:
+//!
+//! 1. **The address slice.** The driver gives the registers of
+//!    [`crate::ir::ssa::Ssa::address_slice`] ([`Inputs::relevant`]): the
+//!    backward slice, over SSA def-use edges, of every memory op's address,
+//!    further operands (`MemInfo::aux`) and guard and of every branch's and
+//!    exit's guard. Only those registers get a slot in the states; an op that
+//!    writes none of them is skipped (its transfer is not even evaluated). A
+//!    slice is closed under the operands of its values, so every value a
+//!    computed register receives from another register is itself computed;
+//!    a register with one definition in the slice has all of its
+//!    definitions computed, which is merely more than needed.
+//! 2. **Liveness.** A block's entry state holds only the slots live there
+//!    (`live_slots`: read on some path before being written; a guarded
+//!    write reads the register it writes). A block runs on one dense scratch
+//!    state; its dead slots hold what an earlier block left, which liveness
+//!    guarantees the block overwrites before reading. Joins, comparisons and
+//!    copies along edges touch only the successor's live slots.
+//!
+//! A hover probe may ask for any register at any statement, so with a probe
+//! every register is computed and live everywhere (the dense analysis).
+//! Opaque symbols are numbered in the order their sites are first met, so
+//! the sparse engine, which meets fewer sites, may number them differently
+//! from a dense run; the values are the same up to that renaming.
 //!
 //! # Transfer and edges
 //!
@@ -33,8 +64,8 @@
 //! site can only move up a finite chain (`Undef` → polynomial → opaque +
 //! lanes → `Varying`, congruences along a divisor chain), and masks only gain
 //! bits, so the iteration terminates; it is nevertheless capped at
-//! [`MAX_ROUNDS`] rounds, after which every register at every block entry is
-//! set to the top element (`Varying { data: true }`, every lane possibly
+//! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
+//! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
 //!
 //! # Soundness and limits
@@ -53,7 +84,7 @@ use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use crate::ir::{Function as Lowered, OpKind, Special, Src};
+use crate::ir::{ssa, Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -278,10 +309,10 @@ impl Engine<'_, '_> {
         &mut self,
         cfg: &Cfg,
         b: BlockId,
-        mut st: Vec<Value>,
+        st: &mut [Value],
         mask: u32,
         record: Option<&mut HashMap<u32, AccessFact>>,
-    ) -> (Vec<Value>, Vec<(BlockId, u32)>) {
+    ) -> Vec<(BlockId, u32)> {
         let mut record = record;
         let mut branch_guard: Option<PredVal> = None;
         let mut exit_guard: Option<Option<PredVal>> = None;
@@ -345,9 +376,9 @@ impl Engine<'_, '_> {
                     let v = abstract_eval(*alu, &args, self);
                     if let Some(d2) = dst2 {
                         let v2 = second_result(*alu, &args, &v, self);
-                        self.assign(&mut st, *d2, v2, guard, mask);
+                        self.assign(st, *d2, v2, guard, mask);
                     }
-                    self.assign(&mut st, *dst, v, guard, mask);
+                    self.assign(st, *dst, v, guard, mask);
                 }
                 OpKind::PredLogic { op, dst, srcs } => {
                     let ps: Vec<PredVal> = srcs
@@ -382,7 +413,7 @@ impl Engine<'_, '_> {
                         "not" => !a,
                         _ => a,
                     };
-                    self.assign(&mut st, *dst, Value::Pred(r), guard, mask);
+                    self.assign(st, *dst, Value::Pred(r), guard, mask);
                 }
                 OpKind::LdParam { dsts, param } => {
                     let v = match param {
@@ -403,7 +434,7 @@ impl Engine<'_, '_> {
                         } else {
                             self.uniform_opaque(k as u32)
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
                 OpKind::Mem { info, dsts } => {
@@ -444,14 +475,14 @@ impl Engine<'_, '_> {
                                 float: info.elem_float,
                             }))
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
                 OpKind::Branch { .. } => branch_guard = guard,
                 OpKind::Exit => exit_guard = Some(guard),
                 OpKind::Call { dsts } => {
                     for d in dsts {
-                        self.assign(&mut st, *d, Value::Varying { data: false }, guard, mask);
+                        self.assign(st, *d, Value::Varying { data: false }, guard, mask);
                     }
                 }
                 OpKind::Other { dsts, srcs } => {
@@ -468,7 +499,7 @@ impl Engine<'_, '_> {
                         } else {
                             Value::Varying { data: false }
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
             }
@@ -486,7 +517,7 @@ impl Engine<'_, '_> {
             };
             outs.push((succ, m));
         }
-        (st, outs)
+        outs
     }
 }
 
@@ -580,21 +611,36 @@ pub fn analyze_class_with_probe(
         probed: None,
     };
     let nblocks = cfg.blocks().len();
+    // Block entry states hold only the slots live at the block's entry
+    // (`live[b]`, ascending); a block runs on one dense scratch state whose
+    // other slots hold whatever an earlier block left there: liveness says
+    // the block writes them before it reads them.
+    let live: Vec<Vec<u32>> = match probe {
+        // a probe may read any register anywhere
+        Some(_) => vec![(0..nregs as u32).collect(); nblocks],
+        None => live_slots(low, cfg, &eng.slot, nregs),
+    };
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
-    if nblocks == 0 {
-        return ClassResult::default();
-    }
-    entry[cfg.entry().index()] = Some((vec![Value::Undef; nregs], class.exists));
+    let e = cfg.entry().index();
+    entry[e] = Some((vec![Value::Undef; live[e].len()], class.exists));
+    let mut work: Vec<Value> = vec![Value::Undef; nregs];
+    let load = |work: &mut [Value], b: usize, vals: &[Value]| {
+        for (&sl, v) in live[b].iter().zip(vals) {
+            work[sl as usize] = v.clone();
+        }
+    };
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
     let mut gave_up = false;
     let mut round = 0;
     loop {
         let mut changed = false;
         for &b in &rpo {
-            let Some((st, mask)) = entry[b.index()].clone() else {
+            let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
             };
-            let (out, edges) = eng.block(cfg, b, st, mask, None);
+            let mask = *mask;
+            load(&mut work, b.index(), vals);
+            let edges = eng.block(cfg, b, &mut work, mask, None);
             for (succ, m) in edges {
                 if m == 0 {
                     continue;
@@ -602,7 +648,8 @@ pub fn analyze_class_with_probe(
                 let i = succ.index();
                 match &mut entry[i] {
                     None => {
-                        entry[i] = Some((out.clone(), m));
+                        let vals = live[i].iter().map(|&sl| work[sl as usize].clone());
+                        entry[i] = Some((vals.collect(), m));
                         changed = true;
                     }
                     Some((cur, cm)) => {
@@ -610,23 +657,24 @@ pub fn analyze_class_with_probe(
                             *cm |= m;
                             changed = true;
                         }
-                        for r in 0..nregs {
-                            if cur[r] == out[r] {
+                        for (&sl, c) in live[i].iter().zip(cur.iter_mut()) {
+                            let out = &work[sl as usize];
+                            if same(c, out) {
                                 continue;
                             }
                             let mut facts = std::mem::take(&mut eng.facts);
                             let sites = &mut eng.sites;
-                            let j = join(&cur[r], &out[r], &mut facts, &mut |f| {
+                            let j = join(c, out, &mut facts, &mut |f| {
                                 let n = f.opaque.len() as u32;
-                                let id = *sites.entry((3, i as u32, r as u32)).or_insert(n);
+                                let id = *sites.entry((3, i as u32, sl)).or_insert(n);
                                 if id == n {
                                     f.opaque.push(None);
                                 }
                                 Sym::Opaque(id)
                             });
                             eng.facts = facts;
-                            if j != cur[r] {
-                                cur[r] = j;
+                            if !same(&j, c) {
+                                *c = j;
                                 changed = true;
                             }
                         }
@@ -660,10 +708,12 @@ pub fn analyze_class_with_probe(
     }
     let mut accesses = HashMap::default();
     for &b in &rpo {
-        let Some((st, mask)) = entry[b.index()].clone() else {
+        let Some((vals, mask)) = &entry[b.index()] else {
             continue;
         };
-        eng.block(cfg, b, st, mask, Some(&mut accesses));
+        let mask = *mask;
+        load(&mut work, b.index(), vals);
+        eng.block(cfg, b, &mut work, mask, Some(&mut accesses));
     }
     let probe = eng.probed.take();
     ClassResult {
@@ -672,4 +722,97 @@ pub fn analyze_class_with_probe(
         gave_up,
         probe,
     }
+}
+
+/// Equal values, shared ones recognised without comparing their contents.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        _ => a == b,
+    }
+}
+
+/// For every block, the slots live at its entry, ascending: read on some
+/// path from the entry before any write. A read is what the transfer reads
+/// ([`ssa::op_reads`]: operands, guard, a memory op's further operands) and,
+/// for a guarded write, the register it writes (the lanes where the guard
+/// is off keep the old value). Slots of registers outside the computed set
+/// are never live.
+fn live_slots(low: &Lowered<'_>, cfg: &Cfg, slot: &[u32], nslots: usize) -> Vec<Vec<u32>> {
+    let words = nslots.div_ceil(64);
+    let nblocks = cfg.blocks().len();
+    let set = |bits: &mut [u64], r: u32| {
+        if let Some(&s) = slot.get(r as usize) {
+            if s != NO_SLOT {
+                bits[s as usize / 64] |= 1 << (s % 64);
+            }
+        }
+    };
+    // upward-exposed reads and writes of each block
+    let mut uses = vec![0u64; nblocks * words];
+    let mut defs = vec![0u64; nblocks * words];
+    for (bi, blk) in cfg.blocks().iter().enumerate() {
+        let (u, d) = (
+            &mut uses[bi * words..(bi + 1) * words],
+            &mut defs[bi * words..(bi + 1) * words],
+        );
+        for s in blk.stmts.clone() {
+            let Some(op) = low.ops.get(s as usize) else {
+                continue;
+            };
+            let mut read = |r: u32| {
+                if let Some(&sl) = slot.get(r as usize) {
+                    if sl != NO_SLOT && d[sl as usize / 64] & (1 << (sl % 64)) == 0 {
+                        u[sl as usize / 64] |= 1 << (sl % 64);
+                    }
+                }
+            };
+            ssa::op_reads(op, &mut read);
+            if op.guard.is_some() {
+                ssa::op_writes(op, &mut read);
+            }
+            ssa::op_writes(op, |r| set(d, r));
+        }
+    }
+    // live-in = uses | (live-out & !defs), backwards until stable
+    let mut live = uses.clone();
+    let post: Vec<BlockId> = cfg.reverse_post_order().iter().rev().copied().collect();
+    let mut out = vec![0u64; words];
+    loop {
+        let mut changed = false;
+        for &b in &post {
+            let bi = b.index();
+            out.iter_mut().for_each(|w| *w = 0);
+            for (succ, _) in cfg.successors(b) {
+                let si = succ.index();
+                for (o, l) in out.iter_mut().zip(&live[si * words..(si + 1) * words]) {
+                    *o |= l;
+                }
+            }
+            for k in 0..words {
+                let w = uses[bi * words + k] | (out[k] & !defs[bi * words + k]);
+                if w != live[bi * words + k] {
+                    live[bi * words + k] = w;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..nblocks)
+        .map(|bi| {
+            let mut v = Vec::new();
+            for k in 0..words {
+                let mut w = live[bi * words + k];
+                while w != 0 {
+                    v.push((k * 64) as u32 + w.trailing_zeros());
+                    w &= w - 1;
+                }
+            }
+            v
+        })
+        .collect()
 }

@@ -2,8 +2,9 @@
 //!
 //! 1. [`launch::resolve`] gives the launch facts (block shape, grid,
 //!    parameters) and [`launch::warp_classes`] the warp classes;
-//! 2. the CFG is built from the IR and the dataflow runs once per warp
-//!    class ([`prepare`]); a 64-bit parameter found to be the base of an
+//! 2. the CFG and the SSA form are built from the IR, and the dataflow
+//!    runs once per warp class ([`prepare`]) on the registers of the SSA
+//!    address slice (every register when a hover probe asks for one); a 64-bit parameter found to be the base of an
 //!    address is marked as a pointer and the dataflow runs again, so that its
 //!    alignment is known;
 //! 3. generic accesses get the space their address provably has

@@ -84,8 +84,11 @@
 //!   ([`Ssa::def_of`]).
 //! - [`Ssa::users`] — def-use chains: the ops and phis that read a value.
 //! - [`Ssa::slice`] / [`Ssa::address_slice`] — backward slices: the values
-//!   that flow into memory addresses, guards and branch predicates, the only
-//!   ones a sparse address analysis must compute.
+//!   that flow into memory addresses, a memory op's further operands
+//!   (`MemInfo::aux`: `cp.async` source sizes, bulk sizes, mbarriers,
+//!   descriptors), guards and branch predicates, the only ones a sparse
+//!   address analysis must compute (`analysis::dataflow` computes exactly
+//!   the registers of this slice).
 //! - [`Ssa::verify`] — the SSA invariants, checked against the CFG (each use
 //!   dominated by its definition, phi arguments by their predecessor's end,
 //!   one definition per value, every read and write of the IR mapped).
