@@ -320,7 +320,7 @@ impl Engine<'_, '_> {
             self.cur_stmt = s;
             if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
                 if ps == s {
-                    let v = self.reg(&st, pr).cloned().unwrap_or_default();
+                    let v = self.reg(st, pr).cloned().unwrap_or_default();
                     self.probed = Some(match self.probed.take() {
                         // a statement in several blocks cannot happen; keep the first
                         Some(old) => old,
@@ -347,7 +347,7 @@ impl Engine<'_, '_> {
             if skip {
                 continue;
             }
-            let guard = op.guard.map(|(r, neg)| match self.reg(&st, r) {
+            let guard = op.guard.map(|(r, neg)| match self.reg(st, r) {
                 Some(Value::Pred(p)) => {
                     if neg {
                         !*p
@@ -372,7 +372,7 @@ impl Engine<'_, '_> {
                     dst2,
                     srcs,
                 } => {
-                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
                     if let Some(d2) = dst2 {
                         let v2 = second_result(*alu, &args, &v, self);
@@ -383,7 +383,7 @@ impl Engine<'_, '_> {
                 OpKind::PredLogic { op, dst, srcs } => {
                     let ps: Vec<PredVal> = srcs
                         .iter()
-                        .map(|x| match self.src(&st, x) {
+                        .map(|x| match self.src(st, x) {
                             Value::Pred(p) => p,
                             Value::Poly(p) => match p.exact() {
                                 Some(v) => PredVal::Lanes(
@@ -438,7 +438,7 @@ impl Engine<'_, '_> {
                     }
                 }
                 OpKind::Mem { info, dsts } => {
-                    let addr = self.src(&st, &info.addr);
+                    let addr = self.src(st, &info.addr);
                     let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
                     if let Some(rec) = record.as_deref_mut() {
                         rec.insert(
@@ -450,7 +450,7 @@ impl Engine<'_, '_> {
                                 aux: info
                                     .aux_operands()
                                     .iter()
-                                    .map(|(_, a)| self.src(&st, a))
+                                    .map(|(_, a)| self.src(st, a))
                                     .collect(),
                             },
                         );
@@ -486,7 +486,7 @@ impl Engine<'_, '_> {
                     }
                 }
                 OpKind::Other { dsts, srcs } => {
-                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
                     let data = args.iter().any(Value::is_data);
                     for (k, d) in dsts.iter().enumerate() {
                         if self.slot(*d).is_none() {
