@@ -137,14 +137,18 @@ pub fn apply(
     }
     // Uses per (file, comment line, rule as written).
     let mut used: BTreeSet<(String, u32, String)> = BTreeSet::new();
+    // The first kernel with an access at each span (one pass, not one scan
+    // of every access per diagnostic: files have tens of thousands of both).
+    let mut kernel_at: crate::util::FastMap<Span, usize> = Default::default();
+    for (k, kernel) in result.analysis.kernels.iter().enumerate() {
+        for a in &kernel.accesses {
+            kernel_at.entry(a.span).or_insert(k);
+        }
+    }
     let kernel_of = |d: &Diagnostic| -> Option<&str> {
-        let span = d.span();
-        result
-            .analysis
-            .kernels
-            .iter()
-            .find(|k| k.accesses.iter().any(|a| a.span == span))
-            .map(|k| k.name.as_str())
+        kernel_at
+            .get(&d.span())
+            .map(|&k| result.analysis.kernels[k].name.as_str())
     };
     let mut keep = vec![true; result.diagnostics.len()];
     for (i, d) in result.diagnostics.iter().enumerate() {

@@ -4,10 +4,41 @@
 //! # What is computed
 //!
 //! For every reachable basic block, the state at its entry: one [`Value`] per
-//! register (see `domain`) and a **possibly-active lane mask** (bit `l` clear
-//! means lane `l` certainly does not execute the block). At each memory
-//! instruction the analysis records the address value and the mask (narrowed
-//! by the instruction's guard): an [`AccessFact`].
+//! register that matters there (see `domain`, and *Sparseness* below) and a
+//! **possibly-active lane mask** (bit `l` clear means lane `l` certainly does
+//! not execute the block). At each memory instruction the analysis records
+//! the address value, its further operands' values and the mask (narrowed by
+//! the instruction's guard): an [`AccessFact`].
+//!
+//! # Sparseness
+//!
+//! Most registers of a large kernel carry data (accumulators, loaded
+//! tiles) that no address, guard or branch depends on. Two restrictions keep
+//! the cost with the registers that matter, without changing any recorded
+//! value:
+//!
+//! 1. **The address slice.** The driver gives the registers of
+//!    [`crate::ir::ssa::Ssa::address_slice`] ([`Inputs::relevant`]): the
+//!    backward slice, over SSA def-use edges, of every memory op's address,
+//!    further operands (`MemInfo::aux`) and guard and of every branch's and
+//!    exit's guard. Only those registers get a slot in the states; an op that
+//!    writes none of them is skipped (its transfer is not even evaluated). A
+//!    slice is closed under the operands of its values, so every value a
+//!    computed register receives from another register is itself computed;
+//!    a register with one definition in the slice has all of its
+//!    definitions computed, which is merely more than needed.
+//! 2. **Liveness.** A block's entry state holds only the slots live there
+//!    (`live_slots`: read on some path before being written; a guarded
+//!    write reads the register it writes). A block runs on one dense scratch
+//!    state; its dead slots hold what an earlier block left, which liveness
+//!    guarantees the block overwrites before reading. Joins, comparisons and
+//!    copies along edges touch only the successor's live slots.
+//!
+//! A hover probe may ask for any register at any statement, so with a probe
+//! every register is computed and live everywhere (the dense analysis).
+//! Opaque symbols are numbered in the order their sites are first met, so
+//! the sparse engine, which meets fewer sites, may number them differently
+//! from a dense run; the values are the same up to that renaming.
 //!
 //! # Transfer and edges
 //!
@@ -33,8 +64,8 @@
 //! site can only move up a finite chain (`Undef` → polynomial → opaque +
 //! lanes → `Varying`, congruences along a divisor chain), and masks only gain
 //! bits, so the iteration terminates; it is nevertheless capped at
-//! [`MAX_ROUNDS`] rounds, after which every register at every block entry is
-//! set to the top element (`Varying { data: true }`, every lane possibly
+//! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
+//! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
 //!
 //! # Soundness and limits
@@ -53,7 +84,7 @@ use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use crate::ir::{Function as Lowered, OpKind, Special, Src};
+use crate::ir::{ssa, Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -89,6 +120,13 @@ pub struct Inputs {
     pub nctaid: [Option<i64>; 3],
     /// `%ntid` congruence when unknown.
     pub ntid_cong: [Cong; 3],
+    /// The registers whose values are computed (indexed by register), or
+    /// `None` for every register. Everything the results hold is computed
+    /// from the backward slice of the memory ops' addresses, operands and
+    /// guards and of the branches' guards ([`crate::ir::ssa::Ssa::address_slice`]):
+    /// the registers of that slice suffice. Any set closed under that
+    /// slice gives the same results.
+    pub relevant: Option<Vec<bool>>,
 }
 
 /// The result for one warp class.
@@ -105,8 +143,14 @@ pub struct ClassResult {
     pub probe: Option<(Value, u32)>,
 }
 
+/// Where each register lives in a block state: the slot of a relevant
+/// register, [`NO_SLOT`] for one that is not computed.
+const NO_SLOT: u32 = u32::MAX;
+
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
+    /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
+    slot: Vec<u32>,
     inputs: &'a Inputs,
     class: &'a WarpClass,
     facts: SymFacts,
@@ -117,6 +161,24 @@ struct Engine<'a, 'src> {
 }
 
 impl Engine<'_, '_> {
+    /// The slot of register `r`, if it is computed.
+    fn slot(&self, r: u32) -> Option<usize> {
+        match self.slot.get(r as usize) {
+            Some(&s) if s != NO_SLOT => Some(s as usize),
+            _ => None,
+        }
+    }
+
+    /// The value of register `r` in state `st` (`Undef` when not computed).
+    fn reg<'v>(&self, st: &'v [Value], r: u32) -> Option<&'v Value> {
+        self.slot(r).and_then(|s| st.get(s))
+    }
+
+    /// True when some register of `dsts` is computed.
+    fn wanted(&self, dsts: &[u32]) -> bool {
+        dsts.iter().any(|&d| self.slot(d).is_some())
+    }
+
     fn site(&mut self, kind: u8, a: u32, b: u32, cong: Option<Cong>) -> Sym {
         let n = self.facts.opaque.len() as u32;
         let id = *self.sites.entry((kind, a, b)).or_insert(n);
@@ -142,8 +204,8 @@ impl Engine<'_, '_> {
             }
         };
         match s {
-            Src::Reg(r, off) => with_off(st.get(*r as usize).cloned().unwrap_or_default(), *off),
-            Src::NotPred(r) => match st.get(*r as usize) {
+            Src::Reg(r, off) => with_off(self.reg(st, *r).cloned().unwrap_or_default(), *off),
+            Src::NotPred(r) => match self.reg(st, *r) {
                 Some(Value::Pred(p)) => Value::Pred(!*p),
                 Some(v) => v.clone(),
                 None => Value::Undef,
@@ -197,7 +259,10 @@ impl Engine<'_, '_> {
     }
 
     fn assign(&mut self, st: &mut [Value], dst: u32, v: Value, guard: Option<PredVal>, mask: u32) {
-        let Some(slot) = st.get_mut(dst as usize) else {
+        let Some(si) = self.slot(dst) else {
+            return;
+        };
+        let Some(slot) = st.get_mut(si) else {
             return;
         };
         let Some(g) = guard else {
@@ -234,7 +299,7 @@ impl Engine<'_, '_> {
                 Sym::Opaque(id)
             });
             self.facts = facts;
-            st[dst as usize] = j;
+            st[si] = j;
         }
     }
 
@@ -244,19 +309,18 @@ impl Engine<'_, '_> {
         &mut self,
         cfg: &Cfg,
         b: BlockId,
-        mut st: Vec<Value>,
+        st: &mut [Value],
         mask: u32,
         record: Option<&mut HashMap<u32, AccessFact>>,
-    ) -> (Vec<Value>, Vec<(BlockId, u32)>) {
+    ) -> Vec<(BlockId, u32)> {
         let mut record = record;
-        let blk = cfg.block(b).clone();
         let mut branch_guard: Option<PredVal> = None;
         let mut exit_guard: Option<Option<PredVal>> = None;
-        for s in blk.stmts.clone() {
+        for s in cfg.block(b).stmts.clone() {
             self.cur_stmt = s;
             if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
                 if ps == s {
-                    let v = st.get(pr as usize).cloned().unwrap_or_default();
+                    let v = self.reg(st, pr).cloned().unwrap_or_default();
                     self.probed = Some(match self.probed.take() {
                         // a statement in several blocks cannot happen; keep the first
                         Some(old) => old,
@@ -267,7 +331,23 @@ impl Engine<'_, '_> {
             let Some(op) = self.low.ops.get(s as usize) else {
                 continue;
             };
-            let guard = op.guard.map(|(r, neg)| match st.get(r as usize) {
+            // Ops that define no computed register and record nothing are
+            // skipped: their values flow into nothing the results hold.
+            let skip = match &op.kind {
+                OpKind::Alu { dst, dst2, .. } => {
+                    !self.wanted(&[*dst]) && !dst2.is_some_and(|d| self.wanted(&[d]))
+                }
+                OpKind::PredLogic { dst, .. } => !self.wanted(&[*dst]),
+                OpKind::LdParam { dsts, .. }
+                | OpKind::Call { dsts }
+                | OpKind::Other { dsts, .. } => !self.wanted(dsts),
+                OpKind::Mem { dsts, .. } => record.is_none() && !self.wanted(dsts),
+                OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => false,
+            };
+            if skip {
+                continue;
+            }
+            let guard = op.guard.map(|(r, neg)| match self.reg(st, r) {
                 Some(Value::Pred(p)) => {
                     if neg {
                         !*p
@@ -292,18 +372,18 @@ impl Engine<'_, '_> {
                     dst2,
                     srcs,
                 } => {
-                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
                     let v = abstract_eval(*alu, &args, self);
                     if let Some(d2) = dst2 {
                         let v2 = second_result(*alu, &args, &v, self);
-                        self.assign(&mut st, *d2, v2, guard, mask);
+                        self.assign(st, *d2, v2, guard, mask);
                     }
-                    self.assign(&mut st, *dst, v, guard, mask);
+                    self.assign(st, *dst, v, guard, mask);
                 }
                 OpKind::PredLogic { op, dst, srcs } => {
                     let ps: Vec<PredVal> = srcs
                         .iter()
-                        .map(|x| match self.src(&st, x) {
+                        .map(|x| match self.src(st, x) {
                             Value::Pred(p) => p,
                             Value::Poly(p) => match p.exact() {
                                 Some(v) => PredVal::Lanes(
@@ -333,7 +413,7 @@ impl Engine<'_, '_> {
                         "not" => !a,
                         _ => a,
                     };
-                    self.assign(&mut st, *dst, Value::Pred(r), guard, mask);
+                    self.assign(st, *dst, Value::Pred(r), guard, mask);
                 }
                 OpKind::LdParam { dsts, param } => {
                     let v = match param {
@@ -346,16 +426,19 @@ impl Engine<'_, '_> {
                         _ => self.uniform_opaque(0),
                     };
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if k == 0 {
                             v.clone()
                         } else {
                             self.uniform_opaque(k as u32)
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
                 OpKind::Mem { info, dsts } => {
-                    let addr = self.src(&st, &info.addr);
+                    let addr = self.src(st, &info.addr);
                     let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
                     if let Some(rec) = record.as_deref_mut() {
                         rec.insert(
@@ -367,12 +450,15 @@ impl Engine<'_, '_> {
                                 aux: info
                                     .aux_operands()
                                     .iter()
-                                    .map(|(_, a)| self.src(&st, a))
+                                    .map(|(_, a)| self.src(st, a))
                                     .collect(),
                             },
                         );
                     }
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if info.op == super::model::AccessOp::Load
                             && addr.is_uniform()
                             && !addr.is_data()
@@ -389,20 +475,23 @@ impl Engine<'_, '_> {
                                 float: info.elem_float,
                             }))
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
                 OpKind::Branch { .. } => branch_guard = guard,
                 OpKind::Exit => exit_guard = Some(guard),
                 OpKind::Call { dsts } => {
                     for d in dsts {
-                        self.assign(&mut st, *d, Value::Varying { data: false }, guard, mask);
+                        self.assign(st, *d, Value::Varying { data: false }, guard, mask);
                     }
                 }
                 OpKind::Other { dsts, srcs } => {
-                    let args: Vec<Value> = srcs.iter().map(|x| self.src(&st, x)).collect();
+                    let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
                     let data = args.iter().any(Value::is_data);
                     for (k, d) in dsts.iter().enumerate() {
+                        if self.slot(*d).is_none() {
+                            continue;
+                        }
                         let v = if data {
                             Value::Varying { data: true }
                         } else if args.iter().all(Value::is_uniform) {
@@ -410,7 +499,7 @@ impl Engine<'_, '_> {
                         } else {
                             Value::Varying { data: false }
                         };
-                        self.assign(&mut st, *d, v, guard, mask);
+                        self.assign(st, *d, v, guard, mask);
                     }
                 }
             }
@@ -428,7 +517,7 @@ impl Engine<'_, '_> {
             };
             outs.push((succ, m));
         }
-        (st, outs)
+        outs
     }
 }
 
@@ -507,8 +596,26 @@ pub fn analyze_class_with_probe(
         .iter()
         .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
         .collect();
+    let slot: Vec<u32> = match &inputs.relevant {
+        Some(rel) => {
+            let mut n = 0u32;
+            (0..low.regs.len())
+                .map(|r| {
+                    if rel.get(r).copied().unwrap_or(false) {
+                        n += 1;
+                        n - 1
+                    } else {
+                        NO_SLOT
+                    }
+                })
+                .collect()
+        }
+        None => (0..low.regs.len() as u32).collect(),
+    };
+    let nregs = slot.iter().filter(|&&s| s != NO_SLOT).count();
     let mut eng = Engine {
         low,
+        slot,
         inputs,
         class,
         facts,
@@ -517,23 +624,37 @@ pub fn analyze_class_with_probe(
         probe,
         probed: None,
     };
-    let nregs = low.regs.len();
     let nblocks = cfg.blocks().len();
+    // Block entry states hold only the slots live at the block's entry
+    // (`live[b]`, ascending); a block runs on one dense scratch state whose
+    // other slots hold whatever an earlier block left there: liveness says
+    // the block writes them before it reads them.
+    let live: Vec<Vec<u32>> = match probe {
+        // a probe may read any register anywhere
+        Some(_) => vec![(0..nregs as u32).collect(); nblocks],
+        None => live_slots(low, cfg, &eng.slot, nregs),
+    };
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
-    if nblocks == 0 {
-        return ClassResult::default();
-    }
-    entry[cfg.entry().index()] = Some((vec![Value::Undef; nregs], class.exists));
+    let e = cfg.entry().index();
+    entry[e] = Some((vec![Value::Undef; live[e].len()], class.exists));
+    let mut work: Vec<Value> = vec![Value::Undef; nregs];
+    let load = |work: &mut [Value], b: usize, vals: &[Value]| {
+        for (&sl, v) in live[b].iter().zip(vals) {
+            work[sl as usize] = v.clone();
+        }
+    };
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
     let mut gave_up = false;
     let mut round = 0;
     loop {
         let mut changed = false;
         for &b in &rpo {
-            let Some((st, mask)) = entry[b.index()].clone() else {
+            let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
             };
-            let (out, edges) = eng.block(cfg, b, st, mask, None);
+            let mask = *mask;
+            load(&mut work, b.index(), vals);
+            let edges = eng.block(cfg, b, &mut work, mask, None);
             for (succ, m) in edges {
                 if m == 0 {
                     continue;
@@ -541,7 +662,8 @@ pub fn analyze_class_with_probe(
                 let i = succ.index();
                 match &mut entry[i] {
                     None => {
-                        entry[i] = Some((out.clone(), m));
+                        let vals = live[i].iter().map(|&sl| work[sl as usize].clone());
+                        entry[i] = Some((vals.collect(), m));
                         changed = true;
                     }
                     Some((cur, cm)) => {
@@ -549,23 +671,24 @@ pub fn analyze_class_with_probe(
                             *cm |= m;
                             changed = true;
                         }
-                        for r in 0..nregs {
-                            if cur[r] == out[r] {
+                        for (&sl, c) in live[i].iter().zip(cur.iter_mut()) {
+                            let out = &work[sl as usize];
+                            if same(c, out) {
                                 continue;
                             }
                             let mut facts = std::mem::take(&mut eng.facts);
                             let sites = &mut eng.sites;
-                            let j = join(&cur[r], &out[r], &mut facts, &mut |f| {
+                            let j = join(c, out, &mut facts, &mut |f| {
                                 let n = f.opaque.len() as u32;
-                                let id = *sites.entry((3, i as u32, r as u32)).or_insert(n);
+                                let id = *sites.entry((3, i as u32, sl)).or_insert(n);
                                 if id == n {
                                     f.opaque.push(None);
                                 }
                                 Sym::Opaque(id)
                             });
                             eng.facts = facts;
-                            if j != cur[r] {
-                                cur[r] = j;
+                            if !same(&j, c) {
+                                *c = j;
                                 changed = true;
                             }
                         }
@@ -599,10 +722,12 @@ pub fn analyze_class_with_probe(
     }
     let mut accesses = HashMap::default();
     for &b in &rpo {
-        let Some((st, mask)) = entry[b.index()].clone() else {
+        let Some((vals, mask)) = &entry[b.index()] else {
             continue;
         };
-        eng.block(cfg, b, st, mask, Some(&mut accesses));
+        let mask = *mask;
+        load(&mut work, b.index(), vals);
+        eng.block(cfg, b, &mut work, mask, Some(&mut accesses));
     }
     let probe = eng.probed.take();
     ClassResult {
@@ -611,4 +736,97 @@ pub fn analyze_class_with_probe(
         gave_up,
         probe,
     }
+}
+
+/// Equal values, shared ones recognised without comparing their contents.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        _ => a == b,
+    }
+}
+
+/// For every block, the slots live at its entry, ascending: read on some
+/// path from the entry before any write. A read is what the transfer reads
+/// ([`ssa::op_reads`]: operands, guard, a memory op's further operands) and,
+/// for a guarded write, the register it writes (the lanes where the guard
+/// is off keep the old value). Slots of registers outside the computed set
+/// are never live.
+fn live_slots(low: &Lowered<'_>, cfg: &Cfg, slot: &[u32], nslots: usize) -> Vec<Vec<u32>> {
+    let words = nslots.div_ceil(64);
+    let nblocks = cfg.blocks().len();
+    let set = |bits: &mut [u64], r: u32| {
+        if let Some(&s) = slot.get(r as usize) {
+            if s != NO_SLOT {
+                bits[s as usize / 64] |= 1 << (s % 64);
+            }
+        }
+    };
+    // upward-exposed reads and writes of each block
+    let mut uses = vec![0u64; nblocks * words];
+    let mut defs = vec![0u64; nblocks * words];
+    for (bi, blk) in cfg.blocks().iter().enumerate() {
+        let (u, d) = (
+            &mut uses[bi * words..(bi + 1) * words],
+            &mut defs[bi * words..(bi + 1) * words],
+        );
+        for s in blk.stmts.clone() {
+            let Some(op) = low.ops.get(s as usize) else {
+                continue;
+            };
+            let mut read = |r: u32| {
+                if let Some(&sl) = slot.get(r as usize) {
+                    if sl != NO_SLOT && d[sl as usize / 64] & (1 << (sl % 64)) == 0 {
+                        u[sl as usize / 64] |= 1 << (sl % 64);
+                    }
+                }
+            };
+            ssa::op_reads(op, &mut read);
+            if op.guard.is_some() {
+                ssa::op_writes(op, &mut read);
+            }
+            ssa::op_writes(op, |r| set(d, r));
+        }
+    }
+    // live-in = uses | (live-out & !defs), backwards until stable
+    let mut live = uses.clone();
+    let post: Vec<BlockId> = cfg.reverse_post_order().iter().rev().copied().collect();
+    let mut out = vec![0u64; words];
+    loop {
+        let mut changed = false;
+        for &b in &post {
+            let bi = b.index();
+            out.iter_mut().for_each(|w| *w = 0);
+            for (succ, _) in cfg.successors(b) {
+                let si = succ.index();
+                for (o, l) in out.iter_mut().zip(&live[si * words..(si + 1) * words]) {
+                    *o |= l;
+                }
+            }
+            for k in 0..words {
+                let w = uses[bi * words + k] | (out[k] & !defs[bi * words + k]);
+                if w != live[bi * words + k] {
+                    live[bi * words + k] = w;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..nblocks)
+        .map(|bi| {
+            let mut v = Vec::new();
+            for k in 0..words {
+                let mut w = live[bi * words + k];
+                while w != 0 {
+                    v.push((k * 64) as u32 + w.trailing_zeros());
+                    w &= w - 1;
+                }
+            }
+            v
+        })
+        .collect()
 }

@@ -2,8 +2,9 @@
 //!
 //! 1. [`launch::resolve`] gives the launch facts (block shape, grid,
 //!    parameters) and [`launch::warp_classes`] the warp classes;
-//! 2. the CFG is built from the IR and the dataflow runs once per warp
-//!    class ([`prepare`]); a 64-bit parameter found to be the base of an
+//! 2. the CFG and the SSA form are built from the IR, and the dataflow
+//!    runs once per warp class ([`prepare`]) on the registers of the SSA
+//!    address slice (every register when a hover probe asks for one); a 64-bit parameter found to be the base of an
 //!    address is marked as a pointer and the dataflow runs again, so that its
 //!    alignment is known;
 //! 3. generic accesses get the space their address provably has
@@ -17,6 +18,7 @@ use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
 use super::{caveat, dataflow, figures, launch, launch_totals, memops, totals};
 use crate::cfg::Cfg;
+use crate::ir::ssa::Ssa;
 use crate::ir::{Function, OpKind, Reg};
 use crate::source::{SourceFile, Span};
 use std::collections::HashMap;
@@ -46,6 +48,15 @@ pub(crate) fn prepare<'a>(
 ) -> Prepared<'a> {
     let launch = launch::resolve(ir, opts);
     let cfg = Cfg::build(ir);
+    // The sparse analysis: only the registers of the address slice are
+    // computed; a hover probe may ask for any register, so it computes all.
+    let relevant = match probe {
+        Some(_) => None,
+        None => {
+            let ssa = Ssa::build(ir, &cfg);
+            Some(ssa.address_slice(ir).registers(&ssa, ir.regs.len()))
+        }
+    };
     let params = ir.param_names();
     // The dataflow reads the pointer parameters from the IR: work on a copy
     // when the second round below marks more of them.
@@ -61,6 +72,7 @@ pub(crate) fn prepare<'a>(
             None => [None; 3],
         },
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
+        relevant,
     };
     let classes = launch::warp_classes(launch.block);
     let mut results: Vec<dataflow::ClassResult> = classes

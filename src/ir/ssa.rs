@@ -84,8 +84,11 @@
 //!   ([`Ssa::def_of`]).
 //! - [`Ssa::users`] — def-use chains: the ops and phis that read a value.
 //! - [`Ssa::slice`] / [`Ssa::address_slice`] — backward slices: the values
-//!   that flow into memory addresses, guards and branch predicates, the only
-//!   ones a sparse address analysis must compute.
+//!   that flow into memory addresses, a memory op's further operands
+//!   (`MemInfo::aux`: `cp.async` source sizes, bulk sizes, mbarriers,
+//!   descriptors), guards and branch predicates, the only ones a sparse
+//!   address analysis must compute (`analysis::dataflow` computes exactly
+//!   the registers of this slice).
 //! - [`Ssa::verify`] — the SSA invariants, checked against the CFG (each use
 //!   dominated by its definition, phi arguments by their predecessor's end,
 //!   one definition per value, every read and write of the IR mapped).
@@ -221,7 +224,10 @@ pub fn op_reads(op: &Op, mut f: impl FnMut(Reg)) {
         OpKind::Alu { srcs, .. } | OpKind::PredLogic { srcs, .. } | OpKind::Other { srcs, .. } => {
             srcs.iter().for_each(&mut src)
         }
-        OpKind::Mem { info, .. } => src(&info.addr),
+        OpKind::Mem { info, .. } => {
+            src(&info.addr);
+            info.aux_operands().iter().for_each(|(_, a)| src(a));
+        }
         OpKind::Nop
         | OpKind::LdParam { .. }
         | OpKind::Branch { .. }
@@ -761,25 +767,28 @@ impl Ssa {
     }
 
     /// The values a sparse address analysis needs: the backward slice of
-    /// every memory operation's address and guard, and of every branch's
-    /// and exit's guard (which decides the active lanes of what follows).
+    /// every memory operation's address, further operands (`MemInfo::aux`:
+    /// `cp.async` source sizes, bulk sizes, mbarriers, descriptors) and
+    /// guard, and of every branch's and exit's guard (which decides the
+    /// active lanes of what follows).
     pub fn address_slice(&self, func: &Function<'_>) -> Slice {
         let mut roots = Vec::new();
         for (i, op) in func.ops.iter().enumerate() {
             let id = OpId(i as u32);
-            let wanted = match &op.kind {
-                OpKind::Mem { info, .. } => match info.addr {
-                    Src::Reg(r, _) | Src::NotPred(r) => Some(r),
-                    _ => None,
-                },
-                OpKind::Branch { .. } | OpKind::Exit => None,
+            match &op.kind {
+                OpKind::Mem { info, .. } => {
+                    let aux = info.aux_operands().iter().map(|(_, a)| a);
+                    for s in std::iter::once(&info.addr).chain(aux) {
+                        if let Src::Reg(r, _) | Src::NotPred(r) = s {
+                            roots.extend(self.use_of(id, *r));
+                        }
+                    }
+                }
+                OpKind::Branch { .. } | OpKind::Exit => {}
                 _ => continue,
-            };
+            }
             if let Some((g, _)) = op.guard {
                 roots.extend(self.use_of(id, g));
-            }
-            if let Some(r) = wanted {
-                roots.extend(self.use_of(id, r));
             }
         }
         self.slice(roots)
