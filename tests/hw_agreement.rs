@@ -19,7 +19,10 @@
 //!   contain the measured sectors per request;
 //! * the kernel totals (global requests and sectors of loads, stores and
 //!   atomics) must match the kernel-level counters; with data-dependent
-//!   accesses the measured sectors must lie within the predicted bounds.
+//!   accesses the measured sectors must lie within the predicted bounds;
+//! * bulk and tensor copies (which the per-instruction counters do not see)
+//!   must match the kernel-level copy-engine metrics: copies issued and
+//!   bytes moved, in whole 32-byte sectors, where the PTX gives the size.
 //!
 //! Shared-memory rows are compared on wavefronts per request (ncu counts no
 //! lines or sectors for them). Rows of the newer paths carry the PTX
@@ -295,6 +298,8 @@ fn hardware_agreement() {
     )
     .unwrap();
     let mut ktable = String::new();
+    let mut btable = String::new();
+    let (mut brows, mut bmatched) = (0usize, 0usize);
     writeln!(ktable, "| launch | ld req pred/meas | ld sectors pred/meas | st req | st sectors | atom+red req | atom+red sectors | match |").unwrap();
     writeln!(ktable, "| --- | --- | --- | --- | --- | --- | --- | --- |").unwrap();
 
@@ -544,6 +549,84 @@ fn hardware_agreement() {
                 )
                 .unwrap();
             }
+            // Copy-engine traffic (bulk and tensor copies): kernel-level
+            // metrics only (tests/hw/README.md finding 15). Copies issued
+            // (`smsp__sass_inst_executed_op_tma_{ld,st}`) and bytes moved
+            // (`l1tex__m_*_bytes_mem_global_op_tma_{ld,st,red}`); a copy
+            // moves whole 32-byte sectors (16-byte copies: 32 bytes). A
+            // prefetch to L2 appears in none of these counters; a tensor
+            // copy's bytes are the tensor map's box (not in the PTX).
+            {
+                let km = &meas["kernel_metrics"];
+                let g = |n: &str| km[n].as_f64().unwrap_or(0.0);
+                let mut pred = [(0u64, Some(0u64)); 3]; // load, store, reduction: copies, bytes
+                for a in &k.accesses {
+                    let Some(b) = &a.bulk else { continue };
+                    // A prefetch to L2 is in none of these counters; the
+                    // bulk-group bookkeeping (`commit_group`, `wait_group`)
+                    // moves nothing.
+                    if b.destination == "L2"
+                        || a.instruction.contains("commit_group")
+                        || a.instruction.contains("wait_group")
+                    {
+                        continue;
+                    }
+                    let lanes = a.per_request.active_lanes.unwrap_or(0.0);
+                    let n = (a.requests.unwrap_or(0) as f64 * lanes).round() as u64;
+                    let slot = if b.reduction.is_some() {
+                        2
+                    } else if b.destination == "global" {
+                        1
+                    } else {
+                        0
+                    };
+                    pred[slot].0 += n;
+                    pred[slot].1 = match (pred[slot].1, b.bytes) {
+                        (Some(t), Some(x)) => Some(t + n * x.div_ceil(32) * 32),
+                        _ if n == 0 => pred[slot].1,
+                        _ => None,
+                    };
+                }
+                if pred.iter().any(|p| p.0 > 0) {
+                    let mcopies = [
+                        g("smsp__sass_inst_executed_op_tma_ld.sum"),
+                        g("smsp__sass_inst_executed_op_tma_st.sum"),
+                        f64::NAN, // no instruction counter for reductions
+                    ];
+                    let mbytes = [
+                        g("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"),
+                        g("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum"),
+                        g("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum"),
+                    ];
+                    let mut ok = true;
+                    let mut cells = Vec::new();
+                    for i in 0..3 {
+                        let (pc, pb) = pred[i];
+                        let copies_ok = mcopies[i].is_nan() || (pc as f64 - mcopies[i]).abs() < 0.5;
+                        let bytes_ok = pb.is_none_or(|b| (b as f64 - mbytes[i]).abs() < 0.5);
+                        ok &= copies_ok && bytes_ok;
+                        let mc = if mcopies[i].is_nan() {
+                            "-".to_string()
+                        } else {
+                            format!("{}", mcopies[i])
+                        };
+                        let pbs = pb.map_or("not in the PTX".to_string(), |b| b.to_string());
+                        cells.push(format!("{pc}/{mc} | {pbs}/{}", mbytes[i]));
+                    }
+                    brows += 1;
+                    let bkey = format!("{id}|copy-engine|-|-");
+                    let (outcome, verdict) = known.judge(
+                        &bkey,
+                        ok,
+                        format!("{bkey}: copies or bytes differ: {}", cells.join(" | ")),
+                        &mut failures,
+                        &mut seen_known,
+                    );
+                    bmatched += usize::from(outcome == Outcome::Match);
+                    writeln!(btable, "| {id} | {} | {verdict} |", cells.join(" | ")).unwrap();
+                }
+            }
+
             // Kernel totals.
             let km = &meas["kernel_metrics"];
             let g = |n: &str| km[n].as_f64().unwrap_or(0.0);
@@ -640,10 +723,10 @@ fn hardware_agreement() {
         }
     }
     let summary = format!(
-        "accesses: {matched}/{rows} match ({known_rows} known mismatches, {shared_rows} shared-memory rows; {never_rows} rows of never-true-guard SASS skipped); kernel totals: {kmatched}/{krows} match; static analysis (no grid): {smatched}/{srows} match ({sknown} known mismatches)\n"
+        "accesses: {matched}/{rows} match ({known_rows} known mismatches, {shared_rows} shared-memory rows; {never_rows} rows of never-true-guard SASS skipped); kernel totals: {kmatched}/{krows} match; copy-engine traffic: {bmatched}/{brows} match; static analysis (no grid): {smatched}/{srows} match ({sknown} known mismatches)\n"
     );
     let report = format!(
-        "{summary}\n## Per access, launch simulated\n\n{table}\n## Kernel totals\n\n{ktable}\n## Per access, static analysis without the grid (weighted by the simulated executions)\n\n{stable}"
+        "{summary}\n## Per access, launch simulated\n\n{table}\n## Kernel totals\n\n{ktable}\n## Copy-engine traffic (bulk and tensor copies; predicted/measured)\n\n| launch | load copies | load bytes | store copies | store bytes | reduction copies | reduction bytes | |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n{btable}\n## Per access, static analysis without the grid (weighted by the simulated executions)\n\n{stable}"
     );
     insta::assert_snapshot!("hw_agreement", report);
     assert!(

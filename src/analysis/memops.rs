@@ -25,8 +25,10 @@
 //!   request costs no lines, sectors or wavefronts here either; their size
 //!   is reported as bytes per copy where the PTX determines it.
 //! * **`wgmma` operands** are read by the tensor cores through a matrix
-//!   descriptor: no lane addresses, no per-request figures; the descriptor
-//!   is decoded (`descriptor`).
+//!   descriptor: no lane addresses, no lines or sectors; the descriptor is
+//!   decoded (`descriptor`), and a request (one per warp of the warpgroup)
+//!   costs a quarter of the operands' bytes / 128 in wavefronts
+//!   (`cost::tensor_operand`).
 //! * **Predicated off**: a warp that reaches an instruction whose guard is
 //!   false in every lane still issues it (Nsight counts an executed
 //!   instruction): one request with no lanes, no sectors, no wavefronts,
@@ -196,7 +198,9 @@ pub(super) fn class_figures(
             .map(|mut s| {
                 s.cost = Default::default();
                 s.ideal = 0.0;
-                s.wavefronts = None;
+                s.wavefronts = info
+                    .operand_bytes()
+                    .map(super::cost::tensor_operand::wavefronts_per_request);
                 s.caveats.clear();
                 if info.kind == MemKind::TensorOperand {
                     s.pattern = Pattern::Unknown;

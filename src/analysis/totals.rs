@@ -876,10 +876,16 @@ fn record_mem(
     let unused = info.no_result || !info.result_used;
     match info.kind {
         MemKind::BulkCopy | MemKind::TensorOperand => {
-            // The copy engine / tensor cores: executions, no LSU traffic.
+            // The copy engine / tensor cores: executions, no LSU traffic; a
+            // `wgmma` request carries a quarter of its operands' wavefronts
+            // (`cost::tensor_operand`).
             let e = res.stats.entry(stmt).or_default();
             e.requests += 1;
             e.lanes += exec.count_ones() as u64;
+            if let Some(b) = info.operand_bytes() {
+                e.wavefronts += super::cost::tensor_operand::wavefronts_per_request(b);
+                e.wavefront_requests += 1;
+            }
         }
         MemKind::MatrixLoad | MemKind::MatrixStore => {
             let rows = info

@@ -386,6 +386,10 @@ impl MemOp {
     pub fn multimem(&self) -> bool {
         self.ext.as_ref().is_some_and(|e| e.multimem)
     }
+    /// `wgmma`: shared-memory bytes its operands read per instruction.
+    pub fn operand_bytes(&self) -> Option<u32> {
+        self.ext.as_ref().and_then(|e| e.operand_bytes)
+    }
     /// The extension, created empty when absent.
     pub fn ext_mut(&mut self) -> &mut MemExt {
         self.ext.get_or_insert_with(Default::default)
@@ -404,6 +408,10 @@ pub struct MemExt {
     pub bulk: Option<BulkFacts>,
     /// A `multimem` access.
     pub multimem: bool,
+    /// `wgmma`: bytes the tensor cores read from shared memory per
+    /// instruction (matrix A when a descriptor gives it, plus matrix B),
+    /// from the shape and the operand types.
+    pub operand_bytes: Option<u32>,
 }
 
 /// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.

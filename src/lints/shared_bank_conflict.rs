@@ -63,6 +63,11 @@ fn ideal_wavefronts(a: &Access) -> f64 {
     if let Some(m) = &a.matrix {
         return crate::analysis::cost::matrix::ideal_wavefronts(m) as f64;
     }
+    // A `wgmma` operand's wavefronts are its bytes / 128 spread over the
+    // warpgroup (`cost::tensor_operand`): already conflict-free.
+    if a.kind == MemKind::TensorOperand {
+        return a.shared_wavefronts.unwrap_or(1.0).max(1.0);
+    }
     let lanes = a.per_request.active_lanes.unwrap_or(32.0).max(1.0);
     (lanes * bytes_per_lane(a) as f64 / 128.0).ceil().max(1.0)
 }

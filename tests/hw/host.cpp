@@ -185,8 +185,8 @@ struct Param {
     bool pointer;
     bool tensormap = false;  // 2-D float32 tile map over `buffer` (dims, box below); passed by value (128 bytes)
     unsigned rank = 2;
-    unsigned long long dims[3] = {0, 0, 0};
-    unsigned box[3] = {0, 0, 0};
+    unsigned long long dims[5] = {0, 0, 0, 0, 0};
+    unsigned box[5] = {0, 0, 0, 0, 0};
     int swizzle = 0;  // CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B
     std::string type;    // scalar: s32 u32 s64 u64 f32; pointer: "ptr"
     std::string buffer;  // pointer only
@@ -207,7 +207,7 @@ static Param TMAP(const char *b, unsigned long long cols, unsigned long long row
     p.dims[0] = cols; p.dims[1] = rows; p.box[0] = bx; p.box[1] = by;
     return p;
 }
-// rank 1 or 3 float32 tile maps (packed rows: strides are products of the dims)
+// rank 1, 3, 4 or 5 float32 tile maps (packed rows: strides are products of the dims)
 static Param TMAP_N(const char *b, unsigned rank, std::vector<unsigned long long> dims, std::vector<unsigned> box)
 {
     Param p = P(b); p.tensormap = true; p.type = "tensormap"; p.rank = rank;
@@ -497,6 +497,41 @@ static void make_launches()
       "tensor map: float32 64 x 64 x 64 over A, box 32 x 8 x 4 (third run)");
     L("tma2d_store", M, "tma2d_store", 64, 1, 1, 128, 1, 1, {TMAP("C", 1024, 1024, 32, 32), P("B")},
       "tensor map: float32 1024 x 1024 over C, box 32 x 32");
+    // fourth run (2026-11-25): bulk prefetch sizes, 4-D / 5-D tensor loads, 16-byte cp.async
+    // with a destination offset and with a runtime src-size over the sweep layouts
+    for (int sz : {16, 1024, 2048, 8192}) {
+        char id[64];
+        snprintf(id, sizeof id, "bulk_prefetch_%d", sz);
+        L(id, M, "bulk_prefetch", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(sz)}, "fourth run: prefetch size");
+    }
+    L("tma4d_load", M, "tma4d_load", 64, 1, 1, 128, 1, 1, {TMAP_N("A", 4, {16, 16, 16, 16}, {16, 4, 4, 4}), P("B")},
+      "tensor map: float32 16 x 16 x 16 x 16 over A, box 16 x 4 x 4 x 4 (fourth run)");
+    L("tma5d_load", M, "tma5d_load", 64, 1, 1, 128, 1, 1, {TMAP_N("A", 5, {8, 8, 8, 8, 8}, {8, 4, 4, 4, 2}), P("B")},
+      "tensor map: float32 8 x 8 x 8 x 8 x 8 over A, box 8 x 4 x 4 x 4 x 2 (fourth run)");
+    struct Sw2 { int ss, so, ds, dof; };
+    const Sw2 sweeps2[] = {
+        {16, 16, 16, 16}, {16, 0, 16, 16}, {16, 16, 16, 32}, {16, 80, 16, 0}, {16, 112, 16, 0}, {16, 144, 16, 0},
+        {16, 48, 16, 32}, {32, 16, 32, 0}, {32, 0, 32, 16}, {32, 16, 32, 16}, {48, 16, 16, 0}, {16, 16, 48, 0},
+        {16, 16, 48, 16}, {48, 0, 48, 0}, {48, 16, 48, 16}, {64, 0, 64, 0}, {16, 32, 16, 16}, {16, 16, 32, 0},
+        {0, 16, 16, 0}, {0, 0, 16, 16}, {16, 0, 32, 16}, {16, 0, 64, 16}, {32, 0, 16, 16}, {16, 64, 16, 16},
+    };
+    for (const Sw2 &w : sweeps2) {
+        char id[96];
+        snprintf(id, sizeof id, "cpa_sweep2_cg16_ss%d_so%d_ds%d_do%d", w.ss, w.so, w.ds, w.dof);
+        L(id, M, "cpa_sweep2_cg16", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(w.ss), S32(w.so), S32(w.ds), S32(w.dof)},
+          "source in + i * ss + so, destination (t & 31) * ds + (t >> 5) * 4096 + do (bytes), fourth run");
+    }
+    struct Zf { int ss, so, ds, zs; };
+    const Zf zfs[] = {
+        {16, 0, 16, 16}, {16, 0, 16, 4}, {16, 0, 32, 16}, {32, 0, 32, 16}, {16, 16, 16, 16}, {0, 0, 16, 16},
+        {16, 0, 0, 16}, {16, 0, 48, 16}, {32, 0, 16, 16}, {16, 32, 16, 16}, {16, 0, 128, 16}, {16, 0, 32, 0},
+    };
+    for (const Zf &z : zfs) {
+        char id[96];
+        snprintf(id, sizeof id, "cpa_sweep_zf16_ss%d_so%d_ds%d_zs%d", z.ss, z.so, z.ds, z.zs);
+        L(id, M, "cpa_sweep_zf16", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), S32(z.ss), S32(z.so), S32(z.ds), S32(z.zs)},
+          "src-size zs, source in + i * ss + so, destination (t & 31) * ds + (t >> 5) * 4096 (bytes), fourth run");
+    }
     L("pred_off_warps", M, "pred_off_warps", 128, 1, 1, 256, 1, 1, {P("A"), P("B")});
     L("pred_row_v4_n768", M, "pred_row_v4", 256, 1, 1, 128, 1, 1, {P("A"), P("C"), S32(768)},
       "rows of 768 halves, 1024-wide block: warp 3 fully masked");
@@ -504,6 +539,10 @@ static void make_launches()
       "n = 400: warp 1 partly, warps 2 and 3 fully masked");
     L("pred_row_v4_n0", M, "pred_row_v4", 256, 1, 1, 128, 1, 1, {P("A"), P("C"), S32(0)}, "n = 0: every lane masked");
     L("wgmma_m64n8k16", "modern90a", "wgmma_m64n8k16", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), P("C")});
+    L("wgmma_m64n32k16_ss", "modern90a", "wgmma_m64n32k16_ss", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), P("C")},
+      "fourth run: A and B in shared memory, no swizzle");
+    L("wgmma_m64n32k16_rs", "modern90a", "wgmma_m64n32k16_rs", 64, 1, 1, 128, 1, 1, {P("A"), P("B"), P("C")},
+      "fourth run: A in registers, B in shared memory, no swizzle");
 
     // ---- tests/hw/arith.cu (issue 10); 128 blocks of 256 threads
     const char *AR = "arith";
@@ -688,8 +727,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < l.params.size(); ++i) {
             const Param &p = l.params[i];
             if (p.tensormap) {
-                unsigned long long strides[2] = {p.dims[0] * 4, p.dims[0] * p.dims[1] * 4};
-                unsigned estr[3] = {1, 1, 1};
+                // packed: the stride of dimension k + 1 is 4 bytes times the product of dims 0..k
+                unsigned long long strides[4] = {0, 0, 0, 0};
+                unsigned long long pitch = 4;
+                for (unsigned k = 0; k + 1 < p.rank; ++k) strides[k] = pitch *= p.dims[k];
+                unsigned estr[5] = {1, 1, 1, 1, 1};
                 void *base = (void *)(buf(p.buffer).ptr + (unsigned long long)p.offset);
                 // 7 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; interleave, swizzle, L2 promotion, OOB fill all 0 (none)
                 check(p_cuTensorMapEncodeTiled(&maps[i], 7, p.rank, base, p.dims, strides, p.box, estr, 0, p.swizzle, 0, 0),

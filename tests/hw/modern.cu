@@ -884,3 +884,62 @@ extern "C" __global__ void LB(128) tma3d_load(const __grid_constant__ TMap tm, f
     mbar_wait(mb, 0);
     out[blockIdx.x * 128 + t] = s[t];
 }
+
+// ---------------------------------------------------------------------------
+// 8. fourth run: 16-byte cp.async with a destination offset and with a
+//    runtime src-size (LDGSTS.ZFILL) over the same layouts; 4-D and 5-D
+//    tensor copies (float32 tensor maps, 4096-byte boxes)
+// ---------------------------------------------------------------------------
+// source in + i * ss + so, destination sb + (t & 31) * ds + (t >> 5) * 4096 + dof
+extern "C" __global__ void LB(128) cpa_sweep2_cg16(const char* in, float* out, int ss, int so, int ds, int dof)
+{
+    CPA_HEAD
+    CP_ASYNC("cg", 16, sb + (t & 31) * ds + (t >> 5) * 4096 + dof, in + (size_t)i * ss + so);
+    CPA_TAIL
+}
+
+// the same with a runtime src-size zs (cp.async ... 16, zs: LDGSTS.ZFILL)
+extern "C" __global__ void LB(128) cpa_sweep_zf16(const char* in, float* out, int ss, int so, int ds, int zs)
+{
+    CPA_HEAD
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(sb + (t & 31) * ds + (t >> 5) * 4096), "l"(in + (size_t)i * ss + so), "r"(zs) : "memory");
+    CPA_TAIL
+}
+
+// 4-D: a 16 x 16 x 16 x 16 float32 tensor, box 16 x 4 x 4 x 4 (4096 bytes); block b
+// loads the box at (0, 4 (b % 4), 4 ((b / 4) % 4), 4 (b / 16))
+extern "C" __global__ void LB(128) tma4d_load(const __grid_constant__ TMap tm, float* out)
+{
+    __shared__ __align__(1024) float s[1024];
+    __shared__ __align__(8) unsigned long long bar;
+    int t = threadIdx.x;
+    unsigned sb = smem_u32(s), mb = smem_u32(&bar);
+    if (t == 0) mbar_init(mb);
+    __syncthreads();
+    int b = blockIdx.x, y = 4 * (b % 4), z = 4 * ((b / 4) % 4), w = 4 * (b / 16);
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 4096;" ::"r"(mb) : "memory");
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(sb), "l"(&tm), "r"(0), "r"(y), "r"(z), "r"(w), "r"(mb) : "memory");
+    }
+    mbar_wait(mb, 0);
+    out[blockIdx.x * 128 + t] = s[t];
+}
+
+// 5-D: an 8 x 8 x 8 x 8 x 8 float32 tensor, box 8 x 4 x 4 x 4 x 2 (4096 bytes); block b
+// loads the box at (0, 4 (b % 2), 4 ((b / 2) % 2), 4 ((b / 4) % 2), 2 ((b / 8) % 4))
+extern "C" __global__ void LB(128) tma5d_load(const __grid_constant__ TMap tm, float* out)
+{
+    __shared__ __align__(1024) float s[1024];
+    __shared__ __align__(8) unsigned long long bar;
+    int t = threadIdx.x;
+    unsigned sb = smem_u32(s), mb = smem_u32(&bar);
+    if (t == 0) mbar_init(mb);
+    __syncthreads();
+    int b = blockIdx.x, y = 4 * (b % 2), z = 4 * ((b / 2) % 2), w = 4 * ((b / 4) % 2), v = 2 * ((b / 8) % 4);
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 4096;" ::"r"(mb) : "memory");
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];" ::"r"(sb), "l"(&tm), "r"(0), "r"(y), "r"(z), "r"(w), "r"(v), "r"(mb) : "memory");
+    }
+    mbar_wait(mb, 0);
+    out[blockIdx.x * 128 + t] = s[t];
+}

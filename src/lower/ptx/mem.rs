@@ -71,7 +71,7 @@ pub(super) fn lower<'src>(
             Some("ld_reduce") | Some("st") | Some("red") => multimem(cx, mods, ops),
             _ => None,
         },
-        "wgmma" if mods.first() == Some(&"mma_async") => wgmma(cx, ops),
+        "wgmma" if mods.first() == Some(&"mma_async") => wgmma(cx, mods, ops),
         // `mbarrier.try_wait`/`test_wait`: the analysis takes the wait as
         // complete at its first test (the phase's copies and arrivals are
         // not modelled), so the code after a wait loop is reached.
@@ -350,7 +350,45 @@ fn multimem<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
     Some(OpKind::Mem { info, dsts })
 }
 
-fn wgmma<'src>(cx: &mut Ctx<'_, 'src>, ops: &[Operand<'src>]) -> Option<OpKind> {
+/// Bits of one `wgmma` operand element of type `t` (PTX ISA, "Matrix
+/// Data-types" of `wgmma`): `f16`/`bf16` 16, `tf32` 32, the 8-bit float and
+/// integer types 8, `b1` 1.
+fn wgmma_elem_bits(t: &str) -> Option<u32> {
+    match t {
+        "f16" | "bf16" => Some(16),
+        "tf32" => Some(32),
+        "e4m3" | "e5m2" | "s8" | "u8" => Some(8),
+        "b1" => Some(1),
+        _ => None,
+    }
+}
+
+/// `wgmma.mma_async….mMnNkK.dtype.atype.btype d, a, b, …`: the shared-memory
+/// bytes of A (`M × K` elements, when `a` is a descriptor) and B (`N × K`).
+fn wgmma_operand_bytes(mods: &[&str], a_in_shared: bool) -> Option<u32> {
+    let (k_at, shape) = mods.iter().enumerate().find(|(_, m)| {
+        m.starts_with('m')
+            && m.contains('n')
+            && m.contains('k')
+            && m[1..].starts_with(|c: char| c.is_ascii_digit())
+    })?;
+    let (m, rest) = shape[1..].split_once('n')?;
+    let (n, k) = rest.split_once('k')?;
+    let (m, n, k): (u32, u32, u32) = (m.parse().ok()?, n.parse().ok()?, k.parse().ok()?);
+    // After the shape: the accumulator type, then A's and B's.
+    let types: Vec<u32> = mods[k_at + 1..]
+        .iter()
+        .filter_map(|t| wgmma_elem_bits(t))
+        .collect();
+    let (abits, bbits) = match types.as_slice() {
+        [.., a, b] => (*a, *b),
+        _ => return None,
+    };
+    let a = if a_in_shared { m * k * abits / 8 } else { 0 };
+    Some(a + n * k * bbits / 8)
+}
+
+fn wgmma<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> Option<OpKind> {
     let dsts = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
     let mut info = plain(AccessOp::Load, Space::Shared, 0, Src::Unknown, false);
     info.kind = MemKind::TensorOperand;
@@ -371,6 +409,8 @@ fn wgmma<'src>(cx: &mut Ctx<'_, 'src>, ops: &[Operand<'src>]) -> Option<OpKind> 
     if info.aux_operands().is_empty() {
         return None;
     }
+    let a_in_shared = info.aux(Aux::DescA).is_some();
+    info.ext_mut().operand_bytes = wgmma_operand_bytes(mods, a_in_shared);
     Some(OpKind::Mem { info, dsts })
 }
 
