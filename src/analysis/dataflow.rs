@@ -394,7 +394,7 @@ impl Engine<'_, '_> {
                 }
                 OpKind::Branch { .. } => branch_guard = guard,
                 OpKind::Exit => exit_guard = Some(guard),
-                OpKind::Call { dsts } => {
+                OpKind::Call { dsts, .. } => {
                     for d in dsts {
                         self.assign(&mut st, *d, Value::Varying { data: false }, guard, mask);
                     }

@@ -764,7 +764,7 @@ fn run_warp(
             OpKind::Call { .. } => {
                 return Err(SimError {
                     stmt: Some(minpc),
-                    message: "a call (calls are not followed)".to_string(),
+                    message: "a call that was not followed (see the kernel's caveats)".to_string(),
                 });
             }
             OpKind::Other { dsts, srcs } => {
