@@ -23,7 +23,10 @@ fn closed_pipe(args: &[&str]) -> (Option<i32>, String) {
         .stderr(Stdio::piped())
         .output()
         .expect("run warpscope");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]

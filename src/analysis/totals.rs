@@ -524,12 +524,22 @@ fn run_warp(
         let (minpc, active) = if converged {
             (cur, live)
         } else {
+            // The lowest position in the code layout (inlined bodies stand
+            // after their calls: `Function::layout_rank`).
             let mut minpc = u32::MAX;
+            let mut min_rank = u32::MAX;
             let mut m = live;
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
                 m &= m - 1;
-                minpc = minpc.min(pc[l]);
+                let r = if pc[l] >= n {
+                    u32::MAX
+                } else {
+                    low.rank(pc[l])
+                };
+                if minpc == u32::MAX || r < min_rank {
+                    (minpc, min_rank) = (pc[l], r);
+                }
             }
             let mut active = 0u32;
             let mut m = live;

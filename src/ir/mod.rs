@@ -813,6 +813,23 @@ pub struct Function<'src> {
     /// The calls inlined into this function, in the order they were
     /// expanded (an instance's op range follows the function's own ops).
     pub inlined: Vec<InlineSite>,
+    /// Each op's rank in the code layout, where every inlined body stands
+    /// right after its call (as if written there); empty when that is the
+    /// op order itself (nothing inlined). The launch simulation, which
+    /// reconverges a divergent warp by running its lanes at the lowest
+    /// position first, orders lanes by it.
+    pub layout_rank: Vec<u32>,
+}
+
+impl Function<'_> {
+    /// The layout rank of op `i` ([`Function::layout_rank`]).
+    pub fn rank(&self, i: u32) -> u32 {
+        match self.layout_rank.get(i as usize) {
+            Some(&r) => r,
+            None if self.layout_rank.is_empty() => i,
+            None => u32::MAX,
+        }
+    }
 }
 
 impl<'src> Function<'src> {

@@ -391,6 +391,7 @@ pub fn lower_in<'src>(
     let slots = std::mem::take(&mut cx.slots);
     out.names = std::mem::take(&mut cx.names);
     out.var_list = std::mem::take(&mut cx.var_list);
+    let own = out.ops.len();
     let mut ex = calls::Expansion {
         callees,
         globals,
@@ -398,10 +399,12 @@ pub fn lower_in<'src>(
         stack: callees.and_then(|c| c.id_of(func)).into_iter().collect(),
         param_regs,
         pointer_params,
+        callee_regs: HashMap::default(),
     };
     calls::expand(&mut out, &mut ex, pending, &slots, 1);
     let pointer_params = ex.pointer_params;
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
+    let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
     let params = func
         .params
         .iter()
@@ -445,6 +448,7 @@ pub fn lower_in<'src>(
         pointer_params,
         expect_tx: out.expect_tx,
         single_defs,
+        layout_rank,
         inlined: out.inlined,
     }
 }

@@ -310,6 +310,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         expect_tx: Vec::new(),
         single_defs: Default::default(),
         inlined: Vec::new(),
+        layout_rank: Vec::new(),
     }
 }
 

@@ -262,7 +262,7 @@ fn slots_of(slots: &HashMap<(&str, i64), u32>, name: &str) -> Vec<(i64, u32)> {
 }
 
 /// What the expansion of one body's calls needs from around it.
-pub(super) struct Expansion<'c, 'm, 'src> {
+pub(super) struct Expansion<'c, 'm, 'src: 'c> {
     pub(super) callees: Option<&'c Callees<'m, 'src>>,
     pub(super) globals: &'c [Variable<'src>],
     /// Ops of the function's own body.
@@ -273,7 +273,14 @@ pub(super) struct Expansion<'c, 'm, 'src> {
     pub(super) param_regs: HashMap<u32, u16>,
     /// The kernel parameters used as pointers.
     pub(super) pointer_params: Vec<bool>,
+    /// The registers (by name) and `.param` slots of each inlined callee,
+    /// shared by all its instances (see [`inline`]).
+    pub(super) callee_regs: CalleeRegs<'src>,
 }
+
+/// Registers and slots of inlined callees, by module index.
+pub(super) type CalleeRegs<'src> =
+    HashMap<usize, (HashMap<&'src str, u32>, HashMap<(&'src str, i64), u32>)>;
 
 /// Expands the calls `pending` of a body whose slots are `slots`: inlines
 /// each that can be followed, and makes the others [`OpKind::Call`] with
@@ -403,6 +410,15 @@ fn inline<'src>(
     let names = std::mem::take(&mut out.names);
     let var_list = std::mem::take(&mut out.var_list);
     let mut cx = Ctx::new(&scopes, &body.statements, names, var_list, 0);
+    // The instances of one callee share its registers: they never overlap
+    // in time (a callee is never inlined inside itself), so the values of
+    // one are dead when the next starts, and the register count grows with
+    // the callees, not with the call sites (the dataflow's state is a value
+    // per register per block).
+    if let Some((regs, slots)) = ex.callee_regs.remove(&id) {
+        cx.regs = regs;
+        cx.slots = slots;
+    }
     for (i, v) in ex.globals.iter().enumerate() {
         cx.vars.insert(v.name, i as u32);
     }
@@ -498,10 +514,43 @@ fn inline<'src>(
     });
     let pending = std::mem::take(&mut cx.pending);
     let inner = std::mem::take(&mut cx.slots);
+    let regs = std::mem::take(&mut cx.regs);
     out.names = std::mem::take(&mut cx.names);
     out.var_list = std::mem::take(&mut cx.var_list);
     drop(cx);
     ex.stack.push(id);
     expand(out, ex, pending, &inner, depth + 1);
     ex.stack.pop();
+    ex.callee_regs.insert(id, (regs, inner));
+}
+
+/// The layout rank of each op: the function's own ops in order, each
+/// inlined instance spliced right after its call op (recursively); empty
+/// when nothing was inlined.
+pub(super) fn layout_rank(n: usize, own: usize, sites: &[InlineSite]) -> Vec<u32> {
+    if sites.is_empty() {
+        return Vec::new();
+    }
+    let by_call: HashMap<u32, std::ops::Range<u32>> =
+        sites.iter().map(|s| (s.call.0, s.ops.clone())).collect();
+    let mut rank = vec![u32::MAX; n];
+    let mut next = 0u32;
+    // An explicit stack of op ranges still to place (no recursion: the
+    // nesting is bounded by MAX_INLINE_DEPTH, but stay iterative).
+    let mut todo: Vec<std::ops::Range<u32>> = vec![0..own as u32];
+    while let Some(mut r) = todo.pop() {
+        let Some(i) = r.next() else { continue };
+        rank[i as usize] = next;
+        next += 1;
+        todo.push(r);
+        if let Some(inner) = by_call.get(&i) {
+            todo.push(inner.clone());
+        }
+    }
+    // Ops outside every range (the Exit placed before the first instance).
+    for r in rank.iter_mut().filter(|r| **r == u32::MAX) {
+        *r = next;
+        next += 1;
+    }
+    rank
 }
