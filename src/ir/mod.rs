@@ -60,7 +60,12 @@
 //! - `ops`, `spans`, `locs` and `mnemonics` have the same length.
 //! - Every [`Reg`] in an op is `< regs.len()`; every `Src::Var(v, _)` is
 //!   `< vars.len()`; every `Src::Param(p, _)` is `< params.len()`.
-//! - Branch targets are ops of [`Form::Label`].
+//! - Branch targets are ops of [`Form::Label`], or the op after a call
+//!   that was inlined (its return point: the call op, now a branch, ends
+//!   the block before it).
+//! - Ops past the function's own statements are inlined callee bodies
+//!   ([`Function::inlined`]), with the callee's spans; [`OpKind::Call`] is
+//!   a call that was not followed, with its [`CallLimit`].
 //! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
 
 pub mod alu;

@@ -537,7 +537,8 @@ pub(super) fn layout_rank(n: usize, own: usize, sites: &[InlineSite]) -> Vec<u32
     let mut next = 0u32;
     // An explicit stack of op ranges still to place (no recursion: the
     // nesting is bounded by MAX_INLINE_DEPTH, but stay iterative).
-    let mut todo: Vec<std::ops::Range<u32>> = vec![0..own as u32];
+    let mut todo: Vec<std::ops::Range<u32>> = Vec::with_capacity(MAX_INLINE_DEPTH + 1);
+    todo.push(0..own as u32);
     while let Some(mut r) = todo.pop() {
         let Some(i) = r.next() else { continue };
         rank[i as usize] = next;
