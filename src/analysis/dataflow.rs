@@ -446,6 +446,18 @@ impl OpaqueSource for Engine<'_, '_> {
     fn facts(&self) -> &SymFacts {
         &self.facts
     }
+    fn bound(&mut self, s: Sym, lo: i64, hi: i64) {
+        let Sym::Opaque(id) = s else { return };
+        let i = id as usize;
+        if self.facts.opaque_range.len() <= i {
+            self.facts.opaque_range.resize(i + 1, None);
+        }
+        let slot = &mut self.facts.opaque_range[i];
+        *slot = Some(match *slot {
+            Some((a, b)) => (a.min(lo), b.max(hi)),
+            None => (lo, hi),
+        });
+    }
 }
 
 /// Runs the analysis of one kernel for one warp class.
@@ -488,6 +500,8 @@ pub fn analyze_class_with_probe(
         )
     });
     facts.tid_base = class.base.map(Some);
+    facts.tid_base_range = class.base_range.map(Some);
+    facts.nonneg_params = low.pointer_params.clone();
     facts.vars = low
         .vars
         .iter()

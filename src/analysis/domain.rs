@@ -965,6 +965,13 @@ pub struct SymFacts {
     pub opaque: Vec<Option<Cong>>,
     /// Variables' alignment (by interned index).
     pub vars: Vec<Cong>,
+    /// Range of `TidBase` over the current warp class's warps (by dimension).
+    pub tid_base_range: [Option<(i64, i64)>; 3],
+    /// Range of an opaque symbol where the instruction that made it bounds it
+    /// (`and` with a non-negative constant), joined over iterations.
+    pub opaque_range: Vec<Option<(i64, i64)>>,
+    /// Parameters known to be non-negative (pointers).
+    pub nonneg_params: Vec<bool>,
 }
 
 impl SymFacts {
@@ -992,6 +999,39 @@ impl SymFacts {
                 .unwrap_or(Cong::TOP),
             Sym::Var(i) => self.vars.get(i as usize).copied().unwrap_or(Cong::TOP),
             Sym::Ctaid(_) | Sym::Nctaid(_) => Cong::TOP,
+        }
+    }
+    /// A non-negative range of one symbol, `(lo, hi)` with `hi = None` when
+    /// unbounded above; `None` when the symbol may be negative. The launch
+    /// limits of the CUDA programming guide bound the special registers:
+    /// `%tid.x`/`%tid.y` below 1024, `%tid.z` below 64, `%ctaid.x` below
+    /// 2^31, `%ctaid.y`/`%ctaid.z` below 65536 (the `%n*` likewise, from 1).
+    pub fn range(&self, s: Sym) -> Option<(i128, Option<i128>)> {
+        let big = |d: u8| if d == 0 { (1i128 << 31) - 1 } else { 65535 };
+        let tid_max = |d: u8| if d == 2 { 63 } else { 1023 };
+        let exact = |c: Cong| (c.m == 0).then_some(c.r as i128);
+        match s {
+            Sym::Ctaid(d) => Some((0, Some(big(d) - 1))),
+            Sym::Nctaid(d) => Some((1, Some(big(d)))),
+            Sym::Ntid(d) => match self.ntid.get(d as usize).copied().flatten().and_then(exact) {
+                Some(v) => Some((v, Some(v))),
+                None => Some((1, Some(tid_max(d) + 1))),
+            },
+            Sym::TidBase(d) => match self.tid_base_range.get(d as usize).copied().flatten() {
+                Some((lo, hi)) => Some((lo as i128, Some(hi as i128))),
+                None => Some((0, Some(tid_max(d)))),
+            },
+            Sym::Opaque(i) => {
+                let (lo, hi) = self.opaque_range.get(i as usize).copied().flatten()?;
+                (lo >= 0).then_some((lo as i128, Some(hi as i128)))
+            }
+            Sym::Param(i) => self
+                .nonneg_params
+                .get(i as usize)
+                .copied()
+                .unwrap_or(false)
+                .then_some((0, None)),
+            Sym::Var(_) => Some((0, None)),
         }
     }
     /// Congruence of a uniform polynomial.

@@ -182,6 +182,8 @@ pub struct WarpClass {
     pub offsets: [Lanes; 3],
     /// Congruence of `tid(0)` per dimension over the class's warps (exact for one warp).
     pub base: [Cong; 3],
+    /// Least and greatest `tid(0)` per dimension over the class's warps.
+    pub base_range: [(i64, i64); 3],
     /// Lanes that exist (a partial last warp has fewer).
     pub exists: u32,
     /// Warps of the block in this class.
@@ -206,9 +208,11 @@ pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {
             return vec![WarpClass {
                 offsets: [iota, [0; WARP], [0; WARP]],
                 base: [Cong::modulo(32, 0), Cong::exact(0), Cong::exact(0)],
+                // a block has at most 1,024 threads
+                base_range: [(0, 1024 - WARP as i64), (0, 0), (0, 0)],
                 exists: u32::MAX,
                 weight: 1,
-            }]
+            }];
         }
     };
     let [bx, by, bz] = block.map(|d| d as u64);
@@ -242,6 +246,7 @@ pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {
                 WarpClass {
                     offsets: offs,
                     base: [Cong::TOP; 3],
+                    base_range: [(0, 0); 3],
                     exists,
                     weight: 1,
                 },
@@ -255,6 +260,9 @@ pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {
             for d in 0..3 {
                 let b0 = bases[0][d];
                 let m = bases.iter().fold(0u64, |g, b| gcd(g, b[d].abs_diff(b0)));
+                let lo = bases.iter().map(|b| b[d]).min().unwrap_or(b0);
+                let hi = bases.iter().map(|b| b[d]).max().unwrap_or(b0);
+                c.base_range[d] = (lo as i64, hi as i64);
                 c.base[d] = if m == 0 {
                     Cong::exact(b0 as i64)
                 } else {

@@ -68,6 +68,7 @@
 //! with no sectors, as Nsight Compute counts it.
 
 pub mod bitfield;
+pub mod bitwin;
 pub mod bounds;
 pub mod caveat;
 pub mod cost;

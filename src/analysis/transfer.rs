@@ -68,6 +68,7 @@
 //! arithmetic is not modelled (its results are opaque or varying).
 
 use super::bitfield;
+use super::bitwin::{self, BitOp};
 use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Value, WARP};
 use super::{bounds, crosslane, symbolic};
 
@@ -343,6 +344,9 @@ pub trait OpaqueSource {
     fn opaque(&mut self, slot: u32, cong: Cong) -> Sym;
     /// The symbols' congruences.
     fn facts(&self) -> &SymFacts;
+    /// Records that opaque symbol `s` lies in `[lo, hi]` (joined with what
+    /// earlier visits recorded); sources that keep no ranges ignore it.
+    fn bound(&mut self, _s: Sym, _lo: i64, _hi: i64) {}
 }
 
 fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
@@ -546,6 +550,11 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if let Some(v) = symbolic::eval(alu, args, ctx) {
         return v;
     }
+    // Bit operations on sums whose terms occupy disjoint bit windows
+    // (`(ctaid << 10) | (tid & 127)`, then `| 128`): see `bitwin`.
+    if let Some(v) = bit_windows(alu, args, ctx) {
+        return v;
+    }
     // `a | b` and `a ^ b` with disjoint bits: `a` exact in [0, 2^j), every
     // lane of `b` a multiple of 2^j (`(lane % 8) * 4 | (i & ~31)`): a sum.
     if matches!(alu.op, AluOp::Or | AluOp::Xor) {
@@ -590,6 +599,44 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         return v;
     }
     give_up(args, ctx)
+}
+
+/// The `bitwin` rules for `and`/`or`/`xor` (with a constant or of two
+/// polynomials) and logical right shifts by a constant.
+fn bit_windows(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let op = match alu.op {
+        AluOp::And => BitOp::And,
+        AluOp::Or => BitOp::Or,
+        AluOp::Xor => BitOp::Xor,
+        AluOp::Shr if !alu.ty.signed => {
+            let x = args.first()?.as_poly()?;
+            let k = args.get(1)?.as_poly()?.as_const()?;
+            let k = u32::try_from(k).ok().filter(|&k| k < alu.ty.bits)?;
+            return bitwin::shift_right(x, k, ctx.facts()).map(Value::poly);
+        }
+        _ => return None,
+    };
+    let a = args.first()?.as_poly()?;
+    let b = args.get(1)?.as_poly()?;
+    let sext = |c: i64| {
+        if alu.ty.bits < 64 {
+            Ty {
+                signed: true,
+                ..alu.ty
+            }
+            .read(c)
+        } else {
+            c
+        }
+    };
+    let r = match (a.as_const(), b.as_const()) {
+        (Some(_), Some(_)) => None,
+        (None, Some(c)) => bitwin::with_const(op, a, sext(c), ctx.facts()),
+        (Some(c), None) => bitwin::with_const(op, b, sext(c), ctx.facts()),
+        (None, None) if op != BitOp::And => bitwin::disjoint(a, b, ctx.facts()),
+        _ => None,
+    };
+    r.map(Value::poly)
 }
 
 /// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
@@ -681,7 +728,14 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
         AluOp::Or | AluOp::Xor if c_hi == 0 => high_exact,
         _ => match high_exact.as_const() {
             Some(h) => Poly::constant(f(h, c_hi)),
-            None => Poly::sym(ctx.opaque(2, Cong::modulo(m as u64, 0))),
+            None => {
+                let s = ctx.opaque(2, Cong::modulo(m as u64, 0));
+                // `x & c` with `c >= 0` lies in [0, c] (here its high part: [0, c_hi])
+                if op == AluOp::And && c >= 0 {
+                    ctx.bound(s, 0, c_hi);
+                }
+                Poly::sym(s)
+            }
         },
     };
     Some(Value::poly(high.add(&Poly::lanes(lanes))))
