@@ -90,6 +90,7 @@ fn analyze_functions(
 ) -> Vec<KernelAnalysis> {
     let globals = ptx::module_globals(module);
     let files = ptx::module_files(module);
+    let callees = ptx::Callees::new(module);
     let ids: Vec<_> = module
         .function_ids()
         .filter(|&id| {
@@ -117,7 +118,7 @@ fn analyze_functions(
                     &built
                 }
             };
-            let ir = ptx::lower(func, &globals, &files, scopes);
+            let ir = ptx::lower_in(func, Some(&callees), &globals, &files, scopes);
             Some(analysis::analyze_function(file, &ir, opts))
         })
         .collect()
@@ -135,12 +136,13 @@ pub fn lower_module<'src>(module: &Module<'src>) -> Vec<ir::Function<'src>> {
     let globals = ptx::module_globals(module);
     let files = ptx::module_files(module);
     let empty = crate::syntax::ast::Body::default();
+    let callees = ptx::Callees::new(module);
     module
         .functions
         .iter()
         .map(|f| {
             let scopes = crate::sema::Scopes::build(f.body.as_ref().unwrap_or(&empty));
-            ptx::lower(f, &globals, &files, &scopes)
+            ptx::lower_in(f, Some(&callees), &globals, &files, &scopes)
         })
         .collect()
 }
@@ -161,8 +163,9 @@ pub fn explain_register(
     }
     let body = func.body.as_ref()?;
     let scopes = crate::sema::Scopes::build(body);
-    let ir = ptx::lower(
+    let ir = ptx::lower_in(
         func,
+        Some(&ptx::Callees::new(module)),
         &ptx::module_globals(module),
         &ptx::module_files(module),
         &scopes,

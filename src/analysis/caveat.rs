@@ -116,6 +116,15 @@ pub enum Caveat {
     Multimem,
     /// A `wgmma` operand read through a matrix descriptor.
     TensorOperand,
+    /// A call the front end did not follow (inline): the registers it
+    /// returns are unknown and the callee's own accesses are not counted.
+    CallNotFollowed {
+        /// The callee's name (or the register of an indirect call; empty
+        /// when unknown).
+        callee: String,
+        /// Why it was not followed.
+        limit: crate::ir::CallLimit,
+    },
 }
 
 impl Caveat {
@@ -233,6 +242,14 @@ impl fmt::Display for Caveat {
             Caveat::TensorOperand => f.write_str(
                 "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses",
             ),
+            Caveat::CallNotFollowed { callee, limit } => {
+                let callee = if callee.is_empty() { "?" } else { callee };
+                write!(
+                    f,
+                    "call to {callee} not followed ({}): its results are unknown and its memory accesses are not counted",
+                    limit.describe()
+                )
+            }
             Caveat::TotalsScaled { simulated, total } => write!(
                 f,
                 "totals scaled from {simulated} of {total} blocks (simulation budget)"

@@ -480,7 +480,7 @@ impl Engine<'_, '_> {
                 }
                 OpKind::Branch { .. } => branch_guard = guard,
                 OpKind::Exit => exit_guard = Some(guard),
-                OpKind::Call { dsts } => {
+                OpKind::Call { dsts, .. } => {
                     for d in dsts {
                         self.assign(st, *d, Value::Varying { data: false }, guard, mask);
                     }

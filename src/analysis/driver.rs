@@ -369,6 +369,19 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         t
     });
     let mut caveats = launch.caveats.clone();
+    let mut calls: Vec<Caveat> = ir
+        .ops
+        .iter()
+        .filter_map(|op| match &op.kind {
+            OpKind::Call { call, .. } => Some(Caveat::CallNotFollowed {
+                callee: call.callee.clone(),
+                limit: call.limit,
+            }),
+            _ => None,
+        })
+        .collect();
+    caveat::sort_dedup(&mut calls);
+    caveats.extend(calls);
     if let Some(s) = sim.as_ref() {
         if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;

@@ -524,12 +524,22 @@ fn run_warp(
         let (minpc, active) = if converged {
             (cur, live)
         } else {
+            // The lowest position in the code layout (inlined bodies stand
+            // after their calls: `Function::layout_rank`).
             let mut minpc = u32::MAX;
+            let mut min_rank = u32::MAX;
             let mut m = live;
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
                 m &= m - 1;
-                minpc = minpc.min(pc[l]);
+                let r = if pc[l] >= n {
+                    u32::MAX
+                } else {
+                    low.rank(pc[l])
+                };
+                if minpc == u32::MAX || r < min_rank {
+                    (minpc, min_rank) = (pc[l], r);
+                }
             }
             let mut active = 0u32;
             let mut m = live;
@@ -764,7 +774,7 @@ fn run_warp(
             OpKind::Call { .. } => {
                 return Err(SimError {
                     stmt: Some(minpc),
-                    message: "a call (calls are not followed)".to_string(),
+                    message: "a call that was not followed (see the kernel's caveats)".to_string(),
                 });
             }
             OpKind::Other { dsts, srcs } => {

@@ -5,7 +5,6 @@
 //! do not change the exit code (the graph of what did parse is still printed).
 use super::common::read_input;
 use super::ExitCode;
-use std::io::Write;
 use warpscope::cfg::Cfg;
 use warpscope::diagnostic::Diagnostic;
 use warpscope::ir::ssa::Ssa;
@@ -127,8 +126,7 @@ pub fn run(a: CfgArgs) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    ExitCode::SUCCESS
+    super::common::emit(&out)
 }
 
 /// Renders diagnostics rustc-style, without colour.

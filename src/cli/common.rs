@@ -353,3 +353,37 @@ mod tests {
         assert!(parse_param("n").is_err());
     }
 }
+
+/// What writing to standard output came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// Everything was written.
+    All,
+    /// The reader went away (`warpscope rules | head`): a normal end, the
+    /// caller stops writing and succeeds.
+    Closed,
+}
+
+/// Writes `text` to standard output and flushes it. A closed pipe is not an
+/// error ([`Written::Closed`]); other write errors are returned.
+pub fn write_stdout(text: &str) -> std::io::Result<Written> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(Written::All),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Written::Closed),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`write_stdout`] for a command's whole output: its exit status (0 for a
+/// closed pipe, 2 with a message for another write error).
+pub fn emit(text: &str) -> super::ExitCode {
+    match write_stdout(text) {
+        Ok(_) => super::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            super::ExitCode::from(2)
+        }
+    }
+}

@@ -15,17 +15,17 @@ pub struct ExplainArgs {
 pub fn run(a: ExplainArgs) -> ExitCode {
     match find_rule(&a.rule) {
         Some(r) => {
-            println!(
-                "# {} {} (default: {})\n",
+            let mut out = format!(
+                "# {} {} (default: {})\n\n{}",
                 r.code,
                 r.name,
-                r.default_level.as_str()
+                r.default_level.as_str(),
+                r.explanation
             );
-            print!("{}", r.explanation);
-            if !r.explanation.ends_with('\n') {
-                println!();
+            if !out.ends_with('\n') {
+                out.push('\n');
             }
-            ExitCode::SUCCESS
+            super::common::emit(&out)
         }
         None => {
             eprintln!(

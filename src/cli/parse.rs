@@ -4,6 +4,7 @@
 use super::common::{expand_paths, inputs_of};
 use super::ExitCode;
 use rayon::prelude::*;
+use std::fmt::Write as _;
 use warpscope::syntax::stats::ParseStats;
 
 /// Arguments of `warpscope parse`.
@@ -56,7 +57,14 @@ pub fn run(a: ParseArgs) -> ExitCode {
             Ok(frs) => {
                 for fr in frs {
                     total.add(&fr.stats);
-                    print!("{}", fr.rendered);
+                    match super::common::write_stdout(&fr.rendered) {
+                        Ok(super::common::Written::All) => {}
+                        Ok(super::common::Written::Closed) => return ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("error: writing the output: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
                 }
             }
             Err(e) => {
@@ -66,27 +74,33 @@ pub fn run(a: ParseArgs) -> ExitCode {
         }
     }
     if a.stats {
+        let mut out = String::new();
         if a.json {
-            println!(
+            let _ = writeln!(
+                out,
                 "{}",
                 serde_json::to_string_pretty(&total).unwrap_or_default()
             );
         } else {
-            println!("files:                {}", total.files);
-            println!(
+            let _ = writeln!(out, "files:                {}", total.files);
+            let _ = writeln!(
+                out,
                 "bytes:                {} ({:.2} MB)",
                 total.bytes,
                 total.bytes as f64 / 1e6
             );
-            println!("kernels:              {}", total.kernels);
-            println!("functions:            {}", total.functions);
-            println!("statements:           {}", total.statements);
-            println!("instructions:         {}", total.instructions);
-            println!("unknown instructions: {}", total.unknown_total());
+            let _ = writeln!(out, "kernels:              {}", total.kernels);
+            let _ = writeln!(out, "functions:            {}", total.functions);
+            let _ = writeln!(out, "statements:           {}", total.statements);
+            let _ = writeln!(out, "instructions:         {}", total.instructions);
+            let _ = writeln!(out, "unknown instructions: {}", total.unknown_total());
             for (k, v) in &total.unknown_instructions {
-                println!("  {k}: {v}");
+                let _ = writeln!(out, "  {k}: {v}");
             }
-            println!("diagnostics:          {}", total.diagnostics);
+            let _ = writeln!(out, "diagnostics:          {}", total.diagnostics);
+        }
+        if super::common::emit(&out) != ExitCode::SUCCESS {
+            return ExitCode::from(2);
         }
     }
     if failed {

@@ -1,6 +1,8 @@
 //! `warpscope rules`: list every rule with its code, name, level and summary.
 
+use super::common::emit;
 use super::ExitCode;
+use std::fmt::Write as _;
 use warpscope::lints::rules;
 
 /// Output of `warpscope rules`.
@@ -27,8 +29,10 @@ pub fn run(a: RulesArgs) -> ExitCode {
         RulesFormat::Text => {
             let all: Vec<_> = rules().collect();
             let w = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            let mut out = String::new();
             for r in all {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{:<6} {:<w$}  {:<5}  {}",
                     r.code,
                     r.name,
@@ -36,17 +40,17 @@ pub fn run(a: RulesArgs) -> ExitCode {
                     r.summary
                 );
             }
+            emit(&out)
         }
         RulesFormat::Json => {
             let all: Vec<_> = rules().collect();
             match serde_json::to_string_pretty(&all) {
-                Ok(s) => println!("{s}"),
+                Ok(s) => emit(&format!("{s}\n")),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return ExitCode::from(2);
+                    ExitCode::from(2)
                 }
             }
         }
     }
-    ExitCode::SUCCESS
 }

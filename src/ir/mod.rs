@@ -60,7 +60,12 @@
 //! - `ops`, `spans`, `locs` and `mnemonics` have the same length.
 //! - Every [`Reg`] in an op is `< regs.len()`; every `Src::Var(v, _)` is
 //!   `< vars.len()`; every `Src::Param(p, _)` is `< params.len()`.
-//! - Branch targets are ops of [`Form::Label`].
+//! - Branch targets are ops of [`Form::Label`], or the op after a call
+//!   that was inlined (its return point: the call op, now a branch, ends
+//!   the block before it).
+//! - Ops past the function's own statements are inlined callee bodies
+//!   ([`Function::inlined`]), with the callee's spans; [`OpKind::Call`] is
+//!   a call that was not followed, with its [`CallLimit`].
 //! - `MemOp::bits == MemOp::elem_bits * MemOp::vector`.
 
 pub mod alu;
@@ -560,10 +565,14 @@ pub enum OpKind {
     },
     /// `ret`, `exit`, `trap`. Ends its block.
     Exit,
-    /// `call`.
+    /// A `call` that was **not** followed (a followed call is inlined by the
+    /// front end and becomes a [`OpKind::Branch`] into the callee's body,
+    /// see [`Function::inlined`]): its results are unknown.
     Call {
-        /// Registers the call writes.
+        /// Registers the call writes (its return values).
         dsts: Vec<Reg>,
+        /// What it calls, with what, and why it was not followed.
+        call: Box<CallInfo>,
     },
     /// Anything else that writes registers.
     Other {
@@ -572,6 +581,87 @@ pub enum OpKind {
         /// Sources (to propagate data dependence and uniformity).
         srcs: Vec<Src>,
     },
+}
+
+/// The callee, arguments and fate of a call that was not followed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallInfo {
+    /// The callee's name (`_Z3fibi`), or the register of an indirect call
+    /// (empty when the front end does not know it).
+    pub callee: String,
+    /// The module's function (index among its functions) for a direct call
+    /// the front end resolved.
+    pub function: Option<u32>,
+    /// Argument operands in order (a `.param` argument as the register
+    /// holding its first slot).
+    pub args: Vec<Src>,
+    /// Why the call was not followed.
+    pub limit: CallLimit,
+}
+
+/// Why a call was not followed (inlined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallLimit {
+    /// An indirect call (through a register, with `.calltargets` or a
+    /// prototype).
+    Indirect,
+    /// The callee is declared in the module without a body (extern).
+    NoBody,
+    /// No function of that name in the module.
+    Unknown,
+    /// The callee is already being inlined on this path (recursion).
+    Recursive,
+    /// The inlining depth limit ([`MAX_INLINE_DEPTH`]) was reached.
+    Depth,
+    /// The inlined size limit ([`MAX_INLINED_OPS`]) was reached.
+    Size,
+    /// The function was lowered without its module.
+    NoModule,
+    /// A SASS call (the SASS front end does not follow calls).
+    Sass,
+}
+
+impl CallLimit {
+    /// Why, in words (for caveats and the CFG view).
+    pub fn describe(self) -> &'static str {
+        match self {
+            CallLimit::Indirect => "an indirect call",
+            CallLimit::NoBody => "the callee has no body in this module",
+            CallLimit::Unknown => "no function of that name in this module",
+            CallLimit::Recursive => "a recursive call",
+            CallLimit::Depth => "the inlining depth limit was reached",
+            CallLimit::Size => "the inlined size limit was reached",
+            CallLimit::NoModule => "lowered without its module",
+            CallLimit::Sass => "SASS calls are not followed",
+        }
+    }
+}
+
+/// How deep calls are inlined (a call nested deeper stays unknown).
+pub const MAX_INLINE_DEPTH: usize = 16;
+
+/// How many ops inlining may add to one function (a call that would pass
+/// it stays unknown): bounds the analysis of call trees that grow
+/// exponentially.
+pub const MAX_INLINED_OPS: usize = 100_000;
+
+/// One inlined call: the caller's `call` op became a branch to `ops.start`,
+/// where parameter moves, the callee's body (one op per callee statement,
+/// with the callee's spans) and the return moves follow, ending in a branch
+/// back to the op after the call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InlineSite {
+    /// The call op (in the caller's body or an enclosing inlined body).
+    pub call: OpId,
+    /// The callee's name.
+    pub callee: String,
+    /// The op range of this instance (nested instances come after it).
+    pub ops: std::ops::Range<u32>,
+    /// The op of the callee's first statement.
+    pub body_start: OpId,
+    /// 1 for a call in the function's own body, 2 for one inside that, ….
+    pub depth: u32,
 }
 
 /// What source statement an op came from (for block boundaries and display).
@@ -604,7 +694,7 @@ impl OpKind {
             OpKind::PredLogic { dst, .. } => vec![*dst],
             OpKind::LdParam { dsts, .. }
             | OpKind::Mem { dsts, .. }
-            | OpKind::Call { dsts }
+            | OpKind::Call { dsts, .. }
             | OpKind::Other { dsts, .. } => dsts.clone(),
             OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => Vec::new(),
         }
@@ -733,6 +823,26 @@ pub struct Function<'src> {
     pub expect_tx: Vec<ExpectTx>,
     /// Registers defined once, their constants and packings.
     pub single_defs: SingleDefs,
+    /// The calls inlined into this function, in the order they were
+    /// expanded (an instance's op range follows the function's own ops).
+    pub inlined: Vec<InlineSite>,
+    /// Each op's rank in the code layout, where every inlined body stands
+    /// right after its call (as if written there); empty when that is the
+    /// op order itself (nothing inlined). The launch simulation, which
+    /// reconverges a divergent warp by running its lanes at the lowest
+    /// position first, orders lanes by it.
+    pub layout_rank: Vec<u32>,
+}
+
+impl Function<'_> {
+    /// The layout rank of op `i` ([`Function::layout_rank`]).
+    pub fn rank(&self, i: u32) -> u32 {
+        match self.layout_rank.get(i as usize) {
+            Some(&r) => r,
+            None if self.layout_rank.is_empty() => i,
+            None => u32::MAX,
+        }
+    }
 }
 
 impl<'src> Function<'src> {

@@ -248,7 +248,7 @@ pub fn op_writes(op: &Op, mut f: impl FnMut(Reg)) {
         OpKind::PredLogic { dst, .. } => f(*dst),
         OpKind::LdParam { dsts, .. }
         | OpKind::Mem { dsts, .. }
-        | OpKind::Call { dsts }
+        | OpKind::Call { dsts, .. }
         | OpKind::Other { dsts, .. } => dsts.iter().for_each(|&d| f(d)),
         OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => {}
     }

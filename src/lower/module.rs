@@ -66,13 +66,29 @@ pub(crate) fn dims(func: &Function<'_>, name: &str) -> Option<[u64; 3]> {
 /// possibly inlined elsewhere), so the chain reaches the kernel's own line
 /// however deep the inlining. A call site never seen as a `.loc` of its own
 /// gets an entry without caller.
+///
+/// The chains of an inlined callee's body start at `base` in the caller's
+/// table, and the callee's outermost locations are inlined at `root`, the
+/// call site's location: the chain then runs from the callee's line to the
+/// kernel's own.
 #[derive(Default)]
 pub(crate) struct LocChains {
     pub(crate) locs: Vec<Loc>,
     at: HashMap<(u32, u32, u32), LocId>,
+    base: u32,
+    root: Option<LocId>,
 }
 
 impl LocChains {
+    /// Chains whose ids start at `base`, outermost locations inlined at `root`.
+    pub(crate) fn inlined(base: u32, root: Option<LocId>) -> LocChains {
+        LocChains {
+            base,
+            root,
+            ..LocChains::default()
+        }
+    }
+
     /// Adds a `.loc` line; returns its location.
     pub(crate) fn push(&mut self, l: &crate::syntax::ast::Loc<'_>) -> LocId {
         let inlined_at = l.inlined_at.map(|site| {
@@ -81,12 +97,13 @@ impl LocChains {
                     file: site.0,
                     line: site.1,
                     column: site.2,
-                    inlined_at: None,
+                    inlined_at: self.root,
                 });
-                LocId(self.locs.len() as u32 - 1)
+                LocId(self.base + self.locs.len() as u32 - 1)
             })
         });
-        let id = LocId(self.locs.len() as u32);
+        let inlined_at = inlined_at.or(self.root);
+        let id = LocId(self.base + self.locs.len() as u32);
         self.locs.push(Loc {
             file: l.file,
             line: l.line,

@@ -49,8 +49,21 @@ struct Ctx<'a, 'src> {
     /// Registers declared without `%` (inline-assembly style, `.reg .pred q;`),
     /// which the parser reads as symbols.
     bare_regs: HashMap<&'src str, ()>,
-    /// The statement being lowered.
+    /// The op being lowered (the statement's index plus `base`).
     cur: usize,
+    /// The op of the body's first statement: 0 for the function's own body,
+    /// the start of an inlined instance's body otherwise.
+    base: u32,
+    /// Names whose `.param` slots are registers here: the body's own
+    /// `.param` declarations (call arguments and results), the function's
+    /// return parameters, and, in an inlined body, its parameters.
+    slot_names: HashMap<&'src str, ()>,
+    /// `.param` slots (name, byte offset) and the registers that hold them.
+    slots: HashMap<(&'src str, i64), u32>,
+    /// The calls of this body, expanded once the body is lowered.
+    pending: Vec<calls::PendingCall<'src>>,
+    /// Where `ret` goes in an inlined body (the return moves).
+    ret_to: Option<OpId>,
 }
 
 fn space_of(s: StateSpace) -> Space {
@@ -65,6 +78,61 @@ fn space_of(s: StateSpace) -> Space {
 }
 
 impl<'a, 'src> Ctx<'a, 'src> {
+    fn new(
+        scopes: &'a Scopes<'src>,
+        body: &'a [crate::syntax::ast::Statement<'src>],
+        names: Vec<&'src str>,
+        var_list: Vec<Variable<'src>>,
+        base: u32,
+    ) -> Ctx<'a, 'src> {
+        Ctx {
+            cursor: LabelCursor::new(scopes),
+            body,
+            regs: HashMap::default(),
+            names,
+            params: HashMap::default(),
+            vars: HashMap::default(),
+            var_list,
+            tables: Vec::new(),
+            preds: Vec::new(),
+            bare_regs: HashMap::default(),
+            cur: 0,
+            base,
+            slot_names: HashMap::default(),
+            slots: HashMap::default(),
+            pending: Vec::new(),
+            ret_to: None,
+        }
+    }
+
+    /// The register of `.param` slot `name` at byte `off` (a fresh one the
+    /// first time).
+    fn slot(&mut self, name: &'src str, off: i64) -> u32 {
+        if let Some(&r) = self.slots.get(&(name, off)) {
+            return r;
+        }
+        let r = self.names.len() as u32;
+        self.names.push(name);
+        self.slots.insert((name, off), r);
+        r
+    }
+
+    /// The slot a `.param` address operand names (`[param0+4]`), when its
+    /// name is a slot name here.
+    fn slot_ref(&self, op: &Operand<'src>) -> Option<(&'src str, i64)> {
+        let (name, off) = match &op.kind {
+            OperandKind::Address {
+                base: Some(b),
+                offset,
+            } => (symbol_name(&b.kind)?, *offset + symbol_offset(&b.kind)),
+            OperandKind::Symbol(_) | OperandKind::Offset { .. } => {
+                (symbol_name(&op.kind)?, symbol_offset(&op.kind))
+            }
+            _ => return None,
+        };
+        self.slot_names.contains_key(name).then_some((name, off))
+    }
+
     fn reg(&mut self, name: &'src str) -> u32 {
         if let Some(&i) = self.regs.get(name) {
             return i;
@@ -172,6 +240,11 @@ impl<'a, 'src> Ctx<'a, 'src> {
                 }
             }
         }
+        if d.space == StateSpace::Param {
+            for decl in &d.declarators {
+                self.slot_names.insert(decl.name.text, ());
+            }
+        }
         let space = space_of(d.space);
         if matches!(
             d.space,
@@ -187,7 +260,18 @@ impl<'a, 'src> Ctx<'a, 'src> {
     }
 }
 
+mod calls;
 mod mem;
+
+pub use calls::Callees;
+
+/// The constant offset of `sym+off`.
+fn symbol_offset(op: &OperandKind<'_>) -> i64 {
+    match op {
+        OperandKind::Offset { base, offset } => offset.wrapping_add(symbol_offset(&base.kind)),
+        _ => 0,
+    }
+}
 
 fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
@@ -240,12 +324,26 @@ pub fn lower_standalone<'src>(func: &Function<'src>) -> IrFunction<'src> {
     lower(func, &[], &[], &scopes)
 }
 
-/// Lowers a function (a declaration without body gets no ops). `globals` are
+/// Lowers a function without its module's other functions: calls stay
+/// unknown ([`crate::ir::CallLimit::NoModule`]). See [`lower_in`].
+pub fn lower<'src>(
+    func: &Function<'src>,
+    globals: &[Variable<'src>],
+    files: &[(u32, &'src str)],
+    scopes: &Scopes<'src>,
+) -> IrFunction<'src> {
+    lower_in(func, None, globals, files, scopes)
+}
+
+/// Lowers a function (a declaration without body gets no ops). `callees`
+/// are the module's functions, by name: direct calls to one with a body are
+/// inlined (see [`calls`]); without them calls stay unknown. `globals` are
 /// the module's variables ([`module_globals`]), visible unless shadowed;
 /// `files` its `.file` table ([`module_files`]); `scopes` the body's label
 /// scopes (from semantic analysis, or [`Scopes::build`]).
-pub fn lower<'src>(
+pub fn lower_in<'src>(
     func: &Function<'src>,
+    callees: Option<&Callees<'_, 'src>>,
     globals: &[Variable<'src>],
     files: &[(u32, &'src str)],
     scopes: &Scopes<'src>,
@@ -254,23 +352,16 @@ pub fn lower<'src>(
         Some(b) => &b.statements,
         None => &[],
     };
-    let mut cx = Ctx {
-        cursor: LabelCursor::new(scopes),
-        body: statements,
-        regs: HashMap::default(),
-        names: Vec::new(),
-        params: HashMap::default(),
-        vars: HashMap::default(),
-        var_list: Vec::new(),
-        tables: Vec::new(),
-        preds: Vec::new(),
-        bare_regs: HashMap::default(),
-        cur: 0,
-    };
+    let mut cx = Ctx::new(scopes, statements, Vec::new(), Vec::new(), 0);
     for (i, p) in func.params.iter().enumerate() {
         for d in &p.declarators {
             cx.params
                 .insert(d.name.text, i.min(u16::MAX as usize) as u16);
+        }
+    }
+    for r in &func.returns {
+        for d in &r.declarators {
+            cx.slot_names.insert(d.name.text, ());
         }
     }
     for v in globals {
@@ -278,107 +369,42 @@ pub fn lower<'src>(
         cx.var_list.push(v.clone());
         cx.vars.insert(v.name, i);
     }
-    for st in statements {
-        if let StmtKind::Var(d) = &st.kind {
-            cx.var_decl(d)
-        }
-    }
     let mut pointer_params = vec![false; func.params.len()];
     for p in func.params.iter().enumerate() {
         if p.1.ptr.is_some() {
             pointer_params[p.0] = true;
         }
     }
-    let n = statements.len();
     let mut param_regs: HashMap<u32, u16> = HashMap::default();
-    let mut ops = Vec::with_capacity(n);
-    let mut spans = Vec::with_capacity(n);
-    let mut mnemonics = Vec::with_capacity(n);
-    let mut locs = Vec::with_capacity(n);
-    let mut loc_table = LocChains::default();
-    let mut cur_loc: Option<LocId> = None;
-    let mut labels = Vec::new();
-    let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
-    let mut read: HashMap<&'src str, ()> = HashMap::default();
-    let mut expect_tx = Vec::new();
-    let mut packs: HashMap<u32, (Src, Src, u32)> = HashMap::default();
-    for (i, st) in statements.iter().enumerate() {
-        cx.cursor.step(&st.kind);
-        cx.cur = i;
-        let mut mnemonic = "";
-        let op = match &st.kind {
-            StmtKind::Instruction(ins) => {
-                mnemonic = ins.mnemonic.text;
-                let mods: Vec<&str> = ins.modifiers().collect();
-                if let Some(tx) = mem::expect_tx(&mut cx, ins, &mods) {
-                    expect_tx.push(tx);
-                }
-                if let Some((dst, pack)) = mem::pack(&mut cx, ins, &mods) {
-                    packs.insert(dst, pack);
-                }
-                let writes_first = crate::isa::writes_first_operand(ins.opcode());
-                for (k, o) in ins.operands.iter().enumerate() {
-                    if k > 0 || !writes_first {
-                        collect_reads(o, &mut read);
-                    }
-                }
-                if let Some(g) = &ins.guard {
-                    read.insert(g.pred.text, ());
-                }
-                lower_instr(&mut cx, i, ins, &mut param_regs, &mut pointer_params)
-            }
-            other => {
-                match other {
-                    StmtKind::Label(l) => labels.push((OpId(i as u32), l.text)),
-                    StmtKind::BranchTargets { targets, .. } => {
-                        let entries = targets
-                            .iter()
-                            .filter_map(|t| cx.cursor.resolve(t.text))
-                            .filter(|t| cx.is_label(*t))
-                            .map(|t| OpId(t.0))
-                            .collect();
-                        table_entries.insert(i as u32, entries);
-                    }
-                    StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
-                    _ => {}
-                }
-                Op {
-                    guard: None,
-                    kind: OpKind::Nop,
-                    form: if matches!(other, StmtKind::Label(_)) {
-                        Form::Label
-                    } else {
-                        Form::Other
-                    },
-                }
-            }
-        };
-        ops.push(op);
-        spans.push(st.span);
-        mnemonics.push(mnemonic);
-        locs.push(cur_loc);
-    }
-    for (i, table) in std::mem::take(&mut cx.tables) {
-        let entries = table
-            .and_then(|t| table_entries.get(&t.0))
-            .cloned()
-            .unwrap_or_default();
-        if let OpKind::Branch { indexed, .. } = &mut ops[i].kind {
-            *indexed = entries;
-        }
-    }
-    for op in &mut ops {
-        if let OpKind::Mem { info, dsts } = &mut op.kind {
-            if !info.no_result {
-                info.result_used = dsts.iter().any(|d| {
-                    cx.names
-                        .get(*d as usize)
-                        .is_some_and(|n| read.contains_key(n))
-                });
-            }
-        }
-    }
-    let single_defs = single_defs(&ops, packs);
+    let mut out = Out::default();
+    let mut chains = LocChains::default();
+    lower_body(
+        &mut cx,
+        &mut out,
+        &mut chains,
+        None,
+        &mut param_regs,
+        &mut pointer_params,
+    );
+    out.loc_table = std::mem::take(&mut chains.locs);
+    let pending = std::mem::take(&mut cx.pending);
+    let slots = std::mem::take(&mut cx.slots);
+    out.names = std::mem::take(&mut cx.names);
+    out.var_list = std::mem::take(&mut cx.var_list);
+    let own = out.ops.len();
+    let mut ex = calls::Expansion {
+        callees,
+        globals,
+        own: out.ops.len(),
+        stack: callees.and_then(|c| c.id_of(func)).into_iter().collect(),
+        param_regs,
+        pointer_params,
+        callee_regs: HashMap::default(),
+    };
+    calls::expand(&mut out, &mut ex, pending, &slots, 1);
+    let pointer_params = ex.pointer_params;
+    let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
+    let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
     let params = func
         .params
         .iter()
@@ -410,18 +436,142 @@ pub fn lower<'src>(
             cluster_dim: dims(func, ".reqnctapercluster"),
             explicit_cluster: func.directive(".explicitcluster").is_some(),
         },
-        ops,
-        spans,
-        locs,
-        mnemonics,
-        loc_table: loc_table.locs,
+        ops: out.ops,
+        spans: out.spans,
+        locs: out.locs,
+        mnemonics: out.mnemonics,
+        loc_table: out.loc_table,
         files: files.to_vec(),
-        labels,
-        regs: cx.names,
-        vars: cx.var_list,
+        labels: out.labels,
+        regs: out.names,
+        vars: out.var_list,
         pointer_params,
-        expect_tx,
+        expect_tx: out.expect_tx,
         single_defs,
+        layout_rank,
+        inlined: out.inlined,
+    }
+}
+
+/// What lowering accumulates over the function's own body and every
+/// inlined instance.
+#[derive(Default)]
+struct Out<'src> {
+    ops: Vec<Op>,
+    spans: Vec<crate::source::Span>,
+    mnemonics: Vec<&'src str>,
+    locs: Vec<Option<LocId>>,
+    loc_table: Vec<crate::ir::Loc>,
+    labels: Vec<(OpId, &'src str)>,
+    expect_tx: Vec<crate::ir::ExpectTx>,
+    packs: HashMap<u32, (Src, Src, u32)>,
+    inlined: Vec<crate::ir::InlineSite>,
+    names: Vec<&'src str>,
+    var_list: Vec<Variable<'src>>,
+}
+
+impl<'src> Out<'src> {
+    fn push(&mut self, op: Op, span: crate::source::Span, mnemonic: &'src str, loc: Option<LocId>) {
+        self.ops.push(op);
+        self.spans.push(span);
+        self.mnemonics.push(mnemonic);
+        self.locs.push(loc);
+    }
+}
+
+/// Lowers the statements of `cx.body` to ops `cx.base..` of `out`: one op
+/// per statement, branch targets and tables resolved in the body's scopes,
+/// the results of loads marked used or not.
+fn lower_body<'src>(
+    cx: &mut Ctx<'_, 'src>,
+    out: &mut Out<'src>,
+    loc_table: &mut LocChains,
+    mut cur_loc: Option<LocId>,
+    param_regs: &mut HashMap<u32, u16>,
+    pointer_params: &mut [bool],
+) {
+    let statements = cx.body;
+    for st in statements {
+        if let StmtKind::Var(d) = &st.kind {
+            cx.var_decl(d)
+        }
+    }
+    let base = cx.base as usize;
+    let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
+    let mut read: HashMap<&'src str, ()> = HashMap::default();
+    for (i, st) in statements.iter().enumerate() {
+        let at = base + i;
+        cx.cursor.step(&st.kind);
+        cx.cur = at;
+        let mut mnemonic = "";
+        let op = match &st.kind {
+            StmtKind::Instruction(ins) => {
+                mnemonic = ins.mnemonic.text;
+                let mods: Vec<&str> = ins.modifiers().collect();
+                if let Some(tx) = mem::expect_tx(cx, ins, &mods) {
+                    out.expect_tx.push(tx);
+                }
+                if let Some((dst, pack)) = mem::pack(cx, ins, &mods) {
+                    out.packs.insert(dst, pack);
+                }
+                let writes_first = crate::isa::writes_first_operand(ins.opcode());
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        collect_reads(o, &mut read);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    read.insert(g.pred.text, ());
+                }
+                lower_instr(cx, at, ins, param_regs, pointer_params)
+            }
+            other => {
+                match other {
+                    StmtKind::Label(l) => out.labels.push((OpId(at as u32), l.text)),
+                    StmtKind::BranchTargets { targets, .. } => {
+                        let entries = targets
+                            .iter()
+                            .filter_map(|t| cx.cursor.resolve(t.text))
+                            .filter(|t| cx.is_label(*t))
+                            .map(|t| OpId(cx.base + t.0))
+                            .collect();
+                        table_entries.insert(at as u32, entries);
+                    }
+                    StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
+                    _ => {}
+                }
+                Op {
+                    guard: None,
+                    kind: OpKind::Nop,
+                    form: if matches!(other, StmtKind::Label(_)) {
+                        Form::Label
+                    } else {
+                        Form::Other
+                    },
+                }
+            }
+        };
+        out.push(op, st.span, mnemonic, cur_loc);
+    }
+    for (i, table) in std::mem::take(&mut cx.tables) {
+        let entries = table
+            .and_then(|t| table_entries.get(&(cx.base + t.0)))
+            .cloned()
+            .unwrap_or_default();
+        if let OpKind::Branch { indexed, .. } = &mut out.ops[i].kind {
+            *indexed = entries;
+        }
+    }
+    for op in &mut out.ops[base..] {
+        if let OpKind::Mem { info, dsts } = &mut op.kind {
+            if !info.no_result {
+                info.result_used = dsts.iter().any(|d| {
+                    cx.names
+                        .get(*d as usize)
+                        .is_some_and(|n| read.contains_key(n))
+                });
+            }
+        }
     }
 }
 
@@ -504,7 +654,7 @@ fn lower_instr<'src>(
                 .and_then(|o| symbol_name(&o.kind))
                 .and_then(|n| cx.cursor.resolve(n))
                 .filter(|t| cx.is_label(*t))
-                .map(|t| OpId(t.0));
+                .map(|t| OpId(cx.base + t.0));
             OpKind::Branch {
                 target,
                 indexed: Vec::new(),
@@ -533,15 +683,21 @@ fn lower_instr<'src>(
             }
         }
         "brx" => OpKind::Nop,
+        // `ret` of an inlined body goes to its return moves.
+        "ret" if cx.ret_to.is_some() => OpKind::Branch {
+            target: cx.ret_to,
+            indexed: Vec::new(),
+            uniform: mods.contains(&"uni"),
+        },
         "ret" | "exit" | "trap" => OpKind::Exit,
-        "call" => {
-            let dsts = ops.first().map(|o| match &o.kind {
-                OperandKind::List(_) => cx.dsts(o),
-                _ => Vec::new(),
-            });
-            OpKind::Call {
-                dsts: dsts.unwrap_or_default(),
-            }
+        "call" => calls::call_op(cx, at, ops),
+        "ld" | "st"
+            if mem_space(&mods) == Space::Param
+                && ops
+                    .get(if opcode == "st" { 0 } else { 1 })
+                    .is_some_and(|o| cx.slot_ref(o).is_some()) =>
+        {
+            calls::slot_move(cx, param_regs, opcode == "st", &mods, ops)
         }
         "ld" | "ldu" | "st" | "atom" | "red" if !ops.is_empty() => {
             let space = mem_space(&mods);

@@ -282,7 +282,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
     // Calls clobber every register the function writes.
     let written = std::mem::take(&mut lw.written);
     for op in &mut lw.ops {
-        if let OpKind::Call { dsts } = &mut op.kind {
+        if let OpKind::Call { dsts, .. } = &mut op.kind {
             *dsts = written.clone();
         }
     }
@@ -330,6 +330,8 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         pointer_params,
         expect_tx: Vec::new(),
         single_defs: Default::default(),
+        inlined: Vec::new(),
+        layout_rank: Vec::new(),
     }
 }
 
@@ -865,7 +867,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 uniform: opc == "BRXU",
             },
             "EXIT" | "RET" | "KILL" => OpKind::Exit,
-            "CALL" => OpKind::Call { dsts: Vec::new() },
+            "CALL" => OpKind::Call {
+                dsts: Vec::new(),
+                call: Box::new(crate::ir::CallInfo {
+                    callee: String::new(),
+                    function: None,
+                    args: Vec::new(),
+                    limit: crate::ir::CallLimit::Sass,
+                }),
+            },
             "BPT" if has("TRAP") => OpKind::Exit,
             // ---- special registers and moves
             "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
