@@ -15,8 +15,8 @@
 # binary (ELF/fatbin/archive reader, .nv.info). Seeds come from
 # tests/corpus, tests/fixtures, tests/sass and tests/binary; the working
 # corpus lives in fuzz/corpus/TARGET and crashes in fuzz/artifacts/TARGET
-# (both ignored by git). A crash found becomes a regression input in
-# tests/fuzz_regressions/TARGET/, replayed by `cargo test --test fuzz_regressions`.
+# (both ignored by git). A crash found is to be fixed with a regression test
+# (none has been found yet: the harness has not been run to completion).
 # libFuzzer prints its own statistics at the end ("stat::number_of_executed_units").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

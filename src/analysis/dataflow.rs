@@ -339,7 +339,7 @@ impl Engine<'_, '_> {
                 }
                 OpKind::PredLogic { dst, .. } => !self.wanted(&[*dst]),
                 OpKind::LdParam { dsts, .. }
-                | OpKind::Call { dsts }
+                | OpKind::Call { dsts, .. }
                 | OpKind::Other { dsts, .. } => !self.wanted(dsts),
                 OpKind::Mem { dsts, .. } => record.is_none() && !self.wanted(dsts),
                 OpKind::Nop | OpKind::Branch { .. } | OpKind::Exit => false,
