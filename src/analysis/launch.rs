@@ -294,8 +294,8 @@ pub fn warp_classes_per_warp(block: BlockShape, limit: usize) -> Option<Vec<Warp
                 let base = tid(w * WARP as u64);
                 let mut offsets = [[0i64; WARP]; 3];
                 let mut exists = 0u32;
-                for l in 0..WARP {
-                    let t = w * WARP as u64 + l as u64;
+                let first = w * WARP as u64;
+                for (l, t) in (first..first + WARP as u64).enumerate() {
                     if t < n {
                         exists |= 1 << l;
                         let v = tid(t);
