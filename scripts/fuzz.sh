@@ -16,7 +16,7 @@
 # tests/corpus, tests/fixtures, tests/sass and tests/binary; the working
 # corpus lives in fuzz/corpus/TARGET and crashes in fuzz/artifacts/TARGET
 # (both ignored by git). A crash found is to be fixed with a regression test
-# (none has been found yet: the harness has not been run to completion).
+# (none found yet: see the README's Fuzzing section for the runs so far).
 # libFuzzer prints its own statistics at the end ("stat::number_of_executed_units").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
