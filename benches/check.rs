@@ -18,6 +18,9 @@
 //!
 //! `--limit N` stops after N files (in path order).
 
+mod common;
+
+use common::collect;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -28,33 +31,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Files smaller than this are left out of the per-file minimum.
 const MIN_FILE: usize = 100_000;
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_file() {
-        out.push(p.to_path_buf());
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(p) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            out.push(p);
-        }
-    }
-}
-
 /// CPU time of the whole process (every thread), in seconds.
 fn process_cpu() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec into the valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    common::cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID)
 }
 
 /// Peak resident set of this process, in MB.

@@ -6,6 +6,9 @@
 //! the median MB/s over the whole corpus and over its largest file. No IO is
 //! timed.
 
+mod common;
+
+use common::collect;
 use std::path::{Path, PathBuf};
 
 /// The same allocator as the `warpscope` binary.
@@ -13,30 +16,9 @@ use std::path::{Path, PathBuf};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            out.push(p);
-        }
-    }
-}
-
-/// CPU time of this thread, in seconds: on a loaded machine wall time
-/// overstates the parser's cost, so both are reported.
+/// CPU time of this thread, in seconds.
 fn thread_cpu() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec into the valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    common::cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -11,6 +11,9 @@
 //! written on both arms of each), to show the cost per op stays flat as a
 //! function grows.
 
+mod common;
+
+use common::collect;
 use std::path::{Path, PathBuf};
 use warpscope::cfg::Cfg;
 use warpscope::ir::ssa::Ssa;
@@ -19,33 +22,9 @@ use warpscope::ir::ssa::Ssa;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_file() {
-        out.push(p.to_path_buf());
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(p) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            out.push(p);
-        }
-    }
-}
-
 /// CPU time of this thread, in seconds.
 fn thread_cpu() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec into the valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    common::cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

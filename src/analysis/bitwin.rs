@@ -50,6 +50,7 @@
 //! not split further.
 
 use super::domain::{Coef, Cong, Lanes, Mono, Poly, SymFacts};
+use crate::ir::alu::AluOp;
 
 /// Trailing zeros of a symbol's values, from its congruence (`≡ r mod m`:
 /// every value is a multiple of `2^min(tz(m), tz(r))`).
@@ -175,31 +176,19 @@ pub fn parts(p: &Poly, facts: &SymFacts) -> Vec<Part> {
         .collect()
 }
 
-/// The bitwise operations the rules cover.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BitOp {
-    /// `and`
-    And,
-    /// `or`
-    Or,
-    /// `xor`
-    Xor,
-}
-
-impl BitOp {
-    fn apply(self, a: i64, b: i64) -> i64 {
-        match self {
-            BitOp::And => a & b,
-            BitOp::Or => a | b,
-            BitOp::Xor => a ^ b,
-        }
+/// `a op b` for the bitwise operations the rules cover (`and`, `or`, `xor`).
+fn apply(op: AluOp, a: i64, b: i64) -> i64 {
+    match op {
+        AluOp::And => a & b,
+        AluOp::Or => a | b,
+        _ => a ^ b,
     }
 }
 
 /// `x op c` by the rules of the module essay; `c` as a 64-bit pattern
 /// (sign-extended from the instruction's type).
-pub fn with_const(op: BitOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly> {
-    if op != BitOp::And && c < 0 {
+pub fn with_const(op: AluOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly> {
+    if !matches!(op, AluOp::And | AluOp::Or | AluOp::Xor) || (op != AluOp::And && c < 0) {
         return None;
     }
     let parts = parts(x, facts);
@@ -211,18 +200,18 @@ pub fn with_const(op: BitOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly>
         covered |= w;
         let hit = cu & w;
         if let Some(lanes) = p.poly.exact() {
-            let v: Lanes = std::array::from_fn(|l| op.apply(lanes[l], hit as i64));
+            let v: Lanes = std::array::from_fn(|l| apply(op, lanes[l], hit as i64));
             out = out.add(&Poly::lanes(v));
             continue;
         }
         match op {
-            BitOp::And if hit == w => out = out.add(&p.poly),
-            BitOp::And if hit == 0 => {}
-            BitOp::Or | BitOp::Xor if hit == 0 => out = out.add(&p.poly),
+            AluOp::And if hit == w => out = out.add(&p.poly),
+            AluOp::And if hit == 0 => {}
+            AluOp::Or | AluOp::Xor if hit == 0 => out = out.add(&p.poly),
             _ => return None,
         }
     }
-    if op != BitOp::And {
+    if op != AluOp::And {
         let rest = cu & !covered;
         out = out.add(&Poly::constant(rest as i64));
     }
@@ -310,14 +299,14 @@ mod tests {
     #[test]
     fn tid_and_mask_of_a_128_block_is_tid() {
         let tid = Poly::sym(Sym::TidBase(0)).add(&iota());
-        assert_eq!(with_const(BitOp::And, &tid, 127, &facts()), Some(tid));
+        assert_eq!(with_const(AluOp::And, &tid, 127, &facts()), Some(tid));
     }
 
     #[test]
     fn or_with_a_block_offset_is_an_addition() {
         let x = triton_index();
         assert_eq!(
-            with_const(BitOp::Or, &x, 128, &facts()),
+            with_const(AluOp::Or, &x, 128, &facts()),
             Some(x.add(&Poly::constant(128)))
         );
         let y = Poly::sym(Sym::Ctaid(0)).scale(1024);
@@ -328,13 +317,13 @@ mod tests {
     #[test]
     fn overlapping_bits_decline() {
         // bit 5 belongs to the warp base's window: not an addition
-        assert_eq!(with_const(BitOp::Or, &triton_index(), 32, &facts()), None);
+        assert_eq!(with_const(AluOp::Or, &triton_index(), 32, &facts()), None);
         // the lanes' window is exact: or-ing 1 is per lane
-        let r = with_const(BitOp::Or, &iota(), 1, &facts()).unwrap();
+        let r = with_const(AluOp::Or, &iota(), 1, &facts()).unwrap();
         assert_eq!(r.exact().unwrap()[2], 3);
         // a scalar parameter of unknown sign: its bits are all unknown
         let n = Poly::sym(Sym::Param(1));
-        assert_eq!(with_const(BitOp::Or, &n, 1, &facts()), None);
+        assert_eq!(with_const(AluOp::Or, &n, 1, &facts()), None);
         // but 128 * n has its low seven bits clear, whatever its sign
         let hi = n.scale(128);
         let lanes = Poly::lanes(std::array::from_fn(|l| (l % 4) as i64));

@@ -75,7 +75,7 @@
 //! arithmetic is not modelled (its results are opaque or varying).
 
 use super::bitfield;
-use super::bitwin::{self, BitOp};
+use super::bitwin;
 use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Value, WARP};
 use super::{bounds, crosslane, symbolic};
 
@@ -609,17 +609,7 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     }
     // A uniform `x & c` with `c >= 0` is an opaque value in `[0, c]`.
     if alu.op == AluOp::And && polys.iter().all(|q| q.is_uniform()) {
-        let c = konst(1).or(konst(0)).map(|c| {
-            if alu.ty.bits < 64 {
-                Ty {
-                    signed: true,
-                    ..alu.ty
-                }
-                .read(c)
-            } else {
-                c
-            }
-        });
+        let c = konst(1).or(konst(0)).map(|c| sext_const(alu, c));
         if let Some(c) = c.filter(|&c| c >= 0) {
             let s = ctx.opaque(0, Cong::TOP);
             ctx.bound(s, 0, c);
@@ -637,13 +627,27 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     give_up(args, ctx)
 }
 
+/// A constant operand read in the instruction's width, sign-extended:
+/// `0xffffffe0` on `.b32` is the high mask -32 for the (non-negative)
+/// values involved.
+fn sext_const(alu: Alu, c: i64) -> i64 {
+    if alu.ty.bits < 64 {
+        Ty {
+            signed: true,
+            ..alu.ty
+        }
+        .read(c)
+    } else {
+        c
+    }
+}
+
 /// The `bitwin` rules for `and`/`or`/`xor` (with a constant or of two
 /// polynomials) and logical right shifts by a constant.
 fn bit_windows(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Value> {
-    let op = match alu.op {
-        AluOp::And => BitOp::And,
-        AluOp::Or => BitOp::Or,
-        AluOp::Xor => BitOp::Xor,
+    let op = alu.op;
+    match op {
+        AluOp::And | AluOp::Or | AluOp::Xor => {}
         AluOp::Shr if !alu.ty.signed => {
             let x = args.first()?.as_poly()?;
             let k = args.get(1)?.as_poly()?.as_const()?;
@@ -651,25 +655,14 @@ fn bit_windows(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<V
             return bitwin::shift_right(x, k, ctx.facts()).map(Value::poly);
         }
         _ => return None,
-    };
+    }
     let a = args.first()?.as_poly()?;
     let b = args.get(1)?.as_poly()?;
-    let sext = |c: i64| {
-        if alu.ty.bits < 64 {
-            Ty {
-                signed: true,
-                ..alu.ty
-            }
-            .read(c)
-        } else {
-            c
-        }
-    };
     let r = match (a.as_const(), b.as_const()) {
         (Some(_), Some(_)) => None,
-        (None, Some(c)) => bitwin::with_const(op, a, sext(c), ctx.facts()),
-        (Some(c), None) => bitwin::with_const(op, b, sext(c), ctx.facts()),
-        (None, None) if op != BitOp::And => bitwin::disjoint(a, b, ctx.facts()),
+        (None, Some(c)) => bitwin::with_const(op, a, sext_const(alu, c), ctx.facts()),
+        (Some(c), None) => bitwin::with_const(op, b, sext_const(alu, c), ctx.facts()),
+        (None, None) if op != AluOp::And => bitwin::disjoint(a, b, ctx.facts()),
         _ => None,
     };
     r.map(Value::poly)
@@ -725,15 +718,7 @@ fn disjoint_sum(small: &Poly, big: &Poly, ctx: &mut dyn OpaqueSource) -> Option<
 fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
     // Constants are read in the type's width, sign-extended: 0xffffffe0 on
     // .b32 is the high mask -32 for the (non-negative) values involved.
-    let c = if alu.ty.bits < 64 {
-        Ty {
-            signed: true,
-            ..alu.ty
-        }
-        .read(c)
-    } else {
-        c
-    };
+    let c = sext_const(alu, c);
     let op = alu.op;
     let f = |v: i64, k: i64| match op {
         AluOp::And => v & k,
