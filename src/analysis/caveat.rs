@@ -112,6 +112,9 @@ pub enum Caveat {
     BulkSizeUnknown,
     /// `src-size`/`ignore-src` not known per lane.
     ZeroFillNotKnown,
+    /// A shared-memory atomic that ptxas emulates with a load and a
+    /// compare-and-swap loop (`cost::shared_atomic`).
+    EmulatedSharedAtomic,
     /// A `multimem` access reaches every GPU of its multicast group.
     Multimem,
     /// A `wgmma` operand read through a matrix descriptor.
@@ -235,6 +238,9 @@ impl fmt::Display for Caveat {
             ),
             Caveat::ZeroFillNotKnown => f.write_str(
                 "src-size / ignore-src is not known per lane: every lane is costed as reading from global memory (zero-filling lanes read nothing)",
+            ),
+            Caveat::EmulatedSharedAtomic => f.write_str(
+                "ptxas emulates this shared-memory atomic (floating-point or 64-bit arithmetic) with a load and a compare-and-swap loop (LDS + ATOMS.CAST.SPIN): the wavefronts are the compare-and-swap's, one pass per warp when no two lanes hit one word; the load is one more request with the wavefronts of a plain shared load of the same addresses",
             ),
             Caveat::Multimem => f.write_str(
                 "multimem address: the access reaches every GPU of the multicast group; the figures are those of one",

@@ -66,6 +66,7 @@ use super::model::Pattern;
 
 pub mod async_copy;
 pub mod matrix;
+pub mod shared_atomic;
 pub mod tensor_operand;
 
 /// Bytes per L1 line.

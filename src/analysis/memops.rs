@@ -46,6 +46,7 @@ use super::dataflow::AccessFact;
 use super::domain::{PredVal, SymFacts, Value};
 use super::figures::{static_access, StaticAccess};
 use super::model::{MatrixFacts, MemKind, Pattern, Space};
+use super::transfer::AluOp;
 use crate::ir::{Aux, Function as Lowered, MemOp as MemInfo, Src};
 
 /// One warp class's figures of one memory instruction.
@@ -155,16 +156,29 @@ pub(super) fn class_figures(
                 .iter()
                 .position(|(r, _)| *r == Aux::SharedDst)
                 .and_then(|k| f.aux.get(k));
+            // `LDGSTS.ZFILL` uses every executing lane's source address.
+            let zfill = info.zero_fill();
+            let src_lanes = if zfill { f.mask } else { g.mask };
             let ldgsts = match (
-                candidates(&f.addr, facts, bytes, g.mask),
+                candidates(&f.addr, facts, bytes, src_lanes),
                 dst_value.and_then(|v| candidates(v, facts, bytes, f.mask)),
             ) {
-                (Some(srcs), Some(dsts)) if g.mask != 0 => {
+                (Some(srcs), Some(dsts)) if g.mask != 0 || zfill => {
                     let dst = dsts[0];
                     let costs: Vec<_> = srcs
                         .iter()
                         .map(|a| {
-                            super::cost::async_copy::ldgsts_cost(a, g.mask, &dst, f.mask, bytes)
+                            let (c, w) = super::cost::async_copy::ldgsts_cost(
+                                a, g.mask, &dst, f.mask, bytes,
+                            );
+                            let w = if zfill {
+                                super::cost::async_copy::zfill_wavefronts(
+                                    a, g.mask, &dst, f.mask, bytes,
+                                )
+                            } else {
+                                w
+                            };
+                            (c, w)
                         })
                         .collect();
                     Some(costs)
@@ -210,13 +224,20 @@ pub(super) fn class_figures(
                 s
             }),
         // Shared atomics: lanes on one word are served one by one (ATOMS,
-        // tests/hw/README.md finding 14: one address costs 32 wavefronts).
+        // tests/hw/README.md finding 14: one address costs 32 wavefronts);
+        // compare-and-swap and emulated forms twice that
+        // (`cost::shared_atomic`).
         MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
+            let form = super::cost::shared_atomic::shared_atomic_form(
+                info.atomic_op(),
+                info.bits,
+                info.elem_float,
+            );
             static_access(f, facts, bytes, params, true).map(|mut s| {
                 s.wavefronts = candidates(&f.addr, facts, bytes, f.mask).map(|c| {
                     c.iter()
                         .map(|a| {
-                            super::cost::async_copy::unshared_wavefronts(a, f.mask, bytes) as f64
+                            super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form) as f64
                         })
                         .sum::<f64>()
                         / c.len().max(1) as f64
@@ -305,6 +326,16 @@ pub(super) fn describe(
         if has_size && !known {
             caveats.push(Caveat::ZeroFillNotKnown);
         }
+    }
+    if matches!(info.kind, MemKind::Atomic | MemKind::Reduction)
+        && info.space == Space::Shared
+        && super::cost::shared_atomic::shared_atomic_form(
+            info.atomic_op(),
+            info.bits,
+            info.elem_float,
+        ) == super::cost::shared_atomic::SharedAtomicForm::Emulated
+    {
+        caveats.push(Caveat::EmulatedSharedAtomic);
     }
     if info.multimem() {
         caveats.push(Caveat::Multimem);
@@ -464,13 +495,25 @@ fn candidates(
 }
 
 /// Whether a warp whose guard is off in every lane still issues op `i`.
-/// It does (Nsight counts a request with no lanes), except where ptxas turns
-/// the guard into an early exit: an op followed, in straight-line code, only
-/// by `ret`/`exit` becomes `@!P EXIT` and an unguarded op, so such a warp
-/// leaves before it (measured: the masked stores of `tt_layernorm`,
-/// `tt_softmax` and `pred_row_v4_*` count only the active warps' requests,
-/// `tests/hw/README.md` finding 17).
+/// It does (Nsight counts a request with no lanes), except where ptxas does
+/// not keep the guard as a predicate:
+///
+/// * an op followed, in straight-line code, only by `ret`/`exit` becomes
+///   `@!P EXIT` and an unguarded op, so such a warp leaves before it
+///   (measured: the masked stores of `tt_layernorm`, `tt_softmax` and
+///   `pred_row_v4_*` count only the active warps' requests);
+/// * a guard that is warp-uniform by construction ([`uniform_by_construction`])
+///   becomes a branch on a uniform predicate, which such a warp takes around
+///   the op (measured: `pred_off_warps`, guard `((tid >> 5) & 1) == 0`:
+///   512 requests for 1,024 warps, the off warps issue nothing).
+///
+/// (`tests/hw/README.md` finding 17.)
 pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
+    if let Some((g, _)) = ir.ops.get(i).and_then(|op| op.guard) {
+        if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
+            return false;
+        }
+    }
     for op in ir.ops.iter().skip(i + 1) {
         match (&op.kind, op.form) {
             (_, crate::ir::Form::Label) => return true,
@@ -480,4 +523,96 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         }
     }
     true
+}
+
+/// True when `s` has the same value in every lane of a warp whatever the
+/// launch, as a compiler can see from the code alone: immediates,
+/// parameters, `%ctaid`/`%nctaid`/`%ntid` (and the other per-warp special
+/// registers), `%tid.x >> k` for k ≥ 5 in a kernel whose launch directives
+/// make the block one-dimensional (a warp is 32 consecutive `%tid.x`), and
+/// arithmetic, comparisons and predicate logic over such values, followed
+/// through registers defined once (at most 32 definitions deep). Anything
+/// else (a register defined twice, a load, `%tid`, `%laneid`) is not.
+pub fn uniform_by_construction(ir: &Lowered<'_>, s: &Src, depth: u32) -> bool {
+    use crate::ir::{OpKind, Special};
+    if depth > 32 {
+        return false;
+    }
+    match s {
+        Src::Imm(_) | Src::Param(..) | Src::Var(..) => true,
+        Src::Special(sp) => matches!(
+            sp,
+            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::OtherUniform
+        ),
+        Src::Reg(r, _) | Src::NotPred(r) => {
+            let Some(def) = ir.single_defs.def.get(r) else {
+                return false;
+            };
+            let Some(op) = ir.ops.get(def.index()) else {
+                return false;
+            };
+            if op.guard.is_some() {
+                return false;
+            }
+            match &op.kind {
+                OpKind::LdParam { .. } => true,
+                OpKind::PredLogic { srcs, .. } => srcs
+                    .iter()
+                    .all(|x| uniform_by_construction(ir, x, depth + 1)),
+                OpKind::Alu { alu, srcs, .. } => {
+                    if alu.op == AluOp::Shr
+                        && matches!(srcs.get(1), Some(Src::Imm(k)) if *k >= 5)
+                        && is_tid_x(ir, &srcs[0], depth + 1)
+                        && one_dimensional(ir)
+                    {
+                        return true;
+                    }
+                    // Shuffles and votes of uniform operands are uniform too.
+                    srcs.iter()
+                        .all(|x| uniform_by_construction(ir, x, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        Src::Unknown => false,
+    }
+}
+
+/// `%tid.x`, directly or through `mov`/`cvt` copies defined once.
+fn is_tid_x(ir: &Lowered<'_>, s: &Src, depth: u32) -> bool {
+    use crate::ir::{OpKind, Special};
+    if depth > 32 {
+        return false;
+    }
+    match s {
+        Src::Special(Special::Tid(0)) => true,
+        Src::Reg(r, 0) => {
+            let Some(op) = ir
+                .single_defs
+                .def
+                .get(r)
+                .and_then(|d| ir.ops.get(d.index()))
+            else {
+                return false;
+            };
+            match &op.kind {
+                OpKind::Alu { alu, srcs, .. }
+                    if op.guard.is_none() && matches!(alu.op, AluOp::Mov | AluOp::Cvt(_)) =>
+                {
+                    srcs.first().is_some_and(|x| is_tid_x(ir, x, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The launch directives (`.reqntid`/`.maxntid`) make the block
+/// one-dimensional.
+fn one_dimensional(ir: &Lowered<'_>) -> bool {
+    let l = &ir.launch;
+    l.reqntid
+        .or(l.maxntid)
+        .is_some_and(|[_, y, z]| y <= 1 && z <= 1)
 }

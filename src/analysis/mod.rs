@@ -83,6 +83,7 @@ pub mod launch;
 pub mod launch_totals;
 mod memops;
 pub mod model;
+mod reconverge;
 pub mod symbolic;
 pub mod totals;
 pub mod transfer;

@@ -21,10 +21,12 @@
 //! they came from memory (data). Loads return unknown data, except `ld.param`,
 //! whose value is given or, for a pointer parameter that is not given, a
 //! synthetic base address aligned to 2^32 (far more than `pointer_align`).
-//! Divergence follows the *minimum-PC* rule: the lanes with the smallest
-//! program counter run next; a lane that took a forward branch waits until
-//! the others reach it. For the structured control flow that nvcc emits this
-//! reconverges where the hardware's BSSY/BSYNC pairs do.
+//! Divergence follows the hardware's convergence barriers
+//! ([`super::reconverge`]): when a branch splits the warp, its paths run one
+//! after the other (the one first in the code layout first) and meet again at
+//! the branch's immediate post-dominator, where they run on as one request
+//! (after an `if`, and after a loop whose lanes leave at different
+//! iterations, such as a lane-0 copy followed by an mbarrier wait loop).
 //!
 //! A request is one instruction executed by a warp with at least one lane
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
@@ -59,6 +61,7 @@
 //! from the blocks that finished (`Totals::blocks_simulated` <
 //! `blocks_total`, with a kernel caveat). Every step is bounded.
 
+use super::cost::shared_atomic::{shared_atomic_form, SharedAtomicForm};
 use super::cost::{
     classify, cost_over_residues, element_sectors, ideal_sectors, request_cost, shared_wavefronts,
     CostRange,
@@ -66,9 +69,37 @@ use super::cost::{
 use super::domain::{Lanes, WARP};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
+use super::reconverge::Reconvergence;
 use super::transfer::{compare, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
+
+/// Divergent regions open at once, at most (deeper nesting stops the
+/// simulation with the reason; no kernel seen needs more than a few).
+const MAX_DIVERGENCE: usize = 4096;
+
+/// One divergent path of a warp: its lanes, where they are, and the block
+/// where they wait for the other paths of their region (`None`: only at the
+/// exit).
+struct Frame {
+    pc: u32,
+    mask: u32,
+    rpc: Option<u32>,
+}
+
+/// The shared side of a `cp.async` request.
+struct CopySide<'a> {
+    /// Destination addresses.
+    dst: &'a Lanes,
+    /// Lanes whose destination is known.
+    dst_known: u32,
+    /// Executing lanes (every one writes its destination).
+    lanes: u32,
+    /// `LDGSTS.ZFILL` (`lower::ptx::mem::mark_zero_fill`).
+    zfill: bool,
+    /// Executing lanes whose source address is known.
+    src_known: u32,
+}
 
 /// Warp instructions simulated at most per kernel.
 pub const DEFAULT_BUDGET: u64 = 3_000_000;
@@ -395,6 +426,7 @@ pub fn simulate(
     let nwarps = threads.div_ceil(WARP as u64);
     let nblocks = gx.saturating_mul(gy).saturating_mul(gz);
     let mut regs = Regs::new(low.regs.len());
+    let recon = Reconvergence::new(low);
     let mut res = SimResult::default();
     let mut used = 0u64;
     // Visit blocks in a spread order so that a budget cut leaves a fair sample.
@@ -438,6 +470,7 @@ pub fn simulate(
                 &mut res,
                 spaces,
                 &mut shapes,
+                &recon,
                 &mut used,
                 inputs.budget,
             ) {
@@ -504,16 +537,41 @@ fn run_warp(
     res: &mut SimResult,
     spaces: &HashMap<u32, Space>,
     shapes: &mut Shapes<'_>,
+    recon: &Reconvergence,
     used: &mut u64,
     budget: u64,
 ) -> Result<(), SimError> {
-    let mut pc = [0u32; WARP];
     let mut live = exists;
     let n = low.ops.len() as u32;
-    // All live lanes at the same pc (the common case): no scan needed.
-    let mut converged = true;
-    let mut cur = 0u32;
-    while live != 0 {
+    // The reconvergence stack (`reconverge`): the top frame's lanes run.
+    let mut stack = vec![Frame {
+        pc: 0,
+        mask: exists,
+        rpc: None,
+    }];
+    while let Some(top) = stack.last() {
+        let active = top.mask & live;
+        if active == 0 {
+            stack.pop();
+            continue;
+        }
+        if top.pc >= n {
+            // Fell off the end of the body: those lanes are done.
+            live &= !active;
+            stack.pop();
+            continue;
+        }
+        if top.rpc.is_some() && top.rpc == Some(recon.block(top.pc)) {
+            // Arrived at the reconvergence block: wait for the other paths.
+            stack.pop();
+            continue;
+        }
+        if stack.len() > MAX_DIVERGENCE {
+            return Err(SimError {
+                stmt: Some(top.pc),
+                message: format!("divergence nested deeper than {MAX_DIVERGENCE} regions"),
+            });
+        }
         *used += 1;
         if *used > budget {
             return Err(SimError {
@@ -521,40 +579,7 @@ fn run_warp(
                 message: "budget".to_string(),
             });
         }
-        let (minpc, active) = if converged {
-            (cur, live)
-        } else {
-            // The lowest position in the code layout (inlined bodies stand
-            // after their calls: `Function::layout_rank`).
-            let mut minpc = u32::MAX;
-            let mut min_rank = u32::MAX;
-            let mut m = live;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let r = if pc[l] >= n {
-                    u32::MAX
-                } else {
-                    low.rank(pc[l])
-                };
-                if minpc == u32::MAX || r < min_rank {
-                    (minpc, min_rank) = (pc[l], r);
-                }
-            }
-            let mut active = 0u32;
-            let mut m = live;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if pc[l] == minpc {
-                    active |= 1 << l;
-                }
-            }
-            (minpc, active)
-        };
-        if minpc >= n {
-            break;
-        }
+        let minpc = top.pc;
         let op = &low.ops[minpc as usize];
         // Guard.
         let mut exec = active;
@@ -792,54 +817,46 @@ fn run_warp(
                 }
             }
         }
+        let here = active & live;
+        let taken = jump.map_or(0, |(lanes, _)| lanes & here);
+        let top = stack.last_mut().expect("the running frame");
         match jump {
-            Some((lanes, t)) if lanes & active & live != active & live => {
-                // divergence: some lanes jump, the others fall through
-                let mut m = active & live;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    pc[l] = if lanes & (1 << l) != 0 { t } else { next };
+            Some((_, t)) if taken != 0 && taken != here => {
+                // Divergence: the paths run one after the other (the one
+                // first in the code layout first) until they meet at the
+                // branch's immediate post-dominator.
+                let point = recon.point(minpc);
+                let rpc = point.map(|(b, _)| b);
+                if rpc == top.rpc {
+                    // The enclosing frame already waits there.
+                    *top = Frame {
+                        pc: next,
+                        mask: here & !taken,
+                        rpc,
+                    };
+                } else {
+                    top.pc = point.map_or(n, |(_, start)| start);
+                    stack.push(Frame {
+                        pc: next,
+                        mask: here & !taken,
+                        rpc,
+                    });
                 }
-                converged = false;
-            }
-            _ => {
-                let target = match jump {
-                    Some((_, t)) => t,
-                    None => next,
+                let taken_frame = Frame {
+                    pc: t,
+                    mask: taken,
+                    rpc,
                 };
-                if converged {
-                    cur = target;
-                    if live != active & live {
-                        converged = false;
-                    }
-                }
-                let mut m = active & live;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    pc[l] = target;
-                }
-                if !converged {
-                    // reconverged when every live lane is at the same pc
-                    let first = live.trailing_zeros() as usize;
-                    let p0 = pc.get(first).copied().unwrap_or(0);
-                    let mut same = true;
-                    let mut m = live;
-                    while m != 0 {
-                        let l = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if pc[l] != p0 {
-                            same = false;
-                            break;
-                        }
-                    }
-                    if same && live != 0 {
-                        converged = true;
-                        cur = p0;
-                    }
+                if low.rank(t) < low.rank(next) {
+                    stack.push(taken_frame);
+                } else {
+                    let fall = stack.pop().expect("just pushed");
+                    stack.push(taken_frame);
+                    stack.push(fall);
                 }
             }
+            Some((_, t)) if taken != 0 => top.pc = t,
+            _ => top.pc = next,
         }
     }
     Ok(())
@@ -917,6 +934,7 @@ fn record_mem(
                 info.op,
                 unused,
                 None,
+                SharedAtomicForm::Native,
             );
         }
         MemKind::AsyncCopy => {
@@ -942,20 +960,30 @@ fn record_mem(
                 .map(|d| lane_addrs(regs, w, d, exec));
             let shared = dst.as_ref().map(|(a, k, _)| (a, *k));
             let reading = exec & !fill;
-            let (addrs, known, data) = lane_addrs(regs, w, &info.addr, reading);
+            // Every executing lane's source address (`LDGSTS.ZFILL` uses
+            // them all); the global side counts the reading lanes.
+            let (addrs, known_all, data) = lane_addrs(regs, w, &info.addr, exec);
+            let side = shared.map(|(dst, dst_known)| CopySide {
+                dst,
+                dst_known,
+                lanes: exec,
+                zfill: info.zero_fill(),
+                src_known: known_all,
+            });
             record(
                 res,
                 stmt,
                 None,
                 &addrs,
                 reading,
-                known,
-                data,
+                known_all & reading,
+                data & reading,
                 info.bits,
                 space,
                 info.op,
                 unused,
-                shared.map(|(a, k)| (a, k, exec)),
+                side,
+                SharedAtomicForm::Native,
             );
         }
         _ => {
@@ -967,9 +995,10 @@ fn record_mem(
             } else {
                 None
             };
+            let form = shared_atomic_form(info.atomic_op(), info.bits, info.elem_float);
             record(
                 res, stmt, shaped, &addrs, exec, known, data, info.bits, space, info.op, unused,
-                None,
+                None, form,
             );
         }
     }
@@ -1073,7 +1102,8 @@ fn record(
     space: Space,
     op: AccessOp,
     unused_result: bool,
-    shared_side: Option<(&Lanes, u32, u32)>,
+    shared_side: Option<CopySide<'_>>,
+    atomic_form: SharedAtomicForm,
 ) {
     let bytes = bits.div_ceil(8).max(1);
     let e = res.stats.entry(stmt).or_default();
@@ -1083,13 +1113,26 @@ fn record(
     match shared_side {
         // cp.async: every executing lane writes its destination; with every
         // address known, the measured LDGSTS rules (`cost::async_copy`).
-        Some((dst, dst_known, lanes)) => {
+        Some(side) => {
+            let (dst, lanes) = (side.dst, side.lanes);
             e.lanes += lanes.count_ones() as u64;
-            if dst_known == lanes && known == exec {
+            let src_ok = if side.zfill {
+                side.src_known == lanes
+            } else {
+                known == exec
+            };
+            if side.dst_known == lanes && src_ok {
                 let (c, w) = super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes);
+                let w = if side.zfill {
+                    super::cost::async_copy::zfill_wavefronts(addrs, exec, dst, lanes, bytes)
+                } else {
+                    w
+                };
                 e.wavefronts += w as f64;
                 e.wavefront_requests += 1;
-                ldgsts = Some(c);
+                if known == exec {
+                    ldgsts = Some(c);
+                }
             }
         }
         None => {
@@ -1097,7 +1140,7 @@ fn record(
             if space == Space::Shared && known == exec {
                 // Shared atomics serve lanes on one word one by one.
                 e.wavefronts += if op == AccessOp::Atomic {
-                    super::cost::async_copy::unshared_wavefronts(addrs, exec, bytes)
+                    super::cost::shared_atomic::wavefronts(addrs, exec, bytes, atomic_form)
                 } else {
                     shared_wavefronts(addrs, exec, bytes)
                 } as f64;

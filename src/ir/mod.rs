@@ -395,10 +395,27 @@ impl MemOp {
     pub fn operand_bytes(&self) -> Option<u32> {
         self.ext.as_ref().and_then(|e| e.operand_bytes)
     }
+    /// `atom`/`red`: the operation (`add`, `cas`, …), when known.
+    pub fn atomic_op(&self) -> Option<&'static str> {
+        self.ext.as_ref().and_then(|e| e.atomic_op)
+    }
+    /// A `cp.async` that ptxas emits as `LDGSTS.ZFILL`.
+    pub fn zero_fill(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| e.zero_fill)
+    }
     /// The extension, created empty when absent.
     pub fn ext_mut(&mut self) -> &mut MemExt {
         self.ext.get_or_insert_with(Default::default)
     }
+}
+
+/// The operation of an `atom`/`red` modifier (`add`, `cas`, …), `None` for
+/// any other modifier.
+pub fn atomic_op_name(m: &str) -> Option<&'static str> {
+    const OPS: [&str; 10] = [
+        "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas",
+    ];
+    OPS.iter().find(|o| **o == m).copied()
 }
 
 /// Facts of the memory operations beyond per-lane accesses (see
@@ -417,6 +434,13 @@ pub struct MemExt {
     /// instruction (matrix A when a descriptor gives it, plus matrix B),
     /// from the shape and the operand types.
     pub operand_bytes: Option<u32>,
+    /// `atom`/`red`: the operation (`add`, `cas`, `exch`, `max`, …) as the
+    /// instruction names it.
+    pub atomic_op: Option<&'static str>,
+    /// `cp.async` with a `src-size` operand that is not, by construction,
+    /// 0 or the copy size in every lane: ptxas emits `LDGSTS.ZFILL`
+    /// (`lower::ptx::mem::mark_zero_fill`).
+    pub zero_fill: bool,
 }
 
 /// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.

@@ -404,6 +404,7 @@ pub fn lower_in<'src>(
     calls::expand(&mut out, &mut ex, pending, &slots, 1);
     let pointer_params = ex.pointer_params;
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
+    mem::mark_zero_fill(&mut out.ops, &single_defs);
     let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
     let params = func
         .params
@@ -499,10 +500,38 @@ fn lower_body<'src>(
     let base = cx.base as usize;
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
     let mut read: HashMap<&'src str, ()> = HashMap::default();
+    // Registers declared inside a `{ }` block: a fresh register per
+    // declaration, shadowing the name until the block closes (nvcc's inline
+    // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
+    // Per open block, the mappings it shadowed.
+    let mut shadowed: Vec<Vec<(&'src str, Option<u32>)>> = Vec::new();
     for (i, st) in statements.iter().enumerate() {
         let at = base + i;
         cx.cursor.step(&st.kind);
         cx.cur = at;
+        match &st.kind {
+            StmtKind::ScopeOpen => shadowed.push(Vec::new()),
+            StmtKind::ScopeClose => {
+                for (name, prev) in shadowed.pop().unwrap_or_default().into_iter().rev() {
+                    match prev {
+                        Some(r) => cx.regs.insert(name, r),
+                        None => cx.regs.remove(name),
+                    };
+                }
+            }
+            StmtKind::Var(d) if d.space == StateSpace::Reg => {
+                if let Some(frame) = shadowed.last_mut() {
+                    for decl in d.declarators.iter().filter(|d| d.range.is_none()) {
+                        let name = decl.name.text;
+                        frame.push((name, cx.regs.get(name).copied()));
+                        let r = cx.names.len() as u32;
+                        cx.names.push(name);
+                        cx.regs.insert(name, r);
+                    }
+                }
+            }
+            _ => {}
+        }
         let mut mnemonic = "";
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
@@ -727,25 +756,29 @@ fn lower_instr<'src>(
                     _ => (AccessOp::Atomic, MemKind::Reduction),
                 };
                 let (elem_bits, vector) = (elem_bits(&mods), vector_width(&mods));
-                OpKind::Mem {
-                    info: MemOp {
-                        op,
-                        kind,
-                        space,
-                        elem_bits,
-                        vector,
-                        bits: elem_bits * vector,
-                        addr,
-                        cache: CacheHints::from_modifiers(mods.iter().copied()),
-                        no_result: is_store,
-                        result_used: true,
-                        elem_type: mods.iter().rev().find_map(|m| type_name(m)),
-                        ext: None,
-                        elem_signed: elem_ty(&mods).is_some_and(|t| t.signed && !t.float),
-                        elem_float: elem_ty(&mods).is_some_and(|t| t.float),
-                    },
-                    dsts,
+                let atomic_op = (kind != MemKind::Plain)
+                    .then(|| mods.iter().find_map(|m| crate::ir::atomic_op_name(m)))
+                    .flatten();
+                let mut info = MemOp {
+                    op,
+                    kind,
+                    space,
+                    elem_bits,
+                    vector,
+                    bits: elem_bits * vector,
+                    addr,
+                    cache: CacheHints::from_modifiers(mods.iter().copied()),
+                    no_result: is_store,
+                    result_used: true,
+                    elem_type: mods.iter().rev().find_map(|m| type_name(m)),
+                    ext: None,
+                    elem_signed: elem_ty(&mods).is_some_and(|t| t.signed && !t.float),
+                    elem_float: elem_ty(&mods).is_some_and(|t| t.float),
+                };
+                if atomic_op.is_some() {
+                    info.ext_mut().atomic_op = atomic_op;
                 }
+                OpKind::Mem { info, dsts }
             }
         }
         "mov"

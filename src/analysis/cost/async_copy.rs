@@ -25,6 +25,12 @@
 //!   source line a group touches (a coalesced copy: 4; 32 bytes off the line
 //!   grid: 8); when lanes are served one by one, one wavefront per reading
 //!   lane.
+//! * **`LDGSTS.ZFILL`** (a `src-size` that is not by construction 0 or the
+//!   copy size, see `lower::ptx::mem::mark_zero_fill`): a 16-byte request
+//!   costs the plain form's wavefronts with every executing lane reading,
+//!   plus the larger of the source's and the destination's 16-byte bank
+//!   wavefronts ([`zfill_wavefronts`]); lines and sectors are those of the
+//!   lanes that read.
 //!
 //! # Limits
 //!
@@ -32,10 +38,9 @@
 //! merges: a source 16 or 48 bytes off a 32-byte boundary (measured 12 and
 //! 16 wavefronts, the model says 32), sources or destinations 48 bytes apart
 //! (24), sources and destinations both 32 bytes apart (8; 4 with every
-//! other lane zero-filling), and the `src-size` form (`LDGSTS.ZFILL`, 8
-//! wavefronts for a coalesced 16-byte copy where the plain form takes 4).
-//! Those rows are listed with their measurement in
-//! `tests/hw_agreement_known.txt`.
+//! other lane zero-filling). Those rows are listed with their measurement
+//! in `tests/hw_agreement_known.txt`; the `ZFILL` form built on such a
+//! layout inherits the plain form's error.
 
 use super::{request_cost, RequestCost, WARP};
 use crate::analysis::domain::Lanes;
@@ -134,6 +139,23 @@ pub fn ldgsts_cost(
     (RequestCost { lines, sectors }, wavefronts)
 }
 
+/// Wavefronts of one `LDGSTS.ZFILL` request (a `cp.async` with a run-time
+/// `src-size`, `lower::ptx::mem::mark_zero_fill`): for 16-byte copies, the
+/// plain form's wavefronts with every executing lane reading, plus the
+/// larger of the source's and the destination's 16-byte bank wavefronts
+/// (lanes on one word not sharing it), whatever the src-size (measured in
+/// the 12 layouts of `cpa_sweep_zf16_*` and in `cpa_cg16_srcsize{0,8,16}`:
+/// coalesced 4 + 4 = 8, destination stride 32 bytes 32 + 8, broadcast
+/// source 32 + 32, one destination 1 + 32; src-size 0, 4 and 16 alike).
+/// Narrower copies cost what the plain form costs (`cpa_ca4_srcsize0`: 1).
+pub fn zfill_wavefronts(src: &Lanes, reading: u32, dst: &Lanes, exec: u32, bytes: u32) -> u32 {
+    if bytes < 16 {
+        return ldgsts_cost(src, reading, dst, exec, bytes).1;
+    }
+    let plain = ldgsts_cost(src, exec, dst, exec, bytes).1;
+    plain + unshared_wavefronts(src, exec, 16).max(unshared_wavefronts(dst, exec, 16))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +213,34 @@ mod tests {
                 "{bytes} B, source stride {ss} offset {so}, destination stride {ds}"
             );
         }
+    }
+
+    /// `cpa_sweep_zf16_*` (source stride, offset, destination stride →
+    /// measured wavefronts) whose plain form the model reproduces, and
+    /// `cpa_cg16_srcsize0` (no lane reads: 8).
+    #[test]
+    fn zfill_matches_the_h100() {
+        let all = u32::MAX;
+        for &(ss, so, ds, w) in &[
+            (16, 0, 16, 8),
+            (16, 0, 32, 40),
+            (16, 32, 16, 12),
+            (0, 0, 16, 64),
+            (16, 0, 0, 33),
+            (16, 0, 128, 64),
+            (32, 0, 16, 40),
+        ] {
+            assert_eq!(
+                zfill_wavefronts(&lanes(so, ss), all, &lanes(0, ds), all, 16),
+                w,
+                "source stride {ss} offset {so}, destination stride {ds}"
+            );
+        }
+        assert_eq!(
+            zfill_wavefronts(&lanes(0, 16), 0, &lanes(0, 16), all, 16),
+            8
+        );
+        assert_eq!(zfill_wavefronts(&lanes(0, 4), 0, &lanes(0, 4), all, 4), 1);
     }
 
     #[test]

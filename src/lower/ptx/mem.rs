@@ -33,7 +33,8 @@
 use super::{elem_bits, mem_space, type_name, vector_width, Ctx};
 use crate::analysis::model::{BulkFacts, MatrixFacts};
 use crate::ir::{
-    AccessOp, Aux, CacheHints, ExpectTx, MemKind, MemOp as MemInfo, OpId, OpKind, Space, Src,
+    AccessOp, Aux, CacheHints, ExpectTx, MemKind, MemOp as MemInfo, Op, OpId, OpKind, SingleDefs,
+    Space, Src,
 };
 use crate::syntax::ast::{Instruction, Operand, OperandKind};
 
@@ -459,4 +460,73 @@ pub(super) fn pack<'src>(
     };
     let (lo, hi) = (cx.src(lo), cx.src(hi));
     Some((dst, (lo, hi, bits / 2)))
+}
+
+/// Marks the `cp.async` ops that ptxas emits as `LDGSTS.ZFILL`: those with
+/// a `src-size` operand whose value is not, by construction, 0 or the copy
+/// size in every lane. A `src-size` that is only ever 0 or the copy size (an
+/// immediate equal to it, `x & size`, a `selp` between 0 and the size) is
+/// compiled like `ignore-src`, to the plain form with a predicate; any other
+/// (a run-time value, a partial size) needs the zero-filling form (measured:
+/// `cpa_cg16_srcsize*` and the `cpa_sweep_zf16_*` layouts with a parameter
+/// `src-size` are `ZFILL`, `cpa_cg16_srcsize_odd` with `(t & 1) ? 0 : 16`
+/// is not; `tests/hw/README.md` finding 19).
+pub(super) fn mark_zero_fill(ops: &mut [Op], defs: &SingleDefs) {
+    for k in 0..ops.len() {
+        let OpKind::Mem { info, .. } = &ops[k].kind else {
+            continue;
+        };
+        if info.kind != MemKind::AsyncCopy {
+            continue;
+        }
+        let size = i64::from(info.bits / 8);
+        let Some(src) = info
+            .aux_operands()
+            .iter()
+            .find(|(a, _)| *a == Aux::SrcSize)
+            .map(|(_, s)| s.clone())
+        else {
+            continue;
+        };
+        let zfill = !zero_or(ops, defs, &src, size, 0);
+        if let OpKind::Mem { info, .. } = &mut ops[k].kind {
+            info.ext_mut().zero_fill = zfill;
+        }
+    }
+}
+
+/// True when `s` is 0 or `size` in every lane by construction.
+fn zero_or(ops: &[Op], defs: &SingleDefs, s: &Src, size: i64, depth: u32) -> bool {
+    use crate::ir::alu::AluOp;
+    if depth > 16 {
+        return false;
+    }
+    match s {
+        Src::Imm(v) => *v == 0 || *v == size,
+        Src::Reg(r, 0) => {
+            let Some(op) = defs.def.get(r).and_then(|d| ops.get(d.index())) else {
+                return false;
+            };
+            let OpKind::Alu { alu, srcs, .. } = &op.kind else {
+                return false;
+            };
+            if op.guard.is_some() {
+                return false;
+            }
+            match alu.op {
+                AluOp::And => srcs.iter().any(|x| {
+                    matches!(x, Src::Imm(m) if *m == 0 || *m == size) && size.count_ones() == 1
+                }),
+                AluOp::Mov | AluOp::Cvt(_) => srcs
+                    .first()
+                    .is_some_and(|x| zero_or(ops, defs, x, size, depth + 1)),
+                AluOp::Selp => srcs
+                    .iter()
+                    .take(2)
+                    .all(|x| zero_or(ops, defs, x, size, depth + 1)),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }

@@ -1,0 +1,115 @@
+//! The cost of one shared-memory atomic request (`atom.shared`,
+//! `red.shared`), as ptxas compiles it for sm_90 and the H100 counts it.
+//!
+//! # Model (measured: `tests/hw/README.md`, finding 14; launch `shatom`)
+//!
+//! ptxas carries a shared atomic out in one of three forms
+//! ([`SharedAtomicForm`]):
+//!
+//! * **native** `ATOMS.<op>`: the 32-bit integer operations (`add`, `min`,
+//!   `max`, `inc`, `dec`, `and`, `or`, `xor`, `exch`) and `exch.b64`. Lanes on
+//!   one word are served one by one: per group of lanes, the largest number
+//!   of lanes' words in one bank ([`super::async_copy::unshared_wavefronts`]):
+//!   32 distinct words 1, one address 32, stride 2 words 2, stride 32 words 32.
+//! * **compare-and-swap** `ATOMS.CAS`: the request carries the compare value
+//!   and the new value, twice the data of the native form: twice its
+//!   wavefronts (32 distinct words: 2).
+//! * **emulated**: every other operation, i.e. floating-point atomics and
+//!   64-bit arithmetic and logic (`atom.shared.add.f32`, `.add.u64`), is a
+//!   loop of a plain shared load of the old value (`LDS`, `LDS.64`) and a
+//!   compare-and-swap (`ATOMS.CAST.SPIN`, `.64`) that retries until no other
+//!   lane changed the word: the atomic's request costs what a
+//!   compare-and-swap of its width costs (32-bit on distinct words: 2;
+//!   64-bit: 4), and the load is a request of its own with the wavefronts of
+//!   a plain shared load (1 and 2).
+//!
+//! # Limits
+//!
+//! The emulation loop runs once per warp when no two lanes hit one word (the
+//! measured case); lanes on one word retry, which depends on timing: the
+//! model counts one pass. The load of the emulation is not a PTX
+//! instruction: the access carries a caveat
+//! (`Caveat::EmulatedSharedAtomic`) that says so, and Nsight's `ld` row on
+//! the same line is listed in `tests/hw_agreement_known.txt`.
+//! Which 64-bit and narrow forms are native was not measured beyond
+//! `add.u64` (emulated) and is taken from the same rule.
+
+use super::async_copy::unshared_wavefronts;
+use crate::analysis::domain::Lanes;
+
+/// How ptxas carries out a shared-memory atomic on sm_90.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedAtomicForm {
+    /// One `ATOMS.<op>` instruction.
+    Native,
+    /// `ATOMS.CAS`: compare and new value per lane.
+    CompareAndSwap,
+    /// A load and an `ATOMS.CAST.SPIN` compare-and-swap loop.
+    Emulated,
+}
+
+/// The form of an atomic `op` (`add`, `cas`, …; `None` when unknown, taken
+/// as native) on `bits`-wide elements, floating point or not.
+pub fn shared_atomic_form(op: Option<&str>, bits: u32, float: bool) -> SharedAtomicForm {
+    match op {
+        Some("cas") => SharedAtomicForm::CompareAndSwap,
+        Some("exch") if bits <= 64 => SharedAtomicForm::Native,
+        Some(_) if float || bits > 32 => SharedAtomicForm::Emulated,
+        _ => SharedAtomicForm::Native,
+    }
+}
+
+/// Wavefronts of one atomic request of `bytes` per lane at `addrs` over the
+/// lanes in `active`.
+pub fn wavefronts(addrs: &Lanes, active: u32, bytes: u32, form: SharedAtomicForm) -> u32 {
+    let native = unshared_wavefronts(addrs, active, bytes);
+    match form {
+        SharedAtomicForm::Native => native,
+        SharedAtomicForm::CompareAndSwap | SharedAtomicForm::Emulated => 2 * native,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lanes(stride: i64) -> Lanes {
+        std::array::from_fn(|l| stride * l as i64)
+    }
+
+    /// `tests/hw/measured.json`, launch `shatom` (lines 658-667): per request
+    /// wavefronts of `ATOMS.ADD` (distinct words 1, stride 2 words 2,
+    /// stride 32 words 32), `ATOMS.CAST.SPIN` for `add.f32` 2,
+    /// `ATOMS.CAST.SPIN.64` for `add.u64` 4, `ATOMS.CAS` 2, `ATOMS.EXCH` at
+    /// stride 32 words 32, `ATOMS.MAX` on one word 32.
+    #[test]
+    fn shatom_matches_the_h100() {
+        let all = u32::MAX;
+        let rows: &[(&str, u32, bool, i64, u32)] = &[
+            ("add", 32, false, 4, 1),
+            ("add", 32, false, 8, 2),
+            ("add", 32, false, 128, 32),
+            ("add", 32, true, 4, 2),
+            ("add", 64, false, 8, 4),
+            ("cas", 32, false, 4, 2),
+            ("exch", 32, false, 128, 32),
+            ("max", 32, false, 0, 32),
+        ];
+        for &(op, bits, float, stride, want) in rows {
+            let form = shared_atomic_form(Some(op), bits, float);
+            assert_eq!(
+                wavefronts(&lanes(stride), all, bits / 8, form),
+                want,
+                "{op} {bits}-bit float {float} stride {stride}"
+            );
+        }
+        assert_eq!(
+            shared_atomic_form(Some("add"), 32, true),
+            SharedAtomicForm::Emulated
+        );
+        assert_eq!(
+            shared_atomic_form(Some("add"), 32, false),
+            SharedAtomicForm::Native
+        );
+    }
+}
