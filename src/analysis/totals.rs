@@ -1116,11 +1116,9 @@ fn record(
         Some(side) => {
             let (dst, lanes) = (side.dst, side.lanes);
             e.lanes += lanes.count_ones() as u64;
-            let src_ok = if side.zfill {
-                side.src_known == lanes
-            } else {
-                known == exec
-            };
+            // The wavefronts follow every executing lane's source address
+            // (zero-filling lanes included, `cost::async_copy`).
+            let src_ok = side.src_known == lanes;
             if side.dst_known == lanes && src_ok {
                 let (c, w) = super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes);
                 let w = if side.zfill {
