@@ -267,6 +267,7 @@ pub fn unpack(x: &Poly, k: u32, w: u32, facts: &SymFacts) -> Option<Poly> {
     Some(out)
 }
 
+/// `x >> k` (logical) by the rules of the module essay.
 pub fn shift_right(x: &Poly, k: u32, facts: &SymFacts) -> Option<Poly> {
     if k == 0 || k >= 63 {
         return None;
