@@ -261,7 +261,7 @@ fn shape_from_tests(maxntid: [u32; 3], tests: [Option<u32>; 3]) -> Option<[u32; 
     let z = tests[2].unwrap_or(1);
     let x = match tests[0] {
         Some(x) => x,
-        None if total % (y * z) == 0 => total / (y * z),
+        None if total.is_multiple_of(y * z) => total / (y * z),
         None => return None,
     };
     (x >= 1 && x * y * z <= total).then_some([x, y, z])
