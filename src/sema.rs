@@ -74,7 +74,7 @@ use crate::syntax::ast::{
     Body, Function, FunctionId, Ident, InitKind, InitValue, Instruction, ItemKind, Linkage, Module,
     Operand, OperandKind, StateSpace, StmtId, StmtKind, VarDecl,
 };
-use std::collections::HashMap;
+use crate::util::FastMap as HashMap;
 
 /// What a register name was declared as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -350,7 +350,7 @@ pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Di
     let mut syms = ModuleSymbols::default();
 
     // Module variables.
-    let mut first_var: HashMap<&'src str, (usize, bool)> = HashMap::new();
+    let mut first_var: HashMap<&'src str, (usize, bool)> = HashMap::default();
     for item in &module.items {
         let ItemKind::Var(decl) = &item.kind else {
             continue;
@@ -709,7 +709,7 @@ fn check_function<'src>(
         ..Default::default()
     };
     // Duplicate parameter names (returns and parameters share one scope).
-    let mut seen: HashMap<&str, Span> = HashMap::new();
+    let mut seen: HashMap<&str, Span> = HashMap::default();
     for p in f.returns.iter().chain(&f.params) {
         for d in &p.declarators {
             if let Some(&first) = seen.get(d.name.text) {
@@ -742,9 +742,9 @@ fn check_function<'src>(
         module,
         syms,
         diags,
-        undeclared: HashMap::new(),
-        any_scope_plain: HashMap::new(),
-        any_scope_ranges: HashMap::new(),
+        undeclared: HashMap::default(),
+        any_scope_plain: HashMap::default(),
+        any_scope_ranges: HashMap::default(),
         visible: Visible::default(),
         local_scope: Vec::new(),
     };
@@ -775,10 +775,10 @@ impl<'src> FnChecker<'_, 'src> {
     fn declare(&mut self, body: &Body<'src>) {
         // Name -> span of its first declaration, per scope (registers and
         // variables share the namespace).
-        let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::new();
+        let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::default();
         // Plain registers by each (prefix, index) split of their names, to
         // find those a later range declaration covers.
-        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> = HashMap::new();
+        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> = HashMap::default();
         for (id, stmt) in body.iter() {
             let StmtKind::Var(decl) = &stmt.kind else {
                 continue;
@@ -1329,7 +1329,7 @@ impl<'a, 'src> LabelCursor<'a, 'src> {
         }
         let mut c = LabelCursor {
             by_scope,
-            stacks: HashMap::new(),
+            stacks: HashMap::default(),
             open: Vec::new(),
             next: 1,
             _scopes: std::marker::PhantomData,
