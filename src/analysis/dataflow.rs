@@ -63,7 +63,14 @@
 //! and its alignment facts while its uniform part becomes unknown. Each join
 //! site can only move up a finite chain (`Undef` → polynomial → opaque +
 //! lanes → `Varying`, congruences along a divisor chain), and masks only gain
-//! bits, so the iteration terminates; it is nevertheless capped at
+//! bits, so the iteration terminates. A round applies only the blocks whose
+//! entry state changed since they were last applied (*dirty* blocks): a
+//! block applied to the same state under the same symbol facts does what it
+//! did before (its opaque sites exist, congruence and range joins are
+//! idempotent). The symbol facts are shared, so a round in which an existing
+//! symbol's congruence or range changed makes every block dirty for the next
+//! one; the rounds, their changes and the result are those of applying every
+//! block every round. The iteration is nevertheless capped at
 //! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
 //! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
