@@ -186,7 +186,17 @@ mod tests {
         for r in ["%pm0", "%pm7_64", "%envreg31"] {
             assert_eq!(special_value(r, None), Some(Special::OtherUniform), "{r}");
         }
-        for r in ["%pm8", "%envreg32", "%envreg01", "%r1", "%rd12", "%p3", "%", "%t", "%clock_lo"] {
+        for r in [
+            "%pm8",
+            "%envreg32",
+            "%envreg01",
+            "%r1",
+            "%rd12",
+            "%p3",
+            "%",
+            "%t",
+            "%clock_lo",
+        ] {
             assert!(!is_special_register(r), "{r}");
         }
     }

@@ -805,7 +805,8 @@ impl<'src> FnChecker<'_, 'src> {
         let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::default();
         // Plain registers by each (prefix, index) split of their names, to
         // find those a later range declaration covers.
-        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> = HashMap::default();
+        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> =
+            HashMap::default();
         for (id, stmt) in body.iter() {
             let StmtKind::Var(decl) = &stmt.kind else {
                 continue;
