@@ -25,6 +25,7 @@ fn access_at(
 ) -> Access {
     let start = file.text().find(needle).expect("instruction in fixture") as u32;
     Access {
+        unknown_cause: None,
         sass_offset: None,
         span: Span::new(start, start + needle.len() as u32),
         ptx: file.line_col(start),

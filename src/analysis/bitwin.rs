@@ -229,6 +229,44 @@ pub fn disjoint(x: &Poly, y: &Poly, facts: &SymFacts) -> Option<Poly> {
 }
 
 /// `x >> k` (logical) by the rules of the module essay.
+/// Part `k` of `w` bits of `x` (`mov.b64 {lo, hi}, x`): the parts of `x`
+/// below bit `k·w` drop out, those from bit `(k+1)·w` on are masked off,
+/// and the parts in between (which must start at or above bit `k·w`) are
+/// shifted down. The highest of them may be unbounded or negative: under
+/// the no-wrap assumption its value is what the `w`-bit register holds.
+/// `None` when a part straddles bit `k·w`.
+pub fn unpack(x: &Poly, k: u32, w: u32, facts: &SymFacts) -> Option<Poly> {
+    let lo = k.checked_mul(w)?;
+    let hi = lo.checked_add(w)?;
+    if w == 0 || lo >= 63 {
+        return None;
+    }
+    let mut out = Poly::default();
+    for p in parts(x, facts) {
+        if p.end.is_some_and(|e| e <= lo) && !p.signed {
+            continue;
+        }
+        if p.tz >= hi {
+            continue;
+        }
+        if p.tz < lo {
+            return None;
+        }
+        let div = 1i64 << lo;
+        let mut t = Vec::with_capacity(p.poly.terms().len());
+        for (m, c) in p.poly.terms() {
+            let lanes = c.to_lanes();
+            if lanes.iter().any(|v| v % div != 0) {
+                return None;
+            }
+            let q: Lanes = std::array::from_fn(|l| lanes[l] / div);
+            t.push((*m, Coef::lanes(q)));
+        }
+        out = out.add(&Poly::from_terms(t));
+    }
+    Some(out)
+}
+
 pub fn shift_right(x: &Poly, k: u32, facts: &SymFacts) -> Option<Poly> {
     if k == 0 || k >= 63 {
         return None;
@@ -294,6 +332,22 @@ mod tests {
         let p = parts(&triton_index(), &facts());
         let w: Vec<(u32, Option<u32>)> = p.iter().map(|p| (p.tz, p.end)).collect();
         assert_eq!(w, vec![(0, Some(5)), (5, Some(7)), (10, Some(41))]);
+    }
+
+    #[test]
+    fn unpacking_a_packed_pair_gives_its_halves() {
+        // {lo, hi} with lo an opaque value in [0, 2^32) and hi = lane + 128*u
+        // (u of unknown sign): Triton's epilogue packs and unpacks them.
+        let mut f = facts();
+        f.opaque_range = vec![Some((0, 0xffff_ffff)), None];
+        let lo = Poly::sym(Sym::Opaque(0));
+        let hi = iota().add(&Poly::sym(Sym::Opaque(1)).scale(128));
+        let packed = lo.add(&hi.scale(1 << 32));
+        assert_eq!(unpack(&packed, 1, 32, &f), Some(hi.clone()));
+        assert_eq!(unpack(&packed, 0, 32, &f), Some(lo.clone()));
+        // lo not known to fit its half: the halves cannot be told apart
+        f.opaque_range = vec![None, None];
+        assert_eq!(unpack(&packed, 1, 32, &f), None);
     }
 
     #[test]

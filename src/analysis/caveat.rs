@@ -79,6 +79,14 @@ pub enum Caveat {
         /// The `.maxntid` dimensions.
         dims: [u32; 3],
     },
+    /// The block shape comes from the kernel's tests of `%ntid` within
+    /// `.maxntid`'s thread count.
+    BlockFromTests {
+        /// The shape used.
+        dims: [u32; 3],
+        /// The `.maxntid` dimensions.
+        maxntid: [u32; 3],
+    },
     /// No block shape was known: a 1-D block of a multiple of 32 was assumed.
     BlockAssumed1D,
     /// The totals were scaled from a part of the grid (simulation budget).
@@ -211,6 +219,11 @@ impl fmt::Display for Caveat {
                 f,
                 "block shape taken from .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
                 dims[0], dims[1], dims[2]
+            ),
+            Caveat::BlockFromTests { dims, maxntid } => write!(
+                f,
+                "block shape {}x{}x{} inferred from the kernel's tests of %ntid within .maxntid {}x{}x{} (an upper bound); give --block for the real launch",
+                dims[0], dims[1], dims[2], maxntid[0], maxntid[1], maxntid[2]
             ),
             Caveat::BlockAssumed1D => f.write_str(
                 "no block shape known: assumed a 1-D block whose size is a multiple of 32",

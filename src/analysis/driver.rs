@@ -358,8 +358,10 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             bulk: extra.bulk,
             descriptors: extra.descriptors,
             facts: facts.get(&i).cloned().unwrap_or_default(),
+            unknown_cause: None,
         });
     }
+    unknown_causes(ir, &mut accesses);
 
     let totals = sim.as_ref().map(|s| {
         let mut t = launch_totals::kernel_totals(ir, s, &spaces);
@@ -403,6 +405,56 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         caveats,
         expect_tx: memops::expect_tx(ir, file),
         span: ir.name_span,
+    }
+}
+
+/// Names why each `unknown` access is unknown (`coverage::UnknownCause`);
+/// the SSA form and the dependence kinds are built only when one is.
+fn unknown_causes(ir: &Function<'_>, accesses: &mut [Access]) {
+    use super::coverage::{Dependences, UnknownCause};
+    if !accesses.iter().any(|a| a.pattern == Pattern::Unknown) {
+        return;
+    }
+    let mem_ops: Vec<usize> = ir
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| matches!(op.kind, OpKind::Mem { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let mut deps: Option<(Ssa, Dependences)> = None;
+    for (a, &i) in accesses.iter_mut().zip(&mem_ops) {
+        if a.pattern != Pattern::Unknown {
+            continue;
+        }
+        let OpKind::Mem { info, .. } = &ir.ops[i].kind else {
+            continue;
+        };
+        a.unknown_cause = Some(if info.kind == MemKind::TensorOperand {
+            UnknownCause::TensorOperand
+        } else if a.lane_pattern == figures::NEVER_EXECUTED {
+            UnknownCause::NeverExecuted
+        } else if a
+            .caveats
+            .iter()
+            .any(|c| matches!(c, Caveat::AddressInRange { data: false, .. }))
+        {
+            UnknownCause::InRange
+        } else {
+            let crate::ir::Src::Reg(r, _) = info.addr else {
+                continue;
+            };
+            let (ssa, d) = deps.get_or_insert_with(|| {
+                let cfg = Cfg::build(ir);
+                let ssa = Ssa::build(ir, &cfg);
+                let d = Dependences::build(ir, &cfg, &ssa);
+                (ssa, d)
+            });
+            match ssa.use_of(crate::ir::OpId(i as u32), r) {
+                Some(v) => d.cause(ir, v),
+                None => continue,
+            }
+        });
     }
 }
 

@@ -273,6 +273,9 @@ pub fn static_access(
     }
 }
 
+/// The lane pattern of an access no warp reaches.
+pub const NEVER_EXECUTED: &str = "never executed";
+
 /// The figures of one access combined over the block's warp classes.
 pub struct ClassFigures {
     /// Per-request figures (means weighted by warps; bounds over classes).
@@ -500,7 +503,7 @@ pub fn combine_classes(
             None,
             "predicated off in every lane".to_string(),
         ),
-        None => (Pattern::Unknown, None, "never executed".to_string()),
+        None => (Pattern::Unknown, None, NEVER_EXECUTED.to_string()),
     };
     let per_request = if wsum > 0.0 {
         PerRequest {

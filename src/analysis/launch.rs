@@ -8,7 +8,10 @@
 //! `Options::launch` (the command line), then the kernel's own `.reqntid`
 //! (a requirement: the launch must use it) and `.maxntid` (an upper bound that
 //! nvcc writes for `__launch_bounds__`: used when nothing else is known, with
-//! a caveat). Without any of them the block is *assumed* 1-D with a size that
+//! a caveat). `.maxntid` bounds the thread count only: when the kernel tests
+//! a dimension of `%ntid` for equality with one constant (`if (blockDim.y !=
+//! 6) return;`), the shape takes the tested values within that count
+//! (`.maxntid 192` and `%ntid.y == 6` give 32×6×1), with its own caveat. Without any of them the block is *assumed* 1-D with a size that
 //! is a multiple of 32 (`KernelAnalysis::block_assumed`).
 //!
 //! The block shape is validated here, once: [`resolve`] returns a
@@ -135,8 +138,16 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
     } else if let Some(b) = func.launch.maxntid {
         let block = BlockShape::known(b);
         let b = block.dims();
-        caveats.push(Caveat::BlockFromMaxntid { dims: b });
-        block
+        match shape_from_tests(b, ntid_tests(func)) {
+            Some(dims) if dims != b => {
+                caveats.push(Caveat::BlockFromTests { dims, maxntid: b });
+                BlockShape::Known(dims)
+            }
+            _ => {
+                caveats.push(Caveat::BlockFromMaxntid { dims: b });
+                block
+            }
+        }
     } else {
         caveats.push(Caveat::BlockAssumed1D);
         BlockShape::Assumed1D
@@ -173,6 +184,87 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
         params,
         caveats,
     }
+}
+
+/// The value each `%ntid` dimension is compared with for equality
+/// (`setp.eq`/`setp.ne` with a constant), when the kernel tests it against
+/// one value only: `if (blockDim.y != 6) return;` of a kernel whose
+/// `__launch_bounds__(192)` gave only the thread count. The register read of
+/// `%ntid` must have one definition (a `mov` or `cvt` of it).
+fn ntid_tests(func: &Function<'_>) -> [Option<u32>; 3] {
+    use crate::ir::alu::{AluOp, Cmp};
+    use crate::ir::{OpKind, Special, Src};
+    let mut defs: std::collections::HashMap<u32, (u32, Option<u8>)> = Default::default();
+    for op in &func.ops {
+        for d in op.kind.dsts() {
+            let e = defs.entry(d).or_insert((0, None));
+            e.0 += 1;
+            if let OpKind::Alu { alu, srcs, .. } = &op.kind {
+                if matches!(alu.op, AluOp::Mov | AluOp::Cvt(_)) {
+                    if let [Src::Special(Special::Ntid(k))] = srcs.as_slice() {
+                        e.1 = Some(*k);
+                    }
+                }
+            }
+        }
+    }
+    let dim_of = |s: &Src| match s {
+        Src::Special(Special::Ntid(k)) => Some(*k),
+        Src::Reg(r, 0) => match defs.get(r) {
+            Some(&(1, Some(k))) => Some(k),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut seen: [Option<Result<u32, ()>>; 3] = [None; 3];
+    for op in &func.ops {
+        let OpKind::Alu { alu, srcs, .. } = &op.kind else {
+            continue;
+        };
+        if !matches!(alu.op, AluOp::Setp(Cmp::Eq | Cmp::Ne, _)) {
+            continue;
+        }
+        let (d, c) = match srcs.as_slice() {
+            [a, Src::Imm(c), ..] | [Src::Imm(c), a, ..] => match dim_of(a) {
+                Some(d) => (d, *c),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let Some(slot) = seen.get_mut(d as usize) else {
+            continue;
+        };
+        let c = if (1..=1024).contains(&c) {
+            Ok(c as u32)
+        } else {
+            Err(())
+        };
+        *slot = match *slot {
+            None => Some(c),
+            Some(Ok(v)) if c == Ok(v) => Some(Ok(v)),
+            _ => Some(Err(())),
+        };
+    }
+    seen.map(|s| s.and_then(Result::ok))
+}
+
+/// A block shape within `.maxntid`'s thread count that agrees with the
+/// kernel's tests of `%ntid`: tested dimensions take the tested value, an
+/// untested `x` the rest of the thread count, untested `y`/`z` 1. `None`
+/// when nothing is tested or the values do not fit.
+fn shape_from_tests(maxntid: [u32; 3], tests: [Option<u32>; 3]) -> Option<[u32; 3]> {
+    if tests.iter().all(Option::is_none) {
+        return None;
+    }
+    let total: u32 = maxntid.iter().product();
+    let y = tests[1].unwrap_or(1);
+    let z = tests[2].unwrap_or(1);
+    let x = match tests[0] {
+        Some(x) => x,
+        None if total % (y * z) == 0 => total / (y * z),
+        None => return None,
+    };
+    (x >= 1 && x * y * z <= total).then_some([x, y, z])
 }
 
 /// A set of warps of the block whose lanes have the same thread-index offsets.
@@ -396,6 +488,30 @@ mod tests {
             (BlockShape::Known([32, 2, 1]), Some([9, 1, 1]))
         );
         assert_eq!(l.params, vec![None, Some(3)]);
+        // .maxntid gives only the thread count; the kernel tests %ntid.y
+        let tested = text.replace(".maxntid 128, 1, 1", ".maxntid 192").replace(
+            "\tret;",
+            "\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %ntid.y;\n\t\
+                 setp.ne.s32 %p1, %r1, 6;\n\t@%p1 bra DONE;\nDONE:\n\tret;",
+        );
+        let f3 = &crate::pipeline::lower_text(&tested)[0];
+        let l = resolve(f3, &Options::default());
+        assert_eq!(l.block, BlockShape::Known([32, 6, 1]));
+        assert_eq!(
+            l.caveats,
+            vec![Caveat::BlockFromTests {
+                dims: [32, 6, 1],
+                maxntid: [192, 1, 1]
+            }]
+        );
+        // tests that disagree, or do not fit the thread count, are not used
+        assert_eq!(
+            shape_from_tests([192, 1, 1], [None, Some(6), None]),
+            Some([32, 6, 1])
+        );
+        assert_eq!(shape_from_tests([192, 1, 1], [None, Some(7), None]), None);
+        assert_eq!(shape_from_tests([128, 1, 1], [Some(256), None, None]), None);
+        assert_eq!(shape_from_tests([128, 1, 1], [None; 3]), None);
         // no facts at all: an assumed 1-D block
         let bare = text.replace(".maxntid 128, 1, 1\n", "");
         let f2 = &crate::pipeline::lower_text(&bare)[0];

@@ -72,6 +72,7 @@ pub mod bitwin;
 pub mod bounds;
 pub mod caveat;
 pub mod cost;
+pub mod coverage;
 pub mod crosslane;
 pub mod dataflow;
 pub mod descriptor;

@@ -437,6 +437,9 @@ pub struct Access {
     /// instruction without reading the PTX text.
     #[serde(skip)]
     pub facts: InstrFacts,
+    /// Why the pattern is `unknown`, when it is (see `analysis::coverage`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown_cause: Option<super::coverage::UnknownCause>,
     /// SASS input: the instruction's byte offset in its function (the
     /// `/*0120*/` of the listing, the address Nsight Compute shows).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -470,6 +473,7 @@ impl Default for Access {
             bulk: None,
             descriptors: Vec::new(),
             facts: InstrFacts::default(),
+            unknown_cause: None,
             sass_offset: None,
         }
     }

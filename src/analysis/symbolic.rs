@@ -28,7 +28,13 @@
 //! * `szext.u32 a, b` and `bfe.u32 a, pos, len` with constants: a mask, or a
 //!   shift and a mask.
 //! * `mov.bN d, {p0, p1}`: `p0 + p1 · 2^w` (parts assumed in range, as the
-//!   no-wrap assumption of the domain says).
+//!   no-wrap assumption of the domain says). A uniform part whose range is
+//!   not known to fit its `w` bits (an opaque value that may be negative)
+//!   is the register's bits all the same: it becomes a fresh opaque value
+//!   in `[0, 2^w)`, so that the other parts can be unpacked again.
+//! * `mov.bN {d0, d1}, s`: part `k` is `bitwin::unpack` — the parts of `s`'s
+//!   bit windows below bit `k·w` drop out, those from `(k+1)·w` on are
+//!   masked off, the rest shift down (Triton's `{lo, hi}` round trip).
 //! * `mul.hi.u32 x, M`: when `M·d = 2^(32+s) + e` with `e ≤ 1` for some `d ≥
 //!   2`, `mulhi(x, M) = ⌊2^s·x / d⌋` for every 32-bit `x` (the error term
 //!   `e·x / 2^32` is below 1 and cannot cross a multiple of `d`), so the
@@ -191,10 +197,35 @@ pub fn eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Valu
                 if sh >= 64 {
                     return None;
                 }
-                let part = rw.op_ty(AluOp::Shl, t64, &[p.clone(), Value::constant(sh)]);
+                // A uniform part is a w-bit register's bits, in [0, 2^w): when
+                // its polynomial is not known to be (an opaque value that may
+                // be negative or wide), it becomes a fresh opaque value of
+                // that range, so that unpacking the other parts can split
+                // the sum again (Triton packs `{lo, hi}` and unpacks `hi`).
+                let mut p = p.clone();
+                if w < 64 && p.is_uniform() {
+                    if let Some(poly) = p.as_poly().filter(|q| q.as_const().is_none()) {
+                        let fits = super::bitwin::parts(poly, rw.ctx.facts())
+                            .iter()
+                            .all(|q| !q.signed && q.end.is_some_and(|e| e as i64 <= w));
+                        if !fits {
+                            let s = rw.ctx.opaque(900 + k as u32, super::domain::Cong::TOP);
+                            rw.ctx.bound(s, 0, mask_of(w));
+                            p = Value::poly(Poly::sym(s));
+                        }
+                    }
+                }
+                let part = rw.op_ty(AluOp::Shl, t64, &[p, Value::constant(sh)]);
                 acc = rw.op_ty(AluOp::Add, t64, &[acc, part]);
             }
             (!gave_up(&acc)).then_some(acc)
+        }
+        // Part `k` of `w` bits: the halves of a packed `lo + (hi << 32)`
+        // come back as `lo` and `hi` when the parts of the sum's bit
+        // windows fall on either side (`bitwin::unpack`).
+        AluOp::Unpack(k, w) => {
+            let x = args.first()?.as_poly()?;
+            super::bitwin::unpack(x, k as u32, w as u32, rw.ctx.facts()).map(Value::poly)
         }
         AluOp::Mul(MulMode::Hi) if alu.ty.bits == 32 => {
             let (x, m) = match (konst(args.first()), konst(args.get(1))) {

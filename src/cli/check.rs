@@ -19,6 +19,7 @@ use super::ExitCode;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use warpscope::analysis::coverage::Coverage;
 use warpscope::config::{Config, ConfigError, ResolveError, Resolver};
 use warpscope::lints::{check_file, CheckResult, Level};
 use warpscope::output::{
@@ -90,6 +91,11 @@ pub struct CheckArgs {
     /// nothing else and exit 0.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Print a coverage table instead of the findings: how many memory
+    /// accesses got each pattern per space, and why the `unknown` ones are
+    /// unknown (`--format json`: the same as JSON).
+    #[arg(long, conflicts_with_all = ["write_baseline", "baseline"])]
+    pub coverage: bool,
     /// No progress bar (it is only shown on a terminal, for more than one file).
     #[arg(short, long)]
     pub quiet: bool,
@@ -187,6 +193,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let mut errors = false;
     let mut in_baseline = 0usize;
+    let mut coverage = a.coverage.then(Coverage::default);
 
     let outcome = super::stream::ordered(
         &paths,
@@ -231,6 +238,13 @@ pub fn run(a: CheckArgs) -> ExitCode {
         },
         |path, checked| -> Result<(), Stop> {
             for mut c in checked.map_err(Stop::Usage)? {
+                if let Some(cov) = &mut coverage {
+                    cov.files += 1;
+                    for k in &c.result.analysis.kernels {
+                        cov.add_kernel(k);
+                    }
+                    continue;
+                }
                 if let Some(b) = &baseline {
                     in_baseline += b.filter(&c.input.file, &mut c.result);
                 }
@@ -267,6 +281,22 @@ pub fn run(a: CheckArgs) -> ExitCode {
         }
         Err(Stop::Output(e)) => return fail(format!("writing the output: {e}")),
     }
+    if let Some(cov) = &coverage {
+        let text = if a.format == Format::Json {
+            serde_json::to_string_pretty(cov).unwrap_or_default() + "\n"
+        } else {
+            render_coverage(cov)
+        };
+        if let Err(e) = stdout
+            .write_all(text.as_bytes())
+            .and_then(|_| stdout.flush())
+        {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                return fail(format!("writing the output: {e}"));
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     if let (Some(rec), Some(path)) = (&recorded, &a.write_baseline) {
         if let Err(e) = std::fs::write(path, rec.to_json()) {
             return fail(format!("{}: {e}", path.display()));
@@ -301,9 +331,117 @@ pub fn run(a: CheckArgs) -> ExitCode {
     }
 }
 
+/// `1,234,567`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The coverage tally as text tables.
+fn render_coverage(c: &Coverage) -> String {
+    use std::fmt::Write as _;
+    const PATTERNS: [&str; 7] = [
+        "coalesced",
+        "broadcast",
+        "strided",
+        "misaligned",
+        "irregular",
+        "random",
+        "unknown",
+    ];
+    let mut out = String::new();
+    let all: u64 = c.patterns.keys().map(|s| c.total(s)).sum();
+    let _ = writeln!(
+        out,
+        "coverage: {} files, {} kernels, {} memory accesses\n",
+        thousands(c.files),
+        thousands(c.kernels),
+        thousands(all)
+    );
+    let _ = write!(out, "{:<9} {:>10}", "space", "accesses");
+    for p in PATTERNS {
+        let _ = write!(out, " {p:>10}");
+    }
+    let _ = writeln!(out, " {:>9}", "unknown %");
+    for (space, m) in &c.patterns {
+        let total = c.total(space);
+        let _ = write!(out, "{space:<9} {:>10}", thousands(total));
+        for p in PATTERNS {
+            let _ = write!(out, " {:>10}", thousands(m.get(p).copied().unwrap_or(0)));
+        }
+        let pct = 100.0 * c.unknown_in(space) as f64 / total.max(1) as f64;
+        let _ = writeln!(out, " {pct:>8.1}%");
+    }
+    if c.unknown.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "\nunknown accesses by cause:");
+    let mut causes: Vec<&String> = c.unknown.values().flat_map(|m| m.keys()).collect();
+    causes.sort();
+    causes.dedup();
+    for cause in causes {
+        let _ = write!(out, "  {cause:<28}");
+        for (space, m) in &c.unknown {
+            if let Some(n) = m.get(cause) {
+                let _ = write!(out, " {space} {}", thousands(*n));
+            }
+        }
+        let _ = writeln!(out);
+    }
+    if !c.opcodes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nunmodelled instructions unknown addresses depend on:"
+        );
+        let mut ops: Vec<(&String, &u64)> = c.opcodes.iter().collect();
+        ops.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (op, n) in ops.into_iter().take(12) {
+            let _ = writeln!(out, "  {op:<28} {}", thousands(*n));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::ColorChoice;
+
+    #[test]
+    fn coverage_tables_show_patterns_and_causes() {
+        use warpscope::analysis::coverage::{Coverage, UnknownCause};
+        use warpscope::{Access, Pattern, Space};
+        let mut c = Coverage {
+            files: 1,
+            ..Default::default()
+        };
+        for (pattern, cause) in [
+            (Pattern::Coalesced, None),
+            (Pattern::Unknown, Some(UnknownCause::Call)),
+        ] {
+            c.add_access(&Access {
+                space: Space::Global,
+                pattern,
+                unknown_cause: cause,
+                ..Default::default()
+            });
+        }
+        let t = super::render_coverage(&c);
+        assert!(
+            t.starts_with("coverage: 1 files, 0 kernels, 2 memory accesses"),
+            "{t}"
+        );
+        assert!(t.contains("global             2          1"), "{t}");
+        assert!(t.contains("50.0%"), "{t}");
+        assert!(t.contains("call not followed            global 1"), "{t}");
+        assert_eq!(super::thousands(1234567), "1,234,567");
+    }
 
     #[test]
     fn auto_colour_needs_a_terminal_and_no_no_color() {

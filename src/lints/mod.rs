@@ -565,6 +565,7 @@ pub(crate) mod testing {
     ) -> Access {
         let start = text.find(needle).expect("needle in text") as u32;
         Access {
+            unknown_cause: None,
             sass_offset: None,
             span: Span::new(start, start + needle.len() as u32),
             ptx: LineCol { line: 1, column: 1 },

@@ -646,6 +646,7 @@ mod tests {
     /// about the rendering.)
     fn strided_store() -> (KernelAnalysis, Access) {
         let a = Access {
+            unknown_cause: None,
             sass_offset: None,
             span: Span::new(10, 40),
             ptx: LineCol {

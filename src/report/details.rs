@@ -1,10 +1,11 @@
 //! One-line descriptions of what an access carries beside its per-request
 //! figures: the shared side of a `cp.async`, the matrices of an
 //! `ldmatrix`/`stmatrix`, a bulk copy's bytes and a `wgmma` operand's
-//! decoded descriptor. `warpscope report` prints them under the access table
+//! decoded descriptor, and why an `unknown` access is unknown. `warpscope report` prints them under the access table
 //! and the language server's hover shows them as rows; both take the text
 //! from here.
 
+use crate::analysis::coverage::UnknownCause;
 use crate::analysis::model::{Access, BulkFacts, MatrixDescriptor, MatrixFacts, MemKind};
 
 fn num(x: f64) -> String {
@@ -102,6 +103,11 @@ pub fn access_details(a: &Access) -> Vec<String> {
         out.push(bulk(b));
     }
     out.extend(a.descriptors.iter().map(descriptor));
+    if let Some(c) = &a.unknown_cause {
+        if !matches!(c, UnknownCause::TensorOperand | UnknownCause::NeverExecuted) {
+            out.push(format!("unknown: {c}"));
+        }
+    }
     if let (Some(off), Some(all)) = (a.predicated_off_requests, a.requests) {
         out.push(format!(
             "{off} of {all} requests run with the guard off in every lane (no sectors)"

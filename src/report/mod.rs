@@ -548,6 +548,10 @@ pub struct AccessRow {
     /// What kind of memory operation (absent when `plain`).
     #[serde(skip_serializing_if = "crate::analysis::MemKind::is_plain")]
     pub kind: crate::analysis::MemKind,
+    /// Why the pattern is `unknown` (absent otherwise): the cause's category,
+    /// and the opcode for `opcode not modelled: …` (`analysis::coverage`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown_cause: Option<crate::analysis::coverage::UnknownCause>,
     /// What the access carries beside its figures ([`access_details`]):
     /// the shared side of a `cp.async`, the matrices of an `ldmatrix`, a
     /// bulk copy's bytes, a `wgmma` descriptor.
@@ -661,6 +665,7 @@ impl AccessRow {
             caveats: access.caveats.iter().map(ToString::to_string).collect(),
             empty_requests: access.empty_requests,
             kind: access.kind,
+            unknown_cause: access.unknown_cause.clone(),
             details: access_details(access),
         }
     }

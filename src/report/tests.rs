@@ -17,6 +17,7 @@ fn access(
 ) -> Access {
     let (l1_lines, sectors, ideal_sectors, active_lanes) = per_request;
     Access {
+        unknown_cause: None,
         sass_offset: None,
         span: Span::default(),
         ptx: LineCol { line, column: 2 },
