@@ -67,9 +67,15 @@ run() {
     mkdir -p "$root/fuzz/artifacts/$t"
     # One process, one core; inputs up to 64 KiB (the binary reader up to
     # 256 KiB); a run slower than 10 s is a hang; 2 GiB of RSS is a leak.
-    "$bin" "$root/fuzz/corpus/$t" -runs="$runs" -max_len="$(max_len "$t")" -timeout=10 \
+    "$bin" "$root/fuzz/corpus/$t" -runs="$runs" -max_len="$(max_len "$t")" -timeout="$timeout" \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$root/fuzz/artifacts/$t/"
 }
+
+# A run slower than this is a hang. The launch simulation may run up to
+# 3,000,000 warp instructions per kernel (analysis::totals::DEFAULT_BUDGET),
+# which a file of several looping kernels reaches in a few seconds of this
+# instrumented build with debug assertions: 30 s, not libFuzzer's usual 10 s.
+timeout="${FUZZ_TIMEOUT:-30}"
 
 max_len() {
     local m=65536
@@ -89,7 +95,7 @@ par() {
     local pids=() j
     for ((j = 0; j < jobs; j++)); do
         "$bin" "$root/fuzz/corpus/$t" -max_total_time="$secs" -max_len="$(max_len "$t")" \
-            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -seed=$((j + 1)) \
+            -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 -seed=$((j + 1)) \
             -artifact_prefix="$root/fuzz/artifacts/$t/" >"$root/fuzz/logs/$t.$j.log" 2>&1 &
         pids+=($!)
     done

@@ -76,8 +76,34 @@ pub const SPECIAL_REGISTERS: &[SpecialRegister] = &[
     sreg("%current_graph_exec", Lanes::Uniform),
 ];
 
+/// The two letters after `%` of every special register name (the fixed
+/// names of [`SPECIAL_REGISTERS`] and the indexed families), a filter
+/// [`special_register`] applies first.
+const SPECIAL_PREFIXES: [[u8; 2]; SPECIAL_REGISTERS.len() + 2] = {
+    // `%pm0`..`%pm7`, `%pm0_64`.., `%envreg0`..: see `special_register`
+    let mut all = [[b'p', b'm']; SPECIAL_REGISTERS.len() + 2];
+    all[1] = [b'e', b'n'];
+    let mut i = 0;
+    while i < SPECIAL_REGISTERS.len() {
+        let n = SPECIAL_REGISTERS[i].name.as_bytes();
+        all[i + 2] = [n[1], n[2]];
+        i += 1;
+    }
+    all
+};
+
 /// The special register called `name` (without its component), if any.
 pub fn special_register(name: &str) -> Option<SpecialRegister> {
+    // Most operands are ordinary registers (`%r12`, `%rd3`, `%f1`): reject
+    // them by their first two letters before comparing names.
+    let b = name.as_bytes();
+    let key = match b {
+        [b'%', x, y, ..] => [*x, *y],
+        _ => return None,
+    };
+    if !SPECIAL_PREFIXES.contains(&key) {
+        return None;
+    }
     if let Some(r) = SPECIAL_REGISTERS.iter().find(|r| r.name == name) {
         return Some(*r);
     }
@@ -160,7 +186,17 @@ mod tests {
         for r in ["%pm0", "%pm7_64", "%envreg31"] {
             assert_eq!(special_value(r, None), Some(Special::OtherUniform), "{r}");
         }
-        for r in ["%pm8", "%envreg32", "%envreg01", "%r1", "%clock_lo"] {
+        for r in [
+            "%pm8",
+            "%envreg32",
+            "%envreg01",
+            "%r1",
+            "%rd12",
+            "%p3",
+            "%",
+            "%t",
+            "%clock_lo",
+        ] {
             assert!(!is_special_register(r), "{r}");
         }
     }

@@ -53,7 +53,7 @@ pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
         return crate::sass::analyze(file, opts);
     }
     let (module, mut diagnostics) = crate::syntax::parse_file(file);
-    let (symbols, sema_diags) = crate::sema::check_module(&module);
+    let (symbols, sema_diags) = crate::sema::check_module_without_resolutions(&module);
     diagnostics.extend(sema_diags);
     let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
     Analysis {

@@ -74,7 +74,7 @@ use crate::syntax::ast::{
     Body, Function, FunctionId, Ident, InitKind, InitValue, Instruction, ItemKind, Linkage, Module,
     Operand, OperandKind, StateSpace, StmtId, StmtKind, VarDecl,
 };
-use std::collections::HashMap;
+use crate::util::FastMap as HashMap;
 
 /// What a register name was declared as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,11 +346,29 @@ pub use crate::isa::is_special_register;
 
 /// Builds the symbol tables of a module and reports what does not resolve.
 pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
+    check_module_with(module, true)
+}
+
+/// [`check_module`] without the resolution of each name in function bodies
+/// ([`FunctionSymbols::resolutions`] and the lookups by offset stay empty
+/// for them): the same diagnostics, scopes and declarations, for callers
+/// that only analyse (`check`, `report`). The table is one entry per name
+/// used, several times the size of the body's text.
+pub fn check_module_without_resolutions<'src>(
+    module: &Module<'src>,
+) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
+    check_module_with(module, false)
+}
+
+fn check_module_with<'src>(
+    module: &Module<'src>,
+    resolutions: bool,
+) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut syms = ModuleSymbols::default();
 
     // Module variables.
-    let mut first_var: HashMap<&'src str, (usize, bool)> = HashMap::new();
+    let mut first_var: HashMap<&'src str, (usize, bool)> = HashMap::default();
     for item in &module.items {
         let ItemKind::Var(decl) = &item.kind else {
             continue;
@@ -462,7 +480,12 @@ pub fn check_module<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Di
     syms.function_extents = module.functions.iter().map(|f| f.span).collect();
     let mut functions = Vec::with_capacity(module.functions.len());
     for id in module.function_ids() {
-        functions.push(check_function(module.function(id), &syms, &mut diags));
+        functions.push(check_function(
+            module.function(id),
+            &syms,
+            &mut diags,
+            resolutions,
+        ));
     }
     syms.functions = functions;
     diags.sort_by_key(|d| {
@@ -696,12 +719,15 @@ struct FnChecker<'a, 'src> {
     visible: Visible<'src>,
     /// The scope of each body variable.
     local_scope: Vec<ScopeId>,
+    /// Whether resolutions are recorded.
+    keep_resolutions: bool,
 }
 
 fn check_function<'src>(
     f: &Function<'src>,
     module: &ModuleSymbols<'src>,
     diags: &mut Vec<Diagnostic>,
+    keep_resolutions: bool,
 ) -> FunctionSymbols<'src> {
     let mut syms = FunctionSymbols {
         params: f.params.clone(),
@@ -709,7 +735,7 @@ fn check_function<'src>(
         ..Default::default()
     };
     // Duplicate parameter names (returns and parameters share one scope).
-    let mut seen: HashMap<&str, Span> = HashMap::new();
+    let mut seen: HashMap<&str, Span> = HashMap::default();
     for p in f.returns.iter().chain(&f.params) {
         for d in &p.declarators {
             if let Some(&first) = seen.get(d.name.text) {
@@ -742,11 +768,12 @@ fn check_function<'src>(
         module,
         syms,
         diags,
-        undeclared: HashMap::new(),
-        any_scope_plain: HashMap::new(),
-        any_scope_ranges: HashMap::new(),
+        undeclared: HashMap::default(),
+        any_scope_plain: HashMap::default(),
+        any_scope_ranges: HashMap::default(),
         visible: Visible::default(),
         local_scope: Vec::new(),
+        keep_resolutions,
     };
     c.declare(body);
     c.resolve_body(body);
@@ -775,10 +802,11 @@ impl<'src> FnChecker<'_, 'src> {
     fn declare(&mut self, body: &Body<'src>) {
         // Name -> span of its first declaration, per scope (registers and
         // variables share the namespace).
-        let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::new();
+        let mut names: HashMap<(ScopeId, &'src str), Span> = HashMap::default();
         // Plain registers by each (prefix, index) split of their names, to
         // find those a later range declaration covers.
-        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> = HashMap::new();
+        let mut plain_by_prefix: HashMap<(ScopeId, &'src str), Vec<(u64, Span)>> =
+            HashMap::default();
         for (id, stmt) in body.iter() {
             let StmtKind::Var(decl) = &stmt.kind else {
                 continue;
@@ -983,6 +1011,9 @@ impl<'src> FnChecker<'_, 'src> {
     }
 
     fn record(&mut self, span: Span, def: Def, decl_span: Span) {
+        if !self.keep_resolutions {
+            return;
+        }
         self.syms
             .resolutions
             .push((span, Resolved { def, decl_span }));
@@ -1329,7 +1360,7 @@ impl<'a, 'src> LabelCursor<'a, 'src> {
         }
         let mut c = LabelCursor {
             by_scope,
-            stacks: HashMap::new(),
+            stacks: HashMap::default(),
             open: Vec::new(),
             next: 1,
             _scopes: std::marker::PhantomData,
@@ -1403,6 +1434,30 @@ mod tests {
 
     fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
         d.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn without_resolutions_the_diagnostics_and_scopes_are_the_same() {
+        let text = src(
+            ".global .u32 g;",
+            ".reg .b32 %r<3>;\n{\n.reg .b32 %q;\nmov.u32 %q, %r1;\n}\nmov.u32 %r2, %nope;\n$L: ld.global.u32 %r1, [g];\nbra $L;",
+        );
+        let (m, full, d1) = check(&text);
+        let (lite, d2) = check_module_without_resolutions(&m);
+        assert_eq!(codes(&d1), codes(&d2));
+        assert_eq!(
+            d1.iter().map(|d| d.span()).collect::<Vec<_>>(),
+            d2.iter().map(|d| d.span()).collect::<Vec<_>>()
+        );
+        let k = last_fn(&m);
+        let (f, l) = (full.function(k), lite.function(k));
+        assert!(!f.resolutions().is_empty());
+        assert!(l.resolutions().is_empty());
+        assert_eq!(f.registers().len(), l.registers().len());
+        assert_eq!(f.scopes().len(), l.scopes().len());
+        let at = word(&text, "%r1", 1).start;
+        assert!(f.definition_at(at).is_some());
+        assert!(l.definition_at(at).is_none());
     }
 
     fn last_fn(m: &Module<'_>) -> FunctionId {

@@ -228,7 +228,6 @@ pub fn disjoint(x: &Poly, y: &Poly, facts: &SymFacts) -> Option<Poly> {
     (mx & my == 0).then(|| x.add(y))
 }
 
-/// `x >> k` (logical) by the rules of the module essay.
 /// Part `k` of `w` bits of `x` (`mov.b64 {lo, hi}, x`): the parts of `x`
 /// below bit `k·w` drop out, those from bit `(k+1)·w` on are masked off,
 /// and the parts in between (which must start at or above bit `k·w`) are

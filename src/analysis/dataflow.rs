@@ -63,7 +63,14 @@
 //! and its alignment facts while its uniform part becomes unknown. Each join
 //! site can only move up a finite chain (`Undef` → polynomial → opaque +
 //! lanes → `Varying`, congruences along a divisor chain), and masks only gain
-//! bits, so the iteration terminates; it is nevertheless capped at
+//! bits, so the iteration terminates. A round applies only the blocks whose
+//! entry state changed since they were last applied (*dirty* blocks): a
+//! block applied to the same state under the same symbol facts does what it
+//! did before (its opaque sites exist, congruence and range joins are
+//! idempotent). The symbol facts are shared, so a round in which an existing
+//! symbol's congruence or range changed makes every block dirty for the next
+//! one; the rounds, their changes and the result are those of applying every
+//! block every round. The iteration is nevertheless capped at
 //! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
 //! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
@@ -158,6 +165,10 @@ struct Engine<'a, 'src> {
     cur_stmt: u32,
     probe: Option<(u32, u32)>,
     probed: Option<(Value, u32)>,
+    /// Set when a symbol's facts (an opaque symbol's congruence or range)
+    /// changed after the symbol was created: blocks applied before may have
+    /// read the old facts (see the fixpoint's dirty blocks).
+    facts_changed: bool,
 }
 
 impl Engine<'_, '_> {
@@ -191,6 +202,32 @@ impl Engine<'_, '_> {
     fn uniform_opaque(&mut self, slot: u32) -> Value {
         let s = self.cur_stmt;
         Value::poly(Poly::sym(self.site(1, s, slot + 100, Some(Cong::TOP))))
+    }
+
+    /// [`join`] at the join site `key` (its opaque symbol is allocated on
+    /// first use), noting in `facts_changed` when the site's congruence
+    /// changes after the site was created.
+    fn join_at(&mut self, a: &Value, b: &Value, key: (u8, u32, u32)) -> Value {
+        let mut facts = std::mem::take(&mut self.facts);
+        let sites = &mut self.sites;
+        let mut seen: Option<(u32, Option<Cong>)> = None;
+        let j = join(a, b, &mut facts, &mut |f| {
+            let n = f.opaque.len() as u32;
+            let id = *sites.entry(key).or_insert(n);
+            if id == n {
+                f.opaque.push(None);
+            } else {
+                seen = Some((id, f.opaque.get(id as usize).copied().flatten()));
+            }
+            Sym::Opaque(id)
+        });
+        if let Some((id, before)) = seen {
+            if facts.opaque.get(id as usize).copied().flatten() != before {
+                self.facts_changed = true;
+            }
+        }
+        self.facts = facts;
+        j
     }
 
     fn src(&mut self, st: &[Value], s: &Src) -> Value {
@@ -288,18 +325,8 @@ impl Engine<'_, '_> {
                 *slot = Value::poly(Poly::lanes(m));
                 return;
             }
-            let stmt = self.cur_stmt;
-            let mut facts = std::mem::take(&mut self.facts);
-            let j = join(&old, &v, &mut facts, &mut |f| {
-                let n = f.opaque.len() as u32;
-                let id = *self.sites.entry((2, stmt, dst)).or_insert(n);
-                if id == n {
-                    f.opaque.push(None);
-                }
-                Sym::Opaque(id)
-            });
-            self.facts = facts;
-            st[si] = j;
+            let key = (2, self.cur_stmt, dst);
+            st[si] = self.join_at(&old, &v, key);
         }
     }
 
@@ -527,7 +554,11 @@ impl OpaqueSource for Engine<'_, '_> {
         let sym = self.site(0, s, slot, Some(cong));
         if let Sym::Opaque(id) = sym {
             if let Some(c) = self.facts.opaque.get_mut(id as usize) {
-                *c = Some(c.map(|old| old.join(cong)).unwrap_or(cong));
+                let new = Some(c.map(|old| old.join(cong)).unwrap_or(cong));
+                if *c != new {
+                    *c = new;
+                    self.facts_changed = true;
+                }
             }
         }
         sym
@@ -542,10 +573,14 @@ impl OpaqueSource for Engine<'_, '_> {
             self.facts.opaque_range.resize(i + 1, None);
         }
         let slot = &mut self.facts.opaque_range[i];
-        *slot = Some(match *slot {
+        let new = Some(match *slot {
             Some((a, b)) => (a.min(lo), b.max(hi)),
             None => (lo, hi),
         });
+        if *slot != new {
+            *slot = new;
+            self.facts_changed = true;
+        }
     }
 }
 
@@ -623,6 +658,7 @@ pub fn analyze_class_with_probe(
         cur_stmt: 0,
         probe,
         probed: None,
+        facts_changed: false,
     };
     let nblocks = cfg.blocks().len();
     // Block entry states hold only the slots live at the block's entry
@@ -646,12 +682,23 @@ pub fn analyze_class_with_probe(
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
     let mut gave_up = false;
     let mut round = 0;
+    // Blocks whose entry state changed since they were last applied. A block
+    // applied again to the same entry state under the same symbol facts
+    // does exactly what it did the last time (its sites already exist, its
+    // congruence and range joins are idempotent), so a round applies only
+    // these. The facts are shared by every block: a round that changed them
+    // makes every block dirty for the next one, as if each were applied.
+    let mut dirty = vec![true; nblocks];
     loop {
         let mut changed = false;
+        eng.facts_changed = false;
         for &b in &rpo {
             let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
             };
+            if !std::mem::replace(&mut dirty[b.index()], false) {
+                continue;
+            }
             let mask = *mask;
             load(&mut work, b.index(), vals);
             let edges = eng.block(cfg, b, &mut work, mask, None);
@@ -665,36 +712,32 @@ pub fn analyze_class_with_probe(
                         let vals = live[i].iter().map(|&sl| work[sl as usize].clone());
                         entry[i] = Some((vals.collect(), m));
                         changed = true;
+                        dirty[i] = true;
                     }
                     Some((cur, cm)) => {
                         if *cm | m != *cm {
                             *cm |= m;
                             changed = true;
+                            dirty[i] = true;
                         }
                         for (&sl, c) in live[i].iter().zip(cur.iter_mut()) {
                             let out = &work[sl as usize];
                             if same(c, out) {
                                 continue;
                             }
-                            let mut facts = std::mem::take(&mut eng.facts);
-                            let sites = &mut eng.sites;
-                            let j = join(c, out, &mut facts, &mut |f| {
-                                let n = f.opaque.len() as u32;
-                                let id = *sites.entry((3, i as u32, sl)).or_insert(n);
-                                if id == n {
-                                    f.opaque.push(None);
-                                }
-                                Sym::Opaque(id)
-                            });
-                            eng.facts = facts;
+                            let j = eng.join_at(c, out, (3, i as u32, sl));
                             if !same(&j, c) {
                                 *c = j;
                                 changed = true;
+                                dirty[i] = true;
                             }
                         }
                     }
                 }
             }
+        }
+        if eng.facts_changed {
+            dirty.iter_mut().for_each(|d| *d = true);
         }
         round += 1;
         if !changed {

@@ -90,6 +90,58 @@ pub fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     s
 }
 
+/// What [`residue_figures`] computes from: exact lane offsets, active lanes,
+/// access size, the base's residues modulo 128, whether wavefronts are wanted.
+type ResidueKey = (domain::Lanes, u32, u32, Vec<i64>, bool);
+
+/// Entries [`residue_figures`] keeps per thread before it starts over.
+const RESIDUE_MEMO_LIMIT: usize = 4096;
+
+thread_local! {
+    /// Unrolled code repeats the same lane offsets access after access (and
+    /// warp class after warp class): their costs over every alignment are
+    /// computed once per thread (bounded: cleared when full).
+    static RESIDUE_MEMO: std::cell::RefCell<crate::util::FastMap<ResidueKey, (CostRange, f64)>> =
+        std::cell::RefCell::default();
+}
+
+/// Lines and sectors of lane offsets `dl` over every base residue, and the
+/// mean shared-memory wavefronts when `want_wavefronts` (else 0). A pure
+/// function of its arguments, memoised.
+fn residue_figures(
+    residues: &[i64],
+    dl: &domain::Lanes,
+    mask: u32,
+    bytes: u32,
+    want_wavefronts: bool,
+) -> (CostRange, f64) {
+    let key: ResidueKey = (*dl, mask, bytes, residues.to_vec(), want_wavefronts);
+    if let Some(hit) = RESIDUE_MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return hit;
+    }
+    let cost = cost_over_residues(residues, dl, mask, bytes);
+    let wf = if !want_wavefronts {
+        0.0
+    } else {
+        residues
+            .iter()
+            .map(|&r| {
+                let a: domain::Lanes = std::array::from_fn(|l| dl[l].wrapping_add(r));
+                cost::shared_wavefronts(&a, mask, bytes) as f64
+            })
+            .sum::<f64>()
+            / residues.len().max(1) as f64
+    };
+    RESIDUE_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= RESIDUE_MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(key, (cost, wf));
+    });
+    (cost, wf)
+}
+
 /// The figures of one access for one warp class (`None` when no lane is active).
 pub fn static_access(
     fact: &dataflow::AccessFact,
@@ -126,7 +178,7 @@ pub fn static_access(
                     let cong = facts.poly_cong(&u);
                     let first = mask.trailing_zeros() as usize;
                     let residues = aligned_residues(cong, dl[first.min(31)], bytes);
-                    let cost = cost_over_residues(&residues, &dl, mask, bytes);
+                    let (cost, wf) = residue_figures(&residues, &dl, mask, bytes, want_wavefronts);
                     if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(Caveat::BaseAddressModulo {
                             modulus: 128 / residues.len(),
@@ -137,19 +189,6 @@ pub fn static_access(
                     }
                     let (pattern, stride) =
                         cost::classify(&dl, mask, bytes, cost.sectors_min, ideal);
-                    let wf = if !want_wavefronts {
-                        0.0
-                    } else {
-                        residues
-                            .iter()
-                            .map(|&r| {
-                                let a: domain::Lanes =
-                                    std::array::from_fn(|l| dl[l].wrapping_add(r));
-                                cost::shared_wavefronts(&a, mask, bytes) as f64
-                            })
-                            .sum::<f64>()
-                            / residues.len().max(1) as f64
-                    };
                     Some(StaticAccess {
                         wavefronts: want_wavefronts.then_some(wf),
                         pattern,

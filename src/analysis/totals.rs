@@ -660,6 +660,9 @@ fn run_warp(
                         None
                     } else {
                         match alu.op {
+                            // A malformed `setp` without operands (sema
+                            // reports it) computes nothing.
+                            AluOp::Setp(_, _) if vals.is_empty() => None,
                             AluOp::Setp(cmp, comb) => {
                                 let mut b =
                                     compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));

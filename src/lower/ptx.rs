@@ -377,6 +377,7 @@ pub fn lower_in<'src>(
     }
     let mut param_regs: HashMap<u32, u16> = HashMap::default();
     let mut out = Out::default();
+    out.reserve(statements.len());
     let mut chains = LocChains::default();
     lower_body(
         &mut cx,
@@ -472,6 +473,14 @@ struct Out<'src> {
 }
 
 impl<'src> Out<'src> {
+    /// Room for `n` more ops (one per statement of a body).
+    fn reserve(&mut self, n: usize) {
+        self.ops.reserve(n);
+        self.spans.reserve(n);
+        self.mnemonics.reserve(n);
+        self.locs.reserve(n);
+    }
+
     fn push(&mut self, op: Op, span: crate::source::Span, mnemonic: &'src str, loc: Option<LocId>) {
         self.ops.push(op);
         self.spans.push(span);

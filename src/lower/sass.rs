@@ -378,6 +378,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
 
     /// The parameters: from `.nv.info` when printed, else from the reads of
     /// constant bank 0 above the parameter base.
+    /// True for a bank-0 offset inside the kernel parameters: from the
+    /// architecture's parameter base, at most 32,764 bytes (CUDA's limit on
+    /// a kernel's parameters); a larger offset is not a parameter (and must
+    /// not make the gap-filling below create millions of slots).
+    fn is_param_offset(&self, off: u32) -> bool {
+        const MAX_PARAM_BYTES: u32 = 32_764;
+        off >= self.layout.params && off - self.layout.params < MAX_PARAM_BYTES
+    }
+
     fn infer_params(&self) -> Vec<ParamSlot> {
         let info = &self.func.nv_info;
         if !info.params.is_empty() {
@@ -407,7 +416,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 wide = 4;
                 for o in &ins.operands {
                     if let Some(off) = bank0_offset(o) {
-                        if off >= self.layout.params {
+                        if self.is_param_offset(off) {
                             seen.entry(off - self.layout.params + 4).or_insert(4);
                         }
                     }
@@ -415,7 +424,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             }
             for o in &ins.operands {
                 if let Some(off) = bank0_offset(o) {
-                    if off >= self.layout.params {
+                    if self.is_param_offset(off) {
                         let rel = off - self.layout.params;
                         let e = seen.entry(rel).or_insert(0);
                         *e = (*e).max(wide);

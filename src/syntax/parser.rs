@@ -71,6 +71,7 @@ pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
         module: Module::default(),
         diags: Vec::new(),
         nesting: 0,
+        scratch: Vec::new(),
     };
     p.module_items();
     p.module_checks();
@@ -101,6 +102,10 @@ struct Parser<'a> {
     diags: Vec<Diagnostic>,
     /// Depth of nested `{ }`, `( )`, `[ ]` in operands and initializers.
     nesting: u32,
+    /// Operands of the instruction being parsed: each instruction's list is
+    /// then allocated once at its exact length (most have one to three, and
+    /// a growing `Vec` would reserve four).
+    scratch: Vec<Operand<'a>>,
 }
 
 /// Deepest nesting of operand and initializer brackets accepted; real PTX
@@ -1467,6 +1472,14 @@ impl<'a> Parser<'a> {
     // ------------------------------------------------------------ instructions
 
     fn instruction(&mut self, i: &'a str) -> PResult<'a, Instruction<'a>> {
+        let start = self.scratch.len();
+        let r = self.instruction_at(i, start);
+        self.scratch.truncate(start);
+        r
+    }
+
+    /// [`Self::instruction`], its operands gathered in `scratch[start..]`.
+    fn instruction_at(&mut self, i: &'a str, start: usize) -> PResult<'a, Instruction<'a>> {
         let mut r = i;
         let mut guard = None;
         if let Some(r2) = r.strip_prefix('@') {
@@ -1485,7 +1498,6 @@ impl<'a> Parser<'a> {
         }
         let (r2, mnemonic) = expect(self.mnemonic(r), "an instruction")?;
         r = r2;
-        let mut operands = Vec::new();
         let r1 = self.ws(r);
         if let Some(r2) = r1.strip_prefix(';') {
             return Ok((
@@ -1493,7 +1505,7 @@ impl<'a> Parser<'a> {
                 Instruction {
                     guard,
                     mnemonic,
-                    operands,
+                    operands: Vec::new(),
                 },
             ));
         }
@@ -1503,7 +1515,7 @@ impl<'a> Parser<'a> {
         r = r1;
         loop {
             let (r2, op) = self.operand(r)?;
-            operands.push(op);
+            self.scratch.push(op);
             let r3 = self.ws(r2);
             if let Some(r4) = r3.strip_prefix(',') {
                 r = self.ws(r4);
@@ -1513,7 +1525,7 @@ impl<'a> Parser<'a> {
                     Instruction {
                         guard,
                         mnemonic,
-                        operands,
+                        operands: self.scratch.drain(start..).collect(),
                     },
                 ));
             } else if r2[..r2.len() - r3.len()].contains('\n') {
