@@ -101,11 +101,11 @@ struct Outcome {
 }
 
 /// Regression floors at the measured shares of agreement at the time of
-/// writing (README, "Per SASS instruction"): every one of the 773 global
-/// instructions, 617 of 620 shared ones (wavefronts: the three misses are
-/// `shatom`'s compare-and-swaps, which move two operands per lane and cost
-/// twice the wavefronts the cost model gives an atomic), and PTX and SASS
-/// totals on 256 of 259 launches (the three others were `bulk_g2s_*`, where
+/// writing (README, "Per SASS instruction"): every one of the 871 global
+/// instructions and of the 782 shared ones (wavefronts; `shatom`'s
+/// compare-and-swaps, which move two operands per lane, cost twice a native
+/// atomic since the SASS lowering records their operation), and PTX and
+/// SASS totals on 256 of 259 launches at first, all 303 now (the three others were `bulk_g2s_*`, where
 /// the PTX simulation counted 320 global store requests and the SASS
 /// analysis 256, the sum of the measured per-instruction counters; since
 /// the simulation reconverges lanes at the branch's immediate
@@ -113,8 +113,8 @@ struct Outcome {
 /// matches those launches' measured totals).
 /// The tests fail when one drops.
 const GLOBAL_FLOOR: f64 = 1.0;
-const SHARED_FLOOR: f64 = 0.99;
-const TOTALS_FLOOR: f64 = 0.98;
+const SHARED_FLOOR: f64 = 1.0;
+const TOTALS_FLOOR: f64 = 1.0;
 
 #[test]
 fn sass_instructions_agree_with_the_hardware() {

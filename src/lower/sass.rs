@@ -2182,10 +2182,24 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             }
         }
         let (space, kind) = (class.space(), kind);
-        let ext = (matrix.is_some() || !aux.is_empty()).then(|| {
+        // `ATOMS.CAS` and the emulation loop's `ATOMS.CAST.SPIN` carry a
+        // compare value and a new value per lane (cost::shared_atomic);
+        // other atomics name their operation (`ATOMS.ADD`, …).
+        let atomic_op = matches!(class, MemClass::Atomic(_) | MemClass::Reduction(_))
+            .then(|| {
+                if mods.contains(&"CAS") || mods.contains(&"CAST") {
+                    Some("cas")
+                } else {
+                    mods.iter()
+                        .find_map(|m| crate::ir::atomic_op_name(&m.to_ascii_lowercase()))
+                }
+            })
+            .flatten();
+        let ext = (matrix.is_some() || !aux.is_empty() || atomic_op.is_some()).then(|| {
             Box::new(MemExt {
                 matrix,
                 aux,
+                atomic_op,
                 ..Default::default()
             })
         });
