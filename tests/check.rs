@@ -525,3 +525,36 @@ fn unreadable_config_files_are_usage_errors() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
 }
+
+#[test]
+fn an_unreadable_input_is_reported_and_the_others_still_checked() {
+    // A sparse 5 GiB file (too large for 32-bit spans) between two real
+    // ones: refused before it is read, reported, and the run goes on.
+    let dir = std::env::temp_dir().join(format!("warpscope-cont-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let big = dir.join("b_big.ptx");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(5 << 30))
+        .expect("sparse file");
+    let small = "tests/fixtures/lints/uniform-store/fires.ptx";
+    let big_s = big.display().to_string();
+    for cmd in [
+        &["check", "--no-config", "--format", "concise"][..],
+        &["report", "--no-config"][..],
+        &["check", "--no-config", "--coverage"][..],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend([small, big_s.as_str(), small]);
+        let r = warpscope(&args);
+        assert_eq!(r.code, 2, "{cmd:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("larger than the 4 GiB"),
+            "{cmd:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stdout.is_empty(), "{cmd:?}: the other files are lost");
+    }
+    let r = warpscope(&["check", "--no-config", "--coverage", small, &big_s, small]);
+    assert!(r.stdout.starts_with("coverage: 2 files"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,9 @@
 //! suppression comments), suppressions, then the baseline.
 //!
 //! Exit codes: 0 when no finding reaches error level, 1 when one does, 2 for
-//! usage, IO, configuration or internal errors (each with a message on stderr).
+//! usage, IO, configuration or internal errors (each with a message on stderr;
+//! an input that cannot be read is reported and the other inputs are still
+//! checked).
 
 use super::common::{
     expand_paths, input_dir, inputs_of, read_sources, triton_metadata, ConfigArgs, Input,
@@ -194,6 +196,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
     let mut errors = false;
     let mut in_baseline = 0usize;
     let mut coverage = a.coverage.then(Coverage::default);
+    let mut input_failed = false;
 
     let outcome = super::stream::ordered(
         &paths,
@@ -237,7 +240,18 @@ pub fn run(a: CheckArgs) -> ExitCode {
                 .collect()
         },
         |path, checked| -> Result<(), Stop> {
-            for mut c in checked.map_err(Stop::Usage)? {
+            // An input that cannot be read (too large, not readable) is
+            // reported and the others are still checked; the exit code is 2.
+            let checked = match checked {
+                Ok(c) => c,
+                Err(e) => {
+                    progress.suspend(|| eprintln!("error: {e}"));
+                    input_failed = true;
+                    progress.inc(&path.display().to_string());
+                    return Ok(());
+                }
+            };
+            for mut c in checked {
                 if let Some(cov) = &mut coverage {
                     cov.files += 1;
                     for k in &c.result.analysis.kernels {
@@ -295,7 +309,11 @@ pub fn run(a: CheckArgs) -> ExitCode {
                 return fail(format!("writing the output: {e}"));
             }
         }
-        return ExitCode::SUCCESS;
+        return if input_failed {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     if let (Some(rec), Some(path)) = (&recorded, &a.write_baseline) {
         if let Err(e) = std::fs::write(path, rec.to_json()) {
@@ -324,7 +342,9 @@ pub fn run(a: CheckArgs) -> ExitCode {
             if in_baseline == 1 { "" } else { "s" }
         );
     }
-    if errors && !a.exit_zero {
+    if input_failed {
+        ExitCode::from(2)
+    } else if errors && !a.exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -324,6 +324,13 @@ fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), String> {
     if !meta.is_file() {
         return Err(format!("{shown}: not a regular file"));
     }
+    if meta.len() > LIMIT {
+        // Refused before reading: nothing is allocated for it.
+        return Err(format!(
+            "{shown}: file of {} bytes is larger than the 4 GiB warpscope can address",
+            meta.len()
+        ));
+    }
     let mut buf = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(LIMIT + 1).read_to_end(&mut buf))

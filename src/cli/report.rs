@@ -79,6 +79,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
     let mut emitter = ReportEmitter::new(args.format.into());
     let progress = Progress::new(paths.len(), args.quiet);
     let mut stdout = std::io::stdout().lock();
+    let mut input_failed = false;
     let outcome = super::stream::ordered(
         &paths,
         |path| -> Result<Options, Stop> {
@@ -104,7 +105,18 @@ pub fn run(args: ReportArgs) -> ExitCode {
             Ok::<_, String>(done)
         },
         |path, done| {
-            for (input, analysis) in done.map_err(Stop::Input)? {
+            // An input that cannot be read is reported and the others still
+            // analysed; the exit code is 2.
+            let done = match done {
+                Ok(d) => d,
+                Err(e) => {
+                    progress.suspend(|| eprintln!("error: {e}"));
+                    input_failed = true;
+                    progress.inc(&path.display().to_string());
+                    return Ok(());
+                }
+            };
+            for (input, analysis) in done {
                 let text = emitter.file(&input.file, &analysis);
                 progress
                     .suspend(|| {
@@ -138,6 +150,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
             eprintln!("error: writing the report: {e}");
             ExitCode::from(2)
         }
+        _ if input_failed => ExitCode::from(2),
         _ => ExitCode::SUCCESS,
     }
 }
