@@ -44,11 +44,9 @@ fn sass_inputs_infer_few_parameters() {
         let bytes = std::fs::read(&path).expect("read");
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let file = SourceFile::from_text("fuzz.sass", text);
-        let a = warpscope::sass::analyze(&file, &Options::default());
-        for k in &a.kernels {
-            // CUDA's limit: 32,764 bytes of parameters, at least 4 bytes each.
-            assert!(k.accesses.len() < 100_000, "{}: {}", path.display(), k.name);
-        }
+        // The fuzz target's pipeline (fuzz/fuzz_targets/sass.rs): no panic.
+        let _ = warpscope::sass::analyze(&file, &Options::default());
+        // CUDA's limit: 32,764 bytes of parameters, at least 4 bytes each.
         let (listing, _) = warpscope::sass::parse(file.text());
         for f in listing
             .functions

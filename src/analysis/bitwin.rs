@@ -251,19 +251,23 @@ pub fn unpack(x: &Poly, k: u32, w: u32, facts: &SymFacts) -> Option<Poly> {
         if p.tz < lo {
             return None;
         }
-        let div = 1i64 << lo;
-        let mut t = Vec::with_capacity(p.poly.terms().len());
-        for (m, c) in p.poly.terms() {
-            let lanes = c.to_lanes();
-            if lanes.iter().any(|v| v % div != 0) {
-                return None;
-            }
-            let q: Lanes = std::array::from_fn(|l| lanes[l] / div);
-            t.push((*m, Coef::lanes(q)));
-        }
-        out = out.add(&Poly::from_terms(t));
+        out = out.add(&shift_down(&p.poly, lo)?);
     }
     Some(out)
+}
+
+/// `p / 2^k` when every lane of every coefficient is a multiple of `2^k`.
+fn shift_down(p: &Poly, k: u32) -> Option<Poly> {
+    let div = 1i64 << k;
+    let mut t = Vec::with_capacity(p.terms().len());
+    for (m, c) in p.terms() {
+        let lanes = c.to_lanes();
+        if lanes.iter().any(|v| v % div != 0) {
+            return None;
+        }
+        t.push((*m, Coef::lanes(std::array::from_fn(|l| lanes[l] / div))));
+    }
+    Some(Poly::from_terms(t))
 }
 
 /// `x >> k` (logical) by the rules of the module essay.
@@ -285,17 +289,7 @@ pub fn shift_right(x: &Poly, k: u32, facts: &SymFacts) -> Option<Poly> {
             out = out.add(&Poly::lanes(v));
             continue;
         }
-        let div = 1i64 << k;
-        let mut t = Vec::with_capacity(p.poly.terms().len());
-        for (m, c) in p.poly.terms() {
-            let lanes = c.to_lanes();
-            if lanes.iter().any(|v| v % div != 0) {
-                return None;
-            }
-            let q: Lanes = std::array::from_fn(|l| lanes[l] / div);
-            t.push((*m, Coef::lanes(q)));
-        }
-        out = out.add(&Poly::from_terms(t));
+        out = out.add(&shift_down(&p.poly, k)?);
     }
     Some(out)
 }

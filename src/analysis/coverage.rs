@@ -46,7 +46,7 @@
 //! by cause, over any number of kernels and files: what `warpscope check
 //! --coverage` prints for a corpus.
 
-use super::model::{Access, KernelAnalysis, MemKind, Pattern, Space};
+use super::model::{Access, KernelAnalysis, Pattern};
 use crate::cfg::Cfg;
 use crate::ir::ssa::{Ssa, ValueDef, ValueId};
 use crate::ir::{Function, OpId, OpKind, Special, Src};
@@ -242,7 +242,7 @@ impl Dependences {
         Dependences { kinds, opcode }
     }
 
-    /// The cause of an unresolved address read at `op` from `reg`'s value.
+    /// The cause of an unresolved address whose value is `v`.
     pub(crate) fn cause(&self, ir: &Function<'_>, v: ValueId) -> UnknownCause {
         let k = self.kinds[v.index()];
         if k & CALL != 0 {
@@ -278,6 +278,10 @@ impl IntoNode for ValueId {
     }
 }
 
+/// The tally's category for an `unknown` access that carries no cause (an
+/// access built by hand, or an address that is not a register).
+pub const UNATTRIBUTED: &str = "no cause recorded";
+
 /// Counts of accesses by space and pattern, and of unknown ones by cause.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Coverage {
@@ -304,7 +308,7 @@ impl Coverage {
 
     /// Adds one access.
     pub fn add_access(&mut self, a: &Access) {
-        let space = space_name(a.space).to_string();
+        let space = a.space.as_str().to_string();
         *self
             .patterns
             .entry(space.clone())
@@ -312,22 +316,18 @@ impl Coverage {
             .entry(a.pattern.as_str().to_string())
             .or_default() += 1;
         if a.pattern == Pattern::Unknown {
-            let cause = a
-                .unknown_cause
-                .clone()
-                .unwrap_or(if a.kind == MemKind::TensorOperand {
-                    UnknownCause::TensorOperand
-                } else {
-                    UnknownCause::Arithmetic
-                });
-            if let UnknownCause::Opcode(m) = &cause {
+            if let Some(UnknownCause::Opcode(m)) = &a.unknown_cause {
                 *self.opcodes.entry(m.clone()).or_default() += 1;
             }
+            let category = a
+                .unknown_cause
+                .as_ref()
+                .map_or(UNATTRIBUTED, UnknownCause::category);
             *self
                 .unknown
                 .entry(space)
                 .or_default()
-                .entry(cause.category().to_string())
+                .entry(category.to_string())
                 .or_default() += 1;
         }
     }
@@ -368,13 +368,10 @@ impl Coverage {
     }
 }
 
-fn space_name(s: Space) -> &'static str {
-    s.as_str()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::model::Space;
     use crate::analysis::Options;
     use crate::pipeline::analyze;
 

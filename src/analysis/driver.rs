@@ -37,6 +37,11 @@ pub(crate) struct Prepared<'a> {
     /// One class per warp and its results, when a class left an address
     /// unresolved in a small known block: those accesses' figures.
     pub by_warp: Option<(Vec<launch::WarpClass>, Vec<dataflow::ClassResult>)>,
+    /// The kernel's CFG.
+    pub cfg: Cfg,
+    /// The SSA form the address slice came from (`None` for a hover's
+    /// probe, which computes every register).
+    pub ssa: Option<Ssa>,
 }
 
 /// Runs the dataflow of every warp class; `probe` asks for a register's value
@@ -50,13 +55,10 @@ pub(crate) fn prepare<'a>(
     let cfg = Cfg::build(ir);
     // The sparse analysis: only the registers of the address slice are
     // computed; a hover probe may ask for any register, so it computes all.
-    let relevant = match probe {
-        Some(_) => None,
-        None => {
-            let ssa = Ssa::build(ir, &cfg);
-            Some(ssa.address_slice(ir).registers(&ssa, ir.regs.len()))
-        }
-    };
+    let ssa = probe.is_none().then(|| Ssa::build(ir, &cfg));
+    let relevant = ssa
+        .as_ref()
+        .map(|ssa| ssa.address_slice(ir).registers(ssa, ir.regs.len()));
     let params = ir.param_names();
     // The dataflow reads the pointer parameters from the IR: work on a copy
     // when the second round below marks more of them.
@@ -139,6 +141,8 @@ pub(crate) fn prepare<'a>(
         classes,
         results,
         by_warp,
+        cfg,
+        ssa,
     }
 }
 
@@ -272,6 +276,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     }
 
     let facts = instr_facts(ir);
+    let mut deps = None;
     let mut accesses = Vec::new();
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
@@ -328,6 +333,9 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             }),
             (_, s) => s,
         };
+        let unknown_cause = (figs.pattern == Pattern::Unknown)
+            .then(|| unknown_cause(ir, &p, &mut deps, i, info, &figs.lane_pattern, &caveats))
+            .flatten();
         accesses.push(Access {
             sass_offset: None,
             span,
@@ -358,10 +366,9 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             bulk: extra.bulk,
             descriptors: extra.descriptors,
             facts: facts.get(&i).cloned().unwrap_or_default(),
-            unknown_cause: None,
+            unknown_cause,
         });
     }
-    unknown_causes(ir, &mut accesses);
 
     let totals = sim.as_ref().map(|s| {
         let mut t = launch_totals::kernel_totals(ir, s, &spaces);
@@ -408,54 +415,38 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     }
 }
 
-/// Names why each `unknown` access is unknown (`coverage::UnknownCause`);
-/// the SSA form and the dependence kinds are built only when one is.
-fn unknown_causes(ir: &Function<'_>, accesses: &mut [Access]) {
+/// Why the `unknown` access of memory op `i` is unknown
+/// (`coverage::UnknownCause`); the dependence kinds of the SSA values are
+/// computed into `deps` at the first access that needs them.
+fn unknown_cause(
+    ir: &Function<'_>,
+    p: &Prepared<'_>,
+    deps: &mut Option<super::coverage::Dependences>,
+    i: usize,
+    info: &crate::ir::MemOp,
+    lane_pattern: &str,
+    caveats: &[Caveat],
+) -> Option<super::coverage::UnknownCause> {
     use super::coverage::{Dependences, UnknownCause};
-    if !accesses.iter().any(|a| a.pattern == Pattern::Unknown) {
-        return;
+    if info.kind == MemKind::TensorOperand {
+        return Some(UnknownCause::TensorOperand);
     }
-    let mem_ops: Vec<usize> = ir
-        .ops
+    if lane_pattern == figures::NEVER_EXECUTED {
+        return Some(UnknownCause::NeverExecuted);
+    }
+    if caveats
         .iter()
-        .enumerate()
-        .filter(|(_, op)| matches!(op.kind, OpKind::Mem { .. }))
-        .map(|(i, _)| i)
-        .collect();
-    let mut deps: Option<(Ssa, Dependences)> = None;
-    for (a, &i) in accesses.iter_mut().zip(&mem_ops) {
-        if a.pattern != Pattern::Unknown {
-            continue;
-        }
-        let OpKind::Mem { info, .. } = &ir.ops[i].kind else {
-            continue;
-        };
-        a.unknown_cause = Some(if info.kind == MemKind::TensorOperand {
-            UnknownCause::TensorOperand
-        } else if a.lane_pattern == figures::NEVER_EXECUTED {
-            UnknownCause::NeverExecuted
-        } else if a
-            .caveats
-            .iter()
-            .any(|c| matches!(c, Caveat::AddressInRange { data: false, .. }))
-        {
-            UnknownCause::InRange
-        } else {
-            let crate::ir::Src::Reg(r, _) = info.addr else {
-                continue;
-            };
-            let (ssa, d) = deps.get_or_insert_with(|| {
-                let cfg = Cfg::build(ir);
-                let ssa = Ssa::build(ir, &cfg);
-                let d = Dependences::build(ir, &cfg, &ssa);
-                (ssa, d)
-            });
-            match ssa.use_of(crate::ir::OpId(i as u32), r) {
-                Some(v) => d.cause(ir, v),
-                None => continue,
-            }
-        });
+        .any(|c| matches!(c, Caveat::AddressInRange { data: false, .. }))
+    {
+        return Some(UnknownCause::InRange);
     }
+    let crate::ir::Src::Reg(r, _) = info.addr else {
+        return None;
+    };
+    let ssa = p.ssa.as_ref()?;
+    let v = ssa.use_of(crate::ir::OpId(i as u32), r)?;
+    let d = deps.get_or_insert_with(|| Dependences::build(ir, &p.cfg, ssa));
+    Some(d.cause(ir, v))
 }
 
 /// The operand facts of every memory op, by op index: vector count, element

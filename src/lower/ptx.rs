@@ -769,20 +769,11 @@ fn lower_instr<'src>(
                     .then(|| mods.iter().find_map(|m| crate::ir::atomic_op_name(m)))
                     .flatten();
                 let mut info = MemOp {
-                    op,
-                    kind,
-                    space,
-                    elem_bits,
-                    vector,
-                    bits: elem_bits * vector,
-                    addr,
                     cache: CacheHints::from_modifiers(mods.iter().copied()),
-                    no_result: is_store,
-                    result_used: true,
                     elem_type: mods.iter().rev().find_map(|m| type_name(m)),
-                    ext: None,
                     elem_signed: elem_ty(&mods).is_some_and(|t| t.signed && !t.float),
                     elem_float: elem_ty(&mods).is_some_and(|t| t.float),
+                    ..MemOp::plain(op, kind, space, (elem_bits, vector), addr, is_store)
                 };
                 if atomic_op.is_some() {
                     info.ext_mut().atomic_op = atomic_op;

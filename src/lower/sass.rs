@@ -2205,20 +2205,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         });
         OpKind::Mem {
             info: MemOp {
-                op,
-                kind,
-                space,
-                elem_bits,
-                vector,
-                bits: elem_bits * vector,
-                addr,
                 cache: cache_hints(mods),
-                no_result,
                 result_used: !no_result,
-                elem_type: None,
-                elem_signed: false,
-                elem_float: false,
                 ext,
+                ..MemOp::plain(op, kind, space, (elem_bits, vector), addr, no_result)
             },
             dsts,
         }
