@@ -37,11 +37,6 @@ pub(crate) struct Prepared<'a> {
     /// One class per warp and its results, when a class left an address
     /// unresolved in a small known block: those accesses' figures.
     pub by_warp: Option<(Vec<launch::WarpClass>, Vec<dataflow::ClassResult>)>,
-    /// The kernel's CFG.
-    pub cfg: Cfg,
-    /// The SSA form the address slice came from (`None` for a hover's
-    /// probe, which computes every register).
-    pub ssa: Option<Ssa>,
 }
 
 /// Runs the dataflow of every warp class; `probe` asks for a register's value
@@ -55,10 +50,13 @@ pub(crate) fn prepare<'a>(
     let cfg = Cfg::build(ir);
     // The sparse analysis: only the registers of the address slice are
     // computed; a hover probe may ask for any register, so it computes all.
-    let ssa = probe.is_none().then(|| Ssa::build(ir, &cfg));
-    let relevant = ssa
-        .as_ref()
-        .map(|ssa| ssa.address_slice(ir).registers(ssa, ir.regs.len()));
+    let relevant = match probe {
+        Some(_) => None,
+        None => {
+            let ssa = Ssa::build(ir, &cfg);
+            Some(ssa.address_slice(ir).registers(&ssa, ir.regs.len()))
+        }
+    };
     let params = ir.param_names();
     // The dataflow reads the pointer parameters from the IR: work on a copy
     // when the second round below marks more of them.
@@ -141,8 +139,6 @@ pub(crate) fn prepare<'a>(
         classes,
         results,
         by_warp,
-        cfg,
-        ssa,
     }
 }
 
@@ -334,7 +330,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             (_, s) => s,
         };
         let unknown_cause = (figs.pattern == Pattern::Unknown)
-            .then(|| unknown_cause(ir, &p, &mut deps, i, info, &figs.lane_pattern, &caveats))
+            .then(|| unknown_cause(ir, &mut deps, i, info, &figs.lane_pattern, &caveats))
             .flatten();
         accesses.push(Access {
             sass_offset: None,
@@ -416,12 +412,13 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
 }
 
 /// Why the `unknown` access of memory op `i` is unknown
-/// (`coverage::UnknownCause`); the dependence kinds of the SSA values are
-/// computed into `deps` at the first access that needs them.
+/// (`coverage::UnknownCause`). The SSA form and its dependence kinds are
+/// built into `deps` at the first access that needs them, not kept from
+/// [`prepare`]: most kernels have no unknown access, and holding the SSA
+/// form through the whole analysis would raise every kernel's peak memory.
 fn unknown_cause(
     ir: &Function<'_>,
-    p: &Prepared<'_>,
-    deps: &mut Option<super::coverage::Dependences>,
+    deps: &mut Option<(Ssa, super::coverage::Dependences)>,
     i: usize,
     info: &crate::ir::MemOp,
     lane_pattern: &str,
@@ -443,9 +440,13 @@ fn unknown_cause(
     let crate::ir::Src::Reg(r, _) = info.addr else {
         return None;
     };
-    let ssa = p.ssa.as_ref()?;
+    let (ssa, d) = deps.get_or_insert_with(|| {
+        let cfg = Cfg::build(ir);
+        let ssa = Ssa::build(ir, &cfg);
+        let d = Dependences::build(ir, &cfg, &ssa);
+        (ssa, d)
+    });
     let v = ssa.use_of(crate::ir::OpId(i as u32), r)?;
-    let d = deps.get_or_insert_with(|| Dependences::build(ir, &p.cfg, ssa));
     Some(d.cause(ir, v))
 }
 
