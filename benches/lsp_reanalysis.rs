@@ -49,6 +49,26 @@ fn one_big_kernel(target: usize) -> String {
     s
 }
 
+/// Byte offset of the last digit of the last `, DIGITS;` in `text` (an
+/// instruction's immediate last operand).
+fn last_immediate_digit(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while let Some(semi) = text[..end].rfind(';') {
+        let digits = b[..semi]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let start = semi - digits;
+        if digits > 0 && text[..start].ends_with(", ") {
+            return semi - 1;
+        }
+        end = semi;
+    }
+    panic!("no immediate operand to edit in the document")
+}
+
 struct Server {
     child: Child,
     stdin: ChildStdin,
@@ -123,9 +143,10 @@ fn bench(name: &str, text: &str, edits: usize) {
     let n = s.wait_diagnostics(1);
     let open = t0.elapsed();
 
-    // The edit: the `128` of the last `mul.wide.s32 …, 128;` becomes `129`
-    // and back, so every version differs from the one before.
-    let at = text.rfind(", 128;").unwrap() + 2;
+    // The edit: the last digit of the last decimal immediate operand
+    // (`…, 128;` in the generated shapes) becomes 9, then 8, and so on, so
+    // every version differs from the one before.
+    let at = last_immediate_digit(text);
     let line = text[..at].matches('\n').count();
     let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
     let mut times = Vec::with_capacity(edits);
@@ -135,7 +156,7 @@ fn bench(name: &str, text: &str, edits: usize) {
         let t = Instant::now();
         s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": {"line": line, "character": col + 2}, "end": {"line": line, "character": col + 3}}, "text": digit}]}}));
+            "contentChanges": [{"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": digit}]}}));
         s.wait_diagnostics(version);
         times.push(t.elapsed());
     }
@@ -221,5 +242,12 @@ fn main() {
         let text = make(target);
         bench(name, &text, edits);
         breakdown(name, &text, if bench_mode { 5 } else { 1 });
+    }
+    // A real module, e.g. one of the corpus's files of large kernels
+    // (`WARPSCOPE_LSP_DOC=$WARPSCOPE_CORPUS/libs/…/libcublasLt.so.98.sm_120.ptx`).
+    if let Some(path) = std::env::var_os("WARPSCOPE_LSP_DOC") {
+        let text = std::fs::read_to_string(&path).expect("read WARPSCOPE_LSP_DOC");
+        bench("document", &text, edits);
+        breakdown("document", &text, if bench_mode { 5 } else { 1 });
     }
 }

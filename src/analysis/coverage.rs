@@ -23,13 +23,16 @@
 //! - a phi at a loop header (a loop-carried value whose lane part changes
 //!   from one iteration to the next, which the join cannot express);
 //! - a phi at another join (two lane patterns merged);
-//! - a loaded value.
+//! - a loaded value;
+//! - a division by a value not known before the launch: `div`/`rem` by a
+//!   register, or `mul.hi` with no immediate operand (the magic-number
+//!   division of CUTLASS's and cuDNN's `FastDivmod`, whose multiplier and
+//!   shift are kernel parameters).
 //!
 //! The cause reported is the first of these kinds, in that order, found in
 //! the address's backward slice; with none of them the address is made of
 //! modelled arithmetic that the domain cannot express exactly
-//! (`Arithmetic`: a product of two lane-varying values, a division of one by
-//! an unknown, …). The sets are computed once per kernel over the strongly
+//! (`Arithmetic`: a product of two lane-varying values, …). The sets are computed once per kernel over the strongly
 //! connected components of the SSA operand graph (Tarjan, petgraph), in
 //! reverse topological order, so the cost is linear in the SSA values.
 //!
@@ -48,6 +51,7 @@
 
 use super::model::{Access, KernelAnalysis, Pattern};
 use crate::cfg::Cfg;
+use crate::ir::alu::{AluOp, MulMode};
 use crate::ir::ssa::{Ssa, ValueDef, ValueId};
 use crate::ir::{Function, OpId, OpKind, Special, Src};
 use serde::Serialize;
@@ -77,8 +81,11 @@ pub enum UnknownCause {
     LoadedValue,
     /// The lanes differ within known bounds, not from loaded data.
     InRange,
+    /// A lane-varying value divided by a value not known before the launch
+    /// (`div`/`rem` by a register, a `mul.hi` by a run-time magic number).
+    RuntimeDivision,
     /// Modelled arithmetic the domain cannot express exactly (a product of
-    /// two lane-varying values, a division of one by an unknown, …).
+    /// two lane-varying values, …).
     Arithmetic,
 }
 
@@ -95,6 +102,7 @@ impl UnknownCause {
             UnknownCause::Join => "branch join",
             UnknownCause::LoadedValue => "loaded value",
             UnknownCause::InRange => "lane-varying within bounds",
+            UnknownCause::RuntimeDivision => "division by a run-time value",
             UnknownCause::Arithmetic => "arithmetic not expressible",
         }
     }
@@ -140,6 +148,10 @@ impl fmt::Display for UnknownCause {
             UnknownCause::InRange => {
                 f.write_str("the lanes differ within known bounds (not from loaded data)")
             }
+            UnknownCause::RuntimeDivision => f.write_str(
+                "the address divides a lane-varying index by a value not known before the launch \
+                 (a run-time divisor or magic number; `--param` values resolve it)",
+            ),
             UnknownCause::Arithmetic => f.write_str(
                 "the address is computed by arithmetic the domain cannot express exactly",
             ),
@@ -154,6 +166,7 @@ const SPECIAL: u8 = 4;
 const LOOP: u8 = 8;
 const JOIN: u8 = 16;
 const LOAD: u8 = 32;
+const DIV: u8 = 64;
 
 /// The source kinds of every SSA value of a function (see the module
 /// essay), with one unmodelled op per value to name.
@@ -186,6 +199,7 @@ impl Dependences {
                             OPCODE
                         }
                         OpKind::Mem { .. } => LOAD,
+                        OpKind::Alu { alu, srcs, .. } if runtime_division(alu.op, srcs) => DIV,
                         OpKind::Alu { srcs, .. } | OpKind::PredLogic { srcs, .. }
                             if srcs
                                 .iter()
@@ -261,9 +275,25 @@ impl Dependences {
             UnknownCause::Join
         } else if k & LOAD != 0 {
             UnknownCause::LoadedValue
+        } else if k & DIV != 0 {
+            UnknownCause::RuntimeDivision
         } else {
             UnknownCause::Arithmetic
         }
+    }
+}
+
+/// A division whose divisor is not an immediate: `div`/`rem` by a register,
+/// or a `mul.hi`/`mad.hi` (the multiply of a magic-number division) with no
+/// immediate factor.
+fn runtime_division(op: AluOp, srcs: &[Src]) -> bool {
+    let imm = |s: Option<&Src>| matches!(s, Some(Src::Imm(_)));
+    match op {
+        AluOp::Div | AluOp::Rem => !imm(srcs.get(1)),
+        AluOp::Mul(MulMode::Hi) | AluOp::Mad(MulMode::Hi) => {
+            !imm(srcs.first()) && !imm(srcs.get(1))
+        }
+        _ => false,
     }
 }
 
@@ -394,10 +424,22 @@ mod tests {
 
     #[test]
     fn unresolved_addresses_name_what_they_depend_on() {
-        // tid / n, n unknown: modelled arithmetic the domain cannot express
+        // tid / n, n unknown: a run-time divisor
         let c = causes(
             "div.u32 %r2, %r1, %r9;\nmul.wide.s32 %rd3, %r2, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
              ld.global.u32 %r3, [%rd4];",
+        );
+        assert_eq!(c, vec![Some(UnknownCause::RuntimeDivision)]);
+        // FastDivmod: (tid * magic) >> 32 >> shift, magic and shift parameters
+        let c = causes(
+            "mul.hi.u32 %r2, %r1, %r9;\nshr.u32 %r3, %r2, %r9;\nmul.wide.u32 %rd3, %r3, 4;\n\
+             add.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r5, [%rd4];",
+        );
+        assert_eq!(c, vec![Some(UnknownCause::RuntimeDivision)]);
+        // tid << n, n unknown: arithmetic the domain cannot express, no division
+        let c = causes(
+            "shl.b32 %r2, %r1, %r9;\nmul.wide.u32 %rd3, %r2, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+             ld.global.u32 %r5, [%rd4];",
         );
         assert_eq!(c, vec![Some(UnknownCause::Arithmetic)]);
         // an index whose lane part doubles every iteration

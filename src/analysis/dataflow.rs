@@ -117,6 +117,8 @@ pub struct AccessFact {
 pub struct Inputs {
     /// Parameter values (given), by index.
     pub params: Vec<Option<i64>>,
+    /// Values of fields of by-value parameters (index, byte offset, value).
+    pub fields: Vec<(u16, i64, i64)>,
     /// Parameters used as pointers.
     pub pointer_params: Vec<bool>,
     /// Alignment of pointer parameters.
@@ -450,6 +452,10 @@ impl Engine<'_, '_> {
                                 None => Value::poly(Poly::sym(Sym::Param(*p))),
                             }
                         }
+                        Some((p, off)) => match field_value(&self.inputs.fields, *p, *off) {
+                            Some(c) => Value::constant(c),
+                            None => self.uniform_opaque(0),
+                        },
                         _ => self.uniform_opaque(0),
                     };
                     for (k, d) in dsts.iter().enumerate() {
@@ -872,4 +878,12 @@ fn live_slots(low: &Lowered<'_>, cfg: &Cfg, slot: &[u32], nslots: usize) -> Vec<
             v
         })
         .collect()
+}
+
+/// The value given for the field at byte `offset` of by-value parameter `p`.
+pub(crate) fn field_value(fields: &[(u16, i64, i64)], p: u16, offset: i64) -> Option<i64> {
+    fields
+        .iter()
+        .find(|&&(q, o, _)| q == p && o == offset)
+        .map(|&(_, _, v)| v)
 }

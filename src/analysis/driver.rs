@@ -64,6 +64,7 @@ pub(crate) fn prepare<'a>(
     let mut low = ir;
     let mut inputs = dataflow::Inputs {
         params: launch.params.clone(),
+        fields: launch.fields.clone(),
         pointer_params: ir.pointer_params.clone(),
         pointer_align: opts.pointer_align,
         ntid: launch.block.ntid(),
@@ -226,6 +227,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 block,
                 grid,
                 params: launch.params.clone(),
+                fields: launch.fields.clone(),
                 pointer_params: p.pointer_params.clone(),
                 budget: totals::DEFAULT_BUDGET,
             };

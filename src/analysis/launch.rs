@@ -84,6 +84,10 @@ pub struct Launch {
     pub grid: Option<[u32; 3]>,
     /// Parameter values by index.
     pub params: Vec<Option<i64>>,
+    /// Values of fields of by-value (struct) parameters: (parameter index,
+    /// byte offset, value), given as `--param INDEX+OFFSET=VALUE` or
+    /// `NAME+OFFSET=VALUE`; the value read by an `ld.param` at that offset.
+    pub fields: Vec<(u16, i64, i64)>,
     /// What was assumed.
     pub caveats: Vec<Caveat>,
 }
@@ -157,33 +161,60 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
         .or(opts.launch.grid)
         .map(|g| g.map(|d| d.max(1)));
     let mut params = vec![None; func.params.len()];
+    let mut fields: Vec<(u16, i64, i64)> = Vec::new();
     let names = func.param_names();
-    let apply = |list: &[(ParamKey, i64)], params: &mut Vec<Option<i64>>| {
+    let index_of = |n: &str| {
+        n.parse::<usize>().ok().or_else(|| {
+            names.iter().position(|p| {
+                *p == n
+                    || p.rsplit_once("_param_")
+                        .map(|(_, s)| s == n)
+                        .unwrap_or(false)
+            })
+        })
+    };
+    let mut apply = |list: &[(ParamKey, i64)]| {
         for (k, v) in list {
-            let idx = match k {
-                ParamKey::Index(i) => Some(*i),
-                ParamKey::Name(n) => names.iter().position(|p| {
-                    p == n
-                        || p.rsplit_once("_param_")
-                            .map(|(_, s)| s == n)
-                            .unwrap_or(false)
-                }),
+            let (idx, offset) = match k {
+                ParamKey::Index(i) => (Some(*i), 0),
+                ParamKey::Name(n) => match field_key(n) {
+                    Some((base, off)) => (index_of(base), off),
+                    None => (index_of(n), 0),
+                },
             };
-            if let Some(slot) = idx.and_then(|i| params.get_mut(i)) {
-                *slot = Some(*v);
+            let Some(i) = idx.filter(|&i| i < params.len()) else {
+                continue;
+            };
+            if offset == 0 {
+                params[i] = Some(*v);
             }
+            fields.retain(|&(p, o, _)| (p as usize, o) != (i, offset));
+            fields.push((i as u16, offset, *v));
         }
     };
-    apply(&opts.launch.params, &mut params);
+    apply(&opts.launch.params);
     if let Some(c) = per_kernel {
-        apply(&c.params, &mut params);
+        apply(&c.params);
     }
     Launch {
         block,
         grid,
         params,
+        fields,
         caveats,
     }
+}
+
+/// `KEY+OFFSET` (a field of a by-value parameter, OFFSET in bytes, decimal
+/// or `0x` hex): the key and the offset.
+fn field_key(n: &str) -> Option<(&str, i64)> {
+    let (base, off) = n.rsplit_once('+')?;
+    let off = off.trim();
+    let off = match off.strip_prefix("0x").or_else(|| off.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok()?,
+        None => off.parse::<i64>().ok()?,
+    };
+    (off >= 0 && !base.trim().is_empty()).then_some((base.trim(), off))
 }
 
 /// The value each `%ntid` dimension is compared with for equality
@@ -453,6 +484,34 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].offsets[1][8], 1);
         assert_eq!(c[0].weight, 8);
+    }
+
+    #[test]
+    fn fields_of_a_by_value_parameter_are_given_by_byte_offset() {
+        // struct { int pad[2]; int stride; } by value: a[tid * stride]
+        let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+            .visible .entry k(.param .align 4 .b8 k_param_0[12], .param .u64 k_param_1)\n\
+            .maxntid 128, 1, 1\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<6>;\n\
+            \tmov.b64 %rd1, k_param_0;\n\tld.param.u32 %r1, [%rd1+8];\n\
+            \tld.param.u64 %rd2, [k_param_1];\n\tcvta.to.global.u64 %rd3, %rd2;\n\
+            \tmov.u32 %r2, %tid.x;\n\tmul.lo.s32 %r3, %r2, %r1;\n\
+            \tmul.wide.s32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd3, %rd4;\n\
+            \tld.global.f32 %r2, [%rd5];\n\tret;\n}\n";
+        let f = &crate::pipeline::lower_text(text)[0];
+        let mut o = Options::default();
+        o.launch.params = vec![
+            (ParamKey::Name("0+8".into()), 4),
+            (ParamKey::Name("k_param_0+0x4".into()), 9),
+        ];
+        let l = resolve(f, &o);
+        assert_eq!(l.params, vec![None, None]);
+        assert_eq!(l.fields, vec![(0, 8, 4), (0, 4, 9)]);
+        // the field's value reaches the address: a 16-byte stride
+        let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let a = crate::analyze(&file, &o);
+        assert_eq!(a.kernels[0].accesses[0].stride_bytes, Some(16));
+        let a = crate::analyze(&file, &Options::default());
+        assert_eq!(a.kernels[0].accesses[0].stride_bytes, None);
     }
 
     #[test]

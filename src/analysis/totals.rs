@@ -167,6 +167,8 @@ pub struct SimInputs {
     pub grid: [u32; 3],
     /// Parameter values, by index.
     pub params: Vec<Option<i64>>,
+    /// Values of fields of by-value parameters (index, byte offset, value).
+    pub fields: Vec<(u16, i64, i64)>,
     /// Parameters used as pointers.
     pub pointer_params: Vec<bool>,
     /// Budget in warp instructions.
@@ -743,6 +745,7 @@ fn run_warp(
                             None => None,
                         }
                     }
+                    Some((p, off)) => super::dataflow::field_value(&w.inputs.fields, *p, *off),
                     _ => None,
                 };
                 for l in 0..WARP {

@@ -20,8 +20,10 @@ pub struct LaunchArgs {
     /// Blocks per grid: X[,Y[,Z]].
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim3)]
     pub grid: Option<[u32; 3]>,
-    /// Value of a scalar kernel parameter, by index from 0 or by PTX name (repeatable).
-    #[arg(long = "param", value_name = "INDEX|NAME=VALUE", value_parser = parse_param)]
+    /// Value of a scalar kernel parameter, by index from 0 or by PTX name
+    /// (repeatable); `INDEX+OFFSET=VALUE` gives the field at byte OFFSET of a
+    /// by-value (struct) parameter.
+    #[arg(long = "param", value_name = "INDEX|NAME[+OFFSET]=VALUE", value_parser = parse_param)]
     pub params: Vec<(ParamKey, i64)>,
     /// Architecture: the memory model (sm60 Pascal: global loads cached in L2
     /// only; sm70 and later) and, for binaries, which embedded code to analyse
@@ -168,7 +170,9 @@ pub fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
-/// Parses `INDEX=VALUE` or `NAME=VALUE` (VALUE decimal or 0x hex, may be negative).
+/// Parses `INDEX=VALUE` or `NAME=VALUE` (VALUE decimal or 0x hex, may be
+/// negative). A key with a byte offset (`0+104`, a field of a by-value
+/// parameter) is kept as a name; the launch resolution splits it.
 pub fn parse_param(s: &str) -> Result<(ParamKey, i64), String> {
     let (k, v) = s
         .split_once('=')

@@ -60,6 +60,10 @@ struct Ctx<'a, 'src> {
     slot_names: HashMap<&'src str, ()>,
     /// `.param` slots (name, byte offset) and the registers that hold them.
     slots: HashMap<(&'src str, i64), u32>,
+    /// Registers holding the address of a kernel parameter (`mov.b64 %rd,
+    /// NAME`), so that `ld.param [%rd+OFFSET]` reads a field of a by-value
+    /// (struct) parameter: `LdParam { param: Some((index, OFFSET)) }`.
+    param_addrs: HashMap<u32, u16>,
     /// The calls of this body, expanded once the body is lowered.
     pending: Vec<calls::PendingCall<'src>>,
     /// Where `ret` goes in an inlined body (the return moves).
@@ -100,6 +104,7 @@ impl<'a, 'src> Ctx<'a, 'src> {
             base,
             slot_names: HashMap::default(),
             slots: HashMap::default(),
+            param_addrs: HashMap::default(),
             pending: Vec::new(),
             ret_to: None,
         }
@@ -561,7 +566,9 @@ fn lower_body<'src>(
                 if let Some(g) = &ins.guard {
                     read.insert(g.pred.text, ());
                 }
-                lower_instr(cx, at, ins, param_regs, pointer_params)
+                let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
+                note_param_address(cx, &lowered.kind);
+                lowered
             }
             other => {
                 match other {
@@ -653,6 +660,23 @@ fn type_name(m: &str) -> Option<&'static str> {
         "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "e4m3", "e5m2", "tf32",
     ];
     TYPES.iter().copied().find(|t| *t == m)
+}
+
+/// Keeps `Ctx::param_addrs` up to date after one op: a `mov` of a kernel
+/// parameter's name makes its destination that parameter's address; any
+/// other write to a register forgets it.
+fn note_param_address(cx: &mut Ctx<'_, '_>, kind: &OpKind) {
+    if let OpKind::Alu { alu, dst, srcs, .. } = kind {
+        if let (crate::ir::alu::AluOp::Mov, [Src::Param(p, 0)]) = (alu.op, srcs.as_slice()) {
+            cx.param_addrs.insert(*dst, *p);
+            return;
+        }
+    }
+    if !cx.param_addrs.is_empty() {
+        for d in kind.dsts() {
+            cx.param_addrs.remove(&d);
+        }
+    }
 }
 
 fn lower_instr<'src>(
@@ -750,6 +774,7 @@ fn lower_instr<'src>(
             if space == Space::Param && opcode == "ld" {
                 let param = match addr {
                     Src::Param(p, o) => Some((p, o)),
+                    Src::Reg(r, o) => cx.param_addrs.get(&r).map(|&p| (p, o)),
                     _ => None,
                 };
                 if let (Some((p, 0)), [d]) = (param, dsts.as_slice()) {
