@@ -48,6 +48,11 @@ CUDA13_VER=${CUDA13_VER:-13.5.37}          # nvcc, crt, nvvm, runtime, cuobjdump
 CCCL13_VER=${CCCL13_VER:-13.3.5.0.6}
 CUBLAS_VER=${CUBLAS_VER:-13.10.0.20}       # nvidia-cublas
 CUDNN_VER=${CUDNN_VER:-9.28.0.42}          # nvidia-cudnn-cu13
+# More library wheels for (a), space-separated PKG==VERSION, e.g. the set the
+# README's coverage section measured: EXTRA_LIBS="nvidia-cusparse==12.9.4.2
+# nvidia-cusolver-cu12==11.7.1.2 nvidia-curand-cu12==10.3.7.77
+# nvidia-nccl-cu13==2.27.7 nvidia-nvjpeg==13.3.2.43"
+EXTRA_LIBS=${EXTRA_LIBS:-}
 NVRTC12_VER=${NVRTC12_VER:-12.9.86}        # nvidia-cuda-nvrtc-cu12, nvidia-cuda-nvcc-cu12 (sm_70 only)
 CUDART12_VER=${CUDART12_VER:-12.9.79}      # nvidia-cuda-runtime-cu12 (headers, sm_70 only)
 CCCL12_VER=${CCCL12_VER:-12.9.27}          # nvidia-cuda-cccl-cu12 (headers, sm_70 only)
@@ -146,7 +151,9 @@ trap 'rm -f "$MANIFEST_TMP"' EXIT
 # ------------------------------------------------ (a) NVIDIA library wheels
 build_libs() {
   local spec pkg ver whl name out n so base tmp total
-  for spec in "nvidia-cublas $CUBLAS_VER" "nvidia-cudnn-cu13 $CUDNN_VER"; do
+  local specs=("nvidia-cublas $CUBLAS_VER" "nvidia-cudnn-cu13 $CUDNN_VER") x
+  for x in $EXTRA_LIBS; do specs+=("${x%%==*} ${x##*==}"); done
+  for spec in "${specs[@]}"; do
     read -r pkg ver <<<"$spec"
     whl=$(fetch "$CORPUS/wheels" "$pkg" "$ver")
     name="$pkg-$ver"; out="$CORPUS/libs/$name"
