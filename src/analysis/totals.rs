@@ -779,9 +779,24 @@ fn run_warp(
             }
             OpKind::Branch { target, .. } => {
                 if unknown_guard != 0 {
-                    return Err(why("a branch", unknown_guard_data));
-                }
-                if exec != 0 {
+                    // A forward branch over straight-line code without
+                    // memory accesses (a division's guard, a clamp): either
+                    // way the warp reaches the target with the same memory
+                    // behaviour; what the skipped code writes is unknown.
+                    let Some(t) = target.filter(|t| memory_free_block(low, minpc, t.0)) else {
+                        return Err(why("a branch", unknown_guard_data));
+                    };
+                    for o in &low.ops[next as usize..t.0 as usize] {
+                        for d in o.kind.dsts() {
+                            for l in 0..WARP {
+                                if active & (1 << l) != 0 {
+                                    regs.set(d, l, None, unknown_guard_data);
+                                }
+                            }
+                        }
+                    }
+                    jump = Some((active, t.0));
+                } else if exec != 0 {
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
                         None => {
@@ -858,11 +873,112 @@ fn run_warp(
                     stack.push(fall);
                 }
             }
-            Some((_, t)) if taken != 0 => top.pc = t,
+            Some((_, t)) if taken != 0 => {
+                // Every lane skips the block: where ptxas predicates the
+                // block instead of branching, its accesses still issue.
+                if taken == here {
+                    for i in if_converted_accesses(low, minpc, t) {
+                        let e = res.stats.entry(i).or_default();
+                        e.requests += 1;
+                        e.off_requests += 1;
+                        e.wavefront_requests += 1;
+                    }
+                }
+                top.pc = t;
+            }
             _ => top.pc = next,
         }
     }
     Ok(())
+}
+
+/// True when the code a branch at `b` to `t` skips is straight-line code
+/// without memory accesses: `t` comes after `b`, and between them there is
+/// no label (no other way in), branch, exit, call or memory access.
+fn memory_free_block(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    t > b
+        && low
+            .ops
+            .get(b as usize + 1..t as usize)
+            .is_some_and(|ops| {
+                ops.iter().all(|o| {
+                    o.form != crate::ir::Form::Label
+                        && !matches!(
+                            o.kind,
+                            OpKind::Branch { .. }
+                                | OpKind::Exit
+                                | OpKind::Call { .. }
+                                | OpKind::Mem { .. }
+                        )
+                })
+            })
+}
+
+/// Instructions at most in a block that [`if_converted_accesses`] takes
+/// ptxas to predicate. The measured blocks (`tests/hw/blind`: a guarded load
+/// and its use, a halo load and its shared store) have 4 to 9.
+const IF_CONVERT_MAX: usize = 12;
+
+/// The memory instructions of the block that the conditional branch at `b`
+/// skips, when ptxas if-converts it: the branch jumps forward to `t` over a
+/// short straight-line block (no label, branch, exit, call or barrier, at
+/// most [`IF_CONVERT_MAX`] instructions), its guard is not warp-uniform by
+/// construction (a uniform guard stays a branch, finding 17), and `t` does
+/// not begin with `ret`/`exit` (`if (i >= n) return;` becomes `@P EXIT`).
+/// ptxas then emits the block's instructions under the guard's predicate,
+/// so a warp in which every lane skips the block still issues each access
+/// once, with no lane (measured on the H100: `cub_block_reduce`,
+/// `block_scan_incl`, `conv1d_smem`, `im2col_k3`, `stencil2d_smem` in
+/// `tests/hw/blind/measured.json`: every warp issues the guarded loads,
+/// including warps where the guard is off in every lane).
+fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
+    let Some(op) = low.ops.get(b as usize) else {
+        return Vec::new();
+    };
+    let Some((g, _)) = op.guard else {
+        return Vec::new();
+    };
+    if matches!(op.kind, OpKind::Branch { uniform: true, .. })
+        || t <= b + 1
+        || super::memops::uniform_by_construction(low, &Src::Reg(g, 0), 0)
+    {
+        return Vec::new();
+    }
+    let mut mems = Vec::new();
+    let mut count = 0usize;
+    for i in b + 1..t {
+        let Some(o) = low.ops.get(i as usize) else {
+            return Vec::new();
+        };
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label) => return Vec::new(),
+            (_, crate::ir::Form::Other) => continue,
+            // `bar.sync`, fences and the like lower to `Nop`.
+            (OpKind::Nop, _) => return Vec::new(),
+            (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => {
+                return Vec::new()
+            }
+            (OpKind::Mem { .. }, _) => {
+                if super::memops::guard_off_issues(low, i as usize) {
+                    mems.push(i);
+                }
+            }
+            _ => {}
+        }
+        count += 1;
+        if count > IF_CONVERT_MAX {
+            return Vec::new();
+        }
+    }
+    // What the block rejoins: an exit there makes the branch `@P EXIT`.
+    for o in low.ops.iter().skip(t as usize) {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label | crate::ir::Form::Other) => continue,
+            (OpKind::Exit, _) => return Vec::new(),
+            _ => break,
+        }
+    }
+    mems
 }
 
 /// Lanes of `exec` whose `addr` is known (values in the first), and those
