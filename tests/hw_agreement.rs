@@ -174,6 +174,47 @@ fn measured_cell(space: &str, pr: &J, msec: f64) -> String {
     }
 }
 
+/// A row: (file base name, line, op class, space).
+type RowKey = (String, u32, String, String);
+
+/// The row an access is compared in: its `.loc` line, or, for code inlined
+/// from another function (`.loc … inlined_at`), the first call site on its
+/// chain where ncu measured a row of the same op and space when ncu measured
+/// none at the `.loc` line. ptxas's line table puts an inlined access at
+/// either place (measured: the `REDG` of an inlined `atomicAdd` and the
+/// `__half2` loads of `cuda_fp16.hpp` sit at their call sites in
+/// `tests/hw/blind`, the `ATOMG` of an `atomicAdd` whose result is used at
+/// the header line).
+fn row_key(
+    src: &warpscope::analysis::SourceLocation,
+    opn: &str,
+    instr: &str,
+    space: &str,
+    measured: &std::collections::HashSet<RowKey>,
+) -> RowKey {
+    let key = |s: &warpscope::analysis::SourceLocation| {
+        (
+            basename(&s.file).to_string(),
+            s.line,
+            op_class(opn).to_string(),
+            space_key(opn, instr, space),
+        )
+    };
+    let own = key(src);
+    if measured.contains(&own) {
+        return own;
+    }
+    let mut at = src.inlined_at.as_deref();
+    while let Some(call) = at {
+        let k = key(call);
+        if measured.contains(&k) {
+            return k;
+        }
+        at = call.inlined_at.as_deref();
+    }
+    own
+}
+
 #[derive(Default, Debug)]
 struct Pred {
     requests: f64,
@@ -387,24 +428,33 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                 failures.push(format!("{id}: kernel {} not found", launch["kernel"]));
                 continue;
             };
+            // The rows ncu measured in this launch (for `row_key`).
+            let measured_keys: std::collections::HashSet<RowKey> = meas["accesses"]
+                .as_array()
+                .expect("accesses")
+                .iter()
+                .map(|m| {
+                    (
+                        m["file"].as_str().expect("file").to_string(),
+                        m["line"].as_u64().expect("line") as u32,
+                        op_class(m["op"].as_str().expect("op")).to_string(),
+                        m["space"].as_str().expect("space").to_string(),
+                    )
+                })
+                .collect();
             // The static analysis: the same launch facts without the grid (no
             // simulation); its per-request figures are weighted by how often the
             // simulation executed each access.
             let mut sopts = opts.clone();
             sopts.launch.grid = None;
             let sk = analyze_module(file, &parsed[&module.to_string()], &sopts);
-            let mut spreds: BTreeMap<(String, u32, String, String), Pred> = BTreeMap::new();
+            let mut spreds: BTreeMap<RowKey, Pred> = BTreeMap::new();
             if let Some(sk) = sk.first() {
                 assert_eq!(sk.accesses.len(), k.accesses.len());
                 for (a, sa) in k.accesses.iter().zip(&sk.accesses) {
                     let Some(src) = &a.source else { continue };
                     let opn = op_name(a.op, &a.instruction);
-                    let key = (
-                        basename(&src.file).to_string(),
-                        src.line,
-                        op_class(opn).to_string(),
-                        space_key(opn, &a.instruction, a.space.as_str()),
-                    );
+                    let key = row_key(src, opn, &a.instruction, a.space.as_str(), &measured_keys);
                     let p = spreds.entry(key).or_default();
                     let n = a.requests.unwrap_or(0) as f64;
                     let r = &sa.per_request;
@@ -430,16 +480,11 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                 }
             }
             // Aggregate predictions per (file, line, op class, space).
-            let mut preds: BTreeMap<(String, u32, String, String), Pred> = BTreeMap::new();
+            let mut preds: BTreeMap<RowKey, Pred> = BTreeMap::new();
             for a in &k.accesses {
                 let Some(src) = &a.source else { continue };
                 let opn = op_name(a.op, &a.instruction);
-                let key = (
-                    basename(&src.file).to_string(),
-                    src.line,
-                    op_class(opn).to_string(),
-                    space_key(opn, &a.instruction, a.space.as_str()),
-                );
+                let key = row_key(src, opn, &a.instruction, a.space.as_str(), &measured_keys);
                 let p = preds.entry(key).or_default();
                 let n = a.requests.unwrap_or(0) as f64;
                 p.requests += n;
