@@ -28,6 +28,14 @@
 //! (after an `if`, and after a loop whose lanes leave at different
 //! iterations, such as a lane-0 copy followed by an mbarrier wait loop).
 //!
+//! ptxas predicates a short guarded block instead of branching around it
+//! (if-conversion): when every lane of a warp skips such a block (a forward
+//! branch over at most `IF_CONVERT_MAX` straight-line instructions, on a guard
+//! that is not warp-uniform by construction, not followed by an exit), its
+//! memory instructions still issue once each with no lane, as they do on the
+//! H100 (`tests/hw/blind`: `cub_block_reduce`, `stencil2d_smem`, …; and the
+//! `tid == 0` guard of `cp.async.bulk.prefetch.L2` in `tests/hw/modern.cu`).
+//!
 //! A request is one instruction executed by a warp with at least one lane
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
@@ -54,7 +62,10 @@
 //!
 //! The simulation gives up, with the reason, when a branch or a memory guard
 //! depends on a value it does not know (a parameter that was not given, or
-//! loaded data), on an indirect branch or a call, and when the work budget is
+//! loaded data) — except a forward branch over straight-line code without
+//! memory accesses (a division's guard, a clamp), which it steps over with
+//! what that code writes unknown, since the warp's memory behaviour is the
+//! same either way — on an indirect branch or a call, and when the work budget is
 //! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
 //! instructions per kernel: under a second in a release build). When the budget
 //! runs out later, the block in progress is dropped and the totals are scaled
