@@ -60,7 +60,10 @@ const SUITES: [(&str, &str); 2] = [
 
 /// The held-out batch (`tests/hw/blind/`): the CUDA kernels and the Triton ones.
 const BLIND_SUITES: [(&str, &str); 2] = [
-    ("tests/hw/blind/launches.json", "tests/hw/blind/measured.json"),
+    (
+        "tests/hw/blind/launches.json",
+        "tests/hw/blind/measured.json",
+    ),
     (
         "tests/hw/blind/triton/launches.json",
         "tests/hw/blind/measured_triton.json",

@@ -908,21 +908,18 @@ fn run_warp(
 /// no label (no other way in), branch, exit, call or memory access.
 fn memory_free_block(low: &Lowered<'_>, b: u32, t: u32) -> bool {
     t > b
-        && low
-            .ops
-            .get(b as usize + 1..t as usize)
-            .is_some_and(|ops| {
-                ops.iter().all(|o| {
-                    o.form != crate::ir::Form::Label
-                        && !matches!(
-                            o.kind,
-                            OpKind::Branch { .. }
-                                | OpKind::Exit
-                                | OpKind::Call { .. }
-                                | OpKind::Mem { .. }
-                        )
-                })
+        && low.ops.get(b as usize + 1..t as usize).is_some_and(|ops| {
+            ops.iter().all(|o| {
+                o.form != crate::ir::Form::Label
+                    && !matches!(
+                        o.kind,
+                        OpKind::Branch { .. }
+                            | OpKind::Exit
+                            | OpKind::Call { .. }
+                            | OpKind::Mem { .. }
+                    )
             })
+        })
 }
 
 /// Instructions at most in a block that [`if_converted_accesses`] takes
@@ -966,13 +963,9 @@ fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
             (_, crate::ir::Form::Other) => continue,
             // `bar.sync`, fences and the like lower to `Nop`.
             (OpKind::Nop, _) => return Vec::new(),
-            (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => {
-                return Vec::new()
-            }
-            (OpKind::Mem { .. }, _) => {
-                if super::memops::guard_off_issues(low, i as usize) {
-                    mems.push(i);
-                }
+            (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return Vec::new(),
+            (OpKind::Mem { .. }, _) if super::memops::guard_off_issues(low, i as usize) => {
+                mems.push(i);
             }
             _ => {}
         }
