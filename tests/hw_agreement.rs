@@ -906,3 +906,33 @@ fn unknown_guard_over_memory_free_code_is_stepped_over() {
     assert_eq!((t.load_requests, t.store_requests), (4, 4));
     assert_eq!((t.load_sectors, t.store_sectors), (16, 16));
 }
+
+/// A short block guarded by loaded data (the bitonic sort's
+/// compare-and-swap, `tests/hw/blind` `bitonic_smem`: `@!P0 STS`, about 16
+/// of 32 lanes per request): ptxas predicates it, so every warp issues the
+/// store once; the simulation no longer stops there, counts the store in
+/// each of the 4 warps and gives its sectors as bounds.
+#[test]
+fn data_guarded_short_blocks_issue_with_unknown_lanes() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 p)\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n\
+               ld.param.u64 %rd1, [p];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.f32 %f1, [%rd3];\n\
+               setp.gt.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_a;\n\
+               st.global.f32 [%rd3], %f1;\n\
+               $L_a:\nbar.sync 0;\nld.global.f32 %f2, [%rd3+512];\nret;\n}\n";
+    let k = small_launch(ptx, vec![]);
+    let store = k
+        .accesses
+        .iter()
+        .find(|a| a.op == AccessOp::Store)
+        .expect("the store");
+    assert_eq!(store.requests, Some(4));
+    let t = k
+        .totals
+        .expect("the simulation goes on past the data-dependent guard");
+    assert_eq!(t.load_requests, 8);
+    // the stores: from 1 sector (one lane) to 4 (every lane) per warp
+    assert!(t.sectors_min <= 32 + 4 && 32 + 16 <= t.sectors_max);
+}
