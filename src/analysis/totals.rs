@@ -1007,8 +1007,8 @@ fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
         return Vec::new();
     };
     if matches!(op.kind, OpKind::Branch { uniform: true, .. })
-        || super::memops::uniform_by_construction(low, &Src::Reg(g, 0), 0)
         || !if_convertible(low, b, t)
+        || super::memops::uniform_by_construction(low, &Src::Reg(g, 0), 0)
     {
         return Vec::new();
     }
@@ -1024,9 +1024,14 @@ fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
 /// forward branch over a short straight-line block (no label, branch, exit,
 /// call or barrier, at most [`IF_CONVERT_MAX`] instructions) whose target
 /// does not begin with `ret`/`exit` (`if (i >= n) return;` becomes
-/// `@P EXIT`).
+/// `@P EXIT`). PTX only: a SASS branch (`BRA`) is what ptxas kept, it runs
+/// as a branch.
 fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
-    if t <= b + 1 || t as usize > low.ops.len() {
+    let ptx_branch = low
+        .mnemonics
+        .get(b as usize)
+        .is_some_and(|m| m.starts_with("bra"));
+    if !ptx_branch || t <= b + 1 || t as usize > low.ops.len() {
         return false;
     }
     let mut count = 0usize;
