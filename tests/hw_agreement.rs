@@ -35,6 +35,15 @@
 //! executed with no lane) have no PTX counterpart and are skipped (counted in
 //! the summary).
 //!
+//! An access inlined from another function (`.loc … inlined_at`) is compared
+//! at the first call site of its chain where ncu measured a row when ncu
+//! measured none at its own line (`row_key`): ptxas's line table puts
+//! inlined code at either place.
+//!
+//! `blind_hardware_agreement` runs the same comparison on the held-out batch
+//! of `tests/hw/blind/` (its own known list, `tests/hw/blind/known.txt`, and
+//! snapshot, with a per-category tally).
+//!
 //! Known mismatches are listed, each with its reason, in
 //! `tests/hw_agreement_known.txt` (`launch|file:line|op|space|reason`); the
 //! table shows them as `KNOWN`. The test fails on any mismatch not in the
