@@ -28,6 +28,14 @@
 //! (after an `if`, and after a loop whose lanes leave at different
 //! iterations, such as a lane-0 copy followed by an mbarrier wait loop).
 //!
+//! ptxas predicates a short guarded block instead of branching around it
+//! (if-conversion): when every lane of a warp skips such a block (a forward
+//! branch over at most `IF_CONVERT_MAX` straight-line instructions, on a guard
+//! that is not warp-uniform by construction, not followed by an exit), its
+//! memory instructions still issue once each with no lane, as they do on the
+//! H100 (`tests/hw/blind`: `cub_block_reduce`, `stencil2d_smem`, …; and the
+//! `tid == 0` guard of `cp.async.bulk.prefetch.L2` in `tests/hw/modern.cu`).
+//!
 //! A request is one instruction executed by a warp with at least one lane
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
@@ -54,7 +62,15 @@
 //!
 //! The simulation gives up, with the reason, when a branch or a memory guard
 //! depends on a value it does not know (a parameter that was not given, or
-//! loaded data), on an indirect branch or a call, and when the work budget is
+//! loaded data) — except a forward branch over straight-line code without
+//! memory accesses (a division's guard, a clamp), which it steps over with
+//! what that code writes unknown, since the warp's memory behaviour is the
+//! same either way, and a branch over a block that ptxas predicates (the
+//! if-conversion above; a compare-and-swap on loaded keys), which every lane
+//! runs, the ones whose guard is unknown without knowing whether it takes
+//! effect: their accesses count as lanes of unknown address (bounds from
+//! none of them to all of them) and what the block writes is unknown in
+//! them — on an indirect branch or a call, and when the work budget is
 //! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
 //! instructions per kernel: under a second in a release build). When the budget
 //! runs out later, the block in progress is dropped and the totals are scaled
@@ -99,6 +115,18 @@ struct CopySide<'a> {
     zfill: bool,
     /// Executing lanes whose source address is known.
     src_known: u32,
+}
+
+/// A block that ptxas predicates ([`if_convertible`]) under a guard the
+/// simulation does not know in some lanes: until `end`, the `off` lanes
+/// (the guard skips the block) do not run it and the `maybe` lanes run it
+/// without knowing whether it takes effect.
+#[derive(Clone, Copy)]
+struct MaybeRegion {
+    end: u32,
+    maybe: u32,
+    off: u32,
+    data: bool,
 }
 
 /// Warp instructions simulated at most per kernel.
@@ -545,6 +573,8 @@ fn run_warp(
 ) -> Result<(), SimError> {
     let mut live = exists;
     let n = low.ops.len() as u32;
+    // A predicated block under a guard unknown in some lanes (`MaybeRegion`).
+    let mut region: Option<MaybeRegion> = None;
     // The reconvergence stack (`reconverge`): the top frame's lanes run.
     let mut stack = vec![Frame {
         pc: 0,
@@ -604,6 +634,20 @@ fn run_warp(
                         unknown_guard_data |= d;
                     }
                 }
+            }
+        }
+        if let Some(rg) = region {
+            if minpc >= rg.end {
+                region = None;
+            } else {
+                // The block's lanes: off where the guard skips it, unknown
+                // where the guard is unknown.
+                exec &= !rg.off;
+                unknown_guard &= !rg.off;
+                let m = exec & rg.maybe;
+                exec &= !m;
+                unknown_guard |= m;
+                unknown_guard_data |= rg.data && m != 0;
             }
         }
         let why = |what: &str, data: bool| SimError {
@@ -757,12 +801,28 @@ fn run_warp(
                 }
             }
             OpKind::Mem { info, dsts } => {
-                if unknown_guard != 0 {
+                // Lanes that may or may not take part: those of a predicated
+                // block whose guard is unknown there (plain accesses only).
+                let uncertain = region.map_or(0, |rg| unknown_guard & rg.maybe);
+                let plain = matches!(
+                    info.kind,
+                    MemKind::Plain | MemKind::Atomic | MemKind::Reduction
+                );
+                if unknown_guard & !uncertain != 0 || (uncertain != 0 && !plain) {
                     return Err(why("the guard of a memory access", unknown_guard_data));
                 }
-                if exec != 0 {
+                if exec | uncertain != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
-                    record_mem(res, minpc, info, regs, w, exec, space, shapes);
+                    record_mem(
+                        res,
+                        minpc,
+                        info,
+                        regs,
+                        w,
+                        (exec | uncertain, uncertain),
+                        space,
+                        shapes,
+                    );
                 } else if super::memops::guard_off_issues(low, minpc as usize) {
                     // Issued with the guard off in every lane: a request
                     // that moves nothing (Nsight counts it).
@@ -773,7 +833,7 @@ fn run_warp(
                 }
                 let is_data_result = !info.no_result;
                 for l in 0..WARP {
-                    if exec & (1 << l) != 0 && is_data_result {
+                    if (exec | uncertain) & (1 << l) != 0 && is_data_result {
                         for d in dsts {
                             regs.set(*d, l, None, true);
                         }
@@ -782,9 +842,38 @@ fn run_warp(
             }
             OpKind::Branch { target, .. } => {
                 if unknown_guard != 0 {
-                    return Err(why("a branch", unknown_guard_data));
-                }
-                if exec != 0 {
+                    // A forward branch over straight-line code without
+                    // memory accesses (a division's guard, a clamp): either
+                    // way the warp reaches the target with the same memory
+                    // behaviour; what the skipped code writes is unknown.
+                    if let Some(t) = target.filter(|t| memory_free_block(low, minpc, t.0)) {
+                        for o in &low.ops[next as usize..t.0 as usize] {
+                            for d in o.kind.dsts() {
+                                for l in 0..WARP {
+                                    if active & (1 << l) != 0 {
+                                        regs.set(d, l, None, unknown_guard_data);
+                                    }
+                                }
+                            }
+                        }
+                        jump = Some((active, t.0));
+                    } else if let Some(t) =
+                        target.filter(|t| region.is_none() && if_convertible(low, minpc, t.0))
+                    {
+                        // ptxas predicates the block: every lane runs it,
+                        // the unknown ones without knowing whether it takes
+                        // effect (their accesses are costed as lanes of
+                        // unknown address, their results are unknown).
+                        region = Some(MaybeRegion {
+                            end: t.0,
+                            maybe: unknown_guard,
+                            off: exec,
+                            data: unknown_guard_data,
+                        });
+                    } else {
+                        return Err(why("a branch", unknown_guard_data));
+                    }
+                } else if exec != 0 {
                     match target {
                         Some(t) => jump = Some((exec, t.0)),
                         None => {
@@ -861,11 +950,117 @@ fn run_warp(
                     stack.push(fall);
                 }
             }
-            Some((_, t)) if taken != 0 => top.pc = t,
+            Some((_, t)) if taken != 0 => {
+                // Every lane skips the block: where ptxas predicates the
+                // block instead of branching, its accesses still issue.
+                if taken == here {
+                    for i in if_converted_accesses(low, minpc, t) {
+                        let e = res.stats.entry(i).or_default();
+                        e.requests += 1;
+                        e.off_requests += 1;
+                        e.wavefront_requests += 1;
+                    }
+                }
+                top.pc = t;
+            }
             _ => top.pc = next,
         }
     }
     Ok(())
+}
+
+/// True when the code a branch at `b` to `t` skips is straight-line code
+/// without memory accesses: `t` comes after `b`, and between them there is
+/// no label (no other way in), branch, exit, call or memory access.
+fn memory_free_block(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    t > b
+        && low.ops.get(b as usize + 1..t as usize).is_some_and(|ops| {
+            ops.iter().all(|o| {
+                o.form != crate::ir::Form::Label
+                    && !matches!(
+                        o.kind,
+                        OpKind::Branch { .. }
+                            | OpKind::Exit
+                            | OpKind::Call { .. }
+                            | OpKind::Mem { .. }
+                    )
+            })
+        })
+}
+
+/// Instructions at most in a block that [`if_converted_accesses`] takes
+/// ptxas to predicate. The measured blocks (`tests/hw/blind`: a guarded load
+/// and its use, a halo load and its shared store) have 4 to 9.
+const IF_CONVERT_MAX: usize = 12;
+
+/// The memory instructions of the block that the conditional branch at `b`
+/// skips, when ptxas if-converts it ([`if_convertible`]) and its guard is not
+/// warp-uniform by construction (a uniform guard stays a branch, finding
+/// 17). ptxas then emits the block's instructions under the guard's
+/// predicate, so a warp in which every lane skips the block still issues
+/// each access once, with no lane (measured on the H100: `cub_block_reduce`,
+/// `block_scan_incl`, `conv1d_smem`, `im2col_k3`, `stencil2d_smem` in
+/// `tests/hw/blind/measured.json`: every warp issues the guarded loads,
+/// including warps where the guard is off in every lane).
+fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
+    let Some(op) = low.ops.get(b as usize) else {
+        return Vec::new();
+    };
+    let Some((g, _)) = op.guard else {
+        return Vec::new();
+    };
+    if matches!(op.kind, OpKind::Branch { uniform: true, .. })
+        || !if_convertible(low, b, t)
+        || super::memops::uniform_by_construction(low, &Src::Reg(g, 0), 0)
+    {
+        return Vec::new();
+    }
+    (b + 1..t)
+        .filter(|&i| {
+            matches!(low.ops[i as usize].kind, OpKind::Mem { .. })
+                && super::memops::guard_off_issues(low, i as usize)
+        })
+        .collect()
+}
+
+/// Whether ptxas if-converts the block a branch at `b` skips to `t`: a
+/// forward branch over a short straight-line block (no label, branch, exit,
+/// call or barrier, at most [`IF_CONVERT_MAX`] instructions) whose target
+/// does not begin with `ret`/`exit` (`if (i >= n) return;` becomes
+/// `@P EXIT`). PTX only: a SASS branch (`BRA`) is what ptxas kept, it runs
+/// as a branch.
+fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    let ptx_branch = low
+        .mnemonics
+        .get(b as usize)
+        .is_some_and(|m| m.starts_with("bra"));
+    if !ptx_branch || t <= b + 1 || t as usize > low.ops.len() {
+        return false;
+    }
+    let mut count = 0usize;
+    for o in &low.ops[b as usize + 1..t as usize] {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label) => return false,
+            (_, crate::ir::Form::Other) => continue,
+            // `bar.sync`, fences and the like lower to `Nop`.
+            (OpKind::Nop, _) => return false,
+            (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return false,
+            _ => {}
+        }
+        count += 1;
+        if count > IF_CONVERT_MAX {
+            return false;
+        }
+    }
+    // What the block rejoins: an exit there makes the branch `@P EXIT`.
+    for o in low.ops.iter().skip(t as usize) {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label | crate::ir::Form::Other) => continue,
+            (OpKind::Exit, _) => return false,
+            _ => break,
+        }
+    }
+    true
 }
 
 /// Lanes of `exec` whose `addr` is known (values in the first), and those
@@ -902,7 +1097,7 @@ fn record_mem(
     info: &MemInfo,
     regs: &Regs,
     w: &Warp<'_>,
-    exec: u32,
+    (exec, uncertain): (u32, u32),
     space: Space,
     shapes: &mut Shapes<'_>,
 ) {
@@ -994,9 +1189,12 @@ fn record_mem(
         }
         _ => {
             let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
+            // A lane that may not take part counts as one of unknown address
+            // (bounds: none of them to all of them).
+            let (known, data) = (known & !uncertain, data | uncertain);
             // Addresses the simulation does not know, whose shape the static
             // analysis proved (a uniform loaded base, a bounded index).
-            let shaped = if known != exec {
+            let shaped = if known != exec && uncertain == 0 {
                 shapes.cost(stmt, exec, info.bits.div_ceil(8).max(1))
             } else {
                 None
