@@ -242,7 +242,10 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                         }
                         None => e.message.clone(),
                     };
-                    // Name the scalar parameters that were not given.
+                    // Name the scalar parameters that were not given; for a
+                    // parameter read at byte offsets (a by-value struct), the
+                    // fields read that were not given.
+                    let read = param_offsets_read(ir);
                     let missing: Vec<String> = launch
                         .params
                         .iter()
@@ -250,8 +253,31 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                         .filter(|(k, v)| {
                             v.is_none() && !p.pointer_params.get(*k).copied().unwrap_or(false)
                         })
-                        .map(|(k, _)| {
-                            format!("{} (--param {k}=…)", params.get(k).copied().unwrap_or("?"))
+                        .filter_map(|(k, _)| {
+                            let name = params.get(k).copied().unwrap_or("?");
+                            let offsets = read.get(&(k as u16));
+                            match offsets {
+                                Some(o) if o.iter().any(|&x| x != 0) => {
+                                    let open: Vec<String> = o
+                                        .iter()
+                                        .filter(|&&x| {
+                                            !launch
+                                                .fields
+                                                .iter()
+                                                .any(|f| (f.0 as usize, f.1) == (k, x))
+                                        })
+                                        .map(|x| x.to_string())
+                                        .collect();
+                                    (!open.is_empty()).then(|| {
+                                        format!(
+                                            "{name} fields at bytes {} (--param {k}+{}=…)",
+                                            open.join(", "),
+                                            open[0]
+                                        )
+                                    })
+                                }
+                                _ => Some(format!("{name} (--param {k}=…)")),
+                            }
                         })
                         .collect();
                     if e.message.contains("not known") && !missing.is_empty() {
@@ -450,6 +476,25 @@ fn unknown_cause(
     });
     let v = ssa.use_of(crate::ir::OpId(i as u32), r)?;
     Some(d.cause(ir, v))
+}
+
+/// The byte offsets each kernel parameter is read at (`ld.param`), by
+/// parameter index, in order.
+fn param_offsets_read(ir: &Function<'_>) -> HashMap<u16, Vec<i64>> {
+    let mut out: HashMap<u16, Vec<i64>> = HashMap::new();
+    for op in &ir.ops {
+        if let OpKind::LdParam {
+            param: Some((p, off)),
+            ..
+        } = &op.kind
+        {
+            let v = out.entry(*p).or_default();
+            if let Err(i) = v.binary_search(off) {
+                v.insert(i, *off);
+            }
+        }
+    }
+    out
 }
 
 /// The operand facts of every memory op, by op index: vector count, element

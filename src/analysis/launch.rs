@@ -515,6 +515,34 @@ mod tests {
     }
 
     #[test]
+    fn a_simulation_stopped_by_a_field_names_the_field() {
+        // if (tid < params.n) a[tid], n at byte 8 of a by-value struct
+        let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+            .visible .entry k(.param .align 4 .b8 k_param_0[12], .param .u64 k_param_1)\n\
+            .maxntid 128, 1, 1\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<6>;\n\
+            \tmov.b64 %rd1, k_param_0;\n\tld.param.u32 %r1, [%rd1+8];\n\
+            \tld.param.u64 %rd2, [k_param_1];\n\tcvta.to.global.u64 %rd3, %rd2;\n\
+            \tmov.u32 %r2, %tid.x;\n\tsetp.ge.u32 %p1, %r2, %r1;\n\t@%p1 bra DONE;\n\
+            \tmul.wide.s32 %rd4, %r2, 4;\n\tadd.s64 %rd5, %rd3, %rd4;\n\
+            \tld.global.f32 %r3, [%rd5];\nDONE:\n\tret;\n}\n";
+        let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let mut o = Options::default();
+        o.launch.grid = Some([2, 1, 1]);
+        let a = crate::analyze(&file, &o);
+        let why = a.kernels[0].totals_unavailable.clone().unwrap_or_default();
+        assert!(
+            why.contains("k_param_0 fields at bytes 8 (--param 0+8=…)"),
+            "{why}"
+        );
+        // given: 100 threads of each 128-thread block load, 13 sectors a block
+        o.launch.params = vec![(ParamKey::Name("0+8".into()), 100)];
+        let a = crate::analyze(&file, &o);
+        assert!(a.kernels[0].totals.is_some());
+        let t = a.kernels[0].totals.as_ref().unwrap();
+        assert_eq!((t.load_requests, t.load_sectors), (8, 26));
+    }
+
+    #[test]
     fn launch_facts_come_from_config_then_options_then_directives() {
         let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
             .visible .entry _Z1kPfi(.param .u64 _Z1kPfi_param_0, .param .u32 _Z1kPfi_param_1)\n\
