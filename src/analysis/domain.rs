@@ -378,16 +378,32 @@ impl Poly {
         }
         (Poly::from_terms(u), Poly::from_terms(d))
     }
+    /// The terms whose coefficient differs across lanes: the monomials of
+    /// the lane-varying part of [`Poly::split`], whose coefficients are these
+    /// minus their lane 0.
+    pub fn varying_terms(&self) -> impl Iterator<Item = (&Mono, &Lanes)> {
+        self.terms.iter().filter_map(|(m, c)| match c {
+            Coef::Lanes(v) if v.iter().any(|&x| x != v[0]) => Some((m, &**v)),
+            _ => None,
+        })
+    }
+    /// `split().1.exact()` without building the parts: the lane-varying part
+    /// as exact lane values (zero in lane 0), when it has only the constant
+    /// monomial.
+    pub fn lane_part_exact(&self) -> Option<Lanes> {
+        let mut out = [0i64; WARP];
+        for (m, v) in self.varying_terms() {
+            if m.degree() != 0 {
+                return None;
+            }
+            out = std::array::from_fn(|l| v[l].wrapping_sub(v[0]));
+        }
+        Some(out)
+    }
     /// True when the lane-varying parts of [`Poly::split`] are equal, without
     /// building them.
     pub fn same_lane_part(&self, o: &Poly) -> bool {
-        fn varying(t: &[(Mono, Coef)]) -> impl Iterator<Item = (&Mono, &Lanes)> {
-            t.iter().filter_map(|(m, c)| match c {
-                Coef::Lanes(v) if v.iter().any(|&x| x != v[0]) => Some((m, &**v)),
-                _ => None,
-            })
-        }
-        let (mut a, mut b) = (varying(&self.terms), varying(&o.terms));
+        let (mut a, mut b) = (self.varying_terms(), o.varying_terms());
         loop {
             match (a.next(), b.next()) {
                 (None, None) => return true,
@@ -665,9 +681,10 @@ impl Cong {
         if let Some(r) = self.residue_mod(k) {
             return vec![r];
         }
-        let g = gcd(self.m as u128, k as u128) as i64;
-        let r = self.r.rem_euclid(g.max(1));
-        (0..k as i64).filter(|u| u % g.max(1) == r).collect()
+        let g = (gcd(self.m as u128, k as u128) as i64).max(1);
+        let r = self.r.rem_euclid(g);
+        // the u in 0..k with u ≡ r (mod g), ascending
+        (r..k as i64).step_by(g as usize).collect()
     }
 }
 
@@ -1321,6 +1338,8 @@ mod tests {
             assert_eq!(p.uniform_part_is(Sym::Opaque(0)), up == u, "{p}");
             for q in &polys {
                 assert_eq!(p.same_lane_part(q), p.split().1 == q.split().1, "{p} | {q}");
+                let pq = p.add(q);
+                assert_eq!(pq.lane_part_exact(), pq.split().1.exact(), "{pq}");
                 let mut t = p.terms().to_vec();
                 t.extend(q.terms().iter().cloned());
                 assert_eq!(p.add(q), Poly::from_terms(t), "{p} + {q}");
