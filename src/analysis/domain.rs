@@ -409,9 +409,7 @@ impl Poly {
                 (None, None) => return true,
                 (Some((ma, va)), Some((mb, vb))) => {
                     if ma != mb
-                        || (0..WARP).any(|l| {
-                            va[l].wrapping_sub(va[0]) != vb[l].wrapping_sub(vb[0])
-                        })
+                        || (0..WARP).any(|l| va[l].wrapping_sub(va[0]) != vb[l].wrapping_sub(vb[0]))
                     {
                         return false;
                     }
@@ -1324,7 +1322,10 @@ mod tests {
             lane(|l| 4 * l).mul(&n).unwrap().add(&u),
             lane(|l| 4 * l + 1).mul(&u).unwrap(),
             lane(|l| 1 - (l % 2)).mul(&u).unwrap(),
-            n.mul(&m).unwrap().add(&lane(|l| l / 16)).add(&Poly::constant(-7)),
+            n.mul(&m)
+                .unwrap()
+                .add(&lane(|l| l / 16))
+                .add(&Poly::constant(-7)),
             lane(|l| l / 16),
         ];
         let facts = SymFacts {
@@ -1334,7 +1335,10 @@ mod tests {
         };
         for p in &polys {
             let (up, _) = p.split();
-            assert_eq!(p.uniform_part_cong(&|s| facts.cong(s)), facts.poly_cong(&up));
+            assert_eq!(
+                p.uniform_part_cong(&|s| facts.cong(s)),
+                facts.poly_cong(&up)
+            );
             assert_eq!(p.uniform_part_is(Sym::Opaque(0)), up == u, "{p}");
             for q in &polys {
                 assert_eq!(p.same_lane_part(q), p.split().1 == q.split().1, "{p} | {q}");
