@@ -255,18 +255,27 @@ impl Poly {
     pub fn sym(s: Sym) -> Poly {
         Poly::from_terms(vec![(Mono::sym(s), Coef::Same(1))])
     }
-    /// Builds from terms (sorts, merges, drops zeros).
+    /// Builds from terms (sorts, merges, drops zeros). Works in place: the
+    /// result keeps `t`'s allocation (equal monomials are summed, which is
+    /// commutative, so the order of equal ones does not matter).
     pub fn from_terms(mut t: Vec<(Mono, Coef)>) -> Poly {
-        t.sort_by_key(|a| a.0);
-        let mut out: Vec<(Mono, Coef)> = Vec::with_capacity(t.len());
-        for (m, c) in t {
-            match out.last_mut() {
-                Some((lm, lc)) if *lm == m => *lc = lc.zip(&c, i64::wrapping_add),
-                _ => out.push((m, c)),
+        if !t.windows(2).all(|w| w[0].0 < w[1].0) {
+            t.sort_unstable_by_key(|a| a.0);
+        }
+        let mut w = 0usize;
+        for r in 0..t.len() {
+            if w > 0 && t[w - 1].0 == t[r].0 {
+                let c = std::mem::replace(&mut t[r].1, Coef::Same(0));
+                let merged = t[w - 1].1.zip(&c, i64::wrapping_add);
+                t[w - 1].1 = merged;
+            } else {
+                t.swap(w, r);
+                w += 1;
             }
         }
-        out.retain(|(_, c)| !c.is_zero());
-        Poly { terms: out }
+        t.truncate(w);
+        t.retain(|(_, c)| !c.is_zero());
+        Poly { terms: t }
     }
     /// The terms.
     pub fn terms(&self) -> &[(Mono, Coef)] {
@@ -274,9 +283,36 @@ impl Poly {
     }
     /// Sum.
     pub fn add(&self, o: &Poly) -> Poly {
-        let mut t = self.terms.clone();
-        t.extend(o.terms.iter().cloned());
-        Poly::from_terms(t)
+        // Both sides are canonical (sorted, distinct monomials, no zero):
+        // merge them, summing equal monomials, as `from_terms` would.
+        let (a, b) = (&self.terms, &o.terms);
+        let mut t = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            let (ma, ca) = &a[i];
+            let (mb, cb) = &b[j];
+            match ma.cmp(mb) {
+                std::cmp::Ordering::Less => {
+                    t.push((*ma, ca.clone()));
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    t.push((*mb, cb.clone()));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    let c = ca.zip(cb, i64::wrapping_add);
+                    if !c.is_zero() {
+                        t.push((*ma, c));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        t.extend(a[i..].iter().cloned());
+        t.extend(b[j..].iter().cloned());
+        Poly { terms: t }
     }
     /// Difference.
     pub fn sub(&self, o: &Poly) -> Poly {
@@ -341,6 +377,79 @@ impl Poly {
             }
         }
         (Poly::from_terms(u), Poly::from_terms(d))
+    }
+    /// The terms whose coefficient differs across lanes: the monomials of
+    /// the lane-varying part of [`Poly::split`], whose coefficients are these
+    /// minus their lane 0.
+    pub fn varying_terms(&self) -> impl Iterator<Item = (&Mono, &Lanes)> {
+        self.terms.iter().filter_map(|(m, c)| match c {
+            Coef::Lanes(v) if v.iter().any(|&x| x != v[0]) => Some((m, &**v)),
+            _ => None,
+        })
+    }
+    /// `split().1.exact()` without building the parts: the lane-varying part
+    /// as exact lane values (zero in lane 0), when it has only the constant
+    /// monomial.
+    pub fn lane_part_exact(&self) -> Option<Lanes> {
+        let mut out = [0i64; WARP];
+        for (m, v) in self.varying_terms() {
+            if m.degree() != 0 {
+                return None;
+            }
+            out = std::array::from_fn(|l| v[l].wrapping_sub(v[0]));
+        }
+        Some(out)
+    }
+    /// True when the lane-varying parts of [`Poly::split`] are equal, without
+    /// building them.
+    pub fn same_lane_part(&self, o: &Poly) -> bool {
+        let (mut a, mut b) = (self.varying_terms(), o.varying_terms());
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return true,
+                (Some((ma, va)), Some((mb, vb))) => {
+                    if ma != mb
+                        || (0..WARP).any(|l| va[l].wrapping_sub(va[0]) != vb[l].wrapping_sub(vb[0]))
+                    {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+    /// The congruence of the uniform part of [`Poly::split`] (`Poly::cong`
+    /// of it), without building it.
+    pub fn uniform_part_cong(&self, f: &dyn Fn(Sym) -> Cong) -> Cong {
+        let mut acc = Cong::exact(0);
+        for (m, c) in &self.terms {
+            let k = c.at(0);
+            if k == 0 {
+                continue;
+            }
+            let mut mc = Cong::exact(1);
+            for s in m.syms() {
+                mc = mc * f(*s);
+            }
+            acc = acc + mc * Cong::exact(k);
+        }
+        acc
+    }
+    /// True when the uniform part of [`Poly::split`] is the symbol `s`
+    /// alone: the polynomial is `s` plus its lane-varying part.
+    pub fn uniform_part_is(&self, s: Sym) -> bool {
+        let mut found = false;
+        for (m, c) in &self.terms {
+            let k = c.at(0);
+            if k == 0 {
+                continue;
+            }
+            if found || k != 1 || *m != Mono::sym(s) {
+                return false;
+            }
+            found = true;
+        }
+        found
     }
     /// The single symbol with coefficient 1 and no other symbolic term, if any
     /// (`param0 + 4*i` has base `param0`).
@@ -484,11 +593,28 @@ pub struct Cong {
 
 const CONG_CAP: u128 = 1 << 40;
 
+/// Greatest common divisor (`gcd(a, 0) = a`), by Stein's binary algorithm:
+/// shifts and subtractions, no 128-bit division (the congruence arithmetic
+/// runs at every join and address).
 fn gcd(a: u128, b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
     if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    let mut a = a >> a.trailing_zeros();
+    let mut b = b;
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
     }
 }
 
@@ -517,7 +643,11 @@ impl Cong {
             let tz = m.trailing_zeros().min(40);
             m = 1u128 << tz;
         }
-        let r = r.rem_euclid(m as i128);
+        // m <= CONG_CAP here: a 64-bit remainder when r fits (the same value)
+        let r = match i64::try_from(r) {
+            Ok(r) => r.rem_euclid(m as i64) as i128,
+            Err(_) => r.rem_euclid(m as i128),
+        };
         Cong {
             m: m as u64,
             r: r as i64,
@@ -549,9 +679,10 @@ impl Cong {
         if let Some(r) = self.residue_mod(k) {
             return vec![r];
         }
-        let g = gcd(self.m as u128, k as u128) as i64;
-        let r = self.r.rem_euclid(g.max(1));
-        (0..k as i64).filter(|u| u % g.max(1) == r).collect()
+        let g = (gcd(self.m as u128, k as u128) as i64).max(1);
+        let r = self.r.rem_euclid(g);
+        // the u in 0..k with u ≡ r (mod g), ascending
+        (r..k as i64).step_by(g as usize).collect()
     }
 }
 
@@ -1062,13 +1193,14 @@ pub fn join(
         _ if a == b => a.clone(),
         (Value::Pred(p), Value::Pred(q)) => Value::Pred(p.join(*q)),
         (Value::Poly(p), Value::Poly(q)) => {
-            let (up, dp) = p.split();
-            let (uq, dq) = q.split();
-            if dp != dq {
+            // `p = up + dp`, `q = uq + dq` (`Poly::split`), compared and
+            // measured without building the parts: the fixpoint joins the
+            // same values at block entries again and again.
+            if !p.same_lane_part(q) {
                 return Value::Varying { data: false };
             }
-            let cp = facts.poly_cong(&up);
-            let cq = facts.poly_cong(&uq);
+            let cp = p.uniform_part_cong(&|s| facts.cong(s));
+            let cq = q.uniform_part_cong(&|s| facts.cong(s));
             let s = site(facts);
             let Sym::Opaque(id) = s else {
                 return Value::Varying { data: false };
@@ -1083,6 +1215,15 @@ pub fn join(
             if let Some(slot) = facts.opaque.get_mut(id as usize) {
                 *slot = Some(c);
             }
+            // The result is `s + dp`: one side already, when its uniform
+            // part is `s` (a previous round's join), shared rather than built.
+            if p.uniform_part_is(s) {
+                return a.clone();
+            }
+            if q.uniform_part_is(s) {
+                return b.clone();
+            }
+            let (_, dp) = p.split();
             Value::poly(Poly::sym(s).add(&dp))
         }
         (Value::Range(_), Value::Poly(_) | Value::Range(_)) | (Value::Poly(_), Value::Range(_)) => {
@@ -1156,6 +1297,90 @@ mod tests {
         assert_eq!(Poly::constant(3).scale(4).as_const(), Some(12));
         let big = n.mul(&n).unwrap().mul(&n).unwrap();
         assert!(big.mul(&n).is_none(), "degree cap");
+    }
+
+    /// The allocation-free helpers of `join` and `Poly::add` agree with
+    /// the definitions they replace (`split`, then compare / `cong`;
+    /// `from_terms` of both term lists).
+    #[test]
+    fn join_helpers_agree_with_split() {
+        let lane = |f: fn(i64) -> i64| Poly::lanes(std::array::from_fn(|l| f(l as i64)));
+        let (n, m, u) = (
+            Poly::sym(Sym::Param(2)),
+            Poly::sym(Sym::Param(0)),
+            Poly::sym(Sym::Opaque(0)),
+        );
+        let polys = [
+            Poly::default(),
+            Poly::constant(5),
+            n.clone(),
+            u.clone(),
+            u.add(&lane(|l| 4 * l)),
+            u.add(&lane(|l| 4 * l + 8)),
+            m.add(&lane(|l| 4 * l)),
+            m.add(&lane(|l| 4 * l + 1)).add(&Poly::constant(3)),
+            lane(|l| 4 * l).mul(&n).unwrap().add(&u),
+            lane(|l| 4 * l + 1).mul(&u).unwrap(),
+            lane(|l| 1 - (l % 2)).mul(&u).unwrap(),
+            n.mul(&m)
+                .unwrap()
+                .add(&lane(|l| l / 16))
+                .add(&Poly::constant(-7)),
+            lane(|l| l / 16),
+        ];
+        let facts = SymFacts {
+            params: vec![Cong::modulo(256, 0), Cong::TOP, Cong::modulo(4, 1)],
+            opaque: vec![Some(Cong::modulo(16, 8))],
+            ..SymFacts::default()
+        };
+        for p in &polys {
+            let (up, _) = p.split();
+            assert_eq!(
+                p.uniform_part_cong(&|s| facts.cong(s)),
+                facts.poly_cong(&up)
+            );
+            assert_eq!(p.uniform_part_is(Sym::Opaque(0)), up == u, "{p}");
+            for q in &polys {
+                assert_eq!(p.same_lane_part(q), p.split().1 == q.split().1, "{p} | {q}");
+                let pq = p.add(q);
+                assert_eq!(pq.lane_part_exact(), pq.split().1.exact(), "{pq}");
+                let mut t = p.terms().to_vec();
+                t.extend(q.terms().iter().cloned());
+                assert_eq!(p.add(q), Poly::from_terms(t), "{p} + {q}");
+                assert_eq!(p.add(q), q.add(p));
+            }
+        }
+    }
+
+    /// The binary gcd agrees with Euclid's.
+    #[test]
+    fn binary_gcd_agrees_with_euclid() {
+        fn euclid(a: u128, b: u128) -> u128 {
+            if b == 0 {
+                a
+            } else {
+                euclid(b, a % b)
+            }
+        }
+        let vals: [u128; 12] = [
+            0,
+            1,
+            2,
+            12,
+            18,
+            256,
+            1 << 40,
+            3 << 41,
+            (1 << 64) + 6,
+            u64::MAX as u128 * 12,
+            u128::MAX,
+            u128::MAX - 255,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
     }
 
     #[test]

@@ -301,7 +301,14 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
 
     let facts = instr_facts(ir);
     let mut deps = None;
-    let mut accesses = Vec::new();
+    // One access per memory op: reserved (an `Access` is large, and growing
+    // the vector copies it into fresh pages).
+    let mem_ops = ir
+        .ops
+        .iter()
+        .filter(|op| matches!(op.kind, OpKind::Mem { .. }))
+        .count();
+    let mut accesses = Vec::with_capacity(mem_ops);
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;

@@ -84,8 +84,19 @@ impl StaticAccess {
 /// A polynomial with parameters by their PTX names.
 pub fn describe_poly(p: &domain::Poly, params: &[&str]) -> String {
     let mut s = p.to_string();
+    if !s.contains("param") {
+        return s;
+    }
+    // Last index first (`param1` must not match the start of `param12`);
+    // only an index whose name occurs is replaced (a copy otherwise).
+    let mut needle = String::new();
     for (i, name) in params.iter().enumerate().rev() {
-        s = s.replace(&format!("param{i}"), name);
+        use std::fmt::Write as _;
+        needle.clear();
+        let _ = write!(needle, "param{i}");
+        if s.contains(needle.as_str()) {
+            s = s.replace(needle.as_str(), name);
+        }
     }
     s
 }
@@ -172,10 +183,11 @@ pub fn static_access(
     };
     match &fact.addr {
         Value::Poly(p) => {
-            let (u, d) = p.split();
-            match d.exact() {
+            // The uniform part `u` and lane part `d` of `p.split()`, read off
+            // `p` without building them.
+            match p.lane_part_exact() {
                 Some(dl) => {
-                    let cong = facts.poly_cong(&u);
+                    let cong = p.uniform_part_cong(&|s| facts.cong(s));
                     let first = mask.trailing_zeros() as usize;
                     let residues = aligned_residues(cong, dl[first.min(31)], bytes);
                     let (cost, wf) = residue_figures(&residues, &dl, mask, bytes, want_wavefronts);
@@ -202,9 +214,8 @@ pub fn static_access(
                 }
                 None => {
                     // A symbolic stride: lane-varying coefficients on unknown symbols.
-                    let syms: Vec<String> = d
-                        .terms()
-                        .iter()
+                    let syms: Vec<String> = p
+                        .varying_terms()
                         .flat_map(|(m, _)| m.syms().iter().map(|s| sym_name(*s, params)))
                         .collect();
                     let per = element_sectors(bytes) as f64;

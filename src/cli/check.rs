@@ -272,12 +272,15 @@ pub fn run(a: CheckArgs) -> ExitCode {
                     continue;
                 }
                 errors |= c.result.has_errors();
-                let text = emitter.file(&report);
+                // Written as it is rendered (a file's text may be several
+                // times its size), through a buffer: stdout is line-buffered.
                 progress
                     .suspend(|| {
-                        stdout
-                            .write_all(text.as_bytes())
-                            .and_then(|_| stdout.flush())
+                        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+                        emitter.write_file(&report, &mut w)?;
+                        w.flush()?;
+                        drop(w);
+                        stdout.flush()
                     })
                     .map_err(Stop::Output)?;
             }

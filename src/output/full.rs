@@ -22,12 +22,31 @@ fn buffer(color: bool) -> Buffer {
 /// Renders every diagnostic of one file; returns the text and the numbers
 /// of errors and warnings (for the closing [`summary`]).
 pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, usize, usize) {
+    let mut out = Vec::new();
+    // Writing into a vector does not fail.
+    let (errors, warnings) = write_file(r, opts, &mut out).unwrap_or_default();
+    let out = match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    (out, errors, warnings)
+}
+
+/// [`render_file`] into `out`, one diagnostic at a time (the text of a
+/// file with many findings can be several times the size of the file:
+/// it is not held whole). Returns the numbers of errors and warnings.
+pub(super) fn write_file(
+    r: &FileReport<'_>,
+    opts: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<(usize, usize)> {
     let mut buf = buffer(opts.color);
     let cfg = config();
     let (mut errors, mut warnings) = (0usize, 0usize);
     {
-        let mut files = SimpleFiles::new();
-        let ptx = files.add(r.file.name().to_string(), r.file.text().to_string());
+        // The sources are borrowed, not copied: the PTX text may be large.
+        let mut files: SimpleFiles<String, &str> = SimpleFiles::new();
+        let ptx = files.add(r.file.name().to_string(), r.file.text());
         let mut cuda_ids = std::collections::BTreeMap::new();
         let mut seen_codes = std::collections::BTreeSet::new();
         for (i, d) in r.result.diagnostics.iter().enumerate() {
@@ -49,11 +68,11 @@ pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, 
                 let id = r.sources.get(&loc.file).map(|text| {
                     *cuda_ids
                         .entry(loc.file.clone())
-                        .or_insert_with(|| files.add(loc.file.clone(), text.clone()))
+                        .or_insert_with(|| files.add(loc.file.clone(), text.as_str()))
                 });
-                match id.and_then(|id| files.get(id).ok().map(|f| (id, f.source().clone()))) {
+                match id.and_then(|id| files.get(id).ok().map(|f| (id, *f.source()))) {
                     Some((id, text)) => {
-                        if let Some(range) = line_range(&text, loc.line, loc.column) {
+                        if let Some(range) = line_range(text, loc.line, loc.column) {
                             cd.labels.push(
                                 cs::Label::new(LabelStyle::Secondary, id, range)
                                     .with_message("CUDA source (`.loc`)"),
@@ -91,10 +110,14 @@ pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, 
                 );
                 let _ = std::io::Write::write_all(&mut buf, line.as_bytes());
             }
+            // Each diagnostic's text is whole UTF-8 pieces (codespan writes
+            // `str`s): converting diagnostic by diagnostic gives the same
+            // text as converting the file's whole output at once.
+            out.write_all(String::from_utf8_lossy(buf.as_slice()).as_bytes())?;
+            buf.clear();
         }
     }
-    let out = String::from_utf8_lossy(buf.as_slice()).into_owned();
-    (out, errors, warnings)
+    Ok((errors, warnings))
 }
 
 /// A codespan diagnostic in rustc's shape: `warning[W101]: message`, labels,

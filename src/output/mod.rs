@@ -3,7 +3,8 @@
 //! diagnostics), `sarif` (SARIF 2.1.0), `github` (workflow commands) and
 //! `gitlab` (Code Quality JSON).
 //!
-//! Every function returns a `String`; the library prints nothing. The CUDA
+//! Every function returns a `String` or writes into a writer the caller
+//! gives ([`Emitter::write_file`]); the library prints nothing. The CUDA
 //! source lines that `.loc` points at are not read here: the caller passes
 //! their texts in [`FileReport::sources`] (the CLI reads them from disk).
 
@@ -188,6 +189,26 @@ impl Emitter {
                 String::new()
             }
         }
+    }
+
+    /// [`Emitter::file`] written into `out` (the same bytes). The `full`
+    /// format writes one finding at a time instead of building the file's
+    /// whole text: a large file with many findings renders to several
+    /// times its own size.
+    pub fn write_file(
+        &mut self,
+        r: &FileReport<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        if self.format != Format::Full {
+            let text = self.file(r);
+            return out.write_all(text.as_bytes());
+        }
+        self.files += 1;
+        let (e, w) = full::write_file(r, &self.opts, out)?;
+        self.errors += e;
+        self.warnings += w;
+        Ok(())
     }
 
     /// The closing text, after the last file.
