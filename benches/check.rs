@@ -51,9 +51,9 @@ fn main() {
         println!("check benchmark: run it with `cargo bench --bench check`");
         return;
     }
-    // As the binary does (src/main.rs): keep freed pages for reuse.
+    // As the binary does (src/main.rs): keep freed pages for reuse (1 s).
     // SAFETY: sets one integer option of the allocator.
-    unsafe { libmimalloc_sys::mi_option_set(15, -1) };
+    unsafe { libmimalloc_sys::mi_option_set(15, 1000) };
     let mut limit = usize::MAX;
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);

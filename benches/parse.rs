@@ -33,9 +33,9 @@ fn main() {
         println!("parse benchmark: run it with `cargo bench --bench parse`");
         return;
     }
-    // As the binary does (src/main.rs): keep freed pages for reuse.
+    // As the binary does (src/main.rs): keep freed pages for reuse (1 s).
     // SAFETY: sets one integer option of the allocator.
-    unsafe { libmimalloc_sys::mi_option_set(15, -1) };
+    unsafe { libmimalloc_sys::mi_option_set(15, 1000) };
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))

@@ -905,13 +905,13 @@ pub(crate) mod tests {
                     Some(r) => {
                         let (g, rest) = r.split_once(' ').unwrap();
                         let negated = g.starts_with('!');
-                        let pred = id(g.trim_start_matches('!'));
+                        let pred = g.trim_start_matches('!');
                         (
-                            Some(Guard {
+                            Some(Box::new(Guard {
                                 negated,
                                 pred,
                                 span,
-                            }),
+                            })),
                             rest.trim(),
                         )
                     }
@@ -926,17 +926,17 @@ pub(crate) mod tests {
                         span,
                         kind: if o.starts_with('%') {
                             OperandKind::Reg {
-                                name: id(o),
+                                name: o,
                                 component: None,
                             }
                         } else {
-                            OperandKind::Symbol(id(o))
+                            OperandKind::Symbol(o)
                         },
                     })
                     .collect();
                 StmtKind::Instruction(Instruction {
                     guard,
-                    mnemonic: id(mnemonic),
+                    mnemonic,
                     operands,
                 })
             };

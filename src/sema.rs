@@ -939,7 +939,7 @@ impl<'src> FnChecker<'_, 'src> {
 
     fn instruction(&mut self, id: StmtId, instr: &Instruction<'src>) {
         if let Some(g) = &instr.guard {
-            self.register(id, g.pred);
+            self.register(id, g.pred_ident());
         }
         let ops = &instr.operands;
         match instr.opcode() {
@@ -988,8 +988,16 @@ impl<'src> FnChecker<'_, 'src> {
 
     fn operand(&mut self, id: StmtId, op: &Operand<'src>, role: Role) {
         match &op.kind {
-            OperandKind::Reg { name, .. } => self.register(id, *name),
-            OperandKind::Symbol(name) => self.name(id, *name, role),
+            OperandKind::Reg { .. } => {
+                if let Some(name) = op.name() {
+                    self.register(id, name);
+                }
+            }
+            OperandKind::Symbol(_) => {
+                if let Some(name) = op.name() {
+                    self.name(id, name, role);
+                }
+            }
             OperandKind::Int(_) | OperandKind::Float(_) | OperandKind::Sink => {}
             OperandKind::Address { base, .. } => {
                 if let Some(b) = base {
@@ -1002,9 +1010,10 @@ impl<'src> FnChecker<'_, 'src> {
                 }
             }
             OperandKind::Not(o) => self.operand(id, o, Role::Value),
-            OperandKind::PredPair(a, b) => {
-                self.operand(id, a, Role::Value);
-                self.operand(id, b, Role::Value);
+            OperandKind::PredPair(pair) => {
+                for o in pair.iter() {
+                    self.operand(id, o, Role::Value);
+                }
             }
             OperandKind::Offset { base, .. } => self.operand(id, base, role),
         }
@@ -1406,9 +1415,8 @@ impl<'a, 'src> LabelCursor<'a, 'src> {
 pub fn label_name<'a, 'src>(kind: &'a StmtKind<'src>) -> Option<&'a Ident<'src>> {
     match kind {
         StmtKind::Label(n) => Some(n),
-        StmtKind::BranchTargets { name, .. }
-        | StmtKind::CallTargets { name, .. }
-        | StmtKind::CallPrototype { name, .. } => Some(name),
+        StmtKind::BranchTargets { name, .. } | StmtKind::CallTargets { name, .. } => Some(name),
+        StmtKind::CallPrototype(p) => Some(&p.name),
         _ => None,
     }
 }

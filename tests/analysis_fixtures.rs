@@ -236,7 +236,7 @@ fn explain_register_for_hovers() {
     // the statement `ld.global.f32 %f1, [%rd5];`
     let (at, _) = body
         .iter()
-        .find(|(_, s)| matches!(&s.kind, StmtKind::Instruction(i) if i.mnemonic.text == "ld.global.f32"))
+        .find(|(_, s)| matches!(&s.kind, StmtKind::Instruction(i) if i.mnemonic == "ld.global.f32"))
         .expect("load");
     let f = explain_register(&m, FunctionId(0), at, "%rd5", &opts).expect("facts");
     assert_eq!(f.kind, "exact per lane");

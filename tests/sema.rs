@@ -29,18 +29,15 @@ fn render(file: &SourceFile, diags: &[Diagnostic]) -> String {
 fn unresolved(module: &Module<'_>, syms: &ModuleSymbols<'_>) -> Vec<Span> {
     fn walk(op: &Operand<'_>, out: &mut Vec<Span>) {
         match &op.kind {
-            OperandKind::Reg { name, .. } | OperandKind::Symbol(name) if name.text != "_" => {
-                out.push(name.span)
+            OperandKind::Reg { name, .. } | OperandKind::Symbol(name) if *name != "_" => {
+                out.extend(op.name().map(|n| n.span))
             }
             OperandKind::Address { base: Some(b), .. } => walk(b, out),
             OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
                 v.iter().for_each(|o| walk(o, out))
             }
             OperandKind::Not(o) | OperandKind::Offset { base: o, .. } => walk(o, out),
-            OperandKind::PredPair(a, b) => {
-                walk(a, out);
-                walk(b, out);
-            }
+            OperandKind::PredPair(p) => p.iter().for_each(|o| walk(o, out)),
             _ => {}
         }
     }
@@ -55,7 +52,7 @@ fn unresolved(module: &Module<'_>, syms: &ModuleSymbols<'_>) -> Vec<Span> {
             };
             let mut names = Vec::new();
             if let Some(g) = &i.guard {
-                names.push(g.pred.span);
+                names.push(g.pred_ident().span);
             }
             let ops = &i.operands[..];
             ops.iter().for_each(|o| walk(o, &mut names));

@@ -11,7 +11,7 @@ fn operand(src: &str, op: &Operand<'_>) -> String {
     let kind = match &op.kind {
         OperandKind::Reg {
             component: Some(c), ..
-        } => format!("reg.{}", c.text),
+        } => format!("reg.{}", c.as_str()),
         OperandKind::Reg { .. } => "reg".into(),
         OperandKind::Symbol(_) => "sym".into(),
         OperandKind::Int(v) => format!("int={v}"),
@@ -45,7 +45,9 @@ fn operand(src: &str, op: &Operand<'_>) -> String {
                 .join(", ")
         ),
         OperandKind::Not(o) => format!("not({})", operand(src, o)),
-        OperandKind::PredPair(a, b) => format!("pair({}, {})", operand(src, a), operand(src, b)),
+        OperandKind::PredPair(p) => {
+            format!("pair({}, {})", operand(src, &p[0]), operand(src, &p[1]))
+        }
         OperandKind::Offset { base, offset } => format!("offset({}, {offset})", operand(src, base)),
     };
     format!("{kind} `{text}`")
@@ -127,12 +129,12 @@ fn dump(path: &str) -> String {
                     let line = match &st.kind {
                         StmtKind::Label(l) => format!("label {}", l.text),
                         StmtKind::Instruction(ins) => {
-                            let guard = ins.guard.map_or(String::new(), |g| {
-                                format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred.text)
+                            let guard = ins.guard.as_ref().map_or(String::new(), |g| {
+                                format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred)
                             });
                             let ops: Vec<String> =
                                 ins.operands.iter().map(|o| operand(src, o)).collect();
-                            format!("{guard}{} | {}", ins.mnemonic.text, ops.join(" | "))
+                            format!("{guard}{} | {}", ins.mnemonic, ops.join(" | "))
                         }
                         StmtKind::Var(v) => format!("var {}", var(v)),
                         StmtKind::Loc(l) => format!(
@@ -140,7 +142,7 @@ fn dump(path: &str) -> String {
                             l.file,
                             l.line,
                             l.column,
-                            l.function_name.map(|f| f.text),
+                            l.function_name.as_ref().map(|f| f.text),
                             l.inlined_at
                         ),
                         StmtKind::Pragma(p) => format!("pragma {:?}", p.text),
@@ -154,15 +156,11 @@ fn dump(path: &str) -> String {
                             name.text,
                             targets.iter().map(|t| t.text).collect::<Vec<_>>()
                         ),
-                        StmtKind::CallPrototype {
-                            name,
-                            returns,
-                            params,
-                        } => format!(
+                        StmtKind::CallPrototype(p) => format!(
                             "callprototype {} returns={} params={}",
-                            name.text,
-                            returns.len(),
-                            params.len()
+                            p.name.text,
+                            p.returns.len(),
+                            p.params.len()
                         ),
                         StmtKind::Directive { name } => format!("directive {}", name.text),
                         StmtKind::ScopeOpen => "{".into(),

@@ -2,7 +2,9 @@
 //!
 //! Files are checked in parallel and printed in input order as soon as each
 //! one and those before it are done ([`super::stream`]); each file's
-//! analysis is dropped once printed. Per file: configuration
+//! analysis is dropped once printed, and its kernels' results as soon as
+//! the lints and suppressions ran, unless `--format json` or `--coverage`
+//! prints them. Per file: configuration
 //! ([`warpscope::config::Resolver`]), Triton metadata beside the PTX as
 //! launch facts, the lints, the sources `.loc` names (for snippets and
 //! suppression comments), suppressions, then the baseline.
@@ -213,6 +215,13 @@ pub fn run(a: CheckArgs) -> ExitCode {
             Ok(config)
         },
         |path, config| -> Result<Vec<Checked>, String> {
+            // Once the lints and suppressions ran, only `--format json` and
+            // `--coverage` read the kernels' accesses: the others drop them
+            // here, in the worker, so that neither the rendering nor a file
+            // waiting for its turn to print holds them (on the largest
+            // cuBLAS file they are 1.1 GB against 0.5 GB of findings:
+            // BENCHMARKS.md, "Stop 18").
+            let keep_kernels = a.format == Format::Json || a.coverage;
             let check_one = |input: Input| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let mut result = check_file(&input.file, &config);
@@ -226,6 +235,9 @@ pub fn run(a: CheckArgs) -> ExitCode {
                     );
                     let sources = read_sources(path, &names);
                     warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
+                    if !keep_kernels {
+                        result.analysis.kernels = Vec::new();
+                    }
                     Checked {
                         input,
                         result,

@@ -98,6 +98,14 @@ pub fn run(a: ParseArgs) -> ExitCode {
                 let _ = writeln!(out, "  {k}: {v}");
             }
             let _ = writeln!(out, "diagnostics:          {}", total.diagnostics);
+            if total.tree_bytes > 0 {
+                let _ = writeln!(
+                    out,
+                    "syntax tree:          {:.2} MB ({:.2}x the text)",
+                    total.tree_bytes as f64 / 1e6,
+                    total.tree_bytes as f64 / total.bytes.max(1) as f64
+                );
+            }
         }
         if super::common::emit(&out) != ExitCode::SUCCESS {
             return ExitCode::from(2);

@@ -48,7 +48,7 @@ pub fn module_files<'src>(module: &Module<'src>) -> Vec<(u32, &'src str)> {
 /// The branch-target name of an operand: `L`, or `L` in `L+0`.
 pub(crate) fn symbol_name<'src>(op: &OperandKind<'src>) -> Option<&'src str> {
     match op {
-        OperandKind::Symbol(id) => Some(id.text),
+        OperandKind::Symbol(name) => Some(name),
         OperandKind::Offset { base, .. } => symbol_name(&base.kind),
         _ => None,
     }

@@ -151,13 +151,13 @@ impl<'a, 'src> Ctx<'a, 'src> {
     fn src(&mut self, op: &Operand<'src>) -> Src {
         match &op.kind {
             OperandKind::Reg { name, component } => {
-                if let Some(s) = crate::isa::special_value(name.text, component.map(|c| c.text)) {
+                if let Some(s) = crate::isa::special_value(name, component.map(|c| c.as_str())) {
                     return Src::Special(s);
                 }
-                Src::Reg(self.reg(name.text), 0)
+                Src::Reg(self.reg(name), 0)
             }
             OperandKind::Int(v) => Src::Imm(*v),
-            OperandKind::Symbol(id) => self.symbol(id.text, 0),
+            OperandKind::Symbol(name) => self.symbol(name, 0),
             OperandKind::Offset { base, offset } => match self.src(base) {
                 Src::Reg(r, o) => Src::Reg(r, o.wrapping_add(*offset)),
                 Src::Var(v, o) => Src::Var(v, o.wrapping_add(*offset)),
@@ -217,16 +217,16 @@ impl<'a, 'src> Ctx<'a, 'src> {
             OperandKind::Reg {
                 name,
                 component: None,
-            } if !name.text.is_empty() => vec![self.reg(name.text)],
-            OperandKind::Symbol(id) if self.bare_regs.contains_key(id.text) => {
-                vec![self.reg(id.text)]
+            } if !name.is_empty() => vec![self.reg(name)],
+            OperandKind::Symbol(name) if self.bare_regs.contains_key(name) => {
+                vec![self.reg(name)]
             }
             OperandKind::Vector(v) | OperandKind::List(v) => {
                 v.iter().flat_map(|o| self.dsts(o)).collect()
             }
-            OperandKind::PredPair(a, b) => {
-                let mut v = self.dsts(a);
-                v.extend(self.dsts(b));
+            OperandKind::PredPair(pair) => {
+                let mut v = self.dsts(&pair[0]);
+                v.extend(self.dsts(&pair[1]));
                 v
             }
             _ => Vec::new(),
@@ -281,17 +281,14 @@ fn symbol_offset(op: &OperandKind<'_>) -> i64 {
 fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
     match &o.kind {
         OperandKind::Reg { name, .. } => {
-            out.insert(name.text, ());
+            out.insert(name, ());
         }
         OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
         OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
         OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
             v.iter().for_each(|x| collect_reads(x, out))
         }
-        OperandKind::PredPair(a, b) => {
-            collect_reads(a, out);
-            collect_reads(b, out);
-        }
+        OperandKind::PredPair(pair) => pair.iter().for_each(|x| collect_reads(x, out)),
         _ => {}
     }
 }
@@ -549,7 +546,7 @@ fn lower_body<'src>(
         let mut mnemonic = "";
         let op = match &st.kind {
             StmtKind::Instruction(ins) => {
-                mnemonic = ins.mnemonic.text;
+                mnemonic = ins.mnemonic;
                 let mods: Vec<&str> = ins.modifiers().collect();
                 if let Some(tx) = mem::expect_tx(cx, ins, &mods) {
                     out.expect_tx.push(tx);
@@ -564,7 +561,7 @@ fn lower_body<'src>(
                     }
                 }
                 if let Some(g) = &ins.guard {
-                    read.insert(g.pred.text, ());
+                    read.insert(g.pred, ());
                 }
                 let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
                 note_param_address(cx, &lowered.kind);
@@ -686,7 +683,7 @@ fn lower_instr<'src>(
     param_regs: &mut HashMap<u32, u16>,
     pointer_params: &mut [bool],
 ) -> Op {
-    let guard = ins.guard.map(|g| (cx.reg(g.pred.text), g.negated));
+    let guard = ins.guard.as_ref().map(|g| (cx.reg(g.pred), g.negated));
     let opcode = ins.opcode();
     let mods: Vec<&str> = ins.modifiers().collect();
     let ops = &ins.operands;
@@ -919,7 +916,7 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
                         OperandKind::Reg {
                             name,
                             component: None,
-                        } if !name.text.is_empty() => cx.reg(name.text),
+                        } if !name.is_empty() => cx.reg(name),
                         _ => cx.reg("_"),
                     })
                     .collect(),

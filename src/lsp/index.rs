@@ -143,9 +143,8 @@ impl NameIndex {
             for (si, s) in body.iter() {
                 let name = match &s.kind {
                     StmtKind::Label(n) => n,
-                    StmtKind::BranchTargets { name, .. } | StmtKind::CallPrototype { name, .. } => {
-                        name
-                    }
+                    StmtKind::BranchTargets { name, .. } => name,
+                    StmtKind::CallPrototype(p) => &p.name,
                     _ => continue,
                 };
                 let info = DeclInfo {

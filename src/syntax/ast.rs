@@ -12,6 +12,18 @@
 //! without allocating. Instructions the analysis does not understand
 //! (`wgmma`, `cp.async.bulk.tensor`, …) are parsed the same way, so their
 //! opcode and operands are always intact.
+//!
+//! Size: the tree is most of the front end's memory, so its common nodes
+//! are kept small (tested in `node_sizes`): a [`Statement`] is 56 bytes, an
+//! [`Operand`] 32. Register and symbol operands hold their name as text only
+//! (the name starts the operand, so [`Operand::name`] gives its span), a
+//! register's component is a [`Component`] byte, operand lists are boxed
+//! slices allocated once at their length, and what most statements lack is
+//! boxed (a guard, a `.loc`'s `function_name`, a `.callprototype`, a
+//! declaration). `parse --stats` prints the tree's bytes
+//! ([`super::stats::tree_bytes`]): 5.7x the text on cuBLAS's PTX. Names as
+//! source offsets instead of `&str` (half of an operand, a third of a
+//! statement) are what would take it to 3x.
 
 use crate::source::Span;
 
@@ -300,24 +312,18 @@ pub enum StmtKind<'src> {
         /// The table's name.
         name: Ident<'src>,
         /// Its labels.
-        targets: Vec<Ident<'src>>,
+        targets: Box<[Ident<'src>]>,
     },
     /// `name: .calltargets f, g;` (the possible callees of an indirect call)
     CallTargets {
         /// The table's name.
         name: Ident<'src>,
         /// Its functions.
-        targets: Vec<Ident<'src>>,
+        targets: Box<[Ident<'src>]>,
     },
-    /// `name: .callprototype (.param .b32 _) _ (.param .b64 _);`
-    CallPrototype {
-        /// The prototype's name.
-        name: Ident<'src>,
-        /// Return parameters.
-        returns: Vec<VarDecl<'src>>,
-        /// Parameters.
-        params: Vec<VarDecl<'src>>,
-    },
+    /// `name: .callprototype (.param .b32 _) _ (.param .b64 _);` (boxed:
+    /// rare, and larger than an instruction).
+    CallPrototype(Box<Prototype<'src>>),
     /// A directive kept by name only (not produced by the parser today;
     /// kept for forward compatibility of matches).
     Directive {
@@ -332,8 +338,19 @@ pub enum StmtKind<'src> {
     Error,
 }
 
+/// A `.callprototype`.
+#[derive(Clone, Debug)]
+pub struct Prototype<'src> {
+    /// The prototype's name.
+    pub name: Ident<'src>,
+    /// Return parameters.
+    pub returns: Vec<VarDecl<'src>>,
+    /// Parameters.
+    pub params: Vec<VarDecl<'src>>,
+}
+
 /// `.loc`
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Loc<'src> {
     /// `.file` number.
     pub file: u32,
@@ -341,8 +358,8 @@ pub struct Loc<'src> {
     pub line: u32,
     /// Source column.
     pub column: u32,
-    /// `function_name` label, if given.
-    pub function_name: Option<Ident<'src>>,
+    /// `function_name` label, if given (boxed: only inlined code has it).
+    pub function_name: Option<Box<Ident<'src>>>,
     /// `inlined_at file line column`, if given.
     pub inlined_at: Option<(u32, u32, u32)>,
 }
@@ -352,32 +369,45 @@ pub struct Loc<'src> {
 pub struct Guard<'src> {
     /// `!` present.
     pub negated: bool,
-    /// The predicate register.
-    pub pred: Ident<'src>,
+    /// The predicate register's name; it ends the guard
+    /// ([`Guard::pred_ident`] gives its span).
+    pub pred: &'src str,
     /// From `@` to the end of the register.
     pub span: Span,
 }
 
-/// An instruction.
+impl<'src> Guard<'src> {
+    /// The predicate register with its span.
+    pub fn pred_ident(&self) -> Ident<'src> {
+        Ident {
+            text: self.pred,
+            span: Span::new(self.span.end - self.pred.len() as u32, self.span.end),
+        }
+    }
+}
+
+/// An instruction (40 bytes).
 #[derive(Clone, Debug)]
 pub struct Instruction<'src> {
-    /// Guard predicate.
-    pub guard: Option<Guard<'src>>,
-    /// The whole mnemonic, opcode and modifiers: `ld.global.nc.v4.f32`.
-    pub mnemonic: Ident<'src>,
-    /// Operands in order.
-    pub operands: Vec<Operand<'src>>,
+    /// Guard predicate (boxed: most instructions have none).
+    pub guard: Option<Box<Guard<'src>>>,
+    /// The whole mnemonic, opcode and modifiers: `ld.global.nc.v4.f32`. It
+    /// starts the statement, or follows the guard; no consumer needs its
+    /// span, which is not kept.
+    pub mnemonic: &'src str,
+    /// Operands in order (allocated at their length).
+    pub operands: Box<[Operand<'src>]>,
 }
 
 impl<'src> Instruction<'src> {
     /// The opcode: `ld` for `ld.global.u32`.
     pub fn opcode(&self) -> &'src str {
-        let t = self.mnemonic.text;
+        let t = self.mnemonic;
         &t[..t.find('.').unwrap_or(t.len())]
     }
     /// The modifiers without their dots: `global`, `u32`.
     pub fn modifiers(&self) -> impl Iterator<Item = &'src str> + Clone {
-        let t = self.mnemonic.text;
+        let t = self.mnemonic;
         let rest = t.find('.').map(|i| &t[i + 1..]).unwrap_or("");
         rest.split('.').filter(|s| !s.is_empty())
     }
@@ -387,7 +417,8 @@ impl<'src> Instruction<'src> {
     }
 }
 
-/// An operand.
+/// An operand (32 bytes). Names are kept as text; their spans follow from
+/// the operand's ([`Operand::name`]).
 #[derive(Clone, Debug)]
 pub struct Operand<'src> {
     /// Where.
@@ -396,20 +427,96 @@ pub struct Operand<'src> {
     pub kind: OperandKind<'src>,
 }
 
+impl<'src> Operand<'src> {
+    /// The name of a [`OperandKind::Reg`] or [`OperandKind::Symbol`] operand
+    /// with its span (a name starts its operand; a register's component is
+    /// left out).
+    pub fn name(&self) -> Option<Ident<'src>> {
+        let text = match self.kind {
+            OperandKind::Reg { name, .. } | OperandKind::Symbol(name) => name,
+            _ => return None,
+        };
+        Some(Ident {
+            text,
+            span: Span::new(self.span.start, self.span.start + text.len() as u32),
+        })
+    }
+}
+
+/// The component of a special register (`%tid.x`) or a byte or half of a
+/// register (`%r1.b0`, `%r1.h1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// `.x`
+    X,
+    /// `.y`
+    Y,
+    /// `.z`
+    Z,
+    /// `.w`
+    W,
+    /// `.r`
+    R,
+    /// `.g`
+    G,
+    /// `.b`
+    B,
+    /// `.a`
+    A,
+    /// `.b0`..`.b3`
+    Byte(u8),
+    /// `.h0`, `.h1`
+    Half(u8),
+}
+
+impl Component {
+    /// Parses the text after the dot.
+    pub fn parse(s: &str) -> Option<Component> {
+        Some(match s.as_bytes() {
+            b"x" => Component::X,
+            b"y" => Component::Y,
+            b"z" => Component::Z,
+            b"w" => Component::W,
+            b"r" => Component::R,
+            b"g" => Component::G,
+            b"b" => Component::B,
+            b"a" => Component::A,
+            [b'b', d @ b'0'..=b'3'] => Component::Byte(d - b'0'),
+            [b'h', d @ b'0'..=b'1'] => Component::Half(d - b'0'),
+            _ => return None,
+        })
+    }
+    /// The text after the dot.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Component::X => "x",
+            Component::Y => "y",
+            Component::Z => "z",
+            Component::W => "w",
+            Component::R => "r",
+            Component::G => "g",
+            Component::B => "b",
+            Component::A => "a",
+            Component::Byte(n) => ["b0", "b1", "b2", "b3"][n as usize & 3],
+            Component::Half(n) => ["h0", "h1"][n as usize & 1],
+        }
+    }
+}
+
 /// The kinds of operand.
 #[derive(Clone, Debug)]
 pub enum OperandKind<'src> {
     /// `%r1`, or a special register with a component: `%tid.x`.
     Reg {
-        /// Register name, `%tid` for `%tid.x`.
-        name: Ident<'src>,
-        /// Component after the dot: `x`, `y`, `z`, `w`, `r`, `g`, `b`, `a`.
-        component: Option<Ident<'src>>,
+        /// Register name, `%tid` for `%tid.x`; it starts the operand.
+        name: &'src str,
+        /// Component after the dot.
+        component: Option<Component>,
     },
     /// A name without `%`: a label, variable, parameter or function — or a
     /// register declared without `%` (inline-assembly style, `.reg .b32 f;`).
-    /// Name resolution (`sema`) tells which.
-    Symbol(Ident<'src>),
+    /// Name resolution (`sema`) tells which. The name is the whole operand.
+    Symbol(&'src str),
     /// An integer immediate (two's complement, 64 bits).
     Int(i64),
     /// A floating-point immediate (`0f…` widened to f64, `0d…`, decimal).
@@ -424,15 +531,15 @@ pub enum OperandKind<'src> {
         offset: i64,
     },
     /// `[a, b, {c, d}]` (texture and surface operands).
-    AddressList(Vec<Operand<'src>>),
+    AddressList(Box<[Operand<'src>]>),
     /// `{%r1, %r2, _}`
-    Vector(Vec<Operand<'src>>),
+    Vector(Box<[Operand<'src>]>),
     /// `(a, b)`: call argument and return lists.
-    List(Vec<Operand<'src>>),
+    List(Box<[Operand<'src>]>),
     /// `!%p`
     Not(Box<Operand<'src>>),
     /// `%p|%q` (two destination predicates of `setp`).
-    PredPair(Box<Operand<'src>>, Box<Operand<'src>>),
+    PredPair(Box<[Operand<'src>; 2]>),
     /// `sym+4`, `%r1+8` outside brackets.
     Offset {
         /// The register or symbol.
@@ -569,4 +676,32 @@ pub enum InitKind<'src> {
         /// Its value.
         value: Box<InitValue<'src>>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes the tree's memory figures in BENCHMARKS.md ("Stop 18")
+    /// rest on: a change that grows them shows up here.
+    #[test]
+    fn node_sizes() {
+        assert_eq!(std::mem::size_of::<Operand<'_>>(), 32);
+        assert_eq!(std::mem::size_of::<Guard<'_>>(), 32);
+        assert_eq!(std::mem::size_of::<Instruction<'_>>(), 40);
+        assert_eq!(std::mem::size_of::<Loc<'_>>(), 40);
+        assert_eq!(std::mem::size_of::<Statement<'_>>(), 56);
+    }
+
+    #[test]
+    fn components_round_trip() {
+        for s in [
+            "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1",
+        ] {
+            assert_eq!(Component::parse(s).map(Component::as_str), Some(s));
+        }
+        for s in ["", "q", "b4", "h2", "xy"] {
+            assert_eq!(Component::parse(s), None);
+        }
+    }
 }

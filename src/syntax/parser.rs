@@ -464,10 +464,11 @@ impl<'a> Parser<'a> {
                 match &st.kind {
                     StmtKind::Instruction(ins) if !super::opcodes::is_known(ins.opcode()) => {
                         let op = ins.opcode();
-                        let sp = Span::new(
-                            ins.mnemonic.span.start,
-                            ins.mnemonic.span.start + op.len() as u32,
-                        );
+                        // The mnemonic is a slice of the source: its address
+                        // less the source's is where it starts.
+                        let start =
+                            (ins.mnemonic.as_ptr() as usize - self.src.as_ptr() as usize) as u32;
+                        let sp = Span::new(start, start + op.len() as u32);
                         let mut d = Diagnostic::new(
                             FrontEndCode::UnknownInstruction.code(),
                             FrontEndCode::UnknownInstruction.name(),
@@ -974,9 +975,15 @@ impl<'a> Parser<'a> {
                         } else {
                             let (r8, _) = expect(char(';').parse(r7), "`,` or `;`")?;
                             let kind = if w.text == ".branchtargets" {
-                                StmtKind::BranchTargets { name, targets }
+                                StmtKind::BranchTargets {
+                                    name,
+                                    targets: targets.into_boxed_slice(),
+                                }
                             } else {
-                                StmtKind::CallTargets { name, targets }
+                                StmtKind::CallTargets {
+                                    name,
+                                    targets: targets.into_boxed_slice(),
+                                }
                             };
                             out.push(Statement {
                                 span: self.span(i, r8),
@@ -1015,11 +1022,11 @@ impl<'a> Parser<'a> {
                     let (r7, _) = expect(char(';').parse(r6), "`;`")?;
                     out.push(Statement {
                         span: self.span(i, r7),
-                        kind: StmtKind::CallPrototype {
+                        kind: StmtKind::CallPrototype(Box::new(Prototype {
                             name,
                             returns,
                             params,
-                        },
+                        })),
                     });
                     return Ok(r7);
                 }
@@ -1069,7 +1076,7 @@ impl<'a> Parser<'a> {
                         let (r7, _) = self.uint(skip_spaces(r6))?;
                         r4 = r7;
                     }
-                    loc.function_name = Some(f);
+                    loc.function_name = Some(Box::new(f));
                     r = r4;
                 }
                 "inlined_at" => {
@@ -1489,11 +1496,11 @@ impl<'a> Parser<'a> {
                 None => (r2, false),
             };
             let (r3, pred) = expect(self.ident(r2), "a predicate register after `@`")?;
-            guard = Some(Guard {
+            guard = Some(Box::new(Guard {
                 negated,
-                pred,
+                pred: pred.text,
                 span: self.span(i, r3),
-            });
+            }));
             r = self.ws(r3);
         }
         let (r2, mnemonic) = expect(self.mnemonic(r), "an instruction")?;
@@ -1504,8 +1511,8 @@ impl<'a> Parser<'a> {
                 r2,
                 Instruction {
                     guard,
-                    mnemonic,
-                    operands: Vec::new(),
+                    mnemonic: mnemonic.text,
+                    operands: Box::default(),
                 },
             ));
         }
@@ -1524,7 +1531,7 @@ impl<'a> Parser<'a> {
                     r4,
                     Instruction {
                         guard,
-                        mnemonic,
+                        mnemonic: mnemonic.text,
                         operands: self.scratch.drain(start..).collect(),
                     },
                 ));
@@ -1595,7 +1602,7 @@ impl<'a> Parser<'a> {
                 r3,
                 Operand {
                     span: self.span(i, r3),
-                    kind: OperandKind::PredPair(Box::new(a), Box::new(b)),
+                    kind: OperandKind::PredPair(Box::new([a, b])),
                 },
             ));
         }
@@ -1673,7 +1680,7 @@ impl<'a> Parser<'a> {
                     r2,
                     Operand {
                         span: self.span(i, r2),
-                        kind: OperandKind::AddressList(items),
+                        kind: OperandKind::AddressList(items.into_boxed_slice()),
                     },
                 ))
             }
@@ -1683,7 +1690,7 @@ impl<'a> Parser<'a> {
                     r,
                     Operand {
                         span: self.span(i, r),
-                        kind: OperandKind::Vector(items),
+                        kind: OperandKind::Vector(items.into_boxed_slice()),
                     },
                 ))
             }
@@ -1705,7 +1712,7 @@ impl<'a> Parser<'a> {
                     r,
                     Operand {
                         span: self.span(i, r),
-                        kind: OperandKind::List(items),
+                        kind: OperandKind::List(items.into_boxed_slice()),
                     },
                 ))
             }
@@ -1745,14 +1752,11 @@ impl<'a> Parser<'a> {
                     0
                 };
                 let (r, base) = if comp_len > 0 {
-                    let comp = Ident {
-                        text: &r[1..1 + comp_len],
-                        span: self.span(&r[1..], &r[1 + comp_len..]),
-                    };
+                    let comp = Component::parse(&r[1..1 + comp_len]);
                     let r2 = &r[1 + comp_len..];
                     let kind = OperandKind::Reg {
-                        name,
-                        component: Some(comp),
+                        name: name.text,
+                        component: comp,
                     };
                     (
                         r2,
@@ -1832,11 +1836,11 @@ fn tex_diag(span: Span) -> Diagnostic {
 fn name_operand(name: Ident<'_>) -> Operand<'_> {
     let kind = if name.text.starts_with('%') {
         OperandKind::Reg {
-            name,
+            name: name.text,
             component: None,
         }
     } else {
-        OperandKind::Symbol(name)
+        OperandKind::Symbol(name.text)
     };
     Operand {
         span: name.span,

@@ -130,7 +130,7 @@ pub(super) fn call_op<'src>(cx: &mut Ctx<'_, 'src>, at: usize, ops: &[Operand<'s
         _ => (None, 0),
     };
     let target = match ops.get(k).map(|o| &o.kind) {
-        Some(OperandKind::Reg { name, .. }) => Err(name.text),
+        Some(OperandKind::Reg { name, .. }) => Err(*name),
         Some(o) => symbol_name(o).ok_or(""),
         None => Err(""),
     };

@@ -113,8 +113,7 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
     if let Some(o) = rest.first() {
         let is_pred = match &o.kind {
             OperandKind::Not(_) => true,
-            OperandKind::Reg { name, .. } => cx.is_pred(name.text),
-            OperandKind::Symbol(id) => cx.is_pred(id.text),
+            OperandKind::Reg { name, .. } | OperandKind::Symbol(name) => cx.is_pred(name),
             _ => false,
         };
         let s = cx.src(o);
@@ -451,7 +450,7 @@ pub(super) fn pack<'src>(
     let OperandKind::Vector(v) = &ins.operands.get(1)?.kind else {
         return None;
     };
-    let [lo, hi] = v.as_slice() else {
+    let [lo, hi] = &v[..] else {
         return None;
     };
     let dst = match cx.dsts(ins.operands.first()?).as_slice() {
