@@ -42,7 +42,8 @@
 //!
 //! `blind_hardware_agreement` runs the same comparison on the held-out batch
 //! of `tests/hw/blind/` (its own known list, `tests/hw/blind/known.txt`, and
-//! snapshot, with a per-category tally).
+//! snapshot, with a per-category tally); `blind2_hardware_agreement` on the
+//! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`).
 //!
 //! Known mismatches are listed, each with its reason, in
 //! `tests/hw_agreement_known.txt` (`launch|file:line|op|space|reason`); the
@@ -76,6 +77,18 @@ const BLIND_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind/triton/launches.json",
         "tests/hw/blind/measured_triton.json",
+    ),
+];
+
+/// The second held-out batch (`tests/hw/blind2/`): CUDA kernels and Triton ones.
+const BLIND2_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind2/launches.json",
+        "tests/hw/blind2/measured.json",
+    ),
+    (
+        "tests/hw/blind2/triton/launches.json",
+        "tests/hw/blind2/measured_triton.json",
     ),
 ];
 
@@ -349,6 +362,20 @@ fn blind_hardware_agreement() {
         &BLIND_SUITES,
         "tests/hw/blind/known.txt",
         "hw_agreement_blind",
+        true,
+    );
+}
+
+/// The second held-out batch (`tests/hw/blind2/`, README there): other
+/// styles again (quantized blocks, paged KV gather, look-back scan, radix
+/// sort, COO/ELL SpMV, Triton group norm, split-K, cumsum, embedding bag),
+/// measured before warpscope's model was looked at for them.
+#[test]
+fn blind2_hardware_agreement() {
+    agreement(
+        &BLIND2_SUITES,
+        "tests/hw/blind2/known.txt",
+        "hw_agreement_blind2",
         true,
     );
 }

@@ -55,6 +55,16 @@
 //! the closed form with `k` the sectors (lines) spanned, or the elements when
 //! they are a sector (line) or more apart.
 //!
+//! # Shared memory
+//!
+//! [`shared_wavefronts`]: 32 banks of 4 bytes, lanes served in groups that
+//! move at most 128 bytes (quarter-warps for 16-byte accesses); a group costs
+//! the most distinct words it touches in one bank. A 16-byte *load* whose
+//! lane pairs (`l`, `l ^ 1` or `l`, `l ^ 2`) read the same address packs two
+//! quarter-warps per wavefront ([`shared_load_wavefronts`]: a broadcast
+//! `LDS.128` is 2 wavefronts, measured in `tests/hw/blind2` `nbody_tile`).
+//! The launch simulation applies it; the static figures do not yet.
+//!
 //! # Older architectures
 //!
 //! On Pascal (`Arch::Sm60`) global loads are cached in L2 only (seed 002); the
@@ -155,6 +165,13 @@ pub fn shared_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
     } else {
         (128 / bytes as usize).max(1)
     };
+    shared_wavefronts_in_groups(addrs, active, bytes, group)
+}
+
+/// [`shared_wavefronts`] with lanes served in groups of `group` lanes.
+fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: usize) -> u32 {
+    let bytes = bytes.max(1);
+    let group = group.max(1);
     let words_per_lane = bytes.div_ceil(4) as i64;
     let mut total = 0;
     for g in (0..WARP).step_by(group) {
@@ -180,6 +197,35 @@ pub fn shared_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
         total += per_bank.iter().copied().max().unwrap_or(0);
     }
     total
+}
+
+/// Shared-memory wavefronts of one load request (`ld.shared`, `LDS`): as
+/// [`shared_wavefronts`], except that a 16-byte load whose active lanes read
+/// the same address as their pair partner (lane `l` and `l ^ 1` for every
+/// active pair, or `l` and `l ^ 2`; a warp-wide broadcast is both) packs two
+/// quarter-warps into one return: the lanes are served in half-warps, and a
+/// broadcast `LDS.128` costs 2 wavefronts instead of 4. Measured on the H100:
+/// `tests/hw/blind2` `nbody_tile` (`float4` tile entry read by every lane:
+/// 2.000 wavefronts per request), `tests/hw/blind` `rmsnorm_f32` (the eight
+/// broadcast `red[w]` merged into `LDS.128`); the rule is NVIDIA's (sm_70 and
+/// later: uniform-address loads pack the returned registers).
+pub fn shared_load_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
+    if bytes == 16
+        && active != 0
+        && (pairs_share(addrs, active, 1) || pairs_share(addrs, active, 2))
+    {
+        return shared_wavefronts_in_groups(addrs, active, bytes, WARP / 2);
+    }
+    shared_wavefronts(addrs, active, bytes)
+}
+
+/// Whether every active lane `l` whose partner `l ^ k` is active reads the
+/// partner's address.
+fn pairs_share(addrs: &Lanes, active: u32, k: usize) -> bool {
+    (0..WARP).all(|l| {
+        let p = l ^ k;
+        active & (1 << l) == 0 || active & (1 << p) == 0 || addrs[l] == addrs[p]
+    })
 }
 
 /// Cost statistics over several possibilities (residues, warps).
@@ -740,6 +786,16 @@ mod tests {
         assert_eq!(shared_wavefronts(&[28; WARP], all, 4), 1);
         assert_eq!(shared_wavefronts(&affine(0, 8), all, 8), 2);
         assert_eq!(shared_wavefronts(&affine(0, 16), all, 16), 4);
+        // 16-byte loads whose lane pairs share an address: half-warps
+        // (tests/hw/blind2 nbody_tile: a broadcast LDS.128 is 2 wavefronts)
+        assert_eq!(shared_load_wavefronts(&[48; WARP], all, 16), 2);
+        assert_eq!(shared_load_wavefronts(&affine(0, 16), all, 16), 4);
+        let pairs: Lanes = std::array::from_fn(|l| (l as i64 / 2) * 16);
+        assert_eq!(shared_load_wavefronts(&pairs, all, 16), 2);
+        // tid % 4 * 16: no pair shares an address, quarter-warps (4)
+        let quad: Lanes = std::array::from_fn(|l| (l as i64 % 4) * 16);
+        assert_eq!(shared_load_wavefronts(&quad, all, 16), 4);
+        assert_eq!(shared_wavefronts(&[48; WARP], all, 16), 4);
         let perm: Lanes = std::array::from_fn(|l| (((l * 4) % 32 + l / 8) * 4) as i64);
         assert_eq!(shared_wavefronts(&perm, all, 4), 1);
         assert_eq!(shared_wavefronts(&affine(0, 4), 0, 4), 0);

@@ -1343,6 +1343,8 @@ fn record(
                 // Shared atomics serve lanes on one word one by one.
                 e.wavefronts += if op == AccessOp::Atomic {
                     super::cost::shared_atomic::wavefronts(addrs, exec, bytes, atomic_form)
+                } else if op == AccessOp::Load {
+                    super::cost::shared_load_wavefronts(addrs, exec, bytes)
                 } else {
                     shared_wavefronts(addrs, exec, bytes)
                 } as f64;
