@@ -20,9 +20,12 @@ use super::totals::SimResult;
 use crate::ir::{AccessOp, Function, MemKind, OpKind, Space};
 use std::collections::HashMap;
 
-/// Blocks in the grid per simulated block (1 when nothing was sampled).
+/// Blocks in the grid per simulated block (1 when nothing was sampled, or
+/// when the simulation scaled its sample itself).
 pub fn scale(sim: &SimResult) -> f64 {
-    if sim.blocks.0 > 0 {
+    if sim.prescaled {
+        1.0
+    } else if sim.blocks.0 > 0 {
         sim.blocks.1 as f64 / sim.blocks.0 as f64
     } else {
         1.0

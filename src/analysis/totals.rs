@@ -8,8 +8,10 @@
 //! grid-stride loop runs a different number of iterations in different warps,
 //! and `(i % 17) * 64` has a different shape in every warp. When the grid,
 //! the block and every parameter the control flow depends on are known, the
-//! simulation runs every warp of the grid (or, above a work budget, an evenly
-//! spread sample of blocks, and says so) and counts, per memory instruction,
+//! simulation runs every warp of the grid (or, above a work budget, the grid's
+//! edge blocks — the first, and the last in each dimension, where tails and
+//! partial tiles are — exactly and an evenly spread sample of the interior,
+//! scaled alone, and says so) and counts, per memory instruction,
 //! requests, active lanes, L1 lines and sectors exactly as Nsight Compute
 //! does per SASS instruction.
 //!
@@ -182,6 +184,59 @@ pub struct SimResult {
     pub stats: HashMap<u32, SimStats>,
     /// Blocks simulated and blocks in the grid (equal unless sampled).
     pub blocks: (u64, u64),
+    /// True when `stats` already stand for the whole grid although it was
+    /// sampled (the grid's edge blocks simulated exactly, the interior
+    /// scaled): [`super::launch_totals::scale`] is then 1.
+    pub prescaled: bool,
+}
+
+impl SimStats {
+    /// Adds `o`'s counts to these.
+    fn add(&mut self, o: &SimStats) {
+        self.requests += o.requests;
+        self.lanes += o.lanes;
+        self.lines += o.lines;
+        self.sectors += o.sectors;
+        self.sectors_min += o.sectors_min;
+        self.sectors_max += o.sectors_max;
+        self.lines_min += o.lines_min;
+        self.lines_max += o.lines_max;
+        self.ideal += o.ideal;
+        self.kernel_sectors += o.kernel_sectors;
+        self.wavefronts += o.wavefronts;
+        self.wavefront_requests += o.wavefront_requests;
+        self.off_requests += o.off_requests;
+        self.empty_requests += o.empty_requests;
+        for (k, v) in &o.patterns {
+            *self.patterns.entry(*k).or_default() += v;
+        }
+        for (k, v) in &o.strides {
+            *self.strides.entry(*k).or_default() += v;
+        }
+    }
+
+    /// These counts times `f` (counts rounded to integers).
+    fn scaled(&self, f: f64) -> SimStats {
+        let n = |x: u64| (x as f64 * f).round() as u64;
+        SimStats {
+            requests: n(self.requests),
+            lanes: n(self.lanes),
+            lines: self.lines * f,
+            sectors: self.sectors * f,
+            sectors_min: self.sectors_min * f,
+            sectors_max: self.sectors_max * f,
+            lines_min: self.lines_min * f,
+            lines_max: self.lines_max * f,
+            ideal: self.ideal * f,
+            kernel_sectors: self.kernel_sectors * f,
+            wavefronts: self.wavefronts * f,
+            wavefront_requests: n(self.wavefront_requests),
+            off_requests: n(self.off_requests),
+            empty_requests: n(self.empty_requests),
+            patterns: self.patterns.iter().map(|(k, v)| (*k, n(*v))).collect(),
+            strides: self.strides.iter().map(|(k, v)| (*k, n(*v))).collect(),
+        }
+    }
 }
 
 /// What the simulation needs to know.
@@ -459,11 +514,31 @@ pub fn simulate(
     let recon = Reconvergence::new(low);
     let mut res = SimResult::default();
     let mut used = 0u64;
-    // Visit blocks in a spread order so that a budget cut leaves a fair sample.
+    // The grid's edge blocks (the first block, and the last in each
+    // dimension of more than one block: where tails, partial tiles and
+    // `blockIdx == 0` work live) are simulated first and exactly; then the
+    // interior in a spread order, so that a budget cut leaves a fair sample
+    // of blocks that behave alike, scaled alone.
+    let is_edge = |bid: u64| {
+        let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
+        bid == 0 || x == gx - 1 || (gy > 1 && y == gy - 1) || (gz > 1 && z == gz - 1)
+    };
+    let edges: Vec<u64> = if nblocks <= EDGE_SCAN_MAX {
+        (0..nblocks).filter(|&b| is_edge(b)).collect()
+    } else {
+        Vec::new()
+    };
     let step = spread_step(nblocks);
+    let interior = (0..nblocks)
+        .map(|k| (k as u128 * step as u128 % nblocks as u128) as u64)
+        .filter(|&b| edges.is_empty() || !is_edge(b));
     let mut done_blocks = 0u64;
-    for k in 0..nblocks {
-        let bid = (k as u128 * step as u128 % nblocks as u128) as u64;
+    let mut edge_stats: Option<HashMap<u32, SimStats>> = None;
+    for (k, bid) in edges.iter().copied().chain(interior).enumerate() {
+        if !edges.is_empty() && k == edges.len() {
+            // Every edge block done: keep their counts apart.
+            edge_stats = Some(std::mem::take(&mut res.stats));
+        }
         let ctaid = [
             (bid % gx) as i64,
             ((bid / gx) % gy) as i64,
@@ -534,9 +609,42 @@ pub fn simulate(
             break;
         }
     }
+    if done_blocks == edges.len() as u64 && !edges.is_empty() && edge_stats.is_none() {
+        // Every edge block and no interior one done (or no interior).
+        edge_stats = Some(std::mem::take(&mut res.stats));
+    }
     res.blocks = (done_blocks, nblocks);
+    if let Some(mut all) = edge_stats {
+        // The edges exactly, the interior scaled from its sample.
+        let n_int = nblocks - edges.len() as u64;
+        let done_int = done_blocks - edges.len() as u64;
+        if n_int > 0 && done_int == 0 {
+            // No interior block fitted the budget: scale everything.
+            res.stats = all;
+            return Ok(res);
+        }
+        let f = if done_int > 0 {
+            n_int as f64 / done_int as f64
+        } else {
+            1.0
+        };
+        for (k, st) in &res.stats {
+            let st = if done_int < n_int {
+                st.scaled(f)
+            } else {
+                st.clone()
+            };
+            all.entry(*k).or_default().add(&st);
+        }
+        res.stats = all;
+        res.prescaled = true;
+    }
     Ok(res)
 }
+
+/// Grids of at most this many blocks have their edge blocks found by a scan
+/// (larger ones are sampled uniformly).
+const EDGE_SCAN_MAX: u64 = 1 << 22;
 
 fn spread_step(n: u64) -> u64 {
     if n <= 1 {
@@ -1473,6 +1581,36 @@ mod tests {
         // two addresses in one sector: the larger group counts
         let two: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 4 });
         assert_eq!(atomic_sectors(&two, u32::MAX, 4), 20);
+    }
+
+    #[test]
+    fn a_sampled_grid_keeps_its_tail_block_exact() {
+        // if (i < n) { 64 loads of a[i]; a[i] = sum }: 2,000 blocks of 256
+        // threads need ~5.3 M warp instructions, over the 3 M budget, so the
+        // interior is sampled. n = 2,000 * 256 - 100: the last block's last
+        // three warps have no lane and the one before has 28, so 15,997 warps
+        // issue: 15,997 * 64 loads and 15,997 stores (derived by hand).
+        let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+            .visible .entry k(.param .u64 k_p, .param .u32 k_n)\n.maxntid 256, 1, 1\n{\n\
+            .reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<6>;\n\
+            ld.param.u64 %rd1, [k_p];\nld.param.u32 %r9, [k_n];\ncvta.to.global.u64 %rd2, %rd1;\n\
+            mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\nshl.b32 %r3, %r1, 8;\n\
+            add.s32 %r4, %r3, %r2;\nsetp.ge.u32 %p1, %r4, %r9;\n@%p1 bra DONE;\n\
+            mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\nmov.u32 %r5, 0;\n\
+            mov.f32 %f1, 0f00000000;\nLOOP:\nld.global.f32 %f2, [%rd4];\n\
+            add.f32 %f1, %f1, %f2;\nadd.s32 %r5, %r5, 1;\nsetp.lt.u32 %p2, %r5, 64;\n\
+            @%p2 bra LOOP;\nst.global.f32 [%rd4], %f1;\nDONE:\nret;\n}\n";
+        let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let mut o = crate::analysis::Options::default();
+        o.launch.grid = Some([2000, 1, 1]);
+        o.launch.params = vec![(crate::analysis::ParamKey::Index(1), 2000 * 256 - 100)];
+        let a = crate::analyze(&file, &o);
+        let t = a.kernels[0].totals.as_ref().expect("totals");
+        assert!(t.blocks_simulated < t.blocks_total, "{t:?}");
+        assert_eq!(t.load_requests, 15_997 * 64);
+        assert_eq!(t.store_requests, 15_997);
+        // 28 lanes of 4 bytes from a 128-byte boundary still span 4 sectors
+        assert_eq!(t.store_sectors, 15_997 * 4);
     }
 
     #[test]
