@@ -245,6 +245,24 @@ pub(super) fn class_figures(
                 s
             })
         }
+        // A 16-byte shared load whose lane pairs read one address packs two
+        // quarter-warps per wavefront (`cost::shared_load_wavefronts`,
+        // tests/hw/blind2 `nbody_tile`: a broadcast `LDS.128` is 2).
+        MemKind::Plain
+            if space == Space::Shared && info.op == crate::ir::AccessOp::Load && bytes == 16 =>
+        {
+            static_access(f, facts, bytes, params, true).map(|mut s| {
+                if let Some(c) = candidates(&f.addr, facts, bytes, f.mask) {
+                    s.wavefronts = Some(
+                        c.iter()
+                            .map(|a| super::cost::shared_load_wavefronts(a, f.mask, bytes) as f64)
+                            .sum::<f64>()
+                            / c.len().max(1) as f64,
+                    );
+                }
+                s
+            })
+        }
         _ => static_access(f, facts, bytes, params, space == Space::Shared),
     };
     ClassFigures {
