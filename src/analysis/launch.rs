@@ -186,10 +186,13 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
                 continue;
             };
             if offset == 0 {
+                // Offset 0 is the parameter's own value (`ld.param` of it
+                // reads `params`, never `fields`).
                 params[i] = Some(*v);
+            } else {
+                fields.retain(|&(p, o, _)| (p as usize, o) != (i, offset));
+                fields.push((i as u16, offset, *v));
             }
-            fields.retain(|&(p, o, _)| (p as usize, o) != (i, offset));
-            fields.push((i as u16, offset, *v));
         }
     };
     apply(&opts.launch.params);

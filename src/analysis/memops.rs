@@ -234,13 +234,8 @@ pub(super) fn class_figures(
                 info.elem_float,
             );
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                s.wavefronts = candidates(&f.addr, facts, bytes, f.mask).map(|c| {
-                    c.iter()
-                        .map(|a| {
-                            super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form) as f64
-                        })
-                        .sum::<f64>()
-                        / c.len().max(1) as f64
+                s.wavefronts = mean_wavefronts(f, facts, bytes, |a| {
+                    super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form)
                 });
                 s
             })
@@ -252,13 +247,10 @@ pub(super) fn class_figures(
             if space == Space::Shared && info.op == crate::ir::AccessOp::Load && bytes == 16 =>
         {
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                if let Some(c) = candidates(&f.addr, facts, bytes, f.mask) {
-                    s.wavefronts = Some(
-                        c.iter()
-                            .map(|a| super::cost::shared_load_wavefronts(a, f.mask, bytes) as f64)
-                            .sum::<f64>()
-                            / c.len().max(1) as f64,
-                    );
+                if let Some(w) = mean_wavefronts(f, facts, bytes, |a| {
+                    super::cost::shared_load_wavefronts(a, f.mask, bytes)
+                }) {
+                    s.wavefronts = Some(w);
                 }
                 s
             })
@@ -481,6 +473,18 @@ pub(super) fn expect_tx(
 /// The lane addresses a value can take: one vector per alignment of its
 /// uniform part that its congruence allows (modulo 128, each lane aligned to
 /// `bytes`), when its lane part is exact.
+/// The mean of `cost` over the candidate lane addresses of `f` (one per
+/// alignment the address may have), when they are exact.
+fn mean_wavefronts(
+    f: &AccessFact,
+    facts: &SymFacts,
+    bytes: u32,
+    cost: impl Fn(&super::domain::Lanes) -> u32,
+) -> Option<f64> {
+    let c = candidates(&f.addr, facts, bytes, f.mask)?;
+    Some(c.iter().map(|a| cost(a) as f64).sum::<f64>() / c.len().max(1) as f64)
+}
+
 fn candidates(
     v: &Value,
     facts: &SymFacts,
