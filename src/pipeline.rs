@@ -88,28 +88,53 @@ fn analyze_functions(
     symbols: Option<&crate::sema::ModuleSymbols<'_>>,
     opts: &Options,
 ) -> Vec<KernelAnalysis> {
-    let globals = ptx::module_globals(module);
-    let files = ptx::module_files(module);
-    let callees = ptx::Callees::new(module);
-    let ids: Vec<_> = module
+    analyze_kernels(file, module, symbols, opts, &kernel_ids(module, opts))
+}
+
+/// The kernels [`analyze_module`] analyses, in source order: every `.entry`
+/// with a body whose mangled or demangled name passes `opts.kernel_filter`.
+pub fn kernel_ids(module: &Module<'_>, opts: &Options) -> Vec<FunctionId> {
+    module
         .function_ids()
         .filter(|&id| {
             let f = module.function(id);
-            f.kind == FunctionKind::Entry && f.body.is_some()
+            if f.kind != FunctionKind::Entry || f.body.is_none() {
+                return false;
+            }
+            match &opts.kernel_filter {
+                Some(g) => {
+                    let name = f.name.text;
+                    launch::kernel_matches(g, name, &crate::lower::demangle(name))
+                }
+                None => true,
+            }
         })
-        .collect();
+        .collect()
+}
+
+/// Lowers and analyses the kernels `ids` (from [`kernel_ids`]) of a parsed
+/// module, in parallel; the results are in the order of `ids`. With
+/// `symbols`, labels resolve through sema's scopes; without, they are
+/// rebuilt per function.
+pub fn analyze_kernels(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: Option<&crate::sema::ModuleSymbols<'_>>,
+    opts: &Options,
+    ids: &[FunctionId],
+) -> Vec<KernelAnalysis> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let globals = ptx::module_globals(module);
+    let files = ptx::module_files(module);
+    let callees = ptx::Callees::new(module);
     // Kernels are independent: analyse them in parallel (order is kept).
     use rayon::prelude::*;
     ids.par_iter()
         .filter_map(|&id| {
             let func = module.function(id);
             let body = func.body.as_ref()?;
-            if let Some(g) = &opts.kernel_filter {
-                let name = func.name.text;
-                if !launch::kernel_matches(g, name, &crate::lower::demangle(name)) {
-                    return None;
-                }
-            }
             let built;
             let scopes = match symbols {
                 Some(s) => s.function(id).scopes(),

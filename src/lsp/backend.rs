@@ -14,6 +14,7 @@ use std::path::Path;
 use warpscope::analysis::{Access, Analysis, KernelAnalysis};
 use warpscope::config::{Config, ConfigError};
 use warpscope::diagnostic::Diagnostic;
+use warpscope::incremental::KernelCache;
 use warpscope::source::{SourceFile, Span};
 use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
 
@@ -128,7 +129,7 @@ impl Facts {
 /// in the same order, once, and keeps the tree and the symbols for the name
 /// index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
 /// the diagnostics equal `check --format json`'s.
-pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
+pub fn analyse(file: &SourceFile, config: &LoadedConfig, cache: &mut KernelCache) -> Facts {
     // Triton's metadata beside the document (its cache layout) gives launch
     // facts, as it does to `check`.
     let with_triton;
@@ -154,8 +155,13 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig) -> Facts {
     let analysis = if sass {
         warpscope::sass::analyze(file, &config.options)
     } else {
-        let kernels =
-            warpscope::analyze_module_with_symbols(file, &module, &symbols, &config.options);
+        let kernels = warpscope::incremental::analyze_module_cached(
+            file,
+            &module,
+            &symbols,
+            &config.options,
+            cache,
+        );
         Analysis {
             kernels,
             diagnostics: front_end,

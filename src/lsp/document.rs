@@ -12,6 +12,7 @@ use super::position::{Encoding, LineIndex};
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use warpscope::incremental::KernelCache;
 use warpscope::source::SourceFile;
 
 /// One open document.
@@ -31,6 +32,9 @@ pub struct Document {
     /// The diagnostics of the current text have not been published yet (a
     /// request may have analysed the text first).
     pub unpublished: bool,
+    /// The last analysis's kernels, reused for kernels an edit left as they
+    /// were ([`warpscope::incremental`]).
+    pub cache: KernelCache,
 }
 
 impl Document {
@@ -46,6 +50,7 @@ impl Document {
             config,
             facts: None,
             unpublished: true,
+            cache: KernelCache::default(),
         }
     }
 
@@ -88,7 +93,7 @@ impl Document {
                 .unwrap_or_else(|| "<editor>".into());
             let file = SourceFile::new(name, self.text.as_bytes().to_vec());
             let facts = match file {
-                Ok(file) => backend::analyse(&file, &self.config),
+                Ok(file) => backend::analyse(&file, &self.config, &mut self.cache),
                 // Over 4 GiB: nothing to say (an editor will not get there).
                 Err(_) => Facts::default(),
             };
