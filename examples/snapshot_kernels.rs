@@ -38,7 +38,7 @@ fn transpose_launch() -> Options {
             block: Some([32, 8, 1]),
             grid: Some([16, 16, 1]),
             // `width`, the third parameter (PTX names it `<kernel>_param_2`).
-            params: vec![(ParamKey::Index(2), 512)],
+            params: vec![(ParamKey::Index(2), 512.into())],
         },
         ..Options::default()
     }

@@ -32,7 +32,7 @@
 //! at the key or value in the file (the `toml` crate's serde errors carry
 //! spans).
 
-use crate::analysis::model::{Arch, LaunchConfig, Options, ParamKey};
+use crate::analysis::model::{Arch, LaunchConfig, Options, ParamKey, ParamValue};
 use crate::lints::{find_rule, Level};
 use crate::source::Span;
 use serde::Deserialize;
@@ -392,7 +392,7 @@ struct RawThresholds {
 struct RawLaunch {
     block: Option<Spanned<Vec<u32>>>,
     grid: Option<Spanned<Vec<u32>>>,
-    params: Option<BTreeMap<Spanned<String>, i64>>,
+    params: Option<BTreeMap<Spanned<String>, ParamValue>>,
 }
 
 #[derive(Deserialize)]
@@ -402,7 +402,7 @@ struct RawKernel {
     pattern: Spanned<String>,
     block: Option<Spanned<Vec<u32>>>,
     grid: Option<Spanned<Vec<u32>>>,
-    params: Option<BTreeMap<Spanned<String>, i64>>,
+    params: Option<BTreeMap<Spanned<String>, ParamValue>>,
     allow: Option<Vec<Spanned<String>>>,
 }
 
@@ -442,7 +442,10 @@ impl Ctx<'_> {
         Ok(Some(d))
     }
 
-    fn params(&self, p: &Option<BTreeMap<Spanned<String>, i64>>) -> Vec<(ParamKey, i64)> {
+    fn params(
+        &self,
+        p: &Option<BTreeMap<Spanned<String>, ParamValue>>,
+    ) -> Vec<(ParamKey, ParamValue)> {
         let Some(p) = p else { return Vec::new() };
         p.iter()
             .map(|(k, &v)| {
@@ -460,7 +463,7 @@ impl Ctx<'_> {
         &self,
         block: &Option<Spanned<Vec<u32>>>,
         grid: &Option<Spanned<Vec<u32>>>,
-        params: &Option<BTreeMap<Spanned<String>, i64>>,
+        params: &Option<BTreeMap<Spanned<String>, ParamValue>>,
     ) -> Result<LaunchConfig, ConfigError> {
         Ok(LaunchConfig {
             block: self.dim3(block)?,
@@ -613,8 +616,8 @@ params = { transpose_param_2 = 2048, 3 = 1 }
         assert_eq!(
             l.params,
             vec![
-                (ParamKey::Index(3), 1),
-                (ParamKey::Name("transpose_param_2".into()), 2048)
+                (ParamKey::Index(3), 1.into()),
+                (ParamKey::Name("transpose_param_2".into()), 2048.into())
             ]
         );
     }

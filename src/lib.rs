@@ -98,6 +98,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod diff;
+pub mod incremental;
 pub mod ir;
 pub mod isa;
 pub mod lints;
@@ -118,8 +119,8 @@ pub mod util;
 pub use pipeline::{analyze, analyze_module, analyze_module_with_symbols};
 
 pub use analysis::{
-    Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey, Pattern,
-    PerRequest, SourceLocation, Space, Totals,
+    Access, AccessOp, Analysis, Arch, KernelAnalysis, LaunchConfig, Options, ParamKey, ParamValue,
+    Pattern, PerRequest, SourceLocation, Space, Totals,
 };
 pub use diagnostic::{Diagnostic, Severity};
 pub use report::{render_json, render_markdown, render_text, Report};

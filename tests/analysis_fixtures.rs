@@ -45,7 +45,9 @@ pub fn header_options(text: &str) -> Options {
                     .parse()
                     .map(ParamKey::Index)
                     .unwrap_or_else(|_| ParamKey::Name(k.to_string()));
-                o.launch.params.push((key, v.parse().expect("value")));
+                o.launch
+                    .params
+                    .push((key, warpscope::ParamValue::Int(v.parse().expect("value"))));
             }
             w => panic!("unknown header word {w}"),
         }

@@ -62,7 +62,7 @@ fn simulation_of_a_long_single_warp_loop() {
         launch: warpscope::analysis::LaunchConfig {
             block: Some([1, 1, 1]),
             grid: Some([1, 1, 1]),
-            params: vec![(warpscope::analysis::ParamKey::Index(0), 131_072)],
+            params: vec![(warpscope::analysis::ParamKey::Index(0), 131_072.into())],
         },
         kernel_filter: Some("_Z3fmaIfLi1EEvlPT_S1_Pf".into()),
         ..Options::default()

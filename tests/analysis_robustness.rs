@@ -63,10 +63,10 @@ fn launches() -> Vec<Options> {
                 block: Some([96, 2, 1]),
                 grid: Some([3, 2, 1]),
                 params: vec![
-                    (ParamKey::Index(0), 1),
-                    (ParamKey::Index(1), 4096),
-                    (ParamKey::Index(2), 77),
-                    (ParamKey::Index(3), -5),
+                    (ParamKey::Index(0), 1.into()),
+                    (ParamKey::Index(1), 4096.into()),
+                    (ParamKey::Index(2), 77.into()),
+                    (ParamKey::Index(3), (-5).into()),
                 ],
             },
             ..Options::default()

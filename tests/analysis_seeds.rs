@@ -19,7 +19,7 @@ fn run(path: &str, kernel: &str, block: u32, grid: u32, params: &[(usize, i64)])
             grid: Some([grid, 1, 1]),
             params: params
                 .iter()
-                .map(|&(i, v)| (ParamKey::Index(i), v))
+                .map(|&(i, v)| (ParamKey::Index(i), v.into()))
                 .collect(),
         },
         kernel_filter: Some(kernel.to_string()),

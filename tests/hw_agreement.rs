@@ -275,7 +275,7 @@ fn options(launch: &J, buffers: &[String]) -> Options {
         } else {
             p["value"].as_i64().expect("value")
         };
-        params.push((ParamKey::Index(idx), v));
+        params.push((ParamKey::Index(idx), v.into()));
     }
     Options {
         launch: LaunchConfig {
@@ -882,7 +882,7 @@ fn small_launch(ptx: &str, params: Vec<(usize, i64)>) -> warpscope::analysis::Ke
             grid: Some([1, 1, 1]),
             params: params
                 .into_iter()
-                .map(|(i, v)| (ParamKey::Index(i), v))
+                .map(|(i, v)| (ParamKey::Index(i), v.into()))
                 .collect(),
         },
         ..Options::default()

@@ -29,7 +29,7 @@ fn library_report() -> Report {
         launch: LaunchConfig {
             block: Some([128, 1, 1]),
             grid: Some([79, 1, 1]),
-            params: vec![(ParamKey::Index(2), 10_000)],
+            params: vec![(ParamKey::Index(2), 10_000.into())],
         },
         kernel_filter: Some("*indirect<float>*".into()),
         ..Options::default()

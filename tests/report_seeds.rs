@@ -33,7 +33,7 @@ fn kernel_report(
             grid: Some(grid),
             params: params
                 .iter()
-                .map(|&(i, v)| (ParamKey::Index(i), v))
+                .map(|&(i, v)| (ParamKey::Index(i), v.into()))
                 .collect(),
         },
         kernel_filter: Some(kernel.to_string()),

@@ -123,7 +123,7 @@ fn options(launch: &Value) -> Options {
         match p["kind"].as_str() {
             Some("scalar") => params.push((
                 ParamKey::Index(index),
-                p["value"].as_i64().expect("scalar value"),
+                p["value"].as_i64().expect("scalar value").into(),
             )),
             Some("pointer") => {
                 let off = p["offset_bytes"].as_u64().unwrap_or(0);

@@ -72,7 +72,7 @@ fn options(launch: &J, buffers: &[String]) -> Options {
         } else {
             p["value"].as_i64().unwrap_or(0)
         };
-        params.push((ParamKey::Index(idx), v));
+        params.push((ParamKey::Index(idx), v.into()));
     }
     Options {
         launch: LaunchConfig {

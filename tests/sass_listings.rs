@@ -317,7 +317,7 @@ fn launch(block: u32, grid: u32, params: &[(usize, i64)]) -> warpscope::Options 
             grid: Some([grid, 1, 1]),
             params: params
                 .iter()
-                .map(|&(k, v)| (warpscope::ParamKey::Index(k), v))
+                .map(|&(k, v)| (warpscope::ParamKey::Index(k), v.into()))
                 .collect(),
         },
         ..warpscope::Options::default()

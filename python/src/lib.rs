@@ -35,7 +35,7 @@ struct Request {
     #[serde(default)]
     grid: Option<[u32; 3]>,
     #[serde(default)]
-    params: Vec<(ParamKey, i64)>,
+    params: Vec<(ParamKey, warpscope::analysis::ParamValue)>,
     #[serde(default)]
     kernel: Option<String>,
     #[serde(default)]

@@ -35,6 +35,11 @@ def test_block_shapes_and_params_are_checked(strided_ptx):
             warpscope.analyze(strided_ptx, block=bad)
     with pytest.raises(ValueError):
         warpscope.analyze(strided_ptx, params={0: "x"})
+    with pytest.raises(ValueError, match="finite"):
+        warpscope.analyze(strided_ptx, params={0: float("nan")})
+    # A float for an integer parameter is not used, and the kernel says so.
+    caveats = warpscope.analyze(strided_ptx, params={1: 0.5})["kernels"][0]["caveats"]
+    assert any("ignored" in c for c in caveats), caveats
     with pytest.raises(ValueError, match="unknown architecture"):
         warpscope.analyze(strided_ptx, arch="sm_5")
     with pytest.raises(ValueError, match="power of two"):

@@ -26,6 +26,7 @@ command line as the Rust binary's.
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -46,8 +47,9 @@ __all__ = [
 
 #: A block or grid shape: ``256``, ``(32, 8)`` or ``(32, 8, 1)``.
 Dim3 = Union[int, Sequence[int]]
-#: Scalar kernel parameters by index (from 0) or PTX name.
-Params = Mapping[Union[int, str], int]
+#: Scalar kernel parameters by index (from 0) or PTX name: an int, or a float
+#: for a ``.f32``/``.f64`` parameter (``{"beta": 0.0}``).
+Params = Mapping[Union[int, str], Union[int, float]]
 
 
 class WarpscopeError(Exception):
@@ -124,12 +126,14 @@ def _request(
 ) -> str:
     req: Dict[str, Any] = {"block": _dim3("block", block), "grid": _dim3("grid", grid)}
     if params:
-        pairs: List[Tuple[Union[int, str], int]] = []
+        pairs: List[Tuple[Union[int, str], Union[int, float]]] = []
         for key, value in params.items():
             if not isinstance(key, (int, str)) or isinstance(key, bool):
                 raise ValueError(f"params: key {key!r} is not an index or a name")
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"params[{key!r}] must be an int, got {value!r}")
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ValueError(f"params[{key!r}] must be an int or a float, got {value!r}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"params[{key!r}] must be finite, got {value!r}")
             pairs.append((key, value))
         req["params"] = pairs
     if kernel is not None:

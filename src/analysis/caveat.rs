@@ -127,6 +127,16 @@ pub enum Caveat {
     Multimem,
     /// A `wgmma` operand read through a matrix descriptor.
     TensorOperand,
+    /// A parameter value given as a float for an integer parameter (or a
+    /// field, or a half type): not used.
+    ParamValueIgnored {
+        /// The parameter (`NAME` or `NAME+OFFSET`).
+        param: String,
+        /// The value as given.
+        value: String,
+        /// The parameter's PTX type (`field` for a field).
+        ty: String,
+    },
     /// A call the front end did not follow (inline): the registers it
     /// returns are unknown and the callee's own accesses are not counted.
     CallNotFollowed {
@@ -260,6 +270,15 @@ impl fmt::Display for Caveat {
             ),
             Caveat::TensorOperand => f.write_str(
                 "wgmma operand: the tensor cores read it from shared memory through the matrix descriptor; no per-lane addresses",
+            ),
+            Caveat::ParamValueIgnored { param, value, ty } => write!(
+                f,
+                "--param {param}={value} ignored: a {} takes an integer (give the bits in hex for another layout)",
+                if ty == "field" {
+                    "field of a by-value parameter".to_string()
+                } else {
+                    format!(".{ty} parameter")
+                }
             ),
             Caveat::CallNotFollowed { callee, limit } => {
                 let callee = if callee.is_empty() { "?" } else { callee };

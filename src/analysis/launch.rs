@@ -34,7 +34,7 @@
 //! at most 32 classes; a 1-D block whose size is a multiple of 32 has one.
 
 use super::domain::{Cong, Lanes, WARP};
-use super::model::{Caveat, KernelAnalysis, LaunchConfig, Options, ParamKey};
+use super::model::{Caveat, KernelAnalysis, LaunchConfig, Options, ParamKey, ParamValue};
 use crate::ir::Function;
 
 /// The block shape of a launch, validated once.
@@ -173,7 +173,8 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
             })
         })
     };
-    let mut apply = |list: &[(ParamKey, i64)]| {
+    let mut ignored = Vec::new();
+    let mut apply = |list: &[(ParamKey, ParamValue)]| {
         for (k, v) in list {
             let (idx, offset) = match k {
                 ParamKey::Index(i) => (Some(*i), 0),
@@ -185,13 +186,31 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
             let Some(i) = idx.filter(|&i| i < params.len()) else {
                 continue;
             };
+            // A field's type is the `ld.param`'s, not the parameter's (an
+            // `.align 8 .b8 p[24]` array): fields take integers only.
+            let ty = if offset == 0 { func.params[i].ty } else { None };
+            let Some(bits) = v
+                .bits_for(ty)
+                .filter(|_| offset == 0 || matches!(v, ParamValue::Int(_)))
+            else {
+                ignored.push(Caveat::ParamValueIgnored {
+                    param: if offset == 0 {
+                        names.get(i).copied().unwrap_or("?").to_string()
+                    } else {
+                        format!("{}+{offset}", names.get(i).copied().unwrap_or("?"))
+                    },
+                    value: v.to_string(),
+                    ty: ty.unwrap_or("field").to_string(),
+                });
+                continue;
+            };
             if offset == 0 {
                 // Offset 0 is the parameter's own value (`ld.param` of it
                 // reads `params`, never `fields`).
-                params[i] = Some(*v);
+                params[i] = Some(bits);
             } else {
                 fields.retain(|&(p, o, _)| (p as usize, o) != (i, offset));
-                fields.push((i as u16, offset, *v));
+                fields.push((i as u16, offset, bits));
             }
         }
     };
@@ -199,6 +218,7 @@ pub fn resolve(func: &Function<'_>, opts: &Options) -> Launch {
     if let Some(c) = per_kernel {
         apply(&c.params);
     }
+    caveats.extend(ignored);
     Launch {
         block,
         grid,
@@ -503,8 +523,14 @@ mod tests {
         let f = &crate::pipeline::lower_text(text)[0];
         let mut o = Options::default();
         o.launch.params = vec![
-            (ParamKey::Name("0+8".into()), 4),
-            (ParamKey::Name("k_param_0+0x4".into()), 9),
+            (
+                ParamKey::Name("0+8".into()),
+                crate::analysis::ParamValue::Int(4),
+            ),
+            (
+                ParamKey::Name("k_param_0+0x4".into()),
+                crate::analysis::ParamValue::Int(9),
+            ),
         ];
         let l = resolve(f, &o);
         assert_eq!(l.params, vec![None, None]);
@@ -538,11 +564,93 @@ mod tests {
             "{why}"
         );
         // given: 100 threads of each 128-thread block load, 13 sectors a block
-        o.launch.params = vec![(ParamKey::Name("0+8".into()), 100)];
+        o.launch.params = vec![(
+            ParamKey::Name("0+8".into()),
+            crate::analysis::ParamValue::Int(100),
+        )];
         let a = crate::analyze(&file, &o);
         assert!(a.kernels[0].totals.is_some());
         let t = a.kernels[0].totals.as_ref().unwrap();
         assert_eq!((t.load_requests, t.load_sectors), (8, 26));
+    }
+
+    /// `out[i] = alpha * x[i] + (beta == 0 ? 0 : beta * out[i])`, the
+    /// epilogue of a GEMM: the branch on the `.f32` parameter `beta`
+    /// (`setp.eq.f32` against the immediate `0f00000000`).
+    const AXPBY: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+        .visible .entry axpby(.param .u64 axpby_param_0, .param .u64 axpby_param_1, \
+        .param .f32 axpby_param_2, .param .f32 axpby_param_3, .param .u32 axpby_param_4)\n{\n\
+        .reg .pred %p<3>;\n.reg .b32 %r<6>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<10>;\n\
+        ld.param.u64 %rd1, [axpby_param_0];\nld.param.u64 %rd2, [axpby_param_1];\n\
+        ld.param.f32 %f1, [axpby_param_2];\nld.param.f32 %f2, [axpby_param_3];\n\
+        ld.param.u32 %r2, [axpby_param_4];\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n\
+        mov.u32 %r5, %tid.x;\nmad.lo.s32 %r1, %r3, %r4, %r5;\nsetp.ge.s32 %p1, %r1, %r2;\n\
+        @%p1 bra $DONE;\ncvta.to.global.u64 %rd3, %rd1;\ncvta.to.global.u64 %rd4, %rd2;\n\
+        mul.wide.s32 %rd5, %r1, 4;\nadd.s64 %rd6, %rd3, %rd5;\nld.global.f32 %f3, [%rd6];\n\
+        mul.f32 %f4, %f3, %f1;\nadd.s64 %rd7, %rd4, %rd5;\nsetp.eq.f32 %p2, %f2, 0f00000000;\n\
+        @%p2 bra $ZERO;\nld.global.f32 %f5, [%rd7];\nfma.rn.f32 %f4, %f5, %f2, %f4;\n\
+        $ZERO:\nst.global.f32 [%rd7], %f4;\n$DONE:\nret;\n}\n";
+
+    #[test]
+    fn a_float_parameter_decides_a_float_compare() {
+        use crate::analysis::{AccessOp, Pattern};
+        let file = crate::source::SourceFile::new("t.ptx", AXPBY.to_string()).unwrap();
+        let mut o = Options::default();
+        o.launch.block = Some([256, 1, 1]);
+        o.launch.grid = Some([4, 1, 1]);
+        let n = (ParamKey::Index(4), ParamValue::Int(1000));
+        // The second load (of `out`) and its execution count, per `beta`.
+        let out_load = |beta: Option<ParamValue>| {
+            let mut o = o.clone();
+            o.launch.params = vec![n.clone()];
+            o.launch
+                .params
+                .extend(beta.map(|b| (ParamKey::Name("3".into()), b)));
+            let a = crate::analyze(&file, &o);
+            let k = &a.kernels[0];
+            let acc = k
+                .accesses
+                .iter()
+                .filter(|a| a.op == AccessOp::Load)
+                .nth(1)
+                .cloned();
+            (acc.unwrap(), k.caveats.clone())
+        };
+        // beta = 0 (an integer for a `.f32` parameter is that number): the
+        // branch skips the load in every warp. 1,000 threads are 32 warps,
+        // the last with 8 lanes: 31 x 4 + 1 sectors of 4 bytes a lane.
+        let (zero, _) = out_load(Some(ParamValue::Int(0)));
+        assert_eq!(zero.requests, Some(0));
+        let (half, _) = out_load(Some(ParamValue::Float(0.5)));
+        assert_eq!(half.requests, Some(32));
+        assert_eq!(half.pattern, Pattern::Coalesced);
+        assert_eq!(half.per_request.sectors, 125.0 / 32.0);
+        // -0.0 == 0.0 under IEEE 754, although their bits differ.
+        let (neg, _) = out_load(Some(ParamValue::Float(-0.0)));
+        assert_eq!(neg.requests, Some(0));
+        // beta not given: the simulation runs the short block in every warp
+        // with its lanes uncertain; they are costed at their (known,
+        // coalesced) addresses, with none of them as the lower bound.
+        let (unknown, _) = out_load(None);
+        assert_eq!(unknown.requests, Some(32));
+        assert_eq!(unknown.pattern, Pattern::Coalesced);
+        assert_eq!(unknown.per_request.sectors, 125.0 / 32.0);
+        // A float for an integer parameter is not used, and said so.
+        let mut o2 = o.clone();
+        o2.launch.params = vec![(ParamKey::Index(4), ParamValue::Float(1000.5))];
+        let a = crate::analyze(&file, &o2);
+        let said = a.kernels[0]
+            .caveats
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join("; ");
+        assert!(
+            said.contains(
+                "--param axpby_param_4=1000.5 ignored: a .u32 parameter takes an integer"
+            ),
+            "{said}"
+        );
     }
 
     #[test]
@@ -559,7 +667,10 @@ mod tests {
         // the command line overrides the directive; parameters by name or suffix
         let mut o = Options::default();
         o.launch.block = Some([64, 1, 1]);
-        o.launch.params = vec![(ParamKey::Name("_Z1kPfi_param_1".into()), 7)];
+        o.launch.params = vec![(
+            ParamKey::Name("_Z1kPfi_param_1".into()),
+            crate::analysis::ParamValue::Int(7),
+        )];
         let l = resolve(f, &o);
         assert_eq!(l.block, BlockShape::Known([64, 1, 1]));
         assert_eq!(l.params, vec![None, Some(7)]);
@@ -569,7 +680,10 @@ mod tests {
             LaunchConfig {
                 block: Some([32, 2, 1]),
                 grid: Some([9, 1, 1]),
-                params: vec![(ParamKey::Name("1".into()), 3)],
+                params: vec![(
+                    ParamKey::Name("1".into()),
+                    crate::analysis::ParamValue::Int(3),
+                )],
             },
         )];
         let l = resolve(f, &o);

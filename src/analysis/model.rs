@@ -66,7 +66,54 @@ pub struct LaunchConfig {
     /// Blocks per grid (x, y, z).
     pub grid: Option<[u32; 3]>,
     /// Values of scalar parameters, by index or PTX name.
-    pub params: Vec<(ParamKey, i64)>,
+    pub params: Vec<(ParamKey, ParamValue)>,
+}
+
+/// A parameter's value as given: an integer, or a number with a fraction or
+/// an exponent (`0.5`, `1e-3`). A floating-point parameter (`.f32`, `.f64`)
+/// takes either as that number (`beta=0` is 0.0); an untyped one (`.b32`,
+/// `.b64`) takes a float as its bits; an integer one only an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// An integer (decimal or `0x` hex on the command line).
+    Int(i64),
+    /// A number with a fraction or an exponent.
+    Float(f64),
+}
+
+impl From<i64> for ParamValue {
+    fn from(v: i64) -> ParamValue {
+        ParamValue::Int(v)
+    }
+}
+
+impl ParamValue {
+    /// The bits an `ld.param` of a parameter of PTX type `ty` (`f32`, `u64`,
+    /// …; `None` when untyped) reads; `None` when a float is given for an
+    /// integer type or for a type whose float layout is not modelled
+    /// (`f16`, `bf16`).
+    pub fn bits_for(self, ty: Option<&str>) -> Option<i64> {
+        let float = |v: f64| match ty {
+            Some("f32" | "b32") => Some(i64::from((v as f32).to_bits())),
+            Some("f64" | "b64") => Some(v.to_bits() as i64),
+            _ => None,
+        };
+        match (self, ty) {
+            (ParamValue::Int(i), Some("f32" | "f64")) => float(i as f64),
+            (ParamValue::Int(i), _) => Some(i),
+            (ParamValue::Float(v), _) => float(v),
+        }
+    }
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(v) => write!(f, "{v:?}"),
+        }
+    }
 }
 
 /// How a parameter is named on the command line or in the config file.

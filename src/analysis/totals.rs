@@ -1235,7 +1235,7 @@ fn record_mem(
                 stmt,
                 None,
                 &addrs,
-                exec,
+                (exec, 0),
                 known,
                 data,
                 128,
@@ -1284,7 +1284,7 @@ fn record_mem(
                 stmt,
                 None,
                 &addrs,
-                reading,
+                (reading, 0),
                 known_all & reading,
                 data & reading,
                 info.bits,
@@ -1297,9 +1297,10 @@ fn record_mem(
         }
         _ => {
             let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
-            // A lane that may not take part counts as one of unknown address
-            // (bounds: none of them to all of them).
-            let (known, data) = (known & !uncertain, data | uncertain);
+            // A lane that may not take part (its guard unknown) is costed at
+            // its address as if it takes part, the point estimate; the lower
+            // bound leaves it out (`record`). One whose address is unknown
+            // too counts as a lane of unknown address.
             // Addresses the simulation does not know, whose shape the static
             // analysis proved (a uniform loaded base, a bounded index).
             let shaped = if known != exec && uncertain == 0 {
@@ -1309,8 +1310,19 @@ fn record_mem(
             };
             let form = shared_atomic_form(info.atomic_op(), info.bits, info.elem_float);
             record(
-                res, stmt, shaped, &addrs, exec, known, data, info.bits, space, info.op, unused,
-                None, form,
+                res,
+                stmt,
+                shaped,
+                &addrs,
+                (exec, uncertain),
+                known,
+                data,
+                info.bits,
+                space,
+                info.op,
+                unused,
+                None,
+                form,
             );
         }
     }
@@ -1407,7 +1419,7 @@ fn record(
     stmt: u32,
     shaped: Option<(CostRange, Pattern, Option<i64>)>,
     addrs: &Lanes,
-    exec: u32,
+    (exec, uncertain): (u32, u32),
     known: u32,
     data_lanes: u32,
     bits: u32,
@@ -1498,12 +1510,20 @@ fn record(
     };
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
     e.lines_max += c.lines as f64 + unknown as f64 * lines_per;
-    e.lines_min += if c.lines > 0 {
-        c.lines as f64
+    // The lower bound: without the lanes that may not take part (none at
+    // all when every lane may not).
+    let low = if uncertain == 0 {
+        c
     } else {
-        lines_per
+        request_cost(addrs, known & !uncertain, bytes)
     };
-    e.sectors_min += if c.sectors > 0 { c.sectors as f64 } else { per };
+    let floor = |x: u32, one: f64| match x {
+        0 if exec & !uncertain == 0 => 0.0,
+        0 => one,
+        x => x as f64,
+    };
+    e.lines_min += floor(low.lines, lines_per);
+    e.sectors_min += floor(low.sectors, per);
     let pattern = if unknown > 0 {
         if data_lanes != 0 {
             Pattern::Random
@@ -1603,7 +1623,10 @@ mod tests {
         let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
         let mut o = crate::analysis::Options::default();
         o.launch.grid = Some([2000, 1, 1]);
-        o.launch.params = vec![(crate::analysis::ParamKey::Index(1), 2000 * 256 - 100)];
+        o.launch.params = vec![(
+            crate::analysis::ParamKey::Index(1),
+            crate::analysis::ParamValue::Int(2000 * 256 - 100),
+        )];
         let a = crate::analyze(&file, &o);
         let t = a.kernels[0].totals.as_ref().expect("totals");
         assert!(t.blocks_simulated < t.blocks_total, "{t:?}");

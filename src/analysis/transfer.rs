@@ -327,6 +327,27 @@ impl OpaqueSource for SecondSlots<'_> {
 
 /// One lane's comparison.
 pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
+    if t.float {
+        // IEEE 754 on the operands' bits: `-0 == 0`, and every ordered
+        // comparison with a NaN is false (PTX's `eq`…`ge`; the unordered
+        // forms `equ`…`geu` are not decoded).
+        let (x, y) = if t.bits == 32 {
+            (
+                f64::from(f32::from_bits(x as u32)),
+                f64::from(f32::from_bits(y as u32)),
+            )
+        } else {
+            (f64::from_bits(x as u64), f64::from_bits(y as u64))
+        };
+        return match cmp {
+            Cmp::Eq => x == y,
+            Cmp::Ne => x != y && !x.is_nan() && !y.is_nan(),
+            Cmp::Lt => x < y,
+            Cmp::Le => x <= y,
+            Cmp::Gt => x > y,
+            Cmp::Ge => x >= y,
+        };
+    }
     let (x, y) = (t.read(x), t.read(y));
     let o = if t.signed {
         x.cmp(&y)

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use warpscope::analysis::{Arch, LaunchConfig, ParamKey};
+use warpscope::analysis::{Arch, LaunchConfig, ParamKey, ParamValue};
 use warpscope::config::{ConfigSource, Overrides};
 use warpscope::source::SourceFile;
 use warpscope::triton::TritonMetadata;
@@ -22,9 +22,10 @@ pub struct LaunchArgs {
     pub grid: Option<[u32; 3]>,
     /// Value of a scalar kernel parameter, by index from 0 or by PTX name
     /// (repeatable); `INDEX+OFFSET=VALUE` gives the field at byte OFFSET of a
-    /// by-value (struct) parameter.
+    /// by-value (struct) parameter. A `.f32`/`.f64` parameter takes a number
+    /// (`beta=0`, `alpha=1.5`); fields take integers.
     #[arg(long = "param", value_name = "INDEX|NAME[+OFFSET]=VALUE", value_parser = parse_param)]
-    pub params: Vec<(ParamKey, i64)>,
+    pub params: Vec<(ParamKey, ParamValue)>,
     /// Architecture: the memory model (sm60 Pascal: global loads cached in L2
     /// only; sm70 and later) and, for binaries, which embedded code to analyse
     /// (sm_90: the sm_90 SASS and the newest PTX not above it; default: the
@@ -171,9 +172,9 @@ pub fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
 }
 
 /// Parses `INDEX=VALUE` or `NAME=VALUE` (VALUE decimal or 0x hex, may be
-/// negative). A key with a byte offset (`0+104`, a field of a by-value
+/// negative, or a number with a fraction or exponent: `0.5`, `1e-3`). A key with a byte offset (`0+104`, a field of a by-value
 /// parameter) is kept as a name; the launch resolution splits it.
-pub fn parse_param(s: &str) -> Result<(ParamKey, i64), String> {
+pub fn parse_param(s: &str) -> Result<(ParamKey, ParamValue), String> {
     let (k, v) = s
         .split_once('=')
         .ok_or_else(|| format!("expected INDEX=VALUE or NAME=VALUE, got `{s}`"))?;
@@ -183,10 +184,15 @@ pub fn parse_param(s: &str) -> Result<(ParamKey, i64), String> {
         Err(_) if !k.is_empty() => ParamKey::Name(k.to_string()),
         Err(_) => return Err("empty parameter name".into()),
     };
-    Ok((
-        key,
-        parse_int(v.trim()).ok_or_else(|| format!("`{v}` is not an integer"))?,
-    ))
+    let v = v.trim();
+    let value = match parse_int(v) {
+        Some(i) => ParamValue::Int(i),
+        None => match v.parse::<f64>() {
+            Ok(f) if f.is_finite() => ParamValue::Float(f),
+            _ => return Err(format!("`{v}` is not a number")),
+        },
+    };
+    Ok((key, value))
 }
 
 fn parse_int(v: &str) -> Option<i64> {
@@ -356,12 +362,22 @@ mod tests {
 
     #[test]
     fn params_by_index_or_name() {
-        assert_eq!(parse_param("2=10").unwrap(), (ParamKey::Index(2), 10));
+        assert_eq!(
+            parse_param("2=10").unwrap(),
+            (ParamKey::Index(2), 10.into())
+        );
         assert_eq!(
             parse_param("n=-0x10").unwrap(),
-            (ParamKey::Name("n".into()), -16)
+            (ParamKey::Name("n".into()), (-16).into())
         );
+        assert_eq!(
+            parse_param("beta=0.5").unwrap(),
+            (ParamKey::Name("beta".into()), ParamValue::Float(0.5))
+        );
+        assert_eq!(parse_param("3=1e-3").unwrap().1, ParamValue::Float(1e-3));
         assert!(parse_param("n").is_err());
+        assert!(parse_param("n=abc").is_err());
+        assert!(parse_param("n=inf").is_err());
     }
 }
 

@@ -839,6 +839,16 @@ fn lower_instr<'src>(
                     (Some(alu), [dst, rest @ ..]) => {
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
+                        // A float operation's immediates (`0f3F800000`,
+                        // `0d…`, `1.0`) are the bits of its type.
+                        let mut srcs = srcs;
+                        if alu.ty.float {
+                            for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
+                                if let OperandKind::Float(v) = o.kind {
+                                    *s = Src::Imm(float_bits(v, alu.ty.bits));
+                                }
+                            }
+                        }
                         // `selp`/`slct`: move the predicate/condition last (already last).
                         OpKind::Alu {
                             alu,
@@ -860,6 +870,16 @@ fn lower_instr<'src>(
         guard,
         kind,
         form: Form::Instruction,
+    }
+}
+
+/// The bits of a floating-point immediate in a `bits`-wide float type (the
+/// parser widens `0f…` to f64 exactly, so narrowing back is exact).
+fn float_bits(v: f64, bits: u32) -> i64 {
+    if bits == 32 {
+        i64::from((v as f32).to_bits())
+    } else {
+        v.to_bits() as i64
     }
 }
 
