@@ -12,7 +12,9 @@
 //! ## The loop
 //! One thread handles every message in order. Edits only mark a document
 //! stale; stale documents are re-analysed and their diagnostics published
-//! when no message is waiting, so a burst of `didChange` costs one analysis.
+//! when no message is waiting, so a burst of `didChange` costs one analysis,
+//! and a re-analysis lowers and analyses only the kernels the edits changed
+//! (`warpscope::incremental`: the others' analyses are reused, moved).
 //! A request that needs a stale document's facts analyses it first (the
 //! diagnostics of that version are still published when the loop is idle).
 //!
