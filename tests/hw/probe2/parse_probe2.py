@@ -9,11 +9,13 @@ cubin that ran: SASS offset -> source line) and ../configs.txt, cpa_probe2.cu
   variant name requests lanes wavefronts sectors lines opcode src[32] dst[32] flag[32]
     python3 tests/hw/probe2/gen_probe2.py   # writes configs.txt
     python3 tests/hw/probe2/parse_probe2.py | gzip -9n > tests/hw/probe2/results/probe2_measured.txt.gz
+  and for the confirmation run (gen_probe2.py --heldout writes configs_heldout.txt):
+    python3 tests/hw/probe2/parse_probe2.py confirm configs_heldout.txt | gzip -9n > tests/hw/probe2/confirm/heldout_measured.txt.gz
 """
 import csv, gzip, os, re, sys
 
 D = os.path.dirname(os.path.abspath(__file__))
-R = os.path.join(D, "results")
+R = os.path.join(D, sys.argv[1] if len(sys.argv) > 1 else "results")
 cu = open(os.path.join(D, "cpa_probe2.cu")).read().split("\n")
 # source line -> (kernel, slot)
 slot_of = {}
@@ -39,7 +41,7 @@ for t in gzip.open(os.path.join(R, "cpa_probe2.sass.gz"), "rt"):
     m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*)", t)
     if m and cur:
         line_at[cur][int(m[1], 16)] = (ln, m[2])
-cfgs = [l.split() for l in open(os.path.join(D, "configs.txt"))]
+cfgs = [l.split() for l in open(os.path.join(D, sys.argv[2] if len(sys.argv) > 2 else "configs.txt"))]
 launches = [l.split() for l in open(os.path.join(R, "launches.txt")) if l.startswith("launch ")]
 rows = csv.reader(gzip.open(os.path.join(R, "source_sass.csv.gz"), "rt"))
 sections, hdr = [], None
