@@ -1015,18 +1015,38 @@ fn ldgsts_probe_layouts() {
             let measured: Vec<u32> = w[4..7].iter().map(|x| x.parse().expect("count")).collect();
             let src: [i64; 32] = std::array::from_fn(|l| n[l]);
             let dst: [i64; 32] = std::array::from_fn(|l| n[32 + l]);
-            let exec = (0..32).filter(|&l| src[l] >= 0).fold(0u32, |m, l| m | 1 << l);
+            let exec = (0..32)
+                .filter(|&l| src[l] >= 0)
+                .fold(0u32, |m, l| m | 1 << l);
             let (bytes, form, reading) = match w[0] {
                 "ca4" | "ca8" | "ca16" => {
                     let bytes = w[0][2..].parse().expect("size");
-                    (bytes, CopyForm { cached: true, zfill: false }, exec)
+                    (
+                        bytes,
+                        CopyForm {
+                            cached: true,
+                            zfill: false,
+                        },
+                        exec,
+                    )
                 }
                 "zf16" => {
-                    let r = (0..32).filter(|&l| n[64 + l] > 0).fold(0u32, |m, l| m | 1 << l);
-                    (16, CopyForm { cached: false, zfill: true }, exec & r)
+                    let r = (0..32)
+                        .filter(|&l| n[64 + l] > 0)
+                        .fold(0u32, |m, l| m | 1 << l);
+                    (
+                        16,
+                        CopyForm {
+                            cached: false,
+                            zfill: true,
+                        },
+                        exec & r,
+                    )
                 }
                 "ig16" => {
-                    let r = (0..32).filter(|&l| n[64 + l] == 0).fold(0u32, |m, l| m | 1 << l);
+                    let r = (0..32)
+                        .filter(|&l| n[64 + l] == 0)
+                        .fold(0u32, |m, l| m | 1 << l);
                     (16, CopyForm::default(), exec & r)
                 }
                 _ => (16, CopyForm::default(), exec),
@@ -1047,10 +1067,50 @@ fn ldgsts_probe_layouts() {
             }
         }
     }
-    println!("tests/hw/probe2: {matched}/{layouts} layouts match ({} listed in known.txt)", known.len());
+    println!(
+        "tests/hw/probe2: {matched}/{layouts} layouts match ({} listed in known.txt)",
+        known.len()
+    );
     assert_eq!(layouts, 9281 + 781);
     let unlisted: Vec<&String> = off.iter().filter(|o| !known.contains(o)).collect();
     let stale: Vec<&String> = known.iter().filter(|k| !off.contains(k)).collect();
-    assert!(unlisted.is_empty(), "mismatches not in tests/hw/probe2/known.txt: {unlisted:#?}");
-    assert!(stale.is_empty(), "listed in tests/hw/probe2/known.txt but matching: {stale:#?}");
+    assert!(
+        unlisted.is_empty(),
+        "mismatches not in tests/hw/probe2/known.txt: {unlisted:#?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "listed in tests/hw/probe2/known.txt but matching: {stale:#?}"
+    );
+}
+
+/// One 16-byte `cp.async` layout (source 16 bytes off the sector grid,
+/// destination `16 t`) in its two cache forms, through the whole analysis:
+/// `.cg` (`LDGSTS.E.BYPASS.128`) 32 sectors and 12 wavefronts per request
+/// (`cpa_sweep_cg16_ss16_so16_ds16`, `tests/hw/measured.json`), `.ca`
+/// (`LDGSTS.E.128`) a load's 17 sectors and 4 wavefronts (`tests/hw/probe2`,
+/// `ca16 st_ss16_so16_ds16_do0`).
+#[test]
+fn cached_and_bypass_copies_are_costed_apart() {
+    let kernel = |q: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\
+             .reg .b32 %r<5>;\n.reg .b64 %rd<4>;\n.shared .align 1024 .b8 s[4096];\n\
+             ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 16;\n\
+             add.s64 %rd3, %rd1, %rd2;\nshl.b32 %r2, %r1, 4;\nmov.u32 %r3, s;\nadd.u32 %r4, %r3, %r2;\n\
+             cp.async.{q}.shared.global [%r4], [%rd3+16], 16;\n\
+             cp.async.commit_group;\ncp.async.wait_group 0;\nret;\n}}\n"
+        )
+    };
+    for (q, sectors, wavefronts) in [("cg", 32.0, 12.0), ("ca", 17.0, 4.0)] {
+        let k = small_launch(&kernel(q), vec![]);
+        let a = k
+            .accesses
+            .iter()
+            .find(|a| a.instruction.starts_with("cp.async"))
+            .expect("the copy");
+        assert_eq!(a.per_request.sectors, sectors, "{q}");
+        assert_eq!(a.shared_wavefronts, Some(wavefronts), "{q}");
+    }
 }

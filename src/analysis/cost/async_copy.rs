@@ -34,12 +34,13 @@
 //!      members (pairs) or lanes on one source or one destination 16-byte
 //!      chunk (32-byte unit for pairs) — one wavefront when they are all
 //!      distinct. The wavefronts are the sum over the classes.
-//!   A coalesced copy: 4; 32 bytes off the line grid: 8; a source 16 bytes
-//!   off an aligned destination: 12; equal strides of 32, 48, 64 bytes: 8,
-//!   24, 16; source and destination strides of 16 and 48 bytes: 24 (lanes
-//!   32 or 64 bytes apart on both sides share a class, 96 and 32 too: the
-//!   shift counts modulo 64 bytes); a broadcast source or different
-//!   strides: up to one per lane (32); every lane to one destination: 1.
+//!   4. So a coalesced copy costs 4; 32 bytes off the line grid 8; a
+//!      source 16 bytes off an aligned destination 12; equal strides of
+//!      32, 48, 64 bytes 8, 24, 16; source and destination strides of 16
+//!      and 48 bytes 24 (lanes 32 or 64 bytes apart on both sides share a
+//!      class, 96 and 32 too: the shift counts modulo 64 bytes); a
+//!      broadcast source or different strides up to one per lane (32);
+//!      every lane to one destination 1.
 //! * **`LDGSTS.ZFILL`** (a `src-size` that is not by construction 0 or the
 //!   copy size, see `lower::ptx::mem::mark_zero_fill`): a 16-byte request
 //!   costs the `.cg` wavefronts with every executing lane at its source
@@ -190,7 +191,10 @@ pub fn bypass_wavefronts(src: &Lanes, exec: u32, dst: &Lanes) -> u32 {
             (Class::Pair(line, row, shift.rem_euclid(64), swapped), 32)
         } else {
             let shift = dst[l].wrapping_sub(src[l]).rem_euclid(64);
-            (Class::Lane(line, row, shift, half(src[l]), half(dst[l])), 16)
+            (
+                Class::Lane(line, row, shift, half(src[l]), half(dst[l])),
+                16,
+            )
         };
         let member = (src[l].div_euclid(unit), dst[l].div_euclid(unit));
         match classes.iter_mut().find(|(c, _)| *c == class) {
@@ -344,7 +348,10 @@ mod tests {
             cached: true,
             zfill: true,
         };
-        assert_eq!(ldgsts_cost(&lanes(0, 4), 0, &lanes(0, 4), all, 4, zfill4).1, 1);
+        assert_eq!(
+            ldgsts_cost(&lanes(0, 4), 0, &lanes(0, 4), all, 4, zfill4).1,
+            1
+        );
     }
 
     /// The unpaired 16-byte layouts of `tests/hw/measured.json` (finding
