@@ -56,10 +56,12 @@
 //! wavefronts more than the bank rule (the structured layouts match);
 //! `ZFILL` over random layouts adds up to 6 more than the bank term; 4 of
 //! 8,828 `.cg` layouts whose lane groups overlap on destinations cost 1–2
-//! more. Triton's A-tile copy in `tt_matmul_ampere` (line 46) measures 4
-//! wavefronts where this gives 8, and so does the same lane layout replayed
-//! on its own (`tests/hw/probe2/tt_replica.cu`: 8): the difference is in the
-//! kernel around it, not in the addresses.
+//! more. A 16-byte `.ca` copy with a run-time `src-size` (`ZFILL`) is not
+//! measured; it is costed by the cached rule. Triton's A-tile copy in
+//! `tt_matmul_ampere` (line 46) measures 4 wavefronts where this gives 8;
+//! the same lane layout measures 8 on its own and in replicas of Triton's
+//! code (`tests/hw/probe2/tt_replica*.cu`), so what halves it inside
+//! Triton's kernel is not known.
 
 use super::{request_cost, RequestCost, WARP};
 use crate::analysis::domain::Lanes;
