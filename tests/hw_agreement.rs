@@ -45,6 +45,11 @@
 //! snapshot, with a per-category tally); `blind2_hardware_agreement` on the
 //! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`).
 //!
+//! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
+//! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
+//! wavefronts of every layout; the differences must be exactly those of
+//! `tests/hw/probe2/known.txt`).
+//!
 //! Known mismatches are listed, each with its reason, in
 //! `tests/hw_agreement_known.txt` (`launch|file:line|op|space|reason`); the
 //! table shows them as `KNOWN`. The test fails on any mismatch not in the
@@ -971,4 +976,141 @@ fn data_guarded_short_blocks_issue_with_unknown_lanes() {
     assert_eq!(t.load_requests, 8);
     // the stores: from 1 sector (one lane) to 4 (every lane) per warp
     assert!(t.sectors_min <= 32 + 4 && 32 + 16 <= t.sectors_max);
+}
+
+/// `tests/hw/probe2`: every one-warp `cp.async` layout of the second probe and
+/// of its confirmation run (`results/probe2_measured.txt.gz`,
+/// `confirm/heldout_measured.txt.gz`: 16-byte `.cg`, `.ca` of 4, 8 and 16
+/// bytes, per-lane src-size (`ZFILL`) and ignore-src), measured on the H100,
+/// against `cost::async_copy::ldgsts_cost`. The layouts where lines, sectors
+/// or wavefronts differ must be exactly those listed, with their figures, in
+/// `tests/hw/probe2/known.txt`.
+#[test]
+fn ldgsts_probe_layouts() {
+    use std::io::Read as _;
+    use warpscope::analysis::cost::async_copy::{ldgsts_cost, CopyForm};
+    let read = |path: &str| {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(path).expect(path))
+            .read_to_string(&mut text)
+            .expect(path);
+        text
+    };
+    let known: Vec<String> = std::fs::read_to_string("tests/hw/probe2/known.txt")
+        .expect("known list")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.splitn(6, '|').take(5).collect::<Vec<_>>().join("|"))
+        .collect();
+    let mut off = Vec::new();
+    let (mut layouts, mut matched) = (0, 0);
+    for (run, path) in [
+        ("probe2", "tests/hw/probe2/results/probe2_measured.txt.gz"),
+        ("heldout", "tests/hw/probe2/confirm/heldout_measured.txt.gz"),
+    ] {
+        for line in read(path).lines().filter(|l| !l.starts_with('#')) {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let n: Vec<i64> = w[8..].iter().map(|x| x.parse().expect("number")).collect();
+            assert_eq!(n.len(), 96, "{line}");
+            let measured: Vec<u32> = w[4..7].iter().map(|x| x.parse().expect("count")).collect();
+            let src: [i64; 32] = std::array::from_fn(|l| n[l]);
+            let dst: [i64; 32] = std::array::from_fn(|l| n[32 + l]);
+            let exec = (0..32)
+                .filter(|&l| src[l] >= 0)
+                .fold(0u32, |m, l| m | 1 << l);
+            let (bytes, form, reading) = match w[0] {
+                "ca4" | "ca8" | "ca16" => {
+                    let bytes = w[0][2..].parse().expect("size");
+                    (
+                        bytes,
+                        CopyForm {
+                            cached: true,
+                            zfill: false,
+                        },
+                        exec,
+                    )
+                }
+                "zf16" => {
+                    let r = (0..32)
+                        .filter(|&l| n[64 + l] > 0)
+                        .fold(0u32, |m, l| m | 1 << l);
+                    (
+                        16,
+                        CopyForm {
+                            cached: false,
+                            zfill: true,
+                        },
+                        exec & r,
+                    )
+                }
+                "ig16" => {
+                    let r = (0..32)
+                        .filter(|&l| n[64 + l] == 0)
+                        .fold(0u32, |m, l| m | 1 << l);
+                    (16, CopyForm::default(), exec & r)
+                }
+                _ => (16, CopyForm::default(), exec),
+            };
+            // the variants' forms are those ptxas emitted (the opcode column)
+            assert_eq!(w[7].contains("BYPASS"), !form.cached, "{line}");
+            assert_eq!(w[7].contains("ZFILL"), form.zfill, "{line}");
+            let (c, wf) = ldgsts_cost(&src, reading, &dst, exec, bytes, form);
+            layouts += 1;
+            let model = [wf, c.sectors, c.lines];
+            if model[..] == measured[..] {
+                matched += 1;
+            } else {
+                off.push(format!(
+                    "{run}|{}|{}|{} {} {}|{} {} {}",
+                    w[0], w[1], measured[0], measured[1], measured[2], model[0], model[1], model[2]
+                ));
+            }
+        }
+    }
+    println!(
+        "tests/hw/probe2: {matched}/{layouts} layouts match ({} listed in known.txt)",
+        known.len()
+    );
+    assert_eq!(layouts, 9281 + 781);
+    let unlisted: Vec<&String> = off.iter().filter(|o| !known.contains(o)).collect();
+    let stale: Vec<&String> = known.iter().filter(|k| !off.contains(k)).collect();
+    assert!(
+        unlisted.is_empty(),
+        "mismatches not in tests/hw/probe2/known.txt: {unlisted:#?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "listed in tests/hw/probe2/known.txt but matching: {stale:#?}"
+    );
+}
+
+/// One 16-byte `cp.async` layout (source 16 bytes off the sector grid,
+/// destination `16 t`) in its two cache forms, through the whole analysis:
+/// `.cg` (`LDGSTS.E.BYPASS.128`) 32 sectors and 12 wavefronts per request
+/// (`cpa_sweep_cg16_ss16_so16_ds16`, `tests/hw/measured.json`), `.ca`
+/// (`LDGSTS.E.128`) a load's 17 sectors and 4 wavefronts (`tests/hw/probe2`,
+/// `ca16 st_ss16_so16_ds16_do0`).
+#[test]
+fn cached_and_bypass_copies_are_costed_apart() {
+    let kernel = |q: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\
+             .reg .b32 %r<5>;\n.reg .b64 %rd<4>;\n.shared .align 1024 .b8 s[4096];\n\
+             ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 16;\n\
+             add.s64 %rd3, %rd1, %rd2;\nshl.b32 %r2, %r1, 4;\nmov.u32 %r3, s;\nadd.u32 %r4, %r3, %r2;\n\
+             cp.async.{q}.shared.global [%r4], [%rd3+16], 16;\n\
+             cp.async.commit_group;\ncp.async.wait_group 0;\nret;\n}}\n"
+        )
+    };
+    for (q, sectors, wavefronts) in [("cg", 32.0, 12.0), ("ca", 17.0, 4.0)] {
+        let k = small_launch(&kernel(q), vec![]);
+        let a = k
+            .accesses
+            .iter()
+            .find(|a| a.instruction.starts_with("cp.async"))
+            .expect("the copy");
+        assert_eq!(a.per_request.sectors, sectors, "{q}");
+        assert_eq!(a.shared_wavefronts, Some(wavefronts), "{q}");
+    }
 }

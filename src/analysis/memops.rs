@@ -158,6 +158,10 @@ pub(super) fn class_figures(
                 .and_then(|k| f.aux.get(k));
             // `LDGSTS.ZFILL` uses every executing lane's source address.
             let zfill = info.zero_fill();
+            let form = super::cost::async_copy::CopyForm {
+                cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
+                zfill,
+            };
             let src_lanes = if zfill { f.mask } else { g.mask };
             let ldgsts = match (
                 candidates(&f.addr, facts, bytes, src_lanes),
@@ -168,17 +172,9 @@ pub(super) fn class_figures(
                     let costs: Vec<_> = srcs
                         .iter()
                         .map(|a| {
-                            let (c, w) = super::cost::async_copy::ldgsts_cost(
-                                a, g.mask, &dst, f.mask, bytes,
-                            );
-                            let w = if zfill {
-                                super::cost::async_copy::zfill_wavefronts(
-                                    a, g.mask, &dst, f.mask, bytes,
-                                )
-                            } else {
-                                w
-                            };
-                            (c, w)
+                            super::cost::async_copy::ldgsts_cost(
+                                a, g.mask, &dst, f.mask, bytes, form,
+                            )
                         })
                         .collect();
                     Some(costs)

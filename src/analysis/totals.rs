@@ -113,8 +113,8 @@ struct CopySide<'a> {
     dst_known: u32,
     /// Executing lanes (every one writes its destination).
     lanes: u32,
-    /// `LDGSTS.ZFILL` (`lower::ptx::mem::mark_zero_fill`).
-    zfill: bool,
+    /// The SASS form (`.ca`/`.cg`, `LDGSTS.ZFILL`): `cost::async_copy`.
+    form: super::cost::async_copy::CopyForm,
     /// Executing lanes whose source address is known.
     src_known: u32,
 }
@@ -1276,7 +1276,10 @@ fn record_mem(
                 dst,
                 dst_known,
                 lanes: exec,
-                zfill: info.zero_fill(),
+                form: super::cost::async_copy::CopyForm {
+                    cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
+                    zfill: info.zero_fill(),
+                },
                 src_known: known_all,
             });
             record(
@@ -1444,12 +1447,8 @@ fn record(
             // (zero-filling lanes included, `cost::async_copy`).
             let src_ok = side.src_known == lanes;
             if side.dst_known == lanes && src_ok {
-                let (c, w) = super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes);
-                let w = if side.zfill {
-                    super::cost::async_copy::zfill_wavefronts(addrs, exec, dst, lanes, bytes)
-                } else {
-                    w
-                };
+                let (c, w) =
+                    super::cost::async_copy::ldgsts_cost(addrs, exec, dst, lanes, bytes, side.form);
                 e.wavefronts += w as f64;
                 e.wavefront_requests += 1;
                 if known == exec {
