@@ -212,6 +212,24 @@ fn every_corpus_function_is_valid_ssa() {
             for v in slice.values() {
                 assert!(ssa.operands(v).all(|o| slice.contains(o)));
             }
+            // The slice of some memory ops (the per-warp runs') is part of
+            // the whole one and keeps their addresses and every branch's
+            // and exit's guard.
+            assert_eq!(ssa.address_slice_of(&f, |_| true), slice);
+            let odd = |id: warpscope::ir::OpId| id.0 % 2 == 1;
+            let part = ssa.address_slice_of(&f, odd);
+            assert!(part.values().all(|v| slice.contains(v)));
+            for id in f.op_ids() {
+                let op = f.op(id);
+                if let (warpscope::ir::OpKind::Mem { info, .. }, true) = (&op.kind, odd(id)) {
+                    if let warpscope::ir::Src::Reg(r, _) = info.addr {
+                        assert!(part.contains(ssa.use_of(id, r).expect("the address is a use")));
+                    }
+                }
+                if let (Some((g, _)), true) = (op.guard, op.is_terminator()) {
+                    assert!(part.contains(ssa.use_of(id, g).expect("the guard is a use")));
+                }
+            }
             sliced += slice.len();
             functions += 1;
             values += ssa.values().len();

@@ -32,7 +32,9 @@
 //!    write reads the register it writes). A block runs on one dense scratch
 //!    state; its dead slots hold what an earlier block left, which liveness
 //!    guarantees the block overwrites before reading. Joins, comparisons and
-//!    copies along edges touch only the successor's live slots.
+//!    copies along edges touch only the successor's live slots. The slots
+//!    and their liveness depend on the ops and the slice only: every warp
+//!    class's run on one slice shares them ([`Layout`]).
 //!
 //! A hover probe may ask for any register at any statement, so with a probe
 //! every register is computed and live everywhere (the dense analysis).
@@ -159,7 +161,7 @@ const NO_SLOT: u32 = u32::MAX;
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
     /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
-    slot: Vec<u32>,
+    slot: &'a [u32],
     inputs: &'a Inputs,
     class: &'a WarpClass,
     facts: SymFacts,
@@ -171,6 +173,8 @@ struct Engine<'a, 'src> {
     /// changed after the symbol was created: blocks applied before may have
     /// read the old facts (see the fixpoint's dirty blocks).
     facts_changed: bool,
+    /// Scratch for an instruction's operand values (empty between ops).
+    args: Vec<Value>,
 }
 
 impl Engine<'_, '_> {
@@ -401,13 +405,20 @@ impl Engine<'_, '_> {
                     dst2,
                     srcs,
                 } => {
-                    let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
+                    // the operands in a reused buffer: one op after another
+                    let mut args = std::mem::take(&mut self.args);
+                    for x in srcs {
+                        let v = self.src(st, x);
+                        args.push(v);
+                    }
                     let v = abstract_eval(*alu, &args, self);
                     if let Some(d2) = dst2 {
                         let v2 = second_result(*alu, &args, &v, self);
                         self.assign(st, *d2, v2, guard, mask);
                     }
                     self.assign(st, *dst, v, guard, mask);
+                    args.clear();
+                    self.args = args;
                 }
                 OpKind::PredLogic { op, dst, srcs } => {
                     let ps: Vec<PredVal> = srcs
@@ -609,6 +620,62 @@ pub fn analyze_class_with_probe(
     class: &WarpClass,
     probe: Option<(u32, u32)>,
 ) -> ClassResult {
+    let layout = Layout::new(low, cfg, inputs, probe.is_some());
+    analyze_class_in(&layout, low, cfg, inputs, class, probe)
+}
+
+/// Where the registers live in the block states, which every warp class's
+/// run over one kernel shares: each computed register's slot and the slots
+/// live at each block's entry. It depends on the ops, the CFG and
+/// [`Inputs::relevant`] only (not on the class or the other inputs).
+pub struct Layout {
+    /// Register -> slot ([`NO_SLOT`]: not computed).
+    slot: Vec<u32>,
+    /// Slots.
+    nregs: usize,
+    /// The slots live at each block's entry, ascending.
+    live: Vec<Vec<u32>>,
+}
+
+impl Layout {
+    /// The layout of `inputs.relevant`'s registers; with `probe`, every
+    /// register, live everywhere (a probe may read any register anywhere).
+    pub fn new(low: &Lowered<'_>, cfg: &Cfg, inputs: &Inputs, probe: bool) -> Layout {
+        let slot: Vec<u32> = match &inputs.relevant {
+            Some(rel) => {
+                let mut n = 0u32;
+                (0..low.regs.len())
+                    .map(|r| {
+                        if rel.get(r).copied().unwrap_or(false) {
+                            n += 1;
+                            n - 1
+                        } else {
+                            NO_SLOT
+                        }
+                    })
+                    .collect()
+            }
+            None => (0..low.regs.len() as u32).collect(),
+        };
+        let nregs = slot.iter().filter(|&&s| s != NO_SLOT).count();
+        let live = match probe {
+            true => vec![(0..nregs as u32).collect(); cfg.blocks().len()],
+            false => live_slots(low, cfg, &slot, nregs),
+        };
+        Layout { slot, nregs, live }
+    }
+}
+
+/// [`analyze_class_with_probe`] on a [`Layout`] made for `low`, `cfg` and
+/// `inputs.relevant` (and the probe, if any).
+pub fn analyze_class_in(
+    layout: &Layout,
+    low: &Lowered<'_>,
+    cfg: &Cfg,
+    inputs: &Inputs,
+    class: &WarpClass,
+    probe: Option<(u32, u32)>,
+) -> ClassResult {
     let mut facts = SymFacts {
         params: Vec::new(),
         ..SymFacts::default()
@@ -637,26 +704,10 @@ pub fn analyze_class_with_probe(
         .iter()
         .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
         .collect();
-    let slot: Vec<u32> = match &inputs.relevant {
-        Some(rel) => {
-            let mut n = 0u32;
-            (0..low.regs.len())
-                .map(|r| {
-                    if rel.get(r).copied().unwrap_or(false) {
-                        n += 1;
-                        n - 1
-                    } else {
-                        NO_SLOT
-                    }
-                })
-                .collect()
-        }
-        None => (0..low.regs.len() as u32).collect(),
-    };
-    let nregs = slot.iter().filter(|&&s| s != NO_SLOT).count();
+    let nregs = layout.nregs;
     let mut eng = Engine {
         low,
-        slot,
+        slot: &layout.slot,
         inputs,
         class,
         facts,
@@ -665,17 +716,14 @@ pub fn analyze_class_with_probe(
         probe,
         probed: None,
         facts_changed: false,
+        args: Vec::new(),
     };
     let nblocks = cfg.blocks().len();
     // Block entry states hold only the slots live at the block's entry
     // (`live[b]`, ascending); a block runs on one dense scratch state whose
     // other slots hold whatever an earlier block left there: liveness says
     // the block writes them before it reads them.
-    let live: Vec<Vec<u32>> = match probe {
-        // a probe may read any register anywhere
-        Some(_) => vec![(0..nregs as u32).collect(); nblocks],
-        None => live_slots(low, cfg, &eng.slot, nregs),
-    };
+    let live = &layout.live;
     let mut entry: Vec<Option<(Vec<Value>, u32)>> = vec![None; nblocks];
     let e = cfg.entry().index();
     entry[e] = Some((vec![Value::Undef; live[e].len()], class.exists));

@@ -189,8 +189,9 @@ impl fmt::Display for Mono {
 pub enum Coef {
     /// Uniform.
     Same(i64),
-    /// Per lane (never all equal: [`Coef::lanes`] normalises).
-    Lanes(Box<Lanes>),
+    /// Per lane (never all equal: [`Coef::lanes`] normalises). Shared:
+    /// polynomial arithmetic copies unchanged coefficients from its operands.
+    Lanes(Rc<Lanes>),
 }
 
 impl Coef {
@@ -199,7 +200,7 @@ impl Coef {
         if v.iter().all(|&x| x == v[0]) {
             Coef::Same(v[0])
         } else {
-            Coef::Lanes(Box::new(v))
+            Coef::Lanes(Rc::new(v))
         }
     }
     /// Value in lane `l`.

@@ -4,9 +4,15 @@
 //!    parameters) and [`launch::warp_classes`] the warp classes;
 //! 2. the CFG and the SSA form are built from the IR, and the dataflow
 //!    runs once per warp class ([`prepare`]) on the registers of the SSA
-//!    address slice (every register when a hover probe asks for one); a 64-bit parameter found to be the base of an
-//!    address is marked as a pointer and the dataflow runs again, so that its
-//!    alignment is known;
+//!    address slice (every register when a hover probe asks for one; the
+//!    runs on one slice share its [`dataflow::Layout`]); a 64-bit parameter
+//!    found to be the base of an address is marked as a pointer and the
+//!    dataflow runs again, so that its alignment is known; when a class leaves an address unresolved in a
+//!    small known block, each warp is analysed on its own, computing only
+//!    the slice of the unresolved accesses (with every branch's guard): the
+//!    values are those of the whole slice up to the opaque symbols'
+//!    numbers, so the warps whose values name the figures' text
+//!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]);
 //! 4. when the grid and block are known, the launch is simulated (`totals`);
@@ -76,9 +82,11 @@ pub(crate) fn prepare<'a>(
         relevant,
     };
     let classes = launch::warp_classes(launch.block);
+    // every run on the address slice shares one layout of the states
+    let layout = dataflow::Layout::new(ir, &cfg, &inputs, probe.is_some());
     let mut results: Vec<dataflow::ClassResult> = classes
         .iter()
-        .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+        .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe))
         .collect();
     // A 64-bit parameter that is the base of an address is a pointer even
     // without `cvta.to.global` (hand-written PTX): mark it and run again, so
@@ -106,29 +114,58 @@ pub(crate) fn prepare<'a>(
         inputs.pointer_params = pointer_params.clone();
         results = classes
             .iter()
-            .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+            .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe))
             .collect();
     }
     // Addresses that depend on which warp of the class runs (a swizzle of
     // `%tid` bits above the lane: `(2*tid & 510) ^ ((tid & 192) >> 2)`) stay
     // unresolved while the class's base thread index is a symbol: analyse
     // each warp of a known block on its own (exact bases) instead.
-    let unresolved = results.iter().any(|r| {
-        r.accesses
-            .values()
-            .any(|f| matches!(f.addr, Value::Varying { data: false }))
-    });
+    let mut unresolved = vec![false; low.ops.len()];
+    for r in &results {
+        for (&i, f) in &r.accesses {
+            if matches!(f.addr, Value::Varying { data: false }) {
+                if let Some(u) = unresolved.get_mut(i as usize) {
+                    *u = true;
+                }
+            }
+        }
+    }
     // Only those accesses take the per-warp figures; the others keep the
     // class's (symbolic) ones. (Not for a hover's probe: it shows the
-    // class's symbolic value.)
+    // class's symbolic value.) So the per-warp runs compute the slice of
+    // those accesses only (with every branch's guard, for the active
+    // lanes): their values are the same as with the whole address slice.
     let mut by_warp = None;
-    if unresolved && probe.is_none() {
+    if unresolved.contains(&true) && probe.is_none() {
         if let Some(per_warp) = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT) {
             if per_warp.len() > classes.len() {
-                let r = per_warp
+                let ssa = Ssa::build(low, &cfg);
+                let slice = ssa.address_slice_of(low, |op| unresolved[op.index()]);
+                let reduced = dataflow::Inputs {
+                    relevant: Some(slice.registers(&ssa, low.regs.len())),
+                    ..inputs.clone()
+                };
+                drop(ssa);
+                let reduced_layout = dataflow::Layout::new(low, &cfg, &reduced, false);
+                let mut r: Vec<_> = per_warp
                     .iter()
-                    .map(|c| dataflow::analyze_class_with_probe(low, &cfg, &inputs, c, probe))
+                    .map(|c| {
+                        dataflow::analyze_class_in(&reduced_layout, low, &cfg, &reduced, c, None)
+                    })
                     .collect();
+                // The values are those of the whole address slice up to the
+                // opaque symbols' numbers (numbered as met, and the smaller
+                // slice meets fewer): the classes whose values name the
+                // figures' text run again on the whole slice, so that the
+                // text is the same as a run of every warp on it.
+                let named =
+                    naming_classes(ir, &unresolved, &results, &per_warp, &r, &pointer_params);
+                for k in named {
+                    if let (Some(c), Some(slot)) = (per_warp.get(k), r.get_mut(k)) {
+                        *slot = dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None);
+                    }
+                }
                 by_warp = Some((per_warp, r));
             }
         }
@@ -143,9 +180,81 @@ pub(crate) fn prepare<'a>(
     }
 }
 
-/// The space of every memory op: the declared one, or for a generic access
-/// the space its address provably has (a pointer parameter's: global; a
-/// variable's: its space), with a note saying why.
+/// The per-warp classes whose results give the text of an unresolved
+/// access's figures ([`figures::ClassFigures::named_by`]), ascending; the
+/// access's space is found in the classes' `class_results`, as
+/// [`analyze_function`] finds it.
+fn naming_classes(
+    ir: &Function<'_>,
+    unresolved: &[bool],
+    class_results: &[dataflow::ClassResult],
+    per_warp: &[launch::WarpClass],
+    results: &[dataflow::ClassResult],
+    pointer_params: &[bool],
+) -> Vec<usize> {
+    let params = ir.param_names();
+    let mut named = Vec::new();
+    for (i, op) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info, .. } = &op.kind else {
+            continue;
+        };
+        if !unresolved.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let (space, _) = space_of(ir, i, info, class_results, pointer_params, &params);
+        let off_issues = memops::guard_off_issues(ir, i);
+        let figs = combine_classes(
+            i as u32, info, space, off_issues, per_warp, results, &params,
+        );
+        named.extend(figs.named_by.into_iter().flatten());
+    }
+    named.sort_unstable();
+    named.dedup();
+    named
+}
+
+/// The space of memory op `i`: the declared one, or for a generic access the
+/// space its address provably has in `results` (a pointer parameter's:
+/// global; a variable's: its space), with a note saying why.
+fn space_of(
+    ir: &Function<'_>,
+    i: usize,
+    info: &crate::ir::MemOp,
+    results: &[dataflow::ClassResult],
+    pointer_params: &[bool],
+    params: &[&str],
+) -> (Space, Option<Caveat>) {
+    let mut space = info.space;
+    let mut note = None;
+    if space == Space::Generic {
+        let addr = results
+            .iter()
+            .find_map(|r| r.accesses.get(&(i as u32)))
+            .map(|f| &f.addr);
+        if let Some(poly) = addr.and_then(|a| a.as_poly()) {
+            for s in poly.base_symbols() {
+                match s {
+                    Sym::Param(k) if pointer_params.get(k as usize).copied().unwrap_or(false) => {
+                        space = Space::Global;
+                        note = Some(Caveat::GenericFromPointerParam {
+                            param: params.get(k as usize).unwrap_or(&"?").to_string(),
+                        });
+                    }
+                    Sym::Var(v) => {
+                        if let Some(var) = ir.vars.get(v as usize) {
+                            space = var.space;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (space, note)
+}
+
+/// The space of every memory op ([`space_of`] under the classes' results),
+/// with a note where a generic access's space was found.
 pub(crate) fn resolve_spaces(
     ir: &Function<'_>,
     p: &Prepared<'_>,
@@ -156,36 +265,9 @@ pub(crate) fn resolve_spaces(
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
         };
-        let mut space = info.space;
-        if space == Space::Generic {
-            let addr = p
-                .results
-                .iter()
-                .find_map(|r| r.accesses.get(&(i as u32)))
-                .map(|f| &f.addr);
-            if let Some(poly) = addr.and_then(|a| a.as_poly()) {
-                for s in poly.base_symbols() {
-                    match s {
-                        Sym::Param(k)
-                            if p.pointer_params.get(k as usize).copied().unwrap_or(false) =>
-                        {
-                            space = Space::Global;
-                            space_notes.insert(
-                                i as u32,
-                                Caveat::GenericFromPointerParam {
-                                    param: p.params.get(k as usize).unwrap_or(&"?").to_string(),
-                                },
-                            );
-                        }
-                        Sym::Var(v) => {
-                            if let Some(var) = ir.vars.get(v as usize) {
-                                space = var.space;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
+        let (space, note) = space_of(ir, i, info, &p.results, &p.pointer_params, &p.params);
+        if let Some(n) = note {
+            space_notes.insert(i as u32, n);
         }
         spaces.insert(i as u32, space);
     }

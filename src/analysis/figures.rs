@@ -311,6 +311,9 @@ pub struct ClassFigures {
     /// Requests in which no lane accesses memory (predicated off, or every
     /// lane of a `cp.async` zero-filling), when simulated.
     pub empty: Option<u64>,
+    /// The classes (indices) whose results give the text: the pattern's,
+    /// then the shared side's. Only their values' symbol names show.
+    pub named_by: [Option<usize>; 2],
 }
 
 /// The residues (mod 128) of a uniform base with congruence `cong` that
@@ -442,9 +445,10 @@ pub fn combine_classes(
     let mut side_wf: Option<f64> = Some(0.0);
     let mut best: Option<(u32, StaticAccess)> = None;
     let mut best_side: Option<(u32, StaticAccess)> = None;
+    let mut named_by = [None; 2];
     let mut caveats: Vec<Caveat> = Vec::new();
     let mut off_weight = 0.0;
-    for (c, r) in classes.iter().zip(results) {
+    for (k, (c, r)) in classes.iter().zip(results).enumerate() {
         let Some(f) = r.accesses.get(&op) else {
             continue;
         };
@@ -461,6 +465,7 @@ pub fn combine_classes(
                 .unwrap_or(true)
             {
                 best_side = Some((c.weight, sh));
+                named_by[1] = Some(k);
             }
         }
         let Some(sa) = fig.main else {
@@ -493,6 +498,7 @@ pub fn combine_classes(
         }
         if best.as_ref().map(|(bw, _)| c.weight > *bw).unwrap_or(true) {
             best = Some((c.weight, sa));
+            named_by[0] = Some(k);
         }
     }
     if off_weight > 0.0 {
@@ -560,6 +566,7 @@ pub fn combine_classes(
         side_wavefronts,
         predicated_off: None,
         empty: None,
+        named_by,
     }
 }
 

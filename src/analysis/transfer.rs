@@ -535,10 +535,13 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         }
         return give_up(args, ctx);
     }
+    // `mov` and `cvt` pass the value on: share it rather than copy it.
+    if let (AluOp::Mov | AluOp::Cvt(_), Some(a @ Value::Poly(_))) = (alu.op, args.first()) {
+        return a.clone();
+    }
     let p = |i: usize| polys.get(i).copied();
     let konst = |i: usize| polys.get(i).and_then(|q| q.as_const());
     let r: Option<Poly> = (|| match alu.op {
-        AluOp::Mov | AluOp::Cvt(_) => p(0).cloned(),
         AluOp::Add => Some(p(0)?.add(p(1)?)),
         AluOp::Sub => Some(p(0)?.sub(p(1)?)),
         AluOp::Neg => Some(p(0)?.scale(-1)),

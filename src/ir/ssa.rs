@@ -772,10 +772,18 @@ impl Ssa {
     /// guard, and of every branch's and exit's guard (which decides the
     /// active lanes of what follows).
     pub fn address_slice(&self, func: &Function<'_>) -> Slice {
+        self.address_slice_of(func, |_| true)
+    }
+
+    /// [`Ssa::address_slice`] of the memory operations `keep` accepts only,
+    /// with every branch's and exit's guard still (the active lanes at those
+    /// operations depend on them).
+    pub fn address_slice_of(&self, func: &Function<'_>, keep: impl Fn(OpId) -> bool) -> Slice {
         let mut roots = Vec::new();
         for (i, op) in func.ops.iter().enumerate() {
             let id = OpId(i as u32);
             match &op.kind {
+                OpKind::Mem { .. } if !keep(id) => continue,
                 OpKind::Mem { info, .. } => {
                     let aux = info.aux_operands().iter().map(|(_, a)| a);
                     for s in std::iter::once(&info.addr).chain(aux) {
