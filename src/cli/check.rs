@@ -25,7 +25,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use warpscope::analysis::coverage::Coverage;
 use warpscope::config::{Config, ConfigError, ResolveError, Resolver};
-use warpscope::lints::{check_file, CheckResult, Level};
+use warpscope::lints::{check_file_with, CheckResult, Level};
 use warpscope::output::{
     render_config_error, Baseline, Emitter, FileReport, Format, Locations, RenderOptions,
 };
@@ -215,29 +215,20 @@ pub fn run(a: CheckArgs) -> ExitCode {
             Ok(config)
         },
         |path, config| -> Result<Vec<Checked>, String> {
-            // Once the lints and suppressions ran, only `--format json` and
-            // `--coverage` read the kernels' accesses: the others drop them
-            // here, in the worker, so that neither the rendering nor a file
-            // waiting for its turn to print holds them (on the largest
-            // cuBLAS file they are 1.1 GB against 0.5 GB of findings:
-            // BENCHMARKS.md, "Stop 18").
+            // Only `--format json` and `--coverage` read the kernels'
+            // accesses: for the others each kernel is linted in the worker
+            // that analysed it and its analysis dropped there, so that the
+            // file's kernels are never all alive (on the largest cuBLAS file
+            // they are 1.1 GB: BENCHMARKS.md, "Stop 18"); what is left are
+            // the compact findings and the suppressions' sites.
             let keep_kernels = a.format == Format::Json || a.coverage;
             let check_one = |input: Input| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut result = check_file(&input.file, &config);
+                    let mut result = check_file_with(&input.file, &config, keep_kernels);
                     let mut names = warpscope::suppress::files_to_read(&result);
-                    names.extend(
-                        result
-                            .cuda_locations
-                            .iter()
-                            .flatten()
-                            .map(|l| l.file.clone()),
-                    );
+                    names.extend(result.findings.locations().map(|l| l.file.clone()));
                     let sources = read_sources(path, &names);
                     warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
-                    if !keep_kernels {
-                        result.analysis.kernels = Vec::new();
-                    }
                     Checked {
                         input,
                         result,

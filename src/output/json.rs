@@ -11,6 +11,7 @@
 
 use super::{range_of, FileReport};
 use crate::analysis::model::{KernelAnalysis, SourceLocation};
+use crate::diagnostic::Diagnostic;
 use serde::Serialize;
 
 /// The whole document (the pieces are checked against it in the tests).
@@ -64,14 +65,14 @@ pub(super) fn render_file(
         ",\n"
     });
     out.push_str(&indent(&pretty(&file), 4));
-    for i in 0..r.result.diagnostics.len() {
-        diagnostics.push(pretty(&diag_out(r, i)));
+    for i in 0..r.result.findings.len() {
+        let d = r.result.findings.get(i);
+        diagnostics.push(pretty(&diag_out(r, i, &d)));
     }
     out
 }
 
-fn diag_out<'a>(r: &FileReport<'a>, i: usize) -> DiagOut<'a> {
-    let d = &r.result.diagnostics[i];
+fn diag_out<'a>(r: &FileReport<'a>, i: usize, d: &'a Diagnostic) -> DiagOut<'a> {
     let (start, end) = range_of(r.file, d);
     DiagOut {
         path: r.file.name(),
@@ -85,7 +86,7 @@ fn diag_out<'a>(r: &FileReport<'a>, i: usize) -> DiagOut<'a> {
         message: &d.message,
         notes: &d.notes,
         help: d.help.as_deref(),
-        source: r.result.cuda_locations.get(i).and_then(|l| l.as_ref()),
+        source: r.result.findings.location(i),
     }
 }
 
@@ -159,6 +160,8 @@ mod tests {
                 sources: &sources,
             })
             .collect();
+        let expanded: Vec<Vec<Diagnostic>> =
+            reports.iter().map(|r| r.result.findings.to_vec()).collect();
         let whole = Output {
             version: 1,
             files: reports
@@ -170,7 +173,8 @@ mod tests {
                 .collect(),
             diagnostics: reports
                 .iter()
-                .flat_map(|r| (0..r.result.diagnostics.len()).map(move |i| diag_out(r, i)))
+                .zip(&expanded)
+                .flat_map(|(r, ds)| ds.iter().enumerate().map(move |(i, d)| diag_out(r, i, d)))
                 .collect(),
         };
         let mut diags = Vec::new();
