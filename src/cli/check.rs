@@ -139,7 +139,7 @@ enum Checked {
     /// Its findings.
     Findings {
         input: Input,
-        result: CheckResult,
+        result: Box<CheckResult>,
         sources: BTreeMap<String, String>,
     },
     /// `--coverage`: its tally.
@@ -256,7 +256,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
                     warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
                     Checked::Findings {
                         input,
-                        result,
+                        result: Box::new(result),
                         sources,
                     }
                 }))
@@ -291,7 +291,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
                         input,
                         result,
                         sources,
-                    } => (input, result, sources),
+                    } => (input, *result, sources),
                 };
                 if let Some(b) = &baseline {
                     in_baseline += b.filter(&input.file, &mut result);

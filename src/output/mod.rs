@@ -193,7 +193,7 @@ impl StreamedArray {
             let line_start = doc[..self.at].rfind('\n').map_or(0, |i| i + 1);
             let line = &doc[line_start..];
             self.indent = line.len() - line.trim_start().len() + 2;
-            out.write_all(doc[..self.at].as_bytes())?;
+            out.write_all(&doc.as_bytes()[..self.at])?;
             out.write_all(b"[\n")?;
         } else {
             out.write_all(b",\n")?;
