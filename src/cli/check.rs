@@ -364,11 +364,11 @@ pub fn run(a: CheckArgs) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let text = emitter.finish();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
+    let written = {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+        emitter.write_finish(&mut w).and_then(|_| w.flush())
+    };
+    if let Err(e) = written.and_then(|_| stdout.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return fail(format!("writing the output: {e}"));
         }

@@ -139,8 +139,9 @@ pub fn render(format: Format, reports: &[FileReport<'_>], opts: RenderOptions) -
 /// `runs[0].results` comes before its `tool`, keys being sorted): they print
 /// the document's opening with the first finding and each finding as it
 /// comes, and the rest after the last file ([`StreamedArray`]). `json`
-/// prints its opening with the first file, each file's analysis as it
-/// comes, and keeps only the rendered diagnostics for the closing part,
+/// prints its opening with the first file and each file's analysis as it
+/// comes (serialised straight into the writer), and keeps each file's
+/// compact findings for the closing part, rendered one at a time there,
 /// never an analysis: memory grows with the number of findings, not of
 /// files.
 pub struct Emitter {
@@ -149,7 +150,7 @@ pub struct Emitter {
     files: usize,
     errors: usize,
     warnings: usize,
-    json_diagnostics: Vec<String>,
+    json_diagnostics: Vec<json::Pending>,
     array: StreamedArray,
 }
 
@@ -249,7 +250,12 @@ impl Emitter {
             }
             Format::Concise => concise::render_file(r, &self.opts),
             Format::Github => github::render_file(r, &self.opts),
-            Format::Json => json::render_file(r, first, &mut self.json_diagnostics),
+            Format::Json => {
+                let mut out = Vec::new();
+                // Writing into a vector does not fail.
+                let _ = json::write_file(r, first, &mut self.json_diagnostics, &mut out);
+                String::from_utf8_lossy(&out).into_owned()
+            }
             Format::Sarif | Format::Gitlab => {
                 self.files -= 1;
                 let mut out = Vec::new();
@@ -285,6 +291,11 @@ impl Emitter {
                     array.write(&pretty(&issue), gitlab::empty, "[]", out)
                 });
             }
+            Format::Json => {
+                let first = self.files == 0;
+                self.files += 1;
+                return json::write_file(r, first, &mut self.json_diagnostics, out);
+            }
             _ => {
                 let text = self.file(r);
                 return out.write_all(text.as_bytes());
@@ -299,13 +310,23 @@ impl Emitter {
 
     /// The closing text, after the last file.
     pub fn finish(self) -> String {
-        match self.format {
+        let mut out = Vec::new();
+        // Writing into a vector does not fail.
+        let _ = self.write_finish(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// [`Emitter::finish`] written into `out` (the same bytes): `json`'s
+    /// diagnostics are rendered one at a time as they are written.
+    pub fn write_finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let text = match self.format {
             Format::Full => full::summary(self.errors, self.warnings),
             Format::Concise | Format::Github => String::new(),
-            Format::Json => json::finish(self.files, &self.json_diagnostics),
+            Format::Json => return json::write_finish(self.files, &self.json_diagnostics, out),
             Format::Sarif => self.array.finish(sarif::empty),
             Format::Gitlab => self.array.finish(gitlab::empty),
-        }
+        };
+        out.write_all(text.as_bytes())
     }
 }
 
