@@ -96,7 +96,7 @@ fn main() {
         let file = warpscope::SourceFile::from_text(p.display().to_string(), text);
         let (t, c) = (Instant::now(), process_cpu());
         let r = warpscope::lints::check_file(&file, &config);
-        diagnostics += r.diagnostics.len();
+        diagnostics += r.findings.len();
         drop(std::hint::black_box(r));
         let (cpu, wall) = (process_cpu() - c, t.elapsed().as_secs_f64());
         drop(file);

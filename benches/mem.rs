@@ -13,8 +13,11 @@
 //!   each is printed, with the sum of the results;
 //! - `lint`: the findings added by `lints::lint_analysis`;
 //! - `check`: the peak of the whole `lints::check_file` (the kernels in
-//!   parallel, as the binary runs them, `RAYON_NUM_THREADS` threads) above
-//!   the text, and the process's peak RSS.
+//!   parallel, `RAYON_NUM_THREADS` threads) above the text, every kernel's
+//!   analysis kept; then `lints::check_file_with(.., false)`, each kernel
+//!   linted and its analysis dropped in its worker, as the binary's `check`
+//!   runs it (except `--format json` and `--coverage`); and the process's
+//!   peak RSS.
 //!
 //! Live bytes are requested sizes (not mimalloc's size classes or pages),
 //! so RSS is somewhat higher. `cargo test --all-targets` runs it without
@@ -120,6 +123,16 @@ fn main() {
         let p = peak() - base;
         drop(std::hint::black_box(r));
         println!("  check: peak {}  result kept {}", mb(p), mb(held));
+        let base = reset_peak();
+        let r = warpscope::lints::check_file_with(&file, &config, false);
+        let held = live() - base;
+        let p = peak() - base;
+        drop(std::hint::black_box(r));
+        println!(
+            "  check, each kernel dropped once linted (the binary's `check`): peak {}  result kept {}",
+            mb(p),
+            mb(held)
+        );
         println!("  process peak RSS so far: {:.0} MB", peak_rss_mb());
     }
 }

@@ -49,17 +49,32 @@ use crate::syntax::ast::{FunctionId, FunctionKind, Module, StmtId};
 /// assert_eq!(analysis.kernels[0].accesses[0].per_request.sectors, 32.0);
 /// ```
 pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
-    if crate::sass::is_sass_file(file) {
-        return crate::sass::analyze(file, opts);
-    }
-    let (module, mut diagnostics) = crate::syntax::parse_file(file);
-    let (symbols, sema_diags) = crate::sema::check_module_without_resolutions(&module);
-    diagnostics.extend(sema_diags);
-    let kernels = analyze_module_with_symbols(file, &module, &symbols, opts);
+    let (kernels, diagnostics) = analyze_each(file, opts, |k| k);
     Analysis {
         kernels,
         diagnostics,
     }
+}
+
+/// [`analyze`] that hands each kernel's analysis to `each` in the worker
+/// that computed it, as soon as it is done, and keeps only what `each`
+/// returns (in kernel order), with the front end's diagnostics. `check`
+/// lints a kernel there and drops its analysis, so that the file's kernels
+/// are never all alive at once.
+pub fn analyze_each<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+) -> (Vec<R>, Vec<crate::diagnostic::Diagnostic>) {
+    if crate::sass::is_sass_file(file) {
+        let a = crate::sass::analyze(file, opts);
+        return (a.kernels.into_iter().map(each).collect(), a.diagnostics);
+    }
+    let (module, mut diagnostics) = crate::syntax::parse_file(file);
+    let (symbols, sema_diags) = crate::sema::check_module_without_resolutions(&module);
+    diagnostics.extend(sema_diags);
+    let kernels = analyze_functions(file, &module, Some(&symbols), opts, each);
+    (kernels, diagnostics)
 }
 
 /// [`analyze_module`] for callers that already ran semantic analysis: labels
@@ -70,7 +85,7 @@ pub fn analyze_module_with_symbols(
     symbols: &crate::sema::ModuleSymbols<'_>,
     opts: &Options,
 ) -> Vec<KernelAnalysis> {
-    analyze_functions(file, module, Some(symbols), opts)
+    analyze_functions(file, module, Some(symbols), opts, |k| k)
 }
 
 /// Analyses every kernel (`.entry` with a body) of a parsed module.
@@ -79,16 +94,17 @@ pub fn analyze_module(
     module: &Module<'_>,
     opts: &Options,
 ) -> Vec<KernelAnalysis> {
-    analyze_functions(file, module, None, opts)
+    analyze_functions(file, module, None, opts, |k| k)
 }
 
-fn analyze_functions(
+fn analyze_functions<R: Send>(
     file: &SourceFile,
     module: &Module<'_>,
     symbols: Option<&crate::sema::ModuleSymbols<'_>>,
     opts: &Options,
-) -> Vec<KernelAnalysis> {
-    analyze_kernels(file, module, symbols, opts, &kernel_ids(module, opts))
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+) -> Vec<R> {
+    analyze_kernels_each(file, module, symbols, opts, &kernel_ids(module, opts), each)
 }
 
 /// The kernels [`analyze_module`] analyses, in source order: every `.entry`
@@ -123,6 +139,20 @@ pub fn analyze_kernels(
     opts: &Options,
     ids: &[FunctionId],
 ) -> Vec<KernelAnalysis> {
+    analyze_kernels_each(file, module, symbols, opts, ids, |k| k)
+}
+
+/// [`analyze_kernels`], handing each kernel's analysis to `each` in the
+/// worker that computed it (its IR dropped first) and keeping only what
+/// `each` returns.
+fn analyze_kernels_each<R: Send>(
+    file: &SourceFile,
+    module: &Module<'_>,
+    symbols: Option<&crate::sema::ModuleSymbols<'_>>,
+    opts: &Options,
+    ids: &[FunctionId],
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+) -> Vec<R> {
     if ids.is_empty() {
         return Vec::new();
     }
@@ -144,7 +174,9 @@ pub fn analyze_kernels(
                 }
             };
             let ir = ptx::lower_in(func, Some(&callees), &globals, &files, scopes);
-            Some(analysis::analyze_function(file, &ir, opts))
+            let analysis = analysis::analyze_function(file, &ir, opts);
+            drop(ir);
+            Some(each(analysis))
         })
         .collect()
 }

@@ -40,7 +40,7 @@
 //! (`--locations source`) and, in the PTX, on the `.file` directive that names
 //! the source.
 
-use crate::analysis::model::SourceLocation;
+use crate::analysis::model::{KernelAnalysis, SourceLocation};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::lints::{find_rule, unused_suppression::UNUSED_SUPPRESSION, CheckResult};
@@ -97,18 +97,57 @@ pub fn comments(text: &str) -> Vec<Comment> {
     out
 }
 
+/// What the suppressions read of a file's kernels, kept when the kernels'
+/// analyses are dropped ([`crate::lints::check_file_with`]): each kernel's
+/// names (for `[[kernel]] allow`), and the source lines that have code (a
+/// memory access whose `.loc` chain passes through them), by file.
+#[derive(Clone, Debug, Default)]
+pub struct Sites {
+    /// Mangled and demangled name of each kernel, by its index in the file.
+    kernels: Vec<(String, String)>,
+    /// Lines with code, by source file name.
+    lines: BTreeMap<String, BTreeSet<u32>>,
+}
+
+impl Sites {
+    /// The sites of one kernel.
+    pub fn of_kernel(k: &KernelAnalysis) -> Sites {
+        let mut lines: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+        for a in &k.accesses {
+            for f in frames(a.source.as_ref()) {
+                match lines.get_mut(f.file.as_str()) {
+                    Some(l) => {
+                        l.insert(f.line);
+                    }
+                    None => {
+                        lines.insert(f.file.clone(), BTreeSet::from([f.line]));
+                    }
+                }
+            }
+        }
+        Sites {
+            kernels: vec![(k.name.clone(), k.demangled.clone())],
+            lines,
+        }
+    }
+
+    /// Adds the next kernels' sites.
+    pub fn merge(&mut self, other: Sites) {
+        self.kernels.extend(other.kernels);
+        for (file, lines) in other.lines {
+            self.lines.entry(file).or_default().extend(lines);
+        }
+    }
+
+    fn has_code(&self, file: &str, line: u32) -> bool {
+        self.lines.get(file).is_some_and(|l| l.contains(&line))
+    }
+}
+
 /// Every source file that the accesses' `.loc` chains name: what a caller
 /// should read and pass to [`apply`].
 pub fn files_to_read(result: &CheckResult) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for k in &result.analysis.kernels {
-        for a in &k.accesses {
-            for f in frames(a.source.as_ref()) {
-                out.insert(f.file.clone());
-            }
-        }
-    }
-    out
+    result.sites.lines.keys().cloned().collect()
 }
 
 /// The frames of a `.loc` chain: the location, then each call site.
@@ -137,39 +176,24 @@ pub fn apply(
     }
     // Uses per (file, comment line, rule as written).
     let mut used: BTreeSet<(String, u32, String)> = BTreeSet::new();
-    // The first kernel with an access at each span (one pass, not one scan
-    // of every access per diagnostic: files have tens of thousands of both).
-    let mut kernel_at: crate::util::FastMap<Span, usize> = Default::default();
-    for (k, kernel) in result.analysis.kernels.iter().enumerate() {
-        for a in &kernel.accesses {
-            kernel_at.entry(a.span).or_insert(k);
-        }
-    }
-    let kernel_of = |d: &Diagnostic| -> Option<&str> {
-        kernel_at
-            .get(&d.span())
-            .map(|&k| result.analysis.kernels[k].name.as_str())
-    };
-    let mut keep = vec![true; result.diagnostics.len()];
-    for (i, d) in result.diagnostics.iter().enumerate() {
-        if d.code == UNUSED_SUPPRESSION.code {
+    let findings = &result.findings;
+    let mut keep = vec![true; findings.len()];
+    for (i, keep) in keep.iter_mut().enumerate() {
+        let code = findings.code(i);
+        if code == UNUSED_SUPPRESSION.code {
             continue;
         }
-        if let Some(k) = kernel_of(d) {
-            let demangled = result
-                .analysis
-                .kernels
-                .iter()
-                .find(|x| x.name == k)
-                .map(|x| x.demangled.as_str())
-                .unwrap_or(k);
-            if config.kernel_allows(k, demangled).any(|c| c == d.code) {
-                keep[i] = false;
+        // The kernel whose analysis found it.
+        if let Some((name, demangled)) = findings
+            .kernel(i)
+            .and_then(|k| result.sites.kernels.get(k as usize))
+        {
+            if config.kernel_allows(name, demangled).any(|c| c == code) {
+                *keep = false;
                 continue;
             }
         }
-        let loc = result.cuda_locations.get(i).and_then(|l| l.as_ref());
-        'frames: for f in frames(loc) {
+        'frames: for f in frames(findings.location(i)) {
             let Some(cs) = parsed.get(f.file.as_str()) else {
                 continue;
             };
@@ -178,9 +202,9 @@ pub fn apply(
                     continue;
                 }
                 for r in &c.rules {
-                    if find_rule(r).is_some_and(|rule| rule.code == d.code) {
+                    if find_rule(r).is_some_and(|rule| rule.code == code) {
                         used.insert((f.file.clone(), c.line, r.clone()));
-                        keep[i] = false;
+                        *keep = false;
                         break 'frames;
                     }
                 }
@@ -188,30 +212,17 @@ pub fn apply(
         }
     }
     let allowed = keep.iter().filter(|k| !**k).count();
-    let mut it = keep.iter();
-    result.diagnostics.retain(|_| *it.next().unwrap_or(&true));
-    let mut it = keep.iter();
-    result
-        .cuda_locations
-        .retain(|_| *it.next().unwrap_or(&true));
+    result.findings.retain(&keep);
 
     // Unused comments, judged where this PTX has code for the covered line.
     let level = config.level_of(UNUSED_SUPPRESSION.code, UNUSED_SUPPRESSION.default_level);
     let Some(severity) = level.severity() else {
         return allowed;
     };
-    let mut has_code: BTreeSet<(&str, u32)> = BTreeSet::new();
-    for k in &result.analysis.kernels {
-        for a in &k.accesses {
-            for f in frames(a.source.as_ref()) {
-                has_code.insert((f.file.as_str(), f.line));
-            }
-        }
-    }
-    let mut extra = Vec::new();
+    let mut extra = 0;
     for (name, cs) in &parsed {
         for c in cs {
-            let covers = |l: u32| has_code.contains(&(*name, l));
+            let covers = |l: u32| result.sites.has_code(name, l);
             if !(covers(c.line) || (c.alone && covers(c.line + 1))) {
                 continue;
             }
@@ -261,27 +272,19 @@ pub fn apply(
                     "remove `{r}` from the comment at {name}:{}:{}",
                     c.line, c.column
                 ));
-                extra.push((
-                    d,
-                    Some(SourceLocation {
-                        file: name.to_string(),
-                        line: c.line,
-                        column: c.column,
-                        inlined_at: None,
-                    }),
-                ));
+                let at = SourceLocation {
+                    file: name.to_string(),
+                    line: c.line,
+                    column: c.column,
+                    inlined_at: None,
+                };
+                result.findings.push(&d, Some(&at), None);
+                extra += 1;
             }
         }
     }
-    if !extra.is_empty() {
-        let mut all: Vec<(Diagnostic, Option<SourceLocation>)> = result
-            .diagnostics
-            .drain(..)
-            .zip(result.cuda_locations.drain(..))
-            .chain(extra)
-            .collect();
-        all.sort_by_key(|(d, _)| (d.span().start, d.code));
-        (result.diagnostics, result.cuda_locations) = all.into_iter().unzip();
+    if extra > 0 {
+        result.findings.sort();
     }
     allowed
 }

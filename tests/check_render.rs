@@ -370,7 +370,7 @@ fn allowed_lints_are_dropped_and_denied_become_errors() {
     c.set_level("W101", warpscope::lints::Level::Deny).unwrap();
     let r = lint_analysis(&file, hand_built(&file), &c);
     let codes: Vec<_> = r
-        .diagnostics
+        .findings
         .iter()
         .map(|d| (d.code, d.severity.as_str()))
         .collect();
@@ -437,9 +437,8 @@ fn locations_source_places_findings_on_the_cuda_line() {
 #[test]
 fn locations_source_strips_the_checkout_prefix() {
     let (file, mut r) = result();
-    for l in r.cuda_locations.iter_mut().flatten() {
-        l.file = format!("/src/kernels/{}", l.file);
-    }
+    r.findings
+        .map_locations(|l| l.file = format!("/src/kernels/{}", l.file));
     let sources = BTreeMap::new();
     let opts = RenderOptions {
         locations: Locations::Source,

@@ -176,20 +176,13 @@ fn check(ptx: &str, name: &str, request: &str) -> String {
         let sources: BTreeMap<String, String> =
             warpscope::cli::common::read_sources(Path::new(name), &names);
         warpscope::suppress::apply(&file, &mut result, &sources, &config);
-        let fps = fingerprints(file.name(), &file, &result.diagnostics);
+        let fps = fingerprints(file.name(), &file, &result.findings);
         let diags: Vec<Value> = result
-            .diagnostics
+            .findings
             .iter()
             .zip(&fps)
             .enumerate()
-            .map(|(i, (d, fp))| {
-                diagnostic(
-                    &file,
-                    d,
-                    result.cuda_locations.get(i).and_then(|l| l.as_ref()),
-                    Some(fp),
-                )
-            })
+            .map(|(i, (d, fp))| diagnostic(&file, &d, result.findings.location(i), Some(fp)))
             .collect();
         Ok(
             json!({"version": 1, "path": file.name(), "kernels": result.analysis.kernels, "diagnostics": diags}),

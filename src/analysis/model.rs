@@ -358,7 +358,7 @@ pub struct PerRequest {
 }
 
 /// Where an access stands in the CUDA (or other high-level) source, via `.loc`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Default)]
 pub struct SourceLocation {
     /// File name from `.file`.
     pub file: String,

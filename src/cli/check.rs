@@ -2,9 +2,12 @@
 //!
 //! Files are checked in parallel and printed in input order as soon as each
 //! one and those before it are done ([`super::stream`]); each file's
-//! analysis is dropped once printed, and its kernels' results as soon as
-//! the lints and suppressions ran, unless `--format json` or `--coverage`
-//! prints them. Per file: configuration
+//! findings are dropped once printed. Within a file, each kernel is linted
+//! in the worker that analysed it, as soon as its analysis is done, and its
+//! analysis dropped there (kept only for `--format json`, which prints it;
+//! `--coverage` tallies it there instead of linting): what a file holds
+//! until it is printed is its compact findings ([`warpscope::lints::Findings`])
+//! and what the suppressions read. Per file: configuration
 //! ([`warpscope::config::Resolver`]), Triton metadata beside the PTX as
 //! launch facts, the lints, the sources `.loc` names (for snippets and
 //! suppression comments), suppressions, then the baseline.
@@ -25,7 +28,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use warpscope::analysis::coverage::Coverage;
 use warpscope::config::{Config, ConfigError, ResolveError, Resolver};
-use warpscope::lints::{check_file, CheckResult, Level};
+use warpscope::lints::{check_file_with, CheckResult, Level};
 use warpscope::output::{
     render_config_error, Baseline, Emitter, FileReport, Format, Locations, RenderOptions,
 };
@@ -132,10 +135,15 @@ fn config_fail(e: &ConfigError, color: ColorChoice) -> ExitCode {
 }
 
 /// One checked file, ready to print.
-struct Checked {
-    input: Input,
-    result: CheckResult,
-    sources: BTreeMap<String, String>,
+enum Checked {
+    /// Its findings.
+    Findings {
+        input: Input,
+        result: Box<CheckResult>,
+        sources: BTreeMap<String, String>,
+    },
+    /// `--coverage`: its tally.
+    Coverage(Coverage),
 }
 
 /// Why the run stopped early.
@@ -215,32 +223,40 @@ pub fn run(a: CheckArgs) -> ExitCode {
             Ok(config)
         },
         |path, config| -> Result<Vec<Checked>, String> {
-            // Once the lints and suppressions ran, only `--format json` and
-            // `--coverage` read the kernels' accesses: the others drop them
-            // here, in the worker, so that neither the rendering nor a file
-            // waiting for its turn to print holds them (on the largest
-            // cuBLAS file they are 1.1 GB against 0.5 GB of findings:
-            // BENCHMARKS.md, "Stop 18").
-            let keep_kernels = a.format == Format::Json || a.coverage;
+            // Only `--format json` reads the kernels' accesses once they are
+            // linted: otherwise each kernel is linted in the worker that
+            // analysed it and its analysis dropped there, so that the file's
+            // kernels are never all alive (on the largest cuBLAS file they
+            // are 1.1 GB: BENCHMARKS.md, "Stop 18"); what is left are the
+            // compact findings and the suppressions' sites. `--coverage`
+            // tallies each kernel there and needs no lints.
+            let keep_kernels = a.format == Format::Json;
             let check_one = |input: Input| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut result = check_file(&input.file, &config);
+                    if a.coverage {
+                        let (tallies, _) =
+                            warpscope::pipeline::analyze_each(&input.file, &config.options, |k| {
+                                let mut c = Coverage::default();
+                                c.add_kernel(&k);
+                                c
+                            });
+                        let mut cov = Coverage {
+                            files: 1,
+                            ..Coverage::default()
+                        };
+                        for c in &tallies {
+                            cov.merge(c);
+                        }
+                        return Checked::Coverage(cov);
+                    }
+                    let mut result = check_file_with(&input.file, &config, keep_kernels);
                     let mut names = warpscope::suppress::files_to_read(&result);
-                    names.extend(
-                        result
-                            .cuda_locations
-                            .iter()
-                            .flatten()
-                            .map(|l| l.file.clone()),
-                    );
+                    names.extend(result.findings.locations().map(|l| l.file.clone()));
                     let sources = read_sources(path, &names);
                     warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
-                    if !keep_kernels {
-                        result.analysis.kernels = Vec::new();
-                    }
-                    Checked {
+                    Checked::Findings {
                         input,
-                        result,
+                        result: Box::new(result),
                         sources,
                     }
                 }))
@@ -263,27 +279,33 @@ pub fn run(a: CheckArgs) -> ExitCode {
                     return Ok(());
                 }
             };
-            for mut c in checked {
-                if let Some(cov) = &mut coverage {
-                    cov.files += 1;
-                    for k in &c.result.analysis.kernels {
-                        cov.add_kernel(k);
+            for c in checked {
+                let (input, mut result, sources) = match c {
+                    Checked::Coverage(c) => {
+                        if let Some(cov) = &mut coverage {
+                            cov.merge(&c);
+                        }
+                        continue;
                     }
-                    continue;
-                }
+                    Checked::Findings {
+                        input,
+                        result,
+                        sources,
+                    } => (input, *result, sources),
+                };
                 if let Some(b) = &baseline {
-                    in_baseline += b.filter(&c.input.file, &mut c.result);
+                    in_baseline += b.filter(&input.file, &mut result);
                 }
                 let report = FileReport {
-                    file: &c.input.file,
-                    result: &c.result,
-                    sources: &c.sources,
+                    file: &input.file,
+                    result: &result,
+                    sources: &sources,
                 };
                 if let Some(rec) = &mut recorded {
                     rec.record(&report);
                     continue;
                 }
-                errors |= c.result.has_errors();
+                errors |= result.has_errors();
                 // Written as it is rendered (a file's text may be several
                 // times its size), through a buffer: stdout is line-buffered.
                 progress
@@ -342,11 +364,11 @@ pub fn run(a: CheckArgs) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let text = emitter.finish();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
+    let written = {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+        emitter.write_finish(&mut w).and_then(|_| w.flush())
+    };
+    if let Err(e) = written.and_then(|_| stdout.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return fail(format!("writing the output: {e}"));
         }

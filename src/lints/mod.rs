@@ -36,9 +36,7 @@
 //! warning, `deny` an error (exit code 1). Front-end diagnostics (syntax and
 //! semantic errors, `E0xxx`) are rules too and can be configured the same way.
 
-use crate::analysis::model::{
-    Access, AccessOp, Analysis, KernelAnalysis, Pattern, SourceLocation, Space,
-};
+use crate::analysis::model::{Access, AccessOp, Analysis, KernelAnalysis, Pattern, Space};
 use crate::config::{Config, Thresholds};
 use crate::diagnostic::{Diagnostic, FrontEndCode, Severity};
 use crate::source::{SourceFile, Span};
@@ -47,6 +45,7 @@ use std::sync::OnceLock;
 pub mod bulk_copy_alignment;
 pub mod data_dependent_access;
 pub mod expect_tx_mismatch;
+mod findings;
 pub mod local_memory_access;
 pub mod misaligned_access;
 pub mod narrow_access;
@@ -55,6 +54,8 @@ pub mod uncoalesced_access;
 pub mod uniform_store;
 pub mod unswizzled_tensor_operand;
 pub mod unused_suppression;
+
+pub use findings::Findings;
 
 /// Declares a lint's metadata. The doc comment written above the `static`
 /// becomes both its rustdoc and its `explain` text.
@@ -349,78 +350,123 @@ pub fn explain(code_or_name: &str) -> Option<&'static str> {
 /// The result of checking one file.
 #[derive(Clone, Debug)]
 pub struct CheckResult {
-    /// The analysis the lints ran over.
+    /// The analysis the lints ran over (its kernels are empty when
+    /// [`check_file_with`] was asked not to keep them).
     pub analysis: Analysis,
     /// Front-end diagnostics and lint findings, levels applied (`allow`ed
-    /// ones removed), sorted by position.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Side table: the CUDA source location (from `.loc`) of each diagnostic
-    /// in `diagnostics`, same index; `None` for front-end diagnostics and
-    /// accesses without `.loc`.
-    pub cuda_locations: Vec<Option<SourceLocation>>,
+    /// ones removed), sorted by position, each with the CUDA source
+    /// location (from `.loc`) of its access and the kernel that found it.
+    pub findings: Findings,
+    /// What the suppressions read of the kernels' accesses.
+    pub sites: crate::suppress::Sites,
 }
 
 impl CheckResult {
     /// True when a diagnostic has error severity.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
+        self.findings.has_errors()
     }
 }
 
 /// Analyses a file and runs every lint that is not `allow`ed.
 pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
-    let analysis = crate::pipeline::analyze(file, &config.options);
-    lint_analysis(file, analysis, config)
+    check_file_with(file, config, true)
+}
+
+/// [`check_file`] that lints each kernel as soon as its analysis is done,
+/// in the worker that analysed it, and keeps the kernel's analysis only
+/// when `keep_kernels` is true: the findings (compact, [`Findings`]) and
+/// the suppressions' [`Sites`](crate::suppress::Sites) are all that is left
+/// of a kernel otherwise, so the file's kernels are never all alive at once
+/// (on the largest cuBLAS module they are 1.1 GB: BENCHMARKS.md, "Stop 19").
+pub fn check_file_with(file: &SourceFile, config: &Config, keep_kernels: bool) -> CheckResult {
+    let (kernels, diagnostics) = crate::pipeline::analyze_each(file, &config.options, |k| {
+        let linted = lint_kernel(file, &k, config);
+        (linted, keep_kernels.then_some(k))
+    });
+    assemble(diagnostics, kernels, config)
 }
 
 /// Runs the lints over an analysis that was already computed, and applies
 /// levels to it and to the analysis's front-end diagnostics.
 pub fn lint_analysis(file: &SourceFile, analysis: Analysis, config: &Config) -> CheckResult {
-    let mut out: Vec<(Diagnostic, Option<SourceLocation>)> = Vec::new();
-    for d in &analysis.diagnostics {
+    let Analysis {
+        kernels,
+        diagnostics,
+    } = analysis;
+    let kernels = kernels
+        .into_iter()
+        .map(|k| (lint_kernel(file, &k, config), Some(k)))
+        .collect();
+    assemble(diagnostics, kernels, config)
+}
+
+/// One kernel's findings (kernel index not yet known) and sites.
+type Linted = (Findings, crate::suppress::Sites);
+
+fn lint_kernel(file: &SourceFile, kernel: &KernelAnalysis, config: &Config) -> Linted {
+    let mut out = Findings::new();
+    let cx = LintContext {
+        file,
+        kernel,
+        thresholds: &config.thresholds,
+        arch: config.options.arch,
+    };
+    for lint in LINTS {
+        let level = config.level_of(lint.meta.code, lint.meta.default_level);
+        let Some(severity) = level.severity() else {
+            continue;
+        };
+        for f in (lint.check)(&cx) {
+            let Some(access) = kernel.accesses.get(f.access) else {
+                continue;
+            };
+            out.push(
+                &finding_to_diagnostic(lint.meta, severity, access, f),
+                access.source.as_ref(),
+                Some(0),
+            );
+        }
+    }
+    (out, crate::suppress::Sites::of_kernel(kernel))
+}
+
+/// The file's result: front-end diagnostics with levels applied, then each
+/// kernel's findings in kernel order, sorted by position.
+fn assemble(
+    diagnostics: Vec<Diagnostic>,
+    kernels: Vec<(Linted, Option<KernelAnalysis>)>,
+    config: &Config,
+) -> CheckResult {
+    let mut findings = Findings::new();
+    for d in &diagnostics {
         // Notes stay notes unless their code is configured.
         if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
-            out.push((d.clone(), None));
+            findings.push(d, None, None);
             continue;
         }
         let level = config.level_of(d.code, default_level_of(d));
         if let Some(severity) = level.severity() {
             let mut d = d.clone();
             d.severity = severity;
-            out.push((d, None));
+            findings.push(&d, None, None);
         }
     }
-    for kernel in &analysis.kernels {
-        let cx = LintContext {
-            file,
-            kernel,
-            thresholds: &config.thresholds,
-            arch: config.options.arch,
-        };
-        for lint in LINTS {
-            let level = config.level_of(lint.meta.code, lint.meta.default_level);
-            let Some(severity) = level.severity() else {
-                continue;
-            };
-            for f in (lint.check)(&cx) {
-                let Some(access) = kernel.accesses.get(f.access) else {
-                    continue;
-                };
-                out.push((
-                    finding_to_diagnostic(lint.meta, severity, access, f),
-                    access.source.clone(),
-                ));
-            }
-        }
+    let mut sites = crate::suppress::Sites::default();
+    let mut kept = Vec::new();
+    for (k, ((f, s), analysis)) in kernels.into_iter().enumerate() {
+        findings.append_kernel(f, k as u32);
+        sites.merge(s);
+        kept.extend(analysis);
     }
-    out.sort_by_key(|(d, _)| (d.span().start, d.code));
-    let (diagnostics, cuda_locations) = out.into_iter().unzip();
+    findings.sort();
     CheckResult {
-        analysis,
-        diagnostics,
-        cuda_locations,
+        analysis: Analysis {
+            kernels: kept,
+            diagnostics,
+        },
+        findings,
+        sites,
     }
 }
 
@@ -702,10 +748,10 @@ mod tests {
             ..Config::default()
         };
         let r = lint_analysis(&file, analysis.clone(), &c);
-        let sev: Vec<_> = r.diagnostics.iter().map(|d| d.severity).collect();
+        let sev: Vec<_> = r.findings.iter().map(|d| d.severity).collect();
         assert_eq!(sev, vec![Severity::Error, Severity::Note]);
         c.set_level("syntax-error", Level::Allow).unwrap();
-        assert!(lint_analysis(&file, analysis, &c).diagnostics.is_empty());
+        assert!(lint_analysis(&file, analysis, &c).findings.is_empty());
     }
 
     #[test]

@@ -187,7 +187,7 @@ pub fn analyse(file: &SourceFile, config: &LoadedConfig, cache: &mut KernelCache
     }
     accesses.sort_by_key(|(s, _, _)| (s.start, s.end));
     Facts {
-        diagnostics: checked.diagnostics,
+        diagnostics: checked.findings.to_vec(),
         kernels,
         accesses,
         names,

@@ -104,16 +104,17 @@ impl Baseline {
 
     /// Records every finding of a checked file.
     pub fn record(&mut self, r: &FileReport<'_>) {
-        let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
-        for (d, fp) in r.result.diagnostics.iter().zip(fps) {
-            let (start, _) = super::range_of(r.file, d);
+        let findings = &r.result.findings;
+        let fps = fingerprints(r.file.name(), r.file, findings);
+        for (i, fp) in fps.into_iter().enumerate() {
+            let (start, _) = super::span_range(r.file, findings.span(i));
             self.known.insert(fp.clone());
             self.entries.push(BaselineEntry {
                 path: r.file.name().to_string(),
                 line: start.line,
-                code: d.code.to_string(),
+                code: findings.code(i).to_string(),
                 fingerprint: fp,
-                message: d.message.clone(),
+                message: findings.message(i).to_string(),
             });
         }
     }
@@ -121,15 +122,10 @@ impl Baseline {
     /// Removes the findings that are in the baseline from a check result;
     /// returns how many were removed.
     pub fn filter(&self, file: &SourceFile, result: &mut CheckResult) -> usize {
-        let fps = fingerprints(file.name(), file, &result.diagnostics);
+        let fps = fingerprints(file.name(), file, &result.findings);
         let keep: Vec<bool> = fps.iter().map(|f| !self.known.contains(f)).collect();
         let removed = keep.iter().filter(|k| !**k).count();
-        let mut it = keep.iter();
-        result.diagnostics.retain(|_| *it.next().unwrap_or(&true));
-        let mut it = keep.iter();
-        result
-            .cuda_locations
-            .retain(|_| *it.next().unwrap_or(&true));
+        result.findings.retain(&keep);
         removed
     }
 }
@@ -152,7 +148,7 @@ mod tests {
     #[test]
     fn recorded_findings_are_filtered_even_after_lines_move() {
         let (f, r) = checked(PTX);
-        assert!(!r.diagnostics.is_empty(), "the fixture has a finding");
+        assert!(!r.findings.is_empty(), "the fixture has a finding");
         let mut b = Baseline::new();
         let sources = BTreeMap::new();
         b.record(&FileReport {
@@ -161,19 +157,18 @@ mod tests {
             sources: &sources,
         });
         let b = Baseline::from_json(&b.to_json()).unwrap();
-        assert_eq!(b.len(), r.diagnostics.len());
+        assert_eq!(b.len(), r.findings.len());
         // Unrelated lines above: the same findings, at other line numbers.
         let moved = PTX.replace(".reg .f32 %f<2>;\n", ".reg .f32 %f<2>;\n// a comment\n\n");
         let (f2, mut r2) = checked(&moved);
         assert_eq!(b.filter(&f2, &mut r2), b.len());
-        assert!(r2.diagnostics.is_empty());
+        assert!(r2.findings.is_empty());
         // A changed instruction is a new finding.
         let changed = PTX.replace("[%rd2];", "[%rd2+4];");
         let (f3, mut r3) = checked(&changed);
-        let n = r3.diagnostics.len();
+        let n = r3.findings.len();
         assert_eq!(b.filter(&f3, &mut r3), 0);
-        assert_eq!(r3.diagnostics.len(), n);
-        assert_eq!(r3.cuda_locations.len(), n);
+        assert_eq!(r3.findings.len(), n);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::diagnostic::Severity;
 pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> String {
     let mut out = String::new();
     {
-        for (i, d) in r.result.diagnostics.iter().enumerate() {
+        for (i, d) in r.result.findings.iter().enumerate() {
             let at = place(r, i, opts);
             let level = d.severity.as_str();
             let level = if opts.color {

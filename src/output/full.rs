@@ -49,13 +49,13 @@ pub(super) fn write_file(
         let ptx = files.add(r.file.name().to_string(), r.file.text());
         let mut cuda_ids = std::collections::BTreeMap::new();
         let mut seen_codes = std::collections::BTreeSet::new();
-        for (i, d) in r.result.diagnostics.iter().enumerate() {
+        for (i, d) in r.result.findings.iter().enumerate() {
             match d.severity {
                 crate::diagnostic::Severity::Error => errors += 1,
                 crate::diagnostic::Severity::Warning => warnings += 1,
                 crate::diagnostic::Severity::Note => {}
             }
-            let mut cd = to_codespan(d, ptx);
+            let mut cd = to_codespan(&d, ptx);
             if seen_codes.insert(d.code) {
                 // Once per rule, before the help line.
                 let at = cd.notes.len() - usize::from(d.help.is_some());
@@ -64,7 +64,7 @@ pub(super) fn write_file(
                     format!("note: `warpscope explain {}` explains `{}`", d.code, d.name),
                 );
             }
-            if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
+            if let Some(loc) = r.result.findings.location(i) {
                 let id = r.sources.get(&loc.file).map(|text| {
                     *cuda_ids
                         .entry(loc.file.clone())
@@ -98,7 +98,7 @@ pub(super) fn write_file(
             }
             if term::emit(&mut buf, &cfg, &files, &cd).is_err() {
                 // A span codespan cannot place: never drop the finding.
-                let (start, _) = super::range_of(r.file, d);
+                let (start, _) = super::range_of(r.file, &d);
                 let line = format!(
                     "{}[{}]: {}\n  --> {}:{}:{}\n\n",
                     d.severity.as_str(),

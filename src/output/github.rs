@@ -23,14 +23,14 @@ pub(crate) fn escape_property(s: &str) -> String {
 pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> String {
     let mut out = String::new();
     {
-        for (i, d) in r.result.diagnostics.iter().enumerate() {
+        for (i, d) in r.result.findings.iter().enumerate() {
             let at = place(r, i, opts);
             let command = match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
                 Severity::Note => "notice",
             };
-            let cuda = r.result.cuda_locations.get(i).and_then(|l| l.as_ref());
+            let cuda = r.result.findings.location(i);
             out.push_str(&format!(
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
                 escape_property(&at.path),
@@ -39,7 +39,7 @@ pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> String {
                 at.end.line,
                 at.end.column,
                 escape_property(&format!("{} {}", d.code, d.name)),
-                escape_data(&long_message(d, cuda)),
+                escape_data(&long_message(&d, cuda)),
             ));
         }
     }

@@ -27,14 +27,17 @@ struct Lines {
     end: u32,
 }
 
-/// The issues of one file.
-pub(super) fn issues(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<Issue> {
-    let mut issues = Vec::new();
+/// The issues of one file, handed to `each` one at a time.
+pub(super) fn for_each_issue(
+    r: &FileReport<'_>,
+    opts: &RenderOptions,
+    mut each: impl FnMut(Issue) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     {
-        let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
-        for ((i, d), fingerprint) in r.result.diagnostics.iter().enumerate().zip(fps) {
+        let fps = fingerprints(r.file.name(), r.file, &r.result.findings);
+        for ((i, d), fingerprint) in r.result.findings.iter().enumerate().zip(fps) {
             let at = place(r, i, opts);
-            issues.push(Issue {
+            each(Issue {
                 description: format!("{} [{}]: {}", d.code, d.name, d.message),
                 check_name: d.name,
                 fingerprint,
@@ -50,15 +53,13 @@ pub(super) fn issues(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<Issue> {
                         end: at.end.line,
                     },
                 },
-            });
+            })?;
         }
     }
-    issues
+    Ok(())
 }
 
-/// The report: every file's issues.
-pub(super) fn finish(issues: Vec<Issue>) -> String {
-    let mut s = serde_json::to_string_pretty(&issues).unwrap_or_else(|_| "[]".into());
-    s.push('\n');
-    s
+/// The report without issues (the emitter writes them into its array).
+pub(super) fn empty() -> String {
+    "[]\n".to_string()
 }

@@ -9,8 +9,11 @@
 //! Kernels are the analysis model types serialised as they are; fields may be
 //! added in later versions, none renamed.
 
-use super::{range_of, FileReport};
+use super::{span_range, FileReport};
 use crate::analysis::model::{KernelAnalysis, SourceLocation};
+use crate::diagnostic::Diagnostic;
+use crate::lints::Findings;
+use crate::source::LineCol;
 use serde::Serialize;
 
 /// The whole document (the pieces are checked against it in the tests).
@@ -44,37 +47,89 @@ struct DiagOut<'a> {
     source: Option<&'a SourceLocation>,
 }
 
-/// One file's entry of `files` (with the document's opening before the
-/// first); its diagnostics are rendered into `diagnostics` for [`finish`].
-/// The text is exactly what `serde_json`'s pretty printer gives for the
-/// whole document, produced piece by piece.
-pub(super) fn render_file(
+/// A file's diagnostics kept for the document's closing part: compact,
+/// with their PTX ranges (the file itself is gone by then).
+pub(super) struct Pending {
+    path: String,
+    findings: Findings,
+    ranges: Vec<(LineCol, LineCol)>,
+}
+
+/// Writes one file's entry of `files` (with the document's opening before
+/// the first) into `out`, kernel by kernel as `serde_json` serialises them;
+/// its diagnostics are kept in `pending` for [`write_finish`]. The text is
+/// exactly what `serde_json`'s pretty printer gives for the whole document,
+/// produced piece by piece.
+pub(super) fn write_file(
     r: &FileReport<'_>,
     first: bool,
-    diagnostics: &mut Vec<String>,
-) -> String {
+    pending: &mut Vec<Pending>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let file = FileOut {
         path: r.file.name(),
         kernels: &r.result.analysis.kernels,
     };
-    let mut out = String::new();
-    out.push_str(if first {
-        "{\n  \"version\": 1,\n  \"files\": [\n"
+    out.write_all(if first {
+        b"{\n  \"version\": 1,\n  \"files\": [\n"
     } else {
-        ",\n"
-    });
-    out.push_str(&indent(&pretty(&file), 4));
-    for i in 0..r.result.diagnostics.len() {
-        diagnostics.push(pretty(&diag_out(r, i)));
+        b",\n"
+    })?;
+    let mut w = Indented {
+        out,
+        pad: b"    ",
+        line_start: true,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut w,
+        serde_json::ser::PrettyFormatter::with_indent(b"  "),
+    );
+    file.serialize(&mut ser).map_err(std::io::Error::other)?;
+    let findings = &r.result.findings;
+    if !findings.is_empty() {
+        pending.push(Pending {
+            path: r.file.name().to_string(),
+            findings: findings.clone(),
+            ranges: (0..findings.len())
+                .map(|i| span_range(r.file, findings.span(i)))
+                .collect(),
+        });
     }
-    out
+    Ok(())
 }
 
-fn diag_out<'a>(r: &FileReport<'a>, i: usize) -> DiagOut<'a> {
-    let d = &r.result.diagnostics[i];
-    let (start, end) = range_of(r.file, d);
+/// A writer that starts every line with `pad` (what [`indent`] does to a
+/// whole text that does not end with a newline).
+struct Indented<'a> {
+    out: &'a mut dyn std::io::Write,
+    pad: &'static [u8],
+    line_start: bool,
+}
+
+impl std::io::Write for Indented<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for line in buf.split_inclusive(|&b| b == b'\n') {
+            if self.line_start {
+                self.out.write_all(self.pad)?;
+            }
+            self.out.write_all(line)?;
+            self.line_start = line.ends_with(b"\n");
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn diag_out<'a>(
+    path: &'a str,
+    d: &'a Diagnostic,
+    (start, end): (LineCol, LineCol),
+    source: Option<&'a SourceLocation>,
+) -> DiagOut<'a> {
     DiagOut {
-        path: r.file.name(),
+        path,
         line: start.line,
         column: start.column,
         end_line: end.line,
@@ -85,31 +140,39 @@ fn diag_out<'a>(r: &FileReport<'a>, i: usize) -> DiagOut<'a> {
         message: &d.message,
         notes: &d.notes,
         help: d.help.as_deref(),
-        source: r.result.cuda_locations.get(i).and_then(|l| l.as_ref()),
+        source,
     }
 }
 
-/// The document's closing: the end of `files`, then `diagnostics`.
-pub(super) fn finish(files: usize, diagnostics: &[String]) -> String {
-    let mut out = String::new();
+/// The document's closing: the end of `files`, then `diagnostics`, each
+/// rendered as it is written.
+pub(super) fn write_finish(
+    files: usize,
+    pending: &[Pending],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     if files == 0 {
-        out.push_str("{\n  \"version\": 1,\n  \"files\": [],\n");
+        out.write_all(b"{\n  \"version\": 1,\n  \"files\": [],\n")?;
     } else {
-        out.push_str("\n  ],\n");
+        out.write_all(b"\n  ],\n")?;
     }
-    if diagnostics.is_empty() {
-        out.push_str("  \"diagnostics\": []\n}\n");
-        return out;
+    if pending.is_empty() {
+        return out.write_all(b"  \"diagnostics\": []\n}\n");
     }
-    out.push_str("  \"diagnostics\": [\n");
-    for (i, d) in diagnostics.iter().enumerate() {
-        if i > 0 {
-            out.push_str(",\n");
+    out.write_all(b"  \"diagnostics\": [\n")?;
+    let mut first = true;
+    for p in pending {
+        for (i, range) in p.ranges.iter().enumerate() {
+            if !first {
+                out.write_all(b",\n")?;
+            }
+            first = false;
+            let d = p.findings.get(i);
+            let text = pretty(&diag_out(&p.path, &d, *range, p.findings.location(i)));
+            out.write_all(indent(&text, 4).as_bytes())?;
         }
-        out.push_str(&indent(d, 4));
     }
-    out.push_str("\n  ]\n}\n");
-    out
+    out.write_all(b"\n  ]\n}\n")
 }
 
 fn pretty<T: Serialize>(v: &T) -> String {
@@ -130,6 +193,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::lints::check_file;
+    use crate::output::range_of;
     use crate::source::SourceFile;
     use std::collections::BTreeMap;
 
@@ -159,6 +223,8 @@ mod tests {
                 sources: &sources,
             })
             .collect();
+        let expanded: Vec<Vec<Diagnostic>> =
+            reports.iter().map(|r| r.result.findings.to_vec()).collect();
         let whole = Output {
             version: 1,
             files: reports
@@ -170,22 +236,44 @@ mod tests {
                 .collect(),
             diagnostics: reports
                 .iter()
-                .flat_map(|r| (0..r.result.diagnostics.len()).map(move |i| diag_out(r, i)))
+                .zip(&expanded)
+                .flat_map(|(r, ds)| {
+                    ds.iter().enumerate().map(move |(i, d)| {
+                        diag_out(
+                            r.file.name(),
+                            d,
+                            range_of(r.file, d),
+                            r.result.findings.location(i),
+                        )
+                    })
+                })
                 .collect(),
         };
-        let mut diags = Vec::new();
-        let mut pieces = String::new();
+        let mut pending = Vec::new();
+        let mut pieces = Vec::new();
         for (i, r) in reports.iter().enumerate() {
-            pieces.push_str(&render_file(r, i == 0, &mut diags));
+            write_file(r, i == 0, &mut pending, &mut pieces).unwrap();
         }
-        pieces.push_str(&finish(reports.len(), &diags));
-        assert!(!diags.is_empty(), "the fixture has findings");
-        assert_eq!(pieces, format!("{}\n", pretty(&whole)));
+        write_finish(reports.len(), &pending, &mut pieces).unwrap();
+        assert!(!pending.is_empty(), "the fixture has findings");
+        assert!(
+            !results[1].analysis.kernels.is_empty(),
+            "the fixture has a kernel"
+        );
+        assert_eq!(
+            String::from_utf8(pieces).unwrap(),
+            format!("{}\n", pretty(&whole))
+        );
         let empty = Output {
             version: 1,
             files: Vec::new(),
             diagnostics: Vec::new(),
         };
-        assert_eq!(finish(0, &[]), format!("{}\n", pretty(&empty)));
+        let mut none = Vec::new();
+        write_finish(0, &[], &mut none).unwrap();
+        assert_eq!(
+            String::from_utf8(none).unwrap(),
+            format!("{}\n", pretty(&empty))
+        );
     }
 }

@@ -9,7 +9,7 @@
 //! their texts in [`FileReport::sources`] (the CLI reads them from disk).
 
 use crate::diagnostic::Diagnostic;
-use crate::lints::CheckResult;
+use crate::lints::{CheckResult, Findings};
 use crate::source::{LineCol, SourceFile};
 use std::collections::BTreeMap;
 
@@ -88,9 +88,8 @@ pub(crate) struct Place {
 
 /// The place of diagnostic `i` of a report under `opts.locations`.
 pub(crate) fn place(r: &FileReport<'_>, i: usize, opts: &RenderOptions) -> Place {
-    let d = &r.result.diagnostics[i];
     if opts.locations == Locations::Source {
-        if let Some(loc) = r.result.cuda_locations.get(i).and_then(|l| l.as_ref()) {
+        if let Some(loc) = r.result.findings.location(i) {
             let path = match &opts.strip_prefix {
                 Some(p) => loc
                     .file
@@ -110,7 +109,7 @@ pub(crate) fn place(r: &FileReport<'_>, i: usize, opts: &RenderOptions) -> Place
             };
         }
     }
-    let (start, end) = range_of(r.file, d);
+    let (start, end) = span_range(r.file, r.result.findings.span(i));
     Place {
         path: r.file.name().to_string(),
         start,
@@ -135,20 +134,93 @@ pub fn render(format: Format, reports: &[FileReport<'_>], opts: RenderOptions) -
 ///
 /// [`Emitter::file`] returns the text to print now; [`Emitter::finish`] the
 /// rest. The line formats (`full`, `concise`, `github`) print everything at
-/// once (`full` keeps two counters for its closing summary). The document
-/// formats print their opening with the first file, each file's analysis as
-/// it comes (`json`), and keep only the rendered findings for the closing
-/// part (`json`'s diagnostics, `sarif`'s results, `gitlab`'s issues), never an
-/// analysis: memory grows with the number of findings, not of files.
+/// once (`full` keeps two counters for its closing summary). `sarif` and
+/// `gitlab` are one document whose only growing part is one array (SARIF's
+/// `runs[0].results` comes before its `tool`, keys being sorted): they print
+/// the document's opening with the first finding and each finding as it
+/// comes, and the rest after the last file ([`StreamedArray`]). `json`
+/// prints its opening with the first file and each file's analysis as it
+/// comes (serialised straight into the writer), and keeps each file's
+/// compact findings for the closing part, rendered one at a time there,
+/// never an analysis: memory grows with the number of findings, not of
+/// files.
 pub struct Emitter {
     format: Format,
     opts: RenderOptions,
     files: usize,
     errors: usize,
     warnings: usize,
-    json_diagnostics: Vec<String>,
-    sarif_results: Vec<serde_sarif::sarif::Result>,
-    gitlab_issues: Vec<gitlab::Issue>,
+    json_diagnostics: Vec<json::Pending>,
+    array: StreamedArray,
+}
+
+/// An array written item by item inside a JSON document whose other parts
+/// do not depend on the items, giving exactly the bytes `serde_json`'s
+/// pretty printer gives for the whole document.
+struct StreamedArray {
+    /// The whole document with the array empty, once known.
+    empty: Option<String>,
+    /// Where the array's `[]` is in it.
+    at: usize,
+    /// The indentation of the array's items.
+    indent: usize,
+    /// Items written so far.
+    items: usize,
+}
+
+impl StreamedArray {
+    fn new() -> StreamedArray {
+        StreamedArray {
+            empty: None,
+            at: 0,
+            indent: 0,
+            items: 0,
+        }
+    }
+
+    /// Writes one item (its pretty JSON, not indented); `empty` gives the
+    /// document with the array empty, and `marker` the text that ends with
+    /// the array's `[]` in it.
+    fn write(
+        &mut self,
+        item: &str,
+        empty: impl FnOnce() -> String,
+        marker: &str,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        if self.items == 0 {
+            let doc = self.empty.get_or_insert_with(empty);
+            self.at = doc.find(marker).map_or(0, |i| i + marker.len() - 2);
+            let line_start = doc[..self.at].rfind('\n').map_or(0, |i| i + 1);
+            let line = &doc[line_start..];
+            self.indent = line.len() - line.trim_start().len() + 2;
+            out.write_all(&doc.as_bytes()[..self.at])?;
+            out.write_all(b"[\n")?;
+        } else {
+            out.write_all(b",\n")?;
+        }
+        self.items += 1;
+        let pad = " ".repeat(self.indent);
+        for (i, line) in item.lines().enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(pad.as_bytes())?;
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// The rest of the document after the last item (the whole document
+    /// when there was none).
+    fn finish(self, empty: impl FnOnce() -> String) -> String {
+        match self.empty {
+            Some(doc) if self.items > 0 => {
+                format!("\n{}]{}", " ".repeat(self.indent - 2), &doc[self.at + 2..])
+            }
+            _ => empty(),
+        }
+    }
 }
 
 impl Emitter {
@@ -161,8 +233,7 @@ impl Emitter {
             errors: 0,
             warnings: 0,
             json_diagnostics: Vec::new(),
-            sarif_results: Vec::new(),
-            gitlab_issues: Vec::new(),
+            array: StreamedArray::new(),
         }
     }
 
@@ -179,14 +250,18 @@ impl Emitter {
             }
             Format::Concise => concise::render_file(r, &self.opts),
             Format::Github => github::render_file(r, &self.opts),
-            Format::Json => json::render_file(r, first, &mut self.json_diagnostics),
-            Format::Sarif => {
-                self.sarif_results.extend(sarif::results(r, &self.opts));
-                String::new()
+            Format::Json => {
+                let mut out = Vec::new();
+                // Writing into a vector does not fail.
+                let _ = json::write_file(r, first, &mut self.json_diagnostics, &mut out);
+                String::from_utf8_lossy(&out).into_owned()
             }
-            Format::Gitlab => {
-                self.gitlab_issues.extend(gitlab::issues(r, &self.opts));
-                String::new()
+            Format::Sarif | Format::Gitlab => {
+                self.files -= 1;
+                let mut out = Vec::new();
+                // Writing into a vector does not fail.
+                let _ = self.write_file(r, &mut out);
+                String::from_utf8_lossy(&out).into_owned()
             }
         }
     }
@@ -200,9 +275,31 @@ impl Emitter {
         r: &FileReport<'_>,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        if self.format != Format::Full {
-            let text = self.file(r);
-            return out.write_all(text.as_bytes());
+        match self.format {
+            Format::Full => {}
+            Format::Sarif => {
+                self.files += 1;
+                let array = &mut self.array;
+                return sarif::for_each_result(r, &self.opts, |res| {
+                    array.write(&pretty(&res), sarif::empty, SARIF_RESULTS, out)
+                });
+            }
+            Format::Gitlab => {
+                self.files += 1;
+                let array = &mut self.array;
+                return gitlab::for_each_issue(r, &self.opts, |issue| {
+                    array.write(&pretty(&issue), gitlab::empty, "[]", out)
+                });
+            }
+            Format::Json => {
+                let first = self.files == 0;
+                self.files += 1;
+                return json::write_file(r, first, &mut self.json_diagnostics, out);
+            }
+            _ => {
+                let text = self.file(r);
+                return out.write_all(text.as_bytes());
+            }
         }
         self.files += 1;
         let (e, w) = full::write_file(r, &self.opts, out)?;
@@ -213,19 +310,40 @@ impl Emitter {
 
     /// The closing text, after the last file.
     pub fn finish(self) -> String {
-        match self.format {
+        let mut out = Vec::new();
+        // Writing into a vector does not fail.
+        let _ = self.write_finish(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// [`Emitter::finish`] written into `out` (the same bytes): `json`'s
+    /// diagnostics are rendered one at a time as they are written.
+    pub fn write_finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let text = match self.format {
             Format::Full => full::summary(self.errors, self.warnings),
             Format::Concise | Format::Github => String::new(),
-            Format::Json => json::finish(self.files, &self.json_diagnostics),
-            Format::Sarif => sarif::finish(self.sarif_results),
-            Format::Gitlab => gitlab::finish(self.gitlab_issues),
-        }
+            Format::Json => return json::write_finish(self.files, &self.json_diagnostics, out),
+            Format::Sarif => self.array.finish(sarif::empty),
+            Format::Gitlab => self.array.finish(gitlab::empty),
+        };
+        out.write_all(text.as_bytes())
     }
+}
+
+/// The key of SARIF's results array in the document.
+const SARIF_RESULTS: &str = "\"results\": []";
+
+fn pretty<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
 /// Start and end (1-based) of a diagnostic's primary span.
 pub(crate) fn range_of(file: &SourceFile, d: &Diagnostic) -> (LineCol, LineCol) {
-    let span = d.span();
+    span_range(file, d.span())
+}
+
+/// Start and end (1-based) of a span.
+pub(crate) fn span_range(file: &SourceFile, span: crate::source::Span) -> (LineCol, LineCol) {
     let len = file.text().len() as u32;
     let start = file.line_col(span.start.min(len));
     let end = file.line_col(span.end.min(len).max(span.start.min(len)));
@@ -238,21 +356,21 @@ pub(crate) fn range_of(file: &SourceFile, d: &Diagnostic) -> (LineCol, LineCol) 
 /// text with whitespace collapsed, and the occurrence number of that triple.
 /// FNV-1a is fixed by its definition, so fingerprints are stable across
 /// toolchains (unlike `std`'s `DefaultHasher`).
-pub fn fingerprints(path: &str, file: &SourceFile, diags: &[Diagnostic]) -> Vec<String> {
+pub fn fingerprints(path: &str, file: &SourceFile, findings: &Findings) -> Vec<String> {
     let mut seen: BTreeMap<(String, &str), u32> = BTreeMap::new();
-    diags
-        .iter()
-        .map(|d| {
-            let (start, _) = range_of(file, d);
+    (0..findings.len())
+        .map(|i| {
+            let code = findings.code(i);
+            let (start, _) = span_range(file, findings.span(i));
             let line: String = file
                 .line_text(start.line)
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            let n = seen.entry((line.clone(), d.code)).or_insert(0);
+            let n = seen.entry((line.clone(), code)).or_insert(0);
             *n += 1;
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for part in [d.code, path, &line, &n.to_string()] {
+            for part in [code, path, &line, &n.to_string()] {
                 for b in part.bytes().chain(std::iter::once(0u8)) {
                     h ^= b as u64;
                     h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -44,16 +44,19 @@ fn related_location(path: &str, region: sarif::Region, message: &str) -> sarif::
         .build()
 }
 
-/// The results of one file.
-pub(super) fn results(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<sarif::Result> {
+/// The results of one file, handed to `each` one at a time.
+pub(super) fn for_each_result(
+    r: &FileReport<'_>,
+    opts: &RenderOptions,
+    mut each: impl FnMut(sarif::Result) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let index: BTreeMap<&str, usize> = rules().enumerate().map(|(i, r)| (r.code, i)).collect();
-    let mut results = Vec::new();
     {
-        let fps = fingerprints(r.file.name(), r.file, &r.result.diagnostics);
-        for ((i, d), fp) in r.result.diagnostics.iter().enumerate().zip(fps) {
+        let fps = fingerprints(r.file.name(), r.file, &r.result.findings);
+        for ((i, d), fp) in r.result.findings.iter().enumerate().zip(fps) {
             let at = place(r, i, opts);
             let (start, end) = (at.start, at.end);
-            let cuda = r.result.cuda_locations.get(i).and_then(|l| l.as_ref());
+            let cuda = r.result.findings.location(i);
             let region = sarif::Region::builder()
                 .start_line(start.line as i64)
                 .start_column(start.column as i64)
@@ -94,7 +97,7 @@ pub(super) fn results(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<sarif::Re
                     vec![related_location(&loc.file, region, "CUDA source (`.loc`)")]
                 }
                 Some(_) => {
-                    let (ps, pe) = super::range_of(r.file, d);
+                    let (ps, pe) = super::range_of(r.file, &d);
                     let region = sarif::Region::builder()
                         .start_line(ps.line as i64)
                         .start_column(ps.column as i64)
@@ -109,7 +112,7 @@ pub(super) fn results(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<sarif::Re
                 .rule_id(d.code)
                 .message(
                     sarif::Message::builder()
-                        .text(long_message(d, cuda))
+                        .text(long_message(&d, cuda))
                         .build(),
                 )
                 .level(level)
@@ -120,14 +123,19 @@ pub(super) fn results(r: &FileReport<'_>, opts: &RenderOptions) -> Vec<sarif::Re
             if let Some(&i) = index.get(d.code) {
                 result.rule_index = Some(i as i64);
             }
-            results.push(result);
+            each(result)?;
         }
     }
-    results
+    Ok(())
 }
 
-/// The log: one run with every rule and every file's results.
-pub(super) fn finish(results: Vec<sarif::Result>) -> String {
+/// The log without results (the emitter writes them into its `results`).
+pub(super) fn empty() -> String {
+    finish(Vec::new())
+}
+
+/// The log: one run with every rule and these results.
+fn finish(results: Vec<sarif::Result>) -> String {
     let all: Vec<_> = rules().collect();
     let descriptors: Vec<sarif::ReportingDescriptor> = all
         .iter()
