@@ -839,6 +839,22 @@ fn lower_instr<'src>(
                     (Some(alu), [dst, rest @ ..]) => {
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
+                        // A floating-point immediate of an `f32`/`f64`
+                        // instruction (`setp.eq.f32 %p, %f, 0f00000000`) is
+                        // its bit pattern, as a register of that type holds it.
+                        let mut srcs = srcs;
+                        if alu.ty.float {
+                            for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
+                                if let OperandKind::Float(v) = &o.kind {
+                                    let v = *v;
+                                    *s = match alu.ty.bits {
+                                        32 => Src::Imm(i64::from((v as f32).to_bits())),
+                                        64 => Src::Imm(v.to_bits() as i64),
+                                        _ => Src::Unknown,
+                                    };
+                                }
+                            }
+                        }
                         // `selp`/`slct`: move the predicate/condition last (already last).
                         OpKind::Alu {
                             alu,
