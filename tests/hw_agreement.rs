@@ -43,7 +43,9 @@
 //! `blind_hardware_agreement` runs the same comparison on the held-out batch
 //! of `tests/hw/blind/` (its own known list, `tests/hw/blind/known.txt`, and
 //! snapshot, with a per-category tally); `blind2_hardware_agreement` on the
-//! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`).
+//! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`);
+//! `blind3_hardware_agreement` on the third, `tests/hw/blind3/`
+//! (`tests/hw/blind3/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -94,6 +96,18 @@ const BLIND2_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind2/triton/launches.json",
         "tests/hw/blind2/measured_triton.json",
+    ),
+];
+
+/// The third held-out batch (`tests/hw/blind3/`): CUDA kernels and Triton ones.
+const BLIND3_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind3/launches.json",
+        "tests/hw/blind3/measured.json",
+    ),
+    (
+        "tests/hw/blind3/triton/launches.json",
+        "tests/hw/blind3/measured_triton.json",
     ),
 ];
 
@@ -381,6 +395,23 @@ fn blind2_hardware_agreement() {
         &BLIND2_SUITES,
         "tests/hw/blind2/known.txt",
         "hw_agreement_blind2",
+        true,
+    );
+}
+
+/// The third held-out batch (`tests/hw/blind3/`, README there): modern
+/// paths and real-project styles (FlashAttention-2 tile loop, CUTLASS-style
+/// epilogues, TMA and 1-D bulk copies, cooperative groups, CUB block
+/// exchange, vLLM KV-cache append, persistent kernels, 64-bit strides;
+/// Triton causal attention, layer-norm backward, persistent softmax and
+/// matmul, int8 matmul), measured before warpscope's model was looked at
+/// for them.
+#[test]
+fn blind3_hardware_agreement() {
+    agreement(
+        &BLIND3_SUITES,
+        "tests/hw/blind3/known.txt",
+        "hw_agreement_blind3",
         true,
     );
 }
@@ -1112,5 +1143,66 @@ fn cached_and_bypass_copies_are_costed_apart() {
             .expect("the copy");
         assert_eq!(a.per_request.sectors, sectors, "{q}");
         assert_eq!(a.shared_wavefronts, Some(wavefronts), "{q}");
+    }
+}
+
+/// cuBLAS-style `beta == 0` branch on a float parameter
+/// (`tests/hw/blind3` `gemm_tc_epilogue`: `setp.eq.f32 %p, %f, 0f00000000`):
+/// with the parameter's value given (its bit pattern), the comparison is
+/// decided — an IEEE one, `-0.0 == 0.0` — and the simulation goes on: C is
+/// read only when beta is not zero. Before, the `0f…` immediate was an
+/// unknown operand and the simulation stopped at the branch.
+#[test]
+fn a_float_parameter_decides_a_branch() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 c, .param .f32 beta)\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n\
+               ld.param.u64 %rd1, [c];\nld.param.f32 %f1, [beta];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nmov.f32 %f2, 0f00000000;\n\
+               setp.eq.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_skip;\nld.global.f32 %f2, [%rd3];\n\
+               $L_skip:\nst.global.f32 [%rd3], %f2;\nret;\n}\n";
+    let totals = |beta: f32| {
+        small_launch(ptx, vec![(1, i64::from(beta.to_bits()))])
+            .totals
+            .expect("the branch on beta is decided")
+    };
+    for beta in [0.0f32, -0.0] {
+        let t = totals(beta);
+        assert_eq!((t.load_requests, t.store_requests), (0, 4), "beta {beta}");
+    }
+    let t = totals(0.5);
+    assert_eq!((t.load_requests, t.store_requests), (4, 4));
+    assert_eq!(t.load_sectors, 16);
+}
+
+/// A generic atomic from inline assembly (`cuda_fp16.hpp`'s
+/// `atomicAdd(__half2*)`: `atom.add.noftz.f16x2` without a state space, on
+/// a pointer parameter that is never `cvta`'d; `tests/hw/blind3`
+/// `embedding_bwd_h2`, measured as global `ATOMG`/`RED` traffic) is global
+/// also when the launch gives the pointer's value, which leaves no
+/// parameter symbol in the address: the space follows the address's
+/// definitions back to the parameter.
+#[test]
+fn a_generic_atomic_on_a_given_pointer_is_global() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 g)\n{\n\
+               .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n\
+               ld.param.u64 %rd1, [g];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nmov.b32 %r3, 1006648320;\n\
+               { atom.add.noftz.f16x2 %r1,[%rd3],%r3; }\nret;\n}\n";
+    for params in [vec![], vec![(0, 1i64 << 32)]] {
+        let given = !params.is_empty();
+        let k = small_launch(ptx, params);
+        assert_eq!(
+            k.accesses[0].space.as_str(),
+            "global",
+            "value given: {given}"
+        );
+        let t = k.totals.expect("totals");
+        assert_eq!(
+            (t.atomic_requests, t.atomic_sectors),
+            (4, 16),
+            "value given: {given}"
+        );
     }
 }

@@ -14,7 +14,9 @@
 //!    numbers, so the warps whose values name the figures' text
 //!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
 //! 3. generic accesses get the space their address provably has
-//!    ([`resolve_spaces`]);
+//!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
+//!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
+//!    `add`, `sub`, `mad` (and phis) back to its `ld.param`;
 //! 4. when the grid and block are known, the launch is simulated (`totals`);
 //! 5. every memory op gets its figures (`figures`), from the simulation when
 //!    it ran, and the kernel its totals (`launch_totals`).
@@ -261,17 +263,98 @@ pub(crate) fn resolve_spaces(
 ) -> (HashMap<u32, Space>, HashMap<u32, Caveat>) {
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
+    // Built on the first generic access whose value does not name its base.
+    let mut ssa: Option<Ssa> = None;
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
         };
-        let (space, note) = space_of(ir, i, info, &p.results, &p.pointer_params, &p.params);
+        let (mut space, note) = space_of(ir, i, info, &p.results, &p.pointer_params, &p.params);
         if let Some(n) = note {
             space_notes.insert(i as u32, n);
+        }
+        if space == Space::Generic {
+            // A given parameter value leaves no symbol in the address:
+            // follow its definitions instead.
+            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
+            if let Some(k) = generic_base_param(ir, ssa, &p.pointer_params, i as u32) {
+                space = Space::Global;
+                space_notes.insert(
+                    i as u32,
+                    Caveat::GenericFromPointerParam {
+                        param: p.params.get(k).unwrap_or(&"?").to_string(),
+                    },
+                );
+            }
         }
         spaces.insert(i as u32, space);
     }
     (spaces, space_notes)
+}
+
+/// The kernel parameter a generic address of memory op `op` is computed
+/// from by pointer arithmetic alone (`mov`, `cvt`/`cvta`, `add`, `sub`,
+/// `mad` and phis of them, back to an `ld.param` at offset 0 of a pointer
+/// parameter or of a 64-bit integer one, as the second round of
+/// [`prepare`] marks), whatever value the launch gave it. A value loaded
+/// from memory, or computed otherwise, ends the search; so does a walk of
+/// more than 256 values.
+fn generic_base_param(
+    ir: &Function<'_>,
+    ssa: &Ssa,
+    pointer_params: &[bool],
+    op: u32,
+) -> Option<usize> {
+    use super::transfer::AluOp;
+    let OpKind::Mem { info, .. } = &ir.ops.get(op as usize)?.kind else {
+        return None;
+    };
+    let crate::ir::Src::Reg(r, _) = info.addr else {
+        return None;
+    };
+    let start = ssa.use_of(crate::ir::OpId(op), r)?;
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![start];
+    while let Some(v) = work.pop() {
+        if seen.len() >= 256 {
+            return None;
+        }
+        if !seen.insert(v) {
+            continue;
+        }
+        match ssa.value(v).def {
+            crate::ir::ssa::ValueDef::Entry => {}
+            crate::ir::ssa::ValueDef::Phi(ph) => {
+                work.extend(ssa.phi_args(ph).iter().map(|a| a.value));
+            }
+            crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
+                OpKind::LdParam {
+                    param: Some((k, 0)),
+                    ..
+                } => {
+                    let k = *k as usize;
+                    let wide = ir.params.get(k).is_some_and(|q| q.is_wide_integer());
+                    if pointer_params.get(k).copied().unwrap_or(false) || wide {
+                        return Some(k);
+                    }
+                }
+                OpKind::Alu { alu, srcs, .. }
+                    if matches!(
+                        alu.op,
+                        AluOp::Mov | AluOp::Cvt(_) | AluOp::Add | AluOp::Sub | AluOp::Mad(_)
+                    ) =>
+                {
+                    for s in srcs {
+                        if let crate::ir::Src::Reg(q, _) = s {
+                            work.extend(ssa.use_of(d, *q));
+                        }
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// The source location of op `i` with its whole inline chain.

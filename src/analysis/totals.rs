@@ -88,7 +88,7 @@ use super::domain::{Lanes, WARP};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::reconverge::Reconvergence;
-use super::transfer::{compare, eval_scalar, AluOp};
+use super::transfer::{compare_checked, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
@@ -818,17 +818,18 @@ fn run_warp(
                             // reports it) computes nothing.
                             AluOp::Setp(_, _) if vals.is_empty() => None,
                             AluOp::Setp(cmp, comb) => {
-                                let mut b =
-                                    compare(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0));
-                                if let Some(c) = comb {
-                                    let q = vals.get(2).copied().unwrap_or(0) != 0;
-                                    b = match c {
-                                        super::transfer::AluOp2::And => b && q,
-                                        super::transfer::AluOp2::Or => b || q,
-                                        super::transfer::AluOp2::Xor => b ^ q,
-                                    };
-                                }
-                                Some(b as i64)
+                                compare_checked(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0))
+                                    .map(|mut b| {
+                                        if let Some(c) = comb {
+                                            let q = vals.get(2).copied().unwrap_or(0) != 0;
+                                            b = match c {
+                                                super::transfer::AluOp2::And => b && q,
+                                                super::transfer::AluOp2::Or => b || q,
+                                                super::transfer::AluOp2::Xor => b ^ q,
+                                            };
+                                        }
+                                        b as i64
+                                    })
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);

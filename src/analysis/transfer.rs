@@ -72,7 +72,11 @@
 //! the divisor; magic constants whose error term exceeds the rule's bound
 //! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
 //! computed as `x - (x / c) * c` on data loses its bounds. Floating-point
-//! arithmetic is not modelled (its results are opaque or varying).
+//! arithmetic is not modelled (its results are opaque or varying); an
+//! `f32`/`f64` `setp` on known values (a given float parameter against a
+//! `0f…` immediate, which lowering gives as its bit pattern) compares the
+//! IEEE values ([`compare_checked`]), never their difference; `f16`/`bf16`
+//! comparisons stay unknown.
 
 use super::bitfield;
 use super::bitwin;
@@ -325,7 +329,20 @@ impl OpaqueSource for SecondSlots<'_> {
     }
 }
 
-/// One lane's comparison.
+/// One lane's comparison of `setp`: integers by [`compare`], `f32` and
+/// `f64` by their IEEE values (the PTX base comparisons are ordered: false
+/// when either operand is NaN, `ne` included; `-0.0 == 0.0`). `None` for
+/// the other floating-point types (`f16`, `bf16`, packed pairs), whose
+/// width alone does not say how to read them.
+pub fn compare_checked(cmp: Cmp, t: Ty, x: i64, y: i64) -> Option<bool> {
+    if t.float && !matches!(t.bits, 32 | 64) {
+        return None;
+    }
+    Some(compare(cmp, t, x, y))
+}
+
+/// One lane's comparison: of integers, or of f32/f64 values (IEEE 754).
+/// Half types are compared as integers: use [`compare_checked`].
 pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
     if t.float {
         // IEEE 754 on the operands' bits: `-0 == 0`, and every ordered
@@ -821,14 +838,18 @@ fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
         if let (Some(x), Some(y)) = (a.exact(), b.exact()) {
             let mut bits = 0u32;
             for l in 0..WARP {
-                if compare(cmp, t, x[l], y[l]) {
+                if compare_checked(cmp, t, x[l], y[l])? {
                     bits |= 1 << l;
                 }
             }
             return Some(PredVal::Lanes(bits));
         }
         // The uniform parts cancel: compare the exact difference with 0
-        // (no wrap-around assumed, signed view).
+        // (no wrap-around assumed, signed view). Not for floating-point
+        // values, whose bit patterns do not subtract.
+        if t.float {
+            return None;
+        }
         let d = a.sub(b).exact()?;
         let st = Ty {
             signed: true,
@@ -1045,6 +1066,32 @@ mod tests {
         assert_eq!(eval_scalar(d("bfe", &["s32"]), &[0xf0, 4, 4]), Some(-1));
         assert!(compare(Cmp::Lt, Ty::parse("u32").unwrap(), 1, -1));
         assert!(!compare(Cmp::Lt, Ty::parse("s32").unwrap(), 1, -1));
+    }
+
+    #[test]
+    fn float_comparisons_are_ieee() {
+        let f32t = Ty::parse("f32").unwrap();
+        let b = |x: f32| i64::from(x.to_bits());
+        // -2 < -1 (the bit patterns, read as integers, order them the other way)
+        assert_eq!(compare_checked(Cmp::Lt, f32t, b(-2.0), b(-1.0)), Some(true));
+        assert_eq!(compare_checked(Cmp::Eq, f32t, b(-0.0), b(0.0)), Some(true));
+        // ordered comparisons: false with a NaN operand, `ne` included
+        assert_eq!(
+            compare_checked(Cmp::Ne, f32t, b(f32::NAN), b(0.0)),
+            Some(false)
+        );
+        let f64t = Ty::parse("f64").unwrap();
+        let d = |x: f64| x.to_bits() as i64;
+        assert_eq!(compare_checked(Cmp::Ge, f64t, d(0.5), d(0.25)), Some(true));
+        // f16 and bf16 share a width: not evaluated
+        assert_eq!(
+            compare_checked(Cmp::Eq, Ty::parse("f16").unwrap(), 0, 0),
+            None
+        );
+        assert_eq!(
+            compare_checked(Cmp::Lt, Ty::parse("s32").unwrap(), 1, -1),
+            Some(false)
+        );
     }
 
     #[test]

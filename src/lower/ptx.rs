@@ -839,13 +839,19 @@ fn lower_instr<'src>(
                     (Some(alu), [dst, rest @ ..]) => {
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
-                        // A float operation's immediates (`0f3F800000`,
-                        // `0d…`, `1.0`) are the bits of its type.
+                        // A floating-point immediate of an `f32`/`f64`
+                        // instruction (`setp.eq.f32 %p, %f, 0f00000000`) is
+                        // its bit pattern, as a register of that type holds it.
                         let mut srcs = srcs;
                         if alu.ty.float {
                             for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
-                                if let OperandKind::Float(v) = o.kind {
-                                    *s = Src::Imm(float_bits(v, alu.ty.bits));
+                                if let OperandKind::Float(v) = &o.kind {
+                                    let v = *v;
+                                    *s = match alu.ty.bits {
+                                        32 => Src::Imm(i64::from((v as f32).to_bits())),
+                                        64 => Src::Imm(v.to_bits() as i64),
+                                        _ => Src::Unknown,
+                                    };
                                 }
                             }
                         }
@@ -870,16 +876,6 @@ fn lower_instr<'src>(
         guard,
         kind,
         form: Form::Instruction,
-    }
-}
-
-/// The bits of a floating-point immediate in a `bits`-wide float type (the
-/// parser widens `0f…` to f64 exactly, so narrowing back is exact).
-fn float_bits(v: f64, bits: u32) -> i64 {
-    if bits == 32 {
-        i64::from((v as f32).to_bits())
-    } else {
-        v.to_bits() as i64
     }
 }
 
