@@ -909,7 +909,10 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
 
 /// The analysis of the first kernel of `ptx` launched as one block of 128
 /// threads with parameters `params` (by index).
-fn small_launch(ptx: &str, params: Vec<(usize, i64)>) -> warpscope::analysis::KernelAnalysis {
+fn small_launch<V: Into<warpscope::ParamValue>>(
+    ptx: &str,
+    params: Vec<(usize, V)>,
+) -> warpscope::analysis::KernelAnalysis {
     let file = SourceFile::from_text("t.ptx", ptx.to_string());
     let module = warpscope::syntax::parse_file(&file).0;
     let opts = Options {
@@ -972,7 +975,7 @@ fn unknown_guard_over_memory_free_code_is_stepped_over() {
                setp.gt.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_a;\n\
                add.f32 %f1, %f1, 0f3F800000;\n\
                $L_a:\nst.global.f32 [%rd3], %f1;\nret;\n}\n";
-    let t = small_launch(ptx, vec![])
+    let t = small_launch::<i64>(ptx, vec![])
         .totals
         .expect("the simulation steps over the guarded add");
     assert_eq!((t.load_requests, t.store_requests), (4, 4));
@@ -994,7 +997,7 @@ fn data_guarded_short_blocks_issue_with_unknown_lanes() {
                setp.gt.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_a;\n\
                st.global.f32 [%rd3], %f1;\n\
                $L_a:\nbar.sync 0;\nld.global.f32 %f2, [%rd3+512];\nret;\n}\n";
-    let k = small_launch(ptx, vec![]);
+    let k = small_launch::<i64>(ptx, vec![]);
     let store = k
         .accesses
         .iter()
@@ -1135,7 +1138,7 @@ fn cached_and_bypass_copies_are_costed_apart() {
         )
     };
     for (q, sectors, wavefronts) in [("cg", 32.0, 12.0), ("ca", 17.0, 4.0)] {
-        let k = small_launch(&kernel(q), vec![]);
+        let k = small_launch::<i64>(&kernel(q), vec![]);
         let a = k
             .accesses
             .iter()
@@ -1148,7 +1151,7 @@ fn cached_and_bypass_copies_are_costed_apart() {
 
 /// cuBLAS-style `beta == 0` branch on a float parameter
 /// (`tests/hw/blind3` `gemm_tc_epilogue`: `setp.eq.f32 %p, %f, 0f00000000`):
-/// with the parameter's value given (its bit pattern), the comparison is
+/// with the parameter's value given (a number), the comparison is
 /// decided — an IEEE one, `-0.0 == 0.0` — and the simulation goes on: C is
 /// read only when beta is not zero. Before, the `0f…` immediate was an
 /// unknown operand and the simulation stopped at the branch.
@@ -1162,9 +1165,12 @@ fn a_float_parameter_decides_a_branch() {
                setp.eq.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_skip;\nld.global.f32 %f2, [%rd3];\n\
                $L_skip:\nst.global.f32 [%rd3], %f2;\nret;\n}\n";
     let totals = |beta: f32| {
-        small_launch(ptx, vec![(1, i64::from(beta.to_bits()))])
-            .totals
-            .expect("the branch on beta is decided")
+        small_launch(
+            ptx,
+            vec![(1, warpscope::ParamValue::Float(f64::from(beta)))],
+        )
+        .totals
+        .expect("the branch on beta is decided")
     };
     for beta in [0.0f32, -0.0] {
         let t = totals(beta);
