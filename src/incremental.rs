@@ -79,11 +79,17 @@ pub fn analyze_module_cached(
     // Which kernels can be reused, and by how much they moved.
     let mut results: Vec<Option<KernelAnalysis>> = Vec::with_capacity(ids.len());
     let mut missing: Vec<FunctionId> = Vec::new();
-    for &id in &ids {
-        let f = module.function(id);
-        let def = slice(text, f.span);
-        let line = file.line_col(f.span.start).line;
-        let reused = cache.entries.get(f.name.text).and_then(|e| {
+    // Each kernel's name, definition text, first byte and first line.
+    let placed: Vec<(&str, &str, u32, u32)> = ids
+        .iter()
+        .map(|&id| {
+            let f = module.function(id);
+            let line = file.line_col(f.span.start).line;
+            (f.name.text, slice(text, f.span), f.span.start, line)
+        })
+        .collect();
+    for (&id, &(name, def, start, line)) in ids.iter().zip(&placed) {
+        let reused = cache.entries.get(name).and_then(|e| {
             if e.text != def {
                 return None;
             }
@@ -97,7 +103,7 @@ pub fn analyze_module_cached(
                 return None;
             }
             let mut k = e.analysis.clone();
-            shift(&mut k, i64::from(f.span.start) - i64::from(e.start), lines);
+            shift(&mut k, i64::from(start) - i64::from(e.start), lines);
             Some(k)
         });
         if reused.is_none() {
@@ -118,14 +124,13 @@ pub fn analyze_module_cached(
         .unwrap_or_default();
     // Keep exactly this version's kernels.
     cache.entries.clear();
-    for (&id, k) in ids.iter().zip(&kernels) {
-        let f = module.function(id);
+    for (&(name, def, start, line), k) in placed.iter().zip(&kernels) {
         cache.entries.insert(
-            f.name.text.to_string(),
+            name.to_string(),
             Entry {
-                text: slice(text, f.span).to_string(),
-                start: f.span.start,
-                line: file.line_col(f.span.start).line,
+                text: def.to_string(),
+                start,
+                line,
                 analysis: k.clone(),
             },
         );

@@ -335,36 +335,31 @@ impl OpaqueSource for SecondSlots<'_> {
 /// the other floating-point types (`f16`, `bf16`, packed pairs), whose
 /// width alone does not say how to read them.
 pub fn compare_checked(cmp: Cmp, t: Ty, x: i64, y: i64) -> Option<bool> {
-    if t.float && !matches!(t.bits, 32 | 64) {
-        return None;
+    if !t.float {
+        return Some(compare(cmp, t, x, y));
     }
-    Some(compare(cmp, t, x, y))
+    let (x, y) = match t.bits {
+        32 => (
+            f64::from(f32::from_bits(x as u32)),
+            f64::from(f32::from_bits(y as u32)),
+        ),
+        64 => (f64::from_bits(x as u64), f64::from_bits(y as u64)),
+        _ => return None,
+    };
+    // Rust's float operators are IEEE 754's: `-0 == 0`, every comparison
+    // with a NaN false; `ne` is ordered in PTX, so false with a NaN too.
+    Some(match cmp {
+        Cmp::Eq => x == y,
+        Cmp::Ne => x != y && !x.is_nan() && !y.is_nan(),
+        Cmp::Lt => x < y,
+        Cmp::Le => x <= y,
+        Cmp::Gt => x > y,
+        Cmp::Ge => x >= y,
+    })
 }
 
-/// One lane's comparison: of integers, or of f32/f64 values (IEEE 754).
-/// Half types are compared as integers: use [`compare_checked`].
+/// One lane's comparison of integers (floating-point types: [`compare_checked`]).
 pub fn compare(cmp: Cmp, t: Ty, x: i64, y: i64) -> bool {
-    if t.float {
-        // IEEE 754 on the operands' bits: `-0 == 0`, and every ordered
-        // comparison with a NaN is false (PTX's `eq`…`ge`; the unordered
-        // forms `equ`…`geu` are not decoded).
-        let (x, y) = if t.bits == 32 {
-            (
-                f64::from(f32::from_bits(x as u32)),
-                f64::from(f32::from_bits(y as u32)),
-            )
-        } else {
-            (f64::from_bits(x as u64), f64::from_bits(y as u64))
-        };
-        return match cmp {
-            Cmp::Eq => x == y,
-            Cmp::Ne => x != y && !x.is_nan() && !y.is_nan(),
-            Cmp::Lt => x < y,
-            Cmp::Le => x <= y,
-            Cmp::Gt => x > y,
-            Cmp::Ge => x >= y,
-        };
-    }
     let (x, y) = (t.read(x), t.read(y));
     let o = if t.signed {
         x.cmp(&y)

@@ -411,11 +411,6 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
                 "xor" => Some(AluOp2::Xor),
                 _ => None,
             });
-            // Floating-point compares are evaluated on f32 and f64 values
-            // (`transfer::compare`); half types are not modelled.
-            if ty.float && !matches!(ty.bits, 32 | 64) {
-                return None;
-            }
             // `lo/ls/hi/hs` force an unsigned comparison.
             let unsigned = mods.iter().any(|m| matches!(*m, "lo" | "ls" | "hi" | "hs"));
             let mut t = ty;
