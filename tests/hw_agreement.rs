@@ -1012,6 +1012,67 @@ fn data_guarded_short_blocks_issue_with_unknown_lanes() {
     assert!(t.sectors_min <= 32 + 4 && 32 + 16 <= t.sectors_max);
 }
 
+/// An early exit on loaded data (`if (slot < 0) return;`, `tests/hw/blind3`
+/// `kv_cache_append`): the simulation follows the branch both ways. The
+/// store's address is computed after the branch, so it stays known in the
+/// lanes whose way is unknown: 4 coalesced requests of 4 sectors, counted as
+/// if every lane goes on (the upper bound), none of them in the lower bound,
+/// with the kernel's caveat.
+#[test]
+fn an_exit_on_loaded_data_is_followed_both_ways() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 p)\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n\
+               ld.param.u64 %rd1, [p];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n\
+               setp.lt.s32 %p1, %r3, 0;\n@%p1 bra $L_end;\n\
+               add.s32 %r4, %r2, 1024;\nmul.wide.u32 %rd4, %r4, 4;\nadd.s64 %rd5, %rd1, %rd4;\n\
+               st.global.u32 [%rd5], %r3;\nld.global.u32 %r5, [%rd5+4096];\nst.global.u32 [%rd5+8192], %r5;\n\
+               $L_end:\nret;\n}\n";
+    let k = small_launch::<i64>(ptx, vec![]);
+    let t = k
+        .totals
+        .expect("the simulation goes on past the early exit");
+    assert_eq!((t.load_requests, t.store_requests), (8, 8));
+    assert_eq!((t.load_sectors, t.store_sectors), (32, 32));
+    // the first load's 16 sectors are certain; every access after the exit
+    // may not happen
+    assert_eq!((t.sectors_min, t.sectors_max), (16, 64));
+    let store = k
+        .accesses
+        .iter()
+        .find(|a| a.op == AccessOp::Store)
+        .expect("the store");
+    assert_eq!(store.pattern, warpscope::analysis::Pattern::Coalesced);
+    assert!(k
+        .caveats
+        .iter()
+        .any(|c| c.to_string().contains("followed both ways")));
+}
+
+/// A loop whose trip count is loaded data (`for (j = 0; j < n[i]; ++j)`,
+/// CSR row loops): following its exit both ways would never end, so the
+/// simulation stops with the reason.
+#[test]
+fn a_loop_on_loaded_data_stops_the_simulation() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 p)\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<3>;\n\
+               ld.param.u64 %rd1, [p];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n\
+               mov.u32 %r5, 0;\n\
+               $L_loop:\nsetp.ge.s32 %p1, %r5, %r3;\n@%p1 bra $L_end;\n\
+               ld.global.f32 %f1, [%rd3+4096];\nst.global.f32 [%rd3+8192], %f1;\nadd.s32 %r5, %r5, 1;\nbra.uni $L_loop;\n\
+               $L_end:\nret;\n}\n";
+    let k = small_launch::<i64>(ptx, vec![]);
+    assert!(k.totals.is_none());
+    let why = k.totals_unavailable.expect("the reason");
+    assert!(
+        why.contains("the exit of a loop depends on loaded data"),
+        "{why}"
+    );
+}
+
 /// `tests/hw/probe2`: every one-warp `cp.async` layout of the second probe and
 /// of its confirmation run (`results/probe2_measured.txt.gz`,
 /// `confirm/heldout_measured.txt.gz`: 16-byte `.cg`, `.ca` of 4, 8 and 16

@@ -137,6 +137,12 @@ pub enum Caveat {
         /// The parameter's PTX type (`field` for a field).
         ty: String,
     },
+    /// The launch simulation met branches (or exits) on loaded data and
+    /// followed them both ways (`totals::SplitCount`).
+    BranchesBothWays {
+        /// Warp executions of such branches and exits.
+        times: u64,
+    },
     /// A call the front end did not follow (inline): the registers it
     /// returns are unknown and the callee's own accesses are not counted.
     CallNotFollowed {
@@ -288,6 +294,10 @@ impl fmt::Display for Caveat {
                     limit.describe()
                 )
             }
+            Caveat::BranchesBothWays { times } => write!(
+                f,
+                "{times} warp executions of branches or exits on loaded data were followed both ways: lanes whose way is not known count on every path (requests are an upper bound; the sectors' lower bound leaves those lanes out)"
+            ),
             Caveat::TotalsScaled { simulated, total } => write!(
                 f,
                 "totals scaled from {simulated} of {total} blocks (simulation budget)"

@@ -588,6 +588,11 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     caveat::sort_dedup(&mut calls);
     caveats.extend(calls);
     if let Some(s) = sim.as_ref() {
+        if s.splits.times > 0 {
+            caveats.push(Caveat::BranchesBothWays {
+                times: s.splits.times,
+            });
+        }
         if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;
             caveats.push(Caveat::TotalsScaled {

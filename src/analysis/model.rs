@@ -661,7 +661,8 @@ pub struct Totals {
     /// Bytes moved between L1 and L2 (sectors × 32).
     pub bytes_moved: u64,
     /// Lower bound on all global sectors (differs from the sum when some
-    /// addresses depend on loaded data).
+    /// addresses or guards depend on loaded data or on parameters not
+    /// given: lanes under an undecided guard are left out of it).
     pub sectors_min: u64,
     /// Upper bound on all global sectors.
     pub sectors_max: u64,

@@ -60,24 +60,50 @@
 //! measurement (`tests/hw/measured.json`: `atomic_add_f32`, `red_asm_f32`,
 //! `atom_ret_u32`, `atomic_inc_same_u32`).
 //!
+//! # Branches the simulation cannot decide
+//!
+//! A branch whose guard the simulation does not know in some lanes (a
+//! parameter that was not given, or loaded data: `if (slot < 0) return;`,
+//! `if (keep) out[pos] = v`) is handled in the cheapest way that keeps the
+//! warp's memory behaviour (the last one for loaded data only: a parameter
+//! the user can give stops the simulation with its name instead):
+//!
+//! - a forward branch over straight-line code without memory accesses (a
+//!   division's guard, a clamp) is stepped over with what that code writes
+//!   unknown, since the warp's memory behaviour is the same either way;
+//! - a branch over a block that ptxas predicates (the if-conversion above;
+//!   a compare-and-swap on loaded keys) is run by every lane, the unknown
+//!   ones without knowing whether it takes effect: their accesses count as
+//!   lanes of unknown address and what the block writes is unknown in them;
+//! - any other forward branch is **followed both ways**: the lanes whose way
+//!   is unknown go down both paths as *uncertain* lanes. On each path they
+//!   compute exactly (an address computed after the branch stays known);
+//!   an access counts them at their addresses, as if they take part, and
+//!   the lower bounds leave them out; where the paths meet again, every
+//!   register an uncertain lane wrote on either path is unknown in it. An
+//!   exit whose guard is unknown likewise leaves its lanes running on as
+//!   uncertain lanes, and a plain access whose own guard is unknown counts
+//!   those lanes as uncertain. A request is counted when any lane, certain or not,
+//!   runs the instruction, so request counts are an upper bound there; the
+//!   kernel says so (`Caveat::BranchesBothWays`). With random data this is
+//!   what the hardware does too: a warp whose 32 lanes test loaded values
+//!   nearly always sends some lanes each way, so both paths issue.
+//!
 //! # When it stops
 //!
-//! The simulation gives up, with the reason, when a branch or a memory guard
-//! depends on a value it does not know (a parameter that was not given, or
-//! loaded data) — except a forward branch over straight-line code without
-//! memory accesses (a division's guard, a clamp), which it steps over with
-//! what that code writes unknown, since the warp's memory behaviour is the
-//! same either way, and a branch over a block that ptxas predicates (the
-//! if-conversion above; a compare-and-swap on loaded keys), which every lane
-//! runs, the ones whose guard is unknown without knowing whether it takes
-//! effect: their accesses count as lanes of unknown address (bounds from
-//! none of them to all of them) and what the block writes is unknown in
-//! them — on an indirect branch or a call, and when the work budget is
-//! exhausted before a single block has finished ([`DEFAULT_BUDGET`] warp
-//! instructions per kernel: under a second in a release build). When the budget
-//! runs out later, the block in progress is dropped and the totals are scaled
-//! from the blocks that finished (`Totals::blocks_simulated` <
-//! `blocks_total`, with a kernel caveat). Every step is bounded.
+//! The simulation gives up, with the reason, on a branch, exit or access
+//! guard that depends on a parameter that was not given (naming it), on a
+//! backward branch (a loop) on loaded data, on a loop that returns to or above the
+//! branch that made its lanes uncertain before the paths met (the loop's
+//! exit depends on the unknown value: `for (j = row_ptr[r]; j <
+//! row_ptr[r + 1]; ++j)`), on a copy, matrix or tensor access under an
+//! unknown guard, on an indirect branch or a call, and when the
+//! work budget is exhausted before a single block has finished
+//! ([`DEFAULT_BUDGET`] warp instructions per kernel: under a second in a
+//! release build). When the budget runs out later, the block in progress is
+//! dropped and the totals are scaled from the blocks that finished
+//! (`Totals::blocks_simulated` < `blocks_total`, with a kernel caveat). Every
+//! step is bounded.
 
 use super::cost::shared_atomic::{shared_atomic_form, SharedAtomicForm};
 use super::cost::{
@@ -103,6 +129,40 @@ struct Frame {
     pc: u32,
     mask: u32,
     rpc: Option<u32>,
+    /// Lanes of `mask` that may or may not be on this path: a branch on a
+    /// value the simulation does not know sent them down both ways
+    /// ([`Split`]).
+    maybe: u32,
+    /// The lanes whose way this frame's own split left unknown: at the
+    /// reconvergence block, what they wrote on this path is set unknown.
+    own: u32,
+    /// Registers written by `maybe` lanes on this path, with the lanes.
+    dirty: Vec<(u32, u32)>,
+    /// The earliest branch (by layout rank) whose split made lanes of this
+    /// frame uncertain: a loop back to or above it with those lanes still
+    /// uncertain is a loop whose exit the simulation cannot decide.
+    split_rank: Option<u32>,
+}
+
+impl Frame {
+    fn new(pc: u32, mask: u32, rpc: Option<u32>) -> Frame {
+        Frame {
+            pc,
+            mask,
+            rpc,
+            maybe: 0,
+            own: 0,
+            dirty: Vec::new(),
+            split_rank: None,
+        }
+    }
+}
+
+/// Branches and exits on loaded data that were followed both ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitCount {
+    /// Warp executions of such branches and exits.
+    pub times: u64,
 }
 
 /// The shared side of a `cp.async` request.
@@ -188,6 +248,9 @@ pub struct SimResult {
     /// sampled (the grid's edge blocks simulated exactly, the interior
     /// scaled): [`super::launch_totals::scale`] is then 1.
     pub prescaled: bool,
+    /// Branches followed both ways (see "Branches the simulation cannot
+    /// decide" in the module documentation).
+    pub splits: SplitCount,
 }
 
 impl SimStats {
@@ -684,11 +747,10 @@ fn run_warp(
     // A predicated block under a guard unknown in some lanes (`MaybeRegion`).
     let mut region: Option<MaybeRegion> = None;
     // The reconvergence stack (`reconverge`): the top frame's lanes run.
-    let mut stack = vec![Frame {
-        pc: 0,
-        mask: exists,
-        rpc: None,
-    }];
+    let mut stack = vec![Frame::new(0, exists, None)];
+    // Lanes that may have left at an exit whose guard is not known: they
+    // run on, uncertain on every path.
+    let mut maybe_dead = 0u32;
     while let Some(top) = stack.last() {
         let active = top.mask & live;
         if active == 0 {
@@ -696,16 +758,20 @@ fn run_warp(
             continue;
         }
         if top.pc >= n {
-            // Fell off the end of the body: those lanes are done.
-            live &= !active;
+            // Fell off the end of the body: those lanes are done (a lane
+            // only maybe on this path may still be on another).
+            live &= !(active & !top.maybe);
             stack.pop();
             continue;
         }
         if top.rpc.is_some() && top.rpc == Some(recon.block(top.pc)) {
             // Arrived at the reconvergence block: wait for the other paths.
-            stack.pop();
+            let f = stack.pop().expect("the running frame");
+            join_dirty(&mut stack, regs, f);
             continue;
         }
+        let path_maybe = top.maybe & active;
+        let maybe_here = path_maybe | (maybe_dead & active);
         if stack.len() > MAX_DIVERGENCE {
             return Err(SimError {
                 stmt: Some(top.pc),
@@ -770,6 +836,10 @@ fn run_warp(
         };
         let next = minpc + 1;
         let mut jump: Option<(u32, u32)> = None; // (lanes, target)
+                                                 // Lanes a branch sends both ways (its guard unknown there).
+        let mut split = 0u32;
+        // Lanes leaving at an exit on this path only.
+        let mut path_exit = 0u32;
         match &op.kind {
             OpKind::Nop => {}
             OpKind::Alu {
@@ -910,16 +980,24 @@ fn run_warp(
                 }
             }
             OpKind::Mem { info, dsts } => {
-                // Lanes that may or may not take part: those of a predicated
-                // block whose guard is unknown there (plain accesses only).
-                let uncertain = region.map_or(0, |rg| unknown_guard & rg.maybe);
                 let plain = matches!(
                     info.kind,
                     MemKind::Plain | MemKind::Atomic | MemKind::Reduction
                 );
-                if unknown_guard & !uncertain != 0 || (uncertain != 0 && !plain) {
+                // Lanes of a predicated block whose guard is unknown there
+                // (`MaybeRegion`), and lanes whose own guard is unknown:
+                // the latter only on loaded data.
+                let region_unc = region.map_or(0, |rg| unknown_guard & rg.maybe);
+                let guard_unc = unknown_guard & !region_unc;
+                if (unknown_guard != 0 && !plain) || (guard_unc != 0 && !unknown_guard_data) {
                     return Err(why("the guard of a memory access", unknown_guard_data));
                 }
+                // Lanes whose own guard is not known, and lanes whose way to
+                // here is not known (a branch sent them both ways, or an
+                // exit may have ended them), take part as uncertain lanes
+                // (plain accesses; other kinds count the latter as taking
+                // part).
+                let uncertain = unknown_guard | if plain { maybe_here & exec } else { 0 };
                 if exec | uncertain != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                     record_mem(
@@ -966,9 +1044,9 @@ fn run_warp(
                             }
                         }
                         jump = Some((active, t.0));
-                    } else if let Some(t) =
-                        target.filter(|t| region.is_none() && if_convertible(low, minpc, t.0))
-                    {
+                    } else if let Some(t) = target.filter(|t| {
+                        region.is_none() && maybe_here == 0 && if_convertible(low, minpc, t.0)
+                    }) {
                         // ptxas predicates the block: every lane runs it,
                         // the unknown ones without knowing whether it takes
                         // effect (their accesses are costed as lanes of
@@ -979,8 +1057,20 @@ fn run_warp(
                             off: exec,
                             data: unknown_guard_data,
                         });
+                    } else if let Some(t) = target.filter(|t| {
+                        unknown_guard_data && region.is_none() && low.rank(t.0) > low.rank(minpc)
+                    }) {
+                        // A forward branch the warp's known lanes do not
+                        // decide: the unknown lanes go both ways, uncertain
+                        // on each path (module documentation, "Branches the
+                        // simulation cannot decide").
+                        split = unknown_guard;
+                        res.splits.times += 1;
+                        jump = Some((exec | unknown_guard, t.0));
+                    } else if unknown_guard_data {
+                        return Err(why("a loop branch", true));
                     } else {
-                        return Err(why("a branch", unknown_guard_data));
+                        return Err(why("a branch", false));
                     }
                 } else if exec != 0 {
                     match target {
@@ -996,9 +1086,18 @@ fn run_warp(
             }
             OpKind::Exit => {
                 if unknown_guard != 0 {
-                    return Err(why("an exit", unknown_guard_data));
+                    if !unknown_guard_data {
+                        return Err(why("an exit", false));
+                    }
+                    // The lanes may or may not leave: they run on,
+                    // uncertain from here on.
+                    maybe_dead |= unknown_guard;
+                    res.splits.times += 1;
                 }
-                live &= !exec;
+                // A lane only maybe on this path leaves the path, not the
+                // warp.
+                path_exit = exec & path_maybe;
+                live &= !(exec & !path_maybe);
             }
             OpKind::Call { .. } => {
                 return Err(SimError {
@@ -1023,34 +1122,64 @@ fn run_warp(
         }
         let here = active & live;
         let taken = jump.map_or(0, |(lanes, _)| lanes & here);
+        // The lanes that fall through (a split's lanes go both ways).
+        let fall = here & !(taken & !split);
         let top = stack.last_mut().expect("the running frame");
+        if path_maybe != 0 {
+            // What uncertain lanes write on this path is unknown once the
+            // paths meet again (`join_dirty`).
+            let wrote = (exec | unknown_guard) & path_maybe;
+            if wrote != 0 {
+                for d in op.kind.dsts() {
+                    mark_dirty(&mut top.dirty, d, wrote);
+                }
+            }
+        }
+        top.mask &= !path_exit;
+        if let Some((_, t)) = jump {
+            if taken & top.maybe != 0 && top.split_rank.is_some_and(|r| low.rank(t) <= r) {
+                // Back to (or above) the branch that left these lanes
+                // uncertain, before the paths met: a loop whose exit the
+                // simulation cannot decide.
+                return Err(why("the exit of a loop", true));
+            }
+        }
         match jump {
-            Some((_, t)) if taken != 0 && taken != here => {
+            Some((_, t)) if taken != 0 && (taken != here || split != 0) => {
                 // Divergence: the paths run one after the other (the one
                 // first in the code layout first) until they meet at the
                 // branch's immediate post-dominator.
                 let point = recon.point(minpc);
                 let rpc = point.map(|(b, _)| b);
+                let split_rank = match (top.split_rank, split != 0) {
+                    (Some(r), true) => Some(r.min(low.rank(minpc))),
+                    (None, true) => Some(low.rank(minpc)),
+                    (r, false) => r,
+                };
+                let maybe = top.maybe | split;
+                let child = |pc: u32, mask: u32, own: u32, dirty: Vec<(u32, u32)>| Frame {
+                    pc,
+                    mask,
+                    rpc,
+                    maybe: maybe & mask,
+                    own: own & mask,
+                    dirty,
+                    split_rank: split_rank.filter(|_| maybe & mask != 0),
+                };
+                let (own, dirty) = if rpc == top.rpc {
+                    // The enclosing frame already waits there: its paths
+                    // share its split.
+                    (top.own | split, std::mem::take(&mut top.dirty))
+                } else {
+                    (split, Vec::new())
+                };
                 if rpc == top.rpc {
-                    // The enclosing frame already waits there.
-                    *top = Frame {
-                        pc: next,
-                        mask: here & !taken,
-                        rpc,
-                    };
+                    *top = child(next, fall, own, dirty.clone());
                 } else {
                     top.pc = point.map_or(n, |(_, start)| start);
-                    stack.push(Frame {
-                        pc: next,
-                        mask: here & !taken,
-                        rpc,
-                    });
+                    stack.push(child(next, fall, own, Vec::new()));
                 }
-                let taken_frame = Frame {
-                    pc: t,
-                    mask: taken,
-                    rpc,
-                };
+                let taken_frame = child(t, taken, own, dirty);
                 if low.rank(t) < low.rank(next) {
                     stack.push(taken_frame);
                 } else {
@@ -1076,6 +1205,54 @@ fn run_warp(
         }
     }
     Ok(())
+}
+
+/// Notes that the `lanes` of an uncertain path wrote register `r`.
+fn mark_dirty(dirty: &mut Vec<(u32, u32)>, r: u32, lanes: u32) {
+    // A loop on the path writes the same registers again: look back a
+    // little before adding, and fold the list when it grows.
+    if let Some(e) = dirty.iter_mut().rev().take(32).find(|e| e.0 == r) {
+        e.1 |= lanes;
+        return;
+    }
+    dirty.push((r, lanes));
+    if dirty.len() >= 4096 && dirty.len().is_power_of_two() {
+        dirty.sort_unstable_by_key(|e| e.0);
+        dirty.dedup_by(|b, a| {
+            if a.0 == b.0 {
+                a.1 |= b.1;
+                true
+            } else {
+                false
+            }
+        });
+    }
+}
+
+/// A path `f` arrived where its split's paths meet: each register its own
+/// uncertain lanes wrote is unknown data there (the lane may have taken the
+/// other path); writes of lanes uncertain from an enclosing split go to the
+/// frame that runs on from the meeting point, to be undone where that
+/// split's paths meet.
+fn join_dirty(stack: &mut [Frame], regs: &mut Regs, f: Frame) {
+    if f.dirty.is_empty() {
+        return;
+    }
+    let mut cont = stack.iter_mut().rev().find(|g| g.rpc != f.rpc);
+    for (r, lanes) in f.dirty {
+        let mut own = lanes & f.own;
+        while own != 0 {
+            let l = own.trailing_zeros() as usize;
+            own &= own - 1;
+            regs.set(r, l, None, true);
+        }
+        let rest = lanes & !f.own;
+        if let Some(c) = cont.as_deref_mut() {
+            if rest & c.maybe != 0 {
+                mark_dirty(&mut c.dirty, r, rest & c.maybe);
+            }
+        }
+    }
 }
 
 /// True when the code a branch at `b` to `t` skips is straight-line code
@@ -1307,8 +1484,24 @@ fn record_mem(
             // too counts as a lane of unknown address.
             // Addresses the simulation does not know, whose shape the static
             // analysis proved (a uniform loaded base, a bounded index).
-            let shaped = if known != exec && uncertain == 0 {
-                shapes.cost(stmt, exec, info.bits.div_ceil(8).max(1))
+            // Uncertain lanes take the shape's figures with the others (the
+            // point estimate); the lower bounds are those of the certain
+            // lanes alone (none when every lane is uncertain).
+            let bytes = info.bits.div_ceil(8).max(1);
+            let shaped = if known != exec {
+                shapes.cost(stmt, exec, bytes).map(|(mut c, p, s)| {
+                    if uncertain != 0 {
+                        let sure = exec & !uncertain;
+                        let low = if sure == 0 {
+                            None
+                        } else {
+                            shapes.cost(stmt, sure, bytes).map(|x| x.0)
+                        };
+                        c.sectors_min = low.map_or(0.0, |x| x.sectors_min);
+                        c.lines_min = low.map_or(0.0, |x| x.lines_min);
+                    }
+                    (c, p, s)
+                })
             } else {
                 None
             };

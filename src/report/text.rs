@@ -184,7 +184,7 @@ pub(crate) fn totals_notes(t: &LaunchTotals) -> Vec<String> {
     let mut notes = Vec::new();
     if t.sectors_min != t.sectors_max {
         notes.push(format!(
-            "sectors between {} and {} (some addresses depend on loaded data)",
+            "sectors between {} and {} (some addresses or guards depend on loaded data or on parameters not given)",
             t.sectors_min, t.sectors_max
         ));
     }
