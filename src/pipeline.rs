@@ -60,7 +60,12 @@ pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
 /// that computed it, as soon as it is done, and keeps only what `each`
 /// returns (in kernel order), with the front end's diagnostics. `check`
 /// lints a kernel there and drops its analysis, so that the file's kernels
-/// are never all alive at once.
+/// are never all alive at once. It works one function at a time: the whole
+/// syntax tree is never built (each worker parses, resolves, lowers and
+/// analyses one function's body and drops it); the diagnostics and results
+/// are those of [`analyze_module_with_symbols`] after a whole-module parse
+/// and [`crate::sema::check_module_without_resolutions`]
+/// (`tests/one_function.rs`).
 pub fn analyze_each<R: Send>(
     file: &SourceFile,
     opts: &Options,
