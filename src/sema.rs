@@ -364,6 +364,30 @@ fn check_module_with<'src>(
     module: &Module<'src>,
     resolutions: bool,
 ) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
+    let (mut syms, mut diags) = check_module_scope(module);
+    let mut functions = Vec::with_capacity(module.functions.len());
+    for id in module.function_ids() {
+        functions.push(check_function(
+            module.function(id),
+            &syms,
+            &mut diags,
+            resolutions,
+        ));
+    }
+    syms.functions = functions;
+    sort_diagnostics(&mut diags);
+    (syms, diags)
+}
+
+/// The module scope of [`check_module`]: module variables, functions and
+/// aliases, and the names in variable initializers, with their diagnostics
+/// (unsorted); no function's symbols ([`ModuleSymbols::function`] has none
+/// yet). It reads of each function only its header and whether it has a
+/// body, so it takes a module from [`crate::syntax::parse_lazy`]. With
+/// [`check_function_symbols`] on each function in module order, appending
+/// their diagnostics to these and sorting them with [`sort_diagnostics`],
+/// the diagnostics are exactly [`check_module_without_resolutions`]'s.
+pub fn check_module_scope<'src>(module: &Module<'src>) -> (ModuleSymbols<'src>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut syms = ModuleSymbols::default();
 
@@ -478,21 +502,27 @@ fn check_module_with<'src>(
 
     syms.resolutions.sort_by_key(|(s, _)| (s.start, s.end));
     syms.function_extents = module.functions.iter().map(|f| f.span).collect();
-    let mut functions = Vec::with_capacity(module.functions.len());
-    for id in module.function_ids() {
-        functions.push(check_function(
-            module.function(id),
-            &syms,
-            &mut diags,
-            resolutions,
-        ));
-    }
-    syms.functions = functions;
+    (syms, diags)
+}
+
+/// The symbols of one function (its body complete) against the module scope
+/// of [`check_module_scope`], without resolutions, and its diagnostics.
+pub fn check_function_symbols<'src>(
+    f: &Function<'src>,
+    module: &ModuleSymbols<'src>,
+) -> (FunctionSymbols<'src>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let syms = check_function(f, module, &mut diags, false);
+    (syms, diags)
+}
+
+/// Sorts sema's diagnostics by position (stable: those at one span keep
+/// the order they were found in).
+pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
     diags.sort_by_key(|d| {
         let s = d.span();
         (s.start, s.end)
     });
-    (syms, diags)
 }
 
 /// Symbols named by an initializer.

@@ -6,4 +6,7 @@ pub mod opcodes;
 mod parser;
 pub mod stats;
 
-pub use parser::{parse, parse_file};
+pub use parser::{
+    parse, parse_body, parse_file, parse_file_lazy, parse_file_lazy_with, parse_lazy,
+    parse_lazy_with,
+};

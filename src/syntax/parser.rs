@@ -66,22 +66,101 @@ fn expect<'a, T>(r: PResult<'a, T>, what: &'static str) -> PResult<'a, T> {
 
 /// Parses a PTX module. Never fails: returns the module and its diagnostics.
 pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
+    parse_with(src, false, None)
+}
+
+/// [`parse`] that keeps no function body: each body is parsed (its
+/// diagnostics, the unknown-instruction ones included, are those of
+/// [`parse`], in the same order) and then dropped, leaving a [`Body`] with
+/// its span and no statements, so that no more than one body is ever alive.
+/// [`parse_body`] parses one of them again from the text. `check` and
+/// `report` work on such a module one function at a time
+/// ([`crate::pipeline::analyze_each`]).
+pub fn parse_lazy(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
+    parse_with(src, true, None)
+}
+
+/// [`parse_lazy`] that hands each function with a body to `on_body`, its
+/// body complete, before dropping the body (`parse --stats` counts the
+/// statements there).
+pub fn parse_lazy_with<'a>(
+    src: &'a str,
+    on_body: &mut dyn FnMut(&Function<'a>),
+) -> (Module<'a>, Vec<Diagnostic>) {
+    parse_with(src, true, Some(on_body))
+}
+
+fn parse_with<'a>(
+    src: &'a str,
+    lazy: bool,
+    on_body: Option<&mut dyn FnMut(&Function<'a>)>,
+) -> (Module<'a>, Vec<Diagnostic>) {
     let mut p = Parser {
         src,
         module: Module::default(),
         diags: Vec::new(),
         nesting: 0,
         scratch: Vec::new(),
+        lazy,
+        body_checks: Vec::new(),
+        on_body,
     };
     p.module_items();
     p.module_checks();
     (p.module, p.diags)
 }
 
+/// Parses again the body that [`parse_lazy`] (or [`parse`]) found at `span`
+/// of `src` (from its `{` to the end of its `}`): the same statements as the
+/// whole-module parse gives, spans absolute in `src`. Its diagnostics are
+/// dropped (the module's parse reported them). A span that does not start at
+/// a `{` of `src` gives an empty body.
+pub fn parse_body(src: &str, span: Span) -> Body<'_> {
+    let start = span.start as usize;
+    let Some(at) = src.get(start..).filter(|r| r.starts_with('{')) else {
+        return Body {
+            span,
+            statements: Vec::new(),
+        };
+    };
+    let mut p = Parser {
+        src,
+        module: Module::default(),
+        diags: Vec::new(),
+        nesting: 0,
+        scratch: Vec::new(),
+        lazy: false,
+        body_checks: Vec::new(),
+        on_body: None,
+    };
+    let (_, body) = p.body(at);
+    debug_assert_eq!(body.span, span, "a body parses to the same extent twice");
+    body
+}
+
 /// Parses a [`SourceFile`](crate::source::SourceFile): [`parse`] plus a
 /// diagnostic for each invalid UTF-8 sequence of the original bytes.
 pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
-    let (m, mut diags) = parse(file.text());
+    with_encoding_diags(file, parse(file.text()))
+}
+
+/// [`parse_file`] with [`parse_lazy`]: no function body is kept.
+pub fn parse_file_lazy(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
+    with_encoding_diags(file, parse_lazy(file.text()))
+}
+
+/// [`parse_file`] with [`parse_lazy_with`].
+pub fn parse_file_lazy_with<'a>(
+    file: &'a crate::source::SourceFile,
+    on_body: &mut dyn FnMut(&Function<'a>),
+) -> (Module<'a>, Vec<Diagnostic>) {
+    with_encoding_diags(file, parse_lazy_with(file.text(), on_body))
+}
+
+fn with_encoding_diags<'a>(
+    file: &crate::source::SourceFile,
+    (m, mut diags): (Module<'a>, Vec<Diagnostic>),
+) -> (Module<'a>, Vec<Diagnostic>) {
     for &off in file.invalid_bytes() {
         diags.push(
             Diagnostic::error(
@@ -96,7 +175,7 @@ pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnost
     (m, diags)
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'f> {
     src: &'a str,
     module: Module<'a>,
     diags: Vec<Diagnostic>,
@@ -106,6 +185,14 @@ struct Parser<'a> {
     /// then allocated once at its exact length (most have one to three, and
     /// a growing `Vec` would reserve four).
     scratch: Vec<Operand<'a>>,
+    /// Drop each function body once parsed ([`parse_lazy`]).
+    lazy: bool,
+    /// With `lazy`: the bodies' checks of [`Parser::module_checks`], made
+    /// before each body was dropped, in function order.
+    body_checks: Vec<Diagnostic>,
+    /// With `lazy`: called with each function, its body complete, before
+    /// the body is dropped ([`parse_lazy_with`]).
+    on_body: Option<&'f mut dyn FnMut(&Function<'a>)>,
 }
 
 /// Deepest nesting of operand and initializer brackets accepted; real PTX
@@ -121,7 +208,7 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, '_> {
     #[inline]
     fn off(&self, rest: &str) -> u32 {
         (self.src.len() - rest.len()) as u32
@@ -458,36 +545,46 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        for f in &self.module.functions {
-            let Some(body) = &f.body else { continue };
-            for st in &body.statements {
-                match &st.kind {
-                    StmtKind::Instruction(ins) if !super::opcodes::is_known(ins.opcode()) => {
-                        let op = ins.opcode();
-                        // The mnemonic is a slice of the source: its address
-                        // less the source's is where it starts.
-                        let start =
-                            (ins.mnemonic.as_ptr() as usize - self.src.as_ptr() as usize) as u32;
-                        let sp = Span::new(start, start + op.len() as u32);
-                        let mut d = Diagnostic::new(
-                            FrontEndCode::UnknownInstruction.code(),
-                            FrontEndCode::UnknownInstruction.name(),
-                            crate::diagnostic::Severity::Warning,
-                            sp,
-                            format!("`{op}` is not a PTX instruction"),
-                        )
-                        .with_label("unknown opcode");
-                        if let Some(s) = super::opcodes::suggest(op) {
-                            d = d.with_help(format!("did you mean `{s}`?"));
-                        }
-                        found.push(d);
-                    }
-                    StmtKind::Var(v) if v.space == StateSpace::Tex => found.push(tex_diag(v.span)),
-                    _ => {}
-                }
+        if self.lazy {
+            found.append(&mut self.body_checks);
+        } else {
+            for f in &self.module.functions {
+                let Some(body) = &f.body else { continue };
+                self.check_body(body, &mut found);
             }
         }
         self.diags.extend(found);
+    }
+
+    /// The checks of [`Parser::module_checks`] on one body: unknown opcodes,
+    /// removed state spaces.
+    fn check_body(&self, body: &Body<'a>, found: &mut Vec<Diagnostic>) {
+        for st in &body.statements {
+            match &st.kind {
+                StmtKind::Instruction(ins) if !super::opcodes::is_known(ins.opcode()) => {
+                    let op = ins.opcode();
+                    // The mnemonic is a slice of the source: its address
+                    // less the source's is where it starts.
+                    let start =
+                        (ins.mnemonic.as_ptr() as usize - self.src.as_ptr() as usize) as u32;
+                    let sp = Span::new(start, start + op.len() as u32);
+                    let mut d = Diagnostic::new(
+                        FrontEndCode::UnknownInstruction.code(),
+                        FrontEndCode::UnknownInstruction.name(),
+                        crate::diagnostic::Severity::Warning,
+                        sp,
+                        format!("`{op}` is not a PTX instruction"),
+                    )
+                    .with_label("unknown opcode");
+                    if let Some(s) = super::opcodes::suggest(op) {
+                        d = d.with_help(format!("did you mean `{s}`?"));
+                    }
+                    found.push(d);
+                }
+                StmtKind::Var(v) if v.space == StateSpace::Tex => found.push(tex_diag(v.span)),
+                _ => {}
+            }
+        }
     }
 
     fn module_items(&mut self) {
@@ -782,19 +879,30 @@ impl<'a> Parser<'a> {
         }
         let (r2, body) = self.body(r);
         let span = self.span(start, r2);
-        Ok((
-            r2,
-            Function {
-                span,
-                kind,
-                linkage,
-                name,
-                returns,
-                params,
-                directives,
-                body: Some(body),
-            },
-        ))
+        let mut f = Function {
+            span,
+            kind,
+            linkage,
+            name,
+            returns,
+            params,
+            directives,
+            body: Some(body),
+        };
+        if self.lazy {
+            if let Some(body) = &f.body {
+                let mut found = std::mem::take(&mut self.body_checks);
+                self.check_body(body, &mut found);
+                self.body_checks = found;
+            }
+            if let Some(cb) = &mut self.on_body {
+                cb(&f);
+            }
+            if let Some(body) = &mut f.body {
+                body.statements = Vec::new();
+            }
+        }
+        Ok((r2, f))
     }
 
     fn param_list(&mut self, i: &'a str) -> PResult<'a, Vec<VarDecl<'a>>> {
@@ -1963,7 +2071,7 @@ fn skip_spaces(i: &str) -> &str {
     &i[n..]
 }
 
-fn alt_ident_or_dotword<'a>(p: &Parser<'a>, i: &'a str) -> PResult<'a, Ident<'a>> {
+fn alt_ident_or_dotword<'a>(p: &Parser<'a, '_>, i: &'a str) -> PResult<'a, Ident<'a>> {
     if i.starts_with('.') {
         p.dot_word(i)
     } else {

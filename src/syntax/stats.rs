@@ -2,8 +2,8 @@
 //! snapshot.
 
 use super::ast::{
-    FunctionKind, InitKind, InitValue, Item, ItemKind, Module, Operand, OperandKind, SectionEntry,
-    Statement, StmtKind, VarDecl,
+    Body, FunctionKind, InitKind, InitValue, Item, ItemKind, Module, Operand, OperandKind,
+    SectionEntry, Statement, StmtKind, VarDecl,
 };
 use super::opcodes;
 use std::collections::BTreeMap;
@@ -48,19 +48,32 @@ impl ParseStats {
                 (FunctionKind::Entry, Some(_)) => s.kernels += 1,
                 _ => s.functions += 1,
             }
-            let Some(body) = &f.body else { continue };
-            s.statements += body.statements.len() as u64;
-            for st in &body.statements {
-                if let StmtKind::Instruction(ins) = &st.kind {
-                    s.instructions += 1;
-                    let op = ins.opcode();
-                    if !opcodes::is_known(op) {
-                        *s.unknown_instructions.entry(op.to_string()).or_default() += 1;
-                    }
-                }
+            if let Some(body) = &f.body {
+                s.add_body_counts(body);
             }
         }
         s
+    }
+
+    /// Adds the statements, instructions and tree bytes of a body (of a
+    /// module from [`super::parse_lazy_with`], whose [`ParseStats::of_module`]
+    /// counted its functions without their statements).
+    pub fn add_body(&mut self, body: &Body<'_>) {
+        self.add_body_counts(body);
+        self.tree_bytes += body_bytes(body) as u64;
+    }
+
+    fn add_body_counts(&mut self, body: &Body<'_>) {
+        self.statements += body.statements.len() as u64;
+        for st in &body.statements {
+            if let StmtKind::Instruction(ins) = &st.kind {
+                self.instructions += 1;
+                let op = ins.opcode();
+                if !opcodes::is_known(op) {
+                    *self.unknown_instructions.entry(op.to_string()).or_default() += 1;
+                }
+            }
+        }
     }
 
     /// Adds another file's counts.
@@ -120,11 +133,17 @@ pub fn tree_bytes(m: &Module<'_>) -> usize {
                 .iter()
                 .map(|d| d.values.capacity() * size_of::<u64>())
                 .sum::<usize>();
-        let Some(body) = &f.body else { continue };
-        n += body.statements.capacity() * size_of::<Statement<'_>>();
-        n += body.statements.iter().map(stmt_bytes).sum::<usize>();
+        if let Some(body) = &f.body {
+            n += body_bytes(body);
+        }
     }
     n
+}
+
+/// The bytes a body's statements hold (part of [`tree_bytes`]).
+pub fn body_bytes(body: &Body<'_>) -> usize {
+    body.statements.capacity() * std::mem::size_of::<Statement<'_>>()
+        + body.statements.iter().map(stmt_bytes).sum::<usize>()
 }
 
 fn stmt_bytes(st: &Statement<'_>) -> usize {

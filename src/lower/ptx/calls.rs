@@ -64,12 +64,25 @@ use crate::ir::{
 use crate::sema::Scopes;
 use crate::syntax::ast::{Function, Module, Operand, OperandKind};
 use crate::util::FastMap as HashMap;
+use std::sync::OnceLock;
 
 /// The functions of a module by name, for following calls. A name declared
 /// more than once resolves to the declaration with a body.
 pub struct Callees<'m, 'src> {
     module: &'m Module<'src>,
     by_name: HashMap<&'src str, usize>,
+    /// For a module whose bodies were not kept ([`crate::syntax::parse_lazy`]).
+    lazy: Option<LazyBodies<'m, 'src>>,
+}
+
+/// The bodies of a lazily parsed module, parsed again from the text when a
+/// call first needs them, for one function's lowering.
+struct LazyBodies<'m, 'src> {
+    text: &'src str,
+    /// The function being lowered (its module index and complete definition).
+    own: (usize, &'m Function<'src>),
+    /// Per module function, its definition with the body once parsed.
+    parsed: Vec<OnceLock<Box<Function<'src>>>>,
 }
 
 impl<'m, 'src> Callees<'m, 'src> {
@@ -82,16 +95,60 @@ impl<'m, 'src> Callees<'m, 'src> {
                 *e = i;
             }
         }
-        Callees { module, by_name }
+        Callees {
+            module,
+            by_name,
+            lazy: None,
+        }
     }
 
-    fn get(&self, name: &str) -> Option<(usize, &'m Function<'src>)> {
+    /// The callees of function `own` (module index `id`, its body complete)
+    /// of a module from [`crate::syntax::parse_lazy`] whose text is `text`:
+    /// each callee's body is parsed again ([`crate::syntax::parse_body`])
+    /// the first time a call needs it, and dropped with these callees.
+    pub fn lazy(
+        module: &'m Module<'src>,
+        text: &'src str,
+        id: usize,
+        own: &'m Function<'src>,
+    ) -> Callees<'m, 'src> {
+        let mut c = Callees::new(module);
+        c.lazy = Some(LazyBodies {
+            text,
+            own: (id, own),
+            parsed: (0..module.functions.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+        });
+        c
+    }
+
+    fn get(&self, name: &str) -> Option<(usize, &Function<'src>)> {
         let i = *self.by_name.get(name)?;
-        Some((i, &self.module.functions[i]))
+        let header = &self.module.functions[i];
+        let Some(lazy) = &self.lazy else {
+            return Some((i, header));
+        };
+        if i == lazy.own.0 {
+            return Some((i, lazy.own.1));
+        }
+        let Some(body) = &header.body else {
+            return Some((i, header));
+        };
+        let f = lazy.parsed[i].get_or_init(|| {
+            Box::new(Function {
+                body: Some(crate::syntax::parse_body(lazy.text, body.span)),
+                ..header.clone()
+            })
+        });
+        Some((i, f))
     }
 
     /// The index of `func` among the module's functions.
     pub(super) fn id_of(&self, func: &Function<'src>) -> Option<usize> {
+        if let Some(lazy) = &self.lazy {
+            return Some(lazy.own.0);
+        }
         self.module
             .functions
             .iter()
