@@ -265,6 +265,22 @@ probe("ld2_dyn_after_static", "2 x ld.shared.f32 at dynb+8*tid+{0,4}; dynb exter
       "mov.u32 %r11, pad;\nst.shared.u32 [%r11], %r1;\nbar.sync 0;\n" + tidk(8, var="dynb") + "\n" + loads([0, 4]),
       ".shared .align 4 .b8 pad[4];\nmodule .extern .shared .align 4 .b8 dynb[];")
 
+# ---- instructions ptxas expands into branches (a slow-path subroutine)
+for name, code in [
+    ("div_rn_f32", "div.rn.f32 %f3, %f1, %f9;"),
+    ("div_full_f32", "div.full.f32 %f3, %f1, %f9;"),
+    ("div_approx_f32", "div.approx.f32 %f3, %f1, %f9;"),
+    ("rcp_rn_f32", "rcp.rn.f32 %f3, %f1;"),
+    ("sqrt_rn_f32", "sqrt.rn.f32 %f3, %f1;"),
+    ("sqrt_approx_f32", "sqrt.approx.f32 %f3, %f1;"),
+    ("div_u32", "cvt.rzi.u32.f32 %r40, %f1;\ndiv.u32 %r41, %r40, %r2;\ncvt.rn.f32.u32 %f3, %r41;"),
+    ("div_u64", "cvt.u64.u32 %rd41, %r2;\ncvt.rzi.u64.f32 %rd42, %f1;\ndiv.u64 %rd43, %rd42, %rd41;\ncvt.rn.f32.u64 %f3, %rd43;"),
+    ("div_rn_f64", "cvt.f64.f32 %fd1, %f1;\ndiv.rn.f64 %fd2, %fd1, %fd1;\ncvt.rn.f32.f64 %f3, %fd2;"),
+]:
+    op = [c for c in code.splitlines() if c.startswith(("div", "rcp", "sqrt"))][0].split()[0]
+    probe(f"ld2_{name}", f"ld [+0]; {op} of the first value; ld [+4] at sm+8*tid",
+          tidk(8) + "\ncvt.rn.f32.u32 %f9, %r2;\nld.shared.f32 %f1, [%r10];\n" + code + "\nld.shared.f32 %f2, [%r10+4];\nadd.f32 %f0, %f3, %f2;", smem(16))
+
 # ---- global and local
 probe("ldg4_param", "4 x ld.global.f32 at in+16*tid+{0,4,8,12} (pointer parameter)",
       "mul.wide.u32 %rd5, %r1, 16;\nadd.s64 %rd8, %rd4, %rd5;\n" + loads([0, 4, 8, 12], base="%rd8", space="global"))
