@@ -533,10 +533,14 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
     let mut start = 0usize;
     let n = ir.ops.len();
     for i in 0..=n {
-        let ends = i == n
-            || (ir.ops[i].form == Form::Label && targets[i])
-            || ir.ops[i].is_terminator()
-            || slow_path(ir.mnemonics.get(i).copied().unwrap_or(""));
+        let ends = match ir.ops.get(i) {
+            None => true,
+            Some(op) => {
+                (op.form == Form::Label && targets.get(i).copied().unwrap_or(true))
+                    || op.is_terminator()
+                    || slow_path(ir.mnemonics.get(i).copied().unwrap_or(""))
+            }
+        };
         if !ends {
             continue;
         }
@@ -578,7 +582,9 @@ fn stretch(
 ) {
     // Clusters: same direction, space and address up to a constant.
     type Key = (u8, u8, Vec<Option<Poly>>);
-    let mut clusters: Vec<(Key, Vec<(usize, Vec<Option<i64>>)>)> = Vec::new();
+    /// A member: its op and its address's constant in each class.
+    type Member = (usize, Vec<Option<i64>>);
+    let mut clusters: Vec<(Key, Vec<Member>)> = Vec::new();
     let mut index: HashMap<Key, usize> = HashMap::new();
     for &i in cands {
         let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
@@ -645,7 +651,11 @@ fn stretch(
                 if plan.by_op.contains_key(&c.op) {
                     continue;
                 }
-                let pos = r + c.off;
+                // Offsets far apart (wrapping arithmetic of odd PTX) merge
+                // nothing.
+                let Some(pos) = r.checked_add(c.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
+                    continue;
+                };
                 if pos.rem_euclid(c.size) != 0 {
                     continue;
                 }
@@ -675,7 +685,7 @@ fn stretch(
                 } else {
                     ms[ms.len() - 1]
                 };
-                let start = chunk * w - r;
+                let start = chunk * w - r; // |chunk * w| < 2^40 + 16
                 let g = Group {
                     carrier: carrier.op,
                     members: ms.iter().map(|c| c.op).collect(),
@@ -715,4 +725,62 @@ fn clear_between(
             _ => !stops_stores,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layout of `tests/hw/vecmerge/layout.ptx` `l8_names` and
+    /// `l4_dyn4`, as ptxas placed them (`layout.txt`): function-scope
+    /// variables first in declaration order, then module-scope ones; the
+    /// dynamic shared memory after them at 16.
+    #[test]
+    fn shared_layout_follows_ptxas() {
+        let ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\
+                   .shared .align 4 .b8 m_z[4];\n.shared .align 4 .b8 m_y[4];\n\
+                   .shared .align 4 .b8 m_unused[64];\n\
+                   .extern .shared .align 4 .b8 dyn[];\n\
+                   .visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<8>;\n\
+                   .shared .align 4 .b8 z[4];\n.shared .align 4 .b8 y[4];\n\
+                   .shared .align 4 .b8 x[4];\n.shared .align 16 .b8 w[16];\n\
+                   mov.u32 %r1, x;\nmov.u32 %r2, y;\nmov.u32 %r3, z;\n\
+                   mov.u32 %r4, m_y;\nmov.u32 %r5, m_z;\nmov.u32 %r6, w;\nmov.u32 %r7, dyn;\nret;\n}\n";
+        let fs = crate::pipeline::lower_text(ptx);
+        let f = &fs[0];
+        let l = SharedLayout::of(f);
+        let at = |name: &str| {
+            let i = f.vars.iter().position(|v| v.name == name).expect(name);
+            l.offsets[i]
+        };
+        assert_eq!(
+            ["z", "y", "x", "w", "m_z", "m_y", "dyn"].map(at),
+            [0, 4, 8, 16, 32, 36, 48].map(Some)
+        );
+        assert_eq!(at("m_unused"), None);
+    }
+
+    #[test]
+    fn slow_paths_split_stretches() {
+        for m in [
+            "div.rn.f32",
+            "div.rn.ftz.f32",
+            "rcp.rn.f64",
+            "sqrt.rn.f32",
+            "div.s64",
+            "rem.u64",
+        ] {
+            assert!(slow_path(m), "{m}");
+        }
+        for m in [
+            "div.full.f32",
+            "div.approx.ftz.f32",
+            "sqrt.approx.f32",
+            "div.u32",
+            "rem.s32",
+            "add.f32",
+        ] {
+            assert!(!slow_path(m), "{m}");
+        }
+    }
 }
