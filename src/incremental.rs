@@ -15,9 +15,10 @@
 //! and a kernel whose definition's text is equal, byte for byte, that
 //! kernel's analysis is reused with its spans and lines moved by the
 //! kernel's displacement, and only the other kernels are lowered and
-//! analysed. The one position inside a message (`… (PTX line N)` in
-//! `totals_unavailable`) is not rewritten: an entry carrying it is reused
-//! only when the kernel's first line did not move.
+//! analysed. The positions inside messages (`… (PTX line N)` in
+//! `totals_unavailable`, the PTX lines a ptxas-merged access names in its
+//! caveats and lane pattern) are not rewritten: an entry carrying one is
+//! reused only when the kernel's first line did not move.
 //!
 //! Invariant: the reused analysis equals what [`crate::pipeline`] computes
 //! for the new text (`tests` below compares both on edits before, inside and
@@ -98,7 +99,10 @@ pub fn analyze_module_cached(
                 .analysis
                 .totals_unavailable
                 .as_deref()
-                .is_some_and(|s| s.contains("(PTX line "));
+                .is_some_and(|s| s.contains("(PTX line "))
+                || e.analysis.accesses.iter().any(|a| {
+                    a.caveats.iter().any(|c| c.is_ptxas_merge())
+                });
             if lines != 0 && names_line {
                 return None;
             }

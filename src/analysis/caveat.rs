@@ -143,6 +143,27 @@ pub enum Caveat {
         /// Warp executions of such branches and exits.
         times: u64,
     },
+    /// ptxas merges this access with the adjacent ones at these PTX lines
+    /// into one wider access (`analysis::merge`): the figures are the wide
+    /// access's, one request for the group.
+    MergedAccess {
+        /// Bytes per lane of the wide access.
+        bytes: u32,
+        /// The SASS instruction (`LDS.128`).
+        sass: &'static str,
+        /// PTX lines of the other members.
+        lines: Vec<u32>,
+    },
+    /// ptxas merges this access into the wider one at PTX line `line`
+    /// (`analysis::merge`): no request of its own.
+    MergedInto {
+        /// PTX line of the access that carries the group.
+        line: u32,
+        /// Bytes per lane of the wide access.
+        bytes: u32,
+        /// The SASS instruction (`LDS.128`).
+        sass: &'static str,
+    },
     /// A call the front end did not follow (inline): the registers it
     /// returns are unknown and the callee's own accesses are not counted.
     CallNotFollowed {
@@ -164,6 +185,15 @@ impl Caveat {
             Caveat::BaseAddressModulo { .. }
                 | Caveat::UnresolvedAddress
                 | Caveat::SymbolicStride { .. }
+        )
+    }
+
+    /// True for the caveats of `analysis::merge` (an access ptxas merges
+    /// with adjacent ones).
+    pub fn is_ptxas_merge(&self) -> bool {
+        matches!(
+            self,
+            Caveat::MergedAccess { .. } | Caveat::MergedInto { .. }
         )
     }
 
@@ -285,6 +315,20 @@ impl fmt::Display for Caveat {
                 } else {
                     format!(".{ty} parameter")
                 }
+            ),
+            Caveat::MergedAccess { bytes, sass, lines } => {
+                let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                write!(
+                    f,
+                    "ptxas merges this access with the adjacent one{} at PTX line{} {} into one {bytes}-byte access per lane ({sass}): the figures are that access's, one request for the group",
+                    if lines.len() == 1 { "" } else { "s" },
+                    if lines.len() == 1 { "" } else { "s" },
+                    lines.join(", ")
+                )
+            }
+            Caveat::MergedInto { line, bytes, sass } => write!(
+                f,
+                "ptxas merges this access into the {bytes}-byte access at PTX line {line} ({sass}): no request of its own, its bytes are costed there"
             ),
             Caveat::CallNotFollowed { callee, limit } => {
                 let callee = if callee.is_empty() { "?" } else { callee };

@@ -62,7 +62,9 @@
 //! the most distinct words it touches in one bank. A 16-byte *load* whose
 //! lane pairs (`l`, `l ^ 1` or `l`, `l ^ 2`) read the same address packs two
 //! quarter-warps per wavefront ([`shared_load_wavefronts`]: a broadcast
-//! `LDS.128` is 2 wavefronts, measured in `tests/hw/blind2` `nbody_tile`).
+//! `LDS.128` is 2 wavefronts, measured in `tests/hw/blind2` `nbody_tile`);
+//! an 8-byte load of one address in every lane is one wavefront
+//! (`tests/hw/blind` `layernorm_welford`).
 //! The launch simulation applies it; the static figures do not yet.
 //!
 //! # Older architectures
@@ -208,13 +210,24 @@ fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: us
 /// `tests/hw/blind2` `nbody_tile` (`float4` tile entry read by every lane:
 /// 2.000 wavefronts per request), `tests/hw/blind` `rmsnorm_f32` (the eight
 /// broadcast `red[w]` merged into `LDS.128`); the rule is NVIDIA's (sm_70 and
-/// later: uniform-address loads pack the returned registers).
+/// later: uniform-address loads pack the returned registers). An 8-byte
+/// load that every active lane reads at one address is one wavefront, not
+/// one per half-warp: measured on the H100, `tests/hw/blind`
+/// `layernorm_welford` (the `LDS.64` ptxas merges from `sm[0]`, `sm[1]`:
+/// 1.000 wavefront per request, `measured_sass.json` 0x1410, 0x1420,
+/// 0x1680).
 pub fn shared_load_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
     if bytes == 16
         && active != 0
         && (pairs_share(addrs, active, 1) || pairs_share(addrs, active, 2))
     {
         return shared_wavefronts_in_groups(addrs, active, bytes, WARP / 2);
+    }
+    if bytes == 8 && active != 0 && {
+        let first = addrs[active.trailing_zeros() as usize];
+        (0..WARP).all(|l| active & (1 << l) == 0 || addrs[l] == first)
+    } {
+        return shared_wavefronts_in_groups(addrs, active, bytes, WARP);
     }
     shared_wavefronts(addrs, active, bytes)
 }
@@ -795,6 +808,12 @@ mod tests {
         // tid % 4 * 16: no pair shares an address, quarter-warps (4)
         let quad: Lanes = std::array::from_fn(|l| (l as i64 % 4) * 16);
         assert_eq!(shared_load_wavefronts(&quad, all, 16), 4);
+        // a broadcast 8-byte load: one wavefront (tests/hw/blind
+        // layernorm_welford LDS.64), two 8-byte words: half-warps as before
+        assert_eq!(shared_load_wavefronts(&[32; WARP], all, 8), 1);
+        assert_eq!(shared_wavefronts(&[32; WARP], all, 8), 2);
+        let two: Lanes = std::array::from_fn(|l| (l as i64 / 16) * 8);
+        assert_eq!(shared_load_wavefronts(&two, all, 8), 2);
         assert_eq!(shared_wavefronts(&[48; WARP], all, 16), 4);
         let perm: Lanes = std::array::from_fn(|l| (((l * 4) % 32 + l / 8) * 4) as i64);
         assert_eq!(shared_wavefronts(&perm, all, 4), 1);

@@ -24,7 +24,7 @@
 use super::domain::{Cong, Sym, Value};
 use super::figures::{apply_simulation, combine_classes};
 use super::model::*;
-use super::{caveat, dataflow, figures, launch, launch_totals, memops, totals};
+use super::{caveat, dataflow, figures, launch, launch_totals, memops, merge, totals};
 use crate::cfg::Cfg;
 use crate::ir::ssa::Ssa;
 use crate::ir::{Function, OpKind, Reg};
@@ -378,8 +378,20 @@ fn source_location(ir: &Function<'_>, i: usize) -> Option<SourceLocation> {
 /// Analyses one kernel of the IR. `file` is the source the IR's spans point
 /// into (for line numbers in the results).
 pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) -> KernelAnalysis {
-    let p = prepare(ir, opts, None);
+    let mut p = prepare(ir, opts, None);
     let (spaces, space_notes) = resolve_spaces(ir, &p);
+    // The adjacent accesses ptxas merges (PTX input): each group is costed
+    // as one wide access at its carrier, on the function as ptxas's SASS
+    // has it (`merge`); the other members report no request of their own.
+    let merges = merge::plan(ir, &p.results, &spaces);
+    let merged_ir;
+    let cost_ir: &Function<'_> = if merges.is_empty() {
+        ir
+    } else {
+        merges.shift_results(&mut p.results);
+        merged_ir = merges.rewrite(ir);
+        &merged_ir
+    };
     let launch = &p.launch;
     let params = &p.params;
 
@@ -396,8 +408,8 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 pointer_params: p.pointer_params.clone(),
                 budget: totals::DEFAULT_BUDGET,
             };
-            let shapes = figures::lane_shapes(ir, &p.results);
-            match totals::simulate(ir, &si, &spaces, &shapes) {
+            let shapes = figures::lane_shapes(cost_ir, &p.results);
+            match totals::simulate(cost_ir, &si, &spaces, &shapes) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
                     let mut why = match e.stmt.and_then(|i| ir.spans.get(i as usize)) {
@@ -478,6 +490,11 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
         };
+        // A group's carrier is costed as the wide access.
+        let info = match cost_ir.ops.get(i).map(|o| &o.kind) {
+            Some(OpKind::Mem { info, .. }) => info,
+            _ => info,
+        };
         let span: Span = ir.spans[i];
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
@@ -511,7 +528,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         {
             caveats.push(Caveat::BytesTouchedNotTraffic { space });
         }
-        let extra = memops::describe(info, ir, results, i as u32);
+        let extra = memops::describe(info, cost_ir, results, i as u32);
         caveats.extend(extra.caveats);
         caveat::sort_dedup(&mut caveats);
         let in_shared = space == Space::Shared
@@ -566,8 +583,11 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         });
     }
 
+    if !merges.is_empty() {
+        merged_accesses(file, ir, &merges, &mut accesses);
+    }
     let totals = sim.as_ref().map(|s| {
-        let mut t = launch_totals::kernel_totals(ir, s, &spaces);
+        let mut t = launch_totals::kernel_totals(cost_ir, s, &spaces);
         let (copies, bytes) = memops::bulk_totals(&accesses);
         t.bulk_copies = copies;
         t.bulk_bytes = bytes;
@@ -613,6 +633,72 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         caveats,
         expect_tx: memops::expect_tx(ir, file),
         span: ir.name_span,
+    }
+}
+
+/// The accesses of `ptxas`'s merged groups (`merge`): the carrier names the
+/// others (its figures are already the wide access's); every other member
+/// reports no request of its own, its pattern that of the wide access, and
+/// names the carrier.
+fn merged_accesses(
+    file: &SourceFile,
+    ir: &Function<'_>,
+    merges: &merge::Plan,
+    accesses: &mut [Access],
+) {
+    let mem_ops: Vec<u32> = ir
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| matches!(op.kind, OpKind::Mem { .. }))
+        .map(|(i, _)| i as u32)
+        .collect();
+    let index = |op: u32| mem_ops.binary_search(&op).ok();
+    let line = |op: u32| {
+        ir.spans
+            .get(op as usize)
+            .map(|s| file.line_col(s.start).line)
+            .unwrap_or(0)
+    };
+    for g in &merges.groups {
+        let Some(c) = index(g.carrier) else { continue };
+        let lines: Vec<u32> = g
+            .members
+            .iter()
+            .filter(|&&m| m != g.carrier)
+            .map(|&m| line(m))
+            .collect();
+        let (pattern, stride) = match accesses.get_mut(c) {
+            Some(a) => {
+                a.caveats.push(Caveat::MergedAccess {
+                    bytes: g.bytes,
+                    sass: g.sass,
+                    lines,
+                });
+                caveat::sort_dedup(&mut a.caveats);
+                (a.pattern, a.stride_bytes)
+            }
+            None => continue,
+        };
+        for &m in g.members.iter().filter(|&&m| m != g.carrier) {
+            let Some(a) = index(m).and_then(|k| accesses.get_mut(k)) else {
+                continue;
+            };
+            a.pattern = pattern;
+            a.stride_bytes = stride;
+            a.lane_pattern = format!("merged into PTX line {}", line(g.carrier));
+            a.per_request = PerRequest::default();
+            a.requests = a.requests.map(|_| 0);
+            a.shared_wavefronts = None;
+            a.predicated_off_requests = None;
+            a.empty_requests = None;
+            a.unknown_cause = None;
+            a.caveats = vec![Caveat::MergedInto {
+                line: line(g.carrier),
+                bytes: g.bytes,
+                sass: g.sass,
+            }];
+        }
     }
 }
 

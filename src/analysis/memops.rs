@@ -238,9 +238,13 @@ pub(super) fn class_figures(
         }
         // A 16-byte shared load whose lane pairs read one address packs two
         // quarter-warps per wavefront (`cost::shared_load_wavefronts`,
-        // tests/hw/blind2 `nbody_tile`: a broadcast `LDS.128` is 2).
+        // tests/hw/blind2 `nbody_tile`: a broadcast `LDS.128` is 2); a
+        // broadcast 8-byte one is one wavefront (tests/hw/blind
+        // `layernorm_welford`).
         MemKind::Plain
-            if space == Space::Shared && info.op == crate::ir::AccessOp::Load && bytes == 16 =>
+            if space == Space::Shared
+                && info.op == crate::ir::AccessOp::Load
+                && matches!(bytes, 8 | 16) =>
         {
             static_access(f, facts, bytes, params, true).map(|mut s| {
                 if let Some(w) = mean_wavefronts(f, facts, bytes, |a| {

@@ -24,6 +24,11 @@
 //!    launch's warps (partial warps, trip counts, per-warp alignment), and
 //!    `launch_totals` sums them into the kernel's totals.
 //!
+//! Between 3 and 4, `merge` finds the adjacent scalar accesses that ptxas
+//! serves with one wider access (`LDS.128` for four `ld.shared.f32`): each
+//! group is costed as that access at one member, the others report no
+//! request of their own (PTX input only).
+//!
 //! The results are plain data (`model`), the JSON contract. `explain`
 //! answers editor hovers (a register's value before an op).
 //!
@@ -83,6 +88,7 @@ pub mod figures;
 pub mod launch;
 pub mod launch_totals;
 mod memops;
+pub mod merge;
 pub mod model;
 mod reconverge;
 pub mod symbolic;

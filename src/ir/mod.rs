@@ -763,6 +763,13 @@ pub struct Variable<'src> {
     pub space: Space,
     /// Its alignment in bytes (declared, else the element size).
     pub align: u32,
+    /// Its size in bytes, when the declaration gives every dimension
+    /// (`None` for `name[]`).
+    pub size: Option<u64>,
+    /// Declared `.extern` (dynamic shared memory when `[]`).
+    pub is_extern: bool,
+    /// Declared at module scope (not in a function body).
+    pub module_scope: bool,
 }
 
 /// Performance directives of a kernel, as written (not validated: the

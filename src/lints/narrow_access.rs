@@ -59,7 +59,9 @@ crate::declare_lint! {
     /// (`[%rd4]`, `[%rd4+4]`: the same base register) and by lane strides that keep every lane's pair
     /// aligned to the vector size; accesses separated by a label are not
     /// grouped. Narrow accesses that are not contiguous are left to
-    /// `uncoalesced-access`.
+    /// `uncoalesced-access`. Adjacent accesses that ptxas already merges
+    /// into one vector access (it proves the alignment: a shared array's
+    /// offset, `16*tid`) are not reported: the SASS has the vector access.
     pub static NARROW_ACCESS = { code: "W103", name: "narrow-access", level: Warn };
 }
 
@@ -114,8 +116,11 @@ type GroupKey<'a> = (u8, u8, u32, &'a str, u32);
 fn vector_groups(cx: &LintContext<'_>) -> Vec<Finding> {
     let mut groups: BTreeMap<GroupKey<'_>, Vec<(i64, usize)>> = BTreeMap::new();
     for (i, a) in cx.kernel.accesses.iter().enumerate() {
+        // Accesses ptxas already merges into a vector access
+        // (`analysis::merge`) need no advice.
         if a.op == AccessOp::Atomic
             || !a.kind.is_lsu_scalar()
+            || a.caveats.iter().any(|c| c.is_ptxas_merge())
             || a.facts.vector > 1
             || !(is_global_like(a) || a.space == Space::Shared)
             || !matches!(a.bits, 8 | 16 | 32 | 64)

@@ -16,10 +16,17 @@ pub(crate) fn variables<'a, 'src>(
             .map(|t| t.bits / 8)
             .unwrap_or(1);
     let align = d.align.unwrap_or(elem.max(1) * d.vector.max(1));
+    let is_extern = d.linkage.contains(&crate::syntax::ast::Linkage::Extern);
     d.declarators.iter().map(move |decl| Variable {
         name: decl.name.text,
         space,
         align,
+        size: decl.dims.iter().try_fold(
+            u64::from(elem.max(1)) * u64::from(d.vector.max(1)),
+            |acc, dim| dim.and_then(|n| acc.checked_mul(n)),
+        ),
+        is_extern,
+        module_scope: false,
     })
 }
 
@@ -35,7 +42,10 @@ pub fn module_globals<'src>(module: &Module<'src>) -> Vec<Variable<'src>> {
                 StateSpace::Local => Space::Local,
                 _ => Space::Generic,
             };
-            variables(v, space)
+            variables(v, space).map(|mut x| {
+                x.module_scope = true;
+                x
+            })
         })
         .collect()
 }

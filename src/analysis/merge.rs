@@ -1,0 +1,786 @@
+//! ptxas's merging of adjacent scalar accesses into one wider access.
+//!
+//! **Domain.** ptxas turns adjacent scalar `ld`/`st` of the PTX into one
+//! wider SASS access (`LDS.64`, `LDS.128`, `STS.128`, `LD.E.128`) when it
+//! proves the wider access aligned: eight broadcast `ld.shared.f32` of
+//! `red[0..7]` become two `LDS.128`, CUB's four blocked `temp[4*tid + i]`
+//! one `LDS.128`. Nsight Compute then counts one request where the PTX has
+//! four. This pass finds, for PTX input, the groups of memory ops ptxas
+//! merges ([`plan`]); the driver costs each group as one wide access at its
+//! *carrier* op ([`Plan::rewrite`], [`Plan::shift_results`]) and reports the
+//! other members as merged, with no request of their own. SASS input is
+//! exact already: its mnemonics are SASS opcodes, never `ld.`/`st.`, and
+//! nothing there is merged.
+//!
+//! **Rule** (probed on ptxas 12.9 and 13.5 for sm_90; the probes, their SASS
+//! and the rule's evidence are `tests/hw/vecmerge/README.md`):
+//! - *members*: plain, unguarded, non-volatile `ld`/`st` (`.relaxed`
+//!   included, no `.acquire`/`.release`/`.mmio`) of 32 or 64 bits per lane
+//!   (any type or vector of that size) to shared memory (declared
+//!   `.shared`, or generic with a shared variable's address), in one
+//!   straight-line stretch of the body: no branch target, branch or exit
+//!   between them, nor an instruction ptxas expands with a slow-path call (IEEE
+//!   `div`/`rcp`/`sqrt` of `f32`/`f64`, 64-bit integer `div`/`rem`);
+//! - *addresses*: in every warp class the members' addresses differ by
+//!   constants (the same lane-exact polynomial up to a uniform constant);
+//! - *chunks*: naturally aligned 16- or 8-byte chunks of those addresses,
+//!   whose alignment is proven in every possibly-active lane of every class
+//!   (below). A load chunk of 16 bytes whose members cover at least 12 of
+//!   them becomes one 128-bit load (the uncovered word is read too); else an
+//!   8-byte chunk whose two 4-byte words are both loaded becomes a 64-bit
+//!   load. A store chunk merges only when its members cover it whole, 16
+//!   bytes, else 8. Members that overlap (a word loaded twice) merge
+//!   nothing (ptxas reuses the first load: not modelled);
+//! - *between* the first and the last member of a chunk (PTX order): for
+//!   loads no store to shared or generic memory, atomic, barrier or fence;
+//!   for stores no other shared or generic access at all, nor atomic,
+//!   barrier or fence (global accesses, shuffles and arithmetic do not
+//!   matter);
+//! - *alignment* is what ptxas can prove: from the address arithmetic (the
+//!   per-lane coefficients, multiples of symbols) and from the offsets at
+//!   which ptxas places shared variables ([`SharedLayout`]: the static ones
+//!   a kernel uses, function-scope first then module-scope, each in
+//!   declaration order at its declared alignment; the dynamic ones after
+//!   them at a 16-byte boundary), the warp's base thread index and the
+//!   dataflow's opaque symbols (the congruences of the arithmetic that
+//!   made them). Parameters and launch dimensions count as of unknown
+//!   alignment. ptxas tracks the alignment of the register part of an
+//!   address, not residues: `0x404 + 16*tid` is 4-aligned and its words
+//!   `+0..+12` stay scalar, while a shared variable's address plus a
+//!   constant alone is a constant in the window (two variables' words can
+//!   share one `LDS.128`);
+//! - *carrier*: the merged load stands at (and takes the `.loc` line of) the
+//!   member first in PTX order, the merged store at the member last in PTX
+//!   order, as ptxas's line table puts them (`bitonic_smem`,
+//!   `softmax_online_f4` in `tests/hw/blind*` confirm it on measured rows).
+//!
+//! **Soundness.** A group is formed only where every condition holds in the
+//! analysis' facts: constant differences in every class, alignment proven
+//! with no more than ptxas knows. Where a fact is missing (an address the
+//! dataflow did not resolve, a shared variable of unknown size before the
+//! one accessed, an access reached in some classes only), nothing is
+//! merged and the access keeps its own request, as before this pass.
+//!
+//! **Limits.** Global and local accesses are never merged. ptxas merges
+//! global ones only where the arithmetic proves the alignment (an `and`
+//! with -16, probe `ldg4_and`; never through a pointer parameter, `.ptr
+//! .align 16` or not, nor a global variable), and the dataflow folds the
+//! pointer values a launch gives (`--param`) into the addresses, which
+//! would prove alignments ptxas cannot see. The same folding reaches a
+//! shared address computed from a scalar parameter: a chunk whose
+//! alignment rests on a given value is merged though ptxas cannot prove it
+//! (no measured kernel has one). ptxas also merges across blocks (a load after a branch with
+//! the unconditional one before it, speculating the guarded one: probes
+//! `ld2_branch`, `ld2_branch_around`) and reuses a word loaded twice: not
+//! modelled. Local memory is not merged (the probes left no `LDL` to read);
+//! neither are accesses of 8 or 16 bits (ptxas merges none). Shared
+//! variables declared in an inlined `.func` are laid out as if the kernel
+//! declared them after its own (not probed).
+
+use super::dataflow::ClassResult;
+use super::domain::{Coef, Cong, Poly, Sym, SymFacts, Value, WARP};
+use crate::ir::{AccessOp, Form, Function, MemKind, OpKind, Space, Src};
+use std::collections::HashMap;
+
+/// The alignment ptxas's layout of shared variables gives their addresses:
+/// what is known of them modulo this many bytes.
+const LAYOUT_MODULUS: u64 = 16;
+
+/// One group of memory ops that ptxas serves with one wide access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The member that carries the wide access: the first in PTX order for
+    /// loads, the last for stores.
+    pub carrier: u32,
+    /// Every member, the carrier included, in PTX order.
+    pub members: Vec<u32>,
+    /// Bytes per lane of the wide access (8 or 16).
+    pub bytes: u32,
+    /// The chunk's start minus the carrier's address (bytes).
+    pub delta: i64,
+    /// The SASS opcode ptxas emits (`LDS.128`, `STG.E.64`, …).
+    pub sass: &'static str,
+}
+
+/// The groups of one kernel.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// The groups, by carrier in PTX order.
+    pub groups: Vec<Group>,
+    /// Op → its group (an index into `groups`).
+    by_op: HashMap<u32, usize>,
+}
+
+impl Plan {
+    /// True when nothing is merged.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The group op `op` is a member of.
+    pub fn group_of(&self, op: u32) -> Option<&Group> {
+        self.by_op.get(&op).and_then(|&g| self.groups.get(g))
+    }
+
+    /// The function as ptxas's SASS has it: each group's carrier a wide
+    /// access of the chunk (`bytes` per lane; a load writes every member's
+    /// registers), the other members no instruction at all.
+    pub fn rewrite<'src>(&self, ir: &Function<'src>) -> Function<'src> {
+        let mut out = ir.clone();
+        for g in &self.groups {
+            let mut dsts_all = Vec::new();
+            for &m in &g.members {
+                if let Some(OpKind::Mem { dsts, .. }) = ir.ops.get(m as usize).map(|o| &o.kind) {
+                    dsts_all.extend(dsts.iter().copied());
+                }
+            }
+            for &m in &g.members {
+                let Some(op) = out.ops.get_mut(m as usize) else {
+                    continue;
+                };
+                if m != g.carrier {
+                    // No instruction at all (a `Nop` instruction is a
+                    // barrier to the simulation's if-conversion).
+                    op.kind = OpKind::Nop;
+                    op.form = Form::Other;
+                    continue;
+                }
+                if let OpKind::Mem { info, dsts } = &mut op.kind {
+                    let elem = if info.elem_bits == 64 && g.bytes == 16 {
+                        64
+                    } else {
+                        32
+                    };
+                    info.elem_bits = elem;
+                    info.vector = g.bytes * 8 / elem;
+                    info.bits = g.bytes * 8;
+                    info.addr = shift(&info.addr, g.delta);
+                    if info.op == AccessOp::Load {
+                        *dsts = dsts_all.clone();
+                        info.result_used = true;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Moves each carrier's address facts to the chunk's start (the
+    /// dataflow ran on the PTX as written; the registers' values do not
+    /// change, only which bytes the carrier reads).
+    pub fn shift_results(&self, results: &mut [ClassResult]) {
+        for g in &self.groups {
+            for r in results.iter_mut() {
+                if let Some(f) = r.accesses.get_mut(&g.carrier) {
+                    if let Value::Poly(p) = &f.addr {
+                        f.addr = Value::poly(p.add(&Poly::constant(g.delta)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn shift(src: &Src, delta: i64) -> Src {
+    match *src {
+        Src::Reg(r, o) => Src::Reg(r, o.wrapping_add(delta)),
+        Src::Var(v, o) => Src::Var(v, o.wrapping_add(delta)),
+        ref s => s.clone(),
+    }
+}
+
+/// Where ptxas places the shared variables a kernel uses, relative to the
+/// start of its shared window (which is aligned far beyond 16 bytes: 0x400
+/// on sm_90, after the reserved kilobyte).
+#[derive(Clone, Debug, Default)]
+pub struct SharedLayout {
+    /// By variable index: the byte offset, for shared variables whose place
+    /// the layout determines.
+    offsets: Vec<Option<u64>>,
+}
+
+impl SharedLayout {
+    /// Lays out the kernel's shared variables as ptxas does (probes
+    /// `tests/hw/vecmerge/layout.ptx`): the static ones referenced by some
+    /// op, function-scope first and then module-scope, each in declaration
+    /// order at its declared alignment; `.extern` ones (dynamic shared
+    /// memory, all at one address) after them at a multiple of 16 (or of
+    /// their alignment when larger). A referenced static variable of
+    /// unknown size leaves every variable after it, and the dynamic ones,
+    /// unplaced.
+    pub fn of(ir: &Function<'_>) -> SharedLayout {
+        let n = ir.vars.len();
+        let mut used = vec![false; n];
+        let mut mark = |s: &Src| {
+            if let Src::Var(v, _) = s {
+                if let Some(u) = used.get_mut(*v as usize) {
+                    *u = true;
+                }
+            }
+        };
+        for op in &ir.ops {
+            match &op.kind {
+                OpKind::Mem { info, .. } => {
+                    mark(&info.addr);
+                    if let Some(ext) = &info.ext {
+                        ext.aux.iter().for_each(|(_, s)| mark(s));
+                    }
+                }
+                OpKind::Alu { srcs, .. }
+                | OpKind::PredLogic { srcs, .. }
+                | OpKind::Other { srcs, .. } => srcs.iter().for_each(&mut mark),
+                OpKind::Call { call, .. } => call.args.iter().for_each(&mut mark),
+                _ => {}
+            }
+        }
+        let mut offsets = vec![None; n];
+        let shared = |i: usize| ir.vars[i].space == Space::Shared && used[i];
+        let order = (0..n)
+            .filter(|&i| shared(i) && !ir.vars[i].is_extern && !ir.vars[i].module_scope)
+            .chain(
+                (0..n).filter(|&i| shared(i) && !ir.vars[i].is_extern && ir.vars[i].module_scope),
+            );
+        let mut end: Option<u64> = Some(0);
+        for i in order {
+            let v = &ir.vars[i];
+            let align = u64::from(v.align.max(1));
+            let at = end.map(|e| e.div_ceil(align) * align);
+            offsets[i] = at;
+            end = match (at, v.size) {
+                (Some(a), Some(s)) => a.checked_add(s),
+                _ => None,
+            };
+        }
+        for (i, v) in ir.vars.iter().enumerate() {
+            if v.space == Space::Shared && v.is_extern && used[i] {
+                let align = u64::from(v.align).max(16);
+                offsets[i] = end.map(|e| e.div_ceil(align) * align);
+            }
+        }
+        SharedLayout { offsets }
+    }
+
+    /// What ptxas knows of symbol `s`'s value: a placed shared variable's
+    /// offset modulo [`LAYOUT_MODULUS`]; of the warp's base thread index and
+    /// of the dataflow's opaque symbols (joins, uniform values), what the
+    /// class's `facts` say (congruences of the arithmetic that computes
+    /// them: `tid & ~3` is the base plus lane terms); nothing of parameters
+    /// or launch dimensions.
+    fn cong(&self, s: Sym, facts: &SymFacts) -> Cong {
+        match s {
+            Sym::Var(v) => match self.offsets.get(v as usize).copied().flatten() {
+                Some(o) => Cong::modulo(LAYOUT_MODULUS, (o % LAYOUT_MODULUS) as i64),
+                None => Cong::TOP,
+            },
+            Sym::TidBase(_) | Sym::Opaque(_) => facts.cong(s),
+            Sym::Param(_) | Sym::Ctaid(_) | Sym::Ntid(_) | Sym::Nctaid(_) => Cong::TOP,
+        }
+    }
+}
+
+/// A candidate member: its op, its offset from its cluster's reference in
+/// bytes, its size.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    op: u32,
+    off: i64,
+    size: i64,
+}
+
+/// The SASS opcode of a wide access to shared memory, by the PTX's
+/// declared space (a generic access of a shared variable is `LD.E`).
+fn sass_name(op: AccessOp, declared: Space, bytes: u32) -> &'static str {
+    match (op, declared == Space::Shared, bytes) {
+        (AccessOp::Load, true, 16) => "LDS.128",
+        (AccessOp::Load, true, _) => "LDS.64",
+        (AccessOp::Load, false, 16) => "LD.E.128",
+        (AccessOp::Load, false, _) => "LD.E.64",
+        (_, true, 16) => "STS.128",
+        (_, true, _) => "STS.64",
+        (_, false, 16) => "ST.E.128",
+        _ => "ST.E.64",
+    }
+}
+
+/// True for a PTX `ld`/`st` ptxas may merge (see the module essay).
+fn mergeable(ir: &Function<'_>, i: usize, space: Space) -> Option<(AccessOp, i64)> {
+    let op = ir.ops.get(i)?;
+    let OpKind::Mem { info, .. } = &op.kind else {
+        return None;
+    };
+    let mn = ir.mnemonics.get(i).copied().unwrap_or("");
+    let ptx = mn.starts_with("ld.") || mn.starts_with("st.");
+    let ordered = [".volatile", ".acquire", ".release", ".mmio", ".weak."]
+        .iter()
+        .any(|q| mn.contains(q));
+    if !ptx
+        || ordered
+        || op.guard.is_some()
+        || info.kind != MemKind::Plain
+        || info.ext.is_some()
+        || !matches!(info.op, AccessOp::Load | AccessOp::Store)
+        || !matches!(info.bits, 32 | 64)
+        || space != Space::Shared
+    {
+        return None;
+    }
+    Some((info.op, i64::from(info.bits / 8)))
+}
+
+/// How op `i` (not a candidate of the group at hand) stands between
+/// members: `(stops loads, stops stores)`.
+fn barrier(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> (bool, bool) {
+    let Some(op) = ir.ops.get(i) else {
+        return (true, true);
+    };
+    match &op.kind {
+        OpKind::Mem { info, .. } => {
+            // A generic access may reach shared memory whatever the
+            // analysis resolved (probe `ld2_stgeneric_between`).
+            let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
+            let shared_like =
+                info.space == Space::Generic || matches!(space, Space::Shared | Space::Generic);
+            if info.kind != MemKind::Plain || info.op == AccessOp::Atomic {
+                return (true, true);
+            }
+            let mn = ir.mnemonics.get(i).copied().unwrap_or("");
+            if mn.contains(".volatile") || mn.contains(".acquire") || mn.contains(".release") {
+                return (true, true);
+            }
+            match info.op {
+                AccessOp::Store => (shared_like, shared_like),
+                _ => (false, shared_like),
+            }
+        }
+        OpKind::Call { .. } => (true, true),
+        OpKind::LdParam { .. } => (false, false),
+        _ if op.form == Form::Instruction => {
+            let mn = ir.mnemonics.get(i).copied().unwrap_or("");
+            if mn.starts_with("redux") {
+                return (false, false);
+            }
+            let fence = [
+                "bar",
+                "barrier",
+                "membar",
+                "fence",
+                "mbarrier",
+                "cp.",
+                "red",
+                "atom",
+                "wgmma",
+                "tcgen05",
+                "st",
+                "ld",
+                "prefetch",
+                "multimem",
+                "griddepcontrol",
+            ]
+            .iter()
+            .any(|p| mn.starts_with(p));
+            (fence, fence)
+        }
+        _ => (false, false),
+    }
+}
+
+/// True for an instruction ptxas expands with a call to a slow-path
+/// subroutine, which splits the SASS into blocks (probes `ld2_div_rn_f32`,
+/// `ld2_rcp_rn_f32`, `ld2_sqrt_rn_f32`, `ld2_div_rn_f64`, `ld2_div_u64`;
+/// not `.approx`/`.full`, nor 32-bit integer division: `ld2_div_full_f32`,
+/// `ld2_sqrt_approx_f32`, `ld2_div_u32`).
+fn slow_path(mn: &str) -> bool {
+    let base = mn.split('.').next().unwrap_or("");
+    if !matches!(base, "div" | "rcp" | "sqrt" | "rem")
+        || mn.contains(".approx")
+        || mn.contains(".full")
+    {
+        return false;
+    }
+    [".f32", ".f64", ".u64", ".s64"]
+        .iter()
+        .any(|t| mn.ends_with(t))
+}
+
+/// The residue modulo `m` of `p` in lane `l`, given what is known of the
+/// symbols.
+fn lane_residue(
+    p: &Poly,
+    l: usize,
+    layout: &SharedLayout,
+    facts: &SymFacts,
+    m: u64,
+) -> Option<i64> {
+    let mut acc = Cong::exact(0);
+    for (mono, c) in p.terms() {
+        let mut mc = Cong::exact(c.at(l));
+        for s in mono.syms() {
+            mc = mc * layout.cong(*s, facts);
+        }
+        acc = acc + mc;
+    }
+    acc.residue_mod(m)
+}
+
+/// The residue modulo `m` of op `op`'s immediate (see [`split_constant`])
+/// when its register part is provably a multiple of `m` in every
+/// possibly-active lane of every class (ptxas tracks the alignment of
+/// registers, not residues: a base of `0x404 + 16*tid` has alignment 4)
+/// and the immediate has one residue in every class.
+fn residue(results: &[ClassResult], op: u32, layout: &SharedLayout, m: u64) -> Option<i64> {
+    let mut out = None;
+    for r in results {
+        let Some(f) = r.accesses.get(&op).filter(|f| f.mask != 0) else {
+            continue;
+        };
+        let (key, c) = split_constant(f.addr.as_poly()?, layout);
+        for l in 0..WARP {
+            if f.mask & (1 << l) != 0 && lane_residue(&key, l, layout, &r.facts, m)? != 0 {
+                return None;
+            }
+        }
+        let x = c.rem_euclid(m as i64);
+        match out {
+            None => out = Some(x),
+            Some(y) if y == x => {}
+            Some(_) => return None,
+        }
+    }
+    out
+}
+
+/// The address of op `op` in each class, split into its key (the
+/// polynomial without its uniform constant) and that constant; `None` for a
+/// class that does not reach the op (no fact, or no lane possibly active).
+/// `None` overall when some class reaches it with an address that is not a
+/// lane-exact polynomial, or none reaches it.
+type Keyed = (Vec<Option<Poly>>, Vec<Option<i64>>);
+
+fn keyed(results: &[ClassResult], op: u32, layout: &SharedLayout) -> Option<Keyed> {
+    let mut keys = Vec::with_capacity(results.len());
+    let mut consts = Vec::with_capacity(results.len());
+    for r in results {
+        let Some(f) = r.accesses.get(&op).filter(|f| f.mask != 0) else {
+            keys.push(None);
+            consts.push(None);
+            continue;
+        };
+        let (key, c) = split_constant(f.addr.as_poly()?, layout);
+        keys.push(Some(key));
+        consts.push(Some(c));
+    }
+    keys.iter().any(Option::is_some).then_some((keys, consts))
+}
+
+/// An address as ptxas addresses it: a register part (the key) and an
+/// immediate (the uniform constant). A shared variable's address plus a
+/// constant, nothing else, is a constant in the shared window to ptxas
+/// (`[UR4+0x10]`: two variables' words share one `LDS.128`, probe
+/// `ld8_bcast_align4_second`): its key is zero and its constant the
+/// variable's place plus the offset. Otherwise the variable's place stays
+/// in the register part (probe `ld4_tid16_align4_second`).
+fn split_constant(p: &Poly, layout: &SharedLayout) -> (Poly, i64) {
+    let c = p
+        .terms()
+        .iter()
+        .find(|(m, _)| m.degree() == 0)
+        .map(|(_, c)| c.at(0))
+        .unwrap_or(0);
+    let key = p.sub(&Poly::constant(c));
+    if let [(m, Coef::Same(1))] = key.terms() {
+        if let [Sym::Var(v)] = m.syms() {
+            if let Some(o) = layout.offsets.get(*v as usize).copied().flatten() {
+                return (Poly::default(), c.wrapping_add(o as i64));
+            }
+        }
+    }
+    (key, c)
+}
+
+/// The groups of memory ops ptxas merges in `ir` (see the module essay),
+/// from the dataflow's `results` and the resolved `spaces`.
+pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Space>) -> Plan {
+    let mut plan = Plan::default();
+    if results.is_empty() {
+        return plan;
+    }
+    let cands: Vec<usize> = (0..ir.ops.len())
+        .filter(|&i| {
+            let space = spaces.get(&(i as u32)).copied();
+            space.is_some_and(|s| mergeable(ir, i, s).is_some())
+        })
+        .collect();
+    if cands.len() < 2 {
+        return plan;
+    }
+    let layout = SharedLayout::of(ir);
+    // Straight-line stretches: a branch target, branch or exit ends one (a
+    // label no branch names, such as Triton's `$L__tmp` line labels, does
+    // not).
+    let mut targets = vec![false; ir.ops.len()];
+    for op in &ir.ops {
+        if let OpKind::Branch {
+            target, indexed, ..
+        } = &op.kind
+        {
+            for t in target.iter().chain(indexed) {
+                if let Some(x) = targets.get_mut(t.index()) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    let mut start = 0usize;
+    let n = ir.ops.len();
+    for i in 0..=n {
+        let ends = match ir.ops.get(i) {
+            None => true,
+            Some(op) => {
+                (op.form == Form::Label && targets.get(i).copied().unwrap_or(true))
+                    || op.is_terminator()
+                    || slow_path(ir.mnemonics.get(i).copied().unwrap_or(""))
+            }
+        };
+        if !ends {
+            continue;
+        }
+        let lo = cands.partition_point(|&c| c < start);
+        let hi = cands.partition_point(|&c| c < i);
+        if hi - lo >= 2 {
+            stretch(
+                ir,
+                results,
+                spaces,
+                &layout,
+                (start, i),
+                &cands[lo..hi],
+                &mut plan,
+            );
+        }
+        start = i + 1;
+    }
+    plan.groups.sort_by_key(|g| g.carrier);
+    plan.by_op.clear();
+    for (k, g) in plan.groups.iter().enumerate() {
+        for &m in &g.members {
+            plan.by_op.insert(m, k);
+        }
+    }
+    plan
+}
+
+/// The groups of one straight-line stretch `[lo, hi)` whose candidate ops
+/// are `cands` (ascending).
+fn stretch(
+    ir: &Function<'_>,
+    results: &[ClassResult],
+    spaces: &HashMap<u32, Space>,
+    layout: &SharedLayout,
+    (lo, hi): (usize, usize),
+    cands: &[usize],
+    plan: &mut Plan,
+) {
+    // Clusters: same direction, space and address up to a constant.
+    type Key = (u8, u8, Vec<Option<Poly>>);
+    /// A member: its op and its address's constant in each class.
+    type Member = (usize, Vec<Option<i64>>);
+    let mut clusters: Vec<(Key, Vec<Member>)> = Vec::new();
+    let mut index: HashMap<Key, usize> = HashMap::new();
+    for &i in cands {
+        let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
+        let Some((dir, _)) = mergeable(ir, i, space) else {
+            continue;
+        };
+        let Some((keys, consts)) = keyed(results, i as u32, layout) else {
+            continue;
+        };
+        let key = (dir as u8, space as u8, keys);
+        match index.get(&key) {
+            Some(&k) => clusters[k].1.push((i, consts)),
+            None => {
+                index.insert(key.clone(), clusters.len());
+                clusters.push((key, vec![(i, consts)]));
+            }
+        }
+    }
+    for ((dir, _, _), members) in clusters {
+        if members.len() < 2 {
+            continue;
+        }
+        let dir = if dir == AccessOp::Load as u8 {
+            AccessOp::Load
+        } else {
+            AccessOp::Store
+        };
+        let (reference, ref_consts) = (members[0].0, members[0].1.clone());
+        // Offsets from the reference, the same in every class.
+        let mut cs: Vec<Cand> = Vec::new();
+        for (i, consts) in &members {
+            // Both reach the same classes (the keys are equal).
+            let d: Vec<i64> = consts
+                .iter()
+                .zip(&ref_consts)
+                .filter_map(|(a, b)| Some(a.as_ref()?.wrapping_sub(*b.as_ref()?)))
+                .collect();
+            if d.is_empty() || d.iter().any(|&x| x != d[0]) {
+                continue;
+            }
+            let space = spaces.get(&(*i as u32)).copied().unwrap_or(Space::Generic);
+            let Some((_, size)) = mergeable(ir, *i, space) else {
+                continue;
+            };
+            cs.push(Cand {
+                op: *i as u32,
+                off: d[0],
+                size,
+            });
+        }
+        // The SASS is named by the declared space (a generic access of a
+        // shared variable is `LD.E`).
+        let space = match ir.ops.get(reference).map(|o| &o.kind) {
+            Some(OpKind::Mem { info, .. }) => info.space,
+            _ => Space::Generic,
+        };
+        for w in [16i64, 8] {
+            let Some(r) = residue(results, reference as u32, layout, w as u64) else {
+                continue;
+            };
+            // Chunk index -> members (not yet grouped).
+            let mut chunks: std::collections::BTreeMap<i64, Vec<Cand>> = Default::default();
+            for c in &cs {
+                if plan.by_op.contains_key(&c.op) {
+                    continue;
+                }
+                // Offsets far apart (wrapping arithmetic of odd PTX) merge
+                // nothing.
+                let Some(pos) = r.checked_add(c.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
+                    continue;
+                };
+                if pos.rem_euclid(c.size) != 0 {
+                    continue;
+                }
+                chunks.entry(pos.div_euclid(w)).or_default().push(*c);
+            }
+            for (chunk, mut ms) in chunks {
+                if ms.len() < 2 {
+                    continue;
+                }
+                ms.sort_by_key(|c| c.off);
+                let overlap = ms.windows(2).any(|p| p[0].off + p[0].size > p[1].off);
+                let covered: i64 = ms.iter().map(|c| c.size).sum();
+                let enough = match (dir, w) {
+                    (AccessOp::Load, 16) => covered >= 12,
+                    _ => covered == w,
+                };
+                if overlap || !enough {
+                    continue;
+                }
+                ms.sort_by_key(|c| c.op);
+                let (first, last) = (ms[0].op as usize, ms[ms.len() - 1].op as usize);
+                if !clear_between(ir, spaces, dir, (first, last), &ms, (lo, hi)) {
+                    continue;
+                }
+                let carrier = if dir == AccessOp::Load {
+                    ms[0]
+                } else {
+                    ms[ms.len() - 1]
+                };
+                let start = chunk * w - r; // |chunk * w| < 2^40 + 16
+                let g = Group {
+                    carrier: carrier.op,
+                    members: ms.iter().map(|c| c.op).collect(),
+                    bytes: w as u32,
+                    delta: start - carrier.off,
+                    sass: sass_name(dir, space, w as u32),
+                };
+                for m in &g.members {
+                    plan.by_op.insert(*m, usize::MAX);
+                }
+                plan.groups.push(g);
+            }
+        }
+    }
+}
+
+/// True when nothing between ops `first` and `last` stops ptxas from
+/// merging the `members` (a chunk of direction `dir`).
+fn clear_between(
+    ir: &Function<'_>,
+    spaces: &HashMap<u32, Space>,
+    dir: AccessOp,
+    (first, last): (usize, usize),
+    members: &[Cand],
+    (lo, hi): (usize, usize),
+) -> bool {
+    if first < lo || last >= hi {
+        return false;
+    }
+    (first + 1..last).all(|i| {
+        if members.iter().any(|c| c.op as usize == i) {
+            return true;
+        }
+        let (stops_loads, stops_stores) = barrier(ir, i, spaces);
+        match dir {
+            AccessOp::Load => !stops_loads,
+            _ => !stops_stores,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layout of `tests/hw/vecmerge/layout.ptx` `l8_names` and
+    /// `l4_dyn4`, as ptxas placed them (`layout.txt`): function-scope
+    /// variables first in declaration order, then module-scope ones; the
+    /// dynamic shared memory after them at 16.
+    #[test]
+    fn shared_layout_follows_ptxas() {
+        let ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\
+                   .shared .align 4 .b8 m_z[4];\n.shared .align 4 .b8 m_y[4];\n\
+                   .shared .align 4 .b8 m_unused[64];\n\
+                   .extern .shared .align 4 .b8 dyn[];\n\
+                   .visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<8>;\n\
+                   .shared .align 4 .b8 z[4];\n.shared .align 4 .b8 y[4];\n\
+                   .shared .align 4 .b8 x[4];\n.shared .align 16 .b8 w[16];\n\
+                   mov.u32 %r1, x;\nmov.u32 %r2, y;\nmov.u32 %r3, z;\n\
+                   mov.u32 %r4, m_y;\nmov.u32 %r5, m_z;\nmov.u32 %r6, w;\nmov.u32 %r7, dyn;\nret;\n}\n";
+        let fs = crate::pipeline::lower_text(ptx);
+        let f = &fs[0];
+        let l = SharedLayout::of(f);
+        let at = |name: &str| {
+            let i = f.vars.iter().position(|v| v.name == name).expect(name);
+            l.offsets[i]
+        };
+        assert_eq!(
+            ["z", "y", "x", "w", "m_z", "m_y", "dyn"].map(at),
+            [0, 4, 8, 16, 32, 36, 48].map(Some)
+        );
+        assert_eq!(at("m_unused"), None);
+    }
+
+    #[test]
+    fn slow_paths_split_stretches() {
+        for m in [
+            "div.rn.f32",
+            "div.rn.ftz.f32",
+            "rcp.rn.f64",
+            "sqrt.rn.f32",
+            "div.s64",
+            "rem.u64",
+        ] {
+            assert!(slow_path(m), "{m}");
+        }
+        for m in [
+            "div.full.f32",
+            "div.approx.ftz.f32",
+            "sqrt.approx.f32",
+            "div.u32",
+            "rem.s32",
+            "add.f32",
+        ] {
+            assert!(!slow_path(m), "{m}");
+        }
+    }
+}
