@@ -36,6 +36,15 @@
 //!    and their liveness depend on the ops and the slice only: every warp
 //!    class's run on one slice shares them ([`Layout`]).
 //!
+//! 3. **Focus.** A run whose results are read only at some accesses (the
+//!    driver's per-warp runs, for the accesses a warp class left unresolved)
+//!    takes a [`Focus`]: it applies only the blocks from which one of those
+//!    accesses is reachable (a set closed under predecessors, so their entry
+//!    states are joins of applied blocks only) and records only the blocks
+//!    holding them. The values there are unchanged: a block outside the set
+//!    flows into none inside it, and a symbol's facts change only where the
+//!    symbol is created (its own statement or join site).
+//!
 //! A hover probe may ask for any register at any statement, so with a probe
 //! every register is computed and live everywhere (the dense analysis).
 //! Opaque symbols are numbered in the order their sites are first met, so
@@ -76,6 +85,14 @@
 //! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
 //! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
+//!
+//! The accesses are recorded by applying the blocks once more to their
+//! final entry states. When the last round changed no existing symbol's
+//! facts, every block was last applied to its final state under the final
+//! facts (a round after a change of facts applies every block), so applying
+//! it again gives the same values and changes no fact: only the blocks that
+//! hold an access (or the focus's) are applied then. Otherwise, or with a
+//! probe, every block is, in order.
 //!
 //! # Soundness and limits
 //!
@@ -621,7 +638,7 @@ pub fn analyze_class_with_probe(
     probe: Option<(u32, u32)>,
 ) -> ClassResult {
     let layout = Layout::new(low, cfg, inputs, probe.is_some());
-    analyze_class_in(&layout, low, cfg, inputs, class, probe)
+    analyze_class_in(&layout, low, cfg, inputs, class, probe, None)
 }
 
 /// Where the registers live in the block states, which every warp class's
@@ -666,6 +683,47 @@ impl Layout {
     }
 }
 
+/// The blocks a run needs when only some accesses' facts are wanted (see
+/// *Focus* in the module doc): the blocks holding those accesses
+/// (`record`) and every block from which one of them is reachable
+/// (`apply`, closed under predecessors).
+pub struct Focus {
+    apply: Vec<bool>,
+    record: Vec<bool>,
+}
+
+impl Focus {
+    /// The focus on the memory ops `wanted` accepts (by op index).
+    pub fn on_ops(cfg: &Cfg, wanted: impl Fn(usize) -> bool) -> Focus {
+        let nblocks = cfg.blocks().len();
+        let record: Vec<bool> = cfg
+            .blocks()
+            .iter()
+            .map(|b| b.stmts.clone().any(|s| wanted(s as usize)))
+            .collect();
+        let mut apply = record.clone();
+        let mut work: Vec<BlockId> = cfg.block_ids().filter(|b| record[b.index()]).collect();
+        while let Some(b) = work.pop() {
+            for (p, _) in cfg.predecessors(b) {
+                if let Some(a) = apply.get_mut(p.index()) {
+                    if !*a {
+                        *a = true;
+                        work.push(p);
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(apply.len(), nblocks);
+        Focus { apply, record }
+    }
+
+    /// True when op `s` lies in a block the run applies (by its block).
+    pub fn applies(&self, cfg: &Cfg, s: u32) -> bool {
+        let b = cfg.block_of(crate::ir::OpId(s));
+        self.apply.get(b.index()).copied().unwrap_or(false)
+    }
+}
+
 /// [`analyze_class_with_probe`] on a [`Layout`] made for `low`, `cfg` and
 /// `inputs.relevant` (and the probe, if any).
 pub fn analyze_class_in(
@@ -675,6 +733,7 @@ pub fn analyze_class_in(
     inputs: &Inputs,
     class: &WarpClass,
     probe: Option<(u32, u32)>,
+    focus: Option<&Focus>,
 ) -> ClassResult {
     let mut facts = SymFacts {
         params: Vec::new(),
@@ -743,6 +802,10 @@ pub fn analyze_class_in(
     // these. The facts are shared by every block: a round that changed them
     // makes every block dirty for the next one, as if each were applied.
     let mut dirty = vec![true; nblocks];
+    let applied = |b: usize| focus.is_none_or(|f| f.apply.get(b).copied().unwrap_or(false));
+    // Whether the last round changed a symbol's facts (see the recording
+    // pass below).
+    let mut facts_moved = false;
     loop {
         let mut changed = false;
         eng.facts_changed = false;
@@ -750,6 +813,9 @@ pub fn analyze_class_in(
             let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
             };
+            if !applied(b.index()) {
+                continue;
+            }
             if !std::mem::replace(&mut dirty[b.index()], false) {
                 continue;
             }
@@ -757,7 +823,7 @@ pub fn analyze_class_in(
             load(&mut work, b.index(), vals);
             let edges = eng.block(cfg, b, &mut work, mask, None);
             for (succ, m) in edges {
-                if m == 0 {
+                if m == 0 || !applied(succ.index()) {
                     continue;
                 }
                 let i = succ.index();
@@ -790,6 +856,7 @@ pub fn analyze_class_in(
                 }
             }
         }
+        facts_moved = eng.facts_changed;
         if eng.facts_changed {
             dirty.iter_mut().for_each(|d| *d = true);
         }
@@ -817,11 +884,38 @@ pub fn analyze_class_in(
             break;
         }
     }
+    // The recording pass applies each block once more to its entry state.
+    // When the last round changed no symbol's facts (and the iteration did
+    // not give up), every block's last application in the fixpoint was to
+    // its final entry state under the final facts, so applying it again
+    // changes no fact and gives what it gave then: only the blocks whose
+    // accesses are recorded (those holding a memory op, or the focus's)
+    // need to run. Otherwise every applied block runs, in order, as the
+    // facts it changes may reach a later block.
+    let every = gave_up || facts_moved || probe.is_some();
+    let recorded: Vec<bool> = match focus {
+        Some(f) => f.record.clone(),
+        None => cfg
+            .blocks()
+            .iter()
+            .map(|blk| {
+                blk.stmts.clone().any(|s| {
+                    matches!(
+                        low.ops.get(s as usize).map(|o| &o.kind),
+                        Some(OpKind::Mem { .. })
+                    )
+                })
+            })
+            .collect(),
+    };
     let mut accesses = HashMap::default();
     for &b in &rpo {
         let Some((vals, mask)) = &entry[b.index()] else {
             continue;
         };
+        if !applied(b.index()) || !(every || recorded[b.index()]) {
+            continue;
+        }
         let mask = *mask;
         load(&mut work, b.index(), vals);
         eng.block(cfg, b, &mut work, mask, Some(&mut accesses));
