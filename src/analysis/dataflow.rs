@@ -175,6 +175,9 @@ pub struct ClassResult {
 /// register, [`NO_SLOT`] for one that is not computed.
 const NO_SLOT: u32 = u32::MAX;
 
+/// No opaque symbol allocated yet at a join site.
+const NO_SITE: u32 = u32::MAX;
+
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
     /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
@@ -183,6 +186,10 @@ struct Engine<'a, 'src> {
     class: &'a WarpClass,
     facts: SymFacts,
     sites: HashMap<(u8, u32, u32), u32>,
+    /// The opaque symbol of each block entry's join site, by the block's
+    /// [`Layout::live_at`] offset plus the slot's index among its live
+    /// slots ([`NO_SITE`]: none yet).
+    entry_sites: Vec<u32>,
     cur_stmt: u32,
     probe: Option<(u32, u32)>,
     probed: Option<(Value, u32)>,
@@ -229,14 +236,30 @@ impl Engine<'_, '_> {
 
     /// [`join`] at the join site `key` (its opaque symbol is allocated on
     /// first use), noting in `facts_changed` when the site's congruence
-    /// changes after the site was created.
-    fn join_at(&mut self, a: &Value, b: &Value, key: (u8, u32, u32)) -> Value {
-        let mut facts = std::mem::take(&mut self.facts);
+    /// changes after the site was created. A block entry's join site is
+    /// found by its index in [`Engine::entry_sites`] (`dense`) rather than
+    /// in the map: one per live slot of each block.
+    fn join_at(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        key: (u8, u32, u32),
+        dense: Option<usize>,
+    ) -> Value {
         let sites = &mut self.sites;
+        let entry_sites = &mut self.entry_sites;
         let mut seen: Option<(u32, Option<Cong>)> = None;
-        let j = join(a, b, &mut facts, &mut |f| {
+        let j = join(a, b, &mut self.facts, &mut |f| {
             let n = f.opaque.len() as u32;
-            let id = *sites.entry(key).or_insert(n);
+            let id = match dense.and_then(|k| entry_sites.get_mut(k)) {
+                Some(slot) => {
+                    if *slot == NO_SITE {
+                        *slot = n;
+                    }
+                    *slot
+                }
+                None => *sites.entry(key).or_insert(n),
+            };
             if id == n {
                 f.opaque.push(None);
             } else {
@@ -245,11 +268,10 @@ impl Engine<'_, '_> {
             Sym::Opaque(id)
         });
         if let Some((id, before)) = seen {
-            if facts.opaque.get(id as usize).copied().flatten() != before {
+            if self.facts.opaque.get(id as usize).copied().flatten() != before {
                 self.facts_changed = true;
             }
         }
-        self.facts = facts;
         j
     }
 
@@ -349,7 +371,7 @@ impl Engine<'_, '_> {
                 return;
             }
             let key = (2, self.cur_stmt, dst);
-            st[si] = self.join_at(&old, &v, key);
+            st[si] = self.join_at(&old, &v, key, None);
         }
     }
 
@@ -652,6 +674,9 @@ pub struct Layout {
     nregs: usize,
     /// The slots live at each block's entry, ascending.
     live: Vec<Vec<u32>>,
+    /// Where each block's live slots start in a table of all blocks' live
+    /// slots, one after the other (and, last, the table's length).
+    live_at: Vec<u32>,
 }
 
 impl Layout {
@@ -679,7 +704,19 @@ impl Layout {
             true => vec![(0..nregs as u32).collect(); cfg.blocks().len()],
             false => live_slots(low, cfg, &slot, nregs),
         };
-        Layout { slot, nregs, live }
+        let mut live_at = Vec::with_capacity(live.len() + 1);
+        let mut n = 0u32;
+        for l in &live {
+            live_at.push(n);
+            n = n.saturating_add(l.len() as u32);
+        }
+        live_at.push(n);
+        Layout {
+            slot,
+            nregs,
+            live,
+            live_at,
+        }
     }
 }
 
@@ -771,6 +808,7 @@ pub fn analyze_class_in(
         class,
         facts,
         sites: HashMap::default(),
+        entry_sites: vec![NO_SITE; layout.live_at.last().copied().unwrap_or(0) as usize],
         cur_stmt: 0,
         probe,
         probed: None,
@@ -840,12 +878,13 @@ pub fn analyze_class_in(
                             changed = true;
                             dirty[i] = true;
                         }
-                        for (&sl, c) in live[i].iter().zip(cur.iter_mut()) {
+                        let at = layout.live_at[i] as usize;
+                        for (k, (&sl, c)) in live[i].iter().zip(cur.iter_mut()).enumerate() {
                             let out = &work[sl as usize];
                             if same(c, out) {
                                 continue;
                             }
-                            let j = eng.join_at(c, out, (3, i as u32, sl));
+                            let j = eng.join_at(c, out, (3, i as u32, sl), Some(at + k));
                             if !same(&j, c) {
                                 *c = j;
                                 changed = true;
@@ -930,6 +969,7 @@ pub fn analyze_class_in(
 }
 
 /// Equal values, shared ones recognised without comparing their contents.
+#[inline]
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
