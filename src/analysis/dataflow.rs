@@ -825,9 +825,15 @@ pub fn analyze_class_in(
     let e = cfg.entry().index();
     entry[e] = Some((vec![Value::Undef; live[e].len()], class.exists));
     let mut work: Vec<Value> = vec![Value::Undef; nregs];
+    // A slot that already holds the entry's value (shared: often the
+    // block applied just before is the one whose exit the entry copied) is
+    // left alone, sparing the reference counts' writes.
     let load = |work: &mut [Value], b: usize, vals: &[Value]| {
         for (&sl, v) in live[b].iter().zip(vals) {
-            work[sl as usize] = v.clone();
+            let w = &mut work[sl as usize];
+            if !shared(w, v) {
+                *w = v.clone();
+            }
         }
     };
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
@@ -843,7 +849,7 @@ pub fn analyze_class_in(
     let applied = |b: usize| focus.is_none_or(|f| f.apply.get(b).copied().unwrap_or(false));
     // Whether the last round changed a symbol's facts (see the recording
     // pass below).
-    let mut facts_moved = false;
+    let mut facts_moved;
     loop {
         let mut changed = false;
         eng.facts_changed = false;
@@ -969,11 +975,19 @@ pub fn analyze_class_in(
 }
 
 /// Equal values, shared ones recognised without comparing their contents.
-#[inline]
+#[inline(always)]
 fn same(a: &Value, b: &Value) -> bool {
+    shared(a, b) || a == b
+}
+
+/// The same value: one shared polynomial or range, or an equal value of
+/// another kind (no contents compared). Implies [`same`].
+#[inline(always)]
+fn shared(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
-        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Poly(_) | Value::Range(_), _) | (_, Value::Poly(_) | Value::Range(_)) => false,
         _ => a == b,
     }
 }
