@@ -754,10 +754,14 @@ impl Focus {
         Focus { apply, record }
     }
 
-    /// True when op `s` lies in a block the run applies (by its block).
-    pub fn applies(&self, cfg: &Cfg, s: u32) -> bool {
-        let b = cfg.block_of(crate::ir::OpId(s));
+    /// True when the run applies block `b`.
+    pub fn applies_to(&self, b: BlockId) -> bool {
         self.apply.get(b.index()).copied().unwrap_or(false)
+    }
+
+    /// True when op `s` lies in a block the run applies.
+    pub fn applies(&self, cfg: &Cfg, s: u32) -> bool {
+        self.applies_to(cfg.block_of(crate::ir::OpId(s)))
     }
 }
 

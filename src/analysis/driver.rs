@@ -9,7 +9,8 @@
 //!    found to be the base of an address is marked as a pointer and the
 //!    dataflow runs again, so that its alignment is known; when a class leaves an address unresolved in a
 //!    small known block, each warp is analysed on its own, computing only
-//!    the slice of the unresolved accesses (with every branch's guard): the
+//!    the slice of the unresolved accesses, in the blocks from which one is
+//!    reachable (with those blocks' branch guards: [`dataflow::Focus`]): the
 //!    values are those of the whole slice up to the opaque symbols'
 //!    numbers, so the warps whose values name the figures' text
 //!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
