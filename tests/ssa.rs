@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use warpscope::analysis::dataflow::Focus;
 use warpscope::cfg::{BlockId, Cfg};
 use warpscope::ir::ssa::{op_writes, Ssa, ValueDef, ValueId};
 use warpscope::ir::{Function, OpId, Reg};
@@ -228,6 +229,34 @@ fn every_corpus_function_is_valid_ssa() {
                 }
                 if let (Some((g, _)), true) = (op.guard, op.is_terminator()) {
                     assert!(part.contains(ssa.use_of(id, g).expect("the guard is a use")));
+                }
+            }
+            // The per-warp runs' focus on those ops: every block holding
+            // one and, with each block, its predecessors; the slice keeps
+            // the guards of the branches and exits of those blocks only.
+            let is_odd_mem = |i: usize| {
+                i % 2 == 1 && matches!(f.op(OpId(i as u32)).kind, warpscope::ir::OpKind::Mem { .. })
+            };
+            let focus = Focus::on_ops(&cfg, is_odd_mem);
+            for id in f.op_ids() {
+                if is_odd_mem(id.index()) {
+                    assert!(focus.applies(&cfg, id.0));
+                }
+            }
+            for b in cfg.block_ids().filter(|&b| focus.applies_to(b)) {
+                for (p, _) in cfg.predecessors(b) {
+                    assert!(focus.applies_to(p), "{}: a predecessor left out", f.name);
+                }
+            }
+            let focused = ssa.address_slice_where(&f, odd, |id| focus.applies(&cfg, id.0));
+            assert!(focused.values().all(|v| part.contains(v)));
+            for id in f.op_ids() {
+                let op = f.op(id);
+                if let (Some((g, _)), true) = (op.guard, op.is_terminator()) {
+                    let u = ssa.use_of(id, g).expect("the guard is a use");
+                    if focus.applies(&cfg, id.0) {
+                        assert!(focused.contains(u));
+                    }
                 }
             }
             sliced += slice.len();

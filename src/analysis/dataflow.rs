@@ -36,6 +36,15 @@
 //!    and their liveness depend on the ops and the slice only: every warp
 //!    class's run on one slice shares them ([`Layout`]).
 //!
+//! 3. **Focus.** A run whose results are read only at some accesses (the
+//!    driver's per-warp runs, for the accesses a warp class left unresolved)
+//!    takes a [`Focus`]: it applies only the blocks from which one of those
+//!    accesses is reachable (a set closed under predecessors, so their entry
+//!    states are joins of applied blocks only) and records only the blocks
+//!    holding them. The values there are unchanged: a block outside the set
+//!    flows into none inside it, and a symbol's facts change only where the
+//!    symbol is created (its own statement or join site).
+//!
 //! A hover probe may ask for any register at any statement, so with a probe
 //! every register is computed and live everywhere (the dense analysis).
 //! Opaque symbols are numbered in the order their sites are first met, so
@@ -76,6 +85,14 @@
 //! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
 //! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
+//!
+//! The accesses are recorded by applying the blocks once more to their
+//! final entry states. When the last round changed no existing symbol's
+//! facts, every block was last applied to its final state under the final
+//! facts (a round after a change of facts applies every block), so applying
+//! it again gives the same values and changes no fact: only the blocks that
+//! hold an access (or the focus's) are applied then. Otherwise, or with a
+//! probe, every block is, in order.
 //!
 //! # Soundness and limits
 //!
@@ -158,6 +175,9 @@ pub struct ClassResult {
 /// register, [`NO_SLOT`] for one that is not computed.
 const NO_SLOT: u32 = u32::MAX;
 
+/// No opaque symbol allocated yet at a join site.
+const NO_SITE: u32 = u32::MAX;
+
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
     /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
@@ -166,6 +186,10 @@ struct Engine<'a, 'src> {
     class: &'a WarpClass,
     facts: SymFacts,
     sites: HashMap<(u8, u32, u32), u32>,
+    /// The opaque symbol of each block entry's join site, by the block's
+    /// [`Layout::live_at`] offset plus the slot's index among its live
+    /// slots ([`NO_SITE`]: none yet).
+    entry_sites: Vec<u32>,
     cur_stmt: u32,
     probe: Option<(u32, u32)>,
     probed: Option<(Value, u32)>,
@@ -212,14 +236,30 @@ impl Engine<'_, '_> {
 
     /// [`join`] at the join site `key` (its opaque symbol is allocated on
     /// first use), noting in `facts_changed` when the site's congruence
-    /// changes after the site was created.
-    fn join_at(&mut self, a: &Value, b: &Value, key: (u8, u32, u32)) -> Value {
-        let mut facts = std::mem::take(&mut self.facts);
+    /// changes after the site was created. A block entry's join site is
+    /// found by its index in [`Engine::entry_sites`] (`dense`) rather than
+    /// in the map: one per live slot of each block.
+    fn join_at(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        key: (u8, u32, u32),
+        dense: Option<usize>,
+    ) -> Value {
         let sites = &mut self.sites;
+        let entry_sites = &mut self.entry_sites;
         let mut seen: Option<(u32, Option<Cong>)> = None;
-        let j = join(a, b, &mut facts, &mut |f| {
+        let j = join(a, b, &mut self.facts, &mut |f| {
             let n = f.opaque.len() as u32;
-            let id = *sites.entry(key).or_insert(n);
+            let id = match dense.and_then(|k| entry_sites.get_mut(k)) {
+                Some(slot) => {
+                    if *slot == NO_SITE {
+                        *slot = n;
+                    }
+                    *slot
+                }
+                None => *sites.entry(key).or_insert(n),
+            };
             if id == n {
                 f.opaque.push(None);
             } else {
@@ -228,11 +268,10 @@ impl Engine<'_, '_> {
             Sym::Opaque(id)
         });
         if let Some((id, before)) = seen {
-            if facts.opaque.get(id as usize).copied().flatten() != before {
+            if self.facts.opaque.get(id as usize).copied().flatten() != before {
                 self.facts_changed = true;
             }
         }
-        self.facts = facts;
         j
     }
 
@@ -332,7 +371,7 @@ impl Engine<'_, '_> {
                 return;
             }
             let key = (2, self.cur_stmt, dst);
-            st[si] = self.join_at(&old, &v, key);
+            st[si] = self.join_at(&old, &v, key, None);
         }
     }
 
@@ -621,7 +660,7 @@ pub fn analyze_class_with_probe(
     probe: Option<(u32, u32)>,
 ) -> ClassResult {
     let layout = Layout::new(low, cfg, inputs, probe.is_some());
-    analyze_class_in(&layout, low, cfg, inputs, class, probe)
+    analyze_class_in(&layout, low, cfg, inputs, class, probe, None)
 }
 
 /// Where the registers live in the block states, which every warp class's
@@ -635,6 +674,9 @@ pub struct Layout {
     nregs: usize,
     /// The slots live at each block's entry, ascending.
     live: Vec<Vec<u32>>,
+    /// Where each block's live slots start in a table of all blocks' live
+    /// slots, one after the other (and, last, the table's length).
+    live_at: Vec<u32>,
 }
 
 impl Layout {
@@ -662,7 +704,64 @@ impl Layout {
             true => vec![(0..nregs as u32).collect(); cfg.blocks().len()],
             false => live_slots(low, cfg, &slot, nregs),
         };
-        Layout { slot, nregs, live }
+        let mut live_at = Vec::with_capacity(live.len() + 1);
+        let mut n = 0u32;
+        for l in &live {
+            live_at.push(n);
+            n = n.saturating_add(l.len() as u32);
+        }
+        live_at.push(n);
+        Layout {
+            slot,
+            nregs,
+            live,
+            live_at,
+        }
+    }
+}
+
+/// The blocks a run needs when only some accesses' facts are wanted (see
+/// *Focus* in the module doc): the blocks holding those accesses
+/// (`record`) and every block from which one of them is reachable
+/// (`apply`, closed under predecessors).
+pub struct Focus {
+    apply: Vec<bool>,
+    record: Vec<bool>,
+}
+
+impl Focus {
+    /// The focus on the memory ops `wanted` accepts (by op index).
+    pub fn on_ops(cfg: &Cfg, wanted: impl Fn(usize) -> bool) -> Focus {
+        let nblocks = cfg.blocks().len();
+        let record: Vec<bool> = cfg
+            .blocks()
+            .iter()
+            .map(|b| b.stmts.clone().any(|s| wanted(s as usize)))
+            .collect();
+        let mut apply = record.clone();
+        let mut work: Vec<BlockId> = cfg.block_ids().filter(|b| record[b.index()]).collect();
+        while let Some(b) = work.pop() {
+            for (p, _) in cfg.predecessors(b) {
+                if let Some(a) = apply.get_mut(p.index()) {
+                    if !*a {
+                        *a = true;
+                        work.push(p);
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(apply.len(), nblocks);
+        Focus { apply, record }
+    }
+
+    /// True when the run applies block `b`.
+    pub fn applies_to(&self, b: BlockId) -> bool {
+        self.apply.get(b.index()).copied().unwrap_or(false)
+    }
+
+    /// True when op `s` lies in a block the run applies.
+    pub fn applies(&self, cfg: &Cfg, s: u32) -> bool {
+        self.applies_to(cfg.block_of(crate::ir::OpId(s)))
     }
 }
 
@@ -675,6 +774,7 @@ pub fn analyze_class_in(
     inputs: &Inputs,
     class: &WarpClass,
     probe: Option<(u32, u32)>,
+    focus: Option<&Focus>,
 ) -> ClassResult {
     let mut facts = SymFacts {
         params: Vec::new(),
@@ -712,6 +812,7 @@ pub fn analyze_class_in(
         class,
         facts,
         sites: HashMap::default(),
+        entry_sites: vec![NO_SITE; layout.live_at.last().copied().unwrap_or(0) as usize],
         cur_stmt: 0,
         probe,
         probed: None,
@@ -728,9 +829,15 @@ pub fn analyze_class_in(
     let e = cfg.entry().index();
     entry[e] = Some((vec![Value::Undef; live[e].len()], class.exists));
     let mut work: Vec<Value> = vec![Value::Undef; nregs];
+    // A slot that already holds the entry's value (shared: often the
+    // block applied just before is the one whose exit the entry copied) is
+    // left alone, sparing the reference counts' writes.
     let load = |work: &mut [Value], b: usize, vals: &[Value]| {
         for (&sl, v) in live[b].iter().zip(vals) {
-            work[sl as usize] = v.clone();
+            let w = &mut work[sl as usize];
+            if !shared(w, v) {
+                *w = v.clone();
+            }
         }
     };
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
@@ -743,6 +850,10 @@ pub fn analyze_class_in(
     // these. The facts are shared by every block: a round that changed them
     // makes every block dirty for the next one, as if each were applied.
     let mut dirty = vec![true; nblocks];
+    let applied = |b: usize| focus.is_none_or(|f| f.apply.get(b).copied().unwrap_or(false));
+    // Whether the last round changed a symbol's facts (see the recording
+    // pass below).
+    let mut facts_moved;
     loop {
         let mut changed = false;
         eng.facts_changed = false;
@@ -750,6 +861,9 @@ pub fn analyze_class_in(
             let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
             };
+            if !applied(b.index()) {
+                continue;
+            }
             if !std::mem::replace(&mut dirty[b.index()], false) {
                 continue;
             }
@@ -757,7 +871,7 @@ pub fn analyze_class_in(
             load(&mut work, b.index(), vals);
             let edges = eng.block(cfg, b, &mut work, mask, None);
             for (succ, m) in edges {
-                if m == 0 {
+                if m == 0 || !applied(succ.index()) {
                     continue;
                 }
                 let i = succ.index();
@@ -774,12 +888,13 @@ pub fn analyze_class_in(
                             changed = true;
                             dirty[i] = true;
                         }
-                        for (&sl, c) in live[i].iter().zip(cur.iter_mut()) {
+                        let at = layout.live_at[i] as usize;
+                        for (k, (&sl, c)) in live[i].iter().zip(cur.iter_mut()).enumerate() {
                             let out = &work[sl as usize];
                             if same(c, out) {
                                 continue;
                             }
-                            let j = eng.join_at(c, out, (3, i as u32, sl));
+                            let j = eng.join_at(c, out, (3, i as u32, sl), Some(at + k));
                             if !same(&j, c) {
                                 *c = j;
                                 changed = true;
@@ -790,6 +905,7 @@ pub fn analyze_class_in(
                 }
             }
         }
+        facts_moved = eng.facts_changed;
         if eng.facts_changed {
             dirty.iter_mut().for_each(|d| *d = true);
         }
@@ -817,11 +933,38 @@ pub fn analyze_class_in(
             break;
         }
     }
+    // The recording pass applies each block once more to its entry state.
+    // When the last round changed no symbol's facts (and the iteration did
+    // not give up), every block's last application in the fixpoint was to
+    // its final entry state under the final facts, so applying it again
+    // changes no fact and gives what it gave then: only the blocks whose
+    // accesses are recorded (those holding a memory op, or the focus's)
+    // need to run. Otherwise every applied block runs, in order, as the
+    // facts it changes may reach a later block.
+    let every = gave_up || facts_moved || probe.is_some();
+    let recorded: Vec<bool> = match focus {
+        Some(f) => f.record.clone(),
+        None => cfg
+            .blocks()
+            .iter()
+            .map(|blk| {
+                blk.stmts.clone().any(|s| {
+                    matches!(
+                        low.ops.get(s as usize).map(|o| &o.kind),
+                        Some(OpKind::Mem { .. })
+                    )
+                })
+            })
+            .collect(),
+    };
     let mut accesses = HashMap::default();
     for &b in &rpo {
         let Some((vals, mask)) = &entry[b.index()] else {
             continue;
         };
+        if !applied(b.index()) || !(every || recorded[b.index()]) {
+            continue;
+        }
         let mask = *mask;
         load(&mut work, b.index(), vals);
         eng.block(cfg, b, &mut work, mask, Some(&mut accesses));
@@ -836,10 +979,19 @@ pub fn analyze_class_in(
 }
 
 /// Equal values, shared ones recognised without comparing their contents.
+#[inline(always)]
 fn same(a: &Value, b: &Value) -> bool {
+    shared(a, b) || a == b
+}
+
+/// The same value: one shared polynomial or range, or an equal value of
+/// another kind (no contents compared). Implies [`same`].
+#[inline(always)]
+fn shared(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
-        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Poly(x), Value::Poly(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Range(x), Value::Range(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Poly(_) | Value::Range(_), _) | (_, Value::Poly(_) | Value::Range(_)) => false,
         _ => a == b,
     }
 }

@@ -9,7 +9,8 @@
 //!    found to be the base of an address is marked as a pointer and the
 //!    dataflow runs again, so that its alignment is known; when a class leaves an address unresolved in a
 //!    small known block, each warp is analysed on its own, computing only
-//!    the slice of the unresolved accesses (with every branch's guard): the
+//!    the slice of the unresolved accesses, in the blocks from which one is
+//!    reachable (with those blocks' branch guards: [`dataflow::Focus`]): the
 //!    values are those of the whole slice up to the opaque symbols'
 //!    numbers, so the warps whose values name the figures' text
 //!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
@@ -88,7 +89,7 @@ pub(crate) fn prepare<'a>(
     let layout = dataflow::Layout::new(ir, &cfg, &inputs, probe.is_some());
     let mut results: Vec<dataflow::ClassResult> = classes
         .iter()
-        .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe))
+        .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe, None))
         .collect();
     // A 64-bit parameter that is the base of an address is a pointer even
     // without `cvta.to.global` (hand-written PTX): mark it and run again, so
@@ -116,7 +117,7 @@ pub(crate) fn prepare<'a>(
         inputs.pointer_params = pointer_params.clone();
         results = classes
             .iter()
-            .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe))
+            .map(|c| dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, probe, None))
             .collect();
     }
     // Addresses that depend on which warp of the class runs (a swizzle of
@@ -142,8 +143,16 @@ pub(crate) fn prepare<'a>(
     if unresolved.contains(&true) && probe.is_none() {
         if let Some(per_warp) = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT) {
             if per_warp.len() > classes.len() {
+                // Only the blocks from which an unresolved access is
+                // reachable matter to its facts, and only their branches'
+                // guards to its active lanes.
+                let focus = dataflow::Focus::on_ops(&cfg, |i| unresolved[i]);
                 let ssa = Ssa::build(low, &cfg);
-                let slice = ssa.address_slice_of(low, |op| unresolved[op.index()]);
+                let slice = ssa.address_slice_where(
+                    low,
+                    |op| unresolved[op.index()],
+                    |op| focus.applies(&cfg, op.0),
+                );
                 let reduced = dataflow::Inputs {
                     relevant: Some(slice.registers(&ssa, low.regs.len())),
                     ..inputs.clone()
@@ -153,7 +162,15 @@ pub(crate) fn prepare<'a>(
                 let mut r: Vec<_> = per_warp
                     .iter()
                     .map(|c| {
-                        dataflow::analyze_class_in(&reduced_layout, low, &cfg, &reduced, c, None)
+                        dataflow::analyze_class_in(
+                            &reduced_layout,
+                            low,
+                            &cfg,
+                            &reduced,
+                            c,
+                            None,
+                            Some(&focus),
+                        )
                     })
                     .collect();
                 // The values are those of the whole address slice up to the
@@ -165,7 +182,8 @@ pub(crate) fn prepare<'a>(
                     naming_classes(ir, &unresolved, &results, &per_warp, &r, &pointer_params);
                 for k in named {
                     if let (Some(c), Some(slot)) = (per_warp.get(k), r.get_mut(k)) {
-                        *slot = dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None);
+                        *slot =
+                            dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None, None);
                     }
                 }
                 by_warp = Some((per_warp, r));

@@ -779,11 +779,25 @@ impl Ssa {
     /// with every branch's and exit's guard still (the active lanes at those
     /// operations depend on them).
     pub fn address_slice_of(&self, func: &Function<'_>, keep: impl Fn(OpId) -> bool) -> Slice {
+        self.address_slice_where(func, keep, |_| true)
+    }
+
+    /// [`Ssa::address_slice_of`] the memory operations `keep` accepts, with
+    /// the guards of the branches and exits `keep_guard` accepts only: a run
+    /// that records the accesses of some blocks needs only the guards of the
+    /// blocks from which those are reachable (`dataflow::Focus`).
+    pub fn address_slice_where(
+        &self,
+        func: &Function<'_>,
+        keep: impl Fn(OpId) -> bool,
+        keep_guard: impl Fn(OpId) -> bool,
+    ) -> Slice {
         let mut roots = Vec::new();
         for (i, op) in func.ops.iter().enumerate() {
             let id = OpId(i as u32);
             match &op.kind {
                 OpKind::Mem { .. } if !keep(id) => continue,
+                OpKind::Branch { .. } | OpKind::Exit if !keep_guard(id) => continue,
                 OpKind::Mem { info, .. } => {
                     let aux = info.aux_operands().iter().map(|(_, a)| a);
                     for s in std::iter::once(&info.addr).chain(aux) {
