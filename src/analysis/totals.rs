@@ -1629,6 +1629,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn slow_path_instructions_keep_their_branch() {
+        // The SASS of tests/hw/blind4 (div.rn.f32), blind2 (sqrt.rn.f32,
+        // rcp.rn.f32) and blind3 (div.s64) calls a slow-path subroutine.
+        for m in [
+            "div.rn.f32",
+            "div.rn.ftz.f32",
+            "div.rn.f64",
+            "rcp.rn.f32",
+            "rcp.rn.f64",
+            "sqrt.rn.f32",
+            "div.s64",
+            "rem.u64",
+        ] {
+            assert!(slow_path_call(m), "{m}");
+        }
+        for m in [
+            "div.full.f32",
+            "div.approx.f32",
+            "rcp.approx.ftz.f32",
+            "sqrt.approx.f32",
+            "div.s32",
+            "rem.u32",
+            "add.rn.f32",
+            "st.shared.f32",
+        ] {
+            assert!(!slow_path_call(m), "{m}");
+        }
+    }
+
+    #[test]
     fn reductions_count_same_address_lanes() {
         // tests/hw/measured.json, red_asm_f32: 4 + 32 + 32 sectors per warp.
         let consecutive: Lanes = std::array::from_fn(|l| 4 * l as i64);
