@@ -100,9 +100,10 @@ pub fn analyze_module_cached(
                 .totals_unavailable
                 .as_deref()
                 .is_some_and(|s| s.contains("(PTX line "))
-                || e.analysis.accesses.iter().any(|a| {
-                    a.caveats.iter().any(|c| c.is_ptxas_merge())
-                });
+                || e.analysis
+                    .accesses
+                    .iter()
+                    .any(|a| a.caveats.iter().any(|c| c.is_ptxas_merge()));
             if lines != 0 && names_line {
                 return None;
             }

@@ -45,7 +45,8 @@
 //! snapshot, with a per-category tally); `blind2_hardware_agreement` on the
 //! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`);
 //! `blind3_hardware_agreement` on the third, `tests/hw/blind3/`
-//! (`tests/hw/blind3/known.txt`).
+//! (`tests/hw/blind3/known.txt`); `blind4_hardware_agreement` on the fourth,
+//! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -108,6 +109,18 @@ const BLIND3_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind3/triton/launches.json",
         "tests/hw/blind3/measured_triton.json",
+    ),
+];
+
+/// The fourth held-out batch (`tests/hw/blind4/`): CUDA kernels and Triton ones.
+const BLIND4_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind4/launches.json",
+        "tests/hw/blind4/measured.json",
+    ),
+    (
+        "tests/hw/blind4/triton/launches.json",
+        "tests/hw/blind4/measured_triton.json",
     ),
 ];
 
@@ -282,8 +295,9 @@ fn options(launch: &J, buffers: &[String]) -> Options {
     let mut params = Vec::new();
     for p in launch["params"].as_array().expect("params") {
         let idx = p["index"].as_u64().expect("index") as usize;
-        if p["kind"] == "tensormap" {
-            // a CUtensorMap passed by value: no scalar value to give
+        if p["kind"] == "tensormap" || p["kind"] == "struct" {
+            // a CUtensorMap or a struct passed by value (`tests/hw/blind4`'s
+            // `TensorListMetadata`): no scalar value to give
             continue;
         }
         let v = if p["kind"] == "pointer" {
@@ -412,6 +426,23 @@ fn blind3_hardware_agreement() {
         &BLIND3_SUITES,
         "tests/hw/blind3/known.txt",
         "hw_agreement_blind3",
+        true,
+    );
+}
+
+/// The fourth held-out batch (`tests/hw/blind4/`, README there): llama.cpp
+/// quantized GEMV, vLLM paged-attention decode and MoE alignment, MoE
+/// permute/unpermute, multi-tensor apply with its metadata in a by-value
+/// struct parameter, index_add_, embedding_bag, CSR SpMV, a 2.5-D stencil,
+/// col2im, scans, swizzled transposes, FFT stages, Megatron's masked softmax;
+/// Triton flash-decoding, grouped GEMM, add + RMS norm, gathered rope, fp8
+/// matmul), measured before warpscope's model was looked at for them.
+#[test]
+fn blind4_hardware_agreement() {
+    agreement(
+        &BLIND4_SUITES,
+        "tests/hw/blind4/known.txt",
+        "hw_agreement_blind4",
         true,
     );
 }

@@ -37,6 +37,11 @@
 //! memory instructions still issue once each with no lane, as they do on the
 //! H100 (`tests/hw/blind`: `cub_block_reduce`, `stencil2d_smem`, …; and the
 //! `tid == 0` guard of `cp.async.bulk.prefetch.L2` in `tests/hw/modern.cu`).
+//! A block holding an instruction that ptxas expands with a call to a
+//! slow-path subroutine (IEEE `div`, `rcp`, `sqrt` on `f32`/`f64`, 64-bit
+//! integer `div`/`rem`) keeps its branch (`tests/hw/blind4`:
+//! `fused_add_rmsnorm_bf16`'s `if (threadIdx.x == 0) s = rsqrtf(v / n + e);`
+//! is `@P0 BRA` over a `CALL.REL.NOINC`, the `STS` issued by warp 0 only).
 //!
 //! A request is one instruction executed by a warp with at least one lane
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
@@ -1324,7 +1329,13 @@ fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         return false;
     }
     let mut count = 0usize;
-    for o in &low.ops[b as usize + 1..t as usize] {
+    for (i, o) in low
+        .ops
+        .iter()
+        .enumerate()
+        .take(t as usize)
+        .skip(b as usize + 1)
+    {
         match (&o.kind, o.form) {
             (_, crate::ir::Form::Label) => return false,
             (_, crate::ir::Form::Other) => continue,
@@ -1332,6 +1343,9 @@ fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
             (OpKind::Nop, _) => return false,
             (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return false,
             _ => {}
+        }
+        if low.mnemonics.get(i).is_some_and(|m| slow_path_call(m)) {
+            return false;
         }
         count += 1;
         if count > IF_CONVERT_MAX {
@@ -1347,6 +1361,29 @@ fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         }
     }
     true
+}
+
+/// Whether ptxas expands the PTX instruction `mnemonic` into code that calls
+/// a slow-path subroutine (`CALL.REL.NOINC` in the SASS): IEEE-rounded
+/// division, reciprocal and square root of `f32`/`f64` (`div.rn.f32`,
+/// `rcp.rn.f64`, `sqrt.rn.f32`, …; not `.approx` or `div.full`) and 64-bit
+/// integer division and remainder. Seen in the H100 builds of
+/// `tests/hw/blind4` (`div.rn.f32`: `fused_add_rmsnorm_bf16`),
+/// `tests/hw/blind2` (`sqrt.rn.f32`, `rcp.rn.f32`: `black_scholes`) and
+/// `tests/hw/blind3` (`div.s64`: `kv_cache_append`). A block holding one is
+/// not if-converted.
+fn slow_path_call(mnemonic: &str) -> bool {
+    let mut parts = mnemonic.split('.');
+    let op = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let has = |m: &str| rest.contains(&m);
+    let float = has("f32") || has("f64");
+    let ieee = ["rn", "rz", "rm", "rp"].iter().any(|r| has(r));
+    match op {
+        "div" | "rcp" | "sqrt" if float => ieee,
+        "div" | "rem" => has("s64") || has("u64"),
+        _ => false,
+    }
 }
 
 /// Lanes of `exec` whose `addr` is known (values in the first), and those
@@ -1783,6 +1820,36 @@ pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slow_path_instructions_keep_their_branch() {
+        // The SASS of tests/hw/blind4 (div.rn.f32), blind2 (sqrt.rn.f32,
+        // rcp.rn.f32) and blind3 (div.s64) calls a slow-path subroutine.
+        for m in [
+            "div.rn.f32",
+            "div.rn.ftz.f32",
+            "div.rn.f64",
+            "rcp.rn.f32",
+            "rcp.rn.f64",
+            "sqrt.rn.f32",
+            "div.s64",
+            "rem.u64",
+        ] {
+            assert!(slow_path_call(m), "{m}");
+        }
+        for m in [
+            "div.full.f32",
+            "div.approx.f32",
+            "rcp.approx.ftz.f32",
+            "sqrt.approx.f32",
+            "div.s32",
+            "rem.u32",
+            "add.rn.f32",
+            "st.shared.f32",
+        ] {
+            assert!(!slow_path_call(m), "{m}");
+        }
+    }
 
     #[test]
     fn reductions_count_same_address_lanes() {

@@ -209,7 +209,14 @@ def parse_source_csv(path):
                     cur_line = int(ln)
                 except ValueError:
                     cur_line = None
-                if not addr:
+                # a source-line row: its Address cell is empty or "-" (an
+                # instruction row's is "0x..."); ncu does not escape quotes in
+                # the source text, so a line such as `: "l"(p));` shifts the
+                # cells, and the Address cell then holds source text or "-".
+                # Taking such a row for an instruction put a phantom access
+                # (the line's aggregate, with address "-") at the first line
+                # row of a section (blind/, blind2/, blind4/ before this).
+                if not addr.startswith("0x"):
                     cur["lines"][(cur_file, cur_line)] = {
                         "source": row[header["cuda_src"]] if header["cuda_src"] is not None else "",
                         "rec": rec,
