@@ -123,11 +123,13 @@ impl Facts {
 /// `check` runs `lints::check_file(file, config)` and then applies the
 /// suppression comments (`suppress::apply`); `check_file` is
 /// `lints::lint_analysis(file, analysis::analyze(file, &config.options), config)`;
-/// `pipeline::analyze` parses (`syntax::parse_file`), resolves names
-/// (`sema::check_module`) and analyses the kernels
-/// (`pipeline::analyze_module_with_symbols`). The server makes the same calls
-/// in the same order, once, and keeps the tree and the symbols for the name
-/// index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
+/// `pipeline::analyze` parses one function at a time (`syntax::parse_lazy`,
+/// `sema::check_module_scope`, then each body again in the worker that
+/// lowers it), which gives the same diagnostics and kernels as parsing the
+/// whole module (`tests/one_function.rs`). The server parses the whole
+/// module instead (`syntax::parse_file`, `sema::check_module`, then
+/// `pipeline::analyze_module_with_symbols`), once, and keeps the tree and
+/// the symbols for the name index and the outline. `tests/lsp_stdio.rs` checks, on every fixture, that
 /// the diagnostics equal `check --format json`'s.
 pub fn analyse(file: &SourceFile, config: &LoadedConfig, cache: &mut KernelCache) -> Facts {
     // Triton's metadata beside the document (its cache layout) gives launch
