@@ -102,7 +102,7 @@ struct Outcome {
 
 /// Regression floors at the measured shares of agreement at the time of
 /// writing (README, "Per SASS instruction"): every one of the 871 global
-/// instructions and of the 782 shared ones (wavefronts; `shatom`'s
+/// instructions and of the 783 shared ones (wavefronts; `shatom`'s
 /// compare-and-swaps, which move two operands per lane, cost twice a native
 /// atomic since the SASS lowering records their operation), and PTX and
 /// SASS totals on 256 of 259 launches at first, all 303 now (the three others were `bulk_g2s_*`, where

@@ -412,6 +412,7 @@ pub fn lane_shapes(
                 totals::LaneShape::Ranged {
                     by_active: (0..=domain::WARP as u32).map(|n| set.cost(n)).collect(),
                     data: r.data,
+                    set: Box::new((residues, (r.lo, r.hi), (r.cong.m, r.cong.r))),
                 }
             }
             _ => continue,

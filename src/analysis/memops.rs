@@ -220,15 +220,13 @@ pub(super) fn class_figures(
                 s
             }),
         // Shared atomics: lanes on one word are served one by one (ATOMS,
-        // tests/hw/README.md finding 14: one address costs 32 wavefronts);
+        // tests/hw/README.md finding 14: one address costs 32 wavefronts)
+        // except for an add of 1 (ATOMS.POPC.INC, one lane per word);
         // compare-and-swap and emulated forms twice that
-        // (`cost::shared_atomic`).
+        // (`cost::shared_atomic`). Addresses drawn from a known set
+        // (`bins[b & 255]`): the expectation over draws (`candidates`).
         MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
-            let form = super::cost::shared_atomic::shared_atomic_form(
-                info.atomic_op(),
-                info.bits,
-                info.elem_float,
-            );
+            let form = super::cost::shared_atomic::shared_atomic_form_of(info);
             static_access(f, facts, bytes, params, true).map(|mut s| {
                 s.wavefronts = mean_wavefronts(f, facts, bytes, |a| {
                     super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form)
@@ -491,6 +489,22 @@ fn candidates(
     bytes: u32,
     mask: u32,
 ) -> Option<Vec<super::domain::Lanes>> {
+    // Lanes drawn from a known set (`hist[b & 255]`): draws of the warp's
+    // addresses, whose mean cost is the expected one.
+    if let Value::Range(q) = v {
+        if !q.bounded() {
+            return None;
+        }
+        let residues = super::figures::aligned_residues(facts.poly_cong(&q.base), q.lo, bytes);
+        let s = super::cost::ranged_samples(
+            &residues,
+            (q.lo, q.hi),
+            (q.cong.m, q.cong.r),
+            mask,
+            super::cost::RANGED_SAMPLES,
+        );
+        return (!s.is_empty()).then_some(s);
+    }
     let p = v.as_poly()?;
     let (u, d) = p.split();
     let d = d.exact()?;

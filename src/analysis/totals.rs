@@ -53,7 +53,9 @@
 //! or lanes drawn from a known range, such as `hist[b & 255]`), a request
 //! with unknown addresses takes that shape's figures for its active lanes
 //! instead (mean and bounds over the alignments, or the expectation of
-//! `cost::ranged_random_cost`). Cross-lane instructions (`shfl.sync`,
+//! `cost::ranged_random_cost`; for shared memory, the expected wavefronts
+//! of the per-request rules over draws of the lanes' addresses,
+//! `cost::ranged_samples`). Cross-lane instructions (`shfl.sync`,
 //! `vote`, `activemask`) are evaluated over the warp's lanes.
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
@@ -110,7 +112,7 @@
 //! (`Totals::blocks_simulated` < `blocks_total`, with a kernel caveat). Every
 //! step is bounded.
 
-use super::cost::shared_atomic::{shared_atomic_form, SharedAtomicForm};
+use super::cost::shared_atomic::{shared_atomic_form_of, SharedAtomicForm};
 use super::cost::{
     classify, cost_over_residues, element_sectors, ideal_sectors, request_cost, shared_wavefronts,
     CostRange,
@@ -506,14 +508,22 @@ pub enum LaneShape {
         by_active: Vec<CostRange>,
         /// The addresses depend on loaded data (`random`, else `unknown`).
         data: bool,
+        /// The set: residues of the uniform base, bounds and congruence of
+        /// the lane part (`cost::ranged_samples`).
+        set: Box<RangedSpec>,
     },
 }
+
+/// A known set of addresses: residues of the uniform base, bounds and
+/// congruence of the lane part (`cost::ranged_samples`).
+pub type RangedSpec = (Vec<i64>, (i64, i64), (u64, i64));
 
 /// The shapes and the costs already computed for them (per statement and
 /// active mask).
 struct Shapes<'a> {
     map: &'a HashMap<u32, LaneShape>,
     cache: HashMap<(u32, u32), (CostRange, Pattern, Option<i64>)>,
+    wavefronts: HashMap<(u32, u32), Option<f64>>,
 }
 
 impl Shapes<'_> {
@@ -541,7 +551,9 @@ impl Shapes<'_> {
                 );
                 (c, p, stride)
             }
-            LaneShape::Ranged { by_active, data } => (
+            LaneShape::Ranged {
+                by_active, data, ..
+            } => (
                 *by_active.get(active as usize)?,
                 if *data {
                     Pattern::Random
@@ -553,6 +565,32 @@ impl Shapes<'_> {
         };
         self.cache.insert((stmt, exec), c);
         Some(c)
+    }
+
+    /// Expected shared-memory wavefronts of a request of `stmt` with lanes
+    /// `exec` whose addresses are drawn from a known set: the mean of `cost`
+    /// over draws of the lanes' addresses (`cost::ranged_samples`).
+    fn wavefronts(&mut self, stmt: u32, exec: u32, cost: impl Fn(&Lanes) -> u32) -> Option<f64> {
+        if let Some(w) = self.wavefronts.get(&(stmt, exec)) {
+            return *w;
+        }
+        let w = match self.map.get(&stmt) {
+            Some(LaneShape::Ranged { set, .. }) => {
+                let (residues, bounds, cong) = &**set;
+                let s = super::cost::ranged_samples(
+                    residues,
+                    *bounds,
+                    *cong,
+                    exec,
+                    super::cost::RANGED_SAMPLES,
+                );
+                (!s.is_empty())
+                    .then(|| s.iter().map(|a| cost(a) as f64).sum::<f64>() / s.len() as f64)
+            }
+            _ => None,
+        };
+        self.wavefronts.insert((stmt, exec), w);
+        w
     }
 }
 
@@ -572,6 +610,7 @@ pub fn simulate(
     let mut shapes = Shapes {
         map: shapes,
         cache: HashMap::new(),
+        wavefronts: HashMap::new(),
     };
     let [bx, by, bz] = inputs.block.dims().map(u64::from);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
@@ -1542,7 +1581,21 @@ fn record_mem(
             } else {
                 None
             };
-            let form = shared_atomic_form(info.atomic_op(), info.bits, info.elem_float);
+            let form = shared_atomic_form_of(info);
+            // Shared addresses drawn from a known set: the expected
+            // wavefronts under the same per-request rules.
+            let drawn_wavefronts = if space == Space::Shared && known != exec {
+                let op = info.op;
+                shapes.wavefronts(stmt, exec, |a| match op {
+                    AccessOp::Atomic => {
+                        super::cost::shared_atomic::wavefronts(a, exec, bytes, form)
+                    }
+                    AccessOp::Load => super::cost::shared_load_wavefronts(a, exec, bytes),
+                    _ => shared_wavefronts(a, exec, bytes),
+                })
+            } else {
+                None
+            };
             record(
                 res,
                 stmt,
@@ -1558,6 +1611,11 @@ fn record_mem(
                 None,
                 form,
             );
+            if let Some(w) = drawn_wavefronts {
+                let e = res.stats.entry(stmt).or_default();
+                e.wavefronts += w;
+                e.wavefront_requests += 1;
+            }
         }
     }
 }

@@ -399,6 +399,10 @@ impl MemOp {
     pub fn atomic_op(&self) -> Option<&'static str> {
         self.ext.as_ref().and_then(|e| e.atomic_op)
     }
+    /// `atom`/`red` `.add` of the immediate 1 on a 32-bit integer.
+    pub fn adds_one(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| e.adds_one)
+    }
     /// A `cp.async` that ptxas emits as `LDGSTS.ZFILL`.
     pub fn zero_fill(&self) -> bool {
         self.ext.as_ref().is_some_and(|e| e.zero_fill)
@@ -437,6 +441,10 @@ pub struct MemExt {
     /// `atom`/`red`: the operation (`add`, `cas`, `exch`, `max`, …) as the
     /// instruction names it.
     pub atomic_op: Option<&'static str>,
+    /// `atom`/`red` `.add` of the immediate 1 on a 32-bit integer: ptxas
+    /// emits `ATOMS.POPC.INC`, which serves the lanes on one word as one
+    /// (`cost::shared_atomic`).
+    pub adds_one: bool,
     /// `cp.async` with a `src-size` operand that is not, by construction,
     /// 0 or the copy size in every lane: ptxas emits `LDGSTS.ZFILL`
     /// (`lower::ptx::mem::mark_zero_fill`).

@@ -799,6 +799,16 @@ fn lower_instr<'src>(
                 };
                 if atomic_op.is_some() {
                     info.ext_mut().atomic_op = atomic_op;
+                    // The value operand: `atom d, [a], b`, `red [a], b`.
+                    let value = ops.get(addr_idx + 1).map(|o| cx.src(o));
+                    if atomic_op == Some("add")
+                        && elem_bits == 32
+                        && !info.elem_float
+                        && vector == 1
+                        && value == Some(Src::Imm(1))
+                    {
+                        info.ext_mut().adds_one = true;
+                    }
                 }
                 OpKind::Mem { info, dsts }
             }

@@ -2195,11 +2195,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 }
             })
             .flatten();
+        // `ATOMS.POPC.INC`: ptxas's aggregated add of 1 (one lane per word).
+        let adds_one = atomic_op.is_some() && mods.contains(&"POPC") && mods.contains(&"INC");
         let ext = (matrix.is_some() || !aux.is_empty() || atomic_op.is_some()).then(|| {
             Box::new(MemExt {
                 matrix,
                 aux,
                 atomic_op,
+                adds_one,
                 ..Default::default()
             })
         });

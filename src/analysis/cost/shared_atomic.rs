@@ -11,6 +11,15 @@
 //!   one word are served one by one: per group of lanes, the largest number
 //!   of lanes' words in one bank ([`super::async_copy::unshared_wavefronts`]):
 //!   32 distinct words 1, one address 32, stride 2 words 2, stride 32 words 32.
+//! * **aggregated** `ATOMS.POPC.INC`: an `add` of the immediate 1 on a
+//!   32-bit integer (`atomicAdd(p, 1)`, `atom`/`red`); ptxas counts the
+//!   lanes on each word with a vote and a population count, so the lanes on
+//!   one word are served as one: the native rule over one lane per distinct
+//!   word. Measured: one address 1 wavefront (launch `shatom`, line 659);
+//!   32 lanes on 256 words drawn from loaded bytes 3.15–3.16 per request,
+//!   the expected largest number of distinct words in one bank (blind
+//!   `histogram_bytes`, blind2 `radix_digit_hist`, blind4
+//!   `radix_upsweep_warp`; `cost::ranged_samples` gives the expectation).
 //! * **compare-and-swap** `ATOMS.CAS`: the request carries the compare value
 //!   and the new value, twice the data of the native form: twice its
 //!   wavefronts (32 distinct words: 2).
@@ -46,6 +55,19 @@ pub enum SharedAtomicForm {
     CompareAndSwap,
     /// A load and an `ATOMS.CAST.SPIN` compare-and-swap loop.
     Emulated,
+    /// `ATOMS.POPC.INC`: an `add` of the immediate 1 (`atomicAdd(p, 1)`),
+    /// which ptxas aggregates: the lanes on one word are served as one.
+    Aggregated,
+}
+
+/// The form of the shared atomic `info` ([`shared_atomic_form`], and
+/// [`SharedAtomicForm::Aggregated`] for an `add` of the immediate 1).
+pub fn shared_atomic_form_of(info: &crate::ir::MemOp) -> SharedAtomicForm {
+    if info.adds_one() {
+        SharedAtomicForm::Aggregated
+    } else {
+        shared_atomic_form(info.atomic_op(), info.bits, info.elem_float)
+    }
 }
 
 /// The form of an atomic `op` (`add`, `cas`, …; `None` when unknown, taken
@@ -62,9 +84,23 @@ pub fn shared_atomic_form(op: Option<&str>, bits: u32, float: bool) -> SharedAto
 /// Wavefronts of one atomic request of `bytes` per lane at `addrs` over the
 /// lanes in `active`.
 pub fn wavefronts(addrs: &Lanes, active: u32, bytes: u32, form: SharedAtomicForm) -> u32 {
+    if form == SharedAtomicForm::Aggregated {
+        // One lane per distinct word.
+        let mut first = 0u32;
+        let mut m = active;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let w = addrs[l].div_euclid(4);
+            if !(0..l).any(|k| first & (1 << k) != 0 && addrs[k].div_euclid(4) == w) {
+                first |= 1 << l;
+            }
+        }
+        return unshared_wavefronts(addrs, first, bytes);
+    }
     let native = unshared_wavefronts(addrs, active, bytes);
     match form {
-        SharedAtomicForm::Native => native,
+        SharedAtomicForm::Native | SharedAtomicForm::Aggregated => native,
         SharedAtomicForm::CompareAndSwap | SharedAtomicForm::Emulated => 2 * native,
     }
 }
@@ -82,6 +118,23 @@ mod tests {
     /// stride 32 words 32), `ATOMS.CAST.SPIN` for `add.f32` 2,
     /// `ATOMS.CAST.SPIN.64` for `add.u64` 4, `ATOMS.CAS` 2, `ATOMS.EXCH` at
     /// stride 32 words 32, `ATOMS.MAX` on one word 32.
+    /// `tests/hw/measured.json`, launch `shatom` line 659: `atom.shared.add.u32
+    /// [sb], 1` from every lane, one wavefront (`ATOMS.POPC.INC`); the
+    /// distinct-word strides of the same form keep the native figures.
+    #[test]
+    fn an_add_of_one_serves_the_lanes_on_one_word_as_one() {
+        let all = u32::MAX;
+        let form = SharedAtomicForm::Aggregated;
+        assert_eq!(wavefronts(&lanes(0), all, 4, form), 1);
+        assert_eq!(wavefronts(&lanes(4), all, 4, form), 1);
+        assert_eq!(wavefronts(&lanes(8), all, 4, form), 2);
+        assert_eq!(wavefronts(&lanes(128), all, 4, form), 32);
+        // two words in one bank, 16 lanes each: 2
+        let two: Lanes = std::array::from_fn(|l| if l < 16 { 0 } else { 128 });
+        assert_eq!(wavefronts(&two, all, 4, form), 2);
+        assert_eq!(wavefronts(&two, all, 4, SharedAtomicForm::Native), 32);
+    }
+
     #[test]
     fn shatom_matches_the_h100() {
         let all = u32::MAX;
