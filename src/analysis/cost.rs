@@ -338,46 +338,64 @@ pub fn ranged_random_cost(
     RangedSet::new(residues, lo, hi, m, r, bytes).cost(n)
 }
 
+/// The mean of `cost` over [`RANGED_SAMPLES`] draws of [`ranged_samples`]
+/// (the expected shared-memory wavefronts of `hist[b & 255]`); `None` when
+/// the set is empty. The draws are not kept.
+pub fn ranged_mean(
+    residues: &[i64],
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    mask: u32,
+    mut cost: impl FnMut(&Lanes) -> u32,
+) -> Option<f64> {
+    let (mut sum, mut n) = (0u64, 0u64);
+    for a in ranged_samples(residues, bounds, cong, mask, RANGED_SAMPLES) {
+        sum += u64::from(cost(&a));
+        n += 1;
+    }
+    (n > 0).then(|| sum as f64 / n as f64)
+}
+
 /// Draws of a warp's addresses when every lane of `mask` reads an element of
 /// the known set of [`ranged_random_cost`] (`u + x`, `x ∈ [lo, hi]`, `x ≡ r
 /// (mod m)`, `u` one of `residues`, the same in every lane), drawn
 /// independently and uniformly: `n` draws from a fixed pseudo-random
-/// sequence (splitmix64), so figures averaged over them (the expected
-/// shared-memory wavefronts of `hist[b & 255]`) are reproducible. Empty when
-/// the set is.
+/// sequence (splitmix64), so figures averaged over them are reproducible.
+/// None when the set is empty.
 pub fn ranged_samples(
     residues: &[i64],
     (lo, hi): (i64, i64),
     (m, r): (u64, i64),
     mask: u32,
     n: usize,
-) -> Vec<Lanes> {
+) -> impl Iterator<Item = Lanes> + '_ {
     let m = m.max(1) as i128;
     let first = lo as i128 + (r as i128 - lo as i128).rem_euclid(m);
-    if residues.is_empty() || hi < lo || first > hi as i128 {
-        return Vec::new();
-    }
-    let count = ((hi as i128 - first) / m + 1) as u128;
+    let empty = residues.is_empty() || hi < lo || first > hi as i128;
+    let n = if empty { 0 } else { n };
+    let count = if empty {
+        1
+    } else {
+        ((hi as i128 - first) / m + 1) as u128
+    };
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
+    let mut next = move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    (0..n)
-        .map(|_| {
-            let u = residues[(next() % residues.len() as u64) as usize] as i128;
-            std::array::from_fn(|l| {
-                if mask & (1 << l) == 0 {
-                    return 0;
-                }
-                let k = (next() as u128 % count) as i128;
-                (u + first + k * m) as i64
-            })
+    (0..n).map(move |_| {
+        let u = residues[(next() % residues.len() as u64) as usize] as i128;
+        std::array::from_fn(|l| {
+            if mask & (1 << l) == 0 {
+                return 0;
+            }
+            let k = (next() as u128 % count) as i128;
+            (u + first + k * m) as i64
         })
-        .collect()
+    })
 }
 
 /// Draws [`ranged_samples`] takes for an expected figure: the mean of a
@@ -669,7 +687,8 @@ mod tests {
     /// Draws stay in the set, follow the mask, and are reproducible.
     #[test]
     fn ranged_samples_draw_from_the_set() {
-        let a = ranged_samples(&[0, 64], (0, 1020), (4, 0), 0x0000_ffff, 512);
+        let draw = || ranged_samples(&[0, 64], (0, 1020), (4, 0), 0x0000_ffff, 512);
+        let a: Vec<Lanes> = draw().collect();
         assert_eq!(a.len(), 512);
         for s in &a {
             for (l, &x) in s.iter().enumerate() {
@@ -685,11 +704,9 @@ mod tests {
                 }
             }
         }
-        assert_eq!(
-            a,
-            ranged_samples(&[0, 64], (0, 1020), (4, 0), 0x0000_ffff, 512)
-        );
-        assert!(ranged_samples(&[0], (8, 4), (4, 0), u32::MAX, 8).is_empty());
+        assert_eq!(a, draw().collect::<Vec<_>>());
+        assert_eq!(ranged_samples(&[0], (8, 4), (4, 0), u32::MAX, 8).count(), 0);
+        assert_eq!(ranged_mean(&[0], (8, 4), (4, 0), u32::MAX, |_| 1), None);
     }
 
     fn affine(base: i64, stride: i64) -> Lanes {

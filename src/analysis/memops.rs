@@ -479,6 +479,21 @@ fn mean_wavefronts(
     bytes: u32,
     cost: impl Fn(&super::domain::Lanes) -> u32,
 ) -> Option<f64> {
+    // Lanes drawn from a known set (`hist[b & 255]`): the expected cost
+    // over draws of the warp's addresses.
+    if let Value::Range(q) = &f.addr {
+        if !q.bounded() {
+            return None;
+        }
+        let residues = super::figures::aligned_residues(facts.poly_cong(&q.base), q.lo, bytes);
+        return super::cost::ranged_mean(
+            &residues,
+            (q.lo, q.hi),
+            (q.cong.m, q.cong.r),
+            f.mask,
+            cost,
+        );
+    }
     let c = candidates(&f.addr, facts, bytes, f.mask)?;
     Some(c.iter().map(|a| cost(a) as f64).sum::<f64>() / c.len().max(1) as f64)
 }
@@ -489,22 +504,6 @@ fn candidates(
     bytes: u32,
     mask: u32,
 ) -> Option<Vec<super::domain::Lanes>> {
-    // Lanes drawn from a known set (`hist[b & 255]`): draws of the warp's
-    // addresses, whose mean cost is the expected one.
-    if let Value::Range(q) = v {
-        if !q.bounded() {
-            return None;
-        }
-        let residues = super::figures::aligned_residues(facts.poly_cong(&q.base), q.lo, bytes);
-        let s = super::cost::ranged_samples(
-            &residues,
-            (q.lo, q.hi),
-            (q.cong.m, q.cong.r),
-            mask,
-            super::cost::RANGED_SAMPLES,
-        );
-        return (!s.is_empty()).then_some(s);
-    }
     let p = v.as_poly()?;
     let (u, d) = p.split();
     let d = d.exact()?;

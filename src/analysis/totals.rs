@@ -577,15 +577,7 @@ impl Shapes<'_> {
         let w = match self.map.get(&stmt) {
             Some(LaneShape::Ranged { set, .. }) => {
                 let (residues, bounds, cong) = &**set;
-                let s = super::cost::ranged_samples(
-                    residues,
-                    *bounds,
-                    *cong,
-                    exec,
-                    super::cost::RANGED_SAMPLES,
-                );
-                (!s.is_empty())
-                    .then(|| s.iter().map(|a| cost(a) as f64).sum::<f64>() / s.len() as f64)
+                super::cost::ranged_mean(residues, *bounds, *cong, exec, cost)
             }
             _ => None,
         };
@@ -1584,7 +1576,7 @@ fn record_mem(
             let form = shared_atomic_form_of(info);
             // Shared addresses drawn from a known set: the expected
             // wavefronts under the same per-request rules.
-            let drawn_wavefronts = if space == Space::Shared && known != exec {
+            let drawn_wavefronts = if space == Space::Shared && known != exec && shaped.is_some() {
                 let op = info.op;
                 shapes.wavefronts(stmt, exec, |a| match op {
                     AccessOp::Atomic => {
