@@ -143,6 +143,22 @@ pub enum Caveat {
         /// Warp executions of such branches and exits.
         times: u64,
     },
+    /// The access is inside a loop whose exit depends on loaded data: the
+    /// launch simulation stepped over the loop (`totals::SkippedLoop`) and
+    /// did not count it.
+    InLoopOnLoadedData {
+        /// PTX line of the branch where the loop's exit was found to depend
+        /// on loaded data.
+        line: u32,
+    },
+    /// The launch simulation stepped over loops whose exit depends on
+    /// loaded data: the accesses inside them have no request count.
+    LoopsOnLoadedData {
+        /// PTX lines of the loops' branches.
+        lines: Vec<u32>,
+        /// Memory accesses inside them.
+        accesses: usize,
+    },
     /// ptxas merges this access with the adjacent ones at these PTX lines
     /// into one wider access (`analysis::merge`): the figures are the wide
     /// access's, one request for the group.
@@ -336,6 +352,22 @@ impl fmt::Display for Caveat {
                     f,
                     "call to {callee} not followed ({}): its results are unknown and its memory accesses are not counted",
                     limit.describe()
+                )
+            }
+            Caveat::InLoopOnLoadedData { line } => write!(
+                f,
+                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the launch simulation runs it an unknown number of times, so it gives no request count; the per-request figures are the static analysis'"
+            ),
+            Caveat::LoopsOnLoadedData { lines, accesses } => {
+                let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                write!(
+                    f,
+                    "the exit of the loop{} at PTX line{} {} depends on loaded data: the launch simulation stepped over {}, so the {accesses} memory access{} inside have no request count and there are no kernel totals; everything before and after is counted",
+                    if lines.len() == 1 { "" } else { "s" },
+                    if lines.len() == 1 { "" } else { "s" },
+                    lines.join(", "),
+                    if lines.len() == 1 { "it" } else { "them" },
+                    if *accesses == 1 { "" } else { "es" },
                 )
             }
             Caveat::BranchesBothWays { times } => write!(

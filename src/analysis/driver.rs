@@ -528,13 +528,24 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         };
         let mut figs = combine_classes(i as u32, info, space, off_issues, classes, results, params);
         let mut requests = None;
+        let mut in_loop = None;
         if let Some(s) = sim.as_ref() {
-            requests = Some(match s.stats.get(&(i as u32)) {
-                Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
-                None => 0,
-            });
+            in_loop = s
+                .skipped_loops
+                .iter()
+                .find(|l| l.accesses.contains(&(i as u32)))
+                .map(|l| Caveat::InLoopOnLoadedData {
+                    line: ptx_line(file, ir, l.branch),
+                });
+            if in_loop.is_none() {
+                requests = Some(match s.stats.get(&(i as u32)) {
+                    Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
+                    None => 0,
+                });
+            }
         }
         let mut caveats = figs.caveats;
+        caveats.extend(in_loop);
         if let Some(n) = space_notes.get(&(i as u32)) {
             caveats.push(n.clone());
         }
@@ -604,13 +615,16 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     if !merges.is_empty() {
         merged_accesses(file, ir, &merges, &mut accesses);
     }
-    let totals = sim.as_ref().map(|s| {
-        let mut t = launch_totals::kernel_totals(cost_ir, s, &spaces);
-        let (copies, bytes) = memops::bulk_totals(&accesses);
-        t.bulk_copies = copies;
-        t.bulk_bytes = bytes;
-        t
-    });
+    let totals = sim
+        .as_ref()
+        .filter(|s| s.skipped_loops.is_empty())
+        .map(|s| {
+            let mut t = launch_totals::kernel_totals(cost_ir, s, &spaces);
+            let (copies, bytes) = memops::bulk_totals(&accesses);
+            t.bulk_copies = copies;
+            t.bulk_bytes = bytes;
+            t
+        });
     let mut caveats = launch.caveats.clone();
     let mut calls: Vec<Caveat> = ir
         .ops
@@ -631,7 +645,19 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 times: s.splits.times,
             });
         }
-        if s.blocks.0 < s.blocks.1 {
+        if !s.skipped_loops.is_empty() {
+            let lines: Vec<u32> = s
+                .skipped_loops
+                .iter()
+                .map(|l| ptx_line(file, ir, l.branch))
+                .collect();
+            let accesses = s.skipped_loops.iter().map(|l| l.accesses.len()).sum();
+            let line = lines.first().copied().unwrap_or(0);
+            totals_unavailable = Some(format!(
+                "a loop exits on loaded data (PTX line {line}): the accesses inside it are not counted"
+            ));
+            caveats.push(Caveat::LoopsOnLoadedData { lines, accesses });
+        } else if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;
             caveats.push(Caveat::TotalsScaled {
                 simulated: s.blocks.0,
@@ -652,6 +678,13 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         expect_tx: memops::expect_tx(ir, file),
         span: ir.name_span,
     }
+}
+
+/// The PTX line of op `i`.
+fn ptx_line(file: &SourceFile, ir: &Function<'_>, i: u32) -> u32 {
+    ir.spans
+        .get(i as usize)
+        .map_or(0, |s| file.line_col(s.start).line)
 }
 
 /// The accesses of `ptxas`'s merged groups (`merge`): the carrier names the

@@ -96,14 +96,35 @@
 //!   what the hardware does too: a warp whose 32 lanes test loaded values
 //!   nearly always sends some lanes each way, so both paths issue.
 //!
+//! # Loops on loaded data
+//!
+//! A loop whose exit depends on loaded data (`for (j = row_ptr[r]; j <
+//! row_ptr[r + 1]; ++j)`, a bag of offsets, a block table's length, a work
+//! counter) runs a number of times the PTX does not determine. The
+//! simulation finds one at its back edge: a backward branch whose guard is
+//! loaded data in some lane, or a path of uncertain lanes (a split on
+//! loaded data at the loop's test) that returns to or above that test
+//! before the paths met. It then steps the path's lanes over the loop, to
+//! the fall-through of the back edge or to where the test's paths meet,
+//! with every register the loop writes unknown data in them
+//! ([`SkippedLoop`]), and counts none of the accesses inside the loop (the
+//! layout ranks from the back edge's target to the back edge): they keep
+//! the static analysis' per-request figures and no request count, and the
+//! kernel gives no totals, saying why. Everything before and after the
+//! loop is simulated as usual, so an access outside such a loop keeps its
+//! exact count (a row's result store after a CSR row loop). This is sound
+//! for what it counts: the lanes after the loop are exactly the lanes that
+//! reached it (none leaves the kernel inside it unless an exit is there,
+//! which the lanes then skip: an upper bound), and what they computed in
+//! it is unknown to them.
+//!
 //! # When it stops
 //!
 //! The simulation gives up, with the reason, on a branch, exit or access
 //! guard that depends on a parameter that was not given (naming it), on a
-//! backward branch (a loop) on loaded data, on a loop that returns to or above the
-//! branch that made its lanes uncertain before the paths met (the loop's
-//! exit depends on the unknown value: `for (j = row_ptr[r]; j <
-//! row_ptr[r + 1]; ++j)`), on a copy, matrix or tensor access under an
+//! backward branch on loaded data inside a predicated block, on a loop of
+//! uncertain lanes whose paths meet nowhere after it, on a copy, matrix or
+//! tensor access under an
 //! unknown guard, on an indirect branch or a call, and when the
 //! work budget is exhausted before a single block has finished
 //! ([`DEFAULT_BUDGET`] warp instructions per kernel: under a second in a
@@ -136,6 +157,8 @@ struct Frame {
     pc: u32,
     mask: u32,
     rpc: Option<u32>,
+    /// The first op of the `rpc` block.
+    rpc_start: Option<u32>,
     /// Lanes of `mask` that may or may not be on this path: a branch on a
     /// value the simulation does not know sent them down both ways
     /// ([`Split`]).
@@ -157,6 +180,7 @@ impl Frame {
             pc,
             mask,
             rpc,
+            rpc_start: None,
             maybe: 0,
             own: 0,
             dirty: Vec::new(),
@@ -258,6 +282,29 @@ pub struct SimResult {
     /// Branches followed both ways (see "Branches the simulation cannot
     /// decide" in the module documentation).
     pub splits: SplitCount,
+    /// Loops whose exit depends on loaded data, stepped over (see "Loops on
+    /// loaded data" in the module documentation); their accesses have no
+    /// entry in `stats`.
+    pub skipped_loops: Vec<SkippedLoop>,
+}
+
+/// A loop whose exit depends on loaded data: the simulation moves the lanes
+/// that reach its back edge (or that would run it again without knowing
+/// whether they should) to its exit, with every register the loop writes
+/// unknown in them, and counts none of the accesses inside it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SkippedLoop {
+    /// The branch at which the simulation found that the loop's exit
+    /// depends on loaded data.
+    pub branch: u32,
+    /// The loop's extent: the first and the last op by layout rank.
+    pub ranks: (u32, u32),
+    /// The memory ops inside the loop.
+    pub accesses: Vec<u32>,
+    /// The registers written inside the loop.
+    dsts: Vec<u32>,
+    /// Warp paths moved past the loop.
+    pub times: u64,
 }
 
 impl SimStats {
@@ -720,6 +767,7 @@ pub fn simulate(
         if n_int > 0 && done_int == 0 {
             // No interior block fitted the budget: scale everything.
             res.stats = all;
+            strip_skipped(&mut res);
             return Ok(res);
         }
         let f = if done_int > 0 {
@@ -738,6 +786,7 @@ pub fn simulate(
         res.stats = all;
         res.prescaled = true;
     }
+    strip_skipped(&mut res);
     Ok(res)
 }
 
@@ -1103,6 +1152,20 @@ fn run_warp(
                         split = unknown_guard;
                         res.splits.times += 1;
                         jump = Some((exec | unknown_guard, t.0));
+                    } else if let Some(t) = target.filter(|t| {
+                        unknown_guard_data && region.is_none() && low.rank(t.0) <= low.rank(minpc)
+                    }) {
+                        // A back edge on loaded data: the warp's lanes step
+                        // over the loop to its exit, the fall-through
+                        // (module documentation, "Loops on loaded data").
+                        skip_loop(
+                            low,
+                            res,
+                            regs,
+                            minpc,
+                            (low.rank(t.0), low.rank(minpc)),
+                            active,
+                        );
                     } else if unknown_guard_data {
                         return Err(why("a loop branch", true));
                     } else {
@@ -1176,8 +1239,17 @@ fn run_warp(
             if taken & top.maybe != 0 && top.split_rank.is_some_and(|r| low.rank(t) <= r) {
                 // Back to (or above) the branch that left these lanes
                 // uncertain, before the paths met: a loop whose exit the
-                // simulation cannot decide.
-                return Err(why("the exit of a loop", true));
+                // simulation cannot decide. The path steps over the loop to
+                // where its paths meet, after the loop.
+                match top.rpc_start.filter(|&s| low.rank(s) > low.rank(minpc)) {
+                    Some(exit) => {
+                        let lanes = top.mask & live;
+                        skip_loop(low, res, regs, minpc, (low.rank(t), low.rank(minpc)), lanes);
+                        top.pc = exit;
+                        continue;
+                    }
+                    None => return Err(why("the exit of a loop", true)),
+                }
             }
         }
         match jump {
@@ -1193,10 +1265,12 @@ fn run_warp(
                     (r, false) => r,
                 };
                 let maybe = top.maybe | split;
+                let rpc_start = point.map(|(_, s)| s);
                 let child = |pc: u32, mask: u32, own: u32, dirty: Vec<(u32, u32)>| Frame {
                     pc,
                     mask,
                     rpc,
+                    rpc_start,
                     maybe: maybe & mask,
                     own: own & mask,
                     dirty,
@@ -1241,6 +1315,68 @@ fn run_warp(
         }
     }
     Ok(())
+}
+
+/// Steps the `lanes` of a path over the loop spanning the layout ranks
+/// `ranks` (found at the branch `branch`): every register the loop writes
+/// becomes unknown data in them, and the loop is recorded so that none of
+/// its accesses is counted ([`SkippedLoop`]).
+fn skip_loop(
+    low: &Lowered<'_>,
+    res: &mut SimResult,
+    regs: &mut Regs,
+    branch: u32,
+    ranks: (u32, u32),
+    lanes: u32,
+) {
+    let k = match res.skipped_loops.iter().position(|s| s.ranks == ranks) {
+        Some(k) => k,
+        None => {
+            let mut accesses = Vec::new();
+            let mut dsts = Vec::new();
+            for (i, o) in low.ops.iter().enumerate() {
+                let r = low.rank(i as u32);
+                if r < ranks.0 || r > ranks.1 {
+                    continue;
+                }
+                if matches!(o.kind, OpKind::Mem { .. }) {
+                    accesses.push(i as u32);
+                }
+                dsts.extend(o.kind.dsts());
+            }
+            dsts.sort_unstable();
+            dsts.dedup();
+            res.skipped_loops.push(SkippedLoop {
+                branch,
+                ranks,
+                accesses,
+                dsts,
+                times: 0,
+            });
+            res.skipped_loops.len() - 1
+        }
+    };
+    let sl = &mut res.skipped_loops[k];
+    sl.times += 1;
+    for &d in &sl.dsts {
+        let mut m = lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            regs.set(d, l, None, true);
+        }
+    }
+}
+
+/// Drops the counts of the accesses inside loops the simulation stepped
+/// over: they ran an unknown number of times.
+fn strip_skipped(res: &mut SimResult) {
+    for sl in &res.skipped_loops {
+        for a in &sl.accesses {
+            res.stats.remove(a);
+        }
+    }
+    res.skipped_loops.sort_by_key(|s| s.ranks);
 }
 
 /// Notes that the `lanes` of an uncertain path wrote register `r`.
