@@ -342,11 +342,15 @@ mod tests {
             cached: true,
             zfill: false,
         };
-        for (bytes, w) in [(16, 4), (4, 1)] {
-            let (c, wf) = ldgsts_cost(&lanes(0, 0), 0, &lanes(0, bytes), u32::MAX, bytes, cached);
+        for (bytes, w) in [(16u32, 4u32), (4, 1)] {
+            let dst = lanes(0, i64::from(bytes));
+            let (c, wf) = ldgsts_cost(&lanes(0, 0), 0, &dst, u32::MAX, bytes, cached);
             assert_eq!((c.sectors, wf), (0, w), "{bytes} B");
             // reading lanes at one source word still cost 32
-            assert_eq!(ldgsts_cost(&lanes(0, 0), u32::MAX, &lanes(0, bytes), u32::MAX, bytes, cached).1, 32);
+            assert_eq!(
+                ldgsts_cost(&lanes(0, 0), u32::MAX, &dst, u32::MAX, bytes, cached).1,
+                32
+            );
         }
     }
 
