@@ -1,3 +1,12 @@
+#!/usr/bin/env python3
+"""Write tests/hw/blind5/known.txt: every row of the blind5 agreement table
+(tests/snapshots/hw_agreement__hw_agreement_blind5.snap) that is `NO` or
+`KNOWN`, with its measured reason from the tables below (README.md groups
+them by cause). Fails to list a row (prints it under `missing`) when no
+reason is written for it.
+
+  python3 tests/hw/blind5/known_reasons.py tests/snapshots/hw_agreement__hw_agreement_blind5.snap tests/hw/blind5/known.txt
+"""
 import re, sys
 snap = open(sys.argv[1]).read()
 sec_sim = snap.split("## Per access, launch simulated")[1].split("## Kernel totals")[0]
