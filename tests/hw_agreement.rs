@@ -46,7 +46,8 @@
 //! second held-out batch of `tests/hw/blind2/` (`tests/hw/blind2/known.txt`);
 //! `blind3_hardware_agreement` on the third, `tests/hw/blind3/`
 //! (`tests/hw/blind3/known.txt`); `blind4_hardware_agreement` on the fourth,
-//! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`).
+//! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`); `blind5_hardware_agreement` on the
+//! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -121,6 +122,18 @@ const BLIND4_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind4/triton/launches.json",
         "tests/hw/blind4/measured_triton.json",
+    ),
+];
+
+/// The fifth held-out batch (`tests/hw/blind5/`): CUDA kernels and Triton ones.
+const BLIND5_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind5/launches.json",
+        "tests/hw/blind5/measured.json",
+    ),
+    (
+        "tests/hw/blind5/triton/launches.json",
+        "tests/hw/blind5/measured_triton.json",
     ),
 ];
 
@@ -450,6 +463,26 @@ fn blind4_hardware_agreement() {
         &BLIND4_SUITES,
         "tests/hw/blind4/known.txt",
         "hw_agreement_blind4",
+        true,
+    );
+}
+
+/// The fifth held-out batch (`tests/hw/blind5/`, README there): modern memory
+/// paths on sm_90a (cp.async pipelines with zero-fill, ldmatrix/stmatrix over
+/// padded and swizzled tiles, TMA 2-D/3-D with 128-byte swizzle,
+/// cp.reduce.async.bulk, wgmma with swizzled descriptors, red/atom of several
+/// widths, cache-hinted loads, 64-bit strides) and real projects' styles
+/// (CUTLASS multistage GEMM, FlashAttention-2 tile, llama.cpp q4_K/q6_K,
+/// apex layer norm backward, NCCL ring, CUB radix rank, Thrust strided
+/// transforms; Triton matmuls at num_warps=8, causal flash attention, layer
+/// norm backward, masked softmax, fused MoE, int8 matmul), measured before
+/// warpscope's model was looked at for them.
+#[test]
+fn blind5_hardware_agreement() {
+    agreement(
+        &BLIND5_SUITES,
+        "tests/hw/blind5/known.txt",
+        "hw_agreement_blind5",
         true,
     );
 }

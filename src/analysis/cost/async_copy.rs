@@ -17,6 +17,14 @@
 //!   of the destination addresses, with lanes on the same 4-byte word *not*
 //!   sharing it (a broadcast source or destination costs 32), in groups of
 //!   32 (4-byte), 16 (8-byte) or 8 (16-byte) lanes ([`unshared_wavefronts`]).
+//!   Lanes that zero-fill (a src-size of 0, `ignore-src`) count at their
+//!   destination only: a request whose lanes all zero-fill with one source
+//!   word costs its destination's wavefronts, not 32 (`tests/hw/blind5`:
+//!   `cp_async_ca16_double` line 553, 16 bytes, 4.000 per request measured
+//!   over 31,251 requests of which 792 zero-fill from `in[0]`;
+//!   `cp_async_pipe4_ca4` line 481, 4 bytes, 0.801). Unlike the 16-byte
+//!   `.cg` form, whose zero-filling lanes count at their source
+//!   (`tests/hw/probe2`, `ig16`).
 //! * **16-byte `.cg` copies** ([`bypass_wavefronts`], [`bypass_sectors`]):
 //!   1. lanes that write the same destination count once, the lowest lane
 //!      ([`first_per_destination`]; the zero-filling lanes among the
@@ -120,9 +128,11 @@ pub fn ldgsts_cost(
 ) -> (RequestCost, u32) {
     if bytes < 16 || form.cached {
         // Cached copies: a load's lines and sectors, the bank rule over the
-        // executing lanes (a narrow ZFILL costs what the plain form costs).
+        // reading lanes at their source and the executing lanes at their
+        // destination (a narrow ZFILL costs what the plain form costs; a
+        // lane that zero-fills costs nothing at its source).
         let c = request_cost(src, reading, bytes);
-        let w = unshared_wavefronts(src, exec, bytes).max(unshared_wavefronts(dst, exec, bytes));
+        let w = unshared_wavefronts(src, reading, bytes).max(unshared_wavefronts(dst, exec, bytes));
         return (c, w);
     }
     let lines = request_cost(src, reading, bytes).lines;
@@ -316,6 +326,30 @@ mod tests {
                 (c.lines, c.sectors, wf),
                 (l, s, w),
                 "{bytes} B, source stride {ss} offset {so}, destination stride {ds}"
+            );
+        }
+    }
+
+    /// A cached copy's zero-filling lanes cost nothing at their source:
+    /// every lane zero-filling from one word into consecutive 16-byte slots
+    /// costs the destination's 4 wavefronts (`tests/hw/blind5`
+    /// `cp_async_ca16_double` line 553: 4.000 per request, 792 of its
+    /// 31,251 requests all zero-filling from `in[0]`), not the 32 of a
+    /// broadcast source; 4-byte slots 1.
+    #[test]
+    fn cached_zero_filling_lanes_cost_their_destination_only() {
+        let cached = CopyForm {
+            cached: true,
+            zfill: false,
+        };
+        for (bytes, w) in [(16u32, 4u32), (4, 1)] {
+            let dst = lanes(0, i64::from(bytes));
+            let (c, wf) = ldgsts_cost(&lanes(0, 0), 0, &dst, u32::MAX, bytes, cached);
+            assert_eq!((c.sectors, wf), (0, w), "{bytes} B");
+            // reading lanes at one source word still cost 32
+            assert_eq!(
+                ldgsts_cost(&lanes(0, 0), u32::MAX, &dst, u32::MAX, bytes, cached).1,
+                32
             );
         }
     }
