@@ -106,7 +106,7 @@
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
 use super::domain::FastMap as HashMap;
-use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::domain::{join, join_distinct, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
@@ -238,7 +238,8 @@ impl Engine<'_, '_> {
     /// first use), noting in `facts_changed` when the site's congruence
     /// changes after the site was created. A block entry's join site is
     /// found by its index in [`Engine::entry_sites`] (`dense`) rather than
-    /// in the map: one per live slot of each block.
+    /// in the map: one per live slot of each block; such a join's caller
+    /// has already found the two values to differ ([`join_distinct`]).
     fn join_at(
         &mut self,
         a: &Value,
@@ -249,6 +250,10 @@ impl Engine<'_, '_> {
         let sites = &mut self.sites;
         let entry_sites = &mut self.entry_sites;
         let mut seen: Option<(u32, Option<Cong>)> = None;
+        let join = match dense {
+            Some(_) => join_distinct,
+            None => join,
+        };
         let j = join(a, b, &mut self.facts, &mut |f| {
             let n = f.opaque.len() as u32;
             let id = match dense.and_then(|k| entry_sites.get_mut(k)) {
