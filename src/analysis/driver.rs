@@ -13,7 +13,9 @@
 //!    reachable (with those blocks' branch guards: [`dataflow::Focus`]): the
 //!    values are those of the whole slice up to the opaque symbols'
 //!    numbers, so the warps whose values name the figures' text
-//!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
+//!    ([`figures::ClassFigures::named_by`]) run on the whole slice: the
+//!    first warp (the one that names it whenever it issues the access) at
+//!    once, any other one again;
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
 //!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
