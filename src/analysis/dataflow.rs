@@ -106,7 +106,7 @@
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
 use super::domain::FastMap as HashMap;
-use super::domain::{join, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::domain::{join, join_distinct, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
@@ -199,7 +199,31 @@ struct Engine<'a, 'src> {
     facts_changed: bool,
     /// Scratch for an instruction's operand values (empty between ops).
     args: Vec<Value>,
+    /// The value of each immediate operand met so far, shared by every
+    /// read of it (a value is immutable: sharing saves the allocations).
+    consts: HashMap<i64, Value>,
+    /// The values of the special registers that depend only on the class
+    /// and the inputs, by [`pure_special`]'s index, made on first read.
+    specials: Vec<Option<Value>>,
 }
+
+/// The index of a special register whose value depends only on the warp
+/// class and the inputs (`%tid`, `%ntid`, `%ctaid`, `%nctaid` of x, y, z;
+/// `%laneid`; the five `%lanemask_*`), for [`Engine::specials`].
+fn pure_special(sp: Special) -> Option<usize> {
+    match sp {
+        Special::Tid(d) if d <= 2 => Some(d as usize),
+        Special::Ntid(d) if d <= 2 => Some(3 + d as usize),
+        Special::Ctaid(d) if d <= 2 => Some(6 + d as usize),
+        Special::Nctaid(d) if d <= 2 => Some(9 + d as usize),
+        Special::LaneId => Some(12),
+        Special::LaneMask(k) if k <= 4 => Some(13 + k as usize),
+        _ => None,
+    }
+}
+
+/// Entries of [`Engine::specials`].
+const PURE_SPECIALS: usize = 18;
 
 impl Engine<'_, '_> {
     /// The slot of register `r`, if it is computed.
@@ -238,7 +262,8 @@ impl Engine<'_, '_> {
     /// first use), noting in `facts_changed` when the site's congruence
     /// changes after the site was created. A block entry's join site is
     /// found by its index in [`Engine::entry_sites`] (`dense`) rather than
-    /// in the map: one per live slot of each block.
+    /// in the map: one per live slot of each block; such a join's caller
+    /// has already found the two values to differ ([`join_distinct`]).
     fn join_at(
         &mut self,
         a: &Value,
@@ -249,6 +274,10 @@ impl Engine<'_, '_> {
         let sites = &mut self.sites;
         let entry_sites = &mut self.entry_sites;
         let mut seen: Option<(u32, Option<Cong>)> = None;
+        let join = match dense {
+            Some(_) => join_distinct,
+            None => join,
+        };
         let j = join(a, b, &mut self.facts, &mut |f| {
             let n = f.opaque.len() as u32;
             let id = match dense.and_then(|k| entry_sites.get_mut(k)) {
@@ -292,10 +321,26 @@ impl Engine<'_, '_> {
                 Some(v) => v.clone(),
                 None => Value::Undef,
             },
-            Src::Imm(v) => Value::constant(*v),
+            Src::Imm(v) => self
+                .consts
+                .entry(*v)
+                .or_insert_with(|| Value::constant(*v))
+                .clone(),
             Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add(&Poly::constant(*off))),
             Src::Param(..) | Src::Unknown => self.uniform_opaque(90),
-            Src::Special(sp) => self.special(*sp),
+            Src::Special(sp) => match pure_special(*sp) {
+                Some(k) => {
+                    if let Some(v) = self.specials.get(k).and_then(Option::as_ref) {
+                        return v.clone();
+                    }
+                    let v = self.special(*sp);
+                    if let Some(slot) = self.specials.get_mut(k) {
+                        *slot = Some(v.clone());
+                    }
+                    v
+                }
+                None => self.special(*sp),
+            },
         }
     }
 
@@ -818,6 +863,8 @@ pub fn analyze_class_in(
         probed: None,
         facts_changed: false,
         args: Vec::new(),
+        consts: HashMap::default(),
+        specials: vec![None; PURE_SPECIALS],
     };
     let nblocks = cfg.blocks().len();
     // Block entry states hold only the slots live at the block's entry

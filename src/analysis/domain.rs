@@ -1192,6 +1192,22 @@ pub fn join(
     match (a, b) {
         (Value::Undef, x) | (x, Value::Undef) => x.clone(),
         _ if a == b => a.clone(),
+        _ => join_distinct(a, b, facts, site),
+    }
+}
+
+/// [`join`] of two values the caller knows to differ (`a != b`): the
+/// fixpoint compares a block entry's value with the incoming one before
+/// joining them, and the comparison of two polynomials is not free.
+pub fn join_distinct(
+    a: &Value,
+    b: &Value,
+    facts: &mut SymFacts,
+    site: &mut dyn FnMut(&mut SymFacts) -> Sym,
+) -> Value {
+    debug_assert!(a != b);
+    match (a, b) {
+        (Value::Undef, x) | (x, Value::Undef) => x.clone(),
         (Value::Pred(p), Value::Pred(q)) => Value::Pred(p.join(*q)),
         (Value::Poly(p), Value::Poly(q)) => {
             // `p = up + dp`, `q = uq + dq` (`Poly::split`), compared and

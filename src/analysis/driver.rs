@@ -13,7 +13,9 @@
 //!    reachable (with those blocks' branch guards: [`dataflow::Focus`]): the
 //!    values are those of the whole slice up to the opaque symbols'
 //!    numbers, so the warps whose values name the figures' text
-//!    ([`figures::ClassFigures::named_by`]) run again on the whole slice;
+//!    ([`figures::ClassFigures::named_by`]) run on the whole slice: the
+//!    first warp (the one that names it whenever it issues the access) at
+//!    once, any other one again;
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
 //!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
@@ -159,10 +161,17 @@ pub(crate) fn prepare<'a>(
                 };
                 drop(ssa);
                 let reduced_layout = dataflow::Layout::new(low, &cfg, &reduced, false);
+                // The first warp runs on the whole slice at once: it is the
+                // one that names the text whenever it issues the access
+                // (the first class with the greatest weight names it, and
+                // every warp weighs one), so its run on the reduced slice
+                // would only be thrown away (see below).
                 let mut r: Vec<_> = per_warp
                     .iter()
-                    .map(|c| {
-                        dataflow::analyze_class_in(
+                    .enumerate()
+                    .map(|(k, c)| match k {
+                        0 => dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None, None),
+                        _ => dataflow::analyze_class_in(
                             &reduced_layout,
                             low,
                             &cfg,
@@ -170,17 +179,18 @@ pub(crate) fn prepare<'a>(
                             c,
                             None,
                             Some(&focus),
-                        )
+                        ),
                     })
                     .collect();
                 // The values are those of the whole address slice up to the
                 // opaque symbols' numbers (numbered as met, and the smaller
                 // slice meets fewer): the classes whose values name the
                 // figures' text run again on the whole slice, so that the
-                // text is the same as a run of every warp on it.
+                // text is the same as a run of every warp on it. Which
+                // classes name it does not depend on those numbers.
                 let named =
                     naming_classes(ir, &unresolved, &results, &per_warp, &r, &pointer_params);
-                for k in named {
+                for k in named.into_iter().filter(|&k| k != 0) {
                     if let (Some(c), Some(slot)) = (per_warp.get(k), r.get_mut(k)) {
                         *slot =
                             dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None, None);
