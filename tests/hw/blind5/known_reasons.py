@@ -26,10 +26,7 @@ R = {
  ("fa2_fwd_tile","blind5.cu:169","cp.async global,shared"): "sectors/lines/wavefronts, right request count: as line 161 (V tile): 10.449 wavefronts measured, 10.500 modelled; lines and sectors match",
  ("fa2_fwd_tile","blind5.cu:248","ld shared"): "request count, if-conversion: of the four unrolled `if (q0 + r < seq)` 16-byte copies ptxas keeps every one a branch (STG.E.128 counts 1,024 / 1,024 / 992 / 960: 10 of 16 warp-iterations in the last query tile); the model if-converts the third (1,024 requests at 31 lanes): 4,032 modelled, 4,000 measured",
  ("fa2_fwd_tile","blind5.cu:248","st global"): "request count, if-conversion: as the ld.shared of line 248 (4,032 modelled, 4,000 measured); per request the lines and sectors of the if-converted copy differ with its lane count",
- ("nccl_ring_copy","blind5.cu:386","ld global"): "simulation stopped: the bounded wait `while (flags[r] < s && polls < 100000)` branches on a volatile load of the flag another block writes; no access gets an execution count and there are no totals (the H100 counts depend on the blocks' timing)",
- ("nccl_ring_copy","blind5.cu:393","ld global"): "simulation stopped: the ring's flag wait (line 386) branches on loaded data",
- ("nccl_ring_copy","blind5.cu:393","st global"): "simulation stopped: the ring's flag wait (line 386) branches on loaded data",
- ("nccl_ring_copy","blind5.cu:396","st global"): "simulation stopped: the ring's flag wait (line 386) branches on loaded data",
+ ("nccl_ring_copy","blind5.cu:386","ld global"): "not counted: the bounded wait `while (flags[r] < s && polls < 100000)` branches on a volatile load of the flag another block writes, a loop whose exit depends on loaded data: the simulation steps over it, so its load has no request count (the H100 counts depend on the blocks' timing); the copy after it is counted and matches",
  ("cub_radix_rank","blind5.cu:418","ld shared"): "sectors/lines/wavefronts, right request count: `cnt[(d & 7) * 256 + t]` with a random digit d: the random part is a multiple of 1,024 bytes, so every lane stays on bank t mod 32 and the H100 measures 1.000 wavefront per request; the dataflow keeps the address as a range of the lane part (0 .. 7,164 bytes, congruence 4) with the exact t*4 lost, and the expected-draw model gives 3.495",
  ("cub_radix_rank","blind5.cu:420","st shared"): "sectors/lines/wavefronts, right request count: as line 418 (the counter update): 1.000 measured, 3.495 modelled from a range that lost the exact lane part",
  ("cub_radix_rank","blind5.cu:444","ld shared"): "sectors/lines/wavefronts, right request count: as line 418 (`*ctr[i]` re-read after the scan): 1.000 measured, 3.495 modelled",
@@ -60,7 +57,7 @@ R = {
 T = {
  "fa2_fwd_tile": "kernel totals, sectors: global load sectors 3,168,000 modelled, 2,376,000 measured (l1tex__t_sectors_pipe_lsu_mem_global_op_ld): the per-line cp.async rows match (23.438 sectors per request), so the kernel-level load metric counts the zero-filled .cg copies' rows (src-size 0 past seq) differently from the per-instruction source counters; requests and stores match",
  "q4k_matvec": "kernel totals, request count, ptxas transformation: nvcc evaluates both branches of get_scale_min_k4 (PTX lines 269/270 and 272/273 load the same bytes q[j + 4], q[j]) and ptxas reuses the first load of each address (6 LDG.E.U8 per block for the PTX's 10): 528,000 load requests measured for 720,000 (lines 269/270 have no SASS); every measured line matches",
- "nccl_ring_copy": "simulation stopped: the bounded flag wait branches on loaded data (line 386): no totals",
+ "nccl_ring_copy": "no totals: the bounded flag wait (line 386) is a loop whose exit depends on loaded data, which the simulation steps over without counting its load",
  "cp_async_8b_c999": "kernel totals, request count: the unrolled loops of lines 503-510 (38,000 requests measured, 32,000 modelled, each)",
  "red_atom_widths": "kernel totals, sectors: red sectors 384,375 modelled, 412,500 measured (l1tex__t_sectors_pipe_lsu_mem_global_op_red); every per-line red row matches its source-counter sectors, so the kernel-level metric counts one of the seven widths (red.add.f64, red.add.noftz.bf16x2 or red.global.add.v4.f32) differently from the source counters: 28,125 = 9 x 3,125 more",
  "t5_flash_attn_causal": "kernel totals, request count: the pipelined causal loop's copies (lines 85, 92): 75,256 load requests modelled for 73,440",
@@ -126,6 +123,13 @@ STATIC.update({
  ("t5_flash_attn_causal","blind5_triton.py:85","cp.async global,shared"): "static only (and the simulated row's request count): the masked K copy without N_CTX (4 lines modelled, 3.229 measured); the static analysis has no wavefront figure for it",
  ("t5_flash_attn_causal","blind5_triton.py:92","cp.async global,shared"): "static only (and the simulated row's request count): the masked V copy without N_CTX (4 lines modelled, 3.229 measured)",
  ("t5_moe_gather_mm","blind5_triton.py:154","cp.async global,shared"): "static only: the B[expert] copy without the padded block count: 4 lines modelled, 2.667 measured (the simulated row differs by its expectation over the loaded expert id)",
+})
+STATIC.update({
+ ("nccl_ring_copy","blind5.cu:396","st global"): "static only: the flag store under `threadIdx.x == 0`, which every warp issues (the other warps with no lane): 1.000 line per request without the grid, 0.125 measured; the simulation matches",
+ ("cp_async_pipe4_ca4","blind5.cu:473","cp.async global,shared"): "unresolved address: without n the zero-fill select leaves the source `unknown` with bounds 1.00..32.00 sectors, which contain any measurement and are no prediction; measured 1.000 line and 4.000 sectors per request (the simulation matches)",
+ ("cp_async_ca16_double","blind5.cu:548","cp.async global,shared"): "unresolved address: the source is `unknown` without the grid, with bounds 1.00..32.00 sectors, which contain any measurement and are no prediction; measured 4.000 lines and 16.000 sectors per request (the simulation matches)",
+ ("cp_async_ca16_double","blind5.cu:553","cp.async global,shared"): "unresolved address: as line 548; measured 3.899 lines and 15.594 sectors per request",
+ ("red_atom_widths","blind5.cu:806","red global"): "unresolved address: the pattern is `unknown` without the grid, with bounds 1.00..32.00 sectors, which contain any measurement and are no prediction; measured 32.000 lines and 32.000 sectors per request (the simulation matches)",
 })
 for r in rows(sec_sta):
     key = (r[0], r[1], r[2])
