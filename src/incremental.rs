@@ -16,9 +16,10 @@
 //! kernel's analysis is reused with its spans and lines moved by the
 //! kernel's displacement, and only the other kernels are lowered and
 //! analysed. The positions inside messages (`… (PTX line N)` in
-//! `totals_unavailable`, the PTX lines a ptxas-merged access names in its
-//! caveats and lane pattern) are not rewritten: an entry carrying one is
-//! reused only when the kernel's first line did not move.
+//! `totals_unavailable`, the PTX lines a ptxas-merged access or a loop on
+//! loaded data names in its caveats and lane pattern) are not rewritten: an
+//! entry carrying one is reused only when the kernel's first line did not
+//! move.
 //!
 //! Invariant: the reused analysis equals what [`crate::pipeline`] computes
 //! for the new text (`tests` below compares both on edits before, inside and
@@ -100,10 +101,11 @@ pub fn analyze_module_cached(
                 .totals_unavailable
                 .as_deref()
                 .is_some_and(|s| s.contains("(PTX line "))
+                || e.analysis.caveats.iter().any(|c| c.names_ptx_lines())
                 || e.analysis
                     .accesses
                     .iter()
-                    .any(|a| a.caveats.iter().any(|c| c.is_ptxas_merge()));
+                    .any(|a| a.caveats.iter().any(|c| c.names_ptx_lines()));
             if lines != 0 && names_line {
                 return None;
             }

@@ -213,6 +213,16 @@ impl Caveat {
         )
     }
 
+    /// True for caveats whose message names PTX lines (a reused analysis
+    /// whose lines moved would name the wrong ones: `crate::incremental`).
+    pub fn names_ptx_lines(&self) -> bool {
+        self.is_ptxas_merge()
+            || matches!(
+                self,
+                Caveat::InLoopOnLoadedData { .. } | Caveat::LoopsOnLoadedData { .. }
+            )
+    }
+
     /// True for caveats that qualify L1-line and L2-sector figures only, and
     /// say nothing about shared-memory banks.
     pub fn is_about_lines_and_sectors(&self) -> bool {
