@@ -85,7 +85,7 @@ pub mod domain;
 pub mod driver;
 pub mod explain;
 pub mod figures;
-mod ifconvert;
+pub mod ifconvert;
 pub mod launch;
 pub mod launch_totals;
 mod memops;

@@ -31,9 +31,8 @@
 //! iterations, such as a lane-0 copy followed by an mbarrier wait loop).
 //!
 //! ptxas predicates a short guarded block instead of branching around it
-//! (if-conversion): when every lane of a warp skips such a block (a forward
-//! branch over at most `IF_CONVERT_MAX` straight-line instructions, on a guard
-//! that is not warp-uniform by construction, not followed by an exit), its
+//! (if-conversion): when every lane of a warp skips such a block (`ifconvert`'s
+//! rule, probed in `tests/hw/ifconv`), its
 //! memory instructions still issue once each with no lane, as they do on the
 //! H100 (`tests/hw/blind`: `cub_block_reduce`, `stencil2d_smem`, …; and the
 //! `tid == 0` guard of `cp.async.bulk.prefetch.L2` in `tests/hw/modern.cu`).
