@@ -26,6 +26,10 @@
 //!   it, a load before it that the guard does not read, the other blocks of
 //!   a run of guarded blocks).
 //!
+//! An if/else diamond ([`diamond`]: the then-side ends with `bra` over the
+//! else-side to the join) has both sides predicated when each is
+//! straight-line and within [`IF_CONVERT_MAX`], whatever follows.
+//!
 //! Whatever the guard: a warp-uniform one is converted the same way (the
 //! `seq*_uniform_*` probes; `moe_unpermute_reduce` in `tests/hw/blind4`,
 //! whose remainder block is guarded by a parameter). [`if_converted_accesses`]
@@ -38,12 +42,19 @@
 //! # Soundness and limits
 //!
 //! This is a model of a compiler's heuristic, not a semantic property: it
-//! is checked against the SASS ptxas emits for the probes (513 of 529
+//! is checked against the SASS ptxas emits for the probes (523 of 529
 //! accesses agree) and the H100's counts of the held-out batches
 //! (`tests/hw/blind*`). A wrong answer changes request counts (requests
-//! with no lane), never sectors or lines. Not modelled: if/else diamonds,
-//! whose two sides ptxas predicates; the cost estimate is one or two SASS
-//! instructions off at the limit for some blocks (`seq*_wide7`). The
+//! with no lane), never sectors or lines. The cost estimate is one or two
+//! SASS instructions off at the limit for some blocks (`seq*_wide7`); the
+//! loops ptxas itself unrolls (a remainder it predicates) are not modelled
+//! (`tests/hw/ifconv/README.md`). A diamond's then-side is charged
+//! lane-less requests where the simulation sees a whole warp jump to the
+//! else-side ([`if_converted_accesses`]); a diamond on a guard it does not
+//! know runs as before, and a warp whose
+//! lanes all run the then-side is not charged the else-side's lane-less
+//! requests (the simulation cannot tell that apart from a divergent warp
+//! at the then-side's closing `bra`). The
 //! scans for overlapping accesses and the guard comparisons look at most
 //! [`SCAN_MAX`] ops each way, so the rule costs a bounded amount per
 //! skipped block.
@@ -363,8 +374,24 @@ pub(crate) fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u3
     let Some(op) = low.ops.get(b as usize) else {
         return Vec::new();
     };
+    let accesses = |from: u32, to: u32| -> Vec<u32> {
+        (from..to)
+            .filter(|&i| {
+                matches!(low.ops[i as usize].kind, OpKind::Mem { .. })
+                    && memops::guard_off_issues(low, i as usize)
+            })
+            .collect()
+    };
     if op.guard.is_none() {
+        // Not the end of a diamond's then-side either: the lanes that jump
+        // there over the else-side may be only a part of the warp, the
+        // others running the else-side (then no request is lane-less).
         return Vec::new();
+    }
+    // Every lane of the warp skips a diamond's then-side: its accesses
+    // issue with no lane.
+    if let Some((u, _)) = diamond(low, b, t) {
+        return accesses(b + 1, u);
     }
     let has_access = low
         .ops
@@ -376,12 +403,67 @@ pub(crate) fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u3
     {
         return Vec::new();
     }
-    (b + 1..t)
-        .filter(|&i| {
-            matches!(low.ops[i as usize].kind, OpKind::Mem { .. })
-                && memops::guard_off_issues(low, i as usize)
-        })
-        .collect()
+    accesses(b + 1, t)
+}
+
+/// The if/else diamond that the conditional branch at `c` to the label at
+/// `l` opens, when ptxas predicates both its sides: the then-side
+/// (`c + 1 .. u`) ends with an unconditional `bra` at `u` to the join `j`
+/// after `l`, both sides are straight-line code without barriers, calls or
+/// slow-path instructions, each costing at most [`IF_CONVERT_MAX`]. The
+/// `diamond_*` probes: ptxas predicates both sides, even 12 + 12 ALU
+/// instructions with a global load on each (28 SASS instructions), with
+/// nothing else to overlap and a warp-uniform guard alike. Returns `(u, j)`.
+fn diamond(low: &Lowered<'_>, c: u32, l: u32) -> Option<(u32, u32)> {
+    let ptx_branch = low
+        .mnemonics
+        .get(c as usize)
+        .is_some_and(|m| m.starts_with("bra"));
+    if !ptx_branch || low.ops.get(c as usize)?.guard.is_none() || l <= c + 1 {
+        return None;
+    }
+    // The then-side's last instruction: an unconditional forward `bra`.
+    let u = (c + 1..l)
+        .rev()
+        .find(|&i| low.ops[i as usize].form == crate::ir::Form::Instruction)?;
+    let OpKind::Branch {
+        target: Some(j), ..
+    } = low.ops[u as usize].kind
+    else {
+        return None;
+    };
+    if low.ops[u as usize].guard.is_some() || j.0 <= l || j.0 as usize > low.ops.len() {
+        return None;
+    }
+    if low.ops.get(l as usize)?.form != crate::ir::Form::Label {
+        return None;
+    }
+    let side = |from: u32, to: u32| -> bool {
+        let mut cost = 0usize;
+        for i in from..to {
+            let o = &low.ops[i as usize];
+            match (&o.kind, o.form) {
+                (_, crate::ir::Form::Label) => return false,
+                (_, crate::ir::Form::Other) => continue,
+                (OpKind::Nop, _) => return false,
+                (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return false,
+                _ => {}
+            }
+            if low
+                .mnemonics
+                .get(i as usize)
+                .is_some_and(|m| slow_path_call(m))
+            {
+                return false;
+            }
+            cost += sass_cost(low, from.saturating_sub(1), i as usize);
+            if cost > IF_CONVERT_MAX {
+                return false;
+            }
+        }
+        true
+    };
+    (side(c + 1, u) && side(l + 1, j.0)).then_some((u, j.0))
 }
 
 /// The memory operations of `low` that ptxas issues under a predicate
@@ -399,7 +481,18 @@ pub fn predicated_accesses(low: &Lowered<'_>) -> Vec<u32> {
         else {
             continue;
         };
-        if op.guard.is_none() || !if_convertible(low, b as u32, t.0) {
+        if op.guard.is_none() {
+            continue;
+        }
+        if let Some((u, j)) = diamond(low, b as u32, t.0) {
+            for i in (b + 1..u as usize).chain(t.0 as usize + 1..j as usize) {
+                if matches!(low.ops[i].kind, OpKind::Mem { .. }) {
+                    out.push(i as u32);
+                }
+            }
+            continue;
+        }
+        if !if_convertible(low, b as u32, t.0) {
             continue;
         }
         for i in b + 1..t.0 as usize {
