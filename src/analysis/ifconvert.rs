@@ -1,0 +1,628 @@
+//! ptxas's if-conversion: which guarded PTX blocks ptxas predicates instead
+//! of branching around, as read off its SASS.
+//!
+//! # The question
+//!
+//! A forward conditional `bra` over a block is, in the SASS, either a
+//! branch (`@P BRA`: a warp whose lanes all skip the block issues none of
+//! its instructions) or the block itself under the branch's predicate
+//! (if-conversion: every warp issues the block's memory instructions, with
+//! no lane where the guard is off, and Nsight counts each as a request).
+//! The launch simulation (`totals`) asks this module which it is.
+//!
+//! # The rule (`tests/hw/ifconv/README.md`: 246 probes compiled by ptxas)
+//!
+//! [`if_convertible`]: a forward PTX `bra` over straight-line code (no
+//! label, branch, exit, call or barrier; no instruction that ptxas expands
+//! with a slow-path call, [`slow_path_call`]) whose target is not an exit,
+//! and
+//!
+//! - whose cost, estimated in SASS instructions ([`sass_cost`]: `cvta`,
+//!   register moves and `ld.param` cost nothing, 64-bit arithmetic two), is
+//!   at most [`IF_CONVERT_SMALL`] when the block has no long-latency access
+//!   ([`long_latency`]: a global load or an atomic), or
+//! - at most [`IF_CONVERT_MAX`] when it has one and another access can
+//!   overlap its latency ([`overlapping_access`]: a load or barrier after
+//!   it, a load before it that the guard does not read, the other blocks of
+//!   a run of guarded blocks).
+//!
+//! An if/else diamond ([`diamond`]: the then-side ends with `bra` over the
+//! else-side to the join) has both sides predicated when each is
+//! straight-line and within [`IF_CONVERT_MAX`], whatever follows.
+//!
+//! Whatever the guard: a warp-uniform one is converted the same way (the
+//! `seq*_uniform_*` probes; `moe_unpermute_reduce` in `tests/hw/blind4`,
+//! whose remainder block is guarded by a parameter). [`if_converted_accesses`]
+//! lists the memory instructions a warp issues with no lane when it skips
+//! such a block; [`predicated_accesses`] all the accesses of a function the
+//! rule predicates (what `tests/ifconv_probes.rs` compares with the SASS).
+//! [`memory_free_block`] recognises the blocks without memory accesses that
+//! the simulation may step over whatever their guard.
+//!
+//! # Soundness and limits
+//!
+//! This is a model of a compiler's heuristic, not a semantic property: it
+//! is checked against the SASS ptxas emits for the probes (523 of 529
+//! accesses agree) and the H100's counts of the held-out batches
+//! (`tests/hw/blind*`). A wrong answer changes request counts (requests
+//! with no lane), never sectors or lines. The cost estimate is one or two
+//! SASS instructions off at the limit for some blocks (`seq*_wide7`); the
+//! loops ptxas itself unrolls (a remainder it predicates) are not modelled
+//! (`tests/hw/ifconv/README.md`). A diamond's then-side is charged
+//! lane-less requests where the simulation sees a whole warp jump to the
+//! else-side ([`if_converted_accesses`]); a diamond on a guard it does not
+//! know runs as before, and a warp whose
+//! lanes all run the then-side is not charged the else-side's lane-less
+//! requests (the simulation cannot tell that apart from a divergent warp
+//! at the then-side's closing `bra`). The
+//! scans for overlapping accesses and the guard comparisons look at most
+//! [`SCAN_MAX`] ops each way, so the rule costs a bounded amount per
+//! skipped block.
+
+use super::memops;
+use crate::ir::{Function as Lowered, OpKind, Src};
+
+/// True when the code a branch at `b` to `t` skips is straight-line code
+/// without memory accesses: `t` comes after `b`, and between them there is
+/// no label (no other way in), branch, exit, call or memory access.
+pub(crate) fn memory_free_block(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    t > b
+        && low.ops.get(b as usize + 1..t as usize).is_some_and(|ops| {
+            ops.iter().all(|o| {
+                o.form != crate::ir::Form::Label
+                    && !matches!(
+                        o.kind,
+                        OpKind::Branch { .. }
+                            | OpKind::Exit
+                            | OpKind::Call { .. }
+                            | OpKind::Mem { .. }
+                    )
+            })
+        })
+}
+
+/// What a block may cost at most, in [`sass_cost`] units, for ptxas to
+/// predicate it when its accesses can overlap others ([`overlapping_access`]):
+/// `tests/hw/ifconv/README.md`: the blocks of `seq*_alu16`, `seqsh*_alu12`,
+/// `seq2_stg_alu16` (20 units) are predicated, those of `seq*_alu17`,
+/// `seqsh*_alu13`, `seq2_acc2_alu16` (21) branched.
+const IF_CONVERT_MAX: usize = 20;
+
+/// What a block without a long-latency access ([`long_latency`]) may cost
+/// at most for ptxas to predicate it with nothing to overlap: the `st_alu*`,
+/// `c_shared_alu*` and `c_stshared_alu*` probes (6 predicated, 8 branched).
+const IF_CONVERT_SMALL: usize = 7;
+
+/// An estimate of the SASS instructions op `i` of the block that the branch
+/// at `b` skips becomes: 0 for what ptxas folds away (`cvta.to` of a
+/// parameter, a `mov` of a register, symbol or immediate and the unpacking
+/// of a register pair, `ld.param`, a truncating `cvt`, an integer `add` of
+/// a product or shift computed in the block, which becomes one `IMAD.WIDE`
+/// or `LEA` with it), 3 for the address of a shared variable (the shared
+/// window, `S2UR SR_CgaCtaId; UMOV; ULEA`, which ptxas hoists out of the
+/// block only after deciding: `seqsh*`, `c_shared_alu*`), 16 for a 32-bit
+/// integer division or remainder (the `div_u32` probe: 23 SASS
+/// instructions), 2 for 64-bit integer arithmetic (4 for a 64-bit
+/// product), 1 otherwise (the `cvta*_alu*` probes).
+fn sass_cost(low: &Lowered<'_>, b: u32, i: usize) -> usize {
+    let m = low.mnemonics.get(i).copied().unwrap_or("");
+    let Some(op) = low.ops.get(i) else { return 0 };
+    if matches!(op.kind, OpKind::LdParam { .. }) || m.starts_with("cvta") {
+        return 0;
+    }
+    let srcs: &[Src] = match &op.kind {
+        OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. } => srcs,
+        _ => &[],
+    };
+    if m.starts_with("mov") {
+        let shared_var = |j: usize| {
+            let srcs: &[Src] = match low.ops.get(j).map(|o| &o.kind) {
+                Some(OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. }) => srcs,
+                _ => &[],
+            };
+            low.mnemonics.get(j).is_some_and(|m| m.starts_with("mov"))
+                && srcs.iter().any(|s| {
+                    matches!(s, Src::Var(v, _) if low
+                        .vars
+                        .get(*v as usize)
+                        .is_some_and(|v| v.space == crate::ir::Space::Shared))
+                })
+        };
+        if shared_var(i) {
+            // Once per block: ptxas computes the window once.
+            return if (b as usize + 1..i).any(shared_var) {
+                0
+            } else {
+                3
+            };
+        }
+        if !srcs.iter().any(|s| matches!(s, Src::Special(_))) {
+            return 0;
+        }
+    }
+    let mut parts = m.split('.');
+    let head = parts.next().unwrap_or("");
+    // The type suffixes (`s32`, `u64`, `f32`, `b64`), not the modifiers.
+    let types: Vec<&str> = parts
+        .filter(|t| {
+            t.len() > 1
+                && t.starts_with(['s', 'u', 'b', 'f'])
+                && t[1..].bytes().all(|c| c.is_ascii_digit())
+        })
+        .collect();
+    let int = |t: &&str| !t.starts_with('f');
+    if head == "cvt" {
+        if let [to, from] = types.as_slice() {
+            if int(to) && int(from) && to.ends_with("32") && from.ends_with("64") {
+                return 0;
+            }
+        }
+    }
+    if (head == "div" || head == "rem") && types.iter().any(|t| *t == "s32" || *t == "u32") {
+        return 16;
+    }
+    let wide = types.iter().any(|t| t.ends_with("64")) && types.iter().all(int);
+    if head == "add" && types.iter().all(int) {
+        // The first add of a product or shift computed in the block.
+        let fused = srcs.iter().any(|s| {
+            let Src::Reg(r, _) = s else { return false };
+            (b as usize + 1..i).any(|j| {
+                let pm = low.mnemonics.get(j).copied().unwrap_or("");
+                (pm.starts_with("mul.wide") || pm.starts_with("mul.lo") || pm.starts_with("shl"))
+                    && low.ops.get(j).is_some_and(|o| o.kind.dsts().contains(r))
+                    && !(j + 1..i).any(|k| {
+                        low.mnemonics.get(k).is_some_and(|m| m.starts_with("add"))
+                            && reads(low, k, *r)
+                    })
+            })
+        });
+        if fused {
+            return 0;
+        }
+    }
+    match head {
+        // 64-bit integer arithmetic is two 32-bit instructions, a 64-bit
+        // product four (`IMAD.WIDE.U32`, two `IMAD`, an `IADD3` of the high
+        // words: `stencil25d_r2` in `tests/hw/blind4`); `mul.wide` is one
+        // `IMAD.WIDE`.
+        "mul" if wide && !m.starts_with("mul.wide") => 4,
+        "add" | "sub" | "shl" | "shr" | "and" | "or" | "xor" | "not" | "neg" | "min" | "max"
+        | "mad"
+            if wide =>
+        {
+            2
+        }
+        _ => 1,
+    }
+}
+
+/// Whether op `k` reads register `r`.
+fn reads(low: &Lowered<'_>, k: usize, r: crate::ir::Reg) -> bool {
+    let srcs: &[Src] = match low.ops.get(k).map(|o| &o.kind) {
+        Some(OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. }) => srcs,
+        _ => &[],
+    };
+    srcs.iter().any(|s| matches!(s, Src::Reg(x, _) if *x == r))
+}
+
+/// A load from global, local, constant or generic memory, or an atomic: an
+/// access whose latency ptxas will not wait for in every warp unless other
+/// accesses overlap it (`alu*`, `c_load2_*`, `c_atom_*`, `c_red_*`: alone
+/// before the kernel's end, even the shortest such block stays a branch;
+/// shared loads and stores do not: `c_shared_alu0`, `st_alu4`). A
+/// `cp.async` (`LDGSTS`) reads global memory too: measured on the H100,
+/// ptxas predicates the guarded copy of a pipeline's next stage
+/// (`tests/hw/blind5`: `cp_async_pipe4_ca4`'s `if (nk < tiles)` copy issues
+/// in every iteration, 31,296 requests; `cutlass_gemm_ms3`'s stage load,
+/// `@!P LDGSTS`).
+fn long_latency(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::Mem { info, .. } if info.kind == crate::ir::MemKind::AsyncCopy => true,
+        OpKind::Mem { info, .. } => {
+            let per_lane = matches!(
+                info.kind,
+                crate::ir::MemKind::Plain
+                    | crate::ir::MemKind::Atomic
+                    | crate::ir::MemKind::Reduction
+            );
+            per_lane
+                && match info.op {
+                    crate::ir::AccessOp::Atomic => true,
+                    crate::ir::AccessOp::Load => info.space != crate::ir::Space::Shared,
+                    crate::ir::AccessOp::Store => false,
+                }
+        }
+        _ => false,
+    }
+}
+
+/// Whether the block that the branch at `b` skips to `t` has an access to
+/// overlap with, which is when ptxas predicates blocks of up to
+/// [`IF_CONVERT_MAX`]: a load, an atomic or a barrier after the block
+/// before the kernel's end (`one_then_load_*`, `one_then_bar_*`, every
+/// block of `seq*` but the last; not stores or arithmetic:
+/// `one_then_store_*`, `one_then_alu_*`), or a load before the branch, back
+/// to the previous branch, whose value the guard does not depend on (the
+/// last block of `seq*`, where the loads of the blocks before it overlap;
+/// not `g_loaded_*`, whose guard is the loaded value).
+fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    let loads = |o: &crate::ir::Op| match &o.kind {
+        OpKind::Mem { info, .. } => info.op != crate::ir::AccessOp::Store,
+        _ => false,
+    };
+    let mut i = t as usize;
+    let end = (t as usize).saturating_add(SCAN_MAX);
+    while let Some(o) = low.ops.get(i).filter(|_| i < end) {
+        match o.kind {
+            OpKind::Exit if o.guard.is_none() => break,
+            OpKind::Nop if low.mnemonics.get(i).is_some_and(|m| m.starts_with("bar")) => {
+                return true
+            }
+            // A block under the same guard: ptxas joins it to this one
+            // (`seq*_same_*`), its loads are not overlapped.
+            OpKind::Branch {
+                target: Some(u), ..
+            } if u.0 as usize > i && same_guard(low, b, i as u32) => {
+                i = u.0 as usize;
+                continue;
+            }
+            _ if loads(o) => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    // The registers the guard depends on, followed back through the
+    // straight-line code before the branch.
+    let mut needed: Vec<crate::ir::Reg> = low
+        .ops
+        .get(b as usize)
+        .and_then(|o| o.guard)
+        .map(|(g, _)| vec![g])
+        .unwrap_or_default();
+    let mut found = false;
+    for i in (0..b as usize).rev().take(SCAN_MAX) {
+        let o = &low.ops[i];
+        if matches!(
+            o.kind,
+            OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }
+        ) {
+            // The loads found are in a block under the same guard
+            // (`seq*_same_*`): not overlapped.
+            return found && !same_guard(low, b, i as u32);
+        }
+        let dsts = o.kind.dsts();
+        let feeds = dsts.iter().any(|d| needed.contains(d));
+        found |= loads(o) && !feeds;
+        if feeds && needed.len() < 64 {
+            let srcs: &[Src] = match &o.kind {
+                OpKind::Alu { srcs, .. }
+                | OpKind::Other { srcs, .. }
+                | OpKind::PredLogic { srcs, .. } => srcs,
+                _ => &[],
+            };
+            for s in srcs {
+                if let Src::Reg(r, _) | Src::NotPred(r) = s {
+                    needed.push(*r);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Ops at most that [`overlapping_access`] looks at on each side of a
+/// block (it runs whenever the simulation sees a warp skip a block).
+const SCAN_MAX: usize = 512;
+
+/// Whether the branches at `a` and `b` have guards of the same value: the
+/// same predicate register and negation (the cheap test, enough for PTX
+/// whose registers are written once), defined by the same computation.
+fn same_guard(low: &Lowered<'_>, a: u32, b: u32) -> bool {
+    let guard = |i: u32| low.ops.get(i as usize).and_then(|o| o.guard);
+    match (guard(a), guard(b)) {
+        (Some(x), Some(y)) if x == y => guard_key(low, a) == guard_key(low, b),
+        _ => false,
+    }
+}
+
+/// What the guard of the branch at `b` computes, as a key two guards with
+/// the same value share: its negation and its definition, followed back
+/// through the registers it reads (4 definitions deep). `None` without a
+/// guard.
+fn guard_key(low: &Lowered<'_>, b: u32) -> Option<(bool, String)> {
+    let (g, neg) = low.ops.get(b as usize)?.guard?;
+    Some((neg, value_key(low, g, b as usize, 4)))
+}
+
+/// The definition of register `r` last written before op `before`, as text.
+fn value_key(low: &Lowered<'_>, r: crate::ir::Reg, before: usize, depth: u32) -> String {
+    let def = (0..before.min(low.ops.len()))
+        .rev()
+        .take(SCAN_MAX)
+        .find(|&j| low.ops[j].kind.dsts().contains(&r));
+    let Some(j) = def.filter(|_| depth > 0) else {
+        return format!("%{r}");
+    };
+    let srcs: &[Src] = match &low.ops[j].kind {
+        OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. } | OpKind::PredLogic { srcs, .. } => {
+            srcs
+        }
+        _ => return format!("%{r}@{j}"),
+    };
+    let args: Vec<String> = srcs
+        .iter()
+        .map(|s| match s {
+            Src::Reg(x, off) => format!("{}+{off}", value_key(low, *x, j, depth - 1)),
+            Src::NotPred(x) => format!("!{}", value_key(low, *x, j, depth - 1)),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    format!(
+        "{}({})",
+        low.mnemonics.get(j).copied().unwrap_or(""),
+        args.join(",")
+    )
+}
+
+/// The memory instructions of the block that the conditional branch at `b`
+/// skips, when ptxas if-converts it ([`if_convertible`]), whatever its guard
+/// (finding 17's uniform guards that stay branches are guards of single
+/// instructions, `memops::guard_off_issues`; a block under a uniform guard
+/// is predicated like any other: the `seq*_uniform_*` probes, the third
+/// remainder copy of `moe_unpermute_reduce` in `tests/hw/blind4`, whose
+/// `topk`-based guard is `@P1 LDG`). ptxas then emits the block's instructions under the guard's
+/// predicate, so a warp in which every lane skips the block still issues
+/// each access once, with no lane (measured on the H100: `cub_block_reduce`,
+/// `block_scan_incl`, `conv1d_smem`, `im2col_k3`, `stencil2d_smem` in
+/// `tests/hw/blind/measured.json`: every warp issues the guarded loads,
+/// including warps where the guard is off in every lane).
+pub(crate) fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u32> {
+    let Some(op) = low.ops.get(b as usize) else {
+        return Vec::new();
+    };
+    let accesses = |from: u32, to: u32| -> Vec<u32> {
+        (from..to)
+            .filter(|&i| {
+                matches!(low.ops[i as usize].kind, OpKind::Mem { .. })
+                    && memops::guard_off_issues(low, i as usize)
+            })
+            .collect()
+    };
+    if op.guard.is_none() {
+        // Not the end of a diamond's then-side either: the lanes that jump
+        // there over the else-side may be only a part of the warp, the
+        // others running the else-side (then no request is lane-less).
+        return Vec::new();
+    }
+    // Every lane of the warp skips a diamond's then-side: its accesses
+    // issue with no lane.
+    if let Some((u, _)) = diamond(low, b, t) {
+        return accesses(b + 1, u);
+    }
+    let has_access = low
+        .ops
+        .get(b as usize + 1..t as usize)
+        .is_some_and(|ops| ops.iter().any(|o| matches!(o.kind, OpKind::Mem { .. })));
+    if !has_access
+        || matches!(op.kind, OpKind::Branch { uniform: true, .. })
+        || !if_convertible(low, b, t)
+    {
+        return Vec::new();
+    }
+    accesses(b + 1, t)
+}
+
+/// The if/else diamond that the conditional branch at `c` to the label at
+/// `l` opens, when ptxas predicates both its sides: the then-side
+/// (`c + 1 .. u`) ends with an unconditional `bra` at `u` to the join `j`
+/// after `l`, both sides are straight-line code without barriers, calls or
+/// slow-path instructions, each costing at most [`IF_CONVERT_MAX`]. The
+/// `diamond_*` probes: ptxas predicates both sides, even 12 + 12 ALU
+/// instructions with a global load on each (28 SASS instructions), with
+/// nothing else to overlap and a warp-uniform guard alike. Returns `(u, j)`.
+fn diamond(low: &Lowered<'_>, c: u32, l: u32) -> Option<(u32, u32)> {
+    let ptx_branch = low
+        .mnemonics
+        .get(c as usize)
+        .is_some_and(|m| m.starts_with("bra"));
+    if !ptx_branch || low.ops.get(c as usize)?.guard.is_none() || l <= c + 1 {
+        return None;
+    }
+    // The then-side's last instruction: an unconditional forward `bra`.
+    let u = (c + 1..l)
+        .rev()
+        .find(|&i| low.ops[i as usize].form == crate::ir::Form::Instruction)?;
+    let OpKind::Branch {
+        target: Some(j), ..
+    } = low.ops[u as usize].kind
+    else {
+        return None;
+    };
+    if low.ops[u as usize].guard.is_some() || j.0 <= l || j.0 as usize > low.ops.len() {
+        return None;
+    }
+    if low.ops.get(l as usize)?.form != crate::ir::Form::Label {
+        return None;
+    }
+    let side = |from: u32, to: u32| -> bool {
+        let mut cost = 0usize;
+        for i in from..to {
+            let o = &low.ops[i as usize];
+            match (&o.kind, o.form) {
+                (_, crate::ir::Form::Label) => return false,
+                (_, crate::ir::Form::Other) => continue,
+                (OpKind::Nop, _) => return false,
+                (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return false,
+                _ => {}
+            }
+            if low
+                .mnemonics
+                .get(i as usize)
+                .is_some_and(|m| slow_path_call(m))
+            {
+                return false;
+            }
+            cost += sass_cost(low, from.saturating_sub(1), i as usize);
+            if cost > IF_CONVERT_MAX {
+                return false;
+            }
+        }
+        true
+    };
+    (side(c + 1, u) && side(l + 1, j.0)).then_some((u, j.0))
+}
+
+/// The memory operations of `low` that ptxas issues under a predicate
+/// because it if-converts the block holding them ([`if_convertible`]), in
+/// op order (whatever the guard: `tests/hw/ifconv` compares this with
+/// ptxas's SASS).
+pub fn predicated_accesses(low: &Lowered<'_>) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (b, op) in low.ops.iter().enumerate() {
+        let OpKind::Branch {
+            target: Some(t),
+            uniform: false,
+            ..
+        } = op.kind
+        else {
+            continue;
+        };
+        if op.guard.is_none() {
+            continue;
+        }
+        if let Some((u, j)) = diamond(low, b as u32, t.0) {
+            for i in (b + 1..u as usize).chain(t.0 as usize + 1..j as usize) {
+                if matches!(low.ops[i].kind, OpKind::Mem { .. }) {
+                    out.push(i as u32);
+                }
+            }
+            continue;
+        }
+        if !if_convertible(low, b as u32, t.0) {
+            continue;
+        }
+        for i in b + 1..t.0 as usize {
+            if matches!(low.ops[i].kind, OpKind::Mem { .. }) {
+                out.push(i as u32);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether ptxas if-converts the block a branch at `b` skips to `t`: a
+/// forward branch over a straight-line block (no label, branch, exit, call
+/// or barrier) whose target does not begin with `ret`/`exit` (`if (i >= n)
+/// return;` becomes `@P EXIT`: `exit_alu*`), costing at most
+/// [`IF_CONVERT_SMALL`] ([`sass_cost`]) without a long-latency access, or
+/// at most [`IF_CONVERT_MAX`] with one and an access to overlap it
+/// ([`overlapping_access`]). PTX only: a SASS branch (`BRA`) is what ptxas
+/// kept, it runs as a branch.
+pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
+    let ptx_branch = low
+        .mnemonics
+        .get(b as usize)
+        .is_some_and(|m| m.starts_with("bra"));
+    if !ptx_branch || t <= b + 1 || t as usize > low.ops.len() {
+        return false;
+    }
+    let mut cost = 0usize;
+    let mut long = false;
+    for (i, o) in low
+        .ops
+        .iter()
+        .enumerate()
+        .take(t as usize)
+        .skip(b as usize + 1)
+    {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label) => return false,
+            (_, crate::ir::Form::Other) => continue,
+            // `bar.sync`, fences and the like lower to `Nop`.
+            (OpKind::Nop, _) => return false,
+            (OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }, _) => return false,
+            _ => {}
+        }
+        if low.mnemonics.get(i).is_some_and(|m| slow_path_call(m)) {
+            return false;
+        }
+        long |= long_latency(&o.kind);
+        cost += sass_cost(low, b, i);
+        if cost > IF_CONVERT_MAX {
+            return false;
+        }
+    }
+    // What the block rejoins: an exit there makes the branch `@P EXIT`.
+    for o in low.ops.iter().skip(t as usize) {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label | crate::ir::Form::Other) => continue,
+            (OpKind::Exit, _) => return false,
+            _ => break,
+        }
+    }
+    if long {
+        overlapping_access(low, b, t)
+    } else {
+        cost <= IF_CONVERT_SMALL
+    }
+}
+
+/// Whether ptxas expands the PTX instruction `mnemonic` into code that calls
+/// a slow-path subroutine (`CALL.REL.NOINC` in the SASS): IEEE-rounded
+/// division, reciprocal and square root of `f32`/`f64` (`div.rn.f32`,
+/// `rcp.rn.f64`, `sqrt.rn.f32`, …; not `.approx` or `div.full`) and 64-bit
+/// integer division and remainder. Seen in the H100 builds of
+/// `tests/hw/blind4` (`div.rn.f32`: `fused_add_rmsnorm_bf16`),
+/// `tests/hw/blind2` (`sqrt.rn.f32`, `rcp.rn.f32`: `black_scholes`) and
+/// `tests/hw/blind3` (`div.s64`: `kv_cache_append`). A block holding one is
+/// not if-converted.
+pub(crate) fn slow_path_call(mnemonic: &str) -> bool {
+    let mut parts = mnemonic.split('.');
+    let op = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let has = |m: &str| rest.contains(&m);
+    let float = has("f32") || has("f64");
+    let ieee = ["rn", "rz", "rm", "rp"].iter().any(|r| has(r));
+    match op {
+        "div" | "rcp" | "sqrt" if float => ieee,
+        "div" | "rem" => has("s64") || has("u64"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_path_instructions_keep_their_branch() {
+        // The SASS of tests/hw/blind4 (div.rn.f32), blind2 (sqrt.rn.f32,
+        // rcp.rn.f32) and blind3 (div.s64) calls a slow-path subroutine.
+        for m in [
+            "div.rn.f32",
+            "div.rn.ftz.f32",
+            "div.rn.f64",
+            "rcp.rn.f32",
+            "rcp.rn.f64",
+            "sqrt.rn.f32",
+            "div.s64",
+            "rem.u64",
+        ] {
+            assert!(slow_path_call(m), "{m}");
+        }
+        for m in [
+            "div.full.f32",
+            "div.approx.f32",
+            "rcp.approx.ftz.f32",
+            "sqrt.approx.f32",
+            "div.s32",
+            "rem.u32",
+            "add.rn.f32",
+            "st.shared.f32",
+        ] {
+            assert!(!slow_path_call(m), "{m}");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates the evidence of README.md: compiles the probes with ptxas
+# (sm_90, line info, as the measured builds) and writes, per probe kernel,
+# the SASS size of its guarded block and its memory instructions, branches
+# and exits with their predicates (excerpts.txt); and the same for the
+# nvcc -O3 kernels of loops.cu (loops.txt, with loops.ptx kept). No GPU
+# needed: the CUDA tools come from NVIDIA's PyPI wheels
+# (scripts/build-corpus.sh --tools-only prints their bin folder;
+# /work/shared/notes/ground-truth.md).
+#   bash tests/hw/ifconv/regen.sh [BIN]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:-$(cd "$here/../../.." && scripts/build-corpus.sh --tools-only 2>/dev/null | grep -m1 'cu13/bin$')}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 "$here/gen_probes.py" > "$tmp/probes.ptx"
+cmp -s "$tmp/probes.ptx" "$here/probes.ptx" || { echo "probes.ptx is stale: python3 gen_probes.py > probes.ptx" >&2; exit 1; }
+"$bin/ptxas" --version | tail -1 > "$here/excerpts.txt"
+"$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/probes.cubin" "$here/probes.ptx"
+"$bin/nvdisasm" -g -c "$tmp/probes.cubin" | python3 "$here/excerpts.py" >> "$here/excerpts.txt"
+if [ -f "$here/loops.cu" ]; then
+  "$bin/nvcc" -arch=sm_90 -O3 -lineinfo -ptx -o "$here/loops.ptx" "$here/loops.cu"
+  "$bin/ptxas" --version | tail -1 > "$here/loops.txt"
+  "$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/loops.cubin" "$here/loops.ptx"
+  "$bin/nvdisasm" -g -c "$tmp/loops.cubin" | python3 "$here/excerpts.py" >> "$here/loops.txt"
+fi
+echo "wrote excerpts.txt, loops.ptx, loops.txt"

@@ -1,0 +1,122 @@
+//! ptxas's if-conversion, as `analysis::ifconvert` models it, against the
+//! SASS ptxas emitted for the probes of `tests/hw/ifconv` (compiled on the
+//! CPU by `tests/hw/ifconv/regen.sh`; the rule and the probes are in its
+//! README).
+
+use std::collections::{BTreeMap, BTreeSet};
+use warpscope::ir::OpKind;
+
+/// Per probe kernel, per access `j`: whether ptxas predicated it (every
+/// SASS instruction the line table gives it carries a `@P` guard).
+type Sass = BTreeMap<String, BTreeMap<u32, bool>>;
+
+fn sass(excerpts: &str) -> Sass {
+    let mut out = Sass::new();
+    let mut cur: Option<String> = None;
+    for line in excerpts.lines().skip(1) {
+        if !line.starts_with(' ') {
+            let name = line.split(':').next().unwrap_or("").to_string();
+            out.entry(name.clone()).or_default();
+            cur = Some(name);
+            continue;
+        }
+        let (Some(k), Some((at, instr))) = (&cur, line.trim().split_once(": ")) else {
+            continue;
+        };
+        let Some(j) = at.strip_prefix('a').and_then(|j| j.parse::<u32>().ok()) else {
+            continue;
+        };
+        let pred = instr.starts_with('@');
+        let e = out.get_mut(k).expect("kernel").entry(j).or_insert(true);
+        *e &= pred;
+    }
+    out
+}
+
+#[test]
+fn ptxas_ifconv_probes() {
+    let dir = "tests/hw/ifconv";
+    let text = std::fs::read_to_string(format!("{dir}/probes.ptx")).expect("probes.ptx");
+    let excerpts = std::fs::read_to_string(format!("{dir}/excerpts.txt")).expect("excerpts.txt");
+    let known: BTreeMap<String, String> = std::fs::read_to_string(format!("{dir}/known.txt"))
+        .expect("known.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.splitn(3, '|');
+            let (probe, access, reason) = (f.next()?, f.next()?, f.next()?);
+            Some((
+                format!("{}|{}", probe.trim(), access.trim()),
+                reason.trim().to_string(),
+            ))
+        })
+        .collect();
+    let sass = sass(&excerpts);
+    let funcs = warpscope::pipeline::lower_text(&text);
+    let mut failures = Vec::new();
+    let mut seen_known = BTreeSet::new();
+    let (mut agree, mut listed, mut total) = (0, 0, 0);
+    let mut table = String::new();
+    for f in &funcs {
+        // Loops are read off the SASS by hand (README): ptxas unrolls them.
+        if f.name.starts_with("loop") {
+            continue;
+        }
+        let Some(ptxas) = sass.get(f.name) else {
+            failures.push(format!("{}: not in excerpts.txt", f.name));
+            continue;
+        };
+        let predicated = warpscope::analysis::ifconvert::predicated_accesses(f);
+        for id in f.op_ids() {
+            if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
+                continue;
+            }
+            let Some(line) = f.loc_chain(id).next().map(|l| l.line) else {
+                continue;
+            };
+            let j = line % 1000;
+            // Only accesses of guarded blocks (the outer code's are 998,
+            // the epilogue's 999) that ptxas kept.
+            if j >= 500 {
+                continue;
+            }
+            let Some(&theirs) = ptxas.get(&j) else {
+                continue;
+            };
+            let mine = predicated.contains(&id.0);
+            let key = format!("{}|a{j}", f.name);
+            total += 1;
+            let word = |p: bool| if p { "predicated" } else { "branch" };
+            table.push_str(&format!(
+                "{:28} a{j}: ptxas {:10} model {}\n",
+                f.name,
+                word(theirs),
+                word(mine)
+            ));
+            match (mine == theirs, known.get(&key)) {
+                (true, None) => agree += 1,
+                (true, Some(_)) => {
+                    seen_known.insert(key.clone());
+                    failures.push(format!("{key}: agrees now, remove it from known.txt"));
+                }
+                (false, Some(_)) => {
+                    seen_known.insert(key.clone());
+                    listed += 1;
+                }
+                (false, None) => failures.push(format!(
+                    "{key}: ptxas {} it, the model {}",
+                    word(theirs),
+                    word(mine)
+                )),
+            }
+        }
+    }
+    for k in known.keys() {
+        if !seen_known.contains(k) {
+            failures.push(format!("{k}: listed in known.txt but not a probe access"));
+        }
+    }
+    println!("{table}");
+    println!("tests/hw/ifconv: {agree}/{total} accesses agree ({listed} listed in known.txt)");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
