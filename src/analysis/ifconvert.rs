@@ -548,6 +548,9 @@ pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         if low.mnemonics.get(i).is_some_and(|m| slow_path_call(m)) {
             return false;
         }
+        if global_atomic(&o.kind) {
+            return false;
+        }
         long |= long_latency(&o.kind);
         cost += sass_cost(low, b, i);
         if cost > IF_CONVERT_MAX {
@@ -567,6 +570,18 @@ pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
     } else {
         cost <= IF_CONVERT_SMALL
     }
+}
+
+/// A global (or generic) atomic or reduction: ptxas keeps the branch around
+/// it whatever follows (`tests/hw/ifconv/atomics.txt`: `ATOMG` and `REDG`
+/// under `@P0 BRA` alone, before a barrier, before or after an independent
+/// load; `c_atom_*`, `c_red_*`; measured on the H100: `tests/hw/blind2`
+/// `lookback_scan`'s `if (threadIdx.x == 0) tile_id = atomicAdd(ticket, 1u)`
+/// issues in warp 0 only, 256 requests for 256 blocks).
+fn global_atomic(kind: &OpKind) -> bool {
+    matches!(kind, OpKind::Mem { info, .. }
+        if matches!(info.kind, crate::ir::MemKind::Atomic | crate::ir::MemKind::Reduction)
+            && info.space != crate::ir::Space::Shared)
 }
 
 /// Whether ptxas expands the PTX instruction `mnemonic` into code that calls

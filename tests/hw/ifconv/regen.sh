@@ -24,4 +24,11 @@ if [ -f "$here/loops.cu" ]; then
   "$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/loops.cubin" "$here/loops.ptx"
   "$bin/nvdisasm" -g -c "$tmp/loops.cubin" | python3 "$here/excerpts.py" >> "$here/loops.txt"
 fi
-echo "wrote excerpts.txt, loops.ptx, loops.txt"
+if [ -f "$here/atomics.cu" ]; then
+  # guarded global atomics: branch or predicate (the lines that say which)
+  "$bin/nvcc" -arch=sm_90 -cubin -o "$tmp/atomics.cubin" "$here/atomics.cu"
+  "$bin/ptxas" --version | tail -1 > "$here/atomics.txt"
+  "$bin/nvdisasm" -c "$tmp/atomics.cubin" \
+    | grep -E '^\s+\.section\s+\.text|BRA|ATOM|RED|LDG|STS|BAR' | grep -v 'BRA `(.L_x_[0-9]*);' >> "$here/atomics.txt"
+fi
+echo "wrote excerpts.txt, loops.ptx, loops.txt, atomics.txt"
