@@ -163,6 +163,22 @@ impl SourceFile {
     pub fn slice(&self, span: Span) -> &str {
         &self.text[span.range()]
     }
+    /// Number of lines (a text ending in a newline has an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+    /// Byte offset at which 0-based line `line` starts; `None` past the
+    /// last line.
+    pub fn line_start(&self, line: usize) -> Option<u32> {
+        self.line_starts.get(line).copied()
+    }
+    /// 0-based line of an offset (the last line past the end).
+    pub fn line_index(&self, offset: u32) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
     /// 1-based line and byte column of an offset.
     pub fn line_col(&self, offset: u32) -> LineCol {
         let line = match self.line_starts.binary_search(&offset) {

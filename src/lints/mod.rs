@@ -440,17 +440,7 @@ fn assemble(
 ) -> CheckResult {
     let mut findings = Findings::new();
     for d in &diagnostics {
-        // Notes stay notes unless their code is configured.
-        if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
-            findings.push(d, None, None);
-            continue;
-        }
-        let level = config.level_of(d.code, default_level_of(d));
-        if let Some(severity) = level.severity() {
-            let mut d = d.clone();
-            d.severity = severity;
-            findings.push(&d, None, None);
-        }
+        push_front_end(&mut findings, d, config);
     }
     let mut sites = crate::suppress::Sites::default();
     let mut kept = Vec::new();
@@ -467,6 +457,140 @@ fn assemble(
         },
         findings,
         sites,
+    }
+}
+
+/// Adds a front-end diagnostic with its configured level (`allow`ed ones
+/// are left out).
+fn push_front_end(findings: &mut Findings, d: &Diagnostic, config: &Config) {
+    // Notes stay notes unless their code is configured.
+    if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
+        findings.push(d, None, None);
+        return;
+    }
+    let level = config.level_of(d.code, default_level_of(d));
+    if let Some(severity) = level.severity() {
+        let mut d = d.clone();
+        d.severity = severity;
+        findings.push(&d, None, None);
+    }
+}
+
+/// One part of a file's check result from [`check_file_parts`].
+#[derive(Debug, Default)]
+pub struct CheckPart {
+    /// The source files the module's `.file` directives name (in the first
+    /// part only, before any finding).
+    pub files: Vec<String>,
+    /// The diagnostics of the next stretch of the file, as
+    /// [`CheckResult::findings`] holds them there: levels applied, sorted
+    /// by position, each kernel numbered in the file.
+    pub findings: Findings,
+    /// The suppressions' sites of the kernels done since the last part.
+    pub sites: crate::suppress::Sites,
+}
+
+/// [`check_file_with`] without keeping the kernels, handing the result to
+/// `part` in parts, in order, as soon as the functions before each
+/// stretch of the file are done ([`crate::pipeline::Layout::settled`]):
+/// the findings of the file's beginning can be printed while the rest is
+/// analysed, and are not held until the file's end. The parts' findings
+/// put end to end, and their sites merged, are [`check_file_with`]'s
+/// (`tests/one_function.rs`): each part holds the diagnostics whose
+/// position is in its stretch, and a stable sort by position restricted to
+/// a stretch is the whole sort's restriction.
+pub fn check_file_parts(
+    file: &SourceFile,
+    config: &Config,
+    mut part: impl FnMut(CheckPart) + Send,
+) {
+    /// What is found and not yet handed over.
+    struct Pending {
+        layout: crate::pipeline::Layout,
+        parse: Vec<Diagnostic>,
+        sema: Vec<Diagnostic>,
+        kernels: Vec<(u32, Findings)>,
+        count: u32,
+        sites: crate::suppress::Sites,
+        settled: u32,
+    }
+    impl Pending {
+        /// The diagnostics below `limit`, in `assemble`'s order restricted
+        /// to them.
+        fn take_below(&mut self, limit: u32, config: &Config) -> CheckPart {
+            let mut findings = Findings::new();
+            let below = |d: &Diagnostic| d.span().start < limit;
+            let (parse, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.parse).into_iter().partition(below);
+            self.parse = rest;
+            let (mut sema, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.sema).into_iter().partition(below);
+            self.sema = rest;
+            crate::sema::sort_diagnostics(&mut sema);
+            for d in parse.iter().chain(&sema) {
+                push_front_end(&mut findings, d, config);
+            }
+            for (k, f) in &mut self.kernels {
+                findings.append_kernel(f.split_below(limit), *k);
+            }
+            self.kernels.retain(|(_, f)| !f.is_empty());
+            findings.sort();
+            self.settled = limit;
+            CheckPart {
+                files: Vec::new(),
+                findings,
+                sites: std::mem::take(&mut self.sites),
+            }
+        }
+    }
+    let mut pending: Option<Pending> = None;
+    crate::pipeline::analyze_in_order(
+        file,
+        &config.options,
+        |k| lint_kernel(file, &k, config),
+        |event| match event {
+            crate::pipeline::Event::Start {
+                layout,
+                parse,
+                scope,
+            } => {
+                part(CheckPart {
+                    files: layout.files.clone(),
+                    ..CheckPart::default()
+                });
+                pending = Some(Pending {
+                    layout,
+                    parse,
+                    sema: scope,
+                    kernels: Vec::new(),
+                    count: 0,
+                    sites: crate::suppress::Sites::default(),
+                    settled: 0,
+                });
+            }
+            crate::pipeline::Event::Function {
+                index,
+                diagnostics,
+                kernel,
+            } => {
+                let Some(p) = pending.as_mut() else {
+                    return;
+                };
+                p.sema.extend(diagnostics);
+                if let Some((f, s)) = kernel {
+                    p.kernels.push((p.count, f));
+                    p.count += 1;
+                    p.sites.merge(s);
+                }
+                let limit = p.layout.settled(index + 1);
+                if limit > p.settled && limit != u32::MAX {
+                    part(p.take_below(limit, config));
+                }
+            }
+        },
+    );
+    if let Some(mut p) = pending {
+        part(p.take_below(u32::MAX, config));
     }
 }
 
