@@ -5,8 +5,12 @@
 //! findings are dropped once printed. Within a file, each kernel is linted
 //! in the worker that analysed it, as soon as its analysis is done, and its
 //! analysis dropped there (kept only for `--format json`, which prints it;
-//! `--coverage` tallies it there instead of linting): what a file holds
-//! until it is printed is its compact findings ([`warpscope::lints::Findings`])
+//! `--coverage` tallies it there instead of linting). In the formats that
+//! print finding by finding, without a baseline and when no source of the
+//! file has a suppression comment, a file's findings are printed a stretch
+//! at a time as its functions are done ([`warpscope::lints::check_file_parts`],
+//! the same bytes as the whole file's); otherwise what a file holds until
+//! it is printed is its compact findings ([`warpscope::lints::Findings`])
 //! and what the suppressions read. Per file: configuration
 //! ([`warpscope::config::Resolver`]), Triton metadata beside the PTX as
 //! launch facts, the lints, the sources `.loc` names (for snippets and

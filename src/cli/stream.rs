@@ -178,4 +178,38 @@ mod tests {
         assert_eq!(r, Err("stop at 5".to_string()));
         assert_eq!(n, 6);
     }
+
+    #[test]
+    fn parts_come_before_their_result_in_input_order() {
+        // Sizes: some inputs above the window's bytes, alone in theirs.
+        let items: Vec<u64> = (0..40).map(|i| (i % 7) * (WINDOW_BYTES / 3)).collect();
+        let mut seen = Vec::new();
+        let r: Result<(), ()> = ordered_parts(
+            &items,
+            |&size| size,
+            |_| Ok(()),
+            |&size, (), part| {
+                for k in 0..3 {
+                    part((size, k));
+                }
+                size
+            },
+            |&size, m| {
+                seen.push(match m {
+                    Message::Part((s, k)) => {
+                        assert_eq!(s, size);
+                        k
+                    }
+                    Message::Done(s) => {
+                        assert_eq!(s, size);
+                        3
+                    }
+                });
+                Ok(())
+            },
+        );
+        assert!(r.is_ok());
+        let want: Vec<u64> = (0..items.len()).flat_map(|_| 0..4).collect();
+        assert_eq!(seen, want);
+    }
 }
