@@ -93,11 +93,117 @@ pub fn analyze_each<R: Send>(
     (kernels, diagnostics)
 }
 
+/// What [`analyze_settled`] hands over: the next stretch of the file.
+#[derive(Debug)]
+pub struct Stretch<R> {
+    /// The source files the module's `.file` directives name, in order (in
+    /// the first stretch only, before any diagnostic).
+    pub files: Vec<String>,
+    /// The file gets no more diagnostic below this position (`u32::MAX` in
+    /// the last stretch): the module's own statements get theirs from the
+    /// parser and the module scope, before any function; a function's name
+    /// resolution reports inside its definition; a kernel's findings lie in
+    /// its own definition or in the body of a function it inlines.
+    pub limit: u32,
+    /// The front end's diagnostics below `limit` not handed over before, in
+    /// the order [`analyze_each`] gives them.
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    /// What `each` returned for the kernels done since the last stretch,
+    /// in kernel order.
+    pub kernels: Vec<R>,
+}
+
+/// [`analyze_each`] that hands the file over a stretch at a time, in order,
+/// as soon as every function that could add a diagnostic to the stretch is
+/// done: a caller can print the diagnostics of the file's beginning while
+/// the rest is analysed (`check` does: `lints::check_file_parts`). The
+/// stretches' diagnostics put end to end are [`analyze_each`]'s (a stable
+/// sort by position restricted to a stretch is the whole sort's
+/// restriction), and so are their kernels. Workers take the functions in
+/// source order, so the functions done but not yet handed over are at most
+/// those the other workers took after the one still running.
+pub fn analyze_settled<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    mut stretch: impl FnMut(Stretch<R>) + Send,
+) {
+    use crate::diagnostic::Diagnostic;
+    /// What is found and not yet handed over.
+    struct Pending<R> {
+        layout: Layout,
+        parse: Vec<Diagnostic>,
+        sema: Vec<Diagnostic>,
+        kernels: Vec<R>,
+        settled: u32,
+    }
+    impl<R> Pending<R> {
+        fn take_below(&mut self, limit: u32) -> Stretch<R> {
+            let below = |d: &Diagnostic| d.span().start < limit;
+            let (mut diagnostics, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.parse).into_iter().partition(below);
+            self.parse = rest;
+            let (mut sema, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.sema).into_iter().partition(below);
+            self.sema = rest;
+            crate::sema::sort_diagnostics(&mut sema);
+            diagnostics.extend(sema);
+            self.settled = limit;
+            Stretch {
+                files: Vec::new(),
+                limit,
+                diagnostics,
+                kernels: std::mem::take(&mut self.kernels),
+            }
+        }
+    }
+    let mut pending: Option<Pending<R>> = None;
+    analyze_in_order(file, opts, each, |event| match event {
+        Event::Start {
+            layout,
+            parse,
+            scope,
+        } => {
+            stretch(Stretch {
+                files: layout.files.clone(),
+                limit: 0,
+                diagnostics: Vec::new(),
+                kernels: Vec::new(),
+            });
+            pending = Some(Pending {
+                layout,
+                parse,
+                sema: scope,
+                kernels: Vec::new(),
+                settled: 0,
+            });
+        }
+        Event::Function {
+            index,
+            diagnostics,
+            kernel,
+        } => {
+            let Some(p) = pending.as_mut() else {
+                return;
+            };
+            p.sema.extend(diagnostics);
+            p.kernels.extend(kernel);
+            let limit = p.layout.settled(index + 1);
+            if limit > p.settled && limit != u32::MAX {
+                stretch(p.take_below(limit));
+            }
+        }
+    });
+    if let Some(mut p) = pending {
+        stretch(p.take_below(u32::MAX));
+    }
+}
+
 /// Where a file's functions lie in its text, as [`analyze_in_order`] sees
 /// them: what tells a caller which positions of the file can get no more
 /// diagnostics once the first functions are done ([`Layout::settled`]).
 #[derive(Clone, Debug, Default)]
-pub struct Layout {
+struct Layout {
     /// Where each function's definition ends, in source order.
     ends: Vec<u32>,
     /// The last function analysed as a kernel.
@@ -107,7 +213,7 @@ pub struct Layout {
     /// callee's).
     first_callee: Option<u32>,
     /// The source files the module's `.file` directives name, in order.
-    pub files: Vec<String>,
+    files: Vec<String>,
 }
 
 impl Layout {
@@ -128,7 +234,7 @@ impl Layout {
     /// any function; function `i`'s name resolution reports inside its
     /// definition, after the end of function `i - 1`; a kernel's findings
     /// lie in its own definition or in the body of a function it inlines.
-    pub fn settled(&self, done: usize) -> u32 {
+    fn settled(&self, done: usize) -> u32 {
         if done >= self.ends.len() {
             return u32::MAX;
         }
@@ -144,7 +250,7 @@ impl Layout {
 }
 
 /// What [`analyze_in_order`] hands to its caller.
-pub enum Event<R> {
+enum Event<R> {
     /// Before any function: the file's layout, the parser's diagnostics
     /// (in the parser's order) and the module scope's (unsorted; with every
     /// function's, they are sorted by [`crate::sema::sort_diagnostics`]).
@@ -184,7 +290,7 @@ pub enum Event<R> {
 /// largest cuBLAS file it is 4.6x the text: BENCHMARKS.md, "Stop 20"), and
 /// the functions done but not yet handed over are at most those the other
 /// workers took after the one still running.
-pub fn analyze_in_order<R: Send>(
+fn analyze_in_order<R: Send>(
     file: &SourceFile,
     opts: &Options,
     each: impl Fn(KernelAnalysis) -> R + Sync,

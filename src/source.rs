@@ -188,13 +188,11 @@ impl SourceFile {
             return None;
         }
         let mut at = self.marks[line / LINES_PER_MARK] as usize;
-        let bytes = self.text.as_bytes();
         for _ in 0..line % LINES_PER_MARK {
-            // The line exists, so its newline does.
-            at += bytes[at..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
+            // The line exists, so its newline does (`find` searches a word
+            // at a time, not byte by byte; `at` starts a line, so it is a
+            // character boundary).
+            at += self.text[at..].find('\n').map_or(0, |i| i + 1);
         }
         Some(at as u32)
     }
@@ -204,14 +202,14 @@ impl SourceFile {
         let mark = self.marks.partition_point(|&m| m <= offset) - 1;
         let from = self.marks[mark] as usize;
         let to = (offset as usize).min(self.text.len());
-        let mut line = mark * LINES_PER_MARK;
-        let mut start = from;
-        for (i, &b) in self.text.as_bytes()[from..to].iter().enumerate() {
-            if b == b'\n' {
-                line += 1;
-                start = from + i + 1;
-            }
-        }
+        // Two passes, both short: a count the compiler vectorises, and a
+        // search back to the last newline.
+        let between = &self.text.as_bytes()[from..to];
+        let line = mark * LINES_PER_MARK + between.iter().filter(|&&b| b == b'\n').count();
+        let start = between
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(from, |i| from + i + 1);
         (line, start as u32)
     }
     /// 0-based line of an offset (the last line past the end).
@@ -237,8 +235,7 @@ impl SourceFile {
     /// The start of the line after the one starting at `start` (the text's
     /// end for the last line).
     fn line_end(&self, start: u32) -> u32 {
-        let rest = &self.text.as_bytes()[start as usize..];
-        match rest.iter().position(|&b| b == b'\n') {
+        match self.text[start as usize..].find('\n') {
             Some(i) => start + i as u32 + 1,
             None => self.text.len() as u32,
         }

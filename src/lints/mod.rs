@@ -492,7 +492,7 @@ pub struct CheckPart {
 
 /// [`check_file_with`] without keeping the kernels, handing the result to
 /// `part` in parts, in order, as soon as the functions before each
-/// stretch of the file are done ([`crate::pipeline::Layout::settled`]):
+/// stretch of the file are done ([`crate::pipeline::analyze_settled`]):
 /// the findings of the file's beginning can be printed while the rest is
 /// analysed, and are not held until the file's end. The parts' findings
 /// put end to end, and their sites merged, are [`check_file_with`]'s
@@ -504,94 +504,36 @@ pub fn check_file_parts(
     config: &Config,
     mut part: impl FnMut(CheckPart) + Send,
 ) {
-    /// What is found and not yet handed over.
-    struct Pending {
-        layout: crate::pipeline::Layout,
-        parse: Vec<Diagnostic>,
-        sema: Vec<Diagnostic>,
-        kernels: Vec<(u32, Findings)>,
-        count: u32,
-        sites: crate::suppress::Sites,
-        settled: u32,
-    }
-    impl Pending {
-        /// The diagnostics below `limit`, in `assemble`'s order restricted
-        /// to them.
-        fn take_below(&mut self, limit: u32, config: &Config) -> CheckPart {
-            let mut findings = Findings::new();
-            let below = |d: &Diagnostic| d.span().start < limit;
-            let (parse, rest): (Vec<_>, Vec<_>) =
-                std::mem::take(&mut self.parse).into_iter().partition(below);
-            self.parse = rest;
-            let (mut sema, rest): (Vec<_>, Vec<_>) =
-                std::mem::take(&mut self.sema).into_iter().partition(below);
-            self.sema = rest;
-            crate::sema::sort_diagnostics(&mut sema);
-            for d in parse.iter().chain(&sema) {
-                push_front_end(&mut findings, d, config);
-            }
-            for (k, f) in &mut self.kernels {
-                findings.append_kernel(f.split_below(limit), *k);
-            }
-            self.kernels.retain(|(_, f)| !f.is_empty());
-            findings.sort();
-            self.settled = limit;
-            CheckPart {
-                files: Vec::new(),
-                findings,
-                sites: std::mem::take(&mut self.sites),
-            }
-        }
-    }
-    let mut pending: Option<Pending> = None;
-    crate::pipeline::analyze_in_order(
+    // Each kernel's findings not yet handed over, by kernel index.
+    let mut pending: Vec<(u32, Findings)> = Vec::new();
+    let mut count = 0u32;
+    crate::pipeline::analyze_settled(
         file,
         &config.options,
         |k| lint_kernel(file, &k, config),
-        |event| match event {
-            crate::pipeline::Event::Start {
-                layout,
-                parse,
-                scope,
-            } => {
-                part(CheckPart {
-                    files: layout.files.clone(),
-                    ..CheckPart::default()
-                });
-                pending = Some(Pending {
-                    layout,
-                    parse,
-                    sema: scope,
-                    kernels: Vec::new(),
-                    count: 0,
-                    sites: crate::suppress::Sites::default(),
-                    settled: 0,
-                });
+        |stretch| {
+            let mut findings = Findings::new();
+            for d in &stretch.diagnostics {
+                push_front_end(&mut findings, d, config);
             }
-            crate::pipeline::Event::Function {
-                index,
-                diagnostics,
-                kernel,
-            } => {
-                let Some(p) = pending.as_mut() else {
-                    return;
-                };
-                p.sema.extend(diagnostics);
-                if let Some((f, s)) = kernel {
-                    p.kernels.push((p.count, f));
-                    p.count += 1;
-                    p.sites.merge(s);
-                }
-                let limit = p.layout.settled(index + 1);
-                if limit > p.settled && limit != u32::MAX {
-                    part(p.take_below(limit, config));
-                }
+            let mut sites = crate::suppress::Sites::default();
+            for (f, s) in stretch.kernels {
+                pending.push((count, f));
+                count += 1;
+                sites.merge(s);
             }
+            for (k, f) in &mut pending {
+                findings.append_kernel(f.split_below(stretch.limit), *k);
+            }
+            pending.retain(|(_, f)| !f.is_empty());
+            findings.sort();
+            part(CheckPart {
+                files: stretch.files,
+                findings,
+                sites,
+            });
         },
     );
-    if let Some(mut p) = pending {
-        part(p.take_below(u32::MAX, config));
-    }
 }
 
 fn default_level_of(d: &Diagnostic) -> Level {
