@@ -62,9 +62,6 @@ pub struct LineCol {
     pub column: u32,
 }
 
-/// Lines per entry of a [`SourceFile`]'s line index.
-const LINES_PER_MARK: usize = 16;
-
 /// One PTX file: its name (as given by the user), its text and a line index.
 ///
 /// # Example
@@ -82,13 +79,7 @@ const LINES_PER_MARK: usize = 16;
 pub struct SourceFile {
     name: String,
     text: String,
-    /// Where every [`LINES_PER_MARK`]-th line starts (0-based lines 0, 16,
-    /// 32, ...): a line's start is found from its mark by a scan of at most
-    /// 15 lines. Every line's start (4 bytes a line) was 8.4 MB on a 60 MB
-    /// file, 14% of its size (BENCHMARKS.md, "Stop 21").
-    marks: Vec<u32>,
-    /// Number of lines.
-    lines: u32,
+    line_starts: Vec<u32>,
     invalid_bytes: Vec<u32>,
 }
 
@@ -142,21 +133,12 @@ impl SourceFile {
     }
 
     fn from_string(name: String, text: String, invalid_bytes: Vec<u32>) -> SourceFile {
-        let mut marks = Vec::with_capacity(1 + text.len() / 512);
-        marks.push(0u32);
-        let mut lines = 1u32;
-        for at in memchr_newlines(text.as_bytes()) {
-            if lines as usize % LINES_PER_MARK == 0 {
-                marks.push(at);
-            }
-            lines += 1;
-        }
-        marks.shrink_to_fit();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(memchr_newlines(text.as_bytes()));
         SourceFile {
             name,
             text,
-            marks,
-            lines,
+            line_starts,
             invalid_bytes,
         }
     }
@@ -173,79 +155,64 @@ impl SourceFile {
     pub fn invalid_bytes(&self) -> &[u32] {
         &self.invalid_bytes
     }
+    /// Byte offsets at which each line starts (the first is 0).
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
     /// The text under a span.
     pub fn slice(&self, span: Span) -> &str {
         &self.text[span.range()]
     }
     /// Number of lines (a text ending in a newline has an empty last line).
     pub fn line_count(&self) -> usize {
-        self.lines as usize
+        self.line_starts.len()
     }
     /// Byte offset at which 0-based line `line` starts; `None` past the
     /// last line.
     pub fn line_start(&self, line: usize) -> Option<u32> {
-        if line >= self.lines as usize {
-            return None;
-        }
-        let mut at = self.marks[line / LINES_PER_MARK] as usize;
-        for _ in 0..line % LINES_PER_MARK {
-            // The line exists, so its newline does (`find` searches a word
-            // at a time, not byte by byte; `at` starts a line, so it is a
-            // character boundary).
-            at += self.text[at..].find('\n').map_or(0, |i| i + 1);
-        }
-        Some(at as u32)
-    }
-    /// 0-based line of an offset and the offset at which that line starts
-    /// (the last line past the end).
-    fn line_and_start(&self, offset: u32) -> (usize, u32) {
-        let mark = self.marks.partition_point(|&m| m <= offset) - 1;
-        let from = self.marks[mark] as usize;
-        let to = (offset as usize).min(self.text.len());
-        // Two passes, both short: a count the compiler vectorises, and a
-        // search back to the last newline.
-        let between = &self.text.as_bytes()[from..to];
-        let line = mark * LINES_PER_MARK + between.iter().filter(|&&b| b == b'\n').count();
-        let start = between
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(from, |i| from + i + 1);
-        (line, start as u32)
+        self.line_starts.get(line).copied()
     }
     /// 0-based line of an offset (the last line past the end).
     pub fn line_index(&self, offset: u32) -> usize {
-        self.line_and_start(offset).0
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
     }
     /// 1-based line and byte column of an offset.
     pub fn line_col(&self, offset: u32) -> LineCol {
-        let (line, start) = self.line_and_start(offset);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
         LineCol {
             line: line as u32 + 1,
-            column: offset - start + 1,
+            column: offset - self.line_starts[line] + 1,
         }
     }
     /// The byte offset of a 0-based line and byte column, clamped to the text.
     pub fn offset_of(&self, line0: u32, col0: u32) -> u32 {
-        let Some(start) = self.line_start(line0 as usize) else {
+        let Some(&start) = self.line_starts.get(line0 as usize) else {
             return self.text.len() as u32;
         };
-        let end = self.line_end(start);
+        let end = self
+            .line_starts
+            .get(line0 as usize + 1)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         (start + col0).min(end)
-    }
-    /// The start of the line after the one starting at `start` (the text's
-    /// end for the last line).
-    fn line_end(&self, start: u32) -> u32 {
-        match self.text[start as usize..].find('\n') {
-            Some(i) => start + i as u32 + 1,
-            None => self.text.len() as u32,
-        }
     }
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
-        let Some(start) = self.line_start(line.saturating_sub(1) as usize) else {
+        let i = line.saturating_sub(1) as usize;
+        let Some(&start) = self.line_starts.get(i) else {
             return "";
         };
-        let end = self.line_end(start);
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         self.text[start as usize..end as usize].trim_end_matches(['\n', '\r'])
     }
 }
@@ -271,7 +238,7 @@ mod tests {
         assert_eq!(f.line_text(2), "cd");
     }
 
-    /// The sampled line index gives what every line's start gives.
+    /// The line index's lookups agree with every line's start.
     #[test]
     fn line_index_agrees_with_every_line_start() {
         let mut text = String::new();
