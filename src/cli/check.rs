@@ -169,7 +169,7 @@ enum Printing {
     /// Whole, at the end: comment suppressions judge a file's findings
     /// together (and `unused-suppression` needs all of them), so do the
     /// baseline and the formats that number or fingerprint them.
-    Whole(CheckResult),
+    Whole(Box<CheckResult>),
 }
 
 /// Checks one input and hands what is to print to `out` (parts of its
@@ -239,14 +239,14 @@ fn check_input(
                 read.extend(part.files.iter().cloned());
                 Printing::Parts(Arc::new(sources))
             } else {
-                Printing::Whole(CheckResult {
+                Printing::Whole(Box::new(CheckResult {
                     analysis: warpscope::Analysis {
                         kernels: Vec::new(),
                         diagnostics: Vec::new(),
                     },
                     findings: Default::default(),
                     sites: Default::default(),
-                })
+                }))
             }
         });
         match printing {
@@ -290,7 +290,7 @@ fn check_input(
         }
     });
     if let Some(Printing::Whole(result)) = printing {
-        whole(result);
+        whole(*result);
     }
 }
 
