@@ -15,9 +15,11 @@
 //! - `check`: the peak of the whole `lints::check_file` (the kernels in
 //!   parallel, `RAYON_NUM_THREADS` threads) above the text, every kernel's
 //!   analysis kept; then `lints::check_file_with(.., false)`, each kernel
-//!   linted and its analysis dropped in its worker, as the binary's `check`
-//!   runs it (except `--format json` and `--coverage`); and the process's
-//!   peak RSS.
+//!   linted and its analysis dropped in its worker, what the binary's
+//!   `check` holds of a file it prints whole (`sarif`, `gitlab`, a
+//!   baseline, suppression comments); then `lints::check_file_parts`, the
+//!   findings handed over a stretch at a time and dropped, as the binary's
+//!   `check` prints them (the default); and the process's peak RSS.
 //!
 //! Live bytes are requested sizes (not mimalloc's size classes or pages),
 //! so RSS is somewhat higher. `cargo test --all-targets` runs it without
@@ -129,9 +131,19 @@ fn main() {
         let p = peak() - base;
         drop(std::hint::black_box(r));
         println!(
-            "  check, each kernel dropped once linted (the binary's `check`): peak {}  result kept {}",
+            "  check, each kernel dropped once linted: peak {}  result kept {}",
             mb(p),
             mb(held)
+        );
+        let base = reset_peak();
+        let mut parts = 0;
+        warpscope::lints::check_file_parts(&file, &config, |p| {
+            parts += 1;
+            drop(std::hint::black_box(p));
+        });
+        println!(
+            "  check in parts, each dropped as it comes (the binary's `check`): peak {}  ({parts} parts)",
+            mb(peak() - base)
         );
         println!("  process peak RSS so far: {:.0} MB", peak_rss_mb());
     }

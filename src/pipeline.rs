@@ -60,42 +60,285 @@ pub fn analyze(file: &SourceFile, opts: &Options) -> Analysis {
 /// that computed it, as soon as it is done, and keeps only what `each`
 /// returns (in kernel order), with the front end's diagnostics. `check`
 /// lints a kernel there and drops its analysis, so that the file's kernels
-/// are never all alive at once. It works one function at a time: the whole
-/// syntax tree is never built (each worker parses, resolves, lowers and
-/// analyses one function's body and drops it); the diagnostics and results
-/// are those of [`analyze_module_with_symbols`] after a whole-module parse
-/// and [`crate::sema::check_module_without_resolutions`]
+/// are never all alive at once. It works one function at a time
+/// ([`analyze_in_order`]): the whole syntax tree is never built; the
+/// diagnostics and results are those of [`analyze_module_with_symbols`]
+/// after a whole-module parse and
+/// [`crate::sema::check_module_without_resolutions`]
 /// (`tests/one_function.rs`).
 pub fn analyze_each<R: Send>(
     file: &SourceFile,
     opts: &Options,
     each: impl Fn(KernelAnalysis) -> R + Sync,
 ) -> (Vec<R>, Vec<crate::diagnostic::Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut sema_diags = Vec::new();
+    let mut kernels = Vec::new();
+    analyze_in_order(file, opts, each, |event| match event {
+        Event::Start { parse, scope, .. } => {
+            diagnostics = parse;
+            sema_diags = scope;
+        }
+        Event::Function {
+            diagnostics,
+            kernel,
+            ..
+        } => {
+            sema_diags.extend(diagnostics);
+            kernels.extend(kernel);
+        }
+    });
+    crate::sema::sort_diagnostics(&mut sema_diags);
+    diagnostics.extend(sema_diags);
+    (kernels, diagnostics)
+}
+
+/// What [`analyze_settled`] hands over: the next stretch of the file.
+#[derive(Debug)]
+pub struct Stretch<R> {
+    /// The source files the module's `.file` directives name, in order (in
+    /// the first stretch only, before any diagnostic).
+    pub files: Vec<String>,
+    /// The file gets no more diagnostic below this position (`u32::MAX` in
+    /// the last stretch): the module's own statements get theirs from the
+    /// parser and the module scope, before any function; a function's name
+    /// resolution reports inside its definition; a kernel's findings lie in
+    /// its own definition or in the body of a function it inlines.
+    pub limit: u32,
+    /// The front end's diagnostics below `limit` not handed over before, in
+    /// the order [`analyze_each`] gives them.
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    /// What `each` returned for the kernels done since the last stretch,
+    /// in kernel order.
+    pub kernels: Vec<R>,
+}
+
+/// [`analyze_each`] that hands the file over a stretch at a time, in order,
+/// as soon as every function that could add a diagnostic to the stretch is
+/// done: a caller can print the diagnostics of the file's beginning while
+/// the rest is analysed (`check` does: `lints::check_file_parts`). The
+/// stretches' diagnostics put end to end are [`analyze_each`]'s (a stable
+/// sort by position restricted to a stretch is the whole sort's
+/// restriction), and so are their kernels. Workers take the functions in
+/// source order, so the functions done but not yet handed over are at most
+/// those the other workers took after the one still running.
+pub fn analyze_settled<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    mut stretch: impl FnMut(Stretch<R>) + Send,
+) {
+    use crate::diagnostic::Diagnostic;
+    /// What is found and not yet handed over.
+    struct Pending<R> {
+        layout: Layout,
+        parse: Vec<Diagnostic>,
+        sema: Vec<Diagnostic>,
+        kernels: Vec<R>,
+        settled: u32,
+    }
+    impl<R> Pending<R> {
+        fn take_below(&mut self, limit: u32) -> Stretch<R> {
+            let below = |d: &Diagnostic| d.span().start < limit;
+            let (mut diagnostics, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.parse).into_iter().partition(below);
+            self.parse = rest;
+            let (mut sema, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.sema).into_iter().partition(below);
+            self.sema = rest;
+            crate::sema::sort_diagnostics(&mut sema);
+            diagnostics.extend(sema);
+            self.settled = limit;
+            Stretch {
+                files: Vec::new(),
+                limit,
+                diagnostics,
+                kernels: std::mem::take(&mut self.kernels),
+            }
+        }
+    }
+    let mut pending: Option<Pending<R>> = None;
+    analyze_in_order(file, opts, each, |event| match event {
+        Event::Start {
+            layout,
+            parse,
+            scope,
+        } => {
+            stretch(Stretch {
+                files: layout.files.clone(),
+                limit: 0,
+                diagnostics: Vec::new(),
+                kernels: Vec::new(),
+            });
+            pending = Some(Pending {
+                layout,
+                parse,
+                sema: scope,
+                kernels: Vec::new(),
+                settled: 0,
+            });
+        }
+        Event::Function {
+            index,
+            diagnostics,
+            kernel,
+        } => {
+            let Some(p) = pending.as_mut() else {
+                return;
+            };
+            p.sema.extend(diagnostics);
+            p.kernels.extend(kernel);
+            let limit = p.layout.settled(index + 1);
+            if limit > p.settled && limit != u32::MAX {
+                stretch(p.take_below(limit));
+            }
+        }
+    });
+    if let Some(mut p) = pending {
+        stretch(p.take_below(u32::MAX));
+    }
+}
+
+/// Where a file's functions lie in its text, as [`analyze_in_order`] sees
+/// them: what tells a caller which positions of the file can get no more
+/// diagnostics once the first functions are done ([`Layout::settled`]).
+#[derive(Clone, Debug, Default)]
+struct Layout {
+    /// Where each function's definition ends, in source order.
+    ends: Vec<u32>,
+    /// The last function analysed as a kernel.
+    last_kernel: Option<usize>,
+    /// Where the first function with a body that a kernel may inline
+    /// starts (a kernel's accesses lie in its own body or in an inlined
+    /// callee's).
+    first_callee: Option<u32>,
+    /// The source files the module's `.file` directives name, in order.
+    files: Vec<String>,
+}
+
+impl Layout {
+    /// A file whose diagnostics settle only when all of its `n` units are
+    /// done (SASS listings).
+    fn whole(n: usize) -> Layout {
+        Layout {
+            ends: vec![0; n],
+            last_kernel: n.checked_sub(1),
+            first_callee: Some(0),
+            files: Vec::new(),
+        }
+    }
+
+    /// The position below which no diagnostic can be added once functions
+    /// `0..done` are done (`u32::MAX` once all are): the module's own
+    /// statements get theirs from the parser and the module scope, before
+    /// any function; function `i`'s name resolution reports inside its
+    /// definition, after the end of function `i - 1`; a kernel's findings
+    /// lie in its own definition or in the body of a function it inlines.
+    fn settled(&self, done: usize) -> u32 {
+        if done >= self.ends.len() {
+            return u32::MAX;
+        }
+        let mut at = match done {
+            0 => 0,
+            _ => self.ends[done - 1],
+        };
+        if self.last_kernel.is_some_and(|k| k >= done) {
+            at = at.min(self.first_callee.unwrap_or(u32::MAX));
+        }
+        at
+    }
+}
+
+/// What [`analyze_in_order`] hands to its caller.
+enum Event<R> {
+    /// Before any function: the file's layout, the parser's diagnostics
+    /// (in the parser's order) and the module scope's (unsorted; with every
+    /// function's, they are sorted by [`crate::sema::sort_diagnostics`]).
+    Start {
+        /// Where the functions lie.
+        layout: Layout,
+        /// The parser's diagnostics.
+        parse: Vec<crate::diagnostic::Diagnostic>,
+        /// Name resolution's diagnostics of the module scope.
+        scope: Vec<crate::diagnostic::Diagnostic>,
+    },
+    /// Function `index` (in source order) is done, and every function
+    /// before it: its name resolution's diagnostics and, for a kernel, what
+    /// `each` returned for its analysis.
+    Function {
+        /// The function's index in the module.
+        index: usize,
+        /// Its name resolution's diagnostics.
+        diagnostics: Vec<crate::diagnostic::Diagnostic>,
+        /// What `each` returned, for a kernel.
+        kernel: Option<R>,
+    },
+}
+
+/// Analyses a file one function at a time and hands each function's result
+/// to `done` in source order, as soon as it and every function before it
+/// are done, on whichever worker finished last: a caller can print the
+/// diagnostics of the file's beginning while the rest is analysed
+/// ([`Layout::settled`] says which). `each` runs in the worker that
+/// analysed a kernel, as in [`analyze_each`].
+///
+/// The module is parsed without keeping its bodies (each is parsed,
+/// checked for the parser's diagnostics and dropped), the module scope is
+/// resolved once, and then each worker takes the next function in source
+/// order, parses its body again, resolves it, lowers and analyses it if it
+/// is a kernel, and drops it. The whole syntax tree never exists (on the
+/// largest cuBLAS file it is 4.6x the text: BENCHMARKS.md, "Stop 20"), and
+/// the functions done but not yet handed over are at most those the other
+/// workers took after the one still running.
+fn analyze_in_order<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    mut done: impl FnMut(Event<R>) + Send,
+) {
     if crate::sass::is_sass_file(file) {
         let a = crate::sass::analyze(file, opts);
-        return (a.kernels.into_iter().map(each).collect(), a.diagnostics);
+        done(Event::Start {
+            layout: Layout::whole(a.kernels.len()),
+            parse: a.diagnostics,
+            scope: Vec::new(),
+        });
+        for (index, k) in a.kernels.into_iter().enumerate() {
+            done(Event::Function {
+                index,
+                diagnostics: Vec::new(),
+                kernel: Some(each(k)),
+            });
+        }
+        return;
     }
-    // One function at a time: the module is parsed without keeping its
-    // bodies (each is parsed, checked for the parser's diagnostics and
-    // dropped), the module scope is resolved once, and then each worker
-    // parses one function's body again, resolves it, lowers and analyses it
-    // if it is a kernel, and drops it before taking the next. The whole
-    // syntax tree never exists (on the largest cuBLAS file it is 4.6x the
-    // text: BENCHMARKS.md, "Stop 20"); the diagnostics are the same, in the
-    // same order, as parsing and checking the whole module.
-    let (module, mut diagnostics) = crate::syntax::parse_file_lazy(file);
-    let (scope, mut sema_diags) = crate::sema::check_module_scope(&module);
+    let (module, diagnostics) = crate::syntax::parse_file_lazy(file);
+    let (scope, sema_diags) = crate::sema::check_module_scope(&module);
     let mut kernel = vec![false; module.functions.len()];
     for id in kernel_ids(&module, opts) {
         kernel[id.index()] = true;
     }
+    let layout = Layout {
+        ends: module.functions.iter().map(|f| f.span.end).collect(),
+        last_kernel: kernel.iter().rposition(|&k| k),
+        first_callee: module
+            .functions
+            .iter()
+            .find(|f| f.kind != FunctionKind::Entry && f.body.is_some())
+            .map(|f| f.span.start),
+        files: module.files().map(|f| f.name.text.to_string()).collect(),
+    };
+    done(Event::Start {
+        layout,
+        parse: diagnostics,
+        scope: sema_diags,
+    });
     let globals = ptx::module_globals(&module);
     let files = ptx::module_files(&module);
     let text = file.text();
-    use rayon::prelude::*;
-    let done: Vec<(Vec<crate::diagnostic::Diagnostic>, Option<R>)> = (0..module.functions.len())
-        .into_par_iter()
-        .map(|i| {
+    in_order(
+        module.functions.len(),
+        |i| {
             let header = module.function(FunctionId(i as u32));
             let parsed;
             let func = match &header.body {
@@ -119,16 +362,63 @@ pub fn analyze_each<R: Send>(
             let analysis = analysis::analyze_function(file, &ir, opts);
             drop(ir);
             (diags, Some(each(analysis)))
-        })
-        .collect();
-    let mut kernels = Vec::new();
-    for (diags, result) in done {
-        sema_diags.extend(diags);
-        kernels.extend(result);
+        },
+        |index, (diagnostics, kernel)| {
+            done(Event::Function {
+                index,
+                diagnostics,
+                kernel,
+            })
+        },
+    );
+}
+
+/// Runs `work` on `0..n` in parallel, each worker taking the next index in
+/// order, and calls `deliver` with each result in index order as soon as it
+/// and all before it are done (on the worker that completed the run). Only
+/// the results finished ahead of a slower one wait: at most one per other
+/// worker in steady state, not half the range as a split range would hold.
+fn in_order<T: Send>(
+    n: usize,
+    work: impl Fn(usize) -> T + Sync,
+    deliver: impl FnMut(usize, T) + Send,
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    struct Ready<T, D> {
+        next: usize,
+        done: Vec<Option<T>>,
+        deliver: D,
     }
-    crate::sema::sort_diagnostics(&mut sema_diags);
-    diagnostics.extend(sema_diags);
-    (kernels, diagnostics)
+    let next = AtomicUsize::new(0);
+    let ready = Mutex::new(Ready {
+        next: 0,
+        done: (0..n).map(|_| None).collect(),
+        deliver,
+    });
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            break;
+        }
+        let r = work(i);
+        // A panic elsewhere (caught by the caller) poisons the lock; the
+        // results are still whole.
+        let mut guard = ready.lock().unwrap_or_else(|e| e.into_inner());
+        let g = &mut *guard;
+        g.done[i] = Some(r);
+        while let Some(r) = g.done.get_mut(g.next).and_then(Option::take) {
+            (g.deliver)(g.next, r);
+            g.next += 1;
+        }
+    };
+    let workers = rayon::current_num_threads().clamp(1, n.max(1));
+    rayon::scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| worker());
+        }
+        worker();
+    });
 }
 
 /// [`analyze_module`] for callers that already ran semantic analysis: labels

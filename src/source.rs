@@ -163,6 +163,22 @@ impl SourceFile {
     pub fn slice(&self, span: Span) -> &str {
         &self.text[span.range()]
     }
+    /// Number of lines (a text ending in a newline has an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+    /// Byte offset at which 0-based line `line` starts; `None` past the
+    /// last line.
+    pub fn line_start(&self, line: usize) -> Option<u32> {
+        self.line_starts.get(line).copied()
+    }
+    /// 0-based line of an offset (the last line past the end).
+    pub fn line_index(&self, offset: u32) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
     /// 1-based line and byte column of an offset.
     pub fn line_col(&self, offset: u32) -> LineCol {
         let line = match self.line_starts.binary_search(&offset) {
@@ -220,6 +236,46 @@ mod tests {
         assert_eq!(f.line_col(3), LineCol { line: 2, column: 1 });
         assert_eq!(f.line_col(4), LineCol { line: 2, column: 2 });
         assert_eq!(f.line_text(2), "cd");
+    }
+
+    /// The line index's lookups agree with every line's start.
+    #[test]
+    fn line_index_agrees_with_every_line_start() {
+        let mut text = String::new();
+        for i in 0..200 {
+            text.push_str(&"x".repeat(i % 7));
+            text.push_str(if i % 5 == 0 { "\r\n" } else { "\n" });
+        }
+        text.push_str("tail");
+        let f = SourceFile::from_text("a.ptx", text.clone());
+        let starts: Vec<u32> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+            .collect();
+        assert_eq!(f.line_count(), starts.len());
+        for (l, &s) in starts.iter().enumerate() {
+            assert_eq!(f.line_start(l), Some(s));
+        }
+        assert_eq!(f.line_start(starts.len()), None);
+        for offset in 0..text.len() as u32 + 3 {
+            let line = match starts.binary_search(&offset) {
+                Ok(i) => i,
+                Err(i) => i - 1,
+            };
+            let want = LineCol {
+                line: line as u32 + 1,
+                column: offset - starts[line] + 1,
+            };
+            assert_eq!(f.line_col(offset), want, "offset {offset}");
+            assert_eq!(f.line_index(offset), line);
+        }
+        for (l, &s) in starts.iter().enumerate() {
+            let end = starts.get(l + 1).copied().unwrap_or(text.len() as u32);
+            assert_eq!(f.offset_of(l as u32, 3), (s + 3).min(end));
+            let want = text[s as usize..end as usize].trim_end_matches(['\n', '\r']);
+            assert_eq!(f.line_text(l as u32 + 1), want);
+        }
+        assert_eq!(f.offset_of(starts.len() as u32, 0), text.len() as u32);
+        assert_eq!(f.line_text(starts.len() as u32 + 1), "");
     }
 
     #[test]

@@ -41,8 +41,9 @@ fn json(k: &warpscope::KernelAnalysis) -> String {
 }
 
 /// Holds the lazy parse and the one-function pipeline to the eager ones on
-/// `text`; returns the number of kernels compared.
-fn same_as_whole_module(name: &str, text: &str) -> usize {
+/// `text`; returns the number of kernels compared and of parts of `check`
+/// that held findings.
+fn same_as_whole_module(name: &str, text: &str) -> (usize, usize) {
     let file = SourceFile::from_text(name, text);
     let (whole, whole_diags) = warpscope::syntax::parse_file(&file);
     let (lazy, lazy_diags) = warpscope::syntax::parse_file_lazy(&file);
@@ -54,7 +55,77 @@ fn same_as_whole_module(name: &str, text: &str) -> usize {
     let (lazy_kernels, lazy_diags) = warpscope::pipeline::analyze_each(&file, &opts, |k| json(&k));
     assert_eq!(diags, lazy_diags, "{name}: the front end's diagnostics");
     assert_eq!(kernels, lazy_kernels, "{name}: the kernels' analyses");
-    kernels.len()
+    let parts = same_in_parts(name, &file);
+    (kernels.len(), parts)
+}
+
+/// Parts of `check` handed over as the functions are done
+/// (`lints::check_file_parts`) put end to end are the whole file's
+/// findings and sites, and print the same bytes in the formats that print
+/// in parts. Returns the number of parts that held findings.
+fn same_in_parts(name: &str, file: &SourceFile) -> usize {
+    use warpscope::output::{Emitter, FileReport, Format, RenderOptions};
+    let config = warpscope::config::Config::default();
+    let whole = warpscope::lints::check_file_with(file, &config, false);
+    let mut parts = Vec::new();
+    warpscope::lints::check_file_parts(file, &config, |p| parts.push(p));
+    assert!(!parts.is_empty(), "{name}: a first part");
+    let mut joined = warpscope::lints::Findings::new();
+    let mut sites = warpscope::suppress::Sites::default();
+    for p in &parts {
+        joined.append(p.findings.clone());
+        sites.merge(p.sites.clone());
+    }
+    let all = |f: &warpscope::lints::Findings| -> Vec<String> {
+        (0..f.len())
+            .map(|i| format!("{:?} {:?} {:?}", f.get(i), f.kernel(i), f.location(i)))
+            .collect()
+    };
+    assert_eq!(
+        all(&whole.findings),
+        all(&joined),
+        "{name}: findings in parts"
+    );
+    assert_eq!(
+        format!("{:?}", whole.sites),
+        format!("{sites:?}"),
+        "{name}: sites"
+    );
+    let sources = Default::default();
+    for format in [Format::Full, Format::Concise, Format::Github] {
+        let mut e = Emitter::new(format, RenderOptions::default());
+        let mut expected = Vec::new();
+        let report = FileReport {
+            file,
+            result: &whole,
+            sources: &sources,
+        };
+        e.write_file(&report, &mut expected).unwrap();
+        let mut e = Emitter::new(format, RenderOptions::default());
+        let mut got = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            let r = warpscope::lints::CheckResult {
+                analysis: warpscope::Analysis {
+                    kernels: Vec::new(),
+                    diagnostics: Vec::new(),
+                },
+                findings: p.findings.clone(),
+                sites: Default::default(),
+            };
+            let report = FileReport {
+                file,
+                result: &r,
+                sources: &sources,
+            };
+            e.write_part(&report, i == 0, &mut got).unwrap();
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&expected),
+            String::from_utf8_lossy(&got),
+            "{name}: {format:?} in parts"
+        );
+    }
+    parts.iter().filter(|p| !p.findings.is_empty()).count()
 }
 
 fn same_bodies(name: &str, text: &str, whole: &Module<'_>, lazy: &Module<'_>) {
@@ -88,13 +159,19 @@ fn every_test_file_is_the_same_one_function_at_a_time() {
     let mut files = Vec::new();
     ptx_files(&root, &mut files);
     assert!(files.len() > 50, "found only {} PTX files", files.len());
-    let mut kernels = 0;
+    let (mut kernels, mut split) = (0, 0);
     for f in &files {
         let bytes = std::fs::read(f).expect("a test file reads");
         let text = String::from_utf8_lossy(&bytes);
-        kernels += same_as_whole_module(&f.display().to_string(), &text);
+        let (k, parts) = same_as_whole_module(&f.display().to_string(), &text);
+        kernels += k;
+        split += usize::from(parts > 1);
     }
     assert!(kernels > 50, "compared only {kernels} kernels");
+    assert!(
+        split > 10,
+        "only {split} files had findings in several parts"
+    );
 }
 
 /// Every prefix of a module with calls, comments holding braces and a

@@ -5,8 +5,12 @@
 //! findings are dropped once printed. Within a file, each kernel is linted
 //! in the worker that analysed it, as soon as its analysis is done, and its
 //! analysis dropped there (kept only for `--format json`, which prints it;
-//! `--coverage` tallies it there instead of linting): what a file holds
-//! until it is printed is its compact findings ([`warpscope::lints::Findings`])
+//! `--coverage` tallies it there instead of linting). In the formats that
+//! print finding by finding, without a baseline and when no source of the
+//! file has a suppression comment, a file's findings are printed a stretch
+//! at a time as its functions are done ([`warpscope::lints::check_file_parts`],
+//! the same bytes as the whole file's); otherwise what a file holds until
+//! it is printed is its compact findings ([`warpscope::lints::Findings`])
 //! and what the suppressions read. Per file: configuration
 //! ([`warpscope::config::Resolver`]), Triton metadata beside the PTX as
 //! launch facts, the lints, the sources `.loc` names (for snippets and
@@ -22,16 +26,19 @@ use super::common::{
     LaunchArgs,
 };
 use super::progress::Progress;
+use super::stream::Message;
 use super::ExitCode;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use warpscope::analysis::coverage::Coverage;
 use warpscope::config::{Config, ConfigError, ResolveError, Resolver};
 use warpscope::lints::{check_file_with, CheckResult, Level};
 use warpscope::output::{
     render_config_error, Baseline, Emitter, FileReport, Format, Locations, RenderOptions,
 };
+use warpscope::source::SourceFile;
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -134,16 +141,157 @@ fn config_fail(e: &ConfigError, color: ColorChoice) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// One checked file, ready to print.
+/// One checked input, or a part of one, ready to print.
 enum Checked {
-    /// Its findings.
+    /// Its findings, whole.
     Findings {
-        input: Input,
+        file: Arc<SourceFile>,
         result: Box<CheckResult>,
         sources: BTreeMap<String, String>,
     },
+    /// A stretch of its findings, printed as it comes (the stretches of an
+    /// input come in order, `first` with the first).
+    Part {
+        file: Arc<SourceFile>,
+        result: Box<CheckResult>,
+        sources: Arc<BTreeMap<String, String>>,
+        first: bool,
+    },
     /// `--coverage`: its tally.
     Coverage(Coverage),
+}
+
+/// How an input's findings are printed ([`check_input`]).
+enum Printing {
+    /// In parts as the file is analysed, with the sources its `.file`
+    /// directives name (none of them has a suppression comment).
+    Parts(Arc<BTreeMap<String, String>>),
+    /// Whole, at the end: comment suppressions judge a file's findings
+    /// together (and `unused-suppression` needs all of them), so do the
+    /// baseline and the formats that number or fingerprint them.
+    Whole(Box<CheckResult>),
+}
+
+/// Checks one input and hands what is to print to `out` (parts of its
+/// findings while it is analysed, when they can be printed so: plain
+/// findings in a format that prints finding by finding, no baseline, no
+/// suppression comment in its sources; else the whole result at the end).
+fn check_input(
+    a: &CheckArgs,
+    path: &std::path::Path,
+    config: &Config,
+    input: Input,
+    in_parts: bool,
+    out: &(dyn Fn(Checked) + Sync),
+) {
+    if a.coverage {
+        let (tallies, _) = warpscope::pipeline::analyze_each(&input.file, &config.options, |k| {
+            let mut c = Coverage::default();
+            c.add_kernel(&k);
+            c
+        });
+        let mut cov = Coverage {
+            files: 1,
+            ..Coverage::default()
+        };
+        for c in &tallies {
+            cov.merge(c);
+        }
+        return out(Checked::Coverage(cov));
+    }
+    let file = Arc::new(input.file);
+    let whole = |mut result: CheckResult| {
+        let mut names = warpscope::suppress::files_to_read(&result);
+        names.extend(result.findings.locations().map(|l| l.file.clone()));
+        let sources = read_sources(path, &names);
+        warpscope::suppress::apply(&file, &mut result, &sources, config);
+        out(Checked::Findings {
+            file: file.clone(),
+            result: Box::new(result),
+            sources,
+        })
+    };
+    // Only `--format json` reads the kernels' accesses once they are
+    // linted: otherwise each kernel is linted in the worker that analysed
+    // it and its analysis dropped there, so that the file's kernels are
+    // never all alive (on the largest cuBLAS file they are 1.1 GB:
+    // BENCHMARKS.md, "Stop 18").
+    if a.format == Format::Json {
+        return whole(check_file_with(&file, config, true));
+    }
+    let in_parts = in_parts && !warpscope::sass::is_sass_file(&file);
+    let mut printing = None;
+    let mut kernel_sites = warpscope::suppress::Sites::default();
+    let mut read = BTreeSet::new();
+    let mut first = true;
+    warpscope::lints::check_file_parts(&file, config, |part| {
+        let printing = printing.get_or_insert_with(|| {
+            let sources = if in_parts {
+                read_sources(path, &part.files)
+            } else {
+                BTreeMap::new()
+            };
+            if in_parts
+                && sources
+                    .values()
+                    .all(|t| warpscope::suppress::comments(t).is_empty())
+            {
+                read.extend(part.files.iter().cloned());
+                Printing::Parts(Arc::new(sources))
+            } else {
+                Printing::Whole(Box::new(CheckResult {
+                    analysis: warpscope::Analysis {
+                        kernels: Vec::new(),
+                        diagnostics: Vec::new(),
+                    },
+                    findings: Default::default(),
+                    sites: Default::default(),
+                }))
+            }
+        });
+        match printing {
+            Printing::Whole(r) => {
+                r.findings.append(part.findings);
+                r.sites.merge(part.sites);
+            }
+            Printing::Parts(sources) => {
+                // A `.loc` file number that no `.file` names is shown as
+                // `#N`; the whole path reads it too, for its snippets.
+                for name in part.findings.locations().map(|l| &l.file) {
+                    if read.insert(name.clone()) {
+                        let more = read_sources(path, [name]);
+                        if !more.is_empty() {
+                            Arc::make_mut(sources).extend(more);
+                        }
+                    }
+                }
+                kernel_sites.merge(part.sites);
+                let mut result = CheckResult {
+                    analysis: warpscope::Analysis {
+                        kernels: Vec::new(),
+                        diagnostics: Vec::new(),
+                    },
+                    findings: part.findings,
+                    sites: std::mem::take(&mut kernel_sites),
+                };
+                // No comment to apply: this applies `[[kernel]] allow`.
+                warpscope::suppress::apply(&file, &mut result, sources, config);
+                kernel_sites = std::mem::take(&mut result.sites);
+                if first || !result.findings.is_empty() {
+                    out(Checked::Part {
+                        file: file.clone(),
+                        result: Box::new(result),
+                        sources: sources.clone(),
+                        first,
+                    });
+                    first = false;
+                }
+            }
+        }
+    });
+    if let Some(Printing::Whole(result)) = printing {
+        whole(*result);
+    }
 }
 
 /// Why the run stopped early.
@@ -208,8 +356,10 @@ pub fn run(a: CheckArgs) -> ExitCode {
     let mut coverage = a.coverage.then(Coverage::default);
     let mut input_failed = false;
 
-    let outcome = super::stream::ordered(
+    let in_parts = emitter.prints_parts() && baseline.is_none() && recorded.is_none();
+    let outcome = super::stream::ordered_parts(
         &paths,
+        |path| std::fs::metadata(path).map_or(0, |m| m.len()),
         |path| -> Result<Config, Stop> {
             let mut config = match resolver.for_dir(&input_dir(path)) {
                 Ok(r) => r.config,
@@ -222,104 +372,78 @@ pub fn run(a: CheckArgs) -> ExitCode {
             }
             Ok(config)
         },
-        |path, config| -> Result<Vec<Checked>, String> {
-            // Only `--format json` reads the kernels' accesses once they are
-            // linted: otherwise each kernel is linted in the worker that
-            // analysed it and its analysis dropped there, so that the file's
-            // kernels are never all alive (on the largest cuBLAS file they
-            // are 1.1 GB: BENCHMARKS.md, "Stop 18"); what is left are the
-            // compact findings and the suppressions' sites. `--coverage`
-            // tallies each kernel there and needs no lints.
-            let keep_kernels = a.format == Format::Json;
-            let check_one = |input: Input| {
+        |path, config, out| -> Result<(), String> {
+            for input in inputs_of(path, a.launch.arch.and_then(|x| x.sm))? {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if a.coverage {
-                        let (tallies, _) =
-                            warpscope::pipeline::analyze_each(&input.file, &config.options, |k| {
-                                let mut c = Coverage::default();
-                                c.add_kernel(&k);
-                                c
-                            });
-                        let mut cov = Coverage {
-                            files: 1,
-                            ..Coverage::default()
-                        };
-                        for c in &tallies {
-                            cov.merge(c);
-                        }
-                        return Checked::Coverage(cov);
-                    }
-                    let mut result = check_file_with(&input.file, &config, keep_kernels);
-                    let mut names = warpscope::suppress::files_to_read(&result);
-                    names.extend(result.findings.locations().map(|l| l.file.clone()));
-                    let sources = read_sources(path, &names);
-                    warpscope::suppress::apply(&input.file, &mut result, &sources, &config);
-                    Checked::Findings {
-                        input,
-                        result: Box::new(result),
-                        sources,
-                    }
+                    check_input(&a, path, &config, input, in_parts, out)
                 }))
-                .map_err(|_| format!("internal error while checking {}", path.display()))
-            };
-            inputs_of(path, a.launch.arch.and_then(|x| x.sm))?
-                .into_iter()
-                .map(check_one)
-                .collect()
+                .map_err(|_| format!("internal error while checking {}", path.display()))?;
+            }
+            Ok(())
         },
-        |path, checked| -> Result<(), Stop> {
-            // An input that cannot be read (too large, not readable) is
-            // reported and the others are still checked; the exit code is 2.
-            let checked = match checked {
-                Ok(c) => c,
-                Err(e) => {
+        |path, message| -> Result<(), Stop> {
+            let checked = match message {
+                Message::Part(c) => c,
+                Message::Done(Ok(())) => {
+                    progress.inc(&path.display().to_string());
+                    return Ok(());
+                }
+                // An input that cannot be read (too large, not readable) is
+                // reported and the others are still checked; the exit code
+                // is 2.
+                Message::Done(Err(e)) => {
                     progress.suspend(|| eprintln!("error: {e}"));
                     input_failed = true;
                     progress.inc(&path.display().to_string());
                     return Ok(());
                 }
             };
-            for c in checked {
-                let (input, mut result, sources) = match c {
-                    Checked::Coverage(c) => {
-                        if let Some(cov) = &mut coverage {
-                            cov.merge(&c);
-                        }
-                        continue;
+            let (file, mut result, sources, first) = match checked {
+                Checked::Coverage(c) => {
+                    if let Some(cov) = &mut coverage {
+                        cov.merge(&c);
                     }
-                    Checked::Findings {
-                        input,
-                        result,
-                        sources,
-                    } => (input, *result, sources),
-                };
-                if let Some(b) = &baseline {
-                    in_baseline += b.filter(&input.file, &mut result);
+                    return Ok(());
                 }
-                let report = FileReport {
-                    file: &input.file,
-                    result: &result,
-                    sources: &sources,
-                };
-                if let Some(rec) = &mut recorded {
-                    rec.record(&report);
-                    continue;
-                }
-                errors |= result.has_errors();
-                // Written as it is rendered (a file's text may be several
-                // times its size), through a buffer: stdout is line-buffered.
-                progress
-                    .suspend(|| {
-                        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-                        emitter.write_file(&report, &mut w)?;
-                        w.flush()?;
-                        drop(w);
-                        stdout.flush()
-                    })
-                    .map_err(Stop::Output)?;
+                Checked::Findings {
+                    file,
+                    result,
+                    sources,
+                } => (file, *result, Arc::new(sources), None),
+                Checked::Part {
+                    file,
+                    result,
+                    sources,
+                    first,
+                } => (file, *result, sources, Some(first)),
+            };
+            if let Some(b) = &baseline {
+                in_baseline += b.filter(&file, &mut result);
             }
-            progress.inc(&path.display().to_string());
-            Ok(())
+            let report = FileReport {
+                file: &file,
+                result: &result,
+                sources: &sources,
+            };
+            if let Some(rec) = &mut recorded {
+                rec.record(&report);
+                return Ok(());
+            }
+            errors |= result.has_errors();
+            // Written as it is rendered (a file's text may be several
+            // times its size), through a buffer: stdout is line-buffered.
+            progress
+                .suspend(|| {
+                    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+                    match first {
+                        None => emitter.write_file(&report, &mut w)?,
+                        Some(first) => emitter.write_part(&report, first, &mut w)?,
+                    }
+                    w.flush()?;
+                    drop(w);
+                    stdout.flush()
+                })
+                .map_err(Stop::Output)
         },
     );
     progress.finish();

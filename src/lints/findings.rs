@@ -254,6 +254,48 @@ impl Findings {
     /// Moves `other`'s diagnostics to the end of these, as found by kernel
     /// `kernel` (the kernel each came with is replaced).
     pub fn append_kernel(&mut self, other: Findings, kernel: u32) {
+        self.append_as(other, Some(kernel));
+    }
+
+    /// Moves `other`'s diagnostics to the end of these, each keeping the
+    /// kernel it came with.
+    pub fn append(&mut self, other: Findings) {
+        self.append_as(other, None);
+    }
+
+    /// Moves the diagnostics whose position is below `limit` into a new
+    /// [`Findings`] (in their order; the rest stay, in theirs).
+    pub fn split_below(&mut self, limit: u32) -> Findings {
+        let below = self.entries.iter().filter(|e| e.span.start < limit).count();
+        if below == self.entries.len() {
+            return std::mem::take(self);
+        }
+        if below == 0 {
+            return Findings::new();
+        }
+        let (low, high): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut self.entries)
+            .into_iter()
+            .partition(|e| e.span.start < limit);
+        self.entries = high;
+        Findings {
+            entries: low,
+            ..self.clone_pools()
+        }
+    }
+
+    /// These findings' shared texts, lists and locations, without entries.
+    fn clone_pools(&self) -> Findings {
+        Findings {
+            entries: Vec::new(),
+            rules: self.rules.clone(),
+            texts: self.texts.clone(),
+            note_lists: self.note_lists.clone(),
+            label_lists: self.label_lists.clone(),
+            locations: self.locations.clone(),
+        }
+    }
+
+    fn append_as(&mut self, other: Findings, kernel: Option<u32>) {
         let rules: Vec<u16> = other
             .rules
             .iter()
@@ -313,7 +355,7 @@ impl Findings {
                 } else {
                     locations[e.location as usize]
                 },
-                kernel,
+                kernel: kernel.unwrap_or(e.kernel),
                 rule: rules[e.rule as usize],
                 severity: e.severity,
             });

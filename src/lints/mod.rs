@@ -440,17 +440,7 @@ fn assemble(
 ) -> CheckResult {
     let mut findings = Findings::new();
     for d in &diagnostics {
-        // Notes stay notes unless their code is configured.
-        if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
-            findings.push(d, None, None);
-            continue;
-        }
-        let level = config.level_of(d.code, default_level_of(d));
-        if let Some(severity) = level.severity() {
-            let mut d = d.clone();
-            d.severity = severity;
-            findings.push(&d, None, None);
-        }
+        push_front_end(&mut findings, d, config);
     }
     let mut sites = crate::suppress::Sites::default();
     let mut kept = Vec::new();
@@ -468,6 +458,82 @@ fn assemble(
         findings,
         sites,
     }
+}
+
+/// Adds a front-end diagnostic with its configured level (`allow`ed ones
+/// are left out).
+fn push_front_end(findings: &mut Findings, d: &Diagnostic, config: &Config) {
+    // Notes stay notes unless their code is configured.
+    if d.severity == Severity::Note && !config.levels.contains_key(d.code) {
+        findings.push(d, None, None);
+        return;
+    }
+    let level = config.level_of(d.code, default_level_of(d));
+    if let Some(severity) = level.severity() {
+        let mut d = d.clone();
+        d.severity = severity;
+        findings.push(&d, None, None);
+    }
+}
+
+/// One part of a file's check result from [`check_file_parts`].
+#[derive(Debug, Default)]
+pub struct CheckPart {
+    /// The source files the module's `.file` directives name (in the first
+    /// part only, before any finding).
+    pub files: Vec<String>,
+    /// The diagnostics of the next stretch of the file, as
+    /// [`CheckResult::findings`] holds them there: levels applied, sorted
+    /// by position, each kernel numbered in the file.
+    pub findings: Findings,
+    /// The suppressions' sites of the kernels done since the last part.
+    pub sites: crate::suppress::Sites,
+}
+
+/// [`check_file_with`] without keeping the kernels, handing the result to
+/// `part` in parts, in order, as soon as the functions before each
+/// stretch of the file are done ([`crate::pipeline::analyze_settled`]):
+/// the findings of the file's beginning can be printed while the rest is
+/// analysed, and are not held until the file's end. The parts' findings
+/// put end to end, and their sites merged, are [`check_file_with`]'s
+/// (`tests/one_function.rs`): each part holds the diagnostics whose
+/// position is in its stretch, and a stable sort by position restricted to
+/// a stretch is the whole sort's restriction.
+pub fn check_file_parts(
+    file: &SourceFile,
+    config: &Config,
+    mut part: impl FnMut(CheckPart) + Send,
+) {
+    // Each kernel's findings not yet handed over, by kernel index.
+    let mut pending: Vec<(u32, Findings)> = Vec::new();
+    let mut count = 0u32;
+    crate::pipeline::analyze_settled(
+        file,
+        &config.options,
+        |k| lint_kernel(file, &k, config),
+        |stretch| {
+            let mut findings = Findings::new();
+            for d in &stretch.diagnostics {
+                push_front_end(&mut findings, d, config);
+            }
+            let mut sites = crate::suppress::Sites::default();
+            for (f, s) in stretch.kernels {
+                pending.push((count, f));
+                count += 1;
+                sites.merge(s);
+            }
+            for (k, f) in &mut pending {
+                findings.append_kernel(f.split_below(stretch.limit), *k);
+            }
+            pending.retain(|(_, f)| !f.is_empty());
+            findings.sort();
+            part(CheckPart {
+                files: stretch.files,
+                findings,
+                sites,
+            });
+        },
+    );
 }
 
 fn default_level_of(d: &Diagnostic) -> Level {

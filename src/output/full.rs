@@ -4,8 +4,85 @@ use super::{FileReport, RenderOptions};
 use crate::config::ConfigError;
 use crate::diagnostic::Diagnostic;
 use codespan_reporting::diagnostic::{self as cs, LabelStyle};
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::{self, SimpleFiles};
 use codespan_reporting::term::{self, termcolor::Buffer};
+
+/// The PTX file and the CUDA sources `.loc` names, as codespan's file
+/// database: id 0 is the PTX file, read through its own line index
+/// (codespan's `SimpleFile` would build another, 8 bytes a line, each time
+/// a file or a part of one is printed: 17 MB and a pass over the text for
+/// the largest cuBLAS file); the same lines and errors as `SimpleFile`.
+struct Sources<'a> {
+    ptx: &'a crate::source::SourceFile,
+    cuda: SimpleFiles<String, &'a str>,
+}
+
+impl<'a> Sources<'a> {
+    /// Adds a CUDA source; returns its id.
+    fn add(&mut self, name: String, text: &'a str) -> usize {
+        self.cuda.add(name, text) + 1
+    }
+
+    /// The text of CUDA source `id`.
+    fn cuda_source(&self, id: usize) -> Option<&'a str> {
+        let f = self.cuda.get(id.checked_sub(1)?).ok()?;
+        Some(*f.source())
+    }
+
+    /// Where 0-based line `line` of the PTX file starts (its end for the
+    /// line after the last), as `SimpleFile::line_start`.
+    fn ptx_line_start(&self, line: usize) -> Result<usize, files::Error> {
+        let lines = self.ptx.line_count();
+        match line.cmp(&lines) {
+            std::cmp::Ordering::Less => Ok(self.ptx.line_start(line).unwrap_or(0) as usize),
+            std::cmp::Ordering::Equal => Ok(self.ptx.text().len()),
+            std::cmp::Ordering::Greater => Err(files::Error::LineTooLarge {
+                given: line,
+                max: lines - 1,
+            }),
+        }
+    }
+}
+
+impl<'f> files::Files<'f> for Sources<'_> {
+    type FileId = usize;
+    type Name = String;
+    type Source = &'f str;
+
+    fn name(&'f self, id: usize) -> Result<String, files::Error> {
+        match id {
+            0 => Ok(self.ptx.name().to_string()),
+            _ => self.cuda.name(id - 1),
+        }
+    }
+
+    fn source(&'f self, id: usize) -> Result<&'f str, files::Error> {
+        match id {
+            0 => Ok(self.ptx.text()),
+            _ => self.cuda.source(id - 1),
+        }
+    }
+
+    fn line_index(&'f self, id: usize, byte_index: usize) -> Result<usize, files::Error> {
+        match id {
+            0 => Ok(self
+                .ptx
+                .line_index(u32::try_from(byte_index).unwrap_or(u32::MAX))),
+            _ => self.cuda.line_index(id - 1, byte_index),
+        }
+    }
+
+    fn line_range(
+        &'f self,
+        id: usize,
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, files::Error> {
+        match id {
+            0 => Ok(self.ptx_line_start(line_index)?..self.ptx_line_start(line_index + 1)?),
+            _ => self.cuda.line_range(id - 1, line_index),
+        }
+    }
+}
 
 fn config() -> term::Config {
     term::Config::default()
@@ -24,7 +101,8 @@ fn buffer(color: bool) -> Buffer {
 pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, usize, usize) {
     let mut out = Vec::new();
     // Writing into a vector does not fail.
-    let (errors, warnings) = write_file(r, opts, &mut out).unwrap_or_default();
+    let (errors, warnings) =
+        write_file(r, opts, &mut Default::default(), &mut out).unwrap_or_default();
     let out = match String::from_utf8(out) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -35,9 +113,13 @@ pub(super) fn render_file(r: &FileReport<'_>, opts: &RenderOptions) -> (String, 
 /// [`render_file`] into `out`, one diagnostic at a time (the text of a
 /// file with many findings can be several times the size of the file:
 /// it is not held whole). Returns the numbers of errors and warnings.
+/// `seen_codes` holds the rules whose explanation note the file has shown
+/// (empty for a whole file; kept between the parts of one file, so that
+/// its parts render as the whole does).
 pub(super) fn write_file(
     r: &FileReport<'_>,
     opts: &RenderOptions,
+    seen_codes: &mut std::collections::BTreeSet<&'static str>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<(usize, usize)> {
     let mut buf = buffer(opts.color);
@@ -45,10 +127,12 @@ pub(super) fn write_file(
     let (mut errors, mut warnings) = (0usize, 0usize);
     {
         // The sources are borrowed, not copied: the PTX text may be large.
-        let mut files: SimpleFiles<String, &str> = SimpleFiles::new();
-        let ptx = files.add(r.file.name().to_string(), r.file.text());
+        let mut files = Sources {
+            ptx: r.file,
+            cuda: SimpleFiles::new(),
+        };
+        let ptx = 0;
         let mut cuda_ids = std::collections::BTreeMap::new();
-        let mut seen_codes = std::collections::BTreeSet::new();
         for (i, d) in r.result.findings.iter().enumerate() {
             match d.severity {
                 crate::diagnostic::Severity::Error => errors += 1,
@@ -70,7 +154,7 @@ pub(super) fn write_file(
                         .entry(loc.file.clone())
                         .or_insert_with(|| files.add(loc.file.clone(), text.as_str()))
                 });
-                match id.and_then(|id| files.get(id).ok().map(|f| (id, *f.source()))) {
+                match id.and_then(|id| files.cuda_source(id).map(|text| (id, text))) {
                     Some((id, text)) => {
                         if let Some(range) = line_range(text, loc.line, loc.column) {
                             cd.labels.push(

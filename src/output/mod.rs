@@ -152,6 +152,8 @@ pub struct Emitter {
     warnings: usize,
     json_diagnostics: Vec<json::Pending>,
     array: StreamedArray,
+    /// `full`: the rules whose explanation note the current file has shown.
+    seen_codes: std::collections::BTreeSet<&'static str>,
 }
 
 /// An array written item by item inside a JSON document whose other parts
@@ -234,6 +236,7 @@ impl Emitter {
             warnings: 0,
             json_diagnostics: Vec::new(),
             array: StreamedArray::new(),
+            seen_codes: Default::default(),
         }
     }
 
@@ -301,11 +304,46 @@ impl Emitter {
                 return out.write_all(text.as_bytes());
             }
         }
-        self.files += 1;
-        let (e, w) = full::write_file(r, &self.opts, out)?;
-        self.errors += e;
-        self.warnings += w;
-        Ok(())
+        self.write_part(r, true, out)
+    }
+
+    /// Whether this format can print a file in parts ([`Emitter::write_part`]):
+    /// the formats that print finding by finding (`full`, `concise`,
+    /// `github`). `json`, `sarif` and `gitlab` number or fingerprint a
+    /// file's findings together.
+    pub fn prints_parts(&self) -> bool {
+        matches!(self.format, Format::Full | Format::Concise | Format::Github)
+    }
+
+    /// Writes one part of a file's findings: the file's parts given in
+    /// order (`first` for its first) write the bytes that
+    /// [`Emitter::write_file`] writes for the file whole, when each part
+    /// holds a stretch of the file's sorted findings (as
+    /// [`crate::lints::check_file_parts`] gives them). Only for the formats
+    /// of [`Emitter::prints_parts`]; the others write the part as a file.
+    pub fn write_part(
+        &mut self,
+        r: &FileReport<'_>,
+        first: bool,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        if !self.prints_parts() {
+            return self.write_file(r, out);
+        }
+        if first {
+            self.files += 1;
+            self.seen_codes.clear();
+        }
+        match self.format {
+            Format::Full => {
+                let (e, w) = full::write_file(r, &self.opts, &mut self.seen_codes, out)?;
+                self.errors += e;
+                self.warnings += w;
+                Ok(())
+            }
+            Format::Concise => out.write_all(concise::render_file(r, &self.opts).as_bytes()),
+            _ => out.write_all(github::render_file(r, &self.opts).as_bytes()),
+        }
     }
 
     /// The closing text, after the last file.

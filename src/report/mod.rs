@@ -1093,9 +1093,19 @@ impl ReportEmitter {
 
     /// The text for one more file.
     pub fn file(&mut self, file: &SourceFile, analysis: &Analysis) -> String {
+        self.file_report(FileReport::new(file, analysis))
+    }
+
+    /// The text for one more file, from its report (which a caller can
+    /// build kernel by kernel, [`KernelReport::new`] as each analysis is
+    /// done, instead of holding the file's analyses).
+    pub fn file_report(&mut self, report: FileReport) -> String {
         let first = self.files == 0;
         self.files += 1;
-        let one = Report::from_analysis(file, analysis);
+        let one = Report {
+            version: REPORT_VERSION,
+            files: vec![report],
+        };
         match self.format {
             ReportFormat::Text | ReportFormat::Markdown => {
                 let body = if self.format == ReportFormat::Text {
