@@ -223,6 +223,10 @@ fn check_input(
     let mut printing = None;
     let mut kernel_sites = warpscope::suppress::Sites::default();
     let mut read = BTreeSet::new();
+    // Sources read after the first part (a `.loc` file number that no
+    // `.file` names): the only ones whose suppression comments are not
+    // known to be absent.
+    let mut later: BTreeMap<String, String> = BTreeMap::new();
     let mut first = true;
     warpscope::lints::check_file_parts(&file, config, |part| {
         let printing = printing.get_or_insert_with(|| {
@@ -261,6 +265,7 @@ fn check_input(
                     if read.insert(name.clone()) {
                         let more = read_sources(path, [name]);
                         if !more.is_empty() {
+                            later.extend(more.clone());
                             Arc::make_mut(sources).extend(more);
                         }
                     }
@@ -274,8 +279,11 @@ fn check_input(
                     findings: part.findings,
                     sites: std::mem::take(&mut kernel_sites),
                 };
-                // No comment to apply: this applies `[[kernel]] allow`.
-                warpscope::suppress::apply(&file, &mut result, sources, config);
+                // The first part's sources have no comment (checked
+                // above): this applies `[[kernel]] allow`, and the comments
+                // of sources read since, without scanning every source again
+                // for each part.
+                warpscope::suppress::apply(&file, &mut result, &later, config);
                 kernel_sites = std::mem::take(&mut result.sites);
                 if first || !result.findings.is_empty() {
                     out(Checked::Part {
