@@ -146,6 +146,11 @@ use super::transfer::{compare_checked, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
+mod undecided;
+
+pub use undecided::SkippedLoop;
+use undecided::{join_dirty, mark_dirty, skip_loop, strip_skipped};
+
 /// Divergent regions open at once, at most (deeper nesting stops the
 /// simulation with the reason; no kernel seen needs more than a few).
 const MAX_DIVERGENCE: usize = 4096;
@@ -286,25 +291,6 @@ pub struct SimResult {
     /// loaded data" in the module documentation); their accesses have no
     /// entry in `stats`.
     pub skipped_loops: Vec<SkippedLoop>,
-}
-
-/// A loop whose exit depends on loaded data: the simulation moves the lanes
-/// that reach its back edge (or that would run it again without knowing
-/// whether they should) to its exit, with every register the loop writes
-/// unknown in them, and counts none of the accesses inside it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SkippedLoop {
-    /// The branch at which the simulation found that the loop's exit
-    /// depends on loaded data.
-    pub branch: u32,
-    /// The loop's extent: the first and the last op by layout rank.
-    pub ranks: (u32, u32),
-    /// The memory ops inside the loop.
-    pub accesses: Vec<u32>,
-    /// The registers written inside the loop.
-    dsts: Vec<u32>,
-    /// Warp paths moved past the loop.
-    pub times: u64,
 }
 
 impl SimStats {
@@ -1315,116 +1301,6 @@ fn run_warp(
         }
     }
     Ok(())
-}
-
-/// Steps the `lanes` of a path over the loop spanning the layout ranks
-/// `ranks` (found at the branch `branch`): every register the loop writes
-/// becomes unknown data in them, and the loop is recorded so that none of
-/// its accesses is counted ([`SkippedLoop`]).
-fn skip_loop(
-    low: &Lowered<'_>,
-    res: &mut SimResult,
-    regs: &mut Regs,
-    branch: u32,
-    ranks: (u32, u32),
-    lanes: u32,
-) {
-    let k = match res.skipped_loops.iter().position(|s| s.ranks == ranks) {
-        Some(k) => k,
-        None => {
-            let mut accesses = Vec::new();
-            let mut dsts = Vec::new();
-            for (i, o) in low.ops.iter().enumerate() {
-                let r = low.rank(i as u32);
-                if r < ranks.0 || r > ranks.1 {
-                    continue;
-                }
-                if matches!(o.kind, OpKind::Mem { .. }) {
-                    accesses.push(i as u32);
-                }
-                dsts.extend(o.kind.dsts());
-            }
-            dsts.sort_unstable();
-            dsts.dedup();
-            res.skipped_loops.push(SkippedLoop {
-                branch,
-                ranks,
-                accesses,
-                dsts,
-                times: 0,
-            });
-            res.skipped_loops.len() - 1
-        }
-    };
-    let sl = &mut res.skipped_loops[k];
-    sl.times += 1;
-    for &d in &sl.dsts {
-        let mut m = lanes;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            regs.set(d, l, None, true);
-        }
-    }
-}
-
-/// Drops the counts of the accesses inside loops the simulation stepped
-/// over: they ran an unknown number of times.
-fn strip_skipped(res: &mut SimResult) {
-    for sl in &res.skipped_loops {
-        for a in &sl.accesses {
-            res.stats.remove(a);
-        }
-    }
-    res.skipped_loops.sort_by_key(|s| s.ranks);
-}
-
-/// Notes that the `lanes` of an uncertain path wrote register `r`.
-fn mark_dirty(dirty: &mut Vec<(u32, u32)>, r: u32, lanes: u32) {
-    // A loop on the path writes the same registers again: look back a
-    // little before adding, and fold the list when it grows.
-    if let Some(e) = dirty.iter_mut().rev().take(32).find(|e| e.0 == r) {
-        e.1 |= lanes;
-        return;
-    }
-    dirty.push((r, lanes));
-    if dirty.len() >= 4096 && dirty.len().is_power_of_two() {
-        dirty.sort_unstable_by_key(|e| e.0);
-        dirty.dedup_by(|b, a| {
-            if a.0 == b.0 {
-                a.1 |= b.1;
-                true
-            } else {
-                false
-            }
-        });
-    }
-}
-
-/// A path `f` arrived where its split's paths meet: each register its own
-/// uncertain lanes wrote is unknown data there (the lane may have taken the
-/// other path); writes of lanes uncertain from an enclosing split go to the
-/// frame that runs on from the meeting point, to be undone where that
-/// split's paths meet.
-fn join_dirty(stack: &mut [Frame], regs: &mut Regs, f: Frame) {
-    if f.dirty.is_empty() {
-        return;
-    }
-    let mut cont = stack.iter_mut().rev().find(|g| g.rpc != f.rpc);
-    for (r, lanes) in f.dirty {
-        let mut own = lanes & f.own;
-        while own != 0 {
-            let l = own.trailing_zeros() as usize;
-            own &= own - 1;
-            regs.set(r, l, None, true);
-        }
-        let rest = lanes & !f.own;
-        if let Some(c) = cont.as_deref_mut() {
-            if rest & c.maybe != 0 {
-                mark_dirty(&mut c.dirty, r, rest & c.maybe);
-            }
-        }
-    }
 }
 
 /// Lanes of `exec` whose `addr` is known (values in the first), and those
