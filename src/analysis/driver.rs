@@ -440,11 +440,8 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             match totals::simulate(cost_ir, &si, &spaces, &shapes) {
                 Ok(r) => sim = Some(r),
                 Err(e) => {
-                    let mut why = match e.stmt.and_then(|i| ir.spans.get(i as usize)) {
-                        Some(span) => {
-                            let lc = file.line_col(span.start);
-                            format!("{} (PTX line {})", e.message, lc.line)
-                        }
+                    let mut why = match e.stmt.filter(|&i| (i as usize) < ir.spans.len()) {
+                        Some(i) => format!("{} (PTX line {})", e.message, ptx_line(file, ir, i)),
                         None => e.message.clone(),
                     };
                     // Name the scalar parameters that were not given; for a
@@ -504,6 +501,15 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         }
     }
 
+    // The accesses inside loops the simulation stepped over, with the
+    // branch of the outermost such loop (a loop nested in another is
+    // inside it): no request count.
+    let mut uncounted: HashMap<u32, u32> = HashMap::new();
+    for l in sim.iter().flat_map(|s| &s.skipped_loops) {
+        for &a in &l.accesses {
+            uncounted.entry(a).or_insert(l.branch);
+        }
+    }
     let facts = instr_facts(ir);
     let mut deps = None;
     // One access per memory op: reserved (an `Access` is large, and growing
@@ -538,21 +544,16 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         };
         let mut figs = combine_classes(i as u32, info, space, off_issues, classes, results, params);
         let mut requests = None;
-        let mut in_loop = None;
-        if let Some(s) = sim.as_ref() {
-            in_loop = s
-                .skipped_loops
-                .iter()
-                .find(|l| l.accesses.contains(&(i as u32)))
-                .map(|l| Caveat::InLoopOnLoadedData {
-                    line: ptx_line(file, ir, l.branch),
-                });
-            if in_loop.is_none() {
-                requests = Some(match s.stats.get(&(i as u32)) {
-                    Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
-                    None => 0,
-                });
-            }
+        let in_loop = uncounted
+            .get(&(i as u32))
+            .map(|&b| Caveat::InLoopOnLoadedData {
+                line: ptx_line(file, ir, b),
+            });
+        if let Some(s) = sim.as_ref().filter(|_| in_loop.is_none()) {
+            requests = Some(match s.stats.get(&(i as u32)) {
+                Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
+                None => 0,
+            });
         }
         let mut caveats = figs.caveats;
         caveats.extend(in_loop);
@@ -661,7 +662,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 .iter()
                 .map(|l| ptx_line(file, ir, l.branch))
                 .collect();
-            let accesses = s.skipped_loops.iter().map(|l| l.accesses.len()).sum();
+            let accesses = uncounted.len();
             let line = lines.first().copied().unwrap_or(0);
             totals_unavailable = Some(format!(
                 "a loop exits on loaded data (PTX line {line}): the accesses inside it are not counted"

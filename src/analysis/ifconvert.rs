@@ -412,6 +412,32 @@ pub(crate) fn if_converted_accesses(low: &Lowered<'_>, b: u32, t: u32) -> Vec<u3
     accesses(b + 1, t)
 }
 
+/// The rule's answers per branch and target, for the launch simulation,
+/// which asks again for every warp that reaches the branch (each answer
+/// scans up to [`SCAN_MAX`] ops each way).
+#[derive(Default)]
+pub(crate) struct Memo {
+    convertible: std::collections::HashMap<(u32, u32), bool>,
+    accesses: std::collections::HashMap<(u32, u32), Vec<u32>>,
+}
+
+impl Memo {
+    /// [`if_convertible`], once per branch.
+    pub(crate) fn convertible(&mut self, low: &Lowered<'_>, b: u32, t: u32) -> bool {
+        *self
+            .convertible
+            .entry((b, t))
+            .or_insert_with(|| if_convertible(low, b, t))
+    }
+
+    /// [`if_converted_accesses`], once per branch.
+    pub(crate) fn accesses(&mut self, low: &Lowered<'_>, b: u32, t: u32) -> &[u32] {
+        self.accesses
+            .entry((b, t))
+            .or_insert_with(|| if_converted_accesses(low, b, t))
+    }
+}
+
 /// The if/else diamond that the conditional branch at `c` to the label at
 /// `l` opens, when ptxas predicates both its sides: the then-side
 /// (`c + 1 .. u`) ends with an unconditional `bra` at `u` to the join `j`

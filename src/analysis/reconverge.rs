@@ -42,6 +42,8 @@ pub(super) struct Reconvergence {
     /// Per block: the immediate post-dominator (block, first op), `None`
     /// when it is the exit.
     ipdom: Vec<Option<(u32, u32)>>,
+    /// Per block: its first op.
+    starts: Vec<u32>,
 }
 
 impl Reconvergence {
@@ -79,12 +81,22 @@ impl Reconvergence {
         let block_of = (0..low.ops.len() as u32)
             .map(|i| cfg.block_of(OpId(i)).0)
             .collect();
-        Reconvergence { block_of, ipdom }
+        let starts = cfg.blocks().iter().map(|b| b.stmts.start).collect();
+        Reconvergence {
+            block_of,
+            ipdom,
+            starts,
+        }
     }
 
     /// The block of op `pc` (`u32::MAX` past the end).
     pub(super) fn block(&self, pc: u32) -> u32 {
         self.block_of.get(pc as usize).copied().unwrap_or(u32::MAX)
+    }
+
+    /// The first op of block `b`.
+    pub(super) fn start(&self, b: u32) -> Option<u32> {
+        self.starts.get(b as usize).copied()
     }
 
     /// Where the lanes split by the branch at op `pc` meet again: (block,

@@ -138,7 +138,7 @@ use super::cost::{
     CostRange,
 };
 use super::domain::{Lanes, WARP};
-use super::ifconvert::{if_converted_accesses, if_convertible, memory_free_block};
+use super::ifconvert::{memory_free_block, Memo as IfConvMemo};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::reconverge::Reconvergence;
@@ -162,8 +162,6 @@ struct Frame {
     pc: u32,
     mask: u32,
     rpc: Option<u32>,
-    /// The first op of the `rpc` block.
-    rpc_start: Option<u32>,
     /// Lanes of `mask` that may or may not be on this path: a branch on a
     /// value the simulation does not know sent them down both ways
     /// ([`Split`]).
@@ -185,7 +183,6 @@ impl Frame {
             pc,
             mask,
             rpc,
-            rpc_start: None,
             maybe: 0,
             own: 0,
             dirty: Vec::new(),
@@ -215,7 +212,7 @@ struct CopySide<'a> {
     src_known: u32,
 }
 
-/// A block that ptxas predicates ([`if_convertible`]) under a guard the
+/// A block that ptxas predicates ([`super::ifconvert::if_convertible`]) under a guard the
 /// simulation does not know in some lanes: until `end`, the `off` lanes
 /// (the guard skips the block) do not run it and the `maybe` lanes run it
 /// without knowing whether it takes effect.
@@ -632,6 +629,7 @@ pub fn simulate(
     spaces: &HashMap<u32, Space>,
     shapes: &HashMap<u32, LaneShape>,
 ) -> Result<SimResult, SimError> {
+    let mut ifconv = IfConvMemo::default();
     let mut shapes = Shapes {
         map: shapes,
         cache: HashMap::new(),
@@ -707,6 +705,7 @@ pub fn simulate(
                 &mut res,
                 spaces,
                 &mut shapes,
+                &mut ifconv,
                 &recon,
                 &mut used,
                 inputs.budget,
@@ -809,6 +808,7 @@ fn run_warp(
     res: &mut SimResult,
     spaces: &HashMap<u32, Space>,
     shapes: &mut Shapes<'_>,
+    ifconv: &mut IfConvMemo,
     recon: &Reconvergence,
     used: &mut u64,
     budget: u64,
@@ -1116,7 +1116,7 @@ fn run_warp(
                         }
                         jump = Some((active, t.0));
                     } else if let Some(t) = target.filter(|t| {
-                        region.is_none() && maybe_here == 0 && if_convertible(low, minpc, t.0)
+                        region.is_none() && maybe_here == 0 && ifconv.convertible(low, minpc, t.0)
                     }) {
                         // ptxas predicates the block: every lane runs it,
                         // the unknown ones without knowing whether it takes
@@ -1227,7 +1227,11 @@ fn run_warp(
                 // uncertain, before the paths met: a loop whose exit the
                 // simulation cannot decide. The path steps over the loop to
                 // where its paths meet, after the loop.
-                match top.rpc_start.filter(|&s| low.rank(s) > low.rank(minpc)) {
+                match top
+                    .rpc
+                    .and_then(|b| recon.start(b))
+                    .filter(|&s| low.rank(s) > low.rank(minpc))
+                {
                     Some(exit) => {
                         let lanes = top.mask & live;
                         skip_loop(low, res, regs, minpc, (low.rank(t), low.rank(minpc)), lanes);
@@ -1251,12 +1255,10 @@ fn run_warp(
                     (r, false) => r,
                 };
                 let maybe = top.maybe | split;
-                let rpc_start = point.map(|(_, s)| s);
                 let child = |pc: u32, mask: u32, own: u32, dirty: Vec<(u32, u32)>| Frame {
                     pc,
                     mask,
                     rpc,
-                    rpc_start,
                     maybe: maybe & mask,
                     own: own & mask,
                     dirty,
@@ -1288,7 +1290,7 @@ fn run_warp(
                 // Every lane skips the block: where ptxas predicates the
                 // block instead of branching, its accesses still issue.
                 if taken == here {
-                    for i in if_converted_accesses(low, minpc, t) {
+                    for &i in ifconv.accesses(low, minpc, t) {
                         let e = res.stats.entry(i).or_default();
                         e.requests += 1;
                         e.off_requests += 1;

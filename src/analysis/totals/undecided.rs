@@ -32,8 +32,6 @@ pub struct SkippedLoop {
     pub accesses: Vec<u32>,
     /// The registers written inside the loop.
     dsts: Vec<u32>,
-    /// Warp paths moved past the loop.
-    pub times: u64,
 }
 
 /// Steps the `lanes` of a path over the loop spanning the layout ranks
@@ -70,14 +68,11 @@ pub(super) fn skip_loop(
                 ranks,
                 accesses,
                 dsts,
-                times: 0,
             });
             res.skipped_loops.len() - 1
         }
     };
-    let sl = &mut res.skipped_loops[k];
-    sl.times += 1;
-    for &d in &sl.dsts {
+    for &d in &res.skipped_loops[k].dsts {
         let mut m = lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
