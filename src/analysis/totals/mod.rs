@@ -46,7 +46,13 @@
 //! whose guard is true. Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
-//! array; the bounds are kept separately). When the static analysis proved a
+//! array; the bounds are kept separately). A loaded value of 32 bits or more
+//! is named by the request and the address it was read from
+//! ([`tagged`]): lanes that read one address share it, and the integer
+//! arithmetic that builds an address keeps it as `mul · T + offset`, so a
+//! gather whose lanes share a loaded row index (`A + idx[t >> 4] * 256 +
+//! (t & 15) * 16`) is costed as its rows, each at its exact lane offsets,
+//! instead of as 32 independent lanes. When the static analysis proved a
 //! shape for the instruction's addresses ([`LaneShape`]: exact lane offsets
 //! over a uniform unknown, such as a base loaded from a warp-uniform address,
 //! or lanes drawn from a known range, such as `hist[b & 255]`), a request
@@ -146,6 +152,7 @@ use super::transfer::{compare_checked, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
+mod tagged;
 mod undecided;
 
 pub use undecided::SkippedLoop;
@@ -362,6 +369,8 @@ struct Regs {
     v: Vec<Lanes>,
     known: Vec<u32>,
     data: Vec<u32>,
+    /// Data lanes that hold a named loaded value (`tagged`).
+    tags: tagged::Tags,
 }
 
 impl Regs {
@@ -370,11 +379,13 @@ impl Regs {
             v: vec![[0; WARP]; n],
             known: vec![0; n],
             data: vec![0; n],
+            tags: tagged::Tags::default(),
         }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
         self.data.iter_mut().for_each(|k| *k = 0);
+        self.tags.reset();
     }
     fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
         let r = r as usize;
@@ -382,6 +393,7 @@ impl Regs {
             return;
         }
         let bit = 1u32 << l;
+        self.tags.clear(r, bit);
         match v {
             Some(x) => {
                 self.v[r][l] = x;
@@ -554,6 +566,8 @@ struct Shapes<'a> {
     map: &'a HashMap<u32, LaneShape>,
     cache: HashMap<(u32, u32), (CostRange, Pattern, Option<i64>)>,
     wavefronts: HashMap<(u32, u32), Option<f64>>,
+    /// Tagged groups' figures (`tagged::cost`).
+    groups: tagged::GroupCache,
 }
 
 impl Shapes<'_> {
@@ -634,6 +648,7 @@ pub fn simulate(
         map: shapes,
         cache: HashMap::new(),
         wavefronts: HashMap::new(),
+        groups: tagged::GroupCache::new(),
     };
     let [bx, by, bz] = inputs.block.dims().map(u64::from);
     let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
@@ -985,6 +1000,20 @@ fn run_warp(
                     };
                     let data =
                         unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    if unk == Some(true) && unknown_guard & bit == 0 && dst2.is_none() {
+                        // A loaded value the lane can still name (`tagged`).
+                        match tagged::alu_lane(*alu, srcs, regs, w, l) {
+                            Some(Ok(v)) => {
+                                regs.set(*dst, l, Some(v), false);
+                                continue;
+                            }
+                            Some(Err(t)) => {
+                                regs.set_tagged(*dst, l, t);
+                                continue;
+                            }
+                            None => {}
+                        }
+                    }
                     regs.set(*dst, l, out, data);
                     if let Some(d2) = dst2 {
                         let o2 = if unk.is_some() || unknown_guard & bit != 0 {
@@ -1090,10 +1119,30 @@ fn run_warp(
                     e.wavefront_requests += 1;
                 }
                 let is_data_result = !info.no_result;
+                // A plain load of 32-bit or wider elements names what each
+                // certain lane read (`tagged`): lanes of one address share it.
+                let names = info.kind == MemKind::Plain
+                    && info.op == AccessOp::Load
+                    && info.elem_bits >= 32
+                    && !info.elem_float;
                 for l in 0..WARP {
-                    if (exec | uncertain) & (1 << l) != 0 && is_data_result {
-                        for d in dsts {
-                            regs.set(*d, l, None, true);
+                    let bit = 1u32 << l;
+                    if (exec | uncertain) & bit != 0 && is_data_result {
+                        let addr = if names && uncertain & bit == 0 {
+                            match lane_src(regs, w, &info.addr, l) {
+                                Ok(a) => Some(Ok(a)),
+                                Err(_) => regs.tagged(&info.addr, l).map(Err),
+                            }
+                        } else {
+                            None
+                        };
+                        for (k, d) in dsts.iter().enumerate() {
+                            match addr {
+                                Some(a) => {
+                                    regs.set_tagged(*d, l, tagged::load_tag(minpc, k, *used, a))
+                                }
+                                None => regs.set(*d, l, None, true),
+                            }
                         }
                     }
                 }
@@ -1405,7 +1454,41 @@ fn record_mem(
             let reading = exec & !fill;
             // Every executing lane's source address (`LDGSTS.ZFILL` uses
             // them all); the global side counts the reading lanes.
-            let (addrs, known_all, data) = lane_addrs(regs, w, &info.addr, exec);
+            let (mut addrs, mut known_all, data) = lane_addrs(regs, w, &info.addr, exec);
+            // Sources at loaded values that lanes share (`tagged`): the
+            // groups placed far apart, under the LDGSTS rules, where the
+            // cost does not depend on where in its line each group falls
+            // (two placements, at equal and at spread residues, agree).
+            let bytes = info.bits.div_ceil(8).max(1);
+            if known_all != exec {
+                if let Some(g) = tagged::groups(regs, &info.addr, exec & !known_all) {
+                    let form = super::cost::async_copy::CopyForm {
+                        cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
+                        zfill: info.zero_fill(),
+                    };
+                    let dst = info
+                        .aux(Aux::SharedDst)
+                        .map(|d| lane_addrs(regs, w, d, exec));
+                    let (a, b) = (
+                        tagged::placed(&addrs, &g, bytes, false),
+                        tagged::placed(&addrs, &g, bytes, true),
+                    );
+                    let same = match &dst {
+                        Some((d, k, _)) if *k == exec => {
+                            let reading = exec & !fill;
+                            super::cost::async_copy::ldgsts_cost(&a, reading, d, exec, bytes, form)
+                                == super::cost::async_copy::ldgsts_cost(
+                                    &b, reading, d, exec, bytes, form,
+                                )
+                        }
+                        _ => false,
+                    };
+                    if same {
+                        addrs = a;
+                        known_all = exec;
+                    }
+                }
+            }
             let side = shared.map(|(dst, dst_known)| CopySide {
                 dst,
                 dst_known,
@@ -1444,7 +1527,40 @@ fn record_mem(
             // point estimate); the lower bounds are those of the certain
             // lanes alone (none when every lane is uncertain).
             let bytes = info.bits.div_ceil(8).max(1);
-            let shaped = if known != exec {
+            // Global addresses at loaded values that lanes share (`tagged`):
+            // the groups' figures, the lower bounds of the certain lanes.
+            let tagged_cost = if known != exec && space != Space::Shared {
+                tagged::groups(regs, &info.addr, exec & !known).map(|g| {
+                    let mut c = tagged::cost(&addrs, known, &g, bytes, &mut shapes.groups);
+                    if uncertain != 0 {
+                        let sure = exec & !uncertain;
+                        let low = tagged::groups(regs, &info.addr, sure & !known)
+                            .filter(|_| sure != 0)
+                            .map(|g| {
+                                tagged::cost(&addrs, known & sure, &g, bytes, &mut shapes.groups)
+                            });
+                        c.sectors_min = low.map_or(0.0, |x| x.sectors_min);
+                        c.lines_min = low.map_or(0.0, |x| x.lines_min);
+                    }
+                    // One group of every lane (a loaded base shared by the
+                    // warp): its lane offsets' pattern, as for a known base.
+                    if let [(_, lanes, offs)] = g.as_slice() {
+                        if known == 0 && *lanes == exec {
+                            let o0 = offs[exec.trailing_zeros() as usize];
+                            let d: Lanes = std::array::from_fn(|l| offs[l].wrapping_sub(o0));
+                            let ideal = ideal_sectors(exec.count_ones(), bytes) as f64;
+                            let (p, s) = classify(&d, exec, bytes, c.sectors_min, ideal);
+                            return (c, p, s);
+                        }
+                    }
+                    (c, Pattern::Random, None)
+                })
+            } else {
+                None
+            };
+            let shaped = if tagged_cost.is_some() {
+                tagged_cost
+            } else if known != exec {
                 shapes.cost(stmt, exec, bytes).map(|(mut c, p, s)| {
                     if uncertain != 0 {
                         let sure = exec & !uncertain;
@@ -1692,7 +1808,7 @@ fn record(
     };
     e.lines_min += floor(low.lines, lines_per);
     e.sectors_min += floor(low.sectors, per);
-    let pattern = if unknown > 0 {
+    let pattern = if unknown > 0 || data_lanes != 0 {
         if data_lanes != 0 {
             Pattern::Random
         } else {
