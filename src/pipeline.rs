@@ -444,9 +444,7 @@ pub fn analyze_streamed_from<R: Send>(
     if crate::sass::is_sass_file(file) || file.text().len() < from_bytes {
         let (kernels, diagnostics) = analyze_each(file, opts, each);
         out(Streamed::Diagnostics(diagnostics));
-        kernels
-            .into_iter()
-            .for_each(|k| out(Streamed::Kernel(k)));
+        kernels.into_iter().for_each(|k| out(Streamed::Kernel(k)));
         return;
     }
     let (module, mut diagnostics) = crate::syntax::parse_file_lazy(file);

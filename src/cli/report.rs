@@ -15,11 +15,11 @@
 
 use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
 use super::progress::Progress;
+use super::stream::Message;
 use super::ExitCode;
 use std::io::Write;
 use warpscope::analysis::Options;
 use warpscope::config::{ResolveError, Resolver};
-use super::stream::Message;
 use warpscope::pipeline::Streamed;
 use warpscope::report::{DiagnosticLine, KernelReport, ReportEmitter};
 
