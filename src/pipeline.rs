@@ -370,17 +370,8 @@ fn each_function<R: Send>(
         module.functions.len(),
         |i| {
             let header = module.function(FunctionId(i as u32));
-            let parsed;
-            let func = match &header.body {
-                Some(b) => {
-                    parsed = Function {
-                        body: Some(crate::syntax::parse_body(text, b.span)),
-                        ..header.clone()
-                    };
-                    &parsed
-                }
-                None => header,
-            };
+            let parsed = with_body(text, header);
+            let func = parsed.as_ref().unwrap_or(header);
             let (symbols, diags) = crate::sema::check_function_symbols(func, scope);
             if !kernel[i] {
                 return (diags, None);
@@ -395,6 +386,16 @@ fn each_function<R: Send>(
         },
         |index, (diagnostics, kernel)| done(index, diagnostics, kernel),
     );
+}
+
+/// A function of a module from [`crate::syntax::parse_lazy`] with its body
+/// parsed again from its span (`None` for a declaration).
+fn with_body<'src>(text: &'src str, header: &Function<'src>) -> Option<Function<'src>> {
+    let b = header.body.as_ref()?;
+    Some(Function {
+        body: Some(crate::syntax::parse_body(text, b.span)),
+        ..header.clone()
+    })
 }
 
 /// What [`analyze_streamed`] hands over: the file's diagnostics once, then
@@ -456,18 +457,8 @@ pub fn analyze_streamed_from<R: Send>(
             .functions
             .par_iter()
             .map(|header| {
-                let parsed;
-                let func = match &header.body {
-                    Some(b) => {
-                        parsed = Function {
-                            body: Some(crate::syntax::parse_body(text, b.span)),
-                            ..header.clone()
-                        };
-                        &parsed
-                    }
-                    None => header,
-                };
-                crate::sema::check_function_symbols(func, &scope).1
+                let parsed = with_body(text, header);
+                crate::sema::check_function_symbols(parsed.as_ref().unwrap_or(header), &scope).1
             })
             .collect();
         sema_diags.extend(per_function.into_iter().flatten());
