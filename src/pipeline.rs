@@ -314,10 +314,7 @@ fn analyze_in_order<R: Send>(
     }
     let (module, diagnostics) = crate::syntax::parse_file_lazy(file);
     let (scope, sema_diags) = crate::sema::check_module_scope(&module);
-    let mut kernel = vec![false; module.functions.len()];
-    for id in kernel_ids(&module, opts) {
-        kernel[id.index()] = true;
-    }
+    let kernel = kernel_flags(&module, opts);
     let layout = Layout {
         ends: module.functions.iter().map(|f| f.span.end).collect(),
         last_kernel: kernel.iter().rposition(|&k| k),
@@ -333,29 +330,53 @@ fn analyze_in_order<R: Send>(
         parse: diagnostics,
         scope: sema_diags,
     });
-    let globals = ptx::module_globals(&module);
-    let files = ptx::module_files(&module);
+    each_function(file, &module, &scope, &kernel, opts, each, |index, d, k| {
+        done(Event::Function {
+            index,
+            diagnostics: d,
+            kernel: k,
+        })
+    });
+}
+
+/// Which of a module's functions [`kernel_ids`] analyses.
+fn kernel_flags(module: &Module<'_>, opts: &Options) -> Vec<bool> {
+    let mut kernel = vec![false; module.functions.len()];
+    for id in kernel_ids(module, opts) {
+        kernel[id.index()] = true;
+    }
+    kernel
+}
+
+/// The workers of [`analyze_in_order`]: each takes the next function of a
+/// module from [`crate::syntax::parse_lazy`] in source order, parses its
+/// body again, resolves it against the module scope, lowers and analyses
+/// it if it is a kernel (`kernel[i]`), hands the analysis to `each` and
+/// drops everything; `done` gets each function's name resolution
+/// diagnostics and `each`'s result in source order.
+fn each_function<R: Send>(
+    file: &SourceFile,
+    module: &Module<'_>,
+    scope: &crate::sema::ModuleSymbols<'_>,
+    kernel: &[bool],
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    mut done: impl FnMut(usize, Vec<crate::diagnostic::Diagnostic>, Option<R>) + Send,
+) {
+    let globals = ptx::module_globals(module);
+    let files = ptx::module_files(module);
     let text = file.text();
     in_order(
         module.functions.len(),
         |i| {
             let header = module.function(FunctionId(i as u32));
-            let parsed;
-            let func = match &header.body {
-                Some(b) => {
-                    parsed = Function {
-                        body: Some(crate::syntax::parse_body(text, b.span)),
-                        ..header.clone()
-                    };
-                    &parsed
-                }
-                None => header,
-            };
-            let (symbols, diags) = crate::sema::check_function_symbols(func, &scope);
+            let parsed = with_body(text, header);
+            let func = parsed.as_ref().unwrap_or(header);
+            let (symbols, diags) = crate::sema::check_function_symbols(func, scope);
             if !kernel[i] {
                 return (diags, None);
             }
-            let callees = ptx::Callees::lazy(&module, text, i, func);
+            let callees = ptx::Callees::lazy(module, text, i, func);
             let ir = ptx::lower_in(func, Some(&callees), &globals, &files, symbols.scopes());
             drop(callees);
             drop(symbols);
@@ -363,14 +384,94 @@ fn analyze_in_order<R: Send>(
             drop(ir);
             (diags, Some(each(analysis)))
         },
-        |index, (diagnostics, kernel)| {
-            done(Event::Function {
-                index,
-                diagnostics,
-                kernel,
-            })
-        },
+        |index, (diagnostics, kernel)| done(index, diagnostics, kernel),
     );
+}
+
+/// A function of a module from [`crate::syntax::parse_lazy`] with its body
+/// parsed again from its span (`None` for a declaration).
+fn with_body<'src>(text: &'src str, header: &Function<'src>) -> Option<Function<'src>> {
+    let b = header.body.as_ref()?;
+    Some(Function {
+        body: Some(crate::syntax::parse_body(text, b.span)),
+        ..header.clone()
+    })
+}
+
+/// What [`analyze_streamed`] hands over: the file's diagnostics once, then
+/// each kernel's result in kernel order.
+#[derive(Debug)]
+pub enum Streamed<R> {
+    /// The front end's diagnostics, all of them ([`analyze_each`]'s).
+    Diagnostics(Vec<crate::diagnostic::Diagnostic>),
+    /// What `each` returned for the next kernel.
+    Kernel(R),
+}
+
+/// A file of at least this many bytes gets its diagnostics from a pass of
+/// its own before its kernels are analysed in [`analyze_streamed`]; a
+/// smaller one's kernel results wait for the end of its analysis.
+pub const STREAMED_FROM_BYTES: usize = 1 << 20;
+
+/// [`analyze_each`] for a caller that prints the file's diagnostics before
+/// its kernels (`report`): the diagnostics first, then each kernel's result
+/// as soon as it and the kernels before it are done, so that a large
+/// file's results are never all alive. The diagnostics cover every
+/// function, so on a file of [`STREAMED_FROM_BYTES`] or more they come
+/// from a pass of their own (each function body parsed and resolved once
+/// more, in parallel: the price of streaming, about 0.4 CPU-s on a 60 MB
+/// file, BENCHMARKS.md "Stop 22"); a smaller file is analysed as by
+/// [`analyze_each`] and its results handed over at the end. The
+/// diagnostics and results are [`analyze_each`]'s (`tests/one_function.rs`).
+pub fn analyze_streamed<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    out: impl FnMut(Streamed<R>) + Send,
+) {
+    analyze_streamed_from(file, opts, STREAMED_FROM_BYTES, each, out)
+}
+
+/// [`analyze_streamed`] with the size from which a file's diagnostics get
+/// a pass of their own (0: every PTX file's; tests hold both ways to
+/// [`analyze_each`]).
+pub fn analyze_streamed_from<R: Send>(
+    file: &SourceFile,
+    opts: &Options,
+    from_bytes: usize,
+    each: impl Fn(KernelAnalysis) -> R + Sync,
+    mut out: impl FnMut(Streamed<R>) + Send,
+) {
+    if crate::sass::is_sass_file(file) || file.text().len() < from_bytes {
+        let (kernels, diagnostics) = analyze_each(file, opts, each);
+        out(Streamed::Diagnostics(diagnostics));
+        kernels.into_iter().for_each(|k| out(Streamed::Kernel(k)));
+        return;
+    }
+    let (module, mut diagnostics) = crate::syntax::parse_file_lazy(file);
+    let (scope, mut sema_diags) = crate::sema::check_module_scope(&module);
+    let text = file.text();
+    {
+        use rayon::prelude::*;
+        let per_function: Vec<Vec<crate::diagnostic::Diagnostic>> = module
+            .functions
+            .par_iter()
+            .map(|header| {
+                let parsed = with_body(text, header);
+                crate::sema::check_function_symbols(parsed.as_ref().unwrap_or(header), &scope).1
+            })
+            .collect();
+        sema_diags.extend(per_function.into_iter().flatten());
+    }
+    crate::sema::sort_diagnostics(&mut sema_diags);
+    diagnostics.extend(sema_diags);
+    out(Streamed::Diagnostics(diagnostics));
+    let kernel = kernel_flags(&module, opts);
+    each_function(file, &module, &scope, &kernel, opts, each, |_, _, k| {
+        if let Some(k) = k {
+            out(Streamed::Kernel(k));
+        }
+    });
 }
 
 /// Runs `work` on `0..n` in parallel, each worker taking the next index in

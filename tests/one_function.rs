@@ -1,5 +1,5 @@
 //! `check` and `report` work one function at a time
-//! (`pipeline::analyze_each`): the module is parsed without keeping its
+//! (`pipeline::analyze_each`, `analyze_settled`, `analyze_streamed`): the module is parsed without keeping its
 //! bodies (`syntax::parse_lazy`), each body is parsed again from its span
 //! (`syntax::parse_body`) in the worker that resolves and analyses it. These
 //! tests hold that path to the whole-module one on every PTX file of the
@@ -55,6 +55,34 @@ fn same_as_whole_module(name: &str, text: &str) -> (usize, usize) {
     let (lazy_kernels, lazy_diags) = warpscope::pipeline::analyze_each(&file, &opts, |k| json(&k));
     assert_eq!(diags, lazy_diags, "{name}: the front end's diagnostics");
     assert_eq!(kernels, lazy_kernels, "{name}: the kernels' analyses");
+    for from_bytes in [0, usize::MAX] {
+        let (mut got_diags, mut got_kernels) = (None, Vec::new());
+        warpscope::pipeline::analyze_streamed_from(
+            &file,
+            &opts,
+            from_bytes,
+            |k| json(&k),
+            |s| match s {
+                warpscope::pipeline::Streamed::Diagnostics(d) => {
+                    assert!(got_diags.is_none() && got_kernels.is_empty());
+                    got_diags = Some(d);
+                }
+                warpscope::pipeline::Streamed::Kernel(k) => {
+                    assert!(got_diags.is_some(), "{name}: diagnostics first");
+                    got_kernels.push(k);
+                }
+            },
+        );
+        assert_eq!(
+            got_diags.as_ref(),
+            Some(&diags),
+            "{name}: streamed diagnostics ({from_bytes})"
+        );
+        assert_eq!(
+            got_kernels, kernels,
+            "{name}: streamed kernels ({from_bytes})"
+        );
+    }
     let parts = same_in_parts(name, &file);
     (kernels.len(), parts)
 }

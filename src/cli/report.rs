@@ -3,21 +3,25 @@
 //! A thin layer: per input, the configuration in force (the same
 //! [`warpscope::config::Resolver`] as `check`, so `warpscope.toml`'s launch
 //! facts apply here too), Triton metadata beside the PTX as launch facts,
-//! then [`warpscope::pipeline::analyze_each`], each kernel's report made in
-//! the worker that analysed it (its analysis dropped there), rendered by a
-//! [`ReportEmitter`] and printed as soon as the file and those before it are
-//! done ([`super::stream`]).
+//! then [`warpscope::pipeline::analyze_streamed`]: the file's diagnostics
+//! first, then each kernel's report made and rendered
+//! ([`KernelReport::render`]) in the worker that analysed it, its analysis
+//! and report dropped there, and printed by a [`ReportEmitter`] as soon as
+//! the kernels and files before it are done ([`super::stream`]): a large
+//! file's rows are never all alive.
 //! Exit status: 0 when every file was read (front-end diagnostics are part of
 //! the report, not a failure), 2 when an input or a configuration could not
 //! be read.
 
 use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
 use super::progress::Progress;
+use super::stream::Message;
 use super::ExitCode;
 use std::io::Write;
 use warpscope::analysis::Options;
 use warpscope::config::{ResolveError, Resolver};
-use warpscope::report::{DiagnosticLine, FileReport, KernelReport, ReportEmitter};
+use warpscope::pipeline::Streamed;
+use warpscope::report::{DiagnosticLine, KernelReport, ReportEmitter};
 
 /// Output format of `warpscope report`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +71,16 @@ enum Stop {
     Output(std::io::Error),
 }
 
+/// What the work on one input hands over while it runs, in order.
+enum Piece {
+    /// The file's name and its diagnostics.
+    Head(String, Vec<DiagnosticLine>),
+    /// One kernel, rendered.
+    Kernel(String),
+    /// The file is done.
+    End,
+}
+
 /// Runs `warpscope report`.
 pub fn run(args: ReportArgs) -> ExitCode {
     let paths = match expand_paths(&args.paths) {
@@ -81,8 +95,10 @@ pub fn run(args: ReportArgs) -> ExitCode {
     let progress = Progress::new(paths.len(), args.quiet);
     let mut stdout = std::io::stdout().lock();
     let mut input_failed = false;
-    let outcome = super::stream::ordered(
+    let format: warpscope::report::ReportFormat = args.format.into();
+    let outcome = super::stream::ordered_parts(
         &paths,
+        |path| std::fs::metadata(path).map_or(0, |m| m.len()),
         |path| -> Result<Options, Stop> {
             let mut options = match resolver.for_dir(&input_dir(path)) {
                 Ok(r) => r.config.options,
@@ -94,56 +110,62 @@ pub fn run(args: ReportArgs) -> ExitCode {
             }
             Ok(options)
         },
-        |path, options| {
-            let mut done = Vec::new();
+        |path, options, part: &(dyn Fn(Piece) + Sync)| {
             for input in inputs_of(path, args.launch.arch.and_then(|x| x.sm))? {
-                // Each kernel's report is made in the worker that analysed
-                // it, and its analysis dropped there: the file's analyses
-                // are never all alive (1.1 GB on the largest cuBLAS file).
-                let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let file = &input.file;
-                    let (kernels, diagnostics) =
-                        warpscope::pipeline::analyze_each(file, &options, |k| {
-                            KernelReport::new(&k)
-                        });
-                    FileReport {
-                        path: file.name().to_string(),
-                        diagnostics: diagnostics
-                            .iter()
-                            .map(|d| DiagnosticLine::new(file, d))
-                            .collect(),
-                        kernels,
-                    }
-                }))
-                .map_err(|_| format!("internal error while analysing {}", input.display))?;
-                done.push(report);
+                // Each kernel's report is made and rendered in the worker
+                // that analysed it, its analysis and report dropped there,
+                // and printed as soon as the kernels before it are: a
+                // file's reports are never all alive (720 MB on the
+                // largest cuBLAS file).
+                let opened = std::sync::atomic::AtomicBool::new(false);
+                let file = &input.file;
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    warpscope::pipeline::analyze_streamed(
+                        file,
+                        &options,
+                        |k| KernelReport::new(&k).render(format),
+                        |s| match s {
+                            Streamed::Diagnostics(d) => {
+                                opened.store(true, std::sync::atomic::Ordering::Relaxed);
+                                part(Piece::Head(
+                                    file.name().to_string(),
+                                    d.iter().map(|d| DiagnosticLine::new(file, d)).collect(),
+                                ));
+                            }
+                            Streamed::Kernel(text) => part(Piece::Kernel(text)),
+                        },
+                    );
+                }));
+                if opened.load(std::sync::atomic::Ordering::Relaxed) {
+                    // Closed even after a panic, so that the output stays
+                    // well formed.
+                    part(Piece::End);
+                }
+                run.map_err(|_| format!("internal error while analysing {}", input.display))?;
             }
-            Ok::<_, String>(done)
+            Ok::<_, String>(())
         },
-        |path, done| {
-            // An input that cannot be read is reported and the others still
-            // analysed; the exit code is 2.
-            let done = match done {
-                Ok(d) => d,
-                Err(e) => {
-                    progress.suspend(|| eprintln!("error: {e}"));
-                    input_failed = true;
+        |path, m| {
+            let text = match m {
+                Message::Part(Piece::Head(name, diagnostics)) => {
+                    emitter.file_head(&name, &diagnostics)
+                }
+                Message::Part(Piece::Kernel(text)) => emitter.kernel(&text),
+                Message::Part(Piece::End) => emitter.file_end(),
+                Message::Done(done) => {
+                    // An input that cannot be read is reported and the
+                    // others still analysed; the exit code is 2.
+                    if let Err(e) = done {
+                        progress.suspend(|| eprintln!("error: {e}"));
+                        input_failed = true;
+                    }
                     progress.inc(&path.display().to_string());
-                    return Ok(());
+                    return progress.suspend(|| stdout.flush()).map_err(Stop::Output);
                 }
             };
-            for report in done {
-                let text = emitter.file_report(report);
-                progress
-                    .suspend(|| {
-                        stdout
-                            .write_all(text.as_bytes())
-                            .and_then(|()| stdout.flush())
-                    })
-                    .map_err(Stop::Output)?;
-            }
-            progress.inc(&path.display().to_string());
-            Ok(())
+            progress
+                .suspend(|| stdout.write_all(text.as_bytes()))
+                .map_err(Stop::Output)
         },
     );
     progress.finish();

@@ -3,14 +3,14 @@
 //!
 //! `check` and `report` over a directory of thousands of files must neither
 //! wait for every file before printing the first result nor hold every
-//! file's analysis: [`ordered`] runs the work over a window of inputs at a
-//! time (twice the worker threads, and no more than [`WINDOW_BYTES`] of
-//! input unless one input is larger), hands each result to the caller in
-//! input order as soon as it and the ones before it are done, and drops it.
-//! [`ordered_parts`] also lets the work hand over parts of its result while
-//! it runs (`check` prints a large file's findings a stretch at a time):
-//! the parts of the input being printed are printed as they come, those of
-//! later inputs wait for their turn. Memory is bounded by the window's
+//! file's analysis: [`ordered_parts`] runs the work over a window of inputs
+//! at a time (twice the worker threads, and no more than [`WINDOW_BYTES`]
+//! of input unless one input is larger), hands each result to the caller
+//! in input order as soon as it and the ones before it are done, and drops
+//! it. The work hands over parts of its result while it runs (`check`
+//! prints a large file's findings a stretch at a time, `report` a kernel at
+//! a time): the parts of the input being printed are printed as they come,
+//! those of later inputs wait for their turn. Memory is bounded by the window's
 //! inputs and their analysis, whatever the number of inputs.
 
 use rayon::prelude::*;
@@ -18,34 +18,6 @@ use rayon::prelude::*;
 /// Input bytes a window of inputs may hold (one input larger than this is
 /// worked on alone: its functions still go to every worker).
 pub const WINDOW_BYTES: u64 = 16 << 20;
-
-/// Runs `work` over `items` in parallel, a window at a time, and calls
-/// `emit` with each result in input order. `prepare` runs first for each
-/// item, on this thread and in order (for work that needs `&mut` state,
-/// such as configuration lookup with a cache). Stops at the first `Err` of
-/// `prepare` or `emit` and returns it.
-pub fn ordered<T, P, R, E>(
-    items: &[T],
-    prepare: impl FnMut(&T) -> Result<P, E>,
-    work: impl Fn(&T, P) -> R + Sync,
-    mut emit: impl FnMut(&T, R) -> Result<(), E>,
-) -> Result<(), E>
-where
-    T: Sync,
-    P: Send,
-    R: Send,
-{
-    ordered_parts(
-        items,
-        |_| 0,
-        prepare,
-        |item, p, _: &(dyn Fn(()) + Sync)| work(item, p),
-        |item, m| match m {
-            Message::Part(()) => Ok(()),
-            Message::Done(r) => emit(item, r),
-        },
-    )
-}
 
 /// What the work on one input hands to the caller of [`ordered_parts`].
 pub enum Message<Q, R> {
@@ -55,12 +27,15 @@ pub enum Message<Q, R> {
     Done(R),
 }
 
-/// [`ordered`] whose `work` may also hand parts of its result over while it
-/// runs (through the function it is given), and whose windows hold at most
-/// [`WINDOW_BYTES`] of input by `size` (but always one input). `emit` gets
-/// each input's parts and then its result, input after input in order,
-/// the input being emitted as they come; it runs on this thread while the
-/// window is worked on.
+/// Runs `work` over `items` in parallel, a window at a time, and calls
+/// `emit` with each input's parts (handed over by `work` through the
+/// function it is given, while it runs) and then its result, input after
+/// input in order, the input being emitted as they come; `emit` runs on
+/// this thread while the window is worked on. A window holds at most
+/// [`WINDOW_BYTES`] of input by `size` (but always one input). `prepare`
+/// runs first for each item, on this thread and in order (for work that
+/// needs `&mut` state, such as configuration lookup with a cache). Stops
+/// at the first `Err` of `prepare` or `emit` and returns it.
 pub fn ordered_parts<T, P, Q, R, E>(
     items: &[T],
     size: impl Fn(&T) -> u64,
@@ -144,6 +119,25 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Results only, no parts: each input's result in input order.
+    fn ordered<T: Sync, P: Send, R: Send, E>(
+        items: &[T],
+        prepare: impl FnMut(&T) -> Result<P, E>,
+        work: impl Fn(&T, P) -> R + Sync,
+        mut emit: impl FnMut(&T, R) -> Result<(), E>,
+    ) -> Result<(), E> {
+        ordered_parts(
+            items,
+            |_| 0,
+            prepare,
+            |item, p, _: &(dyn Fn(()) + Sync)| work(item, p),
+            |item, m| match m {
+                Message::Part(()) => Ok(()),
+                Message::Done(r) => emit(item, r),
+            },
+        )
+    }
 
     #[test]
     fn results_come_in_input_order_and_errors_stop() {

@@ -4,7 +4,7 @@ use super::format::{access_columns, access_rows, markdown_table};
 use super::text::{
     bytes_line, launch_line, summary_line, totals_notes, totals_rows, TOTALS_COLUMNS,
 };
-use super::{FileReport, KernelReport, Report};
+use super::{DiagnosticLine, FileReport, KernelReport, Report};
 
 /// Renders a report as GitHub-flavoured Markdown: a `##` heading per file,
 /// `###` per kernel, pipe tables for the accesses and the totals, ending with a
@@ -64,10 +64,22 @@ fn code(s: &str) -> String {
 }
 
 fn file_markdown(out: &mut String, file: &FileReport) {
-    out.push_str(&format!("## {}\n", code(&file.path)));
-    if !file.diagnostics.is_empty() {
+    file_head_markdown(out, &file.path, &file.diagnostics);
+    if file.kernels.is_empty() {
+        out.push_str("\nNo kernels.\n");
+    }
+    for k in &file.kernels {
+        out.push('\n');
+        kernel_markdown(out, k);
+    }
+}
+
+/// A file's heading and diagnostics: what comes before its kernels.
+pub(crate) fn file_head_markdown(out: &mut String, path: &str, diagnostics: &[DiagnosticLine]) {
+    out.push_str(&format!("## {}\n", code(path)));
+    if !diagnostics.is_empty() {
         out.push_str("\nDiagnostics:\n\n");
-        for d in &file.diagnostics {
+        for d in diagnostics {
             out.push_str(&format!(
                 "- {} `{}` line {}, column {}: {}\n",
                 d.severity.as_str(),
@@ -78,16 +90,10 @@ fn file_markdown(out: &mut String, file: &FileReport) {
             ));
         }
     }
-    if file.kernels.is_empty() {
-        out.push_str("\nNo kernels.\n");
-    }
-    for k in &file.kernels {
-        out.push('\n');
-        kernel_markdown(out, k);
-    }
 }
 
-fn kernel_markdown(out: &mut String, k: &KernelReport) {
+/// One kernel's part of [`render_markdown`] (after the blank line before it).
+pub(crate) fn kernel_markdown(out: &mut String, k: &KernelReport) {
     if k.demangled != k.name {
         out.push_str(&format!(
             "### {} ({})\n\n",

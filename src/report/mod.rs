@@ -1076,19 +1076,62 @@ pub enum ReportFormat {
 
 /// Renders a report one file at a time, for callers that print each file
 /// as soon as it is analysed and then drop it (`warpscope report` over many
-/// files). The concatenation of [`ReportEmitter::file`]'s texts and
-/// [`ReportEmitter::finish`] is exactly what rendering the whole [`Report`]
-/// gives.
+/// files), or one kernel at a time: [`ReportEmitter::file_head`], then
+/// [`ReportEmitter::kernel`] for each kernel's [`KernelReport::render`]
+/// (which a worker can make as soon as the kernel is analysed, dropping
+/// the report), then [`ReportEmitter::file_end`]. The concatenation of the
+/// texts, file after file, and [`ReportEmitter::finish`] is exactly what
+/// rendering the whole [`Report`] gives.
 #[derive(Debug)]
 pub struct ReportEmitter {
     format: ReportFormat,
     files: usize,
+    /// Kernels emitted in the current file.
+    kernels: usize,
+}
+
+/// The JSON of one file's entry in [`Report::files`] up to its kernels.
+#[derive(Serialize)]
+struct FileHead<'a> {
+    path: &'a str,
+    diagnostics: &'a [DiagnosticLine],
+    kernels: &'a [KernelReport],
+}
+
+impl KernelReport {
+    /// The kernel's part of its file's rendering in `format`, for
+    /// [`ReportEmitter::kernel`].
+    pub fn render(&self, format: ReportFormat) -> String {
+        let mut out = String::new();
+        match format {
+            ReportFormat::Text => text::kernel_text(&mut out, self),
+            ReportFormat::Markdown => markdown::kernel_markdown(&mut out, self),
+            ReportFormat::Json => {
+                // An element of `"kernels"`: 4 spaces deep in its file's
+                // entry, which is 4 deep in the report.
+                let json = serde_json::to_string_pretty(self)
+                    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+                for (i, l) in json.lines().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str("        ");
+                    out.push_str(l);
+                }
+            }
+        }
+        out
+    }
 }
 
 impl ReportEmitter {
     /// An emitter for one format.
     pub fn new(format: ReportFormat) -> ReportEmitter {
-        ReportEmitter { format, files: 0 }
+        ReportEmitter {
+            format,
+            files: 0,
+            kernels: 0,
+        }
     }
 
     /// The text for one more file.
@@ -1096,40 +1139,91 @@ impl ReportEmitter {
         self.file_report(FileReport::new(file, analysis))
     }
 
-    /// The text for one more file, from its report (which a caller can
-    /// build kernel by kernel, [`KernelReport::new`] as each analysis is
-    /// done, instead of holding the file's analyses).
+    /// The text for one more file, from its report.
     pub fn file_report(&mut self, report: FileReport) -> String {
+        let mut out = self.file_head(&report.path, &report.diagnostics);
+        for k in &report.kernels {
+            out.push_str(&self.kernel(&k.render(self.format)));
+        }
+        out.push_str(&self.file_end());
+        out
+    }
+
+    /// The text that opens one more file: its path and its diagnostics
+    /// (all of them: they come before the kernels).
+    pub fn file_head(&mut self, path: &str, diagnostics: &[DiagnosticLine]) -> String {
         let first = self.files == 0;
         self.files += 1;
-        let one = Report {
-            version: REPORT_VERSION,
-            files: vec![report],
-        };
+        self.kernels = 0;
+        let mut out = String::new();
         match self.format {
             ReportFormat::Text | ReportFormat::Markdown => {
-                let body = if self.format == ReportFormat::Text {
-                    render_text(&one)
+                if !first {
+                    out.push('\n');
+                }
+                if self.format == ReportFormat::Text {
+                    text::file_head_text(&mut out, path, diagnostics);
                 } else {
-                    render_markdown(&one)
-                };
-                if first {
-                    body
-                } else {
-                    format!("\n{body}")
+                    markdown::file_head_markdown(&mut out, path, diagnostics);
                 }
             }
             ReportFormat::Json => {
-                let entry = serde_json::to_string_pretty(&one.files[0])
-                    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-                let entry: Vec<String> = entry.lines().map(|l| format!("    {l}")).collect();
-                let open = if first {
-                    format!("{{\n  \"version\": {REPORT_VERSION},\n  \"files\": [\n")
-                } else {
-                    ",\n".to_string()
+                let head = FileHead {
+                    path,
+                    diagnostics,
+                    kernels: &[],
                 };
-                open + &entry.join("\n")
+                let entry = serde_json::to_string_pretty(&head)
+                    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+                if first {
+                    out.push_str(&format!(
+                        "{{\n  \"version\": {REPORT_VERSION},\n  \"files\": [\n"
+                    ));
+                } else {
+                    out.push_str(",\n");
+                }
+                for (i, l) in entry.lines().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str("    ");
+                    out.push_str(l);
+                }
+                // The entry ends `"kernels": []` and `}`: the kernels and
+                // the closing brackets come from `kernel` and `file_end`.
+                if let Some(head) = out.strip_suffix("[]\n    }") {
+                    out.truncate(head.len());
+                }
             }
+        }
+        out
+    }
+
+    /// The text of the current file's next kernel, from
+    /// [`KernelReport::render`] in this emitter's format.
+    pub fn kernel(&mut self, rendered: &str) -> String {
+        let first = self.kernels == 0;
+        self.kernels += 1;
+        let open = match self.format {
+            ReportFormat::Text | ReportFormat::Markdown => "\n",
+            ReportFormat::Json if first => "[\n",
+            ReportFormat::Json => ",\n",
+        };
+        let mut out = String::with_capacity(open.len() + rendered.len());
+        out.push_str(open);
+        out.push_str(rendered);
+        out
+    }
+
+    /// The text that closes the current file, after its kernels.
+    pub fn file_end(&mut self) -> String {
+        let none = self.kernels == 0;
+        match self.format {
+            ReportFormat::Text if none => "no kernels\n".to_string(),
+            ReportFormat::Markdown if none => "\nNo kernels.\n".to_string(),
+            ReportFormat::Text | ReportFormat::Markdown => String::new(),
+            ReportFormat::Json if none => "[]\n    }".to_string(),
+            ReportFormat::Json => "\n      ]\n    }".to_string(),
         }
     }
 

@@ -336,6 +336,7 @@ fn emitter_pieces_equal_the_whole_report() {
         "bogus;\n",
         ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<2>;\n.reg .f32 %f<2>;\nld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 128;\nadd.s64 %rd2, %rd1, %rd2;\nld.global.f32 %f1, [%rd2];\nret;\n}\n",
         "",
+        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .f32 %f<2>;\nld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nret;\n}\n.visible .entry b()\n{\nret;\n}\n",
     ];
     let files: Vec<SourceFile> = texts
         .iter()
@@ -351,7 +352,7 @@ fn emitter_pieces_equal_the_whole_report() {
         (ReportFormat::Markdown, render_markdown),
         (ReportFormat::Json, render_json),
     ] {
-        for n in [0, 1, 3] {
+        for n in [0, 1, 3, 4] {
             let mut e = ReportEmitter::new(format);
             let mut pieces = String::new();
             let mut part = Report::new();

@@ -1,7 +1,7 @@
 //! Plain-text rendering: aligned columns, for terminals and snapshots.
 
 use super::format::{access_columns, access_rows, columns, count, dim3, fixed, percent, Align};
-use super::{FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
+use super::{DiagnosticLine, FileReport, KernelReport, LaunchTotals, Report, Summary, Weighting};
 
 /// Renders a report as aligned plain text (no colour, no trailing spaces,
 /// ending with a newline).
@@ -58,12 +58,24 @@ pub fn render_text(report: &Report) -> String {
 }
 
 fn file_text(out: &mut String, file: &FileReport) {
-    out.push_str(&format!("warpscope report: {}\n", file.path));
-    if file.diagnostics.is_empty() {
+    file_head_text(out, &file.path, &file.diagnostics);
+    if file.kernels.is_empty() {
+        out.push_str("no kernels\n");
+    }
+    for k in &file.kernels {
+        out.push('\n');
+        kernel_text(out, k);
+    }
+}
+
+/// A file's path and diagnostics: what comes before its kernels.
+pub(crate) fn file_head_text(out: &mut String, path: &str, diagnostics: &[DiagnosticLine]) {
+    out.push_str(&format!("warpscope report: {path}\n"));
+    if diagnostics.is_empty() {
         out.push_str("diagnostics: none\n");
     } else {
-        out.push_str(&format!("diagnostics: {}\n", file.diagnostics.len()));
-        for d in &file.diagnostics {
+        out.push_str(&format!("diagnostics: {}\n", diagnostics.len()));
+        for d in diagnostics {
             out.push_str(&format!(
                 "  {}[{}] {}:{}: {}\n",
                 d.severity.as_str(),
@@ -74,16 +86,10 @@ fn file_text(out: &mut String, file: &FileReport) {
             ));
         }
     }
-    if file.kernels.is_empty() {
-        out.push_str("no kernels\n");
-    }
-    for k in &file.kernels {
-        out.push('\n');
-        kernel_text(out, k);
-    }
 }
 
-fn kernel_text(out: &mut String, k: &KernelReport) {
+/// One kernel's part of [`render_text`] (after the blank line before it).
+pub(crate) fn kernel_text(out: &mut String, k: &KernelReport) {
     if k.demangled != k.name {
         out.push_str(&format!("kernel {}  ({})\n", k.demangled, k.name));
     } else {
