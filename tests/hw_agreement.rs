@@ -47,7 +47,8 @@
 //! `blind3_hardware_agreement` on the third, `tests/hw/blind3/`
 //! (`tests/hw/blind3/known.txt`); `blind4_hardware_agreement` on the fourth,
 //! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`); `blind5_hardware_agreement` on the
-//! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`).
+//! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`); `blind6_hardware_agreement` on
+//! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -134,6 +135,18 @@ const BLIND5_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind5/triton/launches.json",
         "tests/hw/blind5/measured_triton.json",
+    ),
+];
+
+/// The sixth held-out batch (`tests/hw/blind6/`): CUDA kernels and Triton ones.
+const BLIND6_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind6/launches.json",
+        "tests/hw/blind6/measured.json",
+    ),
+    (
+        "tests/hw/blind6/triton/launches.json",
+        "tests/hw/blind6/measured_triton.json",
     ),
 ];
 
@@ -483,6 +496,28 @@ fn blind5_hardware_agreement() {
         &BLIND5_SUITES,
         "tests/hw/blind5/known.txt",
         "hw_agreement_blind5",
+        true,
+    );
+}
+
+/// The sixth held-out batch (`tests/hw/blind6/`, README there): kernels
+/// written the way PyTorch ATen (index_select, embedding backward,
+/// scatter_add, gather, vectorized elementwise, inner reductions, bilinear
+/// upsampling, im2col, tiled transpose), llama.cpp (q8_0 matvec and mmq
+/// tile, rms_norm, rope), vLLM / FlashInfer (reshape_and_cache, paged
+/// decode, top-p scan), Megatron / apex (causal masked softmax,
+/// multi_tensor_apply, bias-GeLU) and classic HPC codes (stencils, ELL and
+/// CSR-vector SpMV, decoupled lookback, bitonic sort, packed 8-bit
+/// histogram) write them, and Triton kernels (RMS norm, GPT-J rotary,
+/// chunked cross entropy, persistent and grouped matmuls, attention
+/// backward, fp8 matmul), measured before warpscope's model was looked at
+/// for them.
+#[test]
+fn blind6_hardware_agreement() {
+    agreement(
+        &BLIND6_SUITES,
+        "tests/hw/blind6/known.txt",
+        "hw_agreement_blind6",
         true,
     );
 }
