@@ -597,11 +597,20 @@ impl Engine<'_, '_> {
                                 self.uniform_opaque(k as u32)
                             }
                         } else {
-                            super::bounds::loaded(Some(super::transfer::Ty {
+                            let ty = Some(super::transfer::Ty {
                                 bits: info.elem_bits,
                                 signed: info.elem_signed,
                                 float: info.elem_float,
-                            }))
+                            });
+                            // One plain load reads each address once: lanes
+                            // that read one address share the value.
+                            if info.kind == crate::ir::MemKind::Plain
+                                && info.op == super::model::AccessOp::Load
+                            {
+                                super::bounds::loaded_at(&addr, ty)
+                            } else {
+                                super::bounds::loaded(ty)
+                            }
                         };
                         self.assign(st, *d, v, guard, mask);
                     }

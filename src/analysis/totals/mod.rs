@@ -210,6 +210,9 @@ struct CopySide<'a> {
     form: super::cost::async_copy::CopyForm,
     /// Executing lanes whose source address is known.
     src_known: u32,
+    /// The expected wavefronts over draws of the source addresses from the
+    /// shape the static analysis proved, when they are not known.
+    drawn_wavefronts: Option<f64>,
 }
 
 /// A block that ptxas predicates ([`super::ifconvert::if_convertible`]) under a guard the
@@ -545,8 +548,9 @@ pub enum LaneShape {
 }
 
 /// A known set of addresses: residues of the uniform base, bounds and
-/// congruence of the lane part (`cost::ranged_samples`).
-pub type RangedSpec = (Vec<i64>, (i64, i64), (u64, i64));
+/// congruence of the lane part, and how the lanes share draws
+/// (`cost::ranged_samples`).
+pub type RangedSpec = (Vec<i64>, (i64, i64), (u64, i64), super::cost::LaneClasses);
 
 /// The shapes and the costs already computed for them (per statement and
 /// active mask).
@@ -582,9 +586,16 @@ impl Shapes<'_> {
                 (c, p, stride)
             }
             LaneShape::Ranged {
-                by_active, data, ..
+                by_active,
+                data,
+                set,
             } => (
-                *by_active.get(active as usize)?,
+                if set.3.is_independent() {
+                    *by_active.get(active as usize)?
+                } else {
+                    let (residues, bounds, cong, classes) = &**set;
+                    super::cost::classed_cost(residues, *bounds, *cong, classes, exec, bytes)
+                },
                 if *data {
                     Pattern::Random
                 } else {
@@ -606,8 +617,8 @@ impl Shapes<'_> {
         }
         let w = match self.map.get(&stmt) {
             Some(LaneShape::Ranged { set, .. }) => {
-                let (residues, bounds, cong) = &**set;
-                super::cost::ranged_mean(residues, *bounds, *cong, exec, cost)
+                let (residues, bounds, cong, classes) = &**set;
+                super::cost::ranged_mean(residues, *bounds, *cong, classes, exec, cost)
             }
             _ => None,
         };
@@ -1406,20 +1417,40 @@ fn record_mem(
             // Every executing lane's source address (`LDGSTS.ZFILL` uses
             // them all); the global side counts the reading lanes.
             let (addrs, known_all, data) = lane_addrs(regs, w, &info.addr, exec);
+            let form = super::cost::async_copy::CopyForm {
+                cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
+                zfill: info.zero_fill(),
+            };
+            // Source addresses the simulation does not know, whose shape
+            // the static analysis proved (a gathered row): that shape's
+            // figures, and its expected wavefronts over draws.
+            let bytes = info.bits.div_ceil(8).max(1);
+            let unknown_src = known_all & exec != exec;
+            let shaped = if unknown_src && reading != 0 {
+                shapes.cost(stmt, reading, bytes)
+            } else {
+                None
+            };
+            let drawn_wavefronts = match shared {
+                Some((dst, dst_known)) if unknown_src && dst_known == exec => {
+                    shapes.wavefronts(stmt, exec, |a| {
+                        super::cost::async_copy::ldgsts_cost(a, exec, dst, exec, bytes, form).1
+                    })
+                }
+                _ => None,
+            };
             let side = shared.map(|(dst, dst_known)| CopySide {
                 dst,
                 dst_known,
                 lanes: exec,
-                form: super::cost::async_copy::CopyForm {
-                    cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
-                    zfill: info.zero_fill(),
-                },
+                form,
                 src_known: known_all,
+                drawn_wavefronts,
             });
             record(
                 res,
                 stmt,
-                None,
+                shaped,
                 &addrs,
                 (reading, 0),
                 known_all & reading,
@@ -1623,6 +1654,9 @@ fn record(
                 if known == exec {
                     ldgsts = Some(c);
                 }
+            } else if let (true, Some(w)) = (side.dst_known == lanes, side.drawn_wavefronts) {
+                e.wavefronts += w;
+                e.wavefront_requests += 1;
             }
         }
         None => {
