@@ -34,15 +34,36 @@
 //! * a result that may leave its type's range (wrap-around, as in a hash
 //!   `b * 2654435761u`) becomes the type's range.
 //!
-//! Anything else gives up as before (`Varying`).
+//! Anything else gives up as before (`Varying`), except that an integer
+//! operation on operands whose lanes share unknowns gives a value shared by
+//! the same lanes (bounded by its type only).
+//!
+//! # Lanes that share a loaded value
+//!
+//! A plain load through an address whose lanes are not all independent
+//! ([`address_key`]: the classes under which the address's lane-varying
+//! coefficients, or its range's unknown and exact part, are equal) gives a
+//! value shared by those classes ([`loaded_at`]). The add, subtract, negate,
+//! scale and widening rules keep a view's exact part and classes apart
+//! (`value = base + exact[l] + x_{l & key}`); every other rule works on the
+//! exact part folded into the bounds and gives the common refinement of its
+//! operands' classes. A `selp` on a lane-varying predicate (`hull`) and a
+//! lane permutation (`crosslane`) give independent lanes.
 //!
 //! # Soundness and limits
 //!
 //! Bounds are over-approximations: each rule holds for every lane value in
 //! the operands' bounds. A uniform base is combined only by addition and
 //! scaling by constants, where the domain's no-wrap assumption applies as for
-//! polynomials. Relations between lanes are lost (two lanes may or may not
-//! hold equal values): the cost model treats lanes as independent draws.
+//! polynomials. Lanes of one class hold equal values: lanes of one plain load
+//! instruction with equal addresses read equal values (the instruction reads
+//! each address once; a store by another lane of the same instruction is not
+//! a load, and atomics, whose lanes on one address are served one after
+//! another, keep independent lanes), and a lane-wise function of equal
+//! operands is equal. Lanes of different classes may or may not be equal:
+//! the cost model draws the classes independently. Classes are bit-mask
+//! partitions of the lane index, so a sharing they cannot express (lanes
+//! `l / 3`) is refined to one they can (independent lanes), which is sound.
 //! Joins widen bounds that grow in a loop (see `domain::join`).
 
 use super::domain::{
@@ -337,10 +358,7 @@ fn fit(v: View, t: Ty) -> View {
 /// share unknowns, or that has an exact part over a congruence, keeps them.
 fn finish(v: View) -> Value {
     let plain = v.key == ALL_LANES && v.exact.is_none();
-    if plain
-        && v.lo != NO_LO
-        && v.hi != NO_HI
-        && (v.hi as i128 - v.lo as i128) >= u32::MAX as i128
+    if plain && v.lo != NO_LO && v.hi != NO_HI && (v.hi as i128 - v.lo as i128) >= u32::MAX as i128
     {
         return Value::Varying { data: v.data };
     }
@@ -595,7 +613,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
         r
     } else {
         let mut r = r.flat();
-        r.key |= fkey;
+        r.key = fkey;
         r
     };
     Some(finish(r))
@@ -743,7 +761,10 @@ mod tests {
         assert!(row.is_data());
         let off = eval(d("mul", &["wide", "s32"]), &[row, c(16)]).unwrap();
         let (_, key, lo, hi, cong) = structure(&off);
-        assert_eq!((key, lo, hi, cong), (0x10, -(1 << 35), (1 << 35) - 16, Cong::modulo(16, 0)));
+        assert_eq!(
+            (key, lo, hi, cong),
+            (0x10, -(1 << 35), (1 << 35) - 16, Cong::modulo(16, 0))
+        );
         let col = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 & 15)));
         let sum = eval(d("add", &["s64"]), &[off, col]).unwrap();
         let a = eval(d("shl", &["b64"]), &[sum, c(4)]).unwrap();
@@ -754,6 +775,18 @@ mod tests {
         assert_eq!((key, cong), (0x10, Cong::modulo(256, 0)));
         // every lane on its own address: independent lanes, as before
         assert_eq!(loaded_at(&tid(), Ty::parse("u32")), data());
+        // a rule that is not linear keeps the classes (Triton's `tok // 2`:
+        // `(x + (x >> 31)) >> 1`), and so does a product with a uniform
+        // unknown (a row stride)
+        let r = loaded_at(&addr, Ty::parse("b32"));
+        let sign = eval(d("shr", &["u32"]), &[r.clone(), c(31)]).unwrap();
+        assert_eq!(structure(&sign).1, 0x10);
+        let half = eval(d("add", &["s32"]), &[r, sign]).unwrap();
+        let half = eval(d("shr", &["s32"]), &[half, c(1)]).unwrap();
+        assert_eq!(structure(&half).1, 0x10);
+        let stride = Value::poly(Poly::sym(Sym::Param(8)));
+        let row = eval(d("mul", &["lo", "s32"]), &[half, stride]).unwrap();
+        assert_eq!(structure(&row).1, 0x10);
         // an operation without a rule keeps the classes
         let r = loaded_at(&addr, Ty::parse("u32"));
         let x = eval(d("xor", &["b32"]), &[r.clone(), r]).unwrap();
@@ -776,7 +809,10 @@ mod tests {
         let a = eval(d("shl", &["b32"]), &[i, c(2)]).unwrap();
         let (exact, key, lo, hi, cong) = structure(&a);
         assert_eq!(exact, Some(std::array::from_fn(|l| 4 * l as i64)));
-        assert_eq!((key, lo, hi, cong), (ALL_LANES, 0, 7168, Cong::modulo(1024, 0)));
+        assert_eq!(
+            (key, lo, hi, cong),
+            (ALL_LANES, 0, 7168, Cong::modulo(1024, 0))
+        );
         // a rule that is not linear folds the exact part into the bounds
         let m = eval(d("and", &["b32"]), &[a, c(0xffff)]).unwrap();
         let (exact, _, lo, hi, cong) = structure(&m);

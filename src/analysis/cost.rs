@@ -55,6 +55,25 @@
 //! the closed form with `k` the sectors (lines) spanned, or the elements when
 //! they are a sector (line) or more apart.
 //!
+//! # Lanes that share a draw, beside an exact lane part
+//!
+//! When the lanes of one class of a partition share their unknown and an
+//! exact part is added per lane (`u + exact[l] + x_{l & key}`, see
+//! `domain::Range`), each class reads a fixed footprint shifted by its draw:
+//! [`classed_cost`] gives the mean of [`request_cost`] over
+//! [`RANGED_SAMPLES`] seeded draws (the classes independent and uniform over
+//! the set; an unbounded side stands for so many values that two classes
+//! never meet, the no-collision sum), and bounds that hold for every draw
+//! (each class fills at least `ceil(bytes / granule)` granules and spans at
+//! most its contiguous runs' span, at their known offset when the unknown
+//! moves by whole lines; the request at most the sum over classes and the
+//! whole set's span). Two half-warps each reading a 256-byte row of an
+//! unbounded table aligned to 256: 4 lines, 16 sectors (the H100: 3.995 and
+//! 15.98). The independent lanes without an exact part keep the closed form
+//! above, of which the draws are an estimate within 0.05. Shared-memory
+//! wavefronts are the mean over the same draws ([`ranged_mean`]):
+//! `cnt[(d & 7) * 256 + t]` is one wavefront in every draw.
+//!
 //! # Shared memory
 //!
 //! [`shared_wavefronts`]: 32 banks of 4 bytes, lanes served in groups that
@@ -528,7 +547,10 @@ fn class_bounds(
     // The offset of every draw modulo a line, when fixed (per residue).
     let fixed = m != 0 && m % LINE as u64 == 0;
     let shifts: Vec<Option<i128>> = if fixed && !residues.is_empty() {
-        residues.iter().map(|&u| Some(u as i128 + r as i128)).collect()
+        residues
+            .iter()
+            .map(|&u| Some(u as i128 + r as i128))
+            .collect()
     } else {
         vec![None]
     };
@@ -565,8 +587,14 @@ fn class_bounds(
     high = high.max(highs.into_iter().max().unwrap_or(0));
     if lo != i64::MIN && hi != i64::MAX {
         let act = || (0..WARP).filter(|l| mask & (1 << l) != 0);
-        let emin = act().map(|l| classes.exact_at(l) as i128).min().unwrap_or(0);
-        let emax = act().map(|l| classes.exact_at(l) as i128).max().unwrap_or(0);
+        let emin = act()
+            .map(|l| classes.exact_at(l) as i128)
+            .min()
+            .unwrap_or(0);
+        let emax = act()
+            .map(|l| classes.exact_at(l) as i128)
+            .max()
+            .unwrap_or(0);
         let (start, end) = (lo as i128 + emin, hi as i128 + emax + b);
         let whole = if residues.is_empty() {
             max_span(end - start, g)
@@ -874,7 +902,16 @@ mod tests {
     /// Draws stay in the set, follow the mask, and are reproducible.
     #[test]
     fn ranged_samples_draw_from_the_set() {
-        let draw = || ranged_samples(&[0, 64], (0, 1020), (4, 0), &LaneClasses::INDEPENDENT, 0x0000_ffff, 512);
+        let draw = || {
+            ranged_samples(
+                &[0, 64],
+                (0, 1020),
+                (4, 0),
+                &LaneClasses::INDEPENDENT,
+                0x0000_ffff,
+                512,
+            )
+        };
         let a: Vec<Lanes> = draw().collect();
         assert_eq!(a.len(), 512);
         for s in &a {
@@ -892,8 +929,21 @@ mod tests {
             }
         }
         assert_eq!(a, draw().collect::<Vec<_>>());
-        assert_eq!(ranged_samples(&[0], (8, 4), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, 8).count(), 0);
-        assert_eq!(ranged_mean(&[0], (8, 4), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, |_| 1), None);
+        assert_eq!(
+            ranged_samples(&[0], (8, 4), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, 8).count(),
+            0
+        );
+        assert_eq!(
+            ranged_mean(
+                &[0],
+                (8, 4),
+                (4, 0),
+                &LaneClasses::INDEPENDENT,
+                u32::MAX,
+                |_| 1
+            ),
+            None
+        );
     }
 
     fn affine(base: i64, stride: i64) -> Lanes {
@@ -1034,7 +1084,14 @@ mod tests {
             exact: Some(std::array::from_fn(|l| 16 * (l as i64 & 15))),
             key: 0x10,
         };
-        let c = classed_cost(&[0], (i64::MIN, i64::MAX), (256, 0), &half_rows, u32::MAX, 16);
+        let c = classed_cost(
+            &[0],
+            (i64::MIN, i64::MAX),
+            (256, 0),
+            &half_rows,
+            u32::MAX,
+            16,
+        );
         assert_eq!((c.lines, c.sectors), (4.0, 16.0));
         // bounds for any draw: a class fills 256 bytes (at least 8 sectors,
         // 2 lines), and at its known alignment spans no more
@@ -1042,7 +1099,14 @@ mod tests {
         assert_eq!((c.lines_min, c.lines_max), (2.0, 4.0));
         // at an unknown alignment (rows 16 bytes apart) a class may span 9
         // sectors and 3 lines
-        let c = classed_cost(&[0], (i64::MIN, i64::MAX), (16, 0), &half_rows, u32::MAX, 16);
+        let c = classed_cost(
+            &[0],
+            (i64::MIN, i64::MAX),
+            (16, 0),
+            &half_rows,
+            u32::MAX,
+            16,
+        );
         assert_eq!((c.sectors_max, c.lines_max), (18.0, 6.0));
         // one half-warp active: one row
         let c = classed_cost(&[0], (i64::MIN, i64::MAX), (256, 0), &half_rows, 0xffff, 16);
@@ -1050,12 +1114,22 @@ mod tests {
         // a table of two rows: both halves on one row with probability 1/2,
         // so 3 lines and 12 sectors expected (within the sampling error)
         let c = classed_cost(&[0], (0, 256), (256, 0), &half_rows, u32::MAX, 16);
-        assert!((c.lines - 3.0).abs() < 0.05 && (c.sectors - 12.0).abs() < 0.2, "{c:?}");
+        assert!(
+            (c.lines - 3.0).abs() < 0.05 && (c.sectors - 12.0).abs() < 0.2,
+            "{c:?}"
+        );
         assert_eq!((c.lines_max, c.sectors_max), (4.0, 16.0));
         // independent lanes without an exact part: the sampled mean is the
         // closed form of `ranged_random_cost` (20.41 sectors, 7.89 lines)
         let k = ranged_random_cost(&[0], 0, 1020, 4, 0, 32, 4);
-        let s = classed_cost(&[0], (0, 1020), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, 4);
+        let s = classed_cost(
+            &[0],
+            (0, 1020),
+            (4, 0),
+            &LaneClasses::INDEPENDENT,
+            u32::MAX,
+            4,
+        );
         assert!((s.sectors - k.sectors).abs() < 0.05 && (s.lines - k.lines).abs() < 0.02);
         assert_eq!((s.sectors_min, s.sectors_max), (1.0, 32.0));
     }
@@ -1075,9 +1149,14 @@ mod tests {
             shared_wavefronts(a, u32::MAX, 4)
         });
         assert_eq!(w, Some(1.0));
-        let flat = ranged_mean(&[0], (0, 7292), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, |a| {
-            shared_wavefronts(a, u32::MAX, 4)
-        })
+        let flat = ranged_mean(
+            &[0],
+            (0, 7292),
+            (4, 0),
+            &LaneClasses::INDEPENDENT,
+            u32::MAX,
+            |a| shared_wavefronts(a, u32::MAX, 4),
+        )
         .unwrap();
         assert!(flat > 3.0, "{flat}");
     }

@@ -100,7 +100,8 @@
 //! an over-approximation (possibly active). Calls are not followed: their
 //! results are unknown. A load through a lane-varying address gives
 //! data-dependent values, bounded by the element type when it is narrower
-//! than 32 bits (`bounds::loaded`); a load through a uniform address gives
+//! than 32 bits and shared by the lanes that read one address
+//! (`bounds::loaded_at`); a load through a uniform address gives
 //! an opaque uniform value. Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.

@@ -34,6 +34,25 @@
 //! uniform symbol, not lane-varying data: `out[inp[k] + tid]` keeps its lane
 //! pattern.
 //!
+//! # Lanes that share an unknown
+//!
+//! A range is `base + exact[l] + x_{l & key}` in lane `l` ([`Range`]): an
+//! exact per-lane part beside the unknown, and a lane partition `key` (a
+//! 5-bit mask over the lane index, [`lane_key`]) whose classes share one
+//! value of the unknown. One load instruction reads each address once, so
+//! the lanes that read one address get one value: a load through `idx + 4 *
+//! (t >> 4)` gives `x_{l & 16}` (two classes of 16 lanes), and `table +
+//! (x * 16 + (t & 15)) * 16` keeps both the classes and the exact `16 * (t
+//! & 15)`; `cnt + ((d & 7) * 256 + t) * 4` with a per-lane `d` keeps the
+//! exact `4t` beside `x ∈ [0, 7168]`, `x ≡ 0 (mod 1024)`, which puts every
+//! lane on its own bank. Addition of a polynomial moves its exact lanes into
+//! `exact` and its uniform part into `base`, scaling scales all three;
+//! every other rule folds the exact part into the bounds (`Range::flat`)
+//! and gives the common refinement of its operands' classes (a function of
+//! equal inputs is equal). The identity partition without an exact part is
+//! the independent draws of before; the partition `0` is one value in every
+//! lane (data, so not a uniform symbol: the cost model still draws it).
+//!
 //! # Congruences
 //!
 //! Every symbol carries a congruence fact `s ≡ r (mod m)` ([`Cong`]): pointer
@@ -66,6 +85,13 @@
 //! or over the join site's opaque symbol; when neither side contains the
 //! other the hull's bounds are widened to the next of `2^(4k) - 1` (above)
 //! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
+//! exact parts are kept when both sides have the same one (else folded into
+//! the bounds), and the partition is the common refinement of both sides':
+//! it only gains bits (5 at most). Like the polynomial join, which keeps a
+//! lane part and makes the uniform part one opaque symbol, this treats the
+//! lanes of a class as arriving by one path (`j < n ? idx[j] : 0` with `j`
+//! equal in the lanes that share `idx[j]`); a divergent branch that splits
+//! a class is a limit of both. The
 //! height of this lattice is finite for a given site (one opaque symbol per
 //! site, congruences only weaken along a divisor chain, bounds along the
 //! widening thresholds), which is the widening argument used by the fixpoint
@@ -1101,7 +1127,11 @@ impl fmt::Display for Range {
         }
         if self.key != ALL_LANES {
             let classes = 1u32 << self.key.count_ones();
-            write!(f, ", shared by {} lanes in each of {classes} classes", WARP as u32 / classes)?;
+            write!(
+                f,
+                ", shared by {} lanes in each of {classes} classes",
+                WARP as u32 / classes
+            )?;
         }
         Ok(())
     }

@@ -355,7 +355,11 @@ pub fn range_residues(
     bytes: u32,
 ) -> (Vec<i64>, cost::LaneClasses) {
     let first = mask.trailing_zeros().min(31) as usize;
-    let x = if r.lo != domain::NO_LO { r.lo } else { r.cong.r };
+    let x = if r.lo != domain::NO_LO {
+        r.lo
+    } else {
+        r.cong.r
+    };
     let e = r.exact.as_ref().map(|e| e[first]).unwrap_or(0);
     let residues = aligned_residues(facts.poly_cong(&r.base), x.wrapping_add(e), bytes);
     let classes = cost::LaneClasses {

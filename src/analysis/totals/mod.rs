@@ -52,8 +52,10 @@
 //! or lanes drawn from a known range, such as `hist[b & 255]`), a request
 //! with unknown addresses takes that shape's figures for its active lanes
 //! instead (mean and bounds over the alignments, or the expectation of
-//! `cost::ranged_random_cost`; for shared memory, the expected wavefronts
-//! of the per-request rules over draws of the lanes' addresses,
+//! `cost::ranged_random_cost`, or `cost::classed_cost` for lanes that share
+//! draws; for shared memory, and for the shared side of a `cp.async` whose
+//! sources the simulation does not know, the expected wavefronts of the
+//! per-request rules over draws of the lanes' addresses,
 //! `cost::ranged_samples`). Cross-lane instructions (`shfl.sync`,
 //! `vote`, `activemask`) are evaluated over the warp's lanes.
 //!
