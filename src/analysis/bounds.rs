@@ -34,41 +34,89 @@
 //! * a result that may leave its type's range (wrap-around, as in a hash
 //!   `b * 2654435761u`) becomes the type's range.
 //!
-//! Anything else gives up as before (`Varying`).
+//! Anything else gives up as before (`Varying`), except that an integer
+//! operation on operands whose lanes share unknowns gives a value shared by
+//! the same lanes (bounded by its type only).
+//!
+//! # Lanes that share a loaded value
+//!
+//! A plain load through an address whose lanes are not all independent
+//! ([`address_key`]: the classes under which the address's lane-varying
+//! coefficients, or its range's unknown and exact part, are equal) gives a
+//! value shared by those classes ([`loaded_at`]). The add, subtract, negate,
+//! scale and widening rules keep a view's exact part and classes apart
+//! (`value = base + exact[l] + x_{l & key}`); every other rule works on the
+//! exact part folded into the bounds and gives the common refinement of its
+//! operands' classes. A `selp` on a lane-varying predicate (`hull`) and a
+//! lane permutation (`crosslane`) give independent lanes.
 //!
 //! # Soundness and limits
 //!
 //! Bounds are over-approximations: each rule holds for every lane value in
 //! the operands' bounds. A uniform base is combined only by addition and
 //! scaling by constants, where the domain's no-wrap assumption applies as for
-//! polynomials. Relations between lanes are lost (two lanes may or may not
-//! hold equal values): the cost model treats lanes as independent draws.
+//! polynomials. Lanes of one class hold equal values: lanes of one plain load
+//! instruction with equal addresses read equal values (the instruction reads
+//! each address once; a store by another lane of the same instruction is not
+//! a load, and atomics, whose lanes on one address are served one after
+//! another, keep independent lanes), and a lane-wise function of equal
+//! operands is equal. Lanes of different classes may or may not be equal:
+//! the cost model draws the classes independently. Classes are bit-mask
+//! partitions of the lane index, so a sharing they cannot express (lanes
+//! `l / 3`) is refined to one they can (independent lanes), which is sound.
 //! Joins widen bounds that grow in a loop (see `domain::join`).
 
-use super::domain::{Cong, Poly, Range, Value, NO_HI, NO_LO};
+use super::domain::{
+    lane_key, lanes_cong, Cong, Lanes, Poly, Range, Value, ALL_LANES, NO_HI, NO_LO, WARP,
+};
 use super::transfer::{Alu, AluOp, MulMode, Ty};
 
-/// An operand seen as bounds: `base + x`, `x ∈ [lo, hi]`, `x ≡ cong`.
+/// An operand seen as bounds: `base + exact[l] + x_{l & key}`, `x ∈ [lo,
+/// hi]`, `x ≡ cong` (the shape of [`Range`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
     /// Uniform part.
     pub base: Poly,
-    /// Lower bound (`NO_LO`: none).
+    /// Lower bound of `x` (`NO_LO`: none).
     pub lo: i64,
-    /// Upper bound (`NO_HI`: none).
+    /// Upper bound of `x` (`NO_HI`: none).
     pub hi: i64,
-    /// Congruence of the lane part.
+    /// Congruence of `x`.
     pub cong: Cong,
     /// Derived from loaded data.
     pub data: bool,
+    /// Exact per-lane part (`None`: zero).
+    pub exact: Option<Lanes>,
+    /// Lane partition of `x` (`domain::ALL_LANES`: every lane its own).
+    pub key: u8,
 }
 
 impl View {
     fn constant(&self) -> Option<i64> {
-        (self.base.terms().is_empty() && self.lo == self.hi && self.lo != NO_LO).then_some(self.lo)
+        (self.base.terms().is_empty()
+            && self.exact.is_none()
+            && self.lo == self.hi
+            && self.lo != NO_LO)
+            .then_some(self.lo)
     }
     fn bounded_nonneg(&self) -> bool {
         self.base.terms().is_empty() && self.lo >= 0 && self.hi != NO_HI
+    }
+    /// The exact part folded into `x` (the partition refined by it): the
+    /// view every rule but the linear ones works on.
+    fn flat(mut self) -> View {
+        let Some(e) = self.exact.take() else {
+            return self;
+        };
+        let (emin, emax) = (
+            e.iter().copied().min().unwrap_or(0),
+            e.iter().copied().max().unwrap_or(0),
+        );
+        self.lo = add_b(self.lo, emin, NO_LO);
+        self.hi = add_b(self.hi, emax, NO_HI);
+        self.cong = self.cong + lanes_cong(&e);
+        self.key |= lane_key(&e);
+        self
     }
 }
 
@@ -84,7 +132,7 @@ fn type_range(t: Ty) -> Option<(i64, i64)> {
     })
 }
 
-fn type_view(t: Ty, data: bool) -> View {
+fn type_view(t: Ty, data: bool, key: u8) -> View {
     let (lo, hi) = type_range(t).unwrap_or((NO_LO, NO_HI));
     View {
         base: Poly::default(),
@@ -92,19 +140,38 @@ fn type_view(t: Ty, data: bool) -> View {
         hi,
         cong: Cong::TOP,
         data,
+        exact: None,
+        key,
     }
 }
 
 /// The bounds view of a value read as type `t`.
 pub fn view(v: &Value, t: Ty) -> Option<View> {
     match v {
-        Value::Range(r) => Some(View {
-            base: r.base.clone(),
-            lo: r.lo,
-            hi: r.hi,
-            cong: r.cong,
-            data: r.data,
-        }),
+        Value::Range(r) => {
+            let mut x = View {
+                base: r.base.clone(),
+                lo: r.lo,
+                hi: r.hi,
+                cong: r.cong,
+                data: r.data,
+                exact: r.exact.as_deref().copied(),
+                key: r.key,
+            };
+            // An unbounded shared unknown (a loaded 32-bit value) reads as
+            // any value of the reading type.
+            if x.lo == NO_LO && x.hi == NO_HI && x.base.terms().is_empty() {
+                if let Some((lo, hi)) = type_range(t) {
+                    x = View {
+                        lo,
+                        hi,
+                        cong: Cong::TOP,
+                        ..x.flat()
+                    };
+                }
+            }
+            Some(x)
+        }
         Value::Poly(p) => {
             let (u, d) = p.split();
             let d = d.exact()?;
@@ -114,18 +181,17 @@ pub fn view(v: &Value, t: Ty) -> Option<View> {
                 .find(|(m, _)| m.degree() == 0)
                 .map(|(_, k)| k.at(0))
                 .unwrap_or(0);
-            let x: [i64; 32] = std::array::from_fn(|l| d[l].wrapping_add(c));
             Some(View {
                 base: u.sub(&Poly::constant(c)),
-                lo: *x.iter().min()?,
-                hi: *x.iter().max()?,
-                cong: x
-                    .iter()
-                    .fold(Cong::exact(x[0]), |k, &v| k.join(Cong::exact(v))),
+                lo: c,
+                hi: c,
+                cong: Cong::exact(c),
                 data: false,
+                exact: (!d.iter().all(|&v| v == d[0])).then_some(d),
+                key: 0,
             })
         }
-        Value::Varying { data } => Some(type_view(t, *data)),
+        Value::Varying { data } => Some(type_view(t, *data, ALL_LANES)),
         _ => None,
     }
 }
@@ -147,22 +213,45 @@ fn neg_b(a: i64, none_in: i64, none_out: i64) -> i64 {
 }
 
 fn add(a: &View, b: &View) -> View {
+    let exact = match (&a.exact, &b.exact) {
+        (None, None) => None,
+        (Some(e), None) | (None, Some(e)) => Some(*e),
+        (Some(x), Some(y)) => {
+            let mut s = [0i64; WARP];
+            for l in 0..WARP {
+                match x[l].checked_add(y[l]) {
+                    Some(v) => s[l] = v,
+                    None => return add(&a.clone().flat(), &b.clone().flat()),
+                }
+            }
+            Some(s)
+        }
+    };
     View {
         base: a.base.add(&b.base),
         lo: add_b(a.lo, b.lo, NO_LO),
         hi: add_b(a.hi, b.hi, NO_HI),
         cong: a.cong + b.cong,
         data: a.data || b.data,
+        exact,
+        key: a.key | b.key,
     }
 }
 
 fn neg(a: &View) -> View {
+    let a = if a.exact.is_some_and(|e| e.contains(&i64::MIN)) {
+        a.clone().flat()
+    } else {
+        a.clone()
+    };
     View {
         base: a.base.scale(-1),
         lo: neg_b(a.hi, NO_HI, NO_LO),
         hi: neg_b(a.lo, NO_LO, NO_HI),
         cong: a.cong * Cong::exact(-1),
         data: a.data,
+        exact: a.exact.map(|e| e.map(|v| -v)),
+        key: a.key,
     }
 }
 
@@ -179,12 +268,27 @@ fn scale(a: &View, k: i64) -> View {
     } else {
         (m(a.hi, NO_HI, NO_LO), m(a.lo, NO_LO, NO_HI))
     };
+    let exact = match &a.exact {
+        None => None,
+        Some(e) => {
+            let mut s = [0i64; WARP];
+            for l in 0..WARP {
+                match e[l].checked_mul(k) {
+                    Some(v) => s[l] = v,
+                    None => return scale(&a.clone().flat(), k),
+                }
+            }
+            Some(s)
+        }
+    };
     View {
         base: a.base.scale(k),
         lo,
         hi,
         cong: a.cong * Cong::exact(k),
         data: a.data,
+        exact,
+        key: if k == 0 { 0 } else { a.key },
     }
 }
 
@@ -206,6 +310,8 @@ fn div_bounds(a: &View, c: i64, floor: bool) -> View {
         hi: d(a.hi, NO_HI),
         cong: Cong::TOP,
         data: a.data,
+        exact: None,
+        key: ALL_LANES,
     }
 }
 
@@ -224,30 +330,39 @@ fn field(bits: i64, signed: bool, data: bool) -> View {
         hi,
         cong: Cong::TOP,
         data,
+        exact: None,
+        key: ALL_LANES,
     }
 }
 
 /// Keeps a result within its type: a bounded lane part that may leave the
-/// type's range (wrap-around) becomes the whole range.
+/// type's range (wrap-around) becomes the whole range (its lanes still
+/// equal where the operands' were).
 fn fit(v: View, t: Ty) -> View {
     let Some((tlo, thi)) = type_range(t) else {
         return v;
     };
-    if v.base.terms().is_empty() && (v.lo < tlo || v.hi > thi) {
-        return type_view(t, v.data);
+    if v.base.terms().is_empty() {
+        let f = v.clone().flat();
+        if f.lo < tlo || f.hi > thi {
+            return type_view(t, v.data, f.key);
+        }
     }
     v
 }
 
 /// The value of a view. Bounds as wide as a 32-bit type's range or wider say
 /// nothing the type does not (each later instruction views an unbounded
-/// value through its own type again), so they are dropped: a plain
-/// data-dependent value.
+/// value through its own type again), so they are dropped from a view of
+/// independent lanes: a plain data-dependent value. A view whose lanes
+/// share unknowns, or that has an exact part over a congruence, keeps them.
 fn finish(v: View) -> Value {
-    if v.lo != NO_LO && v.hi != NO_HI && (v.hi as i128 - v.lo as i128) >= u32::MAX as i128 {
+    let plain = v.key == ALL_LANES && v.exact.is_none();
+    if plain && v.lo != NO_LO && v.hi != NO_HI && (v.hi as i128 - v.lo as i128) >= u32::MAX as i128
+    {
         return Value::Varying { data: v.data };
     }
-    Range::value(v.base, v.lo, v.hi, v.cong, v.data)
+    Range::structured(v.base, v.lo, v.hi, v.cong, v.data, v.exact, v.key)
 }
 
 /// The bounds of `alu(args)` when an operand is a bounded or data-dependent
@@ -260,6 +375,28 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
     let v = |i: usize| args.get(i).and_then(|a| view(a, t));
     let konst = |i: usize| v(i).and_then(|x| x.constant());
     let data = args.iter().any(Value::is_data);
+    // The rules below `Cvt` are not linear: they work on the exact part
+    // folded into the bounds, and their result is shared by the lanes that
+    // share every operand (the common refinement of the operands' classes).
+    let vf = |i: usize| v(i).map(View::flat);
+    let fkey = args.iter().fold(0u8, |k, a| {
+        k | match view(a, t) {
+            Some(x) => x.flat().key,
+            None if a.is_uniform() => 0,
+            None => ALL_LANES,
+        }
+    });
+    let linear = matches!(
+        alu.op,
+        AluOp::Mov
+            | AluOp::Add
+            | AluOp::Sub
+            | AluOp::Neg
+            | AluOp::Mul(MulMode::Lo | MulMode::Wide)
+            | AluOp::Mad(MulMode::Lo | MulMode::Wide)
+            | AluOp::Shl
+            | AluOp::Cvt(_)
+    );
     let r: View = match alu.op {
         AluOp::Mov => v(0)?,
         AluOp::Add => fit(add(&v(0)?, &v(1)?), t),
@@ -271,6 +408,11 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             let p = match (konst(0), konst(1)) {
                 (_, Some(k)) => scale(&v(0)?, k),
                 (Some(k), _) => scale(&v(1)?, k),
+                // A product with an unknown factor (a uniform stride): only
+                // the lanes' classes survive.
+                _ if fkey != ALL_LANES && v(0).is_some() && v(1).is_some() => {
+                    type_view(rt, data, fkey)
+                }
                 _ => return None,
             };
             let p = if matches!(alu.op, AluOp::Mad(_)) {
@@ -292,12 +434,12 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             if !(0..63).contains(&k) {
                 return None;
             }
-            let mut x = v(0)?;
+            let mut x = vf(0)?;
             if !x.base.terms().is_empty() {
                 return None;
             }
             if !t.signed && x.lo < 0 {
-                x = type_view(t, x.data);
+                x = type_view(t, x.data, ALL_LANES);
                 if x.lo == NO_LO {
                     return None;
                 }
@@ -314,8 +456,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
         }
         AluOp::And => {
             let (x, c) = match (konst(0), konst(1)) {
-                (_, Some(c)) => (v(0)?, c),
-                (Some(c), _) => (v(1)?, c),
+                (_, Some(c)) => (vf(0)?, c),
+                (Some(c), _) => (vf(1)?, c),
                 _ => return None,
             };
             // The mask as the type reads it, sign-extended (0xfffffff0 is -16).
@@ -336,6 +478,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                         hi,
                         cong: Cong::modulo(1u64 << low.min(62), 0),
                         data: x.data,
+                        exact: None,
+                        key: ALL_LANES,
                     }
                 }
             } else {
@@ -350,6 +494,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     hi: f(x.hi, NO_HI),
                     cong: Cong::modulo(n as u64, 0),
                     data: x.data,
+                    exact: None,
+                    key: ALL_LANES,
                 }
             }
         }
@@ -358,7 +504,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             if c <= 0 {
                 return None;
             }
-            let x = v(0)?;
+            let x = vf(0)?;
             if x.bounded_nonneg() && x.hi < c {
                 x
             } else if !t.signed || (x.base.terms().is_empty() && x.lo >= 0) {
@@ -368,6 +514,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     hi: c - 1,
                     cong: Cong::TOP,
                     data: x.data,
+                    exact: None,
+                    key: ALL_LANES,
                 }
             } else {
                 View {
@@ -376,6 +524,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     hi: c - 1,
                     cong: Cong::TOP,
                     data: x.data,
+                    exact: None,
+                    key: ALL_LANES,
                 }
             }
         }
@@ -384,12 +534,12 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             if c <= 0 {
                 return None;
             }
-            let mut x = v(0)?;
+            let mut x = vf(0)?;
             if !x.base.terms().is_empty() {
                 return None;
             }
             if !t.signed && x.lo < 0 {
-                x = type_view(t, x.data);
+                x = type_view(t, x.data, ALL_LANES);
                 if x.lo == NO_LO {
                     return None;
                 }
@@ -397,13 +547,13 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             div_bounds(&x, c, false)
         }
         AluOp::Min | AluOp::Max => {
-            let (mut a, mut b) = (v(0)?, v(1)?);
+            let (mut a, mut b) = (vf(0)?, vf(1)?);
             if a.base != b.base {
                 return None;
             }
             for x in [&mut a, &mut b] {
                 if !t.signed && x.base.terms().is_empty() && x.lo < 0 {
-                    *x = type_view(t, x.data);
+                    *x = type_view(t, x.data, ALL_LANES);
                 }
             }
             let (lo, hi) = if alu.op == AluOp::Min {
@@ -417,6 +567,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                 hi,
                 cong: a.cong.join(b.cong),
                 data: a.data || b.data,
+                exact: None,
+                key: ALL_LANES,
             }
         }
         AluOp::Cvt(src) => {
@@ -436,7 +588,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             let b = konst(1)?;
             let b = if clamp { b.clamp(0, 32) } else { b & 31 };
             if b >= 32 {
-                fit(v(0)?, t)
+                fit(vf(0)?, t)
             } else {
                 field(b, t.signed, data)
             }
@@ -447,8 +599,22 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             hi: t.bits as i64,
             cong: Cong::TOP,
             data,
+            exact: None,
+            key: ALL_LANES,
         },
+        // Any other integer operation: a function of the lanes' operands,
+        // so equal where they all are; bounded by the type only.
+        _ if fkey != ALL_LANES && args.iter().all(|a| view(a, t).is_some()) => {
+            type_view(t, data, fkey)
+        }
         _ => return None,
+    };
+    let r = if linear {
+        r
+    } else {
+        let mut r = r.flat();
+        r.key = fkey;
+        r
     };
     Some(finish(r))
 }
@@ -466,17 +632,58 @@ fn wide(t: Ty) -> Ty {
 pub fn loaded(elem: Option<Ty>) -> Value {
     match elem {
         Some(t) if !t.float && t.bits < 32 => {
-            let v = type_view(t, true);
+            let v = type_view(t, true, ALL_LANES);
             finish(v)
         }
         _ => Value::Varying { data: true },
     }
 }
 
+/// The lane partition under which an address is certainly equal: the
+/// classes of its lane-varying coefficients (a polynomial) or of its shared
+/// unknown and exact part (a range); [`ALL_LANES`] when nothing is known.
+pub fn address_key(addr: &Value) -> u8 {
+    match addr {
+        Value::Poly(p) => p.terms().iter().fold(0u8, |k, (_, c)| match c {
+            super::domain::Coef::Same(_) => k,
+            super::domain::Coef::Lanes(v) => k | lane_key(v),
+        }),
+        Value::Range(r) => r.flat().key,
+        _ => ALL_LANES,
+    }
+}
+
+/// The value of a load through `addr` whose lanes are not all known to read
+/// one address: as [`loaded`], and shared by the lanes whose addresses are
+/// equal ([`address_key`]). One load instruction reads each address once,
+/// so lanes that read the same address get the same value (a store by
+/// another lane of the same instruction is not a load; an atomic is not a
+/// plain load and keeps independent lanes, see `dataflow`).
+pub fn loaded_at(addr: &Value, elem: Option<Ty>) -> Value {
+    let key = address_key(addr);
+    if key == ALL_LANES {
+        return loaded(elem);
+    }
+    let v = match elem {
+        Some(t) if !t.float && t.bits < 32 => type_view(t, true, key),
+        _ => View {
+            base: Poly::default(),
+            lo: NO_LO,
+            hi: NO_HI,
+            cong: Cong::TOP,
+            data: true,
+            exact: None,
+            key,
+        },
+    };
+    finish(v)
+}
+
 /// The hull of two values when both have bounds over the same base (`selp`
-/// with an unknown predicate); `None` otherwise.
+/// with an unknown predicate: each lane picks its side, so the lanes are
+/// independent draws); `None` otherwise.
 pub fn hull(a: &Value, b: &Value, t: Ty) -> Option<Value> {
-    let (x, y) = (view(a, t)?, view(b, t)?);
+    let (x, y) = (view(a, t)?.flat(), view(b, t)?.flat());
     if x.base != y.base {
         return None;
     }
@@ -486,6 +693,8 @@ pub fn hull(a: &Value, b: &Value, t: Ty) -> Option<Value> {
         hi: x.hi.max(y.hi),
         cong: x.cong.join(y.cong),
         data: x.data || y.data,
+        exact: None,
+        key: ALL_LANES,
     }))
 }
 
@@ -522,6 +731,92 @@ mod tests {
         let addr = eval(d("add", &["s64"]), &[hist, off]).unwrap();
         assert_eq!(range(&addr), ("param0".into(), 0, 1020, Cong::modulo(4, 0)));
         assert!(addr.is_data());
+    }
+
+    fn tid() -> Value {
+        Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64)))
+    }
+    fn structure(v: &Value) -> (Option<Lanes>, u8, i64, i64, Cong) {
+        match v {
+            Value::Range(r) => (r.exact.as_deref().copied(), r.key, r.lo, r.hi, r.cong),
+            other => panic!("not a range: {other:?}"),
+        }
+    }
+
+    /// `row = idx[j + (t >> 4)]; table + (row * 16 + (t & 15)) * 16`
+    /// (tests/hw/blind5 `cp_async_cg16_gather`): the half-warps share the
+    /// loaded row, the lane part `(t & 15) * 16` stays exact.
+    #[test]
+    fn a_gathered_row_is_shared_by_the_lanes_that_loaded_it() {
+        let idx = Value::poly(Poly::sym(Sym::Param(1)));
+        let sub: Lanes = std::array::from_fn(|l| 4 * (l as i64 >> 4));
+        let addr = idx.clone();
+        let addr = match addr {
+            Value::Poly(p) => Value::poly(p.add(&Poly::lanes(sub))),
+            _ => unreachable!(),
+        };
+        assert_eq!(address_key(&addr), 0x10);
+        let row = loaded_at(&addr, Ty::parse("u32"));
+        assert_eq!(structure(&row).1, 0x10);
+        assert!(row.is_data());
+        let off = eval(d("mul", &["wide", "s32"]), &[row, c(16)]).unwrap();
+        let (_, key, lo, hi, cong) = structure(&off);
+        assert_eq!(
+            (key, lo, hi, cong),
+            (0x10, -(1 << 35), (1 << 35) - 16, Cong::modulo(16, 0))
+        );
+        let col = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 & 15)));
+        let sum = eval(d("add", &["s64"]), &[off, col]).unwrap();
+        let a = eval(d("shl", &["b64"]), &[sum, c(4)]).unwrap();
+        let table = Value::poly(Poly::sym(Sym::Param(0)));
+        let a = eval(d("add", &["s64"]), &[table, a]).unwrap();
+        let (exact, key, _, _, cong) = structure(&a);
+        assert_eq!(exact, Some(std::array::from_fn(|l| 16 * (l as i64 & 15))));
+        assert_eq!((key, cong), (0x10, Cong::modulo(256, 0)));
+        // every lane on its own address: independent lanes, as before
+        assert_eq!(loaded_at(&tid(), Ty::parse("u32")), data());
+        // a rule that is not linear keeps the classes (Triton's `tok // 2`:
+        // `(x + (x >> 31)) >> 1`), and so does a product with a uniform
+        // unknown (a row stride)
+        let r = loaded_at(&addr, Ty::parse("b32"));
+        let sign = eval(d("shr", &["u32"]), &[r.clone(), c(31)]).unwrap();
+        assert_eq!(structure(&sign).1, 0x10);
+        let half = eval(d("add", &["s32"]), &[r, sign]).unwrap();
+        let half = eval(d("shr", &["s32"]), &[half, c(1)]).unwrap();
+        assert_eq!(structure(&half).1, 0x10);
+        let stride = Value::poly(Poly::sym(Sym::Param(8)));
+        let row = eval(d("mul", &["lo", "s32"]), &[half, stride]).unwrap();
+        assert_eq!(structure(&row).1, 0x10);
+        // an operation without a rule keeps the classes
+        let r = loaded_at(&addr, Ty::parse("u32"));
+        let x = eval(d("xor", &["b32"]), &[r.clone(), r]).unwrap();
+        assert_eq!(structure(&x).1, 0x10);
+        // a lane-dependent choice does not
+        let r = loaded_at(&addr, Ty::parse("u8"));
+        assert_eq!(structure(&r).1, 0x10);
+        let h = hull(&r, &c(0), Ty::parse("u32").unwrap()).unwrap();
+        assert_eq!(structure(&h).1, ALL_LANES);
+    }
+
+    /// `cnt[(d & 7) * 256 + t]` with `d` loaded per lane (tests/hw/blind5
+    /// `cub_radix_rank`): the exact `4t` stays beside `x ∈ [0, 7168]`,
+    /// `x ≡ 0 (mod 1024)`.
+    #[test]
+    fn a_random_part_keeps_the_exact_lane_part_beside_it() {
+        let b = eval(d("and", &["b32"]), &[data(), c(7)]).unwrap();
+        let b = eval(d("shl", &["b32"]), &[b, c(8)]).unwrap();
+        let i = eval(d("add", &["s32"]), &[b, tid()]).unwrap();
+        let a = eval(d("shl", &["b32"]), &[i, c(2)]).unwrap();
+        let (exact, key, lo, hi, cong) = structure(&a);
+        assert_eq!(exact, Some(std::array::from_fn(|l| 4 * l as i64)));
+        assert_eq!(
+            (key, lo, hi, cong),
+            (ALL_LANES, 0, 7168, Cong::modulo(1024, 0))
+        );
+        // a rule that is not linear folds the exact part into the bounds
+        let m = eval(d("and", &["b32"]), &[a, c(0xffff)]).unwrap();
+        let (exact, _, lo, hi, cong) = structure(&m);
+        assert_eq!((exact, lo, hi, cong), (None, 0, 7292, Cong::modulo(4, 0)));
     }
 
     #[test]

@@ -55,6 +55,25 @@
 //! the closed form with `k` the sectors (lines) spanned, or the elements when
 //! they are a sector (line) or more apart.
 //!
+//! # Lanes that share a draw, beside an exact lane part
+//!
+//! When the lanes of one class of a partition share their unknown and an
+//! exact part is added per lane (`u + exact[l] + x_{l & key}`, see
+//! `domain::Range`), each class reads a fixed footprint shifted by its draw:
+//! [`classed_cost`] gives the mean of [`request_cost`] over
+//! [`RANGED_SAMPLES`] seeded draws (the classes independent and uniform over
+//! the set; an unbounded side stands for so many values that two classes
+//! never meet, the no-collision sum), and bounds that hold for every draw
+//! (each class fills at least `ceil(bytes / granule)` granules and spans at
+//! most its contiguous runs' span, at their known offset when the unknown
+//! moves by whole lines; the request at most the sum over classes and the
+//! whole set's span). Two half-warps each reading a 256-byte row of an
+//! unbounded table aligned to 256: 4 lines, 16 sectors (the H100: 3.995 and
+//! 15.98). The independent lanes without an exact part keep the closed form
+//! above, of which the draws are an estimate within 0.05. Shared-memory
+//! wavefronts are the mean over the same draws ([`ranged_mean`]):
+//! `cnt[(d & 7) * 256 + t]` is one wavefront in every draw.
+//!
 //! # Shared memory
 //!
 //! [`shared_wavefronts`]: 32 banks of 4 bytes, lanes served in groups that
@@ -338,6 +357,64 @@ pub fn ranged_random_cost(
     RangedSet::new(residues, lo, hi, m, r, bytes).cost(n)
 }
 
+/// How the lanes of a known set draw their elements (see `domain::Range`):
+/// lane `l` reads `u + exact[l] + x_{l & key}`, the lanes of one class of
+/// the lane partition `key` sharing one draw of `x`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LaneClasses {
+    /// Exact per-lane offsets (`None`: zero).
+    pub exact: Option<Lanes>,
+    /// Lane partition: lanes `l`, `l'` with `l & key == l' & key` share `x`.
+    pub key: u8,
+}
+
+impl LaneClasses {
+    /// Every lane its own draw, no exact part: [`ranged_random_cost`].
+    pub const INDEPENDENT: LaneClasses = LaneClasses {
+        exact: None,
+        key: 0x1f,
+    };
+    /// True for [`LaneClasses::INDEPENDENT`].
+    pub fn is_independent(&self) -> bool {
+        self.exact.is_none() && self.key & 0x1f == 0x1f
+    }
+    fn exact_at(&self, l: usize) -> i64 {
+        self.exact.as_ref().map(|e| e[l]).unwrap_or(0)
+    }
+}
+
+/// Values an unbounded side of a known set is drawn from: `2^40`, or fewer
+/// when the congruence's modulus would carry an address past `2^61`. Two
+/// of 32 classes then share a value with probability below `2^-30`: the
+/// draws are those of an unbounded set for every figure this module gives.
+const UNBOUNDED_VALUES: i128 = 1 << 40;
+
+/// The first element and the number of elements of `x ∈ [lo, hi]`, `x ≡ r
+/// (mod m)`, a missing bound standing for [`UNBOUNDED_VALUES`] values on its
+/// side; `None` when the set is empty.
+fn set_extent((lo, hi): (i64, i64), (m, r): (u64, i64)) -> Option<(i128, i128)> {
+    let m = m.max(1) as i128;
+    let far = UNBOUNDED_VALUES.min((1i128 << 61) / m).max(1);
+    let (lo_b, hi_b) = (lo != i64::MIN, hi != i64::MAX);
+    let first = if lo_b {
+        lo as i128 + (r as i128 - lo as i128).rem_euclid(m)
+    } else if hi_b {
+        let top = hi as i128 - (hi as i128 - r as i128).rem_euclid(m);
+        top - (far - 1) * m
+    } else {
+        (r as i128).rem_euclid(m) - (far / 2) * m
+    };
+    let count = if hi_b {
+        if first > hi as i128 {
+            return None;
+        }
+        (hi as i128 - first) / m + 1
+    } else {
+        far
+    };
+    Some((first, count))
+}
+
 /// The mean of `cost` over [`RANGED_SAMPLES`] draws of [`ranged_samples`]
 /// (the expected shared-memory wavefronts of `hist[b & 255]`); `None` when
 /// the set is empty. The draws are not kept.
@@ -345,11 +422,12 @@ pub fn ranged_mean(
     residues: &[i64],
     bounds: (i64, i64),
     cong: (u64, i64),
+    classes: &LaneClasses,
     mask: u32,
     mut cost: impl FnMut(&Lanes) -> u32,
 ) -> Option<f64> {
     let (mut sum, mut n) = (0u64, 0u64);
-    for a in ranged_samples(residues, bounds, cong, mask, RANGED_SAMPLES) {
+    for a in ranged_samples(residues, bounds, cong, classes, mask, RANGED_SAMPLES) {
         sum += u64::from(cost(&a));
         n += 1;
     }
@@ -358,26 +436,26 @@ pub fn ranged_mean(
 
 /// Draws of a warp's addresses when every lane of `mask` reads an element of
 /// the known set of [`ranged_random_cost`] (`u + x`, `x ∈ [lo, hi]`, `x ≡ r
-/// (mod m)`, `u` one of `residues`, the same in every lane), drawn
-/// independently and uniformly: `n` draws from a fixed pseudo-random
-/// sequence (splitmix64), so figures averaged over them are reproducible.
-/// None when the set is empty.
-pub fn ranged_samples(
-    residues: &[i64],
-    (lo, hi): (i64, i64),
-    (m, r): (u64, i64),
+/// (mod m)`, `u` one of `residues`, the same in every lane) plus its exact
+/// part, the lanes of one class of `classes` sharing one draw of `x` and the
+/// classes drawing independently and uniformly (an unbounded side: see
+/// [`UNBOUNDED_VALUES`]): `n` draws from a fixed pseudo-random sequence
+/// (splitmix64), so figures averaged over them are reproducible. None when
+/// the set is empty.
+pub fn ranged_samples<'a>(
+    residues: &'a [i64],
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    classes: &'a LaneClasses,
     mask: u32,
     n: usize,
-) -> impl Iterator<Item = Lanes> + '_ {
-    let m = m.max(1) as i128;
-    let first = lo as i128 + (r as i128 - lo as i128).rem_euclid(m);
-    let empty = residues.is_empty() || hi < lo || first > hi as i128;
+) -> impl Iterator<Item = Lanes> + 'a {
+    let m = cong.0.max(1) as i128;
+    let extent = set_extent(bounds, cong);
+    let empty = residues.is_empty() || extent.is_none();
+    let (first, count) = extent.unwrap_or((0, 1));
     let n = if empty { 0 } else { n };
-    let count = if empty {
-        1
-    } else {
-        ((hi as i128 - first) / m + 1) as u128
-    };
+    let key = (classes.key & 0x1f) as usize;
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -388,14 +466,151 @@ pub fn ranged_samples(
     };
     (0..n).map(move |_| {
         let u = residues[(next() % residues.len() as u64) as usize] as i128;
+        let mut drawn: [Option<i128>; WARP] = [None; WARP];
         std::array::from_fn(|l| {
             if mask & (1 << l) == 0 {
                 return 0;
             }
-            let k = (next() as u128 % count) as i128;
-            (u + first + k * m) as i64
+            let k = *drawn[l & key].get_or_insert_with(|| (next() as u128 % count as u128) as i128);
+            (u + first + k * m) as i64 + classes.exact_at(l)
         })
     })
+}
+
+/// Bounds and expectation of a request whose lanes of `mask` read the known
+/// set of [`ranged_samples`] with lane classes or an exact part (`row =
+/// idx[j + (t >> 4)]; table[row * 16 + (t & 15)]`: two classes of 16 lanes,
+/// each reading 256 contiguous bytes): the expectation is the mean of
+/// [`request_cost`] over [`RANGED_SAMPLES`] draws ([`ranged_random_cost`] is
+/// the closed form for independent lanes without an exact part). The bounds
+/// hold for every draw ([`class_bounds`]).
+pub fn classed_cost(
+    residues: &[i64],
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    classes: &LaneClasses,
+    mask: u32,
+    bytes: u32,
+) -> CostRange {
+    let (mut sectors, mut lines, mut n) = (0u64, 0u64, 0u32);
+    for a in ranged_samples(residues, bounds, cong, classes, mask, RANGED_SAMPLES) {
+        let c = request_cost(&a, mask, bytes);
+        sectors += u64::from(c.sectors);
+        lines += u64::from(c.lines);
+        n += 1;
+    }
+    if n == 0 || mask == 0 {
+        return CostRange::default();
+    }
+    let (s, l) = (
+        class_bounds(residues, bounds, cong, classes, mask, bytes, SECTOR),
+        class_bounds(residues, bounds, cong, classes, mask, bytes, LINE),
+    );
+    CostRange {
+        sectors: (sectors as f64 / n as f64).clamp(s.0, s.1),
+        lines: (lines as f64 / n as f64).clamp(l.0, l.1),
+        sectors_min: s.0,
+        sectors_max: s.1,
+        lines_min: l.0,
+        lines_max: l.1,
+    }
+}
+
+/// Granules (of `g` bytes) that any `len` contiguous bytes can span.
+fn max_span(len: i128, g: i128) -> i128 {
+    (len + g - 2).div_euclid(g) + 1
+}
+
+/// Fewest and most granules of `g` bytes a request of [`classed_cost`] can
+/// touch, whatever the draws: each class of lanes reads its exact offsets
+/// shifted by one unknown, so it touches at least the granules its bytes
+/// fill (`ceil(bytes covered / g)`, the largest class bounding the request
+/// from below) and at most the granules its contiguous runs of bytes can
+/// span (at their known offset when the unknown moves by whole lines, for
+/// each residue of the base); the request touches at most the sum over
+/// classes, and no more than the whole set spans when it is bounded.
+fn class_bounds(
+    residues: &[i64],
+    (lo, hi): (i64, i64),
+    (m, r): (u64, i64),
+    classes: &LaneClasses,
+    mask: u32,
+    bytes: u32,
+    g: i64,
+) -> (f64, f64) {
+    let (b, g) = (bytes.max(1) as i128, g as i128);
+    let key = (classes.key & 0x1f) as usize;
+    let mut per_class: [Vec<i128>; WARP] = std::array::from_fn(|_| Vec::new());
+    for l in (0..WARP).filter(|l| mask & (1 << l) != 0) {
+        per_class[l & key].push(classes.exact_at(l) as i128);
+    }
+    // The offset of every draw modulo a line, when fixed (per residue).
+    let fixed = m != 0 && m % LINE as u64 == 0;
+    let shifts: Vec<Option<i128>> = if fixed && !residues.is_empty() {
+        residues
+            .iter()
+            .map(|&u| Some(u as i128 + r as i128))
+            .collect()
+    } else {
+        vec![None]
+    };
+    let (mut low, mut high) = (0i128, 0i128);
+    let mut highs = vec![0i128; shifts.len()];
+    for offs in per_class.iter_mut().filter(|v| !v.is_empty()) {
+        offs.sort_unstable();
+        offs.dedup();
+        // Contiguous runs of the class's bytes.
+        let mut runs: Vec<(i128, i128)> = Vec::new();
+        for &o in offs.iter() {
+            match runs.last_mut() {
+                Some((_, end)) if o <= *end => *end = (*end).max(o + b),
+                _ => runs.push((o, o + b)),
+            }
+        }
+        let covered: i128 = runs.iter().map(|(a, e)| e - a).sum();
+        low = low.max((covered + g - 1) / g);
+        for (h, shift) in highs.iter_mut().zip(&shifts) {
+            *h += match shift {
+                Some(s) => {
+                    let mut ids: Vec<i128> = Vec::new();
+                    for &(a, e) in &runs {
+                        ids.extend((a + s).div_euclid(g)..=(e + s - 1).div_euclid(g));
+                    }
+                    ids.sort_unstable();
+                    ids.dedup();
+                    ids.len() as i128
+                }
+                None => runs.iter().map(|&(a, e)| max_span(e - a, g)).sum(),
+            };
+        }
+    }
+    high = high.max(highs.into_iter().max().unwrap_or(0));
+    if lo != i64::MIN && hi != i64::MAX {
+        let act = || (0..WARP).filter(|l| mask & (1 << l) != 0);
+        let emin = act()
+            .map(|l| classes.exact_at(l) as i128)
+            .min()
+            .unwrap_or(0);
+        let emax = act()
+            .map(|l| classes.exact_at(l) as i128)
+            .max()
+            .unwrap_or(0);
+        let (start, end) = (lo as i128 + emin, hi as i128 + emax + b);
+        let whole = if residues.is_empty() {
+            max_span(end - start, g)
+        } else {
+            residues
+                .iter()
+                .map(|&u| {
+                    let u = u as i128;
+                    (end + u - 1).div_euclid(g) - (start + u).div_euclid(g) + 1
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        high = high.min(whole);
+    }
+    (low.max(1) as f64, high.max(low.max(1)) as f64)
 }
 
 /// Draws [`ranged_samples`] takes for an expected figure: the mean of a
@@ -687,7 +902,16 @@ mod tests {
     /// Draws stay in the set, follow the mask, and are reproducible.
     #[test]
     fn ranged_samples_draw_from_the_set() {
-        let draw = || ranged_samples(&[0, 64], (0, 1020), (4, 0), 0x0000_ffff, 512);
+        let draw = || {
+            ranged_samples(
+                &[0, 64],
+                (0, 1020),
+                (4, 0),
+                &LaneClasses::INDEPENDENT,
+                0x0000_ffff,
+                512,
+            )
+        };
         let a: Vec<Lanes> = draw().collect();
         assert_eq!(a.len(), 512);
         for s in &a {
@@ -705,8 +929,21 @@ mod tests {
             }
         }
         assert_eq!(a, draw().collect::<Vec<_>>());
-        assert_eq!(ranged_samples(&[0], (8, 4), (4, 0), u32::MAX, 8).count(), 0);
-        assert_eq!(ranged_mean(&[0], (8, 4), (4, 0), u32::MAX, |_| 1), None);
+        assert_eq!(
+            ranged_samples(&[0], (8, 4), (4, 0), &LaneClasses::INDEPENDENT, u32::MAX, 8).count(),
+            0
+        );
+        assert_eq!(
+            ranged_mean(
+                &[0],
+                (8, 4),
+                (4, 0),
+                &LaneClasses::INDEPENDENT,
+                u32::MAX,
+                |_| 1
+            ),
+            None
+        );
     }
 
     fn affine(base: i64, stride: i64) -> Lanes {
@@ -834,6 +1071,94 @@ mod tests {
         // seed 000: 9,895 sectors over 313 requests ≈ 31.6 per request
         assert!(r.sectors_min <= 31.6 && 31.6 <= r.sectors_max);
         assert_eq!(random_cost(32, 64).sectors_max, 64.0);
+    }
+
+    /// Lanes that share a draw (`row = idx[j + (t >> 4)]; table[row * 16 +
+    /// (t & 15)]`, uint4 elements, rows of 256 bytes aligned to 256): each
+    /// half-warp reads one whole row, 2 lines and 8 sectors, and two rows of
+    /// an unbounded table never share a line: 4 lines, 16 sectors (the H100
+    /// measures 3.995 and 15.98, tests/hw/blind5 `cp_async_cg16_gather`).
+    #[test]
+    fn classes_of_lanes_draw_together() {
+        let half_rows = LaneClasses {
+            exact: Some(std::array::from_fn(|l| 16 * (l as i64 & 15))),
+            key: 0x10,
+        };
+        let c = classed_cost(
+            &[0],
+            (i64::MIN, i64::MAX),
+            (256, 0),
+            &half_rows,
+            u32::MAX,
+            16,
+        );
+        assert_eq!((c.lines, c.sectors), (4.0, 16.0));
+        // bounds for any draw: a class fills 256 bytes (at least 8 sectors,
+        // 2 lines), and at its known alignment spans no more
+        assert_eq!((c.sectors_min, c.sectors_max), (8.0, 16.0));
+        assert_eq!((c.lines_min, c.lines_max), (2.0, 4.0));
+        // at an unknown alignment (rows 16 bytes apart) a class may span 9
+        // sectors and 3 lines
+        let c = classed_cost(
+            &[0],
+            (i64::MIN, i64::MAX),
+            (16, 0),
+            &half_rows,
+            u32::MAX,
+            16,
+        );
+        assert_eq!((c.sectors_max, c.lines_max), (18.0, 6.0));
+        // one half-warp active: one row
+        let c = classed_cost(&[0], (i64::MIN, i64::MAX), (256, 0), &half_rows, 0xffff, 16);
+        assert_eq!((c.lines, c.sectors), (2.0, 8.0));
+        // a table of two rows: both halves on one row with probability 1/2,
+        // so 3 lines and 12 sectors expected (within the sampling error)
+        let c = classed_cost(&[0], (0, 256), (256, 0), &half_rows, u32::MAX, 16);
+        assert!(
+            (c.lines - 3.0).abs() < 0.05 && (c.sectors - 12.0).abs() < 0.2,
+            "{c:?}"
+        );
+        assert_eq!((c.lines_max, c.sectors_max), (4.0, 16.0));
+        // independent lanes without an exact part: the sampled mean is the
+        // closed form of `ranged_random_cost` (20.41 sectors, 7.89 lines)
+        let k = ranged_random_cost(&[0], 0, 1020, 4, 0, 32, 4);
+        let s = classed_cost(
+            &[0],
+            (0, 1020),
+            (4, 0),
+            &LaneClasses::INDEPENDENT,
+            u32::MAX,
+            4,
+        );
+        assert!((s.sectors - k.sectors).abs() < 0.05 && (s.lines - k.lines).abs() < 0.02);
+        assert_eq!((s.sectors_min, s.sectors_max), (1.0, 32.0));
+    }
+
+    /// `cnt[(d & 7) * 256 + t]` (words; CUB's radix rank): the random part is
+    /// a multiple of 1,024 bytes, so lane `t` stays on bank `t mod 32` and
+    /// every draw is one wavefront (the H100 measures 1.000, tests/hw/blind5
+    /// `cub_radix_rank` lines 418, 420, 444); drawn independently of the
+    /// lane, the same set costs 3.5 expected.
+    #[test]
+    fn a_random_part_over_an_exact_lane_part_keeps_the_banks() {
+        let lanes = LaneClasses {
+            exact: Some(std::array::from_fn(|l| 4 * l as i64)),
+            key: 0x1f,
+        };
+        let w = ranged_mean(&[0], (0, 7168), (1024, 0), &lanes, u32::MAX, |a| {
+            shared_wavefronts(a, u32::MAX, 4)
+        });
+        assert_eq!(w, Some(1.0));
+        let flat = ranged_mean(
+            &[0],
+            (0, 7292),
+            (4, 0),
+            &LaneClasses::INDEPENDENT,
+            u32::MAX,
+            |a| shared_wavefronts(a, u32::MAX, 4),
+        )
+        .unwrap();
+        assert!(flat > 3.0, "{flat}");
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! window offset of `mapa` is not modelled: only the lane pattern and the
 //! uniformity survive.
 
-use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Value, WARP};
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Value, WARP};
 use super::transfer::OpaqueSource;
 
 pub use crate::ir::alu::{shfl_mode, warp_op, ReduxOp, ShflMode, WarpOp};
@@ -142,7 +142,8 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
     let (Some(b), Some(c)) = (exact(args.get(1)), exact(args.get(2))) else {
         return match a {
             Value::Poly(p) if p.is_uniform() => a.clone(),
-            Value::Range(_) | Value::Undef => a.clone(),
+            Value::Range(r) => independent(r),
+            Value::Undef => a.clone(),
             _ => Value::Varying { data: a.is_data() },
         };
     };
@@ -156,12 +157,21 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
                 .collect(),
         )),
         Value::Range(r) if broadcast => {
-            let cong = ctx.facts().poly_cong(&r.base) + r.cong;
+            let cong = ctx.facts().poly_cong(&r.base) + r.flat().cong;
             Value::poly(Poly::sym(ctx.opaque(0, cong)))
         }
         Value::Varying { .. } if broadcast => Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP))),
+        Value::Range(r) => independent(r),
         other => other.clone(),
     }
+}
+
+/// A range moved between lanes: the lanes' exact parts and classes no
+/// longer line up with the lane index, so each lane is an independent draw
+/// of the flattened set.
+fn independent(r: &Range) -> Value {
+    let f = r.flat();
+    Range::value(f.base, f.lo, f.hi, f.cong, f.data)
 }
 
 /// `p` of `shfl.sync`: true in the lanes whose source lane is in range.

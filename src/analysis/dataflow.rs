@@ -100,7 +100,8 @@
 //! an over-approximation (possibly active). Calls are not followed: their
 //! results are unknown. A load through a lane-varying address gives
 //! data-dependent values, bounded by the element type when it is narrower
-//! than 32 bits (`bounds::loaded`); a load through a uniform address gives
+//! than 32 bits and shared by the lanes that read one address
+//! (`bounds::loaded_at`); a load through a uniform address gives
 //! an opaque uniform value. Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
@@ -597,11 +598,20 @@ impl Engine<'_, '_> {
                                 self.uniform_opaque(k as u32)
                             }
                         } else {
-                            super::bounds::loaded(Some(super::transfer::Ty {
+                            let ty = Some(super::transfer::Ty {
                                 bits: info.elem_bits,
                                 signed: info.elem_signed,
                                 float: info.elem_float,
-                            }))
+                            });
+                            // One plain load reads each address once: lanes
+                            // that read one address share the value.
+                            if info.kind == crate::ir::MemKind::Plain
+                                && info.op == super::model::AccessOp::Load
+                            {
+                                super::bounds::loaded_at(&addr, ty)
+                            } else {
+                                super::bounds::loaded(ty)
+                            }
                         };
                         self.assign(st, *d, v, guard, mask);
                     }

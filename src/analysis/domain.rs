@@ -34,6 +34,25 @@
 //! uniform symbol, not lane-varying data: `out[inp[k] + tid]` keeps its lane
 //! pattern.
 //!
+//! # Lanes that share an unknown
+//!
+//! A range is `base + exact[l] + x_{l & key}` in lane `l` ([`Range`]): an
+//! exact per-lane part beside the unknown, and a lane partition `key` (a
+//! 5-bit mask over the lane index, [`lane_key`]) whose classes share one
+//! value of the unknown. One load instruction reads each address once, so
+//! the lanes that read one address get one value: a load through `idx + 4 *
+//! (t >> 4)` gives `x_{l & 16}` (two classes of 16 lanes), and `table +
+//! (x * 16 + (t & 15)) * 16` keeps both the classes and the exact `16 * (t
+//! & 15)`; `cnt + ((d & 7) * 256 + t) * 4` with a per-lane `d` keeps the
+//! exact `4t` beside `x ∈ [0, 7168]`, `x ≡ 0 (mod 1024)`, which puts every
+//! lane on its own bank. Addition of a polynomial moves its exact lanes into
+//! `exact` and its uniform part into `base`, scaling scales all three;
+//! every other rule folds the exact part into the bounds (`Range::flat`)
+//! and gives the common refinement of its operands' classes (a function of
+//! equal inputs is equal). The identity partition without an exact part is
+//! the independent draws of before; the partition `0` is one value in every
+//! lane (data, so not a uniform symbol: the cost model still draws it).
+//!
 //! # Congruences
 //!
 //! Every symbol carries a congruence fact `s ≡ r (mod m)` ([`Cong`]): pointer
@@ -66,6 +85,13 @@
 //! or over the join site's opaque symbol; when neither side contains the
 //! other the hull's bounds are widened to the next of `2^(4k) - 1` (above)
 //! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
+//! exact parts are kept when both sides have the same one (else folded into
+//! the bounds), and the partition is the common refinement of both sides':
+//! it only gains bits (5 at most). Like the polynomial join, which keeps a
+//! lane part and makes the uniform part one opaque symbol, this treats the
+//! lanes of a class as arriving by one path (`j < n ? idx[j] : 0` with `j`
+//! equal in the lanes that share `idx[j]`); a divergent branch that splits
+//! a class is a limit of both. The
 //! height of this lattice is finite for a given site (one opaque symbol per
 //! site, congruences only weaken along a divisor chain, bounds along the
 //! widening thresholds), which is the widening argument used by the fixpoint
@@ -864,25 +890,70 @@ pub enum Value {
     Range(Rc<Range>),
 }
 
-/// A lane-varying value known only by bounds: in every lane, `base + x_l`
-/// with `base` uniform (a polynomial without a constant term) and each lane's
-/// `x_l` an unknown integer in `[lo, hi]` with `x_l ≡ cong`. `(b & 255) * 4`
-/// with `b` loaded is `0 + x`, `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`; `hist +` that
-/// is the same with base `hist`. Built by [`Range::value`], which keeps the
-/// invariants (bounded on at least one side, bounds tightened to the
-/// congruence, a single possible value becomes a polynomial).
+/// A lane-varying value known only by bounds: in lane `l`,
+///
+/// ```text
+///     value(l) = base + exact[l] + x_{l & key}
+/// ```
+///
+/// with `base` uniform (a polynomial without a constant term), `exact` an
+/// exact per-lane part (zero when `None`), and `x` an unknown integer in
+/// `[lo, hi]` with `x ≡ cong`, **shared by the lanes of one class** of the
+/// lane partition `key`: lanes `l`, `l'` with `l & key == l' & key` hold the
+/// same `x` (a 5-bit mask over the lane index: [`ALL_LANES`] is every lane on
+/// its own, today's independent draws; `0b10000` is the two half-warps; `0`
+/// one class, a value equal in every lane). Lanes of different classes may
+/// or may not be equal. `(b & 255) * 4` with `b` loaded per lane is
+/// `0 + x`, `x ∈ [0, 1020]`, `x ≡ 0 (mod 4)`, key [`ALL_LANES`]; `hist +`
+/// that is the same with base `hist`; `idx[j + (t >> 4)] * 256 + (t & 15) *
+/// 16` is `x_{l & 16} + [0, 16, …, 240, 0, 16, …]`, `x ≡ 0 (mod 256)`.
+/// Built by [`Range::value`] / [`Range::structured`], which keep the
+/// invariants (bounded on at least one side unless the classes or the exact
+/// part say something, bounds tightened to the congruence, a single possible
+/// value becomes a polynomial, an exact part that is the same in every lane
+/// moves into `x`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Range {
     /// The uniform part (no constant term).
     pub base: Poly,
-    /// Lower bound of the lane part (`i64::MIN`: none).
+    /// Lower bound of the shared unknown `x` (`i64::MIN`: none).
     pub lo: i64,
-    /// Upper bound of the lane part (`i64::MAX`: none).
+    /// Upper bound of `x` (`i64::MAX`: none).
     pub hi: i64,
-    /// Congruence of the lane part.
+    /// Congruence of `x`.
     pub cong: Cong,
     /// Derived from loaded data.
     pub data: bool,
+    /// The exact per-lane part (`None`: zero in every lane; never the same
+    /// value in every lane).
+    pub exact: Option<Rc<Lanes>>,
+    /// The lane partition of `x` (see the type's doc).
+    pub key: u8,
+}
+
+/// The partition in which every lane draws its own unknown.
+pub const ALL_LANES: u8 = 0x1f;
+
+/// The coarsest bit-mask partition under which `v` is constant on every
+/// class: the lane-index bits `b` for which some lane `l` has `v[l] !=
+/// v[l ^ 2^b]`. Lanes `l`, `l'` with `l & m == l' & m` differ only in bits
+/// outside `m`, and flipping such a bit never changes `v`, so `v[l] ==
+/// v[l']`.
+pub fn lane_key(v: &Lanes) -> u8 {
+    let mut m = 0u8;
+    for b in 0..5 {
+        let bit = 1usize << b;
+        if (0..WARP).any(|l| v[l] != v[l ^ bit]) {
+            m |= 1 << b;
+        }
+    }
+    m
+}
+
+/// The congruence that every lane of `v` satisfies.
+pub fn lanes_cong(v: &Lanes) -> Cong {
+    v.iter()
+        .fold(Cong::exact(v[0]), |k, &x| k.join(Cong::exact(x)))
 }
 
 /// No lower bound.
@@ -891,19 +962,41 @@ pub const NO_LO: i64 = i64::MIN;
 pub const NO_HI: i64 = i64::MAX;
 
 impl Range {
-    /// The normalised value of `base + x`, `x ∈ [lo, hi]`, `x ≡ cong`.
+    /// The normalised value of `base + x`, `x ∈ [lo, hi]`, `x ≡ cong`, every
+    /// lane drawing its own `x`.
     pub fn value(base: Poly, lo: i64, hi: i64, cong: Cong, data: bool) -> Value {
-        // Move the constant term of the base into the lane part.
-        let c = base
+        Range::structured(base, lo, hi, cong, data, None, ALL_LANES)
+    }
+    /// The normalised value of `base + exact[l] + x_{l & key}`.
+    pub fn structured(
+        base: Poly,
+        lo: i64,
+        hi: i64,
+        cong: Cong,
+        data: bool,
+        exact: Option<Lanes>,
+        key: u8,
+    ) -> Value {
+        // Move the constant term of the base, and an exact part that is the
+        // same in every lane, into the lane part.
+        let c0 = base
             .terms()
             .iter()
             .find(|(m, _)| m.degree() == 0)
             .map(|(_, k)| k.at(0))
             .unwrap_or(0);
-        let base = base.sub(&Poly::constant(c));
+        let base = base.sub(&Poly::constant(c0));
         if !base.is_uniform() {
             return Value::Varying { data };
         }
+        let (exact, c1) = match exact {
+            Some(e) if e.iter().all(|&v| v == e[0]) => (None, e[0]),
+            other => (other, 0),
+        };
+        let Some(c) = c0.checked_add(c1) else {
+            return Value::Varying { data };
+        };
+        let key = key & ALL_LANES;
         let shift = |v: i64, unbounded: i64| {
             if v == unbounded {
                 v
@@ -913,9 +1006,13 @@ impl Range {
         };
         let (mut lo, mut hi) = (shift(lo, NO_LO), shift(hi, NO_HI));
         let cong = cong + Cong::exact(c);
+        let with_exact = |p: Poly| match &exact {
+            Some(e) => p.add(&Poly::lanes(*e)),
+            None => p,
+        };
         if cong.is_exact() {
             return if (lo == NO_LO || lo <= cong.r) && (hi == NO_HI || cong.r <= hi) {
-                Value::poly(base.add(&Poly::constant(cong.r)))
+                Value::poly(with_exact(base.add(&Poly::constant(cong.r))))
             } else {
                 Value::Undef
             };
@@ -932,7 +1029,11 @@ impl Range {
                 hi = i64::try_from(hi as i128 - d).unwrap_or(NO_LO);
             }
         }
-        if lo == NO_LO && hi == NO_HI {
+        // Unbounded: a value only when the classes or the exact part over a
+        // congruence say something (lanes that share an unknown, lanes on
+        // fixed banks).
+        let structured = key != ALL_LANES || (exact.is_some() && cong.m > 1);
+        if lo == NO_LO && hi == NO_HI && !structured {
             return Value::Varying { data };
         }
         if lo != NO_LO && hi != NO_HI {
@@ -940,7 +1041,7 @@ impl Range {
                 return Value::Undef;
             }
             if lo == hi {
-                return Value::poly(base.add(&Poly::constant(lo)));
+                return Value::poly(with_exact(base.add(&Poly::constant(lo))));
             }
         }
         Value::Range(Rc::new(Range {
@@ -949,7 +1050,42 @@ impl Range {
             hi,
             cong,
             data,
+            exact: exact.map(Rc::new),
+            key,
         }))
+    }
+    /// True when every lane draws its own unknown and there is no exact
+    /// part: the independent draws of `cost::ranged_random_cost`.
+    pub fn is_plain(&self) -> bool {
+        self.exact.is_none() && self.key == ALL_LANES
+    }
+    /// The same lanes seen as independent draws: the exact part folded into
+    /// the bounds and congruence of `x`, the partition refined by it (so
+    /// that `x` now stands for `exact[l] + x_{l & key}`).
+    pub fn flat(&self) -> Range {
+        let Some(e) = &self.exact else {
+            return self.clone();
+        };
+        let (emin, emax) = (
+            e.iter().copied().min().unwrap_or(0),
+            e.iter().copied().max().unwrap_or(0),
+        );
+        let add = |v: i64, d: i64, none: i64| {
+            if v == none {
+                none
+            } else {
+                v.checked_add(d).unwrap_or(none)
+            }
+        };
+        Range {
+            base: self.base.clone(),
+            lo: add(self.lo, emin, NO_LO),
+            hi: add(self.hi, emax, NO_HI),
+            cong: self.cong + lanes_cong(e),
+            data: self.data,
+            exact: None,
+            key: self.key | lane_key(e),
+        }
     }
     /// True when both bounds are known.
     pub fn bounded(&self) -> bool {
@@ -985,6 +1121,17 @@ impl fmt::Display for Range {
         )?;
         if self.cong.m > 1 {
             write!(f, " (≡ {} mod {})", self.cong.r, self.cong.m)?;
+        }
+        if let Some(e) = &self.exact {
+            write!(f, " + lanes {}", Poly::lanes(**e))?;
+        }
+        if self.key != ALL_LANES {
+            let classes = 1u32 << self.key.count_ones();
+            write!(
+                f,
+                ", shared by {} lanes in each of {classes} classes",
+                WARP as u32 / classes
+            )?;
         }
         Ok(())
     }
@@ -1028,7 +1175,7 @@ fn widen_lo(v: i64) -> i64 {
 }
 
 /// The bounds view of a value for a join: a polynomial `U + d` (exact `d`) is
-/// `U + x`, `x ∈ [min d, max d]`.
+/// `U + d + x`, `x` the constant of `U`, one class.
 fn range_view(v: &Value) -> Option<Range> {
     match v {
         Value::Range(r) => Some((**r).clone()),
@@ -1041,15 +1188,14 @@ fn range_view(v: &Value) -> Option<Range> {
                 .find(|(m, _)| m.degree() == 0)
                 .map(|(_, k)| k.at(0))
                 .unwrap_or(0);
-            let x: Lanes = std::array::from_fn(|l| d[l].wrapping_add(c));
             Some(Range {
                 base: u.sub(&Poly::constant(c)),
-                lo: *x.iter().min()?,
-                hi: *x.iter().max()?,
-                cong: x
-                    .iter()
-                    .fold(Cong::exact(x[0]), |k, &v| k.join(Cong::exact(v))),
+                lo: c,
+                hi: c,
+                cong: Cong::exact(c),
                 data: false,
+                exact: (!d.iter().all(|&v| v == d[0])).then(|| Rc::new(d)),
+                key: 0,
             })
         }
         _ => None,
@@ -1263,9 +1409,17 @@ fn join_ranges(
     site: &mut dyn FnMut(&mut SymFacts) -> Sym,
 ) -> Value {
     let data = a.is_data() || b.is_data();
-    let (Some(x), Some(y)) = (range_view(a), range_view(b)) else {
+    let (Some(mut x), Some(mut y)) = (range_view(a), range_view(b)) else {
         return Value::Varying { data };
     };
+    // The exact parts stay apart only when they are the same on both sides;
+    // the partition is the common refinement (see the module essay for why
+    // a join may keep it).
+    if x.exact != y.exact {
+        x = x.flat();
+        y = y.flat();
+    }
+    let key = x.key | y.key;
     let base = if x.base == y.base {
         x.base.clone()
     } else {
@@ -1291,7 +1445,15 @@ fn join_ranges(
         lo = widen_lo(lo);
         hi = widen_hi(hi);
     }
-    Range::value(base, lo, hi, x.cong.join(y.cong), data)
+    Range::structured(
+        base,
+        lo,
+        hi,
+        x.cong.join(y.cong),
+        data,
+        x.exact.map(|e| *e),
+        key,
+    )
 }
 
 #[cfg(test)]

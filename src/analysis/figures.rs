@@ -241,11 +241,20 @@ pub fn static_access(
                 }
             }
         }
-        Value::Range(r) if r.bounded() => {
-            let cong = facts.poly_cong(&r.base);
-            let residues = aligned_residues(cong, r.lo, bytes);
-            let cost =
-                cost::ranged_random_cost(&residues, r.lo, r.hi, r.cong.m, r.cong.r, active, bytes);
+        Value::Range(r) if r.bounded() || !r.is_plain() => {
+            let (residues, classes) = range_residues(r, facts, mask, bytes);
+            let cost = if classes.is_independent() {
+                cost::ranged_random_cost(&residues, r.lo, r.hi, r.cong.m, r.cong.r, active, bytes)
+            } else {
+                cost::classed_cost(
+                    &residues,
+                    (r.lo, r.hi),
+                    (r.cong.m, r.cong.r),
+                    &classes,
+                    mask,
+                    bytes,
+                )
+            };
             let mut text = r.to_string();
             for (i, name) in params.iter().enumerate().rev() {
                 text = text.replace(&format!("param{i}"), name);
@@ -335,6 +344,31 @@ pub fn aligned_residues(cong: Cong, first: i64, bytes: u32) -> Vec<i64> {
     residues
 }
 
+/// The residues (mod 128) of a range address's uniform base that the
+/// congruence and the access alignment allow (as [`aligned_residues`], the
+/// first active lane's offset being its exact part plus the least `x`), and
+/// how its lanes share draws.
+pub fn range_residues(
+    r: &domain::Range,
+    facts: &domain::SymFacts,
+    mask: u32,
+    bytes: u32,
+) -> (Vec<i64>, cost::LaneClasses) {
+    let first = mask.trailing_zeros().min(31) as usize;
+    let x = if r.lo != domain::NO_LO {
+        r.lo
+    } else {
+        r.cong.r
+    };
+    let e = r.exact.as_ref().map(|e| e[first]).unwrap_or(0);
+    let residues = aligned_residues(facts.poly_cong(&r.base), x.wrapping_add(e), bytes);
+    let classes = cost::LaneClasses {
+        exact: r.exact.as_deref().copied(),
+        key: r.key,
+    };
+    (residues, classes)
+}
+
 /// What the static analysis proved about each memory instruction's lane
 /// addresses, for the simulated requests whose addresses the simulation does
 /// not know (a base loaded from a uniform address, a data-dependent index
@@ -386,16 +420,18 @@ pub fn lane_shapes(
                     d: Box::new(d),
                 }
             }
-            Value::Range(r) if r.bounded() => {
+            Value::Range(r) if r.bounded() || !r.is_plain() => {
                 for (f, sf) in &facts {
                     match &f.addr {
                         Value::Range(q)
                             if q.lo == r.lo
                                 && q.hi == r.hi
                                 && q.cong == r.cong
-                                && q.data == r.data =>
+                                && q.data == r.data
+                                && q.exact == r.exact
+                                && q.key == r.key =>
                         {
-                            residues.extend(aligned_residues(sf.poly_cong(&q.base), q.lo, bytes));
+                            residues.extend(range_residues(q, sf, f.mask, bytes).0);
                         }
                         _ => {
                             residues.clear();
@@ -408,11 +444,22 @@ pub fn lane_shapes(
                 }
                 residues.sort_unstable();
                 residues.dedup();
-                let set = cost::RangedSet::new(&residues, r.lo, r.hi, r.cong.m, r.cong.r, bytes);
+                let classes = cost::LaneClasses {
+                    exact: r.exact.as_deref().copied(),
+                    key: r.key,
+                };
+                let by_active = if classes.is_independent() {
+                    let set =
+                        cost::RangedSet::new(&residues, r.lo, r.hi, r.cong.m, r.cong.r, bytes);
+                    (0..=domain::WARP as u32).map(|n| set.cost(n)).collect()
+                } else {
+                    // By active mask, in the simulation (`cost::classed_cost`).
+                    Vec::new()
+                };
                 totals::LaneShape::Ranged {
-                    by_active: (0..=domain::WARP as u32).map(|n| set.cost(n)).collect(),
+                    by_active,
                     data: r.data,
-                    set: Box::new((residues, (r.lo, r.hi), (r.cong.m, r.cong.r))),
+                    set: Box::new((residues, (r.lo, r.hi), (r.cong.m, r.cong.r), classes)),
                 }
             }
             _ => continue,

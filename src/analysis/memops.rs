@@ -482,14 +482,15 @@ fn mean_wavefronts(
     // Lanes drawn from a known set (`hist[b & 255]`): the expected cost
     // over draws of the warp's addresses.
     if let Value::Range(q) = &f.addr {
-        if !q.bounded() {
+        if !q.bounded() && q.is_plain() {
             return None;
         }
-        let residues = super::figures::aligned_residues(facts.poly_cong(&q.base), q.lo, bytes);
+        let (residues, classes) = super::figures::range_residues(q, facts, f.mask, bytes);
         return super::cost::ranged_mean(
             &residues,
             (q.lo, q.hi),
             (q.cong.m, q.cong.r),
+            &classes,
             f.mask,
             cost,
         );

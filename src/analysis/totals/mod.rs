@@ -58,8 +58,10 @@
 //! or lanes drawn from a known range, such as `hist[b & 255]`), a request
 //! with unknown addresses takes that shape's figures for its active lanes
 //! instead (mean and bounds over the alignments, or the expectation of
-//! `cost::ranged_random_cost`; for shared memory, the expected wavefronts
-//! of the per-request rules over draws of the lanes' addresses,
+//! `cost::ranged_random_cost`, or `cost::classed_cost` for lanes that share
+//! draws; for shared memory, and for the shared side of a `cp.async` whose
+//! sources the simulation does not know, the expected wavefronts of the
+//! per-request rules over draws of the lanes' addresses,
 //! `cost::ranged_samples`). Cross-lane instructions (`shfl.sync`,
 //! `vote`, `activemask`) are evaluated over the warp's lanes.
 //!
@@ -217,6 +219,9 @@ struct CopySide<'a> {
     form: super::cost::async_copy::CopyForm,
     /// Executing lanes whose source address is known.
     src_known: u32,
+    /// The expected wavefronts over draws of the source addresses from the
+    /// shape the static analysis proved, when they are not known.
+    drawn_wavefronts: Option<f64>,
 }
 
 /// A block that ptxas predicates ([`super::ifconvert::if_convertible`]) under a guard the
@@ -557,8 +562,9 @@ pub enum LaneShape {
 }
 
 /// A known set of addresses: residues of the uniform base, bounds and
-/// congruence of the lane part (`cost::ranged_samples`).
-pub type RangedSpec = (Vec<i64>, (i64, i64), (u64, i64));
+/// congruence of the lane part, and how the lanes share draws
+/// (`cost::ranged_samples`).
+pub type RangedSpec = (Vec<i64>, (i64, i64), (u64, i64), super::cost::LaneClasses);
 
 /// The shapes and the costs already computed for them (per statement and
 /// active mask).
@@ -596,9 +602,16 @@ impl Shapes<'_> {
                 (c, p, stride)
             }
             LaneShape::Ranged {
-                by_active, data, ..
+                by_active,
+                data,
+                set,
             } => (
-                *by_active.get(active as usize)?,
+                if set.3.is_independent() {
+                    *by_active.get(active as usize)?
+                } else {
+                    let (residues, bounds, cong, classes) = &**set;
+                    super::cost::classed_cost(residues, *bounds, *cong, classes, exec, bytes)
+                },
                 if *data {
                     Pattern::Random
                 } else {
@@ -620,8 +633,8 @@ impl Shapes<'_> {
         }
         let w = match self.map.get(&stmt) {
             Some(LaneShape::Ranged { set, .. }) => {
-                let (residues, bounds, cong) = &**set;
-                super::cost::ranged_mean(residues, *bounds, *cong, exec, cost)
+                let (residues, bounds, cong, classes) = &**set;
+                super::cost::ranged_mean(residues, *bounds, *cong, classes, exec, cost)
             }
             _ => None,
         };
@@ -1455,54 +1468,61 @@ fn record_mem(
             // Every executing lane's source address (`LDGSTS.ZFILL` uses
             // them all); the global side counts the reading lanes.
             let (mut addrs, mut known_all, data) = lane_addrs(regs, w, &info.addr, exec);
+            let form = super::cost::async_copy::CopyForm {
+                cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
+                zfill: info.zero_fill(),
+            };
+            let bytes = info.bits.div_ceil(8).max(1);
             // Sources at loaded values that lanes share (`tagged`): the
             // groups placed far apart, under the LDGSTS rules, where the
             // cost does not depend on where in its line each group falls
             // (two placements, at equal and at spread residues, agree).
-            let bytes = info.bits.div_ceil(8).max(1);
             if known_all != exec {
-                if let Some(g) = tagged::groups(regs, &info.addr, exec & !known_all) {
-                    let form = super::cost::async_copy::CopyForm {
-                        cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
-                        zfill: info.zero_fill(),
-                    };
-                    let dst = info
-                        .aux(Aux::SharedDst)
-                        .map(|d| lane_addrs(regs, w, d, exec));
+                if let (Some(g), Some((d, dk))) =
+                    (tagged::groups(regs, &info.addr, exec & !known_all), shared)
+                {
                     let (a, b) = (
                         tagged::placed(&addrs, &g, bytes, false),
                         tagged::placed(&addrs, &g, bytes, true),
                     );
-                    let same = match &dst {
-                        Some((d, k, _)) if *k == exec => {
-                            let reading = exec & !fill;
-                            super::cost::async_copy::ldgsts_cost(&a, reading, d, exec, bytes, form)
-                                == super::cost::async_copy::ldgsts_cost(
-                                    &b, reading, d, exec, bytes, form,
-                                )
-                        }
-                        _ => false,
+                    let cost = |x: &Lanes| {
+                        super::cost::async_copy::ldgsts_cost(x, reading, d, exec, bytes, form)
                     };
-                    if same {
+                    if dk == exec && cost(&a) == cost(&b) {
                         addrs = a;
                         known_all = exec;
                     }
                 }
             }
+            // Source addresses the simulation does not know otherwise, whose
+            // shape the static analysis proved (a gathered row): that
+            // shape's figures, and its expected wavefronts over draws.
+            let unknown_src = known_all & exec != exec;
+            let shaped = if unknown_src && reading != 0 {
+                shapes.cost(stmt, reading, bytes)
+            } else {
+                None
+            };
+            let drawn_wavefronts = match shared {
+                Some((dst, dst_known)) if unknown_src && dst_known == exec => {
+                    shapes.wavefronts(stmt, exec, |a| {
+                        super::cost::async_copy::ldgsts_cost(a, exec, dst, exec, bytes, form).1
+                    })
+                }
+                _ => None,
+            };
             let side = shared.map(|(dst, dst_known)| CopySide {
                 dst,
                 dst_known,
                 lanes: exec,
-                form: super::cost::async_copy::CopyForm {
-                    cached: info.cache.cache_op == Some(crate::ir::CacheOp::Ca),
-                    zfill: info.zero_fill(),
-                },
+                form,
                 src_known: known_all,
+                drawn_wavefronts,
             });
             record(
                 res,
                 stmt,
-                None,
+                shaped,
                 &addrs,
                 (reading, 0),
                 known_all & reading,
@@ -1739,6 +1759,9 @@ fn record(
                 if known == exec {
                     ldgsts = Some(c);
                 }
+            } else if let (true, Some(w)) = (side.dst_known == lanes, side.drawn_wavefronts) {
+                e.wavefronts += w;
+                e.wavefront_requests += 1;
             }
         }
         None => {
