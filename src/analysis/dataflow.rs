@@ -94,29 +94,6 @@
 //! hold an access (or the focus's) are applied then. Otherwise, or with a
 //! probe, every block is, in order.
 //!
-//! # Reapplying an op
-//!
-//! A round applies a dirty block to its whole entry state although often
-//! few of its slots changed, and the recording pass applies blocks once
-//! more. Each op that may write a computed register (not a branch, exit or
-//! call) keeps a memo of its last application: the values it read (its
-//! computed operands and guard and, when it is guarded, the registers it
-//! writes, whose lanes the guard leaves keep their old values), the lane
-//! mask, the values it left in the registers it writes, and the *epoch*,
-//! the number of times an existing symbol's facts had changed. Applied again
-//! to the very same values (shared polynomials and ranges, recognised by
-//! one pointer comparison each) under the same mask and epoch, it writes the
-//! kept values instead of evaluating. That is what evaluating would give:
-//! the transfer reads only its operands, the mask and the symbols' facts,
-//! and the facts of the symbols the operands name are those it read then
-//! (symbols created since are other ones); and evaluating again would have
-//! no side effect (the sites it creates exist, and the congruences and
-//! ranges it joins into them already hold what it joins). An application
-//! that changed an existing symbol's facts is not kept. A memory op is not
-//! reused in the recording pass, which records its access. Kept results
-//! are shared, so the edges' comparison of an unchanged value with its
-//! successor's entry is a pointer comparison too.
-//!
 //! # Soundness and limits
 //!
 //! Sound under the domain's no-wrap assumption for symbolic values. The mask is
@@ -133,7 +110,7 @@ use super::domain::{join, join_distinct, Cong, Lanes, Poly, PredVal, Sym, SymFac
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, OpaqueSource};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
-use crate::ir::{ssa, Function as Lowered, Op, OpKind, Special, Src};
+use crate::ir::{ssa, Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
 pub const MAX_ROUNDS: usize = 40;
@@ -201,12 +178,6 @@ const NO_SLOT: u32 = u32::MAX;
 /// No opaque symbol allocated yet at a join site.
 const NO_SITE: u32 = u32::MAX;
 
-/// An op without a memo entry ([`Layout::memo_at`]).
-const NO_MEMO: u32 = u32::MAX;
-
-/// A memo entry that may not be reused.
-const NO_EPOCH: u64 = u64::MAX;
-
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
     /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
@@ -226,28 +197,6 @@ struct Engine<'a, 'src> {
     /// changed after the symbol was created: blocks applied before may have
     /// read the old facts (see the fixpoint's dirty blocks).
     facts_changed: bool,
-    /// How many times an existing symbol's facts changed so far (the
-    /// memo's clock: see *Reapplying an op* in the module doc).
-    epoch: u64,
-    /// The last join that changed nothing at each block-entry join site
-    /// (indexed as `entry_sites`): the entry's value and the incoming one.
-    join_memo: Vec<(Value, Value)>,
-    /// The epoch of each `join_memo` entry ([`NO_EPOCH`]: none).
-    join_epoch: Vec<u64>,
-    /// The epoch at which each opaque symbol's facts last changed (0, or
-    /// beyond the end: never).
-    moved_at: Vec<u64>,
-    /// Each memoised op's entry in `memo_vals` ([`Layout::memo_at`]).
-    memo_at: &'a [u32],
-    /// Where each memoised op's values start in `memo_vals`.
-    memo_off: &'a [u32],
-    /// The values each memoised op last read (its computed operands, and
-    /// the registers a guarded op writes) and then left in the registers
-    /// it writes, one after the other.
-    memo_vals: Vec<Value>,
-    /// The epoch and lane mask of each memoised op's last application
-    /// ([`NO_EPOCH`]: none that may be reused).
-    memo_meta: Vec<(u64, u32)>,
     /// Scratch for an instruction's operand values (empty between ops).
     args: Vec<Value>,
     /// The value of each immediate operand met so far, shared by every
@@ -277,35 +226,6 @@ fn pure_special(sp: Special) -> Option<usize> {
 const PURE_SPECIALS: usize = 18;
 
 impl Engine<'_, '_> {
-    /// Notes that an existing symbol's facts changed.
-    fn facts_moved(&mut self, id: u32) {
-        self.facts_changed = true;
-        self.epoch += 1;
-        let i = id as usize;
-        if self.moved_at.len() <= i {
-            self.moved_at.resize(i + 1, 0);
-        }
-        if let Some(m) = self.moved_at.get_mut(i) {
-            *m = self.epoch;
-        }
-    }
-
-    /// True when no opaque symbol of `v` had its facts changed after epoch
-    /// `e`.
-    fn settled_since(&self, v: &Value, e: u64) -> bool {
-        let p = match v {
-            Value::Poly(p) => &**p,
-            Value::Range(r) => &r.base,
-            _ => return true,
-        };
-        p.terms().iter().all(|(m, _)| {
-            m.syms().iter().all(|s| match s {
-                Sym::Opaque(id) => self.moved_at.get(*id as usize).is_none_or(|&t| t <= e),
-                _ => true,
-            })
-        })
-    }
-
     /// The slot of register `r`, if it is computed.
     fn slot(&self, r: u32) -> Option<usize> {
         match self.slot.get(r as usize) {
@@ -322,114 +242,6 @@ impl Engine<'_, '_> {
     /// True when some register of `dsts` is computed.
     fn wanted(&self, dsts: &[u32]) -> bool {
         dsts.iter().any(|&d| self.slot(d).is_some())
-    }
-
-    /// Writes op `op`'s memoised results (entry `m`) into `st` when its
-    /// last application read the very values `st` holds now, under the
-    /// same facts and lane mask; true when it did.
-    fn memo_reuse(&mut self, op: &Op, m: usize, st: &mut [Value], mask: u32) -> bool {
-        let e = match self.memo_meta.get(m) {
-            Some(&(e, mk)) if e != NO_EPOCH && mk == mask => e,
-            _ => return false,
-        };
-        let Some(&off) = self.memo_off.get(m) else {
-            return false;
-        };
-        let mut k = off as usize;
-        let mut hit = true;
-        let vals = &self.memo_vals;
-        memo_inputs(op, self.slot, |sl| {
-            if hit {
-                hit = match (vals.get(k), st.get(sl)) {
-                    (Some(a), Some(b)) => shared(a, b),
-                    _ => false,
-                };
-            }
-            k += 1;
-        });
-        if !hit {
-            return false;
-        }
-        if e != self.epoch {
-            // some symbol's facts changed since: those of the operands'
-            // symbols must not have
-            let mut k = off as usize;
-            let mut settled = true;
-            memo_inputs(op, self.slot, |_| {
-                settled = settled && vals.get(k).is_some_and(|v| self.settled_since(v, e));
-                k += 1;
-            });
-            if !settled {
-                return false;
-            }
-            // valid now: the next application under this epoch needs no
-            // such check
-            if let Some(meta) = self.memo_meta.get_mut(m) {
-                meta.0 = self.epoch;
-            }
-        }
-        memo_outputs(op, self.slot, |sl| {
-            if let (Some(v), Some(d)) = (vals.get(k), st.get_mut(sl)) {
-                *d = v.clone();
-            }
-            k += 1;
-        });
-        true
-    }
-
-    /// True when the join of `c` and `out` at block-entry join site `k`
-    /// is known to change nothing: the last join there that changed
-    /// nothing joined these very values, and no symbol of theirs has had
-    /// its facts changed since (see *Reapplying an op* in the module doc).
-    fn join_kept(&mut self, k: usize, c: &Value, out: &Value) -> bool {
-        match (self.join_memo.get(k), self.join_epoch.get(k)) {
-            (Some((a, b)), Some(&e)) if e != NO_EPOCH && shared(a, c) && shared(b, out) => {
-                if e == self.epoch {
-                    return true;
-                }
-                if !(self.settled_since(c, e) && self.settled_since(out, e)) {
-                    return false;
-                }
-            }
-            _ => return false,
-        }
-        // valid now: the next such join under this epoch needs no check
-        if let Some(e) = self.join_epoch.get_mut(k) {
-            *e = self.epoch;
-        }
-        true
-    }
-
-    /// Keeps (or, with `None`, forgets) a join at block-entry join site `k`
-    /// that changed nothing, made at `epoch`.
-    fn join_keep(&mut self, k: usize, kept: Option<(&Value, &Value, u64)>) {
-        let (Some(m), Some(e)) = (self.join_memo.get_mut(k), self.join_epoch.get_mut(k)) else {
-            return;
-        };
-        match kept {
-            Some((c, out, epoch)) => {
-                *m = (c.clone(), out.clone());
-                *e = epoch;
-            }
-            None => *e = NO_EPOCH,
-        }
-    }
-
-    /// Keeps the values op `op` is about to read in its memo entry `m`;
-    /// returns where its results go.
-    fn memo_save_inputs(&mut self, op: &Op, m: usize, st: &[Value]) -> usize {
-        if let Some(meta) = self.memo_meta.get_mut(m) {
-            meta.0 = NO_EPOCH;
-        }
-        let mut k = self.memo_off.get(m).copied().unwrap_or(0) as usize;
-        let vals = &mut self.memo_vals;
-        memo_inputs(op, self.slot, |sl| {
-            if let (Some(v), Some(d)) = (st.get(sl), vals.get_mut(k)) {
-                *d = v.clone();
-            }
-            k += 1;
-        });
-        k
     }
 
     fn site(&mut self, kind: u8, a: u32, b: u32, cong: Option<Cong>) -> Sym {
@@ -486,7 +298,7 @@ impl Engine<'_, '_> {
         });
         if let Some((id, before)) = seen {
             if self.facts.opaque.get(id as usize).copied().flatten() != before {
-                self.facts_moved(id);
+                self.facts_changed = true;
             }
         }
         j
@@ -651,29 +463,6 @@ impl Engine<'_, '_> {
             };
             if skip {
                 continue;
-            }
-            // An op applied again to the very values it read last time,
-            // under the same facts, writes what it wrote then (see
-            // *Reapplying an op* in the module doc).
-            let memo = match &op.kind {
-                OpKind::Alu { .. }
-                | OpKind::PredLogic { .. }
-                | OpKind::LdParam { .. }
-                | OpKind::Other { .. } => true,
-                OpKind::Mem { .. } => record.is_none(),
-                _ => false,
-            };
-            let memo = match self.memo_at.get(s as usize) {
-                Some(&m) if memo && m != NO_MEMO => Some(m as usize),
-                _ => None,
-            };
-            let epoch = self.epoch;
-            let mut memo_next = 0;
-            if let Some(m) = memo {
-                if self.memo_reuse(op, m, st, mask) {
-                    continue;
-                }
-                memo_next = self.memo_save_inputs(op, m, st);
             }
             let guard = op.guard.map(|(r, neg)| match self.reg(st, r) {
                 Some(Value::Pred(p)) => {
@@ -842,21 +631,6 @@ impl Engine<'_, '_> {
                     }
                 }
             }
-            if let Some(m) = memo {
-                let mut k = memo_next;
-                let vals = &mut self.memo_vals;
-                memo_outputs(op, self.slot, |sl| {
-                    if let (Some(v), Some(m)) = (st.get(sl), vals.get_mut(k)) {
-                        *m = v.clone();
-                    }
-                    k += 1;
-                });
-                if let Some(meta) = self.memo_meta.get_mut(m) {
-                    // an application that changed a symbol's facts may
-                    // give another value when applied again
-                    *meta = (if self.epoch == epoch { epoch } else { NO_EPOCH }, mask);
-                }
-            }
         }
         let mut outs = Vec::new();
         for (succ, kind) in cfg.successors(b) {
@@ -884,7 +658,7 @@ impl OpaqueSource for Engine<'_, '_> {
                 let new = Some(c.map(|old| old.join(cong)).unwrap_or(cong));
                 if *c != new {
                     *c = new;
-                    self.facts_moved(id);
+                    self.facts_changed = true;
                 }
             }
         }
@@ -906,7 +680,7 @@ impl OpaqueSource for Engine<'_, '_> {
         });
         if *slot != new {
             *slot = new;
-            self.facts_moved(id);
+            self.facts_changed = true;
         }
     }
 }
@@ -948,13 +722,6 @@ pub struct Layout {
     /// Where each block's live slots start in a table of all blocks' live
     /// slots, one after the other (and, last, the table's length).
     live_at: Vec<u32>,
-    /// Each op's memo entry ([`NO_MEMO`]: none): the ops that may write a
-    /// computed register and whose result depends on the values they read
-    /// only (not branches, exits or calls).
-    memo_at: Vec<u32>,
-    /// Where each memo entry's values start (its inputs, then its
-    /// outputs); last, the number of values.
-    memo_off: Vec<u32>,
 }
 
 impl Layout {
@@ -989,39 +756,11 @@ impl Layout {
             n = n.saturating_add(l.len() as u32);
         }
         live_at.push(n);
-        let mut memo_at = vec![NO_MEMO; low.ops.len()];
-        let mut memo_off = Vec::new();
-        let mut n = 0u32;
-        for (at, op) in memo_at.iter_mut().zip(&low.ops) {
-            if !matches!(
-                op.kind,
-                OpKind::Alu { .. }
-                    | OpKind::PredLogic { .. }
-                    | OpKind::LdParam { .. }
-                    | OpKind::Other { .. }
-                    | OpKind::Mem { .. }
-            ) {
-                continue;
-            }
-            let mut outs = 0u32;
-            memo_outputs(op, &slot, |_| outs += 1);
-            if outs == 0 {
-                continue;
-            }
-            let mut ins = 0u32;
-            memo_inputs(op, &slot, |_| ins += 1);
-            *at = memo_off.len() as u32;
-            memo_off.push(n);
-            n = n.saturating_add(ins + outs);
-        }
-        memo_off.push(n);
         Layout {
             slot,
             nregs,
             live,
             live_at,
-            memo_at,
-            memo_off,
         }
     }
 }
@@ -1123,17 +862,6 @@ pub fn analyze_class_in(
         probe,
         probed: None,
         facts_changed: false,
-        epoch: 0,
-        moved_at: Vec::new(),
-        join_memo: vec![
-            (Value::Undef, Value::Undef);
-            layout.live_at.last().copied().unwrap_or(0) as usize
-        ],
-        join_epoch: vec![NO_EPOCH; layout.live_at.last().copied().unwrap_or(0) as usize],
-        memo_at: &layout.memo_at,
-        memo_off: &layout.memo_off,
-        memo_vals: vec![Value::Undef; layout.memo_off.last().copied().unwrap_or(0) as usize],
-        memo_meta: vec![(NO_EPOCH, 0); layout.memo_off.len().saturating_sub(1)],
         args: Vec::new(),
         consts: HashMap::default(),
         specials: vec![None; PURE_SPECIALS],
@@ -1213,20 +941,11 @@ pub fn analyze_class_in(
                             if same(c, out) {
                                 continue;
                             }
-                            if eng.join_kept(at + k, c, out) {
-                                continue;
-                            }
-                            let epoch = eng.epoch;
                             let j = eng.join_at(c, out, (3, i as u32, sl), Some(at + k));
                             if !same(&j, c) {
                                 *c = j;
                                 changed = true;
                                 dirty[i] = true;
-                                eng.join_keep(at + k, None);
-                            } else if eng.epoch == epoch {
-                                eng.join_keep(at + k, Some((c, out, epoch)));
-                            } else {
-                                eng.join_keep(at + k, None);
                             }
                         }
                     }
@@ -1304,34 +1023,6 @@ pub fn analyze_class_in(
         gave_up,
         probe,
     }
-}
-
-/// Calls `f` with the slot of each computed register op `op`'s result
-/// depends on: those it reads ([`ssa::op_reads`]) and, when it is guarded,
-/// those it writes (the lanes its guard leaves keep their old values).
-fn memo_inputs(op: &Op, slot: &[u32], mut f: impl FnMut(usize)) {
-    let mut each = |r: u32| {
-        if let Some(&s) = slot.get(r as usize) {
-            if s != NO_SLOT {
-                f(s as usize);
-            }
-        }
-    };
-    ssa::op_reads(op, &mut each);
-    if op.guard.is_some() {
-        ssa::op_writes(op, &mut each);
-    }
-}
-
-/// Calls `f` with the slot of each computed register op `op` writes.
-fn memo_outputs(op: &Op, slot: &[u32], mut f: impl FnMut(usize)) {
-    ssa::op_writes(op, |r| {
-        if let Some(&s) = slot.get(r as usize) {
-            if s != NO_SLOT {
-                f(s as usize);
-            }
-        }
-    });
 }
 
 /// Equal values, shared ones recognised without comparing their contents.
