@@ -87,8 +87,11 @@
 //!   unknown, since the warp's memory behaviour is the same either way;
 //! - a branch over a block that ptxas predicates (the if-conversion above;
 //!   a compare-and-swap on loaded keys) is run by every lane, the unknown
-//!   ones without knowing whether it takes effect: their accesses count as
-//!   lanes of unknown address and what the block writes is unknown in them;
+//!   ones without knowing whether it takes effect: inside the block they
+//!   compute exactly, so its accesses count them at their addresses as
+//!   uncertain lanes (a histogram flush's `if (c) atomicAdd(&bins[..], c)`
+//!   keeps its bank conflicts), and what the block writes is unknown in them
+//!   after it;
 //! - any other forward branch is **followed both ways**: the lanes whose way
 //!   is unknown go down both paths as *uncertain* lanes. On each path they
 //!   compute exactly (an address computed after the branch stays known);
@@ -845,6 +848,9 @@ fn run_warp(
     let n = low.ops.len() as u32;
     // A predicated block under a guard unknown in some lanes (`MaybeRegion`).
     let mut region: Option<MaybeRegion> = None;
+    // Registers (and lanes) the `maybe` lanes of that block wrote: exact
+    // inside it, unknown after it.
+    let mut region_writes: Vec<(u32, u32)> = Vec::new();
     // The reconvergence stack (`reconverge`): the top frame's lanes run.
     let mut stack = vec![Frame::new(0, exists, None)];
     // Lanes that may have left at an exit whose guard is not known: they
@@ -909,9 +915,18 @@ fn run_warp(
                 }
             }
         }
+        let own_unknown = unknown_guard;
+        let mut region_maybe = 0u32;
         if let Some(rg) = region {
             if minpc >= rg.end {
                 region = None;
+                for (r, lanes) in region_writes.drain(..) {
+                    for l in 0..WARP {
+                        if lanes & (1 << l) != 0 {
+                            regs.set(r, l, None, rg.data);
+                        }
+                    }
+                }
             } else {
                 // The block's lanes: off where the guard skips it, unknown
                 // where the guard is unknown.
@@ -921,6 +936,7 @@ fn run_warp(
                 exec &= !m;
                 unknown_guard |= m;
                 unknown_guard_data |= rg.data && m != 0;
+                region_maybe = m & !own_unknown;
             }
         }
         let why = |what: &str, data: bool| SimError {
@@ -955,7 +971,20 @@ fn run_warp(
                 let known_all = g[..ns].iter().fold(u32::MAX, |k, x| k & x.known);
                 let data_any = g[..ns].iter().fold(0u32, |d, x| d | x.data);
                 let cross = cross_lane(*alu, &g[..ns], exec & !unknown_guard);
-                let mut m = exec | unknown_guard;
+                // The lanes of a predicated block that may not run it
+                // compute exactly inside it (their results become unknown
+                // where it ends): an access in the block then has their
+                // addresses, costed as uncertain lanes.
+                let unknown_guard = if cross.is_none() && region_maybe != 0 {
+                    region_writes.push((*dst, region_maybe));
+                    if let Some(d2) = dst2 {
+                        region_writes.push((*d2, region_maybe));
+                    }
+                    unknown_guard & !region_maybe
+                } else {
+                    unknown_guard
+                };
+                let mut m = exec | unknown_guard | region_maybe;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -1182,8 +1211,10 @@ fn run_warp(
                     }) {
                         // ptxas predicates the block: every lane runs it,
                         // the unknown ones without knowing whether it takes
-                        // effect (their accesses are costed as lanes of
-                        // unknown address, their results are unknown).
+                        // effect (their accesses count them as uncertain
+                        // lanes at their addresses; their results are
+                        // unknown after the block).
+                        region_writes.clear();
                         region = Some(MaybeRegion {
                             end: t.0,
                             maybe: unknown_guard,

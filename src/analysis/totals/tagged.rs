@@ -22,11 +22,12 @@
 //! (`.lo`, `.wide`) and `shl` by known values, `neg`, `selp` on a known
 //! predicate. A function of one tagged value and a known operand that keeps
 //! its values spread (a shift right by at most 8, a division by at most
-//! 256, a magic-number `mul.hi`, a `min`/`max` clamp) gives a *derived* tag,
+//! 256, a magic-number `mul.hi`) gives a *derived* tag,
 //! shared by the lanes whose inputs are equal (`tok // 2` in a Triton MoE
 //! gather); the sign bit of a tagged value (`shr` by the width minus one)
 //! is 0, as the dataflow takes indices to be non-negative. Anything else
-//! (a mask, a remainder: values drawn from a small set, which collide) makes
+//! (a mask, a remainder, a `min`/`max` clamp: values drawn from a bounded
+//! set, which collide; the static analysis' range shape costs them) makes
 //! the lane plain unknown data. A load tags its result only where the loaded
 //! element is at least 32 bits wide (an index or a pointer, whose values are
 //! spread over a range far larger than one request's footprint: an 8- or
@@ -179,9 +180,10 @@ pub(super) fn alu_lane(
             _ => return None,
         },
         // The sign bit of a loaded index: 0 (indices are non-negative, as
-        // the dataflow assumes); a short shift, a small division, a
-        // magic-number high product or a clamp of a tagged value: a value
-        // that lanes with equal inputs share (`derived`).
+        // the dataflow assumes); a short shift, a small division or a
+        // magic-number high product of a tagged value: a value that lanes
+        // with equal inputs share (`derived`). Not a clamp (`min`/`max`
+        // with a known bound): its values are drawn from a bounded set.
         AluOp::Shr => match (get(0)?, get(1)?) {
             (Opnd::Tag(_), Opnd::Known(c)) if c == alu.ty.bits as i64 - 1 => Opnd::Known(0),
             (Opnd::Tag(t), Opnd::Known(c)) if (1..=8).contains(&c) => derived(1, c, t),
@@ -193,12 +195,6 @@ pub(super) fn alu_lane(
         },
         AluOp::Mul(MulMode::Hi) => match (get(0)?, get(1)?) {
             (Opnd::Tag(t), Opnd::Known(c)) | (Opnd::Known(c), Opnd::Tag(t)) => derived(3, c, t),
-            _ => return None,
-        },
-        AluOp::Min | AluOp::Max => match (get(0)?, get(1)?) {
-            (Opnd::Tag(t), Opnd::Known(c)) | (Opnd::Known(c), Opnd::Tag(t)) => {
-                derived(if alu.op == AluOp::Min { 4 } else { 5 }, c, t)
-            }
             _ => return None,
         },
         _ => return None,
