@@ -554,7 +554,7 @@ fn class_bounds(
     } else {
         vec![None]
     };
-    let (mut low, mut high) = (0i128, 0i128);
+    let mut low = 0i128;
     let mut highs = vec![0i128; shifts.len()];
     for offs in per_class.iter_mut().filter(|v| !v.is_empty()) {
         offs.sort_unstable();
@@ -584,7 +584,7 @@ fn class_bounds(
             };
         }
     }
-    high = high.max(highs.into_iter().max().unwrap_or(0));
+    let mut high = highs.into_iter().max().unwrap_or(0);
     if lo != i64::MIN && hi != i64::MAX {
         let act = || (0..WARP).filter(|l| mask & (1 << l) != 0);
         let emin = act()

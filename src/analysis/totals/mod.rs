@@ -1585,11 +1585,10 @@ fn record_mem(
                     let mut c = tagged::cost(&addrs, known, &g, bytes, &mut shapes.groups);
                     if uncertain != 0 {
                         let sure = exec & !uncertain;
-                        let low = tagged::groups(regs, &info.addr, sure & !known)
-                            .filter(|_| sure != 0)
-                            .map(|g| {
-                                tagged::cost(&addrs, known & sure, &g, bytes, &mut shapes.groups)
-                            });
+                        let low = (sure != 0).then(|| {
+                            let g = tagged::restrict(&g, sure);
+                            tagged::cost(&addrs, known & sure, &g, bytes, &mut shapes.groups)
+                        });
                         c.sectors_min = low.map_or(0.0, |x| x.sectors_min);
                         c.lines_min = low.map_or(0.0, |x| x.lines_min);
                     }

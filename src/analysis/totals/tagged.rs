@@ -285,6 +285,15 @@ pub(super) fn load_tag(stmt: u32, k: usize, nonce: u64, addr: Result<i64, Tagged
 /// groups of one tag and multiplier: `(mul, lanes, offsets)`.
 pub(super) type Groups = Vec<(i64, u32, Lanes)>;
 
+/// The groups' lanes within `lanes` (groups left without a lane dropped).
+pub(super) fn restrict(groups: &Groups, lanes: u32) -> Groups {
+    groups
+        .iter()
+        .filter(|g| g.1 & lanes != 0)
+        .map(|&(mul, m, offs)| (mul, m & lanes, offs))
+        .collect()
+}
+
 /// Groups the unknown lanes `lanes` of `addr`; `None` when one is not tagged.
 pub(super) fn groups(regs: &Regs, addr: &Src, lanes: u32) -> Option<Groups> {
     let mut gs: Vec<(u64, i64, u32, Lanes)> = Vec::new();
@@ -309,7 +318,7 @@ pub(super) fn groups(regs: &Regs, addr: &Src, lanes: u32) -> Option<Groups> {
 /// The residues modulo 128 that `mul · T + off` takes for a group whose
 /// first lane's offset is `off0`, kept to the access's natural alignment.
 fn residues(mul: i64, off0: i64, bytes: u32) -> Vec<i64> {
-    let g = gcd(mul.unsigned_abs(), 128) as i64;
+    let g = super::gcd(mul.unsigned_abs(), 128).max(1) as i64;
     let align = (bytes.clamp(1, 16)) as i64;
     let all: Vec<i64> = (0..128 / g)
         .map(|k| (k * g + off0).rem_euclid(128))
@@ -319,14 +328,6 @@ fn residues(mul: i64, off0: i64, bytes: u32) -> Vec<i64> {
         all
     } else {
         aligned
-    }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a.max(1)
-    } else {
-        gcd(b, a % b)
     }
 }
 
@@ -346,11 +347,11 @@ pub(super) fn cost(
     bytes: u32,
     cache: &mut GroupCache,
 ) -> CostRange {
-    let k = request_cost(addrs, known, bytes);
-    let mut c = CostRange::exact(k);
-    if known == 0 {
-        c = CostRange::default();
-    }
+    let mut c = if known == 0 {
+        CostRange::default()
+    } else {
+        CostRange::exact(request_cost(addrs, known, bytes))
+    };
     for (mul, lanes, offs) in groups {
         let first = lanes.trailing_zeros() as usize;
         let off0 = offs[first];
@@ -361,7 +362,7 @@ pub(super) fn cost(
                 0
             }
         });
-        let step = gcd(mul.unsigned_abs(), 128) as i64;
+        let step = super::gcd(mul.unsigned_abs(), 128).max(1) as i64;
         let key = {
             let mut h = crate::util::FxHasher::default();
             use std::hash::{Hash, Hasher};
