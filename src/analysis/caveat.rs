@@ -90,7 +90,7 @@ pub enum Caveat {
     /// No block shape was known: a 1-D block of a multiple of 32 was assumed.
     BlockAssumed1D,
     /// The totals were scaled from a part of the grid (simulation budget).
-    TotalsScaled {
+    TotalsEstimated {
         /// Blocks simulated.
         simulated: u64,
         /// Blocks in the grid.
@@ -384,9 +384,9 @@ impl fmt::Display for Caveat {
                 f,
                 "{times} warp executions of branches or exits on loaded data were followed both ways: lanes whose way is not known count on every path (requests are an upper bound; the sectors' lower bound leaves those lanes out)"
             ),
-            Caveat::TotalsScaled { simulated, total } => write!(
+            Caveat::TotalsEstimated { simulated, total } => write!(
                 f,
-                "totals scaled from {simulated} of {total} blocks (simulation budget)"
+                "totals estimated from {simulated} of {total} blocks (simulation budget)"
             ),
         }
     }
@@ -411,13 +411,13 @@ mod tests {
 
     #[test]
     fn serialises_as_its_message() {
-        let c = Caveat::TotalsScaled {
+        let c = Caveat::TotalsEstimated {
             simulated: 4,
             total: 9,
         };
         assert_eq!(
             serde_json::to_string(&c).unwrap(),
-            "\"totals scaled from 4 of 9 blocks (simulation budget)\""
+            "\"totals estimated from 4 of 9 blocks (simulation budget)\""
         );
         let c = Caveat::BaseAddressModulo {
             modulus: 16,

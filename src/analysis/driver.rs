@@ -670,7 +670,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             caveats.push(Caveat::LoopsOnLoadedData { lines, accesses });
         } else if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;
-            caveats.push(Caveat::TotalsScaled {
+            caveats.push(Caveat::TotalsEstimated {
                 simulated: s.blocks.0,
                 total: s.blocks.1,
             });

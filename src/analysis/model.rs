@@ -669,7 +669,7 @@ pub struct Totals {
     /// Blocks simulated.
     pub blocks_simulated: u64,
     /// Blocks in the grid (more than `blocks_simulated` when the totals were
-    /// scaled up from an evenly spread sample of blocks).
+    /// estimated from a sample of blocks: `totals::sample`).
     pub blocks_total: u64,
     /// `cp.async` requests (LDGSTS), included in `load_requests`: Nsight
     /// Compute counts them as global loads at kernel level

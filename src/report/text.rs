@@ -196,7 +196,7 @@ pub(crate) fn totals_notes(t: &LaunchTotals) -> Vec<String> {
     }
     if t.blocks_simulated < t.blocks_total {
         notes.push(format!(
-            "scaled up from {} of {} blocks",
+            "estimated from {} of {} blocks (the launch simulation's budget)",
             t.blocks_simulated, t.blocks_total
         ));
     }

@@ -139,9 +139,10 @@
 //! work budget is exhausted before a single block has finished
 //! ([`DEFAULT_BUDGET`] warp instructions per kernel: under a second in a
 //! release build). When the budget runs out later, the block in progress is
-//! dropped and the totals are scaled from the blocks that finished
-//! (`Totals::blocks_simulated` < `blocks_total`, with a kernel caveat). Every
-//! step is bounded.
+//! dropped and the blocks not run are estimated from those that finished
+//! ([`sample`]: a spread sample of the interior refined by bisection where
+//! the blocks' request counts change; `Totals::blocks_simulated` <
+//! `blocks_total`, with a kernel caveat). Every step is bounded.
 
 use super::cost::shared_atomic::{shared_atomic_form_of, SharedAtomicForm};
 use super::cost::{
@@ -157,6 +158,7 @@ use super::transfer::{compare_checked, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
+mod sample;
 mod tagged;
 mod undecided;
 
@@ -327,6 +329,29 @@ impl SimStats {
         }
         for (k, v) in &o.strides {
             *self.strides.entry(*k).or_default() += v;
+        }
+    }
+
+    /// These counts `k` times over (`k` equal blocks).
+    fn times(&self, k: u64) -> SimStats {
+        let f = k as f64;
+        SimStats {
+            requests: self.requests * k,
+            lanes: self.lanes * k,
+            lines: self.lines * f,
+            sectors: self.sectors * f,
+            sectors_min: self.sectors_min * f,
+            sectors_max: self.sectors_max * f,
+            lines_min: self.lines_min * f,
+            lines_max: self.lines_max * f,
+            ideal: self.ideal * f,
+            kernel_sectors: self.kernel_sectors * f,
+            wavefronts: self.wavefronts * f,
+            wavefront_requests: self.wavefront_requests * k,
+            off_requests: self.off_requests * k,
+            empty_requests: self.empty_requests * k,
+            patterns: self.patterns.iter().map(|(p, v)| (*p, v * k)).collect(),
+            strides: self.strides.iter().map(|(s, v)| (*s, v * k)).collect(),
         }
     }
 
@@ -667,51 +692,20 @@ pub fn simulate(
         groups: tagged::GroupCache::new(),
     };
     let [bx, by, bz] = inputs.block.dims().map(u64::from);
-    let [gx, gy, gz] = inputs.grid.map(|d| d.max(1) as u64);
+    let mut sampler = sample::Sampler::new(inputs.grid.map(u64::from));
     let threads = bx * by * bz;
     let nwarps = threads.div_ceil(WARP as u64);
-    let nblocks = gx.saturating_mul(gy).saturating_mul(gz);
+    let nblocks = sampler.nblocks();
     let mut regs = Regs::new(low.regs.len());
     let recon = Reconvergence::new(low);
     let mut res = SimResult::default();
     let mut used = 0u64;
-    // The grid's edge blocks (the first block, and the last in each
-    // dimension of more than one block: where tails, partial tiles and
-    // `blockIdx == 0` work live) are simulated first and exactly; then the
-    // interior in a spread order, so that a budget cut leaves a fair sample
-    // of blocks that behave alike, scaled alone.
-    let is_edge = |bid: u64| {
-        let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
-        bid == 0 || x == gx - 1 || (gy > 1 && y == gy - 1) || (gz > 1 && z == gz - 1)
-    };
-    let edges: Vec<u64> = if nblocks <= EDGE_SCAN_MAX {
-        (0..nblocks).filter(|&b| is_edge(b)).collect()
-    } else {
-        Vec::new()
-    };
-    let step = spread_step(nblocks);
-    let interior = (0..nblocks)
-        .map(|k| (k as u128 * step as u128 % nblocks as u128) as u64)
-        .filter(|&b| edges.is_empty() || !is_edge(b));
+    // The sampler hands out the grid's edge blocks first, then the interior
+    // (`sample`): every block when the budget allows, else a spread sample
+    // refined by bisection where the blocks' request counts change.
     let mut done_blocks = 0u64;
-    let mut edge_stats: Option<HashMap<u32, SimStats>> = None;
-    for (k, bid) in edges.iter().copied().chain(interior).enumerate() {
-        if !edges.is_empty() && k == edges.len() {
-            // Every edge block done: keep their counts apart.
-            edge_stats = Some(std::mem::take(&mut res.stats));
-        }
-        let ctaid = [
-            (bid % gx) as i64,
-            ((bid / gx) % gy) as i64,
-            (bid / (gx * gy)) as i64,
-        ];
-        // A block that runs past the budget is dropped whole (its partial
-        // counts would bias the sample), unless it is the first.
-        let snapshot = if done_blocks > 0 {
-            Some(res.stats.clone())
-        } else {
-            None
-        };
+    while let Some(bid) = sampler.next(used, inputs.budget) {
+        let ctaid = sampler.ctaid(bid);
         let mut over = false;
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
@@ -749,85 +743,35 @@ pub fn simulate(
                 Err(e) => return Err(e),
             }
         }
+        // A block's counts are its own: the sampler sums or estimates them.
+        let delta = std::mem::take(&mut res.stats);
         if over {
-            match snapshot {
-                Some(s) => {
-                    res.stats = s;
-                    break;
-                }
-                None => {
-                    return Err(SimError {
-                        stmt: None,
-                        message: format!(
-                            "one block needs more than {} warp instructions to simulate",
-                            inputs.budget
-                        ),
-                    })
-                }
+            // A block that runs past the budget is dropped whole (its
+            // partial counts would bias the sample), unless it is the first.
+            if done_blocks == 0 {
+                return Err(SimError {
+                    stmt: None,
+                    message: format!(
+                        "one block needs more than {} warp instructions to simulate",
+                        inputs.budget
+                    ),
+                });
             }
+            break;
         }
+        sampler.record(bid, delta);
         done_blocks += 1;
         if used > inputs.budget {
             break;
         }
     }
-    if done_blocks == edges.len() as u64 && !edges.is_empty() && edge_stats.is_none() {
-        // Every edge block and no interior one done (or no interior).
-        edge_stats = Some(std::mem::take(&mut res.stats));
-    }
+    let (stats, done, prescaled) = sampler.finish();
+    debug_assert_eq!(done, done_blocks);
+    res.stats = stats;
     res.blocks = (done_blocks, nblocks);
-    if let Some(mut all) = edge_stats {
-        // The edges exactly, the interior scaled from its sample.
-        let n_int = nblocks - edges.len() as u64;
-        let done_int = done_blocks - edges.len() as u64;
-        if n_int > 0 && done_int == 0 {
-            // No interior block fitted the budget: scale everything.
-            res.stats = all;
-            strip_skipped(&mut res);
-            return Ok(res);
-        }
-        let f = if done_int > 0 {
-            n_int as f64 / done_int as f64
-        } else {
-            1.0
-        };
-        for (k, st) in &res.stats {
-            let st = if done_int < n_int {
-                st.scaled(f)
-            } else {
-                st.clone()
-            };
-            all.entry(*k).or_default().add(&st);
-        }
-        res.stats = all;
-        res.prescaled = true;
-    }
+    res.prescaled = prescaled && done_blocks < nblocks;
     strip_skipped(&mut res);
     Ok(res)
-}
-
-/// Grids of at most this many blocks have their edge blocks found by a scan
-/// (larger ones are sampled uniformly).
-const EDGE_SCAN_MAX: u64 = 1 << 22;
-
-fn spread_step(n: u64) -> u64 {
-    if n <= 1 {
-        return 1;
-    }
-    // a step coprime with n, near n / golden ratio
-    let mut s = ((n as f64) * 0.618_033_988_75) as u64 | 1;
-    while gcd(s, n) != 1 {
-        s += 1;
-    }
-    s
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1971,18 +1915,5 @@ mod tests {
         assert_eq!(t.store_requests, 15_997);
         // 28 lanes of 4 bytes from a 128-byte boundary still span 4 sectors
         assert_eq!(t.store_sectors, 15_997 * 4);
-    }
-
-    #[test]
-    fn blocks_are_visited_once_each() {
-        for n in [1u64, 2, 7, 79, 128, 1000] {
-            let step = spread_step(n);
-            let mut seen: Vec<u64> = (0..n)
-                .map(|k| (k as u128 * step as u128 % n as u128) as u64)
-                .collect();
-            seen.sort_unstable();
-            seen.dedup();
-            assert_eq!(seen.len() as u64, n);
-        }
     }
 }

@@ -318,7 +318,7 @@ pub(super) fn groups(regs: &Regs, addr: &Src, lanes: u32) -> Option<Groups> {
 /// The residues modulo 128 that `mul · T + off` takes for a group whose
 /// first lane's offset is `off0`, kept to the access's natural alignment.
 fn residues(mul: i64, off0: i64, bytes: u32) -> Vec<i64> {
-    let g = super::gcd(mul.unsigned_abs(), 128).max(1) as i64;
+    let g = super::sample::gcd(mul.unsigned_abs(), 128).max(1) as i64;
     let align = (bytes.clamp(1, 16)) as i64;
     let all: Vec<i64> = (0..128 / g)
         .map(|k| (k * g + off0).rem_euclid(128))
@@ -362,7 +362,7 @@ pub(super) fn cost(
                 0
             }
         });
-        let step = super::gcd(mul.unsigned_abs(), 128).max(1) as i64;
+        let step = super::sample::gcd(mul.unsigned_abs(), 128).max(1) as i64;
         let key = {
             let mut h = crate::util::FxHasher::default();
             use std::hash::{Hash, Hasher};

@@ -36,10 +36,8 @@ R = {
  ("t5_matmul_s3","blind5_triton.py:53","st global"): "request count: the masked fp16 store of the 1,000 x 1,000 C edge tiles: 32,704 requests measured for 32,768 (64 of the 64 x 8 warps' STG.E.U16 not issued in edge tiles), lines and sectors per request within 0.004",
  ("t5_matmul_s4","blind5_triton.py:53","st global"): "request count: as t5_matmul_s3 line 53 (32,704 measured, 32,768 modelled)",
  ("t5_flash_attn_causal","blind5_triton.py:82","wgmma shared"): "line attribution: ncu puts 3 of the kernel's HGMMA (the P.V product, 26,112 requests) at line 82 (the q load), where the PTX .loc puts them at line 93",
- ("t5_flash_attn_causal","blind5_triton.py:85","cp.async global,shared"): "request count: Triton's 3-stage pipeline of the causal loop (trip count start_m + 1 per program) issues its prologue copies 8 times per program and the steady-state ones 8,704 times: 43,008 requests; the model counts 43,916; per request 3.229 lines and 12.917 sectors measured, 3.245 and 12.980 modelled",
- ("t5_flash_attn_causal","blind5_triton.py:86","wgmma shared"): "line attribution and request count: ncu has 2 HGMMA (17,408 requests) at line 86, 3 at line 82 and 3 at line 93; warpscope 35,724 at line 86 and 35,724 at line 93",
- ("t5_flash_attn_causal","blind5_triton.py:92","cp.async global,shared"): "request count: as line 85 (V tile): 43,008 measured, 43,916 modelled",
- ("t5_flash_attn_causal","blind5_triton.py:93","wgmma shared"): "line attribution and request count: as line 86 (26,112 measured of mixed 8- and 4-wavefront HGMMA, 6.667 per request; 35,724 at 4.000 modelled)",
+ ("t5_flash_attn_causal","blind5_triton.py:86","wgmma shared"): "line attribution and request count: ncu has 2 HGMMA (17,408 requests) at line 86, 3 at line 82 and 3 at line 93; warpscope 34,816 at line 86 and 34,816 at line 93",
+ ("t5_flash_attn_causal","blind5_triton.py:93","wgmma shared"): "line attribution and request count: as line 86 (26,112 measured of mixed 8- and 4-wavefront HGMMA, 6.667 per request; 34,816 at 4.000 modelled)",
  ("t5_moe_gather_mm","blind5_triton.py:153","cp.async global,shared"): "sectors/lines, right request count: the simulation names the loaded token id (lanes of one row share it, `totals::tagged`) and gives four distinct 128-byte rows per request (4.000 lines, 16.000 sectors), the figure for distinct valid tokens; measured 2.370 lines and 9.481 sectors: the padded entries zero-fill (984 of 1,152 output rows are valid, line 158) and the rest of the difference depends on the token data, which the PTX does not determine; wavefronts as measured",
  ("t5_moe_gather_mm","blind5_triton.py:153","wgmma shared"): "line attribution: ncu puts one of the four HGMMA per k step (4,608 requests) at line 153, one at line 156, two at line 155; warpscope all at line 155",
  ("t5_moe_gather_mm","blind5_triton.py:155","wgmma shared"): "line attribution: as line 153 (9,216 measured at line 155 of the model's 18,432), 8 wavefronts per request as modelled",
@@ -113,8 +111,8 @@ STATIC.update({
  ("cub_radix_rank","blind5.cu:444","ld shared"): "sectors/lines/wavefronts: no static wavefront figure for the range address; 1.000 measured (see the simulated row)",
  ("cp_async_8b_c999","blind5.cu:503","cp.async global,shared"): "static only (and the simulated row's request count): without cols the partial last slot (src-size 4) and the unrolled loop's idle lanes are unknown (8 sectors modelled, 6.579 measured)",
  ("cp_async_8b_c999","blind5.cu:509","ld shared"): "static only (and the simulated row's request count): as line 503 (2.000 wavefronts modelled, 1.842 measured)",
- ("t5_flash_attn_causal","blind5_triton.py:85","cp.async global,shared"): "static only (and the simulated row's request count): the masked K copy without N_CTX (4 lines modelled, 3.229 measured); the static analysis has no wavefront figure for it",
- ("t5_flash_attn_causal","blind5_triton.py:92","cp.async global,shared"): "static only (and the simulated row's request count): the masked V copy without N_CTX (4 lines modelled, 3.229 measured)",
+ ("t5_flash_attn_causal","blind5_triton.py:85","cp.async global,shared"): "static only: the masked K copy without N_CTX (4 lines modelled, 3.229 measured); the static analysis has no wavefront figure for it",
+ ("t5_flash_attn_causal","blind5_triton.py:92","cp.async global,shared"): "static only: the masked V copy without N_CTX (4 lines modelled, 3.229 measured)",
  ("t5_moe_gather_mm","blind5_triton.py:154","cp.async global,shared"): "static only: the B[expert] copy without the padded block count: 4 lines modelled, 2.667 measured (the simulation, which names the loaded expert id, matches)",
 })
 STATIC.update({

@@ -1,0 +1,571 @@
+//! Which blocks of a grid the launch simulation runs when it cannot run them
+//! all, and what it says of the blocks it did not run.
+//!
+//! # Domain
+//!
+//! A block's contribution to the totals is its *delta*: the per-instruction
+//! [`SimStats`] of its warps. The grid is split into **edge** blocks (the
+//! first block, and the last in each dimension of more than one block: where
+//! tails, partial tiles and `blockIdx == 0` work live), which are always
+//! simulated first and exactly, and **interior** blocks, ordered by linear
+//! block id. The sampler keeps, for every interior block it ran, the block's
+//! *request signature* (requests per instruction, interned), and the sum and
+//! count of the deltas of each signature.
+//!
+//! # Order
+//!
+//! 1. The edge blocks.
+//! 2. The interior in a spread order (a step coprime with the block count,
+//!    near `n / φ`), until three quarters of the work budget are used: a
+//!    low-discrepancy sample of the whole interior.
+//! 3. Bisection: of the gaps between neighbouring sampled blocks whose request
+//!    signatures differ, the widest is split at its middle block, until the
+//!    budget is used or no such gap has a block left in it; then the spread
+//!    order goes on. A grid-stride loop whose last trip runs in blocks
+//!    `0..k` only, persistent programs of which the first `k` take one more
+//!    tile, a causal mask's staircase: the block where the count changes is
+//!    found in `log2(gap)` more blocks.
+//!
+//! # Estimate
+//!
+//! The blocks run are grouped by request signature. Every interior block that
+//! was not run is counted in the group of its nearest run neighbour in
+//! block order: in a gap whose two ends have equal signatures every block
+//! joins that group; in a gap whose ends differ, the first half joins the
+//! lower end's and the rest the upper end's (blocks before the first sample
+//! join the first's, after the last the last's). Each group then stands for
+//! its count of blocks at the mean of its run blocks' deltas. When every
+//! block of the grid ran, the estimate is the exact sum. Request counts are
+//! exact for per-block request counts that are piecewise constant in the
+//! block id with their changes found by the bisection (the grid-stride
+//! shapes above). In a grid of several dimensions whose run blocks'
+//! signatures are seen to be a function of one coordinate (at least two run
+//! blocks per value on average, none in conflict: a causal mask's
+//! `ctaid.x`, equal in every head), every block joins the group of its
+//! coordinate instead, which is exact for such grids; per-request figures that change from block to block at
+//! equal request counts (each block's rows at another alignment) are the
+//! group's sample mean, as a scaled sample gives them.
+//!
+//! # Limits
+//!
+//! At most [`MAX_DISTINCT`] distinct signatures and [`MAX_SAMPLES`] run interior
+//! blocks are remembered; past either, the sampler stops remembering and the
+//! interior is its sample's sum scaled to the interior's size (the estimate
+//! before bisection was added), which is bounded in memory for any grid.
+
+use super::SimStats;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+/// Distinct interior request signatures remembered at most.
+pub const MAX_DISTINCT: usize = 1024;
+/// Interior blocks remembered at most.
+pub const MAX_SAMPLES: usize = 1 << 20;
+/// Grids of at most this many blocks have their edge blocks found by a scan
+/// (larger ones have none apart: every block is interior).
+pub const EDGE_SCAN_MAX: u64 = 1 << 22;
+
+/// Per-instruction statistics of one block (or of a sum of blocks).
+pub type Delta = HashMap<u32, SimStats>;
+
+/// Chooses the blocks to run and estimates the grid from them.
+pub struct Sampler {
+    grid: [u64; 3],
+    nblocks: u64,
+    /// Sorted edge block ids.
+    edges: Vec<u64>,
+    /// Edge blocks handed out so far.
+    next_edge: usize,
+    /// Position in the spread order.
+    spread_k: u64,
+    step: u64,
+    /// Sum of the edge blocks run.
+    edge_sum: Delta,
+    edges_done: usize,
+    /// Sum and count of the interior blocks run (the fallback estimate).
+    interior_sum: Delta,
+    interior_done: u64,
+    /// Interior blocks run, with their signature ids.
+    samples: BTreeMap<u64, u32>,
+    /// Interned request signatures.
+    signatures: HashMap<Vec<(u32, u64)>, u32>,
+    /// Per signature id: the sum of its blocks' deltas and their number.
+    groups: Vec<(Delta, u64)>,
+    /// Gaps between neighbouring samples whose signatures differ: (width,
+    /// lower id, upper id), widest first; stale entries are skipped.
+    gaps: BinaryHeap<(u64, u64, u64)>,
+    /// Past the memory limits: the interior is a scaled sample.
+    fallback: bool,
+}
+
+impl Sampler {
+    /// A sampler of a grid of `grid` blocks.
+    pub fn new(grid: [u64; 3]) -> Sampler {
+        let [gx, gy, gz] = grid.map(|d| d.max(1));
+        let nblocks = gx.saturating_mul(gy).saturating_mul(gz);
+        let mut s = Sampler {
+            grid: [gx, gy, gz],
+            nblocks,
+            edges: Vec::new(),
+            next_edge: 0,
+            spread_k: 0,
+            step: spread_step(nblocks),
+            edge_sum: Delta::new(),
+            edges_done: 0,
+            interior_sum: Delta::new(),
+            interior_done: 0,
+            samples: BTreeMap::new(),
+            signatures: HashMap::new(),
+            groups: Vec::new(),
+            gaps: BinaryHeap::new(),
+            fallback: false,
+        };
+        if nblocks <= EDGE_SCAN_MAX {
+            s.edges = (0..nblocks).filter(|&b| s.is_edge(b)).collect();
+        }
+        s
+    }
+
+    /// Blocks in the grid.
+    pub fn nblocks(&self) -> u64 {
+        self.nblocks
+    }
+
+    /// The block's `%ctaid`.
+    pub fn ctaid(&self, bid: u64) -> [i64; 3] {
+        let [gx, gy, _] = self.grid;
+        [
+            (bid % gx) as i64,
+            ((bid / gx) % gy) as i64,
+            (bid / (gx * gy)) as i64,
+        ]
+    }
+
+    fn is_edge(&self, bid: u64) -> bool {
+        if self.nblocks > EDGE_SCAN_MAX {
+            return false;
+        }
+        let [gx, gy, gz] = self.grid;
+        let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
+        bid == 0 || x == gx - 1 || (gy > 1 && y == gy - 1) || (gz > 1 && z == gz - 1)
+    }
+
+    /// Interior blocks with ids in `lo..hi`.
+    fn interior_in(&self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo {
+            return 0;
+        }
+        let a = self.edges.partition_point(|&e| e < lo);
+        let b = self.edges.partition_point(|&e| e < hi);
+        (hi - lo) - (b - a) as u64
+    }
+
+    /// The next block to run, given the warp instructions `used` of a
+    /// `budget`; `None` when every block ran.
+    pub fn next(&mut self, used: u64, budget: u64) -> Option<u64> {
+        if self.next_edge < self.edges.len() {
+            self.next_edge += 1;
+            return Some(self.edges[self.next_edge - 1]);
+        }
+        if !self.fallback && used >= budget / 4 * 3 {
+            while let Some((_, lo, hi)) = self.gaps.pop() {
+                if let Some(mid) = self.split_point(lo, hi) {
+                    return Some(mid);
+                }
+            }
+        }
+        while self.spread_k < self.nblocks {
+            let b = (self.spread_k as u128 * self.step as u128 % self.nblocks as u128) as u64;
+            self.spread_k += 1;
+            if !self.is_edge(b) && !self.samples.contains_key(&b) {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    /// An interior block not yet run near the middle of the gap `lo..hi`
+    /// whose ends are still neighbours.
+    fn split_point(&self, lo: u64, hi: u64) -> Option<u64> {
+        if hi <= lo + 1 || self.samples.range(lo + 1..hi).next().is_some() {
+            return None;
+        }
+        let mid = lo + (hi - lo) / 2;
+        // Edge blocks are rare in block order but for the last row or
+        // plane: look a bounded way on either side.
+        (0..64u64)
+            .flat_map(|d| [mid.checked_add(d), mid.checked_sub(d + 1)])
+            .flatten()
+            .find(|&b| b > lo && b < hi && !self.is_edge(b))
+    }
+
+    /// Records the delta of block `bid`, which ran whole.
+    pub fn record(&mut self, bid: u64, delta: Delta) {
+        if self.is_edge(bid) {
+            add_into(&mut self.edge_sum, &delta, 1);
+            self.edges_done += 1;
+            return;
+        }
+        add_into(&mut self.interior_sum, &delta, 1);
+        self.interior_done += 1;
+        if self.fallback {
+            return;
+        }
+        let mut key: Vec<(u32, u64)> = delta.iter().map(|(k, s)| (*k, s.requests)).collect();
+        key.sort_unstable();
+        if self.samples.len() >= MAX_SAMPLES
+            || (self.groups.len() >= MAX_DISTINCT && !self.signatures.contains_key(&key))
+        {
+            self.fallback = true;
+            self.samples = BTreeMap::new();
+            self.signatures = HashMap::new();
+            self.groups = Vec::new();
+            self.gaps = BinaryHeap::new();
+            return;
+        }
+        let n = self.signatures.len() as u32;
+        let sig = *self.signatures.entry(key).or_insert(n);
+        if sig as usize == self.groups.len() {
+            self.groups.push((Delta::new(), 0));
+        }
+        let g = &mut self.groups[sig as usize];
+        add_into(&mut g.0, &delta, 1);
+        g.1 += 1;
+        self.samples.insert(bid, sig);
+        let below = self.samples.range(..bid).next_back().map(|(b, v)| (*b, *v));
+        let above = self.samples.range(bid + 1..).next().map(|(b, v)| (*b, *v));
+        for (lo, hi, a, b) in [
+            below.map(|(b, v)| (b, bid, v, sig)),
+            above.map(|(b, v)| (bid, b, sig, v)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if a != b && hi > lo + 1 {
+                self.gaps.push((hi - lo, lo, hi));
+            }
+        }
+    }
+
+    /// The estimate: (statistics of the grid, blocks run, whether the
+    /// statistics stand for the whole grid). When the edge blocks did not
+    /// all run, the statistics are the sum of the blocks run and the caller
+    /// scales them.
+    pub fn finish(mut self) -> (Delta, u64, bool) {
+        let done = self.edges_done as u64 + self.interior_done;
+        let mut all = std::mem::take(&mut self.edge_sum);
+        if self.edges_done < self.edges.len() {
+            add_into(&mut all, &self.interior_sum, 1);
+            return (all, done, false);
+        }
+        let n_int = self.nblocks - self.edges.len() as u64;
+        if n_int == 0 {
+            return (all, done, true);
+        }
+        if self.interior_done == 0 {
+            // No interior block fitted the budget: scale everything.
+            return (all, done, false);
+        }
+        if self.interior_done == n_int {
+            add_into(&mut all, &self.interior_sum, 1);
+            return (all, done, true);
+        }
+        if self.fallback {
+            let f = n_int as f64 / self.interior_done as f64;
+            for (k, st) in &self.interior_sum {
+                all.entry(*k).or_default().add(&st.scaled(f));
+            }
+            return (all, done, true);
+        }
+        let times = self.by_coordinate().unwrap_or_else(|| self.by_neighbours());
+        for ((sum, run), t) in self.groups.iter().zip(times) {
+            if t == *run {
+                add_into(&mut all, sum, 1);
+            } else {
+                let f = t as f64 / *run as f64;
+                for (k, st) in sum {
+                    all.entry(*k).or_default().add(&st.scaled(f));
+                }
+            }
+        }
+        (all, done, true)
+    }
+
+    /// Blocks per group in a grid of several dimensions whose run blocks'
+    /// signatures are a function of one block coordinate (a causal mask's
+    /// `ctaid.x`, the same in every head `ctaid.y`): every block joins the
+    /// group of its coordinate. The function must be seen, not assumed: at
+    /// least two run blocks per coordinate value on average, no two with one
+    /// value in different groups, and every value of the blocks not run seen.
+    fn by_coordinate(&self) -> Option<Vec<u64>> {
+        if self.nblocks > EDGE_SCAN_MAX {
+            return None;
+        }
+        let [gx, gy, _] = self.grid;
+        let coord = |b: u64, d: usize| match d {
+            0 => b % gx,
+            1 => (b / gx) % gy,
+            _ => b / (gx * gy),
+        };
+        'dims: for d in 0..3 {
+            let g = self.grid[d];
+            if g <= 1 || g == self.nblocks {
+                continue;
+            }
+            let mut of = vec![u32::MAX; g as usize];
+            let mut values = 0u64;
+            for (&b, &sig) in &self.samples {
+                let c = coord(b, d) as usize;
+                if of[c] == u32::MAX {
+                    of[c] = sig;
+                    values += 1;
+                } else if of[c] != sig {
+                    continue 'dims;
+                }
+            }
+            if (self.samples.len() as u64) < 2 * values {
+                continue;
+            }
+            let mut times = vec![0u64; self.groups.len()];
+            for b in 0..self.nblocks {
+                if self.is_edge(b) {
+                    continue;
+                }
+                let sig = of[coord(b, d) as usize];
+                if sig == u32::MAX {
+                    continue 'dims;
+                }
+                times[sig as usize] += 1;
+            }
+            return Some(times);
+        }
+        None
+    }
+
+    /// Blocks per group: the run ones and those nearest to them in block order.
+    fn by_neighbours(&self) -> Vec<u64> {
+        let mut times = vec![0u64; self.groups.len()];
+        let mut prev: Option<(u64, u32)> = None;
+        for (&bid, &id) in &self.samples {
+            times[id as usize] += 1;
+            match prev {
+                None => times[id as usize] += self.interior_in(0, bid),
+                Some((pb, pid)) => {
+                    let k = self.interior_in(pb + 1, bid);
+                    let lower = if pid == id { k } else { k / 2 };
+                    times[pid as usize] += lower;
+                    times[id as usize] += k - lower;
+                }
+            }
+            prev = Some((bid, id));
+        }
+        if let Some((pb, pid)) = prev {
+            times[pid as usize] += self.interior_in(pb + 1, self.nblocks);
+        }
+        times
+    }
+}
+
+fn add_into(all: &mut Delta, d: &Delta, times: u64) {
+    if times == 0 {
+        return;
+    }
+    for (k, st) in d {
+        let e = all.entry(*k).or_default();
+        if times == 1 {
+            e.add(st);
+        } else {
+            e.add(&st.times(times));
+        }
+    }
+}
+
+/// A step coprime with `n`, near `n / φ`: the spread order's stride.
+fn spread_step(n: u64) -> u64 {
+    if n <= 1 {
+        return 1;
+    }
+    let mut s = ((n as f64) * 0.618_033_988_75) as u64 | 1;
+    while gcd(s, n) != 1 {
+        s += 1;
+    }
+    s
+}
+
+pub(super) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(requests: u64) -> Delta {
+        let mut d = Delta::new();
+        d.insert(
+            7,
+            SimStats {
+                requests,
+                sectors: requests as f64 * 4.0,
+                ..SimStats::default()
+            },
+        );
+        d
+    }
+
+    /// Runs a sampler over a grid whose block `b` issues `f(b)` requests,
+    /// each block costing `cost` warp instructions of `budget`.
+    fn run(grid: u64, cost: u64, budget: u64, f: impl Fn(u64) -> u64) -> (u64, u64, bool) {
+        let mut s = Sampler::new([grid, 1, 1]);
+        let mut used = 0;
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            s.record(b, block(f(b)));
+            used += cost;
+        }
+        let (all, done, whole) = s.finish();
+        (all.get(&7).map_or(0, |s| s.requests), done, whole)
+    }
+
+    #[test]
+    fn a_grid_that_fits_is_exact() {
+        let (r, done, whole) = run(100, 1, 1000, |b| b % 7);
+        assert_eq!(r, (0..100).map(|b| b % 7).sum::<u64>());
+        assert_eq!(done, 100);
+        assert!(whole);
+    }
+
+    /// A grid-stride loop whose last trip runs in blocks 0..645 of 1,024
+    /// (`black_scholes` of tests/hw/blind2): 8 requests there, 7 after. With
+    /// a budget of 300 blocks the bisection finds block 645 and the
+    /// estimate is exact: 645 · 8 + 379 · 7 = 7,813.
+    #[test]
+    fn bisection_finds_a_step() {
+        let (r, done, whole) = run(1024, 1, 300, |b| if b < 645 { 8 } else { 7 });
+        assert_eq!(r, 645 * 8 + 379 * 7);
+        assert!(done < 1024);
+        assert!(whole);
+    }
+
+    /// Two steps (persistent programs taking 16, 15, then 14 tiles).
+    #[test]
+    fn bisection_finds_two_steps() {
+        let f = |b: u64| match b {
+            0..=135 => 16,
+            136..=900 => 15,
+            _ => 14,
+        };
+        let (r, _, _) = run(5000, 1, 400, f);
+        assert_eq!(r, (0..5000).map(f).sum::<u64>());
+    }
+
+    /// A linear staircase (a causal mask: block b runs b / 8 + 1 tiles) is
+    /// not piecewise constant at the sample's scale: the estimate is close,
+    /// not exact (within 1%).
+    #[test]
+    fn a_staircase_is_close() {
+        let f = |b: u64| b / 8 + 1;
+        let exact: u64 = (0..4096).map(f).sum();
+        let (r, _, _) = run(4096, 1, 500, f);
+        let err = (r as f64 - exact as f64).abs() / exact as f64;
+        assert!(err < 0.01, "{r} for {exact}");
+    }
+
+    /// Blocks of equal request counts whose sectors change with the block
+    /// (rows at another alignment in every block) stand for the blocks near
+    /// them at their group's mean: the estimate is the sample's mean scaled,
+    /// not a gap-weighted one. Block b: 4 requests of 4 + (b mod 5) sectors.
+    #[test]
+    fn equal_counts_keep_the_sample_mean() {
+        let mut s = Sampler::new([1000, 1, 1]);
+        let (mut used, budget) = (0, 300);
+        let (mut sum, mut n) = (0.0, 0u64);
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            let mut d = block(4);
+            let sectors = 4.0 + (b % 5) as f64;
+            d.get_mut(&7).unwrap().sectors = sectors;
+            if b != 0 && b != 999 {
+                sum += sectors;
+                n += 1;
+            }
+            s.record(b, d);
+            used += 1;
+        }
+        let (all, _, _) = s.finish();
+        assert_eq!(all[&7].requests, 4000);
+        let expect = 4.0 + 8.0 + sum / n as f64 * 998.0;
+        assert!(
+            (all[&7].sectors - expect).abs() < 1e-6,
+            "{}",
+            all[&7].sectors
+        );
+    }
+
+    /// A causal grid of 16 query blocks (x) by 8 heads (y): block (x, y)
+    /// runs x + 1 tiles in every head. With half the grid run, every block
+    /// joins the group of its x: exact.
+    #[test]
+    fn a_function_of_one_coordinate_is_exact() {
+        let mut s = Sampler::new([16, 8, 1]);
+        let (mut used, budget) = (0, 70);
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            s.record(b, block(b % 16 + 1));
+            used += 1;
+        }
+        let (all, done, whole) = s.finish();
+        assert!(done < 128 && whole);
+        assert_eq!(all[&7].requests, 8 * (1..=16).sum::<u64>());
+    }
+
+    /// Past the limit of distinct signatures the interior is a scaled sample.
+    #[test]
+    fn many_distinct_deltas_fall_back_to_scaling() {
+        let n = (MAX_DISTINCT as u64) * 3;
+        let (r, done, whole) = run(n, 1, (MAX_DISTINCT as u64) * 2, |b| b);
+        assert!(done < n);
+        assert!(whole);
+        let exact = n * (n - 1) / 2;
+        let err = (r as f64 - exact as f64).abs() / exact as f64;
+        assert!(err < 0.01, "{r} for {exact}");
+    }
+
+    /// The edge blocks run first, and the interior estimate leaves them out.
+    #[test]
+    fn edges_run_first_and_exactly() {
+        let mut s = Sampler::new([4, 3, 1]);
+        let first: Vec<u64> = (0..6).map(|_| s.next(0, 100).unwrap()).collect();
+        assert_eq!(first, vec![0, 3, 7, 8, 9, 10, 11][..6].to_vec());
+        assert_eq!(s.interior_in(0, 12), 5);
+    }
+
+    #[test]
+    fn blocks_are_visited_once_each() {
+        for grid in [
+            [1u64, 1, 1],
+            [2, 1, 1],
+            [7, 1, 1],
+            [79, 1, 1],
+            [128, 1, 1],
+            [10, 7, 3],
+        ] {
+            let mut s = Sampler::new(grid);
+            let mut seen = Vec::new();
+            while let Some(b) = s.next(0, u64::MAX) {
+                seen.push(b);
+                s.record(b, block(b % 3));
+            }
+            let n = grid.iter().product::<u64>();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, n);
+            let (all, done, _) = s.finish();
+            assert_eq!(done, n);
+            assert_eq!(all[&7].requests, (0..n).map(|b| b % 3).sum::<u64>());
+        }
+    }
+}
