@@ -48,7 +48,8 @@
 //! (`tests/hw/blind3/known.txt`); `blind4_hardware_agreement` on the fourth,
 //! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`); `blind5_hardware_agreement` on the
 //! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`); `blind6_hardware_agreement` on
-//! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`).
+//! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`); `blind7_hardware_agreement`
+//! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -147,6 +148,18 @@ const BLIND6_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind6/triton/launches.json",
         "tests/hw/blind6/measured_triton.json",
+    ),
+];
+
+/// The seventh held-out batch (`tests/hw/blind7/`): CUDA kernels and Triton ones.
+const BLIND7_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind7/launches.json",
+        "tests/hw/blind7/measured.json",
+    ),
+    (
+        "tests/hw/blind7/triton/launches.json",
+        "tests/hw/blind7/measured_triton.json",
     ),
 ];
 
@@ -518,6 +531,32 @@ fn blind6_hardware_agreement() {
         &BLIND6_SUITES,
         "tests/hw/blind6/known.txt",
         "hw_agreement_blind6",
+        true,
+    );
+}
+
+/// The seventh held-out batch (`tests/hw/blind7/`, README there): library
+/// primitives used from our own kernels (CUB block load/store in four
+/// arrangements, block reduce, scan, radix sort and histogram, warp reduce
+/// and scan; libcu++ `cuda::memcpy_async` with a thread-scope
+/// `cuda::pipeline` and with a `cuda::barrier`; cooperative groups'
+/// `memcpy_async`, `reduce`, tiled and labeled partitions), Hopper memory
+/// paths written by hand (distributed shared memory in clusters, 1-D bulk
+/// copies on an mbarrier, 2-D TMA with 64- and 128-byte swizzle and a TMA
+/// store, `stmatrix`, `ld.global.nc.L1::no_allocate.v4`, vector `red` of
+/// f16x2/bf16x2 and vector `atom` of f32), classics (CSR SpMM, segmented warp
+/// reduce, constant-memory convolutions, a transpose of doubles, a half2
+/// reduction, permutation gather/scatter, k-means assignment) and Triton
+/// kernels in the tutorials' style (philox dropout, lock-based layer norm
+/// backward, block-pointer and tensor-descriptor matmuls, split-K with atomics,
+/// scan, sort, histogram, a bf16 matmul at 4 warps and 4 stages, a two-pass
+/// online softmax), measured before warpscope's model was looked at for them.
+#[test]
+fn blind7_hardware_agreement() {
+    agreement(
+        &BLIND7_SUITES,
+        "tests/hw/blind7/known.txt",
+        "hw_agreement_blind7",
         true,
     );
 }
