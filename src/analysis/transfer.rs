@@ -84,7 +84,8 @@ use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Valu
 use super::{bounds, crosslane, symbolic};
 
 pub use crate::ir::alu::{
-    decode, Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
+    decode, Alu, AluOp, AluOp2, Cmp, FMode, FloatOp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty,
+    WarpOp,
 };
 
 fn wide_ty(t: Ty) -> Ty {
@@ -275,6 +276,7 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
         AluOp::Unpack(k, w) => Some(bitfield::unpack(*args.first()?, k as u32, w as u32)),
         // Cross-lane and cluster operations have no one-lane semantics.
         AluOp::Shfl(_) | AluOp::Warp(_) | AluOp::Mapa => None,
+        AluOp::Float(op, m) => super::float::eval(op, m, t, args),
     }
 }
 
@@ -284,6 +286,7 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
 pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn OpaqueSource) -> Value {
     match (alu.op, first) {
         (AluOp::Setp(..), Value::Pred(p)) => Value::Pred(!*p),
+        (AluOp::Float(FloatOp::Cmp(..), _), _) => float_pred(alu, args, true),
         (AluOp::Unpack(k, w), _) => abstract_eval(
             Alu {
                 op: AluOp::Unpack(k + 1, w),
@@ -306,6 +309,7 @@ pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn Opaq
 pub fn second_scalar(alu: Alu, args: &[i64], first: Option<i64>) -> Option<i64> {
     match alu.op {
         AluOp::Setp(..) => first.map(|v| (v == 0) as i64),
+        AluOp::Float(op, m) => super::float::second(op, m, alu.ty, args),
         AluOp::Unpack(k, w) => eval_scalar(
             Alu {
                 op: AluOp::Unpack(k + 1, w),
@@ -499,6 +503,10 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Shfl(m) => return crosslane::shfl(m, args, ctx),
         AluOp::Warp(w) => return crosslane::warp(w, args, ctx),
         AluOp::Mapa => return crosslane::mapa(args, ctx),
+        AluOp::Float(FloatOp::Cmp(..) | FloatOp::Testp(_), _) => {
+            return float_pred(alu, args, false)
+        }
+        AluOp::Float(..) => return float_value(alu, args, ctx),
         _ => {}
     }
     if alu.op == AluOp::Selp {
@@ -824,6 +832,87 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
         },
     };
     Some(Value::poly(high.add(&Poly::lanes(lanes))))
+}
+
+/// A float instruction's value: exact per lane when every operand is
+/// (`float::eval` lane by lane), otherwise nothing is known of it (an
+/// opaque uniform value when every operand is uniform).
+fn float_value(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let exact: Option<Vec<Lanes>> = args
+        .iter()
+        .map(|a| a.as_poly().and_then(|p| p.exact()))
+        .collect();
+    if let Some(ex) = exact {
+        if let Some(v) = lanewise(alu, &ex) {
+            return v;
+        }
+    }
+    give_up(args, ctx)
+}
+
+/// A float comparison's or `testp`'s predicate (`second`: the second
+/// destination of `setp p|q`): per lane when its float operands are exact,
+/// then combined with the `.and/.or/.xor` predicate as `setp` does.
+fn float_pred(alu: Alu, args: &[Value], second: bool) -> Value {
+    let AluOp::Float(op, m) = alu.op else {
+        return Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: false,
+        });
+    };
+    let (nf, comb) = match op {
+        FloatOp::Cmp(_, comb) => (2, comb),
+        _ => (1, None),
+    };
+    let floats = &args[..args.len().min(nf)];
+    let base = (|| {
+        if floats.len() != nf {
+            return None;
+        }
+        let ex: Vec<Lanes> = floats
+            .iter()
+            .map(|a| a.as_poly().and_then(|p| p.exact()))
+            .collect::<Option<_>>()?;
+        let mut bits = 0u32;
+        for l in 0..WARP {
+            let lane: Vec<i64> = ex.iter().map(|x| x[l]).collect();
+            // The comparison alone (no `.and/.or/.xor` operand).
+            let only = match op {
+                FloatOp::Cmp(c, _) => FloatOp::Cmp(c, None),
+                o => o,
+            };
+            let v = if second {
+                super::float::second(only, m, alu.ty, &lane)?
+            } else {
+                super::float::eval(only, m, alu.ty, &lane)?
+            };
+            if v != 0 {
+                bits |= 1 << l;
+            }
+        }
+        Some(PredVal::Lanes(bits))
+    })();
+    let pv = base.unwrap_or(PredVal::Unknown {
+        uniform: floats.iter().all(Value::is_uniform),
+        data: floats.iter().any(Value::is_data),
+    });
+    Value::Pred(match comb {
+        None => pv,
+        Some(op) => {
+            let q = match args.get(2) {
+                Some(Value::Pred(q)) => *q,
+                _ => PredVal::Unknown {
+                    uniform: false,
+                    data: false,
+                },
+            };
+            match op {
+                AluOp2::And => pv & q,
+                AluOp2::Or => pv | q,
+                AluOp2::Xor => pv ^ q,
+            }
+        }
+    })
 }
 
 fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
@@ -1397,7 +1486,13 @@ mod tests {
             &mut x,
         );
         assert!(u.is_uniform());
-        assert!(decode("add", &["f32"]).is_none());
+        // float arithmetic decodes to `AluOp::Float` (evaluated by
+        // `float`); an approximate instruction does not decode
+        assert!(matches!(
+            decode("add", &["f32"]).map(|a| a.op),
+            Some(AluOp::Float(FloatOp::Add, _))
+        ));
+        assert!(decode("ex2", &["approx", "f32"]).is_none());
         assert!(decode("frobnicate", &["u32"]).is_none());
     }
 }
