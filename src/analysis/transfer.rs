@@ -1,4 +1,4 @@
-//! Transfer functions: what an integer instruction does to lane values.
+//! Transfer functions: what an instruction does to lane values.
 //!
 //! # Two levels
 //!
@@ -71,12 +71,24 @@
 //! constant is exact per lane only when the uniform part is known modulo
 //! the divisor; magic constants whose error term exceeds the rule's bound
 //! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
-//! computed as `x - (x / c) * c` on data loses its bounds. Floating-point
-//! arithmetic is not modelled (its results are opaque or varying); an
-//! `f32`/`f64` `setp` on known values (a given float parameter against a
-//! `0f…` immediate, which lowering gives as its bit pattern) compares the
-//! IEEE values ([`compare_checked`]), never their difference; `f16`/`bf16`
-//! comparisons stay unknown.
+//! computed as `x - (x / c) * c` on data loses its bounds.
+//!
+//! # Floating point
+//!
+//! Float instructions ([`AluOp::Float`]) have exact one-lane semantics in
+//! `float` (IEEE `f32`/`f64` in every rounding mode, `.ftz`, `.sat`,
+//! conversions, unordered comparisons, `testp`), which [`eval_scalar`]
+//! calls: the launch simulation evaluates them in every lane. Here they are
+//! exact when every operand is exact per lane (a float parameter's given
+//! bits, `cvt` of exact lanes) and otherwise give up (an opaque uniform
+//! value, or `Varying`): the symbolic level has no float values, since a
+//! rounded result is not a polynomial of its operands (an optional bound
+//! of `cvt.rzi` of an affine float function by monotonicity is not
+//! implemented). An ordered `f32`/`f64` `setp` (`AluOp::Setp` with a float
+//! type, as lowering gives `0f…` immediates as their bit patterns) compares
+//! the IEEE values ([`compare_checked`]), never their difference;
+//! `f16`/`bf16` comparisons and every approximate instruction (`div.approx`,
+//! `ex2`, `sin`…, not decoded) stay unknown.
 
 use super::bitfield;
 use super::bitwin;
