@@ -115,7 +115,8 @@ pub enum MulMode {
     Wide,
 }
 
-/// The integer instructions the analysis models.
+/// The instructions the analysis models: integer ones, and the float ones
+/// of [`AluOp::Float`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AluOp {
     /// `mov`, `cvta` (identity on values).
@@ -771,8 +772,9 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
             },
         });
     }
-    // A float `mov` or `selp` moves bits, as the integer ones do; every
-    // other float operation is not modelled.
+    // A float `mov` or `selp` moves bits, as the integer ones do; the float
+    // instructions `decode_float` knows were decoded above, and the others
+    // (approximate ones, 16-bit types) are not modelled.
     if ty.float && !matches!(op, AluOp::Mov | AluOp::Selp) {
         return None;
     }

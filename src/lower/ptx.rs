@@ -900,7 +900,8 @@ fn lower_instr<'src>(
 
 /// Marks the float `add`/`sub` without a rounding modifier one of whose
 /// register operands is written anywhere in the function by a `mul`
-/// without one ([`crate::ir::alu::FMode::fusable`]): the PTX ISA lets the
+/// without one, possibly through `mov` and `neg`
+/// ([`crate::ir::alu::FMode::fusable`]): the PTX ISA lets the
 /// code generator fuse such a pair into an `fma`, whose result differs from
 /// the two rounded steps, so the analysis does not evaluate it.
 fn mark_fusable(ops: &mut [Op]) {
@@ -912,13 +913,34 @@ fn mark_fusable(ops: &mut [Op]) {
         },
         _ => None,
     };
-    let products: HashMap<u32, ()> = ops
+    let mut products: HashMap<u32, ()> = ops
         .iter()
         .filter_map(unmarked_mul)
         .map(|r| (r, ()))
         .collect();
     if products.is_empty() {
         return;
+    }
+    // A product moved or negated on its way to the `add` may still be
+    // fused (ptxas folds moves and negations into the `fma`'s operands):
+    // follow `mov` and float `neg` from the products (a worklist, linear).
+    let mut copies: HashMap<u32, Vec<u32>> = HashMap::default();
+    for op in ops.iter() {
+        if let OpKind::Alu { alu, dst, srcs, .. } = &op.kind {
+            if matches!(alu.op, AluOp::Mov | AluOp::Float(FloatOp::Neg, _)) {
+                if let Some(Src::Reg(r, _)) = srcs.first() {
+                    copies.entry(*r).or_default().push(*dst);
+                }
+            }
+        }
+    }
+    let mut work: Vec<u32> = products.keys().copied().collect();
+    while let Some(r) = work.pop() {
+        for &d in copies.get(&r).map(Vec::as_slice).unwrap_or(&[]) {
+            if products.insert(d, ()).is_none() {
+                work.push(d);
+            }
+        }
     }
     for op in ops.iter_mut() {
         if let OpKind::Alu { alu, srcs, .. } = &mut op.kind {
