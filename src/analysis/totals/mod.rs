@@ -24,9 +24,9 @@
 //! the float instructions whose result the PTX ISA defines exactly (IEEE
 //! `f32`/`f64` arithmetic in every rounding mode, conversions, ordered and
 //! unordered comparisons, `testp`) are evaluated exactly per lane
-//! ([`super::float`]), so an index computed through floats (`(int)(rw * (ow
-//! + 0.5f) - 0.5f)`) and a branch on floats (`powf`'s special cases) are known
-//! where their inputs are; approximate instructions (`div.approx`,
+//! ([`super::float`]), so an index computed through floats
+//! (`(int)(rw * (ow + 0.5f) - 0.5f)`) and a branch on floats (`powf`'s
+//! special cases) are known where their inputs are; approximate instructions (`div.approx`,
 //! `div.full`, `rcp.approx`, `ex2`, `lg2`, `sin`, `cos`, `rsqrt`), whose
 //! results the ISA bounds but does not define, a NaN result, and an `add`
 //! that ptxas may fuse with a `mul` into an `fma` give unknown values.
