@@ -15,9 +15,9 @@
 //! write is control, not data, and is left out):
 //!
 //! - a call the front end did not follow (its results are unknown);
-//! - an instruction the lowering does not model (`OpKind::Other`: float
-//!   arithmetic, conversions from float, texture results, …), with its
-//!   mnemonic;
+//! - an instruction the lowering does not model (`OpKind::Other`:
+//!   approximate float instructions, 16-bit float arithmetic, texture
+//!   results, …), with its mnemonic;
 //! - a special register the analysis does not model (`%clock`, `%smid`…
 //!   are uniform and fine; this is the possibly lane-varying rest);
 //! - a phi at a loop header (a loop-carried value whose lane part changes
@@ -32,7 +32,8 @@
 //! The cause reported is the first of these kinds, in that order, found in
 //! the address's backward slice; with none of them the address is made of
 //! modelled arithmetic that the domain cannot express exactly
-//! (`Arithmetic`: a product of two lane-varying values, …). The sets are computed once per kernel over the strongly
+//! (`Arithmetic`: a product of two lane-varying values, a float
+//! instruction on a value known only symbolically, …). The sets are computed once per kernel over the strongly
 //! connected components of the SSA operand graph (Tarjan, petgraph), in
 //! reverse topological order, so the cost is linear in the SSA values.
 //!
@@ -449,15 +450,29 @@ mod tests {
              add.s32 %r4, %r4, 1;\nsetp.lt.u32 %p1, %r4, %r9;\n@%p1 bra LOOP;",
         );
         assert_eq!(c, vec![Some(UnknownCause::LoopCarried)]);
-        // an index made with float arithmetic
+        // an index made with an approximate float instruction
+        let c = causes(
+            "cvt.rn.f32.u32 %f1, %r1;\nsqrt.approx.f32 %f2, %f1;\ncvt.rzi.s32.f32 %r2, %f2;\n\
+             mul.wide.s32 %rd3, %r2, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r3, [%rd4];",
+        );
+        assert!(
+            matches!(&c[..], [Some(UnknownCause::Opcode(m))] if m.starts_with("sqrt.approx")),
+            "{c:?}"
+        );
+        // the IEEE square root of exact lanes is exact: resolved, no cause
         let c = causes(
             "cvt.rn.f32.u32 %f1, %r1;\nsqrt.rn.f32 %f2, %f1;\ncvt.rzi.s32.f32 %r2, %f2;\n\
              mul.wide.s32 %rd3, %r2, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r3, [%rd4];",
         );
-        assert!(
-            matches!(&c[..], [Some(UnknownCause::Opcode(m))] if m.starts_with("cvt") || m.starts_with("sqrt")),
-            "{c:?}"
+        assert_eq!(c, vec![None]);
+        // on a value the domain knows only symbolically (tid + n), float
+        // instructions are modelled arithmetic it cannot express
+        let c = causes(
+            "add.s32 %r4, %r1, %r9;\ncvt.rn.f32.u32 %f1, %r4;\nsqrt.rn.f32 %f2, %f1;\n\
+             cvt.rzi.s32.f32 %r2, %f2;\nmul.wide.s32 %rd3, %r2, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+             ld.global.u32 %r3, [%rd4];",
         );
+        assert_eq!(c, vec![Some(UnknownCause::Arithmetic)]);
         // a coalesced access has no cause
         let c = causes(
             "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r3, [%rd4];",

@@ -85,6 +85,7 @@ pub mod domain;
 pub mod driver;
 pub mod explain;
 pub mod figures;
+pub mod float;
 pub mod ifconvert;
 pub mod launch;
 pub mod launch_totals;

@@ -1,4 +1,4 @@
-//! Transfer functions: what an integer instruction does to lane values.
+//! Transfer functions: what an instruction does to lane values.
 //!
 //! # Two levels
 //!
@@ -71,12 +71,24 @@
 //! constant is exact per lane only when the uniform part is known modulo
 //! the divisor; magic constants whose error term exceeds the rule's bound
 //! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
-//! computed as `x - (x / c) * c` on data loses its bounds. Floating-point
-//! arithmetic is not modelled (its results are opaque or varying); an
-//! `f32`/`f64` `setp` on known values (a given float parameter against a
-//! `0f…` immediate, which lowering gives as its bit pattern) compares the
-//! IEEE values ([`compare_checked`]), never their difference; `f16`/`bf16`
-//! comparisons stay unknown.
+//! computed as `x - (x / c) * c` on data loses its bounds.
+//!
+//! # Floating point
+//!
+//! Float instructions ([`AluOp::Float`]) have exact one-lane semantics in
+//! `float` (IEEE `f32`/`f64` in every rounding mode, `.ftz`, `.sat`,
+//! conversions, unordered comparisons, `testp`), which [`eval_scalar`]
+//! calls: the launch simulation evaluates them in every lane. Here they are
+//! exact when every operand is exact per lane (a float parameter's given
+//! bits, `cvt` of exact lanes) and otherwise give up (an opaque uniform
+//! value, or `Varying`): the symbolic level has no float values, since a
+//! rounded result is not a polynomial of its operands (an optional bound
+//! of `cvt.rzi` of an affine float function by monotonicity is not
+//! implemented). An ordered `f32`/`f64` `setp` (`AluOp::Setp` with a float
+//! type, as lowering gives `0f…` immediates as their bit patterns) compares
+//! the IEEE values ([`compare_checked`]), never their difference;
+//! `f16`/`bf16` comparisons and every approximate instruction (`div.approx`,
+//! `ex2`, `sin`…, not decoded) stay unknown.
 
 use super::bitfield;
 use super::bitwin;
@@ -84,7 +96,8 @@ use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Sym, SymFacts, Valu
 use super::{bounds, crosslane, symbolic};
 
 pub use crate::ir::alu::{
-    decode, Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
+    decode, Alu, AluOp, AluOp2, Cmp, FMode, FloatOp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty,
+    WarpOp,
 };
 
 fn wide_ty(t: Ty) -> Ty {
@@ -275,6 +288,7 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
         AluOp::Unpack(k, w) => Some(bitfield::unpack(*args.first()?, k as u32, w as u32)),
         // Cross-lane and cluster operations have no one-lane semantics.
         AluOp::Shfl(_) | AluOp::Warp(_) | AluOp::Mapa => None,
+        AluOp::Float(op, m) => super::float::eval(op, m, t, args),
     }
 }
 
@@ -284,6 +298,7 @@ pub fn eval_scalar(alu: Alu, args: &[i64]) -> Option<i64> {
 pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn OpaqueSource) -> Value {
     match (alu.op, first) {
         (AluOp::Setp(..), Value::Pred(p)) => Value::Pred(!*p),
+        (AluOp::Float(FloatOp::Cmp(..), _), _) => float_pred(alu, args, true),
         (AluOp::Unpack(k, w), _) => abstract_eval(
             Alu {
                 op: AluOp::Unpack(k + 1, w),
@@ -306,6 +321,7 @@ pub fn second_result(alu: Alu, args: &[Value], first: &Value, ctx: &mut dyn Opaq
 pub fn second_scalar(alu: Alu, args: &[i64], first: Option<i64>) -> Option<i64> {
     match alu.op {
         AluOp::Setp(..) => first.map(|v| (v == 0) as i64),
+        AluOp::Float(op, m) => super::float::second(op, m, alu.ty, args),
         AluOp::Unpack(k, w) => eval_scalar(
             Alu {
                 op: AluOp::Unpack(k + 1, w),
@@ -499,6 +515,10 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         AluOp::Shfl(m) => return crosslane::shfl(m, args, ctx),
         AluOp::Warp(w) => return crosslane::warp(w, args, ctx),
         AluOp::Mapa => return crosslane::mapa(args, ctx),
+        AluOp::Float(FloatOp::Cmp(..) | FloatOp::Testp(_), _) => {
+            return float_pred(alu, args, false)
+        }
+        AluOp::Float(..) => return float_value(alu, args, ctx),
         _ => {}
     }
     if alu.op == AluOp::Selp {
@@ -824,6 +844,87 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
         },
     };
     Some(Value::poly(high.add(&Poly::lanes(lanes))))
+}
+
+/// A float instruction's value: exact per lane when every operand is
+/// (`float::eval` lane by lane), otherwise nothing is known of it (an
+/// opaque uniform value when every operand is uniform).
+fn float_value(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
+    let exact: Option<Vec<Lanes>> = args
+        .iter()
+        .map(|a| a.as_poly().and_then(|p| p.exact()))
+        .collect();
+    if let Some(ex) = exact {
+        if let Some(v) = lanewise(alu, &ex) {
+            return v;
+        }
+    }
+    give_up(args, ctx)
+}
+
+/// A float comparison's or `testp`'s predicate (`second`: the second
+/// destination of `setp p|q`): per lane when its float operands are exact,
+/// then combined with the `.and/.or/.xor` predicate as `setp` does.
+fn float_pred(alu: Alu, args: &[Value], second: bool) -> Value {
+    let AluOp::Float(op, m) = alu.op else {
+        return Value::Pred(PredVal::Unknown {
+            uniform: false,
+            data: false,
+        });
+    };
+    let (nf, comb) = match op {
+        FloatOp::Cmp(_, comb) => (2, comb),
+        _ => (1, None),
+    };
+    let floats = &args[..args.len().min(nf)];
+    let base = (|| {
+        if floats.len() != nf {
+            return None;
+        }
+        let ex: Vec<Lanes> = floats
+            .iter()
+            .map(|a| a.as_poly().and_then(|p| p.exact()))
+            .collect::<Option<_>>()?;
+        let mut bits = 0u32;
+        for l in 0..WARP {
+            let lane: Vec<i64> = ex.iter().map(|x| x[l]).collect();
+            // The comparison alone (no `.and/.or/.xor` operand).
+            let only = match op {
+                FloatOp::Cmp(c, _) => FloatOp::Cmp(c, None),
+                o => o,
+            };
+            let v = if second {
+                super::float::second(only, m, alu.ty, &lane)?
+            } else {
+                super::float::eval(only, m, alu.ty, &lane)?
+            };
+            if v != 0 {
+                bits |= 1 << l;
+            }
+        }
+        Some(PredVal::Lanes(bits))
+    })();
+    let pv = base.unwrap_or(PredVal::Unknown {
+        uniform: floats.iter().all(Value::is_uniform),
+        data: floats.iter().any(Value::is_data),
+    });
+    Value::Pred(match comb {
+        None => pv,
+        Some(op) => {
+            let q = match args.get(2) {
+                Some(Value::Pred(q)) => *q,
+                _ => PredVal::Unknown {
+                    uniform: false,
+                    data: false,
+                },
+            };
+            match op {
+                AluOp2::And => pv & q,
+                AluOp2::Or => pv | q,
+                AluOp2::Xor => pv ^ q,
+            }
+        }
+    })
 }
 
 fn setp(cmp: Cmp, comb: Option<AluOp2>, t: Ty, args: &[Value]) -> Value {
@@ -1397,7 +1498,13 @@ mod tests {
             &mut x,
         );
         assert!(u.is_uniform());
-        assert!(decode("add", &["f32"]).is_none());
+        // float arithmetic decodes to `AluOp::Float` (evaluated by
+        // `float`); an approximate instruction does not decode
+        assert!(matches!(
+            decode("add", &["f32"]).map(|a| a.op),
+            Some(AluOp::Float(FloatOp::Add, _))
+        ));
+        assert!(decode("ex2", &["approx", "f32"]).is_none());
         assert!(decode("frobnicate", &["u32"]).is_none());
     }
 }

@@ -1,9 +1,23 @@
-//! Integer instructions as the IR names them: [`Alu`] (an [`AluOp`] and its
+//! Arithmetic instructions as the IR names them: [`Alu`] (an [`AluOp`] and its
 //! type [`Ty`]) and [`decode`], which reads a PTX-style opcode and its
 //! modifiers into one. This is the vocabulary of [`super::OpKind::Alu`]; what
 //! an instruction *does* to abstract values (its transfer function) lives in
 //! the analysis (`analysis::transfer`, which re-exports these names), so the
 //! IR does not depend on the analysis.
+//!
+//! Integer instructions are [`AluOp`]'s own variants. Floating-point
+//! instructions on `f32` and `f64` whose result the PTX ISA defines exactly
+//! (IEEE 754 arithmetic with a rounding mode, conversions, comparisons) are
+//! [`AluOp::Float`]: a [`FloatOp`] and its [`FMode`] (rounding, `.ftz`,
+//! `.sat`). Approximate instructions (`div.approx`, `div.full`,
+//! `rcp.approx`, `sqrt.approx`, `rsqrt`, `ex2`, `lg2`, `sin`, `cos`,
+//! `tanh`), whose results the ISA gives only within an error bound, and the
+//! 16-bit and packed float types (`f16`, `bf16`, `f16x2`, `tf32`, the 8-bit
+//! formats, `f32x2`) are not decoded: their destinations are unknown. A
+//! float `mov`, `selp` and the ordered `setp` comparisons (`eq`…`ge` without
+//! `.ftz`) keep the integer variants ([`AluOp::Mov`], [`AluOp::Selp`],
+//! [`AluOp::Setp`] with a float [`Ty`]): they move bits or compare values
+//! without rounding.
 
 /// An integer type: width and signedness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +115,8 @@ pub enum MulMode {
     Wide,
 }
 
-/// The integer instructions the analysis models.
+/// The instructions the analysis models: integer ones, and the float ones
+/// of [`AluOp::Float`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AluOp {
     /// `mov`, `cvta` (identity on values).
@@ -185,6 +200,131 @@ pub enum AluOp {
     Warp(WarpOp),
     /// `mapa`: the address of the same shared variable in another CTA of the cluster.
     Mapa,
+    /// An IEEE floating-point instruction on `f32`/`f64` (see the module doc).
+    Float(FloatOp, FMode),
+}
+
+/// A floating-point instruction the analysis evaluates exactly. The
+/// instruction's [`Alu::ty`] is the destination type (`f32`/`f64`; for
+/// [`FloatOp::Cvt`] possibly an integer), except for [`FloatOp::Cmp`] and
+/// [`FloatOp::Testp`], whose type is the operands'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatOp {
+    /// `add`
+    Add,
+    /// `sub`
+    Sub,
+    /// `mul`
+    Mul,
+    /// `fma`, `mad.rnd` (one rounding of `a * b + c`).
+    Fma,
+    /// `neg`
+    Neg,
+    /// `abs`
+    Abs,
+    /// `min`, with `.NaN` (`true`: a NaN operand gives NaN).
+    Min(bool),
+    /// `max`, with `.NaN`.
+    Max(bool),
+    /// `div.rnd` (IEEE division; `div.approx`/`div.full` are not decoded).
+    Div,
+    /// `rcp.rnd` (IEEE `1 / a`).
+    Rcp,
+    /// `sqrt.rnd` (IEEE square root).
+    Sqrt,
+    /// `copysign`: the second operand with the first one's sign.
+    Copysign,
+    /// `cvt` from `src` to the instruction type: integer to float, float to
+    /// integer (the rounding is an integer rounding, `.rni` …: `integral`),
+    /// float to float (`integral`: `cvt.rni.f32.f32`, rounding to an integral
+    /// value in the float format).
+    Cvt {
+        /// The source type.
+        src: Ty,
+        /// `.rni/.rzi/.rmi/.rpi`.
+        integral: bool,
+    },
+    /// `setp` with a comparison [`AluOp::Setp`] does not carry (unordered,
+    /// `num`, `nan`, or any comparison with `.ftz`), and its `.and/.or/.xor`.
+    Cmp(FCmp, Option<AluOp2>),
+    /// `testp`.
+    Testp(TestOp),
+}
+
+/// Floating-point comparisons of `setp` (PTX ISA, "Floating Point
+/// Comparisons"): ordered (false when an operand is NaN), unordered (true
+/// when an operand is NaN), `num` (neither is NaN), `nan` (either is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FCmp {
+    /// An ordered comparison.
+    Ordered(Cmp),
+    /// An unordered comparison (`equ`, `neu`, `ltu`, `leu`, `gtu`, `geu`).
+    Unordered(Cmp),
+    /// `num`
+    Num,
+    /// `nan`
+    Nan,
+}
+
+/// The property `testp` tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestOp {
+    /// `.finite`
+    Finite,
+    /// `.infinite`
+    Infinite,
+    /// `.number`
+    Number,
+    /// `.notanumber`
+    NotANumber,
+    /// `.normal`
+    Normal,
+    /// `.subnormal`
+    Subnormal,
+}
+
+/// An IEEE 754 rounding direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// `.rn` / `.rni`: to nearest, ties to even.
+    Nearest,
+    /// `.rz` / `.rzi`: toward zero.
+    Zero,
+    /// `.rm` / `.rmi`: toward negative infinity.
+    Down,
+    /// `.rp` / `.rpi`: toward positive infinity.
+    Up,
+}
+
+/// The modifiers of a floating-point instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FMode {
+    /// The rounding (`.rn` when the instruction names none).
+    pub round: Round,
+    /// `.ftz`: `f32` subnormal inputs and results are flushed to zero of
+    /// the same sign.
+    pub ftz: bool,
+    /// `.sat`: the result is clamped to `[0.0, 1.0]`, NaN to `+0.0`.
+    pub sat: bool,
+    /// `add`/`sub`/`mul` without a rounding modifier: the PTX ISA lets the
+    /// code generator fuse such a `mul` with such an `add` or `sub` into one
+    /// `fma`.
+    pub unmarked: bool,
+    /// An unmarked `add`/`sub` one of whose operands may come from an
+    /// unmarked `mul` (set by lowering): ptxas may fuse the pair, so the
+    /// result is either of two values and is not evaluated.
+    pub fusable: bool,
+}
+
+impl FMode {
+    /// Round to nearest, no other modifier.
+    pub const NEAREST: FMode = FMode {
+        round: Round::Nearest,
+        ftz: false,
+        sat: false,
+        unmarked: false,
+        fusable: false,
+    };
 }
 
 /// The mode of `prmt`.
@@ -321,8 +461,205 @@ pub struct Alu {
     pub ty: Ty,
 }
 
+/// The rounding modifier among `mods`: `(rounding, integral)`.
+fn rounding(mods: &[&str]) -> Option<(Round, bool)> {
+    mods.iter().find_map(|m| {
+        Some(match *m {
+            "rn" => (Round::Nearest, false),
+            "rz" => (Round::Zero, false),
+            "rm" => (Round::Down, false),
+            "rp" => (Round::Up, false),
+            "rni" => (Round::Nearest, true),
+            "rzi" => (Round::Zero, true),
+            "rmi" => (Round::Down, true),
+            "rpi" => (Round::Up, true),
+            _ => return None,
+        })
+    })
+}
+
+/// An `f32`/`f64` type name (the float types the analysis evaluates).
+fn ieee_ty(m: &str) -> Option<Ty> {
+    matches!(m, "f32" | "f64").then(|| Ty::parse(m)).flatten()
+}
+
+/// A floating-point type name the analysis does not evaluate (16-bit,
+/// packed, `tf32`, the 8-bit formats).
+fn other_float_ty(m: &str) -> bool {
+    !matches!(m, "f32" | "f64")
+        && (Ty::parse(m).is_some_and(|t| t.float)
+            || m.starts_with("f32x")
+            || m.starts_with("f64x")
+            || m.starts_with("e2m")
+            || m.starts_with("e3m")
+            || m.starts_with("ue"))
+}
+
+/// The float comparison of a `setp`/`set` modifier.
+fn fcmp(m: &str) -> Option<FCmp> {
+    Some(match m {
+        "eq" => FCmp::Ordered(Cmp::Eq),
+        "ne" => FCmp::Ordered(Cmp::Ne),
+        "lt" => FCmp::Ordered(Cmp::Lt),
+        "le" => FCmp::Ordered(Cmp::Le),
+        "gt" => FCmp::Ordered(Cmp::Gt),
+        "ge" => FCmp::Ordered(Cmp::Ge),
+        "equ" => FCmp::Unordered(Cmp::Eq),
+        "neu" => FCmp::Unordered(Cmp::Ne),
+        "ltu" => FCmp::Unordered(Cmp::Lt),
+        "leu" => FCmp::Unordered(Cmp::Le),
+        "gtu" => FCmp::Unordered(Cmp::Gt),
+        "geu" => FCmp::Unordered(Cmp::Ge),
+        "num" => FCmp::Num,
+        "nan" => FCmp::Nan,
+        _ => return None,
+    })
+}
+
+/// Decodes a floating-point instruction (`Some(None)`: a float instruction
+/// that is not evaluated; `None`: not a float instruction).
+fn decode_float(opcode: &str, mods: &[&str]) -> Option<Option<Alu>> {
+    if mods.iter().any(|m| other_float_ty(m)) {
+        return Some(None);
+    }
+    let floats: Vec<Ty> = mods.iter().filter_map(|m| ieee_ty(m)).collect();
+    let first = *floats.first()?;
+    let round = rounding(mods);
+    let ftz = mods.contains(&"ftz");
+    let sat = mods.contains(&"sat");
+    // Every modifier must be one this decoder knows (rounding, `.ftz`,
+    // `.sat`, the type): anything else (`.approx`, `.full`, `.xorsign`,
+    // `.relu`, `.oob`, …) is not evaluated.
+    let known = |extra: &[&str]| {
+        mods.iter().all(|m| {
+            ieee_ty(m).is_some()
+                || matches!(*m, "ftz" | "sat")
+                || rounding(&[m]).is_some_and(|(_, i)| !i)
+                || extra.contains(m)
+        })
+    };
+    let mode = |round: Option<(Round, bool)>| FMode {
+        round: round.map_or(Round::Nearest, |r| r.0),
+        ftz,
+        sat,
+        unmarked: round.is_none(),
+        fusable: false,
+    };
+    let arith = |op: FloatOp, needs_round: bool| {
+        let ok = known(&[]) && !(needs_round && round.is_none()) && floats.len() == 1;
+        ok.then_some(Alu {
+            op: AluOp::Float(op, mode(round)),
+            ty: first,
+        })
+    };
+    let alu = match opcode {
+        "add" => arith(FloatOp::Add, false),
+        "sub" => arith(FloatOp::Sub, false),
+        "mul" => arith(FloatOp::Mul, false),
+        // `mad.f32` without a rounding modifier is the sm_1x truncating
+        // form: not evaluated.
+        "fma" | "mad" => arith(FloatOp::Fma, true),
+        "div" => arith(FloatOp::Div, true),
+        "rcp" => arith(FloatOp::Rcp, true),
+        "sqrt" => arith(FloatOp::Sqrt, true),
+        "neg" | "abs" | "copysign" if round.is_none() && !sat => arith(
+            match opcode {
+                "neg" => FloatOp::Neg,
+                "abs" => FloatOp::Abs,
+                _ => FloatOp::Copysign,
+            },
+            false,
+        ),
+        "min" | "max" if round.is_none() && !sat && known(&["NaN"]) && floats.len() == 1 => {
+            let nan = mods.contains(&"NaN");
+            Some(Alu {
+                op: AluOp::Float(
+                    if opcode == "min" {
+                        FloatOp::Min(nan)
+                    } else {
+                        FloatOp::Max(nan)
+                    },
+                    mode(None),
+                ),
+                ty: first,
+            })
+        }
+        "testp" => {
+            let t = mods.iter().find_map(|m| {
+                Some(match *m {
+                    "finite" => TestOp::Finite,
+                    "infinite" => TestOp::Infinite,
+                    "number" => TestOp::Number,
+                    "notanumber" => TestOp::NotANumber,
+                    "normal" => TestOp::Normal,
+                    "subnormal" => TestOp::Subnormal,
+                    _ => return None,
+                })
+            });
+            t.map(|t| Alu {
+                op: AluOp::Float(FloatOp::Testp(t), FMode::NEAREST),
+                ty: first,
+            })
+        }
+        "setp" => {
+            let cmp = mods.iter().find_map(|m| fcmp(m))?;
+            let comb = mods.iter().find_map(|m| match *m {
+                "and" => Some(AluOp2::And),
+                "or" => Some(AluOp2::Or),
+                "xor" => Some(AluOp2::Xor),
+                _ => None,
+            });
+            match cmp {
+                // Ordered comparisons without `.ftz` stay `AluOp::Setp`.
+                FCmp::Ordered(_) if !ftz => return None,
+                _ => Some(Alu {
+                    op: AluOp::Float(FloatOp::Cmp(cmp, comb), mode(None)),
+                    ty: first,
+                }),
+            }
+        }
+        "cvt" => {
+            // `cvt.frnd.dtype.atype`: the first type is the destination.
+            let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+            let (&dst, &src) = (tys.first()?, tys.get(1)?);
+            if !dst.float && !src.float {
+                return None;
+            }
+            let integral = round.is_some_and(|r| r.1);
+            let ok = mods.iter().all(|m| {
+                Ty::parse(m).is_some() || matches!(*m, "ftz" | "sat") || rounding(&[m]).is_some()
+            });
+            // The ISA requires a rounding modifier for every conversion
+            // that can be inexact: float to integer (an integral one),
+            // integer to float and f64 to f32 (a float one); f32 to f64
+            // and a same-size float conversion take none (or, between
+            // floats of one size, an integral one).
+            let need = match (dst.float, src.float) {
+                (false, true) => round.is_some_and(|r| r.1),
+                (true, false) => round.is_some_and(|r| !r.1),
+                _ if dst.bits < src.bits => round.is_some_and(|r| !r.1),
+                _ if dst.bits > src.bits => round.is_none(),
+                _ => round.is_none_or(|r| r.1),
+            };
+            (ok && need).then_some(Alu {
+                op: AluOp::Float(FloatOp::Cvt { src, integral }, mode(round)),
+                ty: dst,
+            })
+        }
+        _ => return None,
+    };
+    Some(alu)
+}
+
 /// Decodes an opcode and its modifiers; `None` for anything not modelled.
 pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
+    if !matches!(opcode, "mov" | "selp" | "cvta") {
+        // A float instruction: evaluated when `decode_float` knows it; an
+        // ordered `setp` without `.ftz` goes on below.
+        if let Some(f) = decode_float(opcode, mods) {
+            return f;
+        }
+    }
     let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
     let pred = mods.contains(&"pred");
     let ty = tys.first().copied().unwrap_or(Ty {
@@ -435,8 +772,9 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
             },
         });
     }
-    // A float `mov` or `selp` moves bits, as the integer ones do; every
-    // other float operation is not modelled.
+    // A float `mov` or `selp` moves bits, as the integer ones do; the float
+    // instructions `decode_float` knows were decoded above, and the others
+    // (approximate ones, 16-bit types) are not modelled.
     if ty.float && !matches!(op, AluOp::Mov | AluOp::Selp) {
         return None;
     }

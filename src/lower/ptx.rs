@@ -405,6 +405,7 @@ pub fn lower_in<'src>(
         callee_regs: HashMap::default(),
     };
     calls::expand(&mut out, &mut ex, pending, &slots, 1);
+    mark_fusable(&mut out.ops);
     let pointer_params = ex.pointer_params;
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
     mem::mark_zero_fill(&mut out.ops, &single_defs);
@@ -852,12 +853,20 @@ fn lower_instr<'src>(
                         // A floating-point immediate of an `f32`/`f64`
                         // instruction (`setp.eq.f32 %p, %f, 0f00000000`) is
                         // its bit pattern, as a register of that type holds it.
+                        // A conversion's source has its own type.
+                        let src_ty = match alu.op {
+                            crate::ir::alu::AluOp::Float(
+                                crate::ir::alu::FloatOp::Cvt { src, .. },
+                                _,
+                            ) => src,
+                            _ => alu.ty,
+                        };
                         let mut srcs = srcs;
-                        if alu.ty.float {
+                        if src_ty.float {
                             for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
                                 if let OperandKind::Float(v) = &o.kind {
                                     let v = *v;
-                                    *s = match alu.ty.bits {
+                                    *s = match src_ty.bits {
                                         32 => Src::Imm(i64::from((v as f32).to_bits())),
                                         64 => Src::Imm(v.to_bits() as i64),
                                         _ => Src::Unknown,
@@ -886,6 +895,65 @@ fn lower_instr<'src>(
         guard,
         kind,
         form: Form::Instruction,
+    }
+}
+
+/// Marks the float `add`/`sub` without a rounding modifier one of whose
+/// register operands is written anywhere in the function by a `mul`
+/// without one, possibly through `mov` and `neg`
+/// ([`crate::ir::alu::FMode::fusable`]): the PTX ISA lets the
+/// code generator fuse such a pair into an `fma`, whose result differs from
+/// the two rounded steps, so the analysis does not evaluate it.
+fn mark_fusable(ops: &mut [Op]) {
+    use crate::ir::alu::{AluOp, FloatOp};
+    let unmarked_mul = |op: &Op| match &op.kind {
+        OpKind::Alu { alu, dst, .. } => match alu.op {
+            AluOp::Float(FloatOp::Mul, m) if m.unmarked => Some(*dst),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut products: HashMap<u32, ()> = ops
+        .iter()
+        .filter_map(unmarked_mul)
+        .map(|r| (r, ()))
+        .collect();
+    if products.is_empty() {
+        return;
+    }
+    // A product moved or negated on its way to the `add` may still be
+    // fused (ptxas folds moves and negations into the `fma`'s operands):
+    // follow `mov` and float `neg` from the products (a worklist, linear).
+    let mut copies: HashMap<u32, Vec<u32>> = HashMap::default();
+    for op in ops.iter() {
+        if let OpKind::Alu { alu, dst, srcs, .. } = &op.kind {
+            if matches!(alu.op, AluOp::Mov | AluOp::Float(FloatOp::Neg, _)) {
+                if let Some(Src::Reg(r, _)) = srcs.first() {
+                    copies.entry(*r).or_default().push(*dst);
+                }
+            }
+        }
+    }
+    let mut work: Vec<u32> = products.keys().copied().collect();
+    while let Some(r) = work.pop() {
+        for &d in copies.get(&r).map(Vec::as_slice).unwrap_or(&[]) {
+            if products.insert(d, ()).is_none() {
+                work.push(d);
+            }
+        }
+    }
+    for op in ops.iter_mut() {
+        if let OpKind::Alu { alu, srcs, .. } = &mut op.kind {
+            if let AluOp::Float(FloatOp::Add | FloatOp::Sub, m) = &mut alu.op {
+                if m.unmarked
+                    && srcs
+                        .iter()
+                        .any(|s| matches!(s, Src::Reg(r, _) if products.contains_key(r)))
+                {
+                    m.fusable = true;
+                }
+            }
+        }
     }
 }
 

@@ -20,7 +20,17 @@
 //! Each warp has 32 lanes with an integer register file in which every lane's
 //! value is either known (a 64-bit integer in canonical form, see
 //! `transfer::eval_scalar`) or unknown, and unknown values remember whether
-//! they came from memory (data). Loads return unknown data, except `ld.param`,
+//! they came from memory (data). A float register holds its bit pattern, and
+//! the float instructions whose result the PTX ISA defines exactly (IEEE
+//! `f32`/`f64` arithmetic in every rounding mode, conversions, ordered and
+//! unordered comparisons, `testp`) are evaluated exactly per lane
+//! ([`super::float`]), so an index computed through floats
+//! (`(int)(rw * (ow + 0.5f) - 0.5f)`) and a branch on floats (`powf`'s
+//! special cases) are known where their inputs are; approximate instructions (`div.approx`,
+//! `div.full`, `rcp.approx`, `ex2`, `lg2`, `sin`, `cos`, `rsqrt`), whose
+//! results the ISA bounds but does not define, a NaN result, and an `add`
+//! that ptxas may fuse with a `mul` into an `fma` give unknown values.
+//! Loads return unknown data, except `ld.param`,
 //! whose value is given or, for a pointer parameter that is not given, a
 //! synthetic base address aligned to 2^32 (far more than `pointer_align`).
 //! Divergence follows the hardware's convergence barriers

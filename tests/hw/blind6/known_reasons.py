@@ -17,7 +17,6 @@ def rows(sec):
         if l.startswith("|") and re.search(r"\| (NO|KNOWN)[ :(]", l):
             yield [c.strip() for c in l.strip().strip("|").split("|")]
 # cause texts (README.md groups them)
-ROPE = "simulation stopped: powf(theta_scale, i0 / 2.0f)'s special-case branch (`x == 0 || y == 1`, PTX line %d) compares floats, which the simulation does not evaluate (it follows integers and addresses), so it stops there and counts none of the kernel's accesses (the H100 runs them: every row of this launch is missing)"
 SLOT = "request count, data-dependent branch: `if (slot < 0) return` on the loaded int64 slot_mapping entry (40 of the 2,048 tokens are padding, -1): the model does not know the loaded values and counts every token, 65,536 requests (32 a token), where the H100 issues 64,256; per request figures match"
 DECODE = "simulation stepped over: the token loop `for (t = 0; t < len; ++t)` with len = min(seq_lens[seq], 512) loaded from memory exits on loaded data, so the simulation steps over it and counts one pass a warp (512 requests); the H100 runs 1..512 tokens a sequence (%s requests); per request figures match"
 TOPP_ZERO = "request count, zero-lane requests: the scalar path's guarded loads/stores `i0 + e < d` in the last chunk of a row, where whole warps have no lane in range; ptxas predicates three of the four (`@!P LDG`, 384 zero-lane requests each, the fourth not issued), the model counts all four a warp: %s"
@@ -28,21 +27,7 @@ BITONIC = "sectors/lines/wavefronts, right request count: the compare-exchange s
 HIST = "sectors/lines/wavefronts, right request count: the flush `if (byte of c) atomicAdd(&bins[j * 4 + q], ...)` with c read from the per-warp 8-bit bins in shared memory: ATOMS.ADD on a 16-byte lane stride (4-way bank conflicts with all lanes), %s active lanes per request measured, %s wavefronts per request; the simulation, not knowing the shared value c, runs the predicated ATOMS with every lane whose byte is unknown at its address (the point estimate, as for any uncertain lane) and gives %s wavefronts, as the static analysis does; the wavefronts of the lanes that really take part (a data-dependent subset) are not modelled"
 R = {
  ("reduce_inner_vec","blind6.cu:143","ld global"): "request count, ptxas transformation: ptxas unrolls the float4 body loop (`for (i = lane; i < body; i += 32)`, 7 or 8 trips a lane) by 8 and 4 with a remainder, and the lanes with 7 trips run the remainder path apart from the 8-trip lanes: 15 LDG.E.128 issues a warp (8 at 25.5 lanes, 3 + 4 at 6.5 lanes), 60,000 requests measured where the PTX loop gives 44,000; per request figures follow the mix (2.954 lines, 8.817 sectors measured)",
- ("upsample_bilinear","blind6.cu:166","ld global"): "sectors/lines/wavefronts, right request count: the source column `w0 = (int)(rw * (ow + 0.5f) - 0.5f)` (and row h0) is a float function of the lane (cvt.rzi of an fma), which the dataflow does not follow: the address is `unknown` and the model takes the worst case (32 lines and sectors, bounds 1..32); measured 1.367 lines and 2.469 sectors (neighbouring lanes read equal or neighbouring source columns, scale 75/192)",
- ("upsample_bilinear","blind6.cu:167","ld global"): "sectors/lines/wavefronts, right request count: as line 166 (the h0 + hp row): 1.367 lines and 2.469 sectors measured, 32 modelled (unknown, the float-derived index)",
  ("mmvq_q8_0","blind6.cu:247","ld global"): "line attribution: the block_q8_1 `ds` load (`__low2float(y[kbx].ds)`, PTX ld.global.nc.u32) carries the `.loc` of cuda_fp16.h:5122 inlined at blind6.cu:247; warpscope keys it at the header line, ncu at line 247, so line 247 measures both loads (57,600 requests: the ds load, narrowed to LDG.E.U16, and x[kbx].d) and warpscope has the x.d load only (28,800); 2.750 lines and 8 sectors per request both",
- ("rope_norm","blind6.cu:295","ld global"): ROPE % 2564,
- ("rope_norm","blind6.cu:297","ld global"): ROPE % 2564,
- ("rope_norm","blind6.cu:298","st global"): ROPE % 2564,
- ("rope_norm","blind6.cu:299","st global"): ROPE % 2564,
- ("rope_neox_partial","blind6.cu:313","ld global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:313","st global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:314","ld global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:314","st global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:317","ld global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:319","ld global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:320","st global"): ROPE % 3095,
- ("rope_neox_partial","blind6.cu:321","st global"): ROPE % 3095,
  ("reshape_and_cache","blind6.cu:410","ld global"): SLOT,
  ("reshape_and_cache","blind6.cu:410","st global"): SLOT,
  ("reshape_and_cache","blind6.cu:411","ld global"): SLOT,
@@ -96,8 +81,8 @@ R = {
 }
 T = {
  "reduce_inner_vec": "kernel totals, request count: the unrolled, lane-split float4 loop of line 143 (66,000 load requests measured, 50,000 modelled); sectors match",
- "rope_norm": "no totals: the simulation stops at powf's float branch (PTX line 2564)",
- "rope_neox_partial": "no totals: the simulation stops at powf's float branch (PTX line 3095)",
+ "rope_norm": "kernel totals, load requests: the sin/cos argument reductions' slow path (Payne-Hanek: a 6-trip loop of `__cudart_i2opi_f` table loads and local-memory stores, PTX lines 2633 and 2762) runs under `|theta * pos| >= 105615` (`setp.ltu.f32 ... 0f47CE4780`, PTX line 2591) with pos loaded, so the simulation follows that branch both ways in every warp and counts 12 table loads in every warp that reaches them, which the H100 never issues: 98,304 load requests and 557,056 sectors measured (those of lines 295 and 297 only), 491,520 and 950,272 modelled; the stores match",
+ "rope_neox_partial": "kernel totals, load requests: the sin/cos argument reductions' slow path (Payne-Hanek: a 6-trip loop of `__cudart_i2opi_f` table loads and local-memory stores, PTX lines 3165 and 3294) runs under `|theta * pos| >= 105615` (`setp.ltu.f32 ... 0f47CE4780`, PTX line 3122) with pos loaded, so the simulation follows that branch both ways in every warp and counts 12 table loads in every warp that reaches them, which the H100 never issues: 65,536 load requests and 180,224 sectors measured (those of lines 295 and 297 only), 262,144 and 376,832 modelled; the stores match",
  "reshape_and_cache": "kernel totals, request count: the 40 padding tokens' early return on a loaded slot (lines 410, 411): 144,896 load and 128,512 store requests measured, 147,456 and 131,072 modelled",
  "decode_paged_warp": "no totals: the token loop exits on a loaded length (PTX line 6163) and is stepped over",
  "topp_scan_t32003": "kernel totals, sectors: 1,056,192 load and store sectors measured, 1,055,942 modelled: the zero-lane requests of the scalar tail (lines 478, 503) counted differently; requests match",
@@ -131,6 +116,8 @@ WHY = {
  "scatter_add_dim0": "the loaded, clamped int64 row index and cols (129) are unknown without the parameters",
  "vec4_axpby": "without n every block takes the vector path; the last block's scalar path (579 elements) with its idle lanes is unknown",
  "reduce_inner_vec": "without cols (1,001) the head (`lane < head`) and tail lanes and the rows' alignment are unknown",
+ "upsample_bilinear": "the source indices `(int)(rw * (ow + 0.5f) - 0.5f)` are f32 arithmetic on rw = w1 / w2 and ow = index % w2 (w1, w2 parameters, 75 and 192): without them the float values, hence the address, are unknown (the worst case)",
+ "rope_neox_partial": "without n_dims (96) the lanes that take the copy path `i0 >= n_dims` (lines 313, 314: 16 of a warp's 32) and the rotated pair's offset `x[ix + n_dims / 2]` (lines 319-321) are unknown: every lane counts as active",
  "im2col_k3s2": "the window bounds (`h < height && w < width`) and the divisions by width_col and height_col need the sizes",
  "transpose_tile33": "without rows and cols (1,000 x 777) the masked edge tiles are unknown",
  "mmq_q8_0_tile": "the row clamp `min(i, nrows - row0 - 1)` and the edge rows need nrows (1,800)",
