@@ -314,7 +314,7 @@ impl Engine<'_, '_> {
     ) -> Value {
         let sites = &mut self.sites;
         let entry_sites = &mut self.entry_sites;
-        let mut seen: Option<(u32, Option<Cong>, Option<(i64, i64)>)> = None;
+        let mut seen: Option<SiteFacts> = None;
         let join = match dense {
             Some(_) => join_distinct,
             None => join,
@@ -478,7 +478,7 @@ impl Engine<'_, '_> {
         st: &mut [Value],
         mask: u32,
         record: Option<&mut HashMap<u32, AccessFact>>,
-    ) -> Vec<(BlockId, u32, Option<(u32, Value)>)> {
+    ) -> Vec<OutEdge> {
         let mut record = record;
         let mut branch_guard: Option<PredVal> = None;
         let mut exit_guard: Option<Option<PredVal>> = None;
@@ -994,6 +994,13 @@ impl Engine<'_, '_> {
 
 /// The opaque-symbol slots of edge refinements (beside the transfer's).
 const EDGE_SLOT: u32 = 0x4000_0000;
+
+/// A join site's symbol with its congruence and range before a join.
+type SiteFacts = (u32, Option<Cong>, Option<(i64, i64)>);
+
+/// An out-edge of a block: the successor, the possibly-active lanes along
+/// it, and the compared register's narrowed value there (`(slot, value)`).
+type OutEdge = (BlockId, u32, Option<(u32, Value)>);
 
 /// How a `setp` combines its comparison with a further predicate.
 #[derive(Clone, Copy, Debug)]

@@ -5,8 +5,10 @@
 //!
 //! An address that is exact per lane up to a uniform part (`Value::Poly`
 //! whose lane part is exact) is costed over every residue of the uniform part
-//! modulo 128 that its congruence allows (and that keeps every lane aligned
-//! to the access size, which PTX requires): the figures are the mean over
+//! modulo 128 that its congruence allows, or only those its values give
+//! where a term is an opaque symbol of small range (`slot % 16` after `if
+//! (slot < 0) return`: `domain::SymFacts::residues_128`), and that keep
+//! every lane aligned to the access size, which PTX requires: the figures are the mean over
 //! those alignments, and `sectors_min`/`sectors_max` bound them. A lane part
 //! with symbolic coefficients (a stride that depends on a parameter) is
 //! `strided`, bounded by one sector and one sector per lane. A data-dependent

@@ -1147,9 +1147,15 @@ fn run_warp(
                 // (plain accesses; other kinds count the latter as taking
                 // part).
                 let uncertain = unknown_guard | if plain { maybe_here & exec } else { 0 };
-                // Lanes whose own (or predicated region's) guard is unknown:
-                // the request issues whichever of them take part.
-                let predicated = unknown_guard & uncertain;
+                // Lanes whose own (or predicated region's) guard is unknown
+                // loaded data: the request issues whichever of them take
+                // part. (A guard on a parameter not given is the same in
+                // every lane: they all take part or none.)
+                let predicated = if unknown_guard_data {
+                    unknown_guard & uncertain
+                } else {
+                    0
+                };
                 if exec | uncertain != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                     record_mem(
