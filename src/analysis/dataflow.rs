@@ -63,6 +63,44 @@
 //! `i < n` with `n` unknown keeps every lane (the partial last warp is found by
 //! the launch simulation in `totals`, not here).
 //!
+//! # Path conditions
+//!
+//! The value a branch tests is also narrowed along each edge
+//! (`branch_test`, `refine_edge`): when the guard of the block's closing
+//! `@p bra` (or `@!p`, or `@p ret`) is written in the block by a `setp` of
+//! an integer register against a constant or a uniform value with known
+//! bounds (`setp.lt.s64 p, slot, 0`; `.and`/`.or` with a further predicate
+//! where the outcome still decides the comparison: `p = t & q` true, `p = t
+//! | q` false; either destination of `setp p|q`), and neither operand is
+//! written between the two, the compared register carries on each edge the
+//! bounds that the comparison's outcome gives there: `slot >= 0` on the
+//! fall-through of `if (slot < 0) return`, `c` in `[lo, hi]` where `c ==
+//! x`, the end of a known interval removed where `c != x`. What it carries:
+//!
+//! - a uniform opaque value `s + k` becomes a fresh opaque symbol of that
+//!   edge with `s`'s congruence and the narrowed, non-negative range (the
+//!   ranges symbols carry); a single possible value becomes a constant;
+//! - a range of loaded data ([`Range`], no uniform base) has its unknown's
+//!   bounds narrowed (by the exact part's extremes: every lane on the edge
+//!   satisfies the test, so the shared unknown of its class does within
+//!   those); unbounded loaded data becomes such a range;
+//! - anything else is left as it is (exact lanes need no narrowing: the
+//!   mask already drops the lanes that cannot take the edge).
+//!
+//! The bounds are on the register's *reading* in the comparison's type:
+//! they become bounds on the value only where that reading is the value
+//! (`reading_bounds`: a `u32` value above `2^31` compared as `s32` reads
+//! negative; an unsigned upper bound below `2^(b-1)` also holds for a
+//! value that may be negative, which reads as at least `2^(b-1)`). With no
+//! known bounds, a signed comparison is taken to read the value itself, the
+//! domain's no-wrap assumption. This is sound lane by lane: a lane that
+//! takes an edge satisfies the edge's outcome, and a lane that reaches the
+//! successor by another path brings that path's value to the join. A
+//! divergent branch narrows each side for the lanes on that side only,
+//! which is what the per-edge value describes. The refinement is
+//! monotone in the value it narrows, and the fresh symbols' ranges are
+//! joined over the fixpoint's visits, so termination is as below.
+//!
 //! # Fixpoint, widening, termination
 //!
 //! Block entry states are the join of the predecessors' exit states (`join` in
@@ -107,9 +145,11 @@
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
 use super::domain::FastMap as HashMap;
-use super::domain::{join, join_distinct, Cong, Lanes, Poly, PredVal, Sym, SymFacts, Value, WARP};
+use super::domain::{
+    join, join_distinct, Cong, Lanes, Poly, PredVal, Quotient, Range, Sym, SymFacts, Value, WARP,
+};
 use super::launch::WarpClass;
-use super::transfer::{abstract_eval, second_result, OpaqueSource};
+use super::transfer::{abstract_eval, second_result, AluOp, AluOp2, Cmp, OpaqueSource, Ty};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
 use crate::ir::{ssa, Function as Lowered, OpKind, Special, Src};
 
@@ -274,7 +314,7 @@ impl Engine<'_, '_> {
     ) -> Value {
         let sites = &mut self.sites;
         let entry_sites = &mut self.entry_sites;
-        let mut seen: Option<(u32, Option<Cong>)> = None;
+        let mut seen: Option<SiteFacts> = None;
         let join = match dense {
             Some(_) => join_distinct,
             None => join,
@@ -293,12 +333,19 @@ impl Engine<'_, '_> {
             if id == n {
                 f.opaque.push(None);
             } else {
-                seen = Some((id, f.opaque.get(id as usize).copied().flatten()));
+                seen = Some((
+                    id,
+                    f.opaque.get(id as usize).copied().flatten(),
+                    f.opaque_range.get(id as usize).copied().flatten(),
+                ));
             }
             Sym::Opaque(id)
         });
-        if let Some((id, before)) = seen {
-            if self.facts.opaque.get(id as usize).copied().flatten() != before {
+        if let Some((id, before, range)) = seen {
+            let i = id as usize;
+            if self.facts.opaque.get(i).copied().flatten() != before
+                || self.facts.opaque_range.get(i).copied().flatten() != range
+            {
                 self.facts_changed = true;
             }
         }
@@ -422,7 +469,8 @@ impl Engine<'_, '_> {
     }
 
     /// Applies one block; records accesses when `record` is set. Returns the
-    /// exit state and the out-edges' masks.
+    /// exit state and the out-edges' masks, with the compared register's
+    /// value on an edge whose branch outcome narrows it (`(slot, value)`).
     fn block(
         &mut self,
         cfg: &Cfg,
@@ -430,10 +478,12 @@ impl Engine<'_, '_> {
         st: &mut [Value],
         mask: u32,
         record: Option<&mut HashMap<u32, AccessFact>>,
-    ) -> Vec<(BlockId, u32)> {
+    ) -> Vec<OutEdge> {
         let mut record = record;
         let mut branch_guard: Option<PredVal> = None;
         let mut exit_guard: Option<Option<PredVal>> = None;
+        // The guarded terminator: its statement and guard (register, negated).
+        let mut term: Option<(u32, (u32, bool))> = None;
         for s in cfg.block(b).stmts.clone() {
             self.cur_stmt = s;
             if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
@@ -616,8 +666,14 @@ impl Engine<'_, '_> {
                         self.assign(st, *d, v, guard, mask);
                     }
                 }
-                OpKind::Branch { .. } => branch_guard = guard,
-                OpKind::Exit => exit_guard = Some(guard),
+                OpKind::Branch { .. } => {
+                    branch_guard = guard;
+                    term = op.guard.map(|g| (s, g));
+                }
+                OpKind::Exit => {
+                    exit_guard = Some(guard);
+                    term = op.guard.map(|g| (s, g));
+                }
                 OpKind::Call { dsts, .. } => {
                     for d in dsts {
                         self.assign(st, *d, Value::Varying { data: false }, guard, mask);
@@ -643,7 +699,13 @@ impl Engine<'_, '_> {
             }
         }
         let mut outs = Vec::new();
+        let test = term.and_then(|(ts, g)| self.branch_test(cfg, b, ts, g, st));
         for (succ, kind) in cfg.successors(b) {
+            let refined = match (&test, kind) {
+                (Some(t), EdgeKind::Taken) => self.refine_edge(t, true, st),
+                (Some(t), EdgeKind::NotTaken) => self.refine_edge(t, false, st),
+                _ => None,
+            };
             let m = match kind {
                 EdgeKind::Taken => mask & branch_guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX),
                 EdgeKind::NotTaken => match (exit_guard, branch_guard) {
@@ -653,9 +715,385 @@ impl Engine<'_, '_> {
                 },
                 _ => mask,
             };
-            outs.push((succ, m));
+            outs.push((succ, m, refined));
         }
         outs
+    }
+
+    /// The comparison that decides the guarded terminator `term` (statement
+    /// `ts`, guard `(p, neg)`) of block `b`, when `p` is written in `b` by a
+    /// `setp` of an integer register against a constant or a uniform value
+    /// with known bounds and neither operand is written between the two.
+    fn branch_test(
+        &self,
+        cfg: &Cfg,
+        b: BlockId,
+        ts: u32,
+        (p, neg): (u32, bool),
+        st: &[Value],
+    ) -> Option<BranchTest> {
+        let stmts: Vec<u32> = cfg.block(b).stmts.clone().filter(|&s| s < ts).collect();
+        let mut written: Vec<u32> = Vec::new();
+        for &s in stmts.iter().rev() {
+            let op = self.low.ops.get(s as usize)?;
+            let mut writes_p = false;
+            ssa::op_writes(op, |r| writes_p |= r == p);
+            if !writes_p {
+                ssa::op_writes(op, |r| written.push(r));
+                continue;
+            }
+            let OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } = &op.kind
+            else {
+                return None;
+            };
+            let AluOp::Setp(cmp, comb) = alu.op else {
+                return None;
+            };
+            if op.guard.is_some() || alu.ty.float {
+                return None;
+            }
+            // `p` is the comparison itself (`dst`) or its negation (`dst2`).
+            let negated = if *dst == p {
+                false
+            } else if *dst2 == Some(p) {
+                true
+            } else {
+                return None;
+            };
+            let comb = match comb {
+                None => Comb::None,
+                Some(AluOp2::And) => Comb::And,
+                Some(AluOp2::Or) => Comb::Or,
+                Some(AluOp2::Xor) => return None,
+            };
+            let bound = |x: &Src| -> Option<(i128, i128)> {
+                match x {
+                    Src::Imm(c) => {
+                        let c = alu.ty.read(*c) as i128;
+                        Some((c, c))
+                    }
+                    Src::Reg(r, off) if !written.contains(r) => {
+                        let v = self.reg(st, *r)?.as_poly()?;
+                        if !v.is_uniform() {
+                            return None;
+                        }
+                        let (lo, hi) = self.facts.uniform_range(v)?;
+                        Some((lo + *off as i128, hi + *off as i128))
+                    }
+                    _ => None,
+                }
+            };
+            let (a, c) = (srcs.first()?, srcs.get(1)?);
+            let (reg, cmp, other) = match (a, c) {
+                (Src::Reg(r, 0), _) if !written.contains(r) && bound(c).is_some() => {
+                    (*r, cmp, bound(c)?)
+                }
+                (_, Src::Reg(r, 0)) if !written.contains(r) && bound(a).is_some() => {
+                    (*r, swap(cmp), bound(a)?)
+                }
+                _ => return None,
+            };
+            self.slot(reg)?;
+            return Some(BranchTest {
+                stmt: ts,
+                reg,
+                cmp,
+                ty: alu.ty,
+                other,
+                neg,
+                negated,
+                comb,
+            });
+        }
+        None
+    }
+
+    /// The value of the compared register on the taken (`taken`) or
+    /// fall-through edge, when the comparison's outcome there narrows it:
+    /// `(slot, value)`.
+    fn refine_edge(&mut self, t: &BranchTest, taken: bool, st: &[Value]) -> Option<(u32, Value)> {
+        // The predicate register's value on this edge, then the comparison's.
+        let p = taken != t.neg;
+        let holds = match (t.comb, t.negated, p) {
+            (Comb::None, negated, p) => p != negated,
+            // `p = t & c`: true means `t`; `q = !t & c`: true means `!t`
+            (Comb::And, negated, true) => !negated,
+            // `p = t | c`: false means `!t`; `q = !t | c`: false means `t`
+            (Comb::Or, negated, false) => negated,
+            _ => return None,
+        };
+        let cmp = if holds { t.cmp } else { negate(t.cmp) };
+        let (olo, ohi) = t.other;
+        let (lo, hi, except) = match cmp {
+            Cmp::Lt => (None, Some(ohi - 1), None),
+            Cmp::Le => (None, Some(ohi), None),
+            Cmp::Gt => (Some(olo + 1), None, None),
+            Cmp::Ge => (Some(olo), None, None),
+            Cmp::Eq => (Some(olo), Some(ohi), None),
+            Cmp::Ne => (None, None, (olo == ohi).then_some(olo)),
+        };
+        let sl = self.slot(t.reg)?;
+        let v = st.get(sl)?.clone();
+        let cur = self.interval(&v);
+        let (lo, hi) = reading_bounds(t.ty, cur, lo, hi)?;
+        let (lo, hi) = match except {
+            Some(x) => match cur {
+                Some((a, b)) if a == x => (Some(a + 1), Some(b)),
+                Some((a, b)) if b == x => (Some(a), Some(b - 1)),
+                _ => return None,
+            },
+            None => (lo, hi),
+        };
+        let nv = self.narrow(&v, lo, hi, (t.stmt, sl as u32 * 2 + taken as u32))?;
+        Some((sl as u32, nv))
+    }
+
+    /// Bounds of `v` in every lane, when known.
+    fn interval(&self, v: &Value) -> Option<(i128, i128)> {
+        match v {
+            Value::Poly(p) => {
+                if let Some(e) = p.exact() {
+                    let lo = e.iter().copied().min()? as i128;
+                    let hi = e.iter().copied().max()? as i128;
+                    return Some((lo, hi));
+                }
+                if p.is_uniform() {
+                    return self.facts.uniform_range(p);
+                }
+                None
+            }
+            Value::Range(r) if r.base.terms().is_empty() && r.bounded() => {
+                let (emin, emax) = match &r.exact {
+                    Some(e) => (
+                        e.iter().copied().min().unwrap_or(0),
+                        e.iter().copied().max().unwrap_or(0),
+                    ),
+                    None => (0, 0),
+                };
+                Some((r.lo as i128 + emin as i128, r.hi as i128 + emax as i128))
+            }
+            _ => None,
+        }
+    }
+
+    /// `v` in the lanes where it lies in `[lo, hi]` (`None`: unbounded), or
+    /// `None` when that says nothing new. A uniform opaque value becomes a
+    /// fresh opaque symbol of the edge (`site`) with those bounds and the
+    /// old one's congruence; a range of loaded data has its unknown's
+    /// bounds narrowed; unbounded data becomes such a range.
+    fn narrow(
+        &mut self,
+        v: &Value,
+        lo: Option<i128>,
+        hi: Option<i128>,
+        site: (u32, u32),
+    ) -> Option<Value> {
+        if lo.is_none() && hi.is_none() {
+            return None;
+        }
+        let clamp = |x: i128| i64::try_from(x).ok();
+        match v {
+            Value::Poly(p) if p.is_uniform() && p.exact().is_none() => {
+                // `s + c0` with `s` opaque
+                let mut sym = None;
+                let mut c0 = 0i64;
+                for (m, k) in p.terms() {
+                    match (m.syms(), k.at(0)) {
+                        ([], c) => c0 = c,
+                        ([s @ Sym::Opaque(_)], 1) => sym = Some(*s),
+                        _ => return None,
+                    }
+                }
+                let s = sym?;
+                let (slo, shi) = match self.facts.range(s) {
+                    Some((a, b)) => (Some(a), b),
+                    None => (None, None),
+                };
+                let lo = [lo.map(|x| x - c0 as i128), slo]
+                    .into_iter()
+                    .flatten()
+                    .max();
+                let hi = [hi.map(|x| x - c0 as i128), shi]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                if let (Some(a), Some(b)) = (lo, hi) {
+                    if a == b {
+                        return Some(Value::constant(clamp(a)?.checked_add(c0)?));
+                    }
+                    if a > b {
+                        return None;
+                    }
+                }
+                // Symbols carry non-negative ranges only.
+                let lo = clamp(lo.filter(|&a| a >= 0)?)?;
+                let hi = hi.map_or(Some(i64::MAX), clamp)?;
+                if slo == Some(lo as i128) && shi == Some(hi as i128) {
+                    return None;
+                }
+                let cong = self.facts.cong(s);
+                let saved = self.cur_stmt;
+                self.cur_stmt = site.0;
+                let ns = OpaqueSource::opaque(self, EDGE_SLOT | site.1, cong);
+                self.cur_stmt = saved;
+                self.bound(ns, lo, hi);
+                Some(Value::poly(Poly::sym(ns).add(&Poly::constant(c0))))
+            }
+            Value::Range(r) if r.base.terms().is_empty() => {
+                let (emin, emax) = match &r.exact {
+                    Some(e) => (
+                        e.iter().copied().min().unwrap_or(0) as i128,
+                        e.iter().copied().max().unwrap_or(0) as i128,
+                    ),
+                    None => (0, 0),
+                };
+                // every lane: exact[l] + x in [lo, hi], so x in
+                // [lo - min exact, hi - max exact] would be too tight for
+                // some lanes: x in [lo - max exact, hi - min exact]
+                let nlo = match lo.and_then(|a| clamp(a - emax)) {
+                    Some(a) if r.lo == super::domain::NO_LO || a > r.lo => a,
+                    _ => r.lo,
+                };
+                let nhi = match hi.and_then(|b| clamp(b - emin)) {
+                    Some(b) if r.hi == super::domain::NO_HI || b < r.hi => b,
+                    _ => r.hi,
+                };
+                if nlo == r.lo && nhi == r.hi {
+                    return None;
+                }
+                if nlo > nhi {
+                    return None;
+                }
+                Some(Range::structured(
+                    r.base.clone(),
+                    nlo,
+                    nhi,
+                    r.cong,
+                    r.data,
+                    r.exact.as_deref().copied(),
+                    r.key,
+                ))
+            }
+            Value::Varying { data: true } => {
+                let a = lo.and_then(clamp).unwrap_or(super::domain::NO_LO);
+                let b = hi.and_then(clamp).unwrap_or(super::domain::NO_HI);
+                if a > b {
+                    return None;
+                }
+                Some(Range::value(Poly::default(), a, b, Cong::TOP, true))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The opaque-symbol slots of edge refinements (beside the transfer's).
+const EDGE_SLOT: u32 = 0x4000_0000;
+
+/// A join site's symbol with its congruence and range before a join.
+type SiteFacts = (u32, Option<Cong>, Option<(i64, i64)>);
+
+/// An out-edge of a block: the successor, the possibly-active lanes along
+/// it, and the compared register's narrowed value there (`(slot, value)`).
+type OutEdge = (BlockId, u32, Option<(u32, Value)>);
+
+/// How a `setp` combines its comparison with a further predicate.
+#[derive(Clone, Copy, Debug)]
+enum Comb {
+    None,
+    And,
+    Or,
+}
+
+/// A comparison `reg cmp other` deciding a block's guarded terminator.
+#[derive(Clone, Debug)]
+struct BranchTest {
+    /// The terminator's statement.
+    stmt: u32,
+    /// The compared register.
+    reg: u32,
+    /// The comparison, with `reg` on the left.
+    cmp: Cmp,
+    /// The comparison's type (signedness and width).
+    ty: Ty,
+    /// Bounds of the other operand.
+    other: (i128, i128),
+    /// The terminator's guard is negated (`@!p`).
+    neg: bool,
+    /// The guard is the `setp`'s second destination (the negation).
+    negated: bool,
+    /// The `setp`'s combination with a further predicate.
+    comb: Comb,
+}
+
+/// `a cmp b` as `b cmp' a`.
+fn swap(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        other => other,
+    }
+}
+
+/// The comparison that holds where `c` does not.
+fn negate(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Eq => Cmp::Ne,
+        Cmp::Ne => Cmp::Eq,
+        Cmp::Lt => Cmp::Ge,
+        Cmp::Le => Cmp::Gt,
+        Cmp::Gt => Cmp::Le,
+        Cmp::Ge => Cmp::Lt,
+    }
+}
+
+/// The bounds `[lo, hi]` on a register's *reading* in type `ty` turned
+/// into bounds on its value (`cur`: its known bounds), or `None` when they
+/// say nothing sound. The value is the reading when it lies in the type's
+/// range (signed: `[-2^(b-1), 2^(b-1))`, unsigned: `[0, 2^b)`); with bounds
+/// unknown a signed comparison is taken to read the value itself (the
+/// domain's no-wrap assumption). An unsigned upper bound below `2^(b-1)`
+/// also holds for a value that may be negative, as long as it lies in
+/// `[-2^(b-1), 2^b)`: a negative value reads as `2^b` plus itself, at least
+/// `2^(b-1)`, so the lanes that pass are the non-negative ones.
+fn reading_bounds(
+    ty: Ty,
+    cur: Option<(i128, i128)>,
+    lo: Option<i128>,
+    hi: Option<i128>,
+) -> Option<(Option<i128>, Option<i128>)> {
+    let b = ty.bits.clamp(1, 64);
+    let half = 1i128 << (b - 1);
+    let (wlo, whi) = if ty.signed {
+        (-half, half - 1)
+    } else {
+        (0, (1i128 << b) - 1)
+    };
+    let inside = match cur {
+        Some((a, c)) => wlo <= a && c <= whi,
+        None => ty.signed,
+    };
+    if inside {
+        return Some((lo, hi));
+    }
+    if ty.signed {
+        return None;
+    }
+    // unsigned, the value possibly negative
+    let fits = match cur {
+        Some((a, c)) => -half <= a && c <= whi,
+        None => true,
+    };
+    match hi {
+        Some(h) if fits && h < half => Some((Some(lo.unwrap_or(0).max(0)), Some(h))),
+        _ => None,
     }
 }
 
@@ -676,6 +1114,33 @@ impl OpaqueSource for Engine<'_, '_> {
     }
     fn facts(&self) -> &SymFacts {
         &self.facts
+    }
+    fn quotient(&mut self, s: Sym, x: &Poly, c: i64, unsigned: bool) {
+        let Sym::Opaque(id) = s else { return };
+        let i = id as usize;
+        if self.facts.quotients.len() <= i {
+            self.facts.quotients.resize(i + 1, Quotient::None);
+        }
+        let q = &mut self.facts.quotients[i];
+        match q {
+            Quotient::None => {
+                *q = Quotient::Of {
+                    x: std::rc::Rc::new(x.clone()),
+                    c,
+                    unsigned,
+                }
+            }
+            Quotient::Of {
+                x: x0,
+                c: c0,
+                unsigned: u0,
+            } if **x0 == *x && *c0 == c && *u0 == unsigned => {}
+            Quotient::Of { .. } => {
+                *q = Quotient::Conflict;
+                self.facts_changed = true;
+            }
+            Quotient::Conflict => {}
+        }
     }
     fn bound(&mut self, s: Sym, lo: i64, hi: i64) {
         let Sym::Opaque(id) = s else { return };
@@ -927,14 +1392,20 @@ pub fn analyze_class_in(
             let mask = *mask;
             load(&mut work, b.index(), vals);
             let edges = eng.block(cfg, b, &mut work, mask, None);
-            for (succ, m) in edges {
+            for (succ, m, refined) in edges {
                 if m == 0 || !applied(succ.index()) {
                     continue;
                 }
                 let i = succ.index();
+                // The value a slot carries along this edge: the compared
+                // register narrowed by the branch's outcome, or the exit state's.
+                let along = |sl: u32| match &refined {
+                    Some((rs, v)) if *rs == sl => v,
+                    _ => &work[sl as usize],
+                };
                 match &mut entry[i] {
                     None => {
-                        let vals = live[i].iter().map(|&sl| work[sl as usize].clone());
+                        let vals = live[i].iter().map(|&sl| along(sl).clone());
                         entry[i] = Some((vals.collect(), m));
                         changed = true;
                         dirty[i] = true;
@@ -947,7 +1418,7 @@ pub fn analyze_class_in(
                         }
                         let at = layout.live_at[i] as usize;
                         for (k, (&sl, c)) in live[i].iter().zip(cur.iter_mut()).enumerate() {
-                            let out = &work[sl as usize];
+                            let out = along(sl);
                             if same(c, out) {
                                 continue;
                             }
@@ -1143,4 +1614,54 @@ pub(crate) fn field_value(fields: &[(u16, i64, i64)], p: u16, offset: i64) -> Op
         .iter()
         .find(|&&(q, o, _)| q == p && o == offset)
         .map(|&(_, _, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(t: &str) -> Ty {
+        Ty::parse(t).unwrap()
+    }
+
+    #[test]
+    fn bounds_on_a_reading_become_bounds_on_the_value() {
+        // `slot < 0` false, s64, bounds unknown: slot >= 0.
+        assert_eq!(
+            reading_bounds(ty("s64"), None, Some(0), None),
+            Some((Some(0), None))
+        );
+        // A u32 value in [0, 2^32 - 1] compared as s32 reads negative above
+        // 2^31 - 1: nothing follows.
+        let u32_range = Some((0, (1i128 << 32) - 1));
+        assert_eq!(reading_bounds(ty("s32"), u32_range, Some(0), None), None);
+        // ... compared as u32 it reads itself.
+        assert_eq!(
+            reading_bounds(ty("u32"), u32_range, None, Some(15)),
+            Some((None, Some(15)))
+        );
+        // `i <u 16` with `i` of unknown sign: a negative `i` reads at least
+        // 2^31, so the lanes that pass hold 0..15.
+        assert_eq!(
+            reading_bounds(ty("u32"), None, None, Some(15)),
+            Some((Some(0), Some(15)))
+        );
+        // `i >=u 16` says nothing about a value that may be negative.
+        assert_eq!(reading_bounds(ty("u32"), None, Some(16), None), None);
+        // ... unless its bounds are known non-negative.
+        assert_eq!(
+            reading_bounds(ty("u32"), Some((0, 100)), Some(16), None),
+            Some((Some(16), None))
+        );
+    }
+
+    #[test]
+    fn comparisons_negate_and_swap() {
+        for c in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+            assert_eq!(negate(negate(c)), c);
+            assert_eq!(swap(swap(c)), c);
+        }
+        assert_eq!(negate(Cmp::Lt), Cmp::Ge);
+        assert_eq!(swap(Cmp::Lt), Cmp::Gt);
+    }
 }

@@ -69,9 +69,18 @@
 //! Symbols also have non-negative ranges where something bounds them
 //! ([`SymFacts::range`]): the special registers by CUDA's launch limits
 //! (`%tid.x` below 1,024, `%ctaid.x` below 2^31), the base thread index by
-//! its warp class, pointer parameters from 0, and an opaque value made by
-//! `and` with a non-negative constant by that constant (joined over the
-//! fixpoint's visits). `bitwin` uses them to see that an `or` is an addition.
+//! its warp class, pointer parameters from 0, an opaque value made by
+//! `and` with a non-negative constant by that constant, a uniform remainder
+//! `x % c` of a non-negative `x` by `[0, c - 1]` (see `transfer`), a value
+//! narrowed by the branch that guards it by what the branch says (see
+//! `dataflow`, *Path conditions*; each joined over the fixpoint's visits),
+//! and a join site's symbol by the hull of its incoming uniform parts'
+//! ranges, widened as the bounds of ranges are (below; unbounded for good
+//! once a side has no range or mentions the site itself, as a loop counter
+//! does). `bitwin` uses them to see that an `or` is an addition, and the
+//! cost model to take only the residues modulo 128 that a bounded term can
+//! give (`SymFacts::residues_128`: `p + 2 * (slot % 16)` moves a 256-aligned
+//! row by 0 to 30 bytes, not by any even amount).
 //!
 //! # Lattice and joins
 //!
@@ -1259,6 +1268,29 @@ pub struct SymFacts {
     pub opaque_range: Vec<Option<(i64, i64)>>,
     /// Parameters known to be non-negative (pointers).
     pub nonneg_params: Vec<bool>,
+    /// What each opaque symbol made by a division by a constant divides
+    /// (see [`Quotient`]), so that `x - (x / c) * c` is seen as `x % c`.
+    pub quotients: Vec<Quotient>,
+}
+
+/// What an opaque symbol made by `div` of a uniform value by a constant is
+/// the quotient of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Quotient {
+    /// Not a quotient (or not seen yet).
+    #[default]
+    None,
+    /// `trunc(x / c)`, `c > 0`, of the uniform `x`; `unsigned` for `div.u*`.
+    Of {
+        /// The dividend.
+        x: Rc<Poly>,
+        /// The divisor.
+        c: i64,
+        /// An unsigned division (the dividend read as non-negative).
+        unsigned: bool,
+    },
+    /// Visits of the division saw different dividends: nothing is assumed.
+    Conflict,
 }
 
 impl SymFacts {
@@ -1325,6 +1357,100 @@ impl SymFacts {
     pub fn poly_cong(&self, p: &Poly) -> Cong {
         p.cong(&|s| self.cong(s))
     }
+    /// Bounds of the uniform part of `p` (its lane 0 coefficients), by
+    /// interval arithmetic over the symbols' ranges ([`SymFacts::range`]):
+    /// `None` when a symbolic term has no bounded range or a degree above 1.
+    pub fn uniform_range(&self, p: &Poly) -> Option<(i128, i128)> {
+        let (mut lo, mut hi) = (0i128, 0i128);
+        for (m, c) in p.terms() {
+            let k = c.at(0) as i128;
+            if k == 0 {
+                continue;
+            }
+            let (a, b) = match m.syms() {
+                [] => (1, 1),
+                [s] => match self.range(*s)? {
+                    (a, Some(b)) => (a, b),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let (x, y) = (k.checked_mul(a)?, k.checked_mul(b)?);
+            lo = lo.checked_add(x.min(y))?;
+            hi = hi.checked_add(x.max(y))?;
+        }
+        Some((lo, hi))
+    }
+    /// True when the uniform polynomial `p` is non-negative: a non-negative
+    /// constant term and non-negative coefficients on products of symbols
+    /// that are non-negative ([`SymFacts::range`]).
+    pub fn uniform_nonneg(&self, p: &Poly) -> bool {
+        p.terms().iter().all(|(m, c)| match c {
+            Coef::Same(k) => *k >= 0 && m.syms().iter().all(|s| self.range(*s).is_some()),
+            Coef::Lanes(_) => false,
+        })
+    }
+    /// The residues modulo 128 that the uniform polynomial `u` can take,
+    /// ascending: those of its congruence, except that a degree-1 term on an
+    /// opaque symbol with a small range ([`SymFacts::range`], at most
+    /// [`RANGED_RESIDUE_VALUES`] values) contributes only the residues of
+    /// its values (`p + 2 * r` with `p ≡ 0 (mod 256)` and `r ∈ [0, 15]`:
+    /// 0, 2, …, 30, where the congruence alone gives every even residue).
+    pub fn residues_128(&self, u: &Poly) -> Vec<i64> {
+        let small = |s: Sym| -> Option<(i64, i64, Cong)> {
+            if !matches!(s, Sym::Opaque(_)) {
+                return None;
+            }
+            let (lo, hi) = self.range(s)?;
+            let hi = hi?;
+            let c = self.cong(s);
+            let step = c.m.max(1) as i128;
+            ((hi - lo) / step < RANGED_RESIDUE_VALUES as i128).then_some((lo as i64, hi as i64, c))
+        };
+        if !u
+            .terms()
+            .iter()
+            .any(|(m, _)| matches!(m.syms(), [s] if small(*s).is_some()))
+        {
+            return self.poly_cong(u).residues(128);
+        }
+        let mut rest = Vec::new();
+        let mut ranged = Vec::new();
+        for (m, c) in u.terms() {
+            match (m.syms(), small_of(m, &small)) {
+                ([_], Some(r)) => ranged.push((c.at(0), r)),
+                _ => rest.push((*m, c.clone())),
+            }
+        }
+        let mut set: u128 = 0;
+        for r in self.poly_cong(&Poly::from_terms(rest)).residues(128) {
+            set |= 1u128 << r.rem_euclid(128);
+        }
+        for (k, (lo, hi, cong)) in ranged {
+            let mut next: u128 = 0;
+            let (lo, hi) = (lo as i128, hi as i128);
+            let step = cong.m.max(1) as i128;
+            let mut v = lo + (cong.r as i128 - lo).rem_euclid(step);
+            while v <= hi {
+                let sh = (k as i128 * v).rem_euclid(128) as u32;
+                next |= set.rotate_left(sh);
+                v += step;
+            }
+            set = next;
+        }
+        (0..128).filter(|&r| set & (1u128 << r) != 0).collect()
+    }
+}
+
+/// The most values a symbol's range may hold for [`SymFacts::residues_128`]
+/// to enumerate them.
+pub const RANGED_RESIDUE_VALUES: usize = 128;
+
+fn small_of(m: &Mono, small: &dyn Fn(Sym) -> Option<(i64, i64, Cong)>) -> Option<(i64, i64, Cong)> {
+    match m.syms() {
+        [s] => small(*s),
+        _ => None,
+    }
 }
 
 /// Joins two values; `site` allocates the opaque symbol of this join point when
@@ -1378,6 +1504,7 @@ pub fn join_distinct(
             if let Some(slot) = facts.opaque.get_mut(id as usize) {
                 *slot = Some(c);
             }
+            join_site_range(facts, s, p, q);
             // The result is `s + dp`: one side already, when its uniform
             // part is `s` (a previous round's join), shared rather than built.
             if p.uniform_part_is(s) {
@@ -1397,6 +1524,65 @@ pub fn join_distinct(
         },
     }
 }
+
+/// The range of the join site's opaque symbol `s` where two polynomials
+/// `p`, `q` meet: the hull of their uniform parts' ranges
+/// ([`SymFacts::uniform_range`]) and of what earlier visits recorded (a
+/// side that is `s` itself, an earlier round's join, brings just that),
+/// each bound widened as in [`join_ranges`] when it moves (so a bound moves
+/// at most 16 times). A side without a range, or one that mentions `s`
+/// otherwise (a loop's counter, `s + 1`), leaves the site unbounded for good
+/// ([`UNBOUNDED`]). Both remainders of `x % c` computed two ways (a 32-bit
+/// and a 64-bit path, as nvcc emits for a 64-bit remainder) keep `[0, c - 1]`.
+fn join_site_range(facts: &mut SymFacts, s: Sym, p: &Poly, q: &Poly) {
+    let Sym::Opaque(id) = s else { return };
+    let i = id as usize;
+    let prev = facts.opaque_range.get(i).copied().flatten();
+    if prev == Some(UNBOUNDED) {
+        return;
+    }
+    let mentions = |x: &Poly| x.terms().iter().any(|(m, _)| m.syms().contains(&s));
+    // A side's range: `Some(None)` for the site's own symbol (an earlier
+    // round's join: what `prev` already holds), `None` when unbounded.
+    let side = |x: &Poly| -> Option<Option<(i64, i64)>> {
+        if x.uniform_part_is(s) {
+            Some(None)
+        } else if mentions(x) {
+            None
+        } else {
+            facts
+                .uniform_range(x)
+                .and_then(|(a, b)| Some(Some((i64::try_from(a).ok()?, i64::try_from(b).ok()?))))
+        }
+    };
+    let new = match (side(p), side(q)) {
+        (Some(x), Some(y)) => match [x, y]
+            .into_iter()
+            .flatten()
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+        {
+            None => match prev {
+                Some(r) => r,
+                None => return,
+            },
+            Some((lo, hi)) => match prev {
+                None => (lo, hi),
+                Some((plo, phi)) => (
+                    if lo < plo { widen_lo(lo) } else { plo },
+                    if hi > phi { widen_hi(hi) } else { phi },
+                ),
+            },
+        },
+        _ => UNBOUNDED,
+    };
+    if facts.opaque_range.len() <= i {
+        facts.opaque_range.resize(i + 1, None);
+    }
+    facts.opaque_range[i] = Some(new);
+}
+
+/// The range recorded for a join site whose value is not bounded.
+pub const UNBOUNDED: (i64, i64) = (NO_LO, NO_HI);
 
 /// Join where one side is a [`Range`]: the hull of both sides' bounds, over
 /// the same uniform base or, when the bases differ, over the join site's
@@ -1624,6 +1810,86 @@ mod tests {
         let h = Cong::modulo(1 << 40, 0) * Cong::modulo(1 << 40, 0);
         assert_eq!(h.residue_mod(128), Some(0));
         assert_eq!((Cong::exact(i64::MAX) * Cong::exact(i64::MAX)).m, 1 << 40);
+    }
+
+    #[test]
+    fn residues_of_a_bounded_opaque_term() {
+        // p0 + 2 * u0 with p0 ≡ 0 (mod 256) and u0 ∈ [0, 15] (`slot % 16`
+        // of a non-negative slot): 2 * u0 is 0, 2, …, 30 modulo 128.
+        let facts = SymFacts {
+            params: vec![Cong::modulo(256, 0)],
+            nonneg_params: vec![true],
+            opaque: vec![Some(Cong::TOP)],
+            opaque_range: vec![Some((0, 15))],
+            ..SymFacts::default()
+        };
+        let u = Poly::sym(Sym::Param(0)).add(&Poly::sym(Sym::Opaque(0)).scale(2));
+        let even: Vec<i64> = (0..16).map(|v| 2 * v).collect();
+        assert_eq!(facts.residues_128(&u), even);
+        // Without the range: every even residue, as the congruence says.
+        let bare = SymFacts {
+            opaque_range: vec![None],
+            ..facts.clone()
+        };
+        assert_eq!(
+            bare.residues_128(&u),
+            (0..64).map(|v| 2 * v).collect::<Vec<_>>()
+        );
+        // u0 ≡ 1 (mod 4) in [0, 15]: 1, 5, 9, 13, times 2.
+        let odd = SymFacts {
+            opaque: vec![Some(Cong::modulo(4, 1))],
+            ..facts.clone()
+        };
+        assert_eq!(odd.residues_128(&u), vec![2, 10, 18, 26]);
+        // 64 * u0: 0 and 64 only; u0 in [0, 200] is more than
+        // RANGED_RESIDUE_VALUES values: its congruence.
+        let v = Poly::sym(Sym::Opaque(0)).scale(64);
+        assert_eq!(facts.residues_128(&v), vec![0, 64]);
+        let wide = SymFacts {
+            opaque_range: vec![Some((0, 200))],
+            ..facts.clone()
+        };
+        assert_eq!(wide.residues_128(&u).len(), 64);
+        // The range of the uniform part and its sign.
+        assert_eq!(facts.uniform_range(&u), None); // p0 unbounded above
+        let w = Poly::sym(Sym::Opaque(0)).scale(-2).add(&Poly::constant(40));
+        assert_eq!(facts.uniform_range(&w), Some((10, 40)));
+        assert!(facts.uniform_nonneg(&u));
+        assert!(!facts.uniform_nonneg(&w));
+    }
+
+    #[test]
+    fn a_join_of_bounded_values_keeps_their_hull() {
+        // u0 ∈ [0, 15] (a 64-bit remainder) and u1 ∈ [0, 7] meet: the join
+        // site's u2 lies in [0, 15].
+        let mut facts = SymFacts {
+            opaque: vec![Some(Cong::TOP), Some(Cong::TOP), None],
+            opaque_range: vec![Some((0, 15)), Some((0, 7))],
+            ..SymFacts::default()
+        };
+        let a = Value::poly(Poly::sym(Sym::Opaque(0)));
+        let b = Value::poly(Poly::sym(Sym::Opaque(1)));
+        let j = join(&a, &b, &mut facts, &mut |_| Sym::Opaque(2));
+        assert_eq!(j, Value::poly(Poly::sym(Sym::Opaque(2))));
+        assert_eq!(facts.range(Sym::Opaque(2)), Some((0, Some(15))));
+        // The next round meets the site's own symbol: nothing moves.
+        let again = join(&j, &a, &mut facts, &mut |_| Sym::Opaque(2));
+        assert_eq!(again, j);
+        assert_eq!(facts.range(Sym::Opaque(2)), Some((0, Some(15))));
+        // A later visit with a wider side widens the bound (to 255, the
+        // next threshold above 16).
+        let c = Value::poly(Poly::sym(Sym::Opaque(0)).add(&Poly::constant(1)));
+        let _ = join(&c, &b, &mut facts, &mut |_| Sym::Opaque(2));
+        assert_eq!(facts.range(Sym::Opaque(2)), Some((0, Some(255))));
+        // A loop counter (u2 + 1 meets 0 at u2's own site): unbounded for
+        // good, whatever later visits bring.
+        let next = Value::poly(Poly::sym(Sym::Opaque(2)).add(&Poly::constant(1)));
+        let _ = join(&Value::constant(0), &next, &mut facts, &mut |_| {
+            Sym::Opaque(2)
+        });
+        assert_eq!(facts.range(Sym::Opaque(2)), None);
+        let _ = join(&a, &b, &mut facts, &mut |_| Sym::Opaque(2));
+        assert_eq!(facts.range(Sym::Opaque(2)), None);
     }
 
     #[test]

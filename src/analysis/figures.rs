@@ -5,8 +5,10 @@
 //!
 //! An address that is exact per lane up to a uniform part (`Value::Poly`
 //! whose lane part is exact) is costed over every residue of the uniform part
-//! modulo 128 that its congruence allows (and that keeps every lane aligned
-//! to the access size, which PTX requires): the figures are the mean over
+//! modulo 128 that its congruence allows, or only those its values give
+//! where a term is an opaque symbol of small range (`slot % 16` after `if
+//! (slot < 0) return`: `domain::SymFacts::residues_128`), and that keep
+//! every lane aligned to the access size, which PTX requires: the figures are the mean over
 //! those alignments, and `sectors_min`/`sectors_max` bound them. A lane part
 //! with symbolic coefficients (a stride that depends on a parameter) is
 //! `strided`, bounded by one sector and one sector per lane. A data-dependent
@@ -187,9 +189,8 @@ pub fn static_access(
             // `p` without building them.
             match p.lane_part_exact() {
                 Some(dl) => {
-                    let cong = p.uniform_part_cong(&|s| facts.cong(s));
                     let first = mask.trailing_zeros() as usize;
-                    let residues = aligned_residues(cong, dl[first.min(31)], bytes);
+                    let residues = uniform_residues(p, facts, dl[first.min(31)], bytes);
                     let (cost, wf) = residue_figures(&residues, &dl, mask, bytes, want_wavefronts);
                     if residues.len() > 1 && !cost.is_exact() {
                         caveats.push(Caveat::BaseAddressModulo {
@@ -329,7 +330,33 @@ pub struct ClassFigures {
 /// leave the address `base + first` aligned to the access size (PTX requires
 /// every lane's address to be), or all the congruence allows when none does.
 pub fn aligned_residues(cong: Cong, first: i64, bytes: u32) -> Vec<i64> {
-    let mut residues = cong.residues(128);
+    aligned(cong.residues(128), first, bytes)
+}
+
+/// The residues (mod 128) of the uniform part of `p` that leave the
+/// address `base + first` aligned ([`aligned_residues`]): those its
+/// congruence allows, or only those of its values where an opaque symbol's
+/// range bounds it ([`domain::SymFacts::residues_128`]: `block_offset =
+/// slot % 16` after `if (slot < 0) return` moves a row of halves by 0 to
+/// 30 bytes, not by any even amount).
+pub fn uniform_residues(
+    p: &domain::Poly,
+    facts: &domain::SymFacts,
+    first: i64,
+    bytes: u32,
+) -> Vec<i64> {
+    let ranged = p.terms().iter().any(|(m, _)| {
+        matches!(m.syms(), [s @ Sym::Opaque(_)] if facts.range(*s).is_some_and(|(_, hi)| hi.is_some()))
+    });
+    if !ranged {
+        return aligned_residues(p.uniform_part_cong(&|s| facts.cong(s)), first, bytes);
+    }
+    aligned(facts.residues_128(&p.split().0), first, bytes)
+}
+
+/// The residues of `residues` that leave `base + first` aligned to the
+/// access size, or all of them when none does.
+fn aligned(mut residues: Vec<i64>, first: i64, bytes: u32) -> Vec<i64> {
     let align = (bytes as i64).clamp(1, 128);
     if align & (align - 1) == 0 {
         let ok: Vec<i64> = residues
@@ -361,7 +388,7 @@ pub fn range_residues(
         r.cong.r
     };
     let e = r.exact.as_ref().map(|e| e[first]).unwrap_or(0);
-    let residues = aligned_residues(facts.poly_cong(&r.base), x.wrapping_add(e), bytes);
+    let residues = aligned(facts.residues_128(&r.base), x.wrapping_add(e), bytes);
     let classes = cost::LaneClasses {
         exact: r.exact.as_deref().copied(),
         key: r.key,
@@ -408,7 +435,7 @@ pub fn lane_shapes(
                         break;
                     }
                     let first = f.mask.trailing_zeros().min(31) as usize;
-                    residues.extend(aligned_residues(sf.poly_cong(&u), d[first], bytes));
+                    residues.extend(aligned(sf.residues_128(&u), d[first], bytes));
                 }
                 if !same {
                     continue;

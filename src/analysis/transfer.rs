@@ -32,6 +32,13 @@
 //!     `or`, `xor` and `shr` of sums whose terms occupy disjoint bit windows,
 //!     known from congruences and ranges (Triton's `(ctaid << 10) | (tid &
 //!     127)`, then `| 128`): see `bitwin`;
+//!   - `div` of a uniform value `x` by a constant `c` is an opaque symbol
+//!     remembered as `x`'s quotient (`SymFacts::quotients`), so that `x -
+//!     (x / c) * c` — how nvcc computes a remainder by a divisor known only
+//!     at run time, `div` then `mul.lo` then `sub` — is seen as `x % c`; a
+//!     uniform `x % c` (either form) is an opaque symbol in `[0, c - 1]`
+//!     when `x` is non-negative (its symbols' ranges) or the division
+//!     unsigned (`slot % block_size` after `if (slot < 0) return`);
 //!   - `rem` of a lane-varying value by an unknown uniform `n` is the value
 //!     itself: the no-wrap assumption once more (`|x| < n`: Triton's `offs %
 //!     M` keeps the rows of the edge blocks in bounds; the launch simulation,
@@ -71,7 +78,9 @@
 //! constant is exact per lane only when the uniform part is known modulo
 //! the divisor; magic constants whose error term exceeds the rule's bound
 //! (`/ 7`, `/ 25`: add-and-shift sequences) are not recognised, and `x % c`
-//! computed as `x - (x / c) * c` on data loses its bounds.
+//! computed as `x - (x / c) * c` on lane-varying data loses its bounds (on
+//! a uniform value it is seen, see above; a division whose visits saw
+//! different dividends is no longer taken for a quotient).
 //!
 //! # Floating point
 //!
@@ -403,6 +412,9 @@ pub trait OpaqueSource {
     /// Records that opaque symbol `s` lies in `[lo, hi]` (joined with what
     /// earlier visits recorded); sources that keep no ranges ignore it.
     fn bound(&mut self, _s: Sym, _lo: i64, _hi: i64) {}
+    /// Records that opaque symbol `s` is `trunc(x / c)` (see
+    /// [`SymFacts::quotients`]); sources that keep no facts ignore it.
+    fn quotient(&mut self, _s: Sym, _x: &Poly, _c: i64, _unsigned: bool) {}
 }
 
 fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
@@ -605,6 +617,11 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         _ => None,
     })();
     if let Some(r) = r {
+        if matches!(alu.op, AluOp::Sub | AluOp::Add | AluOp::Mad(_)) && r.is_uniform() {
+            if let Some(v) = remainder(&r, ctx) {
+                return v;
+            }
+        }
         return Value::poly(r);
     }
     // Bit-level instructions on symbolic values, rewritten into the
@@ -663,6 +680,27 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
     if let Some(v) = special {
         return v;
     }
+    // A uniform `x / c` is an opaque value, remembered as the quotient of
+    // `x` (so that `x - (x / c) * c` is `x % c`, see `remainder`); a
+    // uniform `x % c` is an opaque value in `[0, c - 1]` when `x` is
+    // non-negative or the remainder unsigned.
+    if matches!(alu.op, AluOp::Div | AluOp::Rem) && polys.iter().all(|q| q.is_uniform()) {
+        if let (Some(x), Some(c)) = (p(0), konst(1)) {
+            if c > 0 {
+                let unsigned = !alu.ty.signed;
+                if alu.op == AluOp::Div {
+                    let s = ctx.opaque(0, Cong::TOP);
+                    ctx.quotient(s, x, c, unsigned);
+                    return Value::poly(Poly::sym(s));
+                }
+                if unsigned || ctx.facts().uniform_nonneg(x) {
+                    let s = ctx.opaque(0, Cong::TOP);
+                    ctx.bound(s, 0, c - 1);
+                    return Value::poly(Poly::sym(s));
+                }
+            }
+        }
+    }
     // A uniform `x & c` with `c >= 0` is an opaque value in `[0, c]`.
     if alu.op == AluOp::And && polys.iter().all(|q| q.is_uniform()) {
         let c = konst(1).or(konst(0)).map(|c| sext_const(alu, c));
@@ -681,6 +719,37 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         }
     }
     give_up(args, ctx)
+}
+
+/// `x - trunc(x / c) * c` with `trunc(x / c)` an opaque quotient
+/// ([`SymFacts::quotients`]): the remainder `x % c`, as nvcc computes it for
+/// a divisor known only at run time (`div`, `mul.lo`, `sub`), an opaque
+/// value in `[0, c - 1]` when `x` is non-negative or the division unsigned.
+/// `None` when `r` is not of that form (or the remainder may be negative).
+fn remainder(r: &Poly, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let mut found = None;
+    for (m, k) in r.terms() {
+        let [q @ Sym::Opaque(id)] = m.syms() else {
+            continue;
+        };
+        let Some(super::domain::Quotient::Of { x, c, unsigned }) =
+            ctx.facts().quotients.get(*id as usize)
+        else {
+            continue;
+        };
+        if k.at(0) != -*c || r.add(&Poly::sym(*q).scale(*c)) != **x {
+            continue;
+        }
+        found = Some((*c, *unsigned || ctx.facts().uniform_nonneg(x)));
+        break;
+    }
+    let (c, nonneg) = found?;
+    if !nonneg {
+        return None;
+    }
+    let s = ctx.opaque(4, Cong::TOP);
+    ctx.bound(s, 0, c - 1);
+    Some(Value::poly(Poly::sym(s)))
 }
 
 /// A constant operand read in the instruction's width, sign-extended:

@@ -110,7 +110,14 @@
 //!   register an uncertain lane wrote on either path is unknown in it. An
 //!   exit whose guard is unknown likewise leaves its lanes running on as
 //!   uncertain lanes, and a plain access whose own guard is unknown counts
-//!   those lanes as uncertain. A request is counted when any lane, certain or not,
+//!   those lanes as uncertain. Lanes whose own guard (or their predicated
+//!   block's) is unknown at an access whose addresses are all known are
+//!   costed at the expectation over the sets of them that take part, each
+//!   with probability 1/2 (`cost::participation_masks`: the predicated
+//!   request issues whichever take part); lanes on a path followed both
+//!   ways count as taking part, since their warp issues the path's
+//!   requests only when some lane takes it, and a predicate that is the
+//!   same in every lane (a loaded flag) sends them all. A request is counted when any lane, certain or not,
 //!   runs the instruction, so request counts are an upper bound there; the
 //!   kernel says so (`Caveat::BranchesBothWays`). With random data this is
 //!   what the hardware does too: a warp whose 32 lanes test loaded values
@@ -1094,6 +1101,15 @@ fn run_warp(
                 // (plain accesses; other kinds count the latter as taking
                 // part).
                 let uncertain = unknown_guard | if plain { maybe_here & exec } else { 0 };
+                // Lanes whose own (or predicated region's) guard is unknown
+                // loaded data: the request issues whichever of them take
+                // part. (A guard on a parameter not given is the same in
+                // every lane: they all take part or none.)
+                let predicated = if unknown_guard_data {
+                    unknown_guard & uncertain
+                } else {
+                    0
+                };
                 if exec | uncertain != 0 {
                     let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                     record_mem(
@@ -1102,7 +1118,7 @@ fn run_warp(
                         info,
                         regs,
                         w,
-                        (exec | uncertain, uncertain),
+                        (exec | uncertain, uncertain, predicated),
                         space,
                         shapes,
                     );
@@ -1386,7 +1402,7 @@ fn record_mem(
     info: &MemInfo,
     regs: &Regs,
     w: &Warp<'_>,
-    (exec, uncertain): (u32, u32),
+    (exec, uncertain, predicated): (u32, u32, u32),
     space: Space,
     shapes: &mut Shapes<'_>,
 ) {
@@ -1416,7 +1432,7 @@ fn record_mem(
                 stmt,
                 None,
                 &addrs,
-                (exec, 0),
+                (exec, 0, 0),
                 known,
                 data,
                 128,
@@ -1509,7 +1525,7 @@ fn record_mem(
                 stmt,
                 shaped,
                 &addrs,
-                (reading, 0),
+                (reading, 0, 0),
                 known_all & reading,
                 data & reading,
                 info.bits,
@@ -1601,7 +1617,7 @@ fn record_mem(
                 stmt,
                 shaped,
                 &addrs,
-                (exec, uncertain),
+                (exec, uncertain, predicated),
                 known,
                 data,
                 info.bits,
@@ -1711,7 +1727,7 @@ fn record(
     stmt: u32,
     shaped: Option<(CostRange, Pattern, Option<i64>)>,
     addrs: &Lanes,
-    (exec, uncertain): (u32, u32),
+    (exec, uncertain, predicated): (u32, u32, u32),
     known: u32,
     data_lanes: u32,
     bits: u32,
@@ -1752,13 +1768,23 @@ fn record(
             e.lanes += active as u64;
             if space == Space::Shared && known == exec {
                 // Shared atomics serve lanes on one word one by one.
-                e.wavefronts += if op == AccessOp::Atomic {
-                    super::cost::shared_atomic::wavefronts(addrs, exec, bytes, atomic_form)
-                } else if op == AccessOp::Load {
-                    super::cost::shared_load_wavefronts(addrs, exec, bytes)
+                let wf = |m: u32| {
+                    if op == AccessOp::Atomic {
+                        super::cost::shared_atomic::wavefronts(addrs, m, bytes, atomic_form)
+                    } else if op == AccessOp::Load {
+                        super::cost::shared_load_wavefronts(addrs, m, bytes)
+                    } else {
+                        shared_wavefronts(addrs, m, bytes)
+                    }
+                };
+                // Predicated lanes that may not take part: the expectation
+                // over the sets of lanes that do (`cost::participation_masks`).
+                e.wavefronts += if predicated & exec != 0 {
+                    let key = (op as u16) << 4 | atomic_form as u16;
+                    participation_mean(addrs, exec, predicated, bytes, key, |m| wf(m) as f64)
                 } else {
-                    shared_wavefronts(addrs, exec, bytes)
-                } as f64;
+                    wf(exec) as f64
+                };
                 e.wavefront_requests += 1;
             }
         }
@@ -1789,16 +1815,39 @@ fn record(
     let unknown = (exec & !known).count_ones();
     let per = element_sectors(bytes) as f64;
     let lines_per = (bytes as f64 / 128.0).ceil().max(1.0);
-    e.lines += c.lines as f64 + unknown as f64 * lines_per;
-    e.sectors += c.sectors as f64 + unknown as f64 * per;
     // ptxas turns an atomic whose result is unused into RED, whose lanes on one
     // address are not merged by the kernel-level counter; an atomic whose
     // result is used to one address is aggregated to a single lane.
-    e.kernel_sectors += if op == AccessOp::Atomic && unused_result {
-        atomic_sectors(addrs, known, bytes) as f64 + unknown as f64 * per
+    let red = op == AccessOp::Atomic && unused_result;
+    if known == exec && ldgsts.is_none() && predicated & exec != 0 {
+        // Every address known, some predicated lanes may not take part:
+        // the expectation over the sets of lanes that do
+        // (`cost::participation_masks`); the bounds below stay those of
+        // the certain lanes and of every lane.
+        let lines = participation_mean(addrs, exec, predicated, bytes, 0x100, |m| {
+            request_cost(addrs, m, bytes).lines as f64
+        });
+        let sectors = participation_mean(addrs, exec, predicated, bytes, 0x101, |m| {
+            request_cost(addrs, m, bytes).sectors as f64
+        });
+        e.lines += lines;
+        e.sectors += sectors;
+        e.kernel_sectors += if red {
+            participation_mean(addrs, exec, predicated, bytes, 0x102, |m| {
+                atomic_sectors(addrs, m, bytes) as f64
+            })
+        } else {
+            sectors
+        };
     } else {
-        c.sectors as f64 + unknown as f64 * per
-    };
+        e.lines += c.lines as f64 + unknown as f64 * lines_per;
+        e.sectors += c.sectors as f64 + unknown as f64 * per;
+        e.kernel_sectors += if red {
+            atomic_sectors(addrs, known, bytes) as f64 + unknown as f64 * per
+        } else {
+            c.sectors as f64 + unknown as f64 * per
+        };
+    }
     e.sectors_max += c.sectors as f64 + unknown as f64 * per;
     e.lines_max += c.lines as f64 + unknown as f64 * lines_per;
     // The lower bound: without the lanes that may not take part (none at
@@ -1837,6 +1886,60 @@ fn record(
         p
     };
     *e.patterns.entry(pattern).or_default() += 1;
+}
+
+/// The key of [`PARTICIPATION_MEMO`]: the lanes' addresses less their
+/// first active lane's line, the executing and uncertain lanes, the bytes
+/// per lane, and which cost (`what`).
+type ParticipationKey = (Lanes, u32, u32, u32, u16);
+
+/// Entries [`PARTICIPATION_MEMO`] keeps per thread before it starts over.
+const PARTICIPATION_MEMO_LIMIT: usize = 4096;
+
+thread_local! {
+    /// Warps of a block repeat one lane pattern request after request (a
+    /// bitonic step, a histogram flush): the expectation over the sets of
+    /// participating lanes is computed once per pattern and thread.
+    static PARTICIPATION_MEMO: std::cell::RefCell<crate::util::FastMap<ParticipationKey, f64>> =
+        std::cell::RefCell::default();
+}
+
+/// The mean of `cost` over the sets of lanes that take part in a request
+/// of the lanes `exec` of which `uncertain` may not
+/// ([`super::cost::over_participation`]), memoised: `cost` must depend only
+/// on the addresses relative to a line (line, sector and bank figures do)
+/// and on `what`, which names it.
+fn participation_mean(
+    addrs: &Lanes,
+    exec: u32,
+    uncertain: u32,
+    bytes: u32,
+    what: u16,
+    cost: impl FnMut(u32) -> f64,
+) -> f64 {
+    let uncertain = uncertain & exec;
+    let first = exec.trailing_zeros().min(31) as usize;
+    let base = addrs[first].wrapping_sub(addrs[first].rem_euclid(128));
+    let rel: Lanes = std::array::from_fn(|l| {
+        if exec & (1 << l) != 0 {
+            addrs[l].wrapping_sub(base)
+        } else {
+            0
+        }
+    });
+    let key: ParticipationKey = (rel, exec, uncertain, bytes, what);
+    if let Some(v) = PARTICIPATION_MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let v = super::cost::over_participation(exec & !uncertain, uncertain, cost);
+    PARTICIPATION_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= PARTICIPATION_MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(key, v);
+    });
+    v
 }
 
 /// Sectors of an atomic request as the kernel-level counter counts them: per
