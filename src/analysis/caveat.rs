@@ -89,7 +89,7 @@ pub enum Caveat {
     },
     /// No block shape was known: a 1-D block of a multiple of 32 was assumed.
     BlockAssumed1D,
-    /// The totals were scaled from a part of the grid (simulation budget).
+    /// The totals were estimated from a part of the grid (simulation budget).
     TotalsEstimated {
         /// Blocks simulated.
         simulated: u64,

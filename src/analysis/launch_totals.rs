@@ -4,7 +4,7 @@
 //! Requests and sectors are counted per direction (loads, stores, atomics and
 //! reductions), over the requests in which some lane accesses memory (a
 //! request issued with its guard off in every lane counts in the
-//! per-instruction figures, not in Nsight's kernel-level counters), scaled from the simulated blocks to the whole grid when the
+//! per-instruction figures, not in Nsight's kernel-level counters), estimated from the simulated blocks for the whole grid when the
 //! simulation sampled it; bytes requested are active lanes times the access
 //! width; bytes moved are 32 per sector. Only accesses resolved to the
 //! global space count (shared, local and constant traffic is not DRAM/L2

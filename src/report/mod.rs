@@ -748,7 +748,7 @@ pub struct LaunchTotals {
     pub sectors_max: u64,
     /// Blocks the analysis simulated.
     pub blocks_simulated: u64,
-    /// Blocks in the grid (more than simulated when the totals were scaled up
+    /// Blocks in the grid (more than simulated when the totals were estimated
     /// from a sample of blocks).
     pub blocks_total: u64,
 }
