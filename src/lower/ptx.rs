@@ -20,6 +20,7 @@
 //! is inlined into the most recent location at file 3, line 118, column 13,
 //! itself possibly inlined elsewhere (nvcc writes the chain one `.loc` per
 //! level, outermost first). [`Loc::inlined_at`] keeps the whole chain.
+//! A `.loc` of line 0 (no source line) leaves the current location as it is.
 
 use super::module::{dims, symbol_name, variables, LocChains};
 pub use super::module::{module_files, module_globals};
@@ -580,6 +581,11 @@ fn lower_body<'src>(
                             .collect();
                         table_entries.insert(at as u32, entries);
                     }
+                    // Line 0 is "no source line" (DWARF): ptxas's line
+                    // table keeps the previous row, and ncu puts such
+                    // instructions at the line before (measured:
+                    // `t7_softmax_online_2pass` in tests/hw/blind7/).
+                    StmtKind::Loc(l) if l.line == 0 => {}
                     StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
                     _ => {}
                 }
