@@ -1505,10 +1505,13 @@ fn ptxas_merge_probes() {
         for a in &k.accesses {
             let Some(src) = &a.source else { continue };
             let j = src.line % 1000;
-            let member = a
-                .caveats
-                .iter()
-                .any(|c| matches!(c, warpscope::analysis::Caveat::MergedInto { .. }));
+            let member = a.caveats.iter().any(|c| {
+                matches!(
+                    c,
+                    warpscope::analysis::Caveat::MergedInto { .. }
+                        | warpscope::analysis::Caveat::ReusedLoad { .. }
+                )
+            });
             if j == 999 || member {
                 continue;
             }

@@ -180,6 +180,14 @@ pub enum Caveat {
         /// The SASS instruction (`LDS.128`).
         sass: &'static str,
     },
+    /// ptxas does not issue this shared load: the load of the same bytes at
+    /// PTX line `line` left them in registers, and nothing between stores
+    /// to shared memory, orders it or calls (`analysis::merge`): no request
+    /// of its own.
+    ReusedLoad {
+        /// PTX line of the load whose registers are reused.
+        line: u32,
+    },
     /// A call the front end did not follow (inline): the registers it
     /// returns are unknown and the callee's own accesses are not counted.
     CallNotFollowed {
@@ -205,11 +213,11 @@ impl Caveat {
     }
 
     /// True for the caveats of `analysis::merge` (an access ptxas merges
-    /// with adjacent ones).
+    /// with adjacent ones, or a load whose bytes it reuses).
     pub fn is_ptxas_merge(&self) -> bool {
         matches!(
             self,
-            Caveat::MergedAccess { .. } | Caveat::MergedInto { .. }
+            Caveat::MergedAccess { .. } | Caveat::MergedInto { .. } | Caveat::ReusedLoad { .. }
         )
     }
 
@@ -355,6 +363,10 @@ impl fmt::Display for Caveat {
             Caveat::MergedInto { line, bytes, sass } => write!(
                 f,
                 "ptxas merges this access into the {bytes}-byte access at PTX line {line} ({sass}): no request of its own, its bytes are costed there"
+            ),
+            Caveat::ReusedLoad { line } => write!(
+                f,
+                "ptxas does not issue this load again: the load of the same address at PTX line {line} left its bytes in registers, with no shared store, barrier, fence, atomic or call between: no request of its own"
             ),
             Caveat::CallNotFollowed { callee, limit } => {
                 let callee = if callee.is_empty() { "?" } else { callee };

@@ -1197,6 +1197,9 @@ pub struct Layout {
     /// Where each block's live slots start in a table of all blocks' live
     /// slots, one after the other (and, last, the table's length).
     live_at: Vec<u32>,
+    /// Each variable's address congruence: its declared alignment, or for a
+    /// shared variable the place ptxas gives it (`merge::SharedLayout`).
+    vars: Vec<Cong>,
 }
 
 impl Layout {
@@ -1231,11 +1234,23 @@ impl Layout {
             n = n.saturating_add(l.len() as u32);
         }
         live_at.push(n);
+        let shared = super::merge::SharedLayout::of(low);
+        let vars = low
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                shared
+                    .var_cong(i, v.align)
+                    .unwrap_or_else(|| Cong::modulo(v.align.max(1) as u64, 0))
+            })
+            .collect();
         Layout {
             slot,
             nregs,
             live,
             live_at,
+            vars,
         }
     }
 }
@@ -1319,11 +1334,7 @@ pub fn analyze_class_in(
     facts.tid_base = class.base.map(Some);
     facts.tid_base_range = class.base_range.map(Some);
     facts.nonneg_params = low.pointer_params.clone();
-    facts.vars = low
-        .vars
-        .iter()
-        .map(|v| Cong::modulo(v.align.max(1) as u64, 0))
-        .collect();
+    facts.vars = layout.vars.clone();
     let nregs = layout.nregs;
     let mut eng = Engine {
         low,

@@ -411,7 +411,20 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     // The adjacent accesses ptxas merges (PTX input): each group is costed
     // as one wide access at its carrier, on the function as ptxas's SASS
     // has it (`merge`); the other members report no request of their own.
-    let merges = merge::plan(ir, &p.results, &spaces);
+    // ptxas sees no launch: where one gives values, the plan is made
+    // from the analysis without them (a value can prove an alignment or an
+    // equality ptxas cannot).
+    let mut merges = merge::plan(ir, &p.results, &spaces);
+    if !merges.is_empty() && (opts.launch != LaunchConfig::default() || !opts.kernels.is_empty()) {
+        let bare = Options {
+            launch: LaunchConfig::default(),
+            kernels: Vec::new(),
+            ..opts.clone()
+        };
+        let q = prepare(ir, &bare, None);
+        let (bare_spaces, _) = resolve_spaces(ir, &q);
+        merges = merge::plan(ir, &q.results, &bare_spaces);
+    }
     let merged_ir;
     let cost_ir: &Function<'_> = if merges.is_empty() {
         ir
@@ -701,7 +714,8 @@ fn ptx_line(file: &SourceFile, ir: &Function<'_>, i: u32) -> u32 {
 /// The accesses of `ptxas`'s merged groups (`merge`): the carrier names the
 /// others (its figures are already the wide access's); every other member
 /// reports no request of its own, its pattern that of the wide access, and
-/// names the carrier.
+/// names the carrier. A load ptxas reuses reports no request and names the
+/// load whose registers it reuses.
 fn merged_accesses(
     file: &SourceFile,
     ir: &Function<'_>,
@@ -761,6 +775,19 @@ fn merged_accesses(
                 sass: g.sass,
             }];
         }
+    }
+    for u in &merges.reused {
+        let Some(a) = index(u.op).and_then(|k| accesses.get_mut(k)) else {
+            continue;
+        };
+        a.lane_pattern = format!("reuses the load at PTX line {}", line(u.of));
+        a.per_request = PerRequest::default();
+        a.requests = a.requests.map(|_| 0);
+        a.shared_wavefronts = None;
+        a.predicated_off_requests = None;
+        a.empty_requests = None;
+        a.unknown_cause = None;
+        a.caveats = vec![Caveat::ReusedLoad { line: line(u.of) }];
     }
 }
 

@@ -8,7 +8,8 @@
 //! four. This pass finds, for PTX input, the groups of memory ops ptxas
 //! merges ([`plan`]); the driver costs each group as one wide access at its
 //! *carrier* op ([`Plan::rewrite`], [`Plan::shift_results`]) and reports the
-//! other members as merged, with no request of their own. SASS input is
+//! other members as merged, with no request of their own; likewise the
+//! shared loads ptxas does not issue again (**Reuse**, below). SASS input is
 //! exact already: its mnemonics are SASS opcodes, never `ld.`/`st.`, and
 //! nothing there is merged.
 //!
@@ -29,19 +30,24 @@
 //!   them becomes one 128-bit load (the uncovered word is read too); else an
 //!   8-byte chunk whose two 4-byte words are both loaded becomes a 64-bit
 //!   load. A store chunk merges only when its members cover it whole, 16
-//!   bytes, else 8. Members that overlap (a word loaded twice) merge
-//!   nothing (ptxas reuses the first load: not modelled);
+//!   bytes, else 8. Members that overlap (a word loaded twice with two
+//!   widths) merge nothing (the same word loaded twice: **Reuse** below);
 //! - *between* the first and the last member of a chunk (PTX order): for
-//!   loads no store to shared or generic memory, atomic, barrier or fence;
-//!   for stores no other shared or generic access at all, nor atomic,
-//!   barrier or fence (global accesses, shuffles and arithmetic do not
-//!   matter);
+//!   loads no store to shared or generic memory, atomic, barrier or fence,
+//!   `tensormap.*` (it rewrites a descriptor in memory) or call; for stores
+//!   no other shared or generic access at all, nor any of those (global
+//!   accesses, shuffles and arithmetic do not matter);
 //! - *alignment* is what ptxas can prove: from the address arithmetic (the
 //!   per-lane coefficients, multiples of symbols) and from the offsets at
 //!   which ptxas places shared variables ([`SharedLayout`]: the static ones
 //!   a kernel uses, function-scope first then module-scope, each in
 //!   declaration order at its declared alignment; the dynamic ones after
-//!   them at a 16-byte boundary), the warp's base thread index and the
+//!   them at a 16-byte boundary; the dataflow starts from the same places,
+//!   [`SharedLayout::var_cong`], so that an address a loop derives from a
+//!   variable keeps them: `tests/hw/blind7` `kmeans_assign8`'s `&c[8*k]`,
+//!   a 4-aligned array that is the kernel's only shared variable, whose
+//!   eight scalar reads are two `LDS.128`, measured), the warp's base
+//!   thread index and the
 //!   dataflow's opaque symbols (the congruences of the arithmetic that
 //!   made them). Parameters and launch dimensions count as of unknown
 //!   alignment. ptxas tracks the alignment of the register part of an
@@ -54,6 +60,32 @@
 //!   order, as ptxas's line table puts them (`bitonic_smem`,
 //!   `softmax_online_f4` in `tests/hw/blind*` confirm it on measured rows).
 //!
+//! **Reuse.** ptxas does not issue a shared load again when an earlier load
+//! of the stretch read the same bytes ([`Reuse`]): it keeps the registers
+//! (common subexpression). A load is reused when it and the earlier one
+//! are plain, unguarded, non-volatile `ld` of shared memory of the same
+//! width, at the same lane-exact address in every class, with nothing
+//! between that stops a load merge (above: a shared or generic store, an
+//! atomic, a barrier or fence, `tensormap.*`, a call). Reused loads are
+//! found first and take no part in merging; the rewritten function writes
+//! a reused load's registers at the load that issues its bytes (the
+//! earlier load, or its group's carrier), which needs that nothing between
+//! reads or writes them (else the load is kept). Evidence: probe `ld2_dup`
+//! (two loads of `sm + 16*tid`: one `LDS`); `tests/hw/blind7`
+//! `cub_vec_scan` (CUB's raking segment of 8 words read by the upsweep and
+//! again, after the warp scan's shuffles, by the downsweep: 7,816 requests
+//! measured at block_scan_raking.cuh:189, the 8 first loads a block; 14,655
+//! when both passes were counted). The accesses ptxas does not issue report
+//! [`Caveat::ReusedLoad`](super::Caveat::ReusedLoad) and no request.
+//!
+//! **Launch values.** ptxas compiles without the launch: the driver makes
+//! the plan from the analysis without the launch's values (block shape,
+//! grid, parameters) where one gives them, since a value can prove an
+//! alignment or an equality ptxas cannot see (`tests/hw/blind4`
+//! `moe_align_block`: `tokens_cnts + 4*(tid+1)*num_experts + 16*k` is
+//! 16-byte aligned only for the given `num_experts` = 64; ptxas issues
+//! scalar `STS`, 128 requests measured at blind4.cu:263).
+//!
 //! **Soundness.** A group is formed only where every condition holds in the
 //! analysis' facts: constant differences in every class, alignment proven
 //! with no more than ptxas knows. Where a fact is missing (an address the
@@ -64,15 +96,16 @@
 //! **Limits.** Global and local accesses are never merged. ptxas merges
 //! global ones only where the arithmetic proves the alignment (an `and`
 //! with -16, probe `ldg4_and`; never through a pointer parameter, `.ptr
-//! .align 16` or not, nor a global variable), and the dataflow folds the
-//! pointer values a launch gives (`--param`) into the addresses, which
-//! would prove alignments ptxas cannot see. The same folding reaches a
-//! shared address computed from a scalar parameter: a chunk whose
-//! alignment rests on a given value is merged though ptxas cannot prove it
-//! (no measured kernel has one). ptxas also merges across blocks (a load after a branch with
-//! the unconditional one before it, speculating the guarded one: probes
-//! `ld2_branch`, `ld2_branch_around`) and reuses a word loaded twice: not
-//! modelled. Local memory is not merged (the probes left no `LDL` to read);
+//! .align 16` or not, nor a global variable). ptxas also merges across
+//! blocks (a load after a branch with the unconditional one before it,
+//! speculating the guarded one: probes `ld2_branch`, `ld2_branch_around`)
+//! and reuses a load's registers across blocks and for a guarded load: not
+//! modelled (merges and reuse stay within a straight-line stretch, among
+//! unguarded loads). Reuse among loads of different widths (a word of an
+//! earlier `LDS.64`) is not modelled either. The plan without the
+//! launch's values costs a second analysis of a kernel that has a merge or
+//! a reuse under them; a kernel with none under them is taken to have none
+//! without them (values only add equalities and alignments). Local memory is not merged (the probes left no `LDL` to read);
 //! neither are accesses of 8 or 16 bits (ptxas merges none). Shared
 //! variables declared in an inlined `.func` are laid out as if the kernel
 //! declared them after its own (not probed).
@@ -102,19 +135,43 @@ pub struct Group {
     pub sass: &'static str,
 }
 
+/// A shared load ptxas does not issue again: the bytes an earlier load of
+/// the same address read are still in its registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reuse {
+    /// The load not issued again.
+    pub op: u32,
+    /// The earlier load of the same bytes.
+    pub of: u32,
+    /// The op that issues `of`'s bytes: `of` itself, or the carrier of the
+    /// group `of` is merged into. The rewritten function writes `op`'s
+    /// registers there.
+    pub host: u32,
+}
+
 /// The groups of one kernel.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
     /// The groups, by carrier in PTX order.
     pub groups: Vec<Group>,
+    /// The loads ptxas reuses, in PTX order.
+    pub reused: Vec<Reuse>,
     /// Op → its group (an index into `groups`).
     by_op: HashMap<u32, usize>,
 }
 
 impl Plan {
-    /// True when nothing is merged.
+    /// True when nothing is merged or reused.
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
+        self.groups.is_empty() && self.reused.is_empty()
+    }
+
+    /// The reuse that leaves op `op` unissued.
+    pub fn reuse_of(&self, op: u32) -> Option<&Reuse> {
+        self.reused
+            .binary_search_by_key(&op, |r| r.op)
+            .ok()
+            .and_then(|k| self.reused.get(k))
     }
 
     /// The group op `op` is a member of.
@@ -160,6 +217,25 @@ impl Plan {
                         info.result_used = true;
                     }
                 }
+            }
+        }
+        // A reused load: no instruction; its registers are written by the
+        // load that read its bytes (nothing between reads or writes them:
+        // [`plan`] checked).
+        for u in &self.reused {
+            let extra = match ir.ops.get(u.op as usize).map(|o| &o.kind) {
+                Some(OpKind::Mem { dsts, .. }) => dsts.clone(),
+                _ => continue,
+            };
+            if let Some(OpKind::Mem { info, dsts }) =
+                out.ops.get_mut(u.host as usize).map(|o| &mut o.kind)
+            {
+                dsts.extend(extra);
+                info.result_used = true;
+            }
+            if let Some(op) = out.ops.get_mut(u.op as usize) {
+                op.kind = OpKind::Nop;
+                op.form = Form::Other;
             }
         }
         out
@@ -258,6 +334,20 @@ impl SharedLayout {
             }
         }
         SharedLayout { offsets }
+    }
+
+    /// What is known of variable `v`'s address from the layout: the window
+    /// starts at 0x400 (far beyond 16-byte aligned), so a placed variable's
+    /// address is its offset modulo 16 or modulo its declared alignment
+    /// when larger (then a multiple of it); `None` for a variable the
+    /// layout does not place (not shared, unused, or after one of unknown
+    /// size). The dataflow seeds shared variables' congruences with it, so
+    /// that an address the arithmetic derives from a variable (a loop's
+    /// `&c[8*k]`) keeps the alignment ptxas proves.
+    pub fn var_cong(&self, v: usize, declared_align: u32) -> Option<Cong> {
+        let o = self.offsets.get(v).copied().flatten()?;
+        let m = LAYOUT_MODULUS.max(u64::from(declared_align));
+        Some(Cong::modulo(m, (o % m) as i64))
     }
 
     /// What ptxas knows of symbol `s`'s value: a placed shared variable's
@@ -375,6 +465,7 @@ fn barrier(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> (bool, 
                 "prefetch",
                 "multimem",
                 "griddepcontrol",
+                "tensormap",
             ]
             .iter()
             .any(|p| mn.starts_with(p));
@@ -504,19 +595,77 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
     if results.is_empty() {
         return plan;
     }
+    let stretches = stretches(ir);
+    plan.reused = stretches
+        .iter()
+        .flat_map(|&range| reuses(ir, results, spaces, range))
+        .collect();
     let cands: Vec<usize> = (0..ir.ops.len())
         .filter(|&i| {
             let space = spaces.get(&(i as u32)).copied();
             space.is_some_and(|s| mergeable(ir, i, s).is_some())
+                && plan.reuse_of(i as u32).is_none()
         })
         .collect();
-    if cands.len() < 2 {
-        return plan;
+    if cands.len() >= 2 {
+        let layout = SharedLayout::of(ir);
+        for &(start, end) in &stretches {
+            let lo = cands.partition_point(|&c| c < start);
+            let hi = cands.partition_point(|&c| c < end);
+            if hi - lo >= 2 {
+                stretch(
+                    ir,
+                    results,
+                    spaces,
+                    &layout,
+                    (start, end),
+                    &cands[lo..hi],
+                    &mut plan,
+                );
+            }
+        }
     }
-    let layout = SharedLayout::of(ir);
-    // Straight-line stretches: a branch target, branch or exit ends one (a
-    // label no branch names, such as Triton's `$L__tmp` line labels, does
-    // not).
+    plan.groups.sort_by_key(|g| g.carrier);
+    plan.by_op.clear();
+    for (k, g) in plan.groups.iter().enumerate() {
+        for &m in &g.members {
+            plan.by_op.insert(m, k);
+        }
+    }
+    // A reused load whose original was merged: its registers are written
+    // by the group's carrier, earlier still; nothing between may touch them.
+    let hosts: Vec<Option<u32>> = plan
+        .reused
+        .iter()
+        .map(|u| match plan.group_of(u.of) {
+            None => Some(u.of),
+            Some(g) => {
+                let dsts = ir.ops.get(u.op as usize).map(|o| o.kind.dsts());
+                let free = dsts.is_some_and(|d| untouched(ir, (g.carrier, u.op), &d));
+                free.then_some(g.carrier)
+            }
+        })
+        .collect();
+    let mut k = 0;
+    plan.reused.retain_mut(|u| {
+        let host = hosts[k];
+        k += 1;
+        match host {
+            Some(h) => {
+                u.host = h;
+                true
+            }
+            None => false,
+        }
+    });
+    plan
+}
+
+/// The straight-line stretches `[lo, hi)` of `ir`'s body: a branch
+/// target, branch or exit ends one (a label no branch names, such as
+/// Triton's `$L__tmp` line labels, does not), and so does an instruction
+/// ptxas expands with a slow-path call.
+fn stretches(ir: &Function<'_>) -> Vec<(usize, usize)> {
     let mut targets = vec![false; ir.ops.len()];
     for op in &ir.ops {
         if let OpKind::Branch {
@@ -530,6 +679,7 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
             }
         }
     }
+    let mut out = Vec::new();
     let mut start = 0usize;
     let n = ir.ops.len();
     for i in 0..=n {
@@ -541,32 +691,127 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
                     || slow_path(ir.mnemonics.get(i).copied().unwrap_or(""))
             }
         };
-        if !ends {
+        if ends {
+            if i > start {
+                out.push((start, i));
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// True for a PTX `ld` of shared memory whose bytes ptxas may keep in
+/// registers for a later load of the same address (see the module essay):
+/// plain, unguarded, not `.volatile` nor ordered.
+fn reusable(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> bool {
+    let Some(op) = ir.ops.get(i) else {
+        return false;
+    };
+    let OpKind::Mem { info, .. } = &op.kind else {
+        return false;
+    };
+    let mn = ir.mnemonics.get(i).copied().unwrap_or("");
+    let ordered = [".volatile", ".acquire", ".release", ".mmio", ".weak."]
+        .iter()
+        .any(|q| mn.contains(q));
+    mn.starts_with("ld.")
+        && !ordered
+        && op.guard.is_none()
+        && info.kind == MemKind::Plain
+        && info.ext.is_none()
+        && info.op == AccessOp::Load
+        && spaces.get(&(i as u32)).copied() == Some(Space::Shared)
+}
+
+/// The address of op `op` in each class (`None` where the class does not
+/// reach it); `None` overall when a class reaches it with an address that
+/// is not a lane-exact polynomial, or no class reaches it.
+fn addresses(results: &[ClassResult], op: u32) -> Option<Vec<Option<Poly>>> {
+    let mut out = Vec::with_capacity(results.len());
+    for r in results {
+        match r.accesses.get(&op).filter(|f| f.mask != 0) {
+            None => out.push(None),
+            Some(f) => out.push(Some(f.addr.as_poly()?.clone())),
+        }
+    }
+    out.iter().any(Option::is_some).then_some(out)
+}
+
+/// True when no op strictly between `from` and `to` reads or writes one of
+/// the registers `regs` (nor is guarded by one).
+fn untouched(ir: &Function<'_>, (from, to): (u32, u32), regs: &[crate::ir::Reg]) -> bool {
+    let reads = |s: &Src| matches!(s, Src::Reg(r, _) if regs.contains(r));
+    ir.ops
+        .get(from as usize + 1..to as usize)
+        .unwrap_or(&[])
+        .iter()
+        .all(|op| {
+            if op.guard.is_some_and(|(g, _)| regs.contains(&g))
+                || op.kind.dsts().iter().any(|d| regs.contains(d))
+            {
+                return false;
+            }
+            match &op.kind {
+                OpKind::Alu { srcs, .. }
+                | OpKind::PredLogic { srcs, .. }
+                | OpKind::Other { srcs, .. } => !srcs.iter().any(reads),
+                OpKind::Mem { info, .. } => {
+                    !reads(&info.addr)
+                        && !info
+                            .ext
+                            .as_ref()
+                            .is_some_and(|e| e.aux.iter().any(|(_, s)| reads(s)))
+                }
+                OpKind::Call { call, .. } => !call.args.iter().any(reads),
+                _ => true,
+            }
+        })
+}
+
+/// The loads of the straight-line stretch `[lo, hi)` that read the bytes
+/// an earlier load of the stretch read, with nothing between that may
+/// write shared memory or order it (what stops a load merge: a shared or
+/// generic store, an atomic, a barrier or fence, a call), the same width,
+/// the same address in every class, and registers nothing between touches.
+fn reuses(
+    ir: &Function<'_>,
+    results: &[ClassResult],
+    spaces: &HashMap<u32, Space>,
+    (lo, hi): (usize, usize),
+) -> Vec<Reuse> {
+    // Loads whose bytes are still in registers: (op, bits, addresses).
+    type Live = (u32, u32, Vec<Option<Poly>>);
+    let mut live: Vec<Live> = Vec::new();
+    let mut out = Vec::new();
+    for i in lo..hi {
+        if !reusable(ir, i, spaces) {
+            if barrier(ir, i, spaces).0 {
+                live.clear();
+            }
             continue;
         }
-        let lo = cands.partition_point(|&c| c < start);
-        let hi = cands.partition_point(|&c| c < i);
-        if hi - lo >= 2 {
-            stretch(
-                ir,
-                results,
-                spaces,
-                &layout,
-                (start, i),
-                &cands[lo..hi],
-                &mut plan,
-            );
-        }
-        start = i + 1;
-    }
-    plan.groups.sort_by_key(|g| g.carrier);
-    plan.by_op.clear();
-    for (k, g) in plan.groups.iter().enumerate() {
-        for &m in &g.members {
-            plan.by_op.insert(m, k);
+        let Some(OpKind::Mem { info, dsts }) = ir.ops.get(i).map(|o| &o.kind) else {
+            continue;
+        };
+        let Some(addr) = addresses(results, i as u32) else {
+            continue;
+        };
+        let earlier = live
+            .iter()
+            .find(|(_, bits, a)| *bits == info.bits && *a == addr)
+            .map(|l| l.0);
+        match earlier {
+            Some(of) if untouched(ir, (of, i as u32), dsts) => out.push(Reuse {
+                op: i as u32,
+                of,
+                host: of,
+            }),
+            Some(_) => {}
+            None => live.push((i as u32, info.bits, addr)),
         }
     }
-    plan
+    out
 }
 
 /// The groups of one straight-line stretch `[lo, hi)` whose candidate ops
@@ -758,6 +1003,119 @@ mod tests {
             [0, 4, 8, 16, 32, 36, 48].map(Some)
         );
         assert_eq!(at("m_unused"), None);
+    }
+
+    /// The accesses of a one-kernel module `body` (with a `.shared .align
+    /// 4 .b8 sm[4096]`, `%r1 = %tid.x`, `%r2` the `.u32` parameter `n`),
+    /// analysed with `opts`: (mnemonic, caveats) in PTX order.
+    fn accesses(body: &str, opts: &crate::analysis::Options) -> Vec<(String, Vec<Caveat>)> {
+        let ptx = format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 k_out, .param .u32 k_n)\n{{\n\
+             .reg .pred %p<8>;\n.reg .b32 %r<64>;\n.reg .f32 %f<32>;\n.reg .b64 %rd<8>;\n\
+             .shared .align 4 .b8 sm[4096];\n\
+             ld.param.u32 %r2, [k_n];\nmov.u32 %r1, %tid.x;\nmov.u32 %r9, sm;\n\
+             {body}\nret;\n}}\n"
+        );
+        let file = crate::source::SourceFile::from_text("k.ptx", ptx);
+        let a = crate::pipeline::analyze(&file, opts);
+        a.kernels[0]
+            .accesses
+            .iter()
+            .map(|x| (x.instruction.clone(), x.caveats.clone()))
+            .collect()
+    }
+
+    fn reused(c: &[Caveat]) -> bool {
+        c.iter().any(|c| matches!(c, Caveat::ReusedLoad { .. }))
+    }
+
+    fn merged(c: &[Caveat]) -> Option<u32> {
+        c.iter().find_map(|c| match c {
+            Caveat::MergedAccess { bytes, .. } => Some(*bytes),
+            _ => None,
+        })
+    }
+
+    use crate::analysis::Caveat;
+
+    /// A load of the bytes an earlier load read, with only arithmetic and a
+    /// shuffle between, is not issued again (probe `ld2_dup`,
+    /// `tests/hw/blind7` `cub_vec_scan`); a shared store, a barrier or a
+    /// read of its register between keeps it.
+    #[test]
+    fn reloads_reuse_registers_until_a_store() {
+        let opts = crate::analysis::Options::default();
+        let addr = "mul.lo.u32 %r3, %r1, 4;\nadd.u32 %r4, %r9, %r3;\n";
+        let a = accesses(
+            &format!(
+                "{addr}ld.shared.f32 %f1, [%r4];\n\
+                 shfl.sync.up.b32 %r5, %r1, 1, 0, -1;\n\
+                 ld.shared.f32 %f2, [%r4];"
+            ),
+            &opts,
+        );
+        assert_eq!(a.len(), 2);
+        assert!(!reused(&a[0].1) && reused(&a[1].1), "{a:?}");
+        for between in [
+            "st.shared.f32 [%r4+128], %f9;",
+            "bar.sync 0;",
+            "tensormap.replace.tile.rank.shared::cta.b1024.b32 [%rd1], 1;",
+            "add.f32 %f3, %f2, %f2;",
+        ] {
+            let a = accesses(
+                &format!(
+                    "{addr}mov.f32 %f2, 0f00000000;\nld.shared.f32 %f1, [%r4];\n\
+                     {between}\nld.shared.f32 %f2, [%r4];"
+                ),
+                &opts,
+            );
+            assert!(a.iter().all(|x| !reused(&x.1)), "{between}: {a:?}");
+        }
+    }
+
+    /// Four words of a 16-byte aligned chunk of a variable placed at 0,
+    /// addressed through a loop's induction variable: the layout's
+    /// alignment reaches the loop (`kmeans_assign8`), one `LDS.128`; a
+    /// `tensormap.*` between them keeps them scalar.
+    #[test]
+    fn layout_alignment_reaches_loop_addresses() {
+        let opts = crate::analysis::Options::default();
+        let body = |between: &str| {
+            format!(
+                "mov.u32 %r5, 0;\nmov.u32 %r6, %r9;\n$L_loop:\n\
+                 ld.shared.f32 %f1, [%r6];\nld.shared.f32 %f2, [%r6+4];\n{between}\n\
+                 ld.shared.f32 %f3, [%r6+8];\nld.shared.f32 %f4, [%r6+12];\n\
+                 add.u32 %r6, %r6, 32;\nadd.u32 %r5, %r5, 1;\n\
+                 setp.lt.u32 %p1, %r5, 48;\n@%p1 bra $L_loop;"
+            )
+        };
+        let a = accesses(&body(""), &opts);
+        assert_eq!(merged(&a[0].1), Some(16), "{a:?}");
+        let a = accesses(
+            &body("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%rd1], 1;"),
+            &opts,
+        );
+        assert_eq!(merged(&a[0].1), Some(8), "{a:?}");
+        assert_eq!(merged(&a[2].1), Some(8), "{a:?}");
+    }
+
+    /// A chunk aligned only for the parameter's given value is not merged:
+    /// ptxas compiles without it (`moe_align_block`, blind4.cu:263).
+    #[test]
+    fn launch_values_prove_no_alignment() {
+        let body = "mul.lo.u32 %r3, %r1, %r2;\nshl.b32 %r4, %r3, 2;\n\
+                    add.u32 %r5, %r9, %r4;\n\
+                    st.shared.u32 [%r5], %r1;\nst.shared.u32 [%r5+4], %r1;";
+        let mut opts = crate::analysis::Options::default();
+        let a = accesses(body, &opts);
+        assert!(a.iter().all(|x| merged(&x.1).is_none()), "{a:?}");
+        opts.launch.params = vec![(
+            crate::analysis::ParamKey::Index(1),
+            crate::analysis::ParamValue::Int(2),
+        )];
+        let a = accesses(body, &opts);
+        assert!(a.iter().all(|x| merged(&x.1).is_none()), "{a:?}");
     }
 
     #[test]

@@ -68,7 +68,6 @@ COUNTBR = ("request count, data-dependent branch: `if tl.load(count) == 0` on th
 
 R = {
  ("cub_vec_scan","block_load.cuh:86","ld global"): ZERO % "BLOCK_LOAD_VECTORIZE falls back to four scalar loads when the pointer is not 16-byte aligned; the model knows the pointer is aligned and never executes that path, ptxas predicates it on the alignment test (`@P0 LDG.E.U8` x 4, the byte loads narrowed from `v &= 0xFF`) and every warp of the 976 full tiles issues them with no lane: 31,232 zero-lane requests measured (0 sectors), none modelled",
- ("cub_vec_scan","block_scan_raking.cuh:189","ld shared"): PTXAS % "the raking warp's segment of 8 (BlockScanRaking: the upsweep ThreadReduce and the downsweep ThreadScanExclusive both read the same 8 words, no store in between): ptxas keeps the first pass's registers and issues 8 LDS a block (7,816 requests) where the PTX loads the segment twice (15 loads reach this line: 14,655 modelled); 1.000 wavefront both",
  ("cub_transpose_runmax","block_store.cuh:299","st global"): ZERO % "StoreDirectStriped's `if (i * 128 + tid < valid_items)` stores of the partial last tile (561 of 1,024): ptxas branches around them for the 4 warps whose lanes are all out of range, the model counts those warps' zero-lane requests: 24,316 measured, 24,320 modelled; per request 1.000 line and 3.998 sectors measured, 4.000 modelled (the zero-lane requests' share)",
  ("cub_radix_sort_tile","block_exchange.cuh:324","st shared"): INLINE % ("block_exchange.cuh:324", "12,288"),
  ("cub_radix_sort_tile","block_exchange.cuh:549","st shared"): INLINE % ("block_exchange.cuh:549", "32,768"),
@@ -107,8 +106,6 @@ R = {
  ("spmm_csr_rowwarp","blind7.cu:536","ld global"): STEP_SPMM % "the broadcast colidx[j]: 1.000 sector a request",
  ("spmm_csr_rowwarp","blind7.cu:537","ld global"): STEP_SPMM % "the broadcast val[j]: 1.000 sector a request",
  ("spmm_csr_rowwarp","blind7.cu:538","ld global"): STEP_SPMM % "the float2 row of B[col]: 8.000 sectors a request (256 contiguous bytes, 2 lines)",
- ("kmeans_assign8","blind7.cu:660","ld shared"): PTXAS % "the eight scalar centroid reads `q[0..7]` of each centroid (uniform address: broadcasts) become two LDS.128 (8 of them at each of lines 660 and 661 for the 48 centroids, unrolled by 2), a 16-byte broadcast costing 2 wavefronts: 300,048 requests at 2.000 wavefronts measured, 900,144 at 1.000 modelled (the PTX's ld.shared.f32 at this line); the shared traffic (600,096 wavefronts measured) is not what the model counts (900,144)",
- ("kmeans_assign8","blind7.cu:661","ld shared"): PTXAS % "as line 660 (the q[4..7] half): 300,048 LDS.128 at 2.000 wavefronts measured, 900,144 scalar loads at 1.000 modelled",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","atom global"): LOCK % "323,055 ATOMG.E.CAS requests, 80.8 tries a row on average",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","ld shared"): LOCK % "2,584,440 LDS: the CAS result broadcast through shared memory every try",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","st shared"): LOCK % "2,584,440 STS at 0.125 wavefronts: one lane of one warp writes the CAS result",
@@ -174,7 +171,6 @@ WHY = {
  "conv3x3_const_divergent": "the row offsets `y * w` need w (1,000)",
  "transpose_f64_tile33": "without rows and cols (999 x 1,001) the masked edge tiles are unknown",
  "half2_sum_hadd2": "the odd last half read by one thread (`blockIdx.x == 0 && threadIdx.x == 0`) that every warp issues with no lane, and the per-warp partials read by thread 0: without the grid and block the lanes are unknown",
- "kmeans_assign8": "as the simulated row (ptxas's LDS.128)",
  "t7_ln_bwd_dx_lock": "Triton's reduction scratch (tl.sum), the row masked by N (1,000 of 1,024) and the one-lane lock traffic: without the launch the active lanes and warps are unknown",
  "t7_matmul_tensor_desc": "the descriptor stores by one lane (elect.sync) and Triton's scratch: without the launch the active lanes are unknown",
  "t7_splitk_atomic": "the masked edge rows (M = 777 of 13 x 64) are unknown without the sizes, and the static analysis gives the copies' shared side other wavefronts (6.000, 0.667) where the simulation's 4.000 match",
