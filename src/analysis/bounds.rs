@@ -32,7 +32,18 @@
 //! * `cvt`, `bfe`, `szext`, `popc`, `clz`: the bounds of the narrower type or
 //!   of the extracted field;
 //! * a result that may leave its type's range (wrap-around, as in a hash
-//!   `b * 2654435761u`) becomes the type's range.
+//!   `b * 2654435761u`) becomes the type's range (its low bits kept).
+//!
+//! Beside the bounds every rule carries the known bits of `x`
+//! (`domain::KnownBits`): sums, negation and products by constants by
+//! LLVM's carry rules, shifts, `and`/`or`/`xor` bit by bit, `bfe` the
+//! field's bits, narrow types and loads (`u8`, `u16`) by their bounds. An
+//! `or` or `xor` of operands with no possibly-set bit in common is their
+//! sum, and so is a `bfi` whose base is zero in the field and whose
+//! inserted value fits it: those keep the exact parts and classes apart
+//! (`((d & 7) << 7) | (lane << 2)`; `bfi row, t & 15, 4, 12`). An `and`,
+//! `or`, `xor` or `bfi` without another rule is bounded by its known bits
+//! when they fix the sign.
 //!
 //! Anything else gives up as before (`Varying`), except that an integer
 //! operation on operands whose lanes share unknowns gives a value shared by

@@ -53,6 +53,19 @@
 //! the independent draws of before; the partition `0` is one value in every
 //! lane (data, so not a uniform symbol: the cost model still draws it).
 //!
+//! # Known bits
+//!
+//! A range's unknown `x` also carries the bits known to be 0 or 1
+//! ([`KnownBits`], two `u64` masks over the two's complement form, as
+//! LLVM's): `512 * (d & 7) + 2 * (d >> 3)` moves only bits 1 and 9..11,
+//! which neither its bounds `[0, 3586]` nor its stride 2 say (the bank bits
+//! 2..6 stay the lane's own). The transfer rules are in `bounds`; the fact
+//! never says less than the bounds and congruence imply
+//! ([`KnownBits::implied`], met in [`Range::with_bits`]), and a fact that
+//! fixes every bit makes the range a constant. A join keeps the bits known
+//! equal on both sides ([`KnownBits::join`]); the cost model lists the
+//! values of at most 12 free bits (`cost::ENUMERATED_BITS`).
+//!
 //! # Congruences
 //!
 //! Every symbol carries a congruence fact `s ≡ r (mod m)` ([`Cong`]): pointer
@@ -96,7 +109,10 @@
 //! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
 //! exact parts are kept when both sides have the same one (else folded into
 //! the bounds), and the partition is the common refinement of both sides':
-//! it only gains bits (5 at most). Like the polynomial join, which keeps a
+//! it only gains bits (5 at most). The known bits are those known, and
+//! equal, on both sides: each change of a site's value loses at least one
+//! (the bounds and congruence implied by a wider hull know no more than
+//! before), so they change at most 128 times. Like the polynomial join, which keeps a
 //! lane part and makes the uniform part one opaque symbol, this treats the
 //! lanes of a class as arriving by one path (`j < n ? idx[j] : 0` with `j`
 //! equal in the lanes that share `idx[j]`); a divergent branch that splits
@@ -113,7 +129,10 @@
 //! kernel; C makes signed overflow undefined anyway). Exact lane vectors are
 //! computed with the PTX type's wrapping semantics (see `transfer`). Degrees
 //! are capped at [`MAX_DEGREE`]; beyond it a product becomes an opaque uniform
-//! value (when uniform) or `Varying`.
+//! value (when uniform) or `Varying`. Known bits are of the 64-bit two's
+//! complement form of `x`; a narrower register's bits are its low bits, and
+//! its higher bits are set by the type's reading (zero or the sign) only
+//! where a rule truncates (`KnownBits::truncate`).
 
 use std::fmt;
 
