@@ -129,7 +129,7 @@ impl View {
         self.hi = add_b(self.hi, emax, NO_HI);
         self.cong = self.cong + lanes_cong(&e);
         self.key |= lane_key(&e);
-        self.bits = self.bits.add(KnownBits::of_lanes(&e));
+        self.bits = self.bits.sum(KnownBits::of_lanes(&e));
         self
     }
     /// The known bits of the whole value (its bounds and congruence
@@ -286,7 +286,7 @@ fn add(a: &View, b: &View) -> View {
         data: a.data || b.data,
         exact,
         key: a.key | b.key,
-        bits: a.bits.add(b.bits),
+        bits: a.bits.sum(b.bits),
     }
 }
 
@@ -304,7 +304,7 @@ fn neg(a: &View) -> View {
         data: a.data,
         exact: a.exact.map(|e| e.map(|v| -v)),
         key: a.key,
-        bits: a.bits.neg(),
+        bits: a.bits.negated(),
     }
 }
 
@@ -730,7 +730,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             } else {
                 let k = kb
                     .and(KnownBits::constant(!field as i64))
-                    .or(ka.shl(pos as u32).and(KnownBits::constant(field as i64)));
+                    .or(ka.shl_by(pos as u32).and(KnownBits::constant(field as i64)));
                 let v = bits_view(k, t, data, ALL_LANES);
                 if v.lo == NO_LO {
                     return None;

@@ -829,7 +829,7 @@ impl KnownBits {
         }
     }
     /// Bitwise not.
-    pub fn not(self) -> KnownBits {
+    pub fn complement(self) -> KnownBits {
         KnownBits {
             zero: self.one,
             one: self.zero,
@@ -861,7 +861,7 @@ impl KnownBits {
     /// Sum modulo 2^64 (LLVM's `computeForAddCarry` without a carry in):
     /// a bit of the sum is known where both operands' bits and the carry
     /// into it are.
-    pub fn add(self, o: KnownBits) -> KnownBits {
+    pub fn sum(self, o: KnownBits) -> KnownBits {
         // The largest and smallest sums (unknown bits all 1, all 0).
         let max = (!self.zero).wrapping_add(!o.zero);
         let min = self.one.wrapping_add(o.one);
@@ -874,8 +874,8 @@ impl KnownBits {
         }
     }
     /// Negation (`!x + 1`).
-    pub fn neg(self) -> KnownBits {
-        self.not().add(KnownBits::constant(1))
+    pub fn negated(self) -> KnownBits {
+        self.complement().sum(KnownBits::constant(1))
     }
     /// Times the constant `k` (modulo 2^64): the low bits that are known
     /// in `self` give the product's low bits, and `k`'s factors of two
@@ -895,7 +895,7 @@ impl KnownBits {
         }
     }
     /// Shift left by `k < 64`.
-    pub fn shl(self, k: u32) -> KnownBits {
+    pub fn shl_by(self, k: u32) -> KnownBits {
         KnownBits {
             zero: (self.zero << k) | low_mask(k),
             one: self.one << k,
@@ -1334,7 +1334,7 @@ impl Range {
         };
         let (mut lo, mut hi) = (shift(lo, NO_LO), shift(hi, NO_HI));
         let cong = cong + Cong::exact(c);
-        let bits = bits.add(KnownBits::constant(c));
+        let bits = bits.sum(KnownBits::constant(c));
         let with_exact = |p: Poly| match &exact {
             Some(e) => p.add(&Poly::lanes(*e)),
             None => p,
@@ -1433,7 +1433,7 @@ impl Range {
             key: self.key | lane_key(e),
             bits: self
                 .bits
-                .add(KnownBits::of_lanes(e))
+                .sum(KnownBits::of_lanes(e))
                 .meet(KnownBits::implied(lo, hi, cong)),
         }
     }
@@ -2167,13 +2167,13 @@ mod tests {
                 );
             }
             for s in [0u32, 1, 3, 9] {
-                assert!(va.iter().all(|&x| a.shl(s).contains(x << s)));
+                assert!(va.iter().all(|&x| a.shl_by(s).contains(x << s)));
                 assert!(va.iter().all(|&x| a.ashr(s).contains(x >> s)));
                 assert!(va
                     .iter()
                     .all(|&x| a.lshr(s).contains(((x as u64) >> s) as i64)));
             }
-            assert!(va.iter().all(|&x| a.neg().contains(x.wrapping_neg())));
+            assert!(va.iter().all(|&x| a.negated().contains(x.wrapping_neg())));
             for (bits, signed) in [(3u32, false), (3, true), (8, false)] {
                 let t = a.truncate(bits, signed);
                 let read = |x: i64| {
@@ -2188,7 +2188,7 @@ mod tests {
             }
             for &b in facts.iter().step_by(7) {
                 let vb = members(b);
-                let (s, n, o, x, j) = (a.add(b), a.and(b), a.or(b), a.xor(b), a.join(b));
+                let (s, n, o, x, j) = (a.sum(b), a.and(b), a.or(b), a.xor(b), a.join(b));
                 for &p in &va {
                     assert!(j.contains(p));
                     for &q in &vb {
@@ -2204,7 +2204,7 @@ mod tests {
             one: 0,
         };
         let bit1 = KnownBits { zero: !2, one: 0 };
-        assert_eq!(hi3.add(bit1).unknown_mask(), 0xe02);
+        assert_eq!(hi3.sum(bit1).unknown_mask(), 0xe02);
         // What bounds and congruences imply.
         assert_eq!(KnownBits::of_range(0, 255).zero, !0xff);
         assert_eq!(KnownBits::of_range(512, 767).one, 512);
@@ -2214,11 +2214,11 @@ mod tests {
             0
         );
         let v = hi3
-            .add(bit1)
+            .sum(bit1)
             .enumerate(0, 3586, Cong::modulo(2, 0), 12)
             .unwrap();
         assert_eq!(v.len(), 16);
-        assert_eq!(hi3.add(bit1).to_string(), "bits 1, 9-11 vary");
+        assert_eq!(hi3.sum(bit1).to_string(), "bits 1, 9-11 vary");
     }
 
     #[test]
