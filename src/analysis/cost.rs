@@ -544,10 +544,8 @@ fn set_elements(bounds: (i64, i64), cong: (u64, i64), bits: KnownBits) -> Option
     };
     if bits != KnownBits::UNKNOWN {
         if let Some(list) = bits.enumerate(lo, hi, c, ENUMERATED_BITS) {
-            if list.is_empty() {
-                return None;
-            }
-            if step.is_none_or(|(_, count)| (list.len() as i128) < count) {
+            // No value: bits that contradict the bounds, which keep the set.
+            if !list.is_empty() && step.is_none_or(|(_, count)| (list.len() as i128) < count) {
                 return Some(Elements::List(list));
             }
         }

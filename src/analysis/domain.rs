@@ -1373,7 +1373,15 @@ impl Range {
                 return Value::poly(with_exact(base.add(&Poly::constant(lo))));
             }
         }
-        let bits = bits.meet(KnownBits::implied(lo, hi, cong));
+        // Bits that contradict the bounds (a rule whose bounds read a
+        // register one way and whose bits another) are dropped: the bounds
+        // hold as before.
+        let implied = KnownBits::implied(lo, hi, cong);
+        let bits = if (bits.zero & implied.one) | (bits.one & implied.zero) != 0 {
+            implied
+        } else {
+            bits.meet(implied)
+        };
         if bits.unknown_mask() == 0 {
             let v = bits.one as i64;
             let fits = (lo == NO_LO || lo <= v) && (hi == NO_HI || v <= hi);
