@@ -32,7 +32,18 @@
 //! * `cvt`, `bfe`, `szext`, `popc`, `clz`: the bounds of the narrower type or
 //!   of the extracted field;
 //! * a result that may leave its type's range (wrap-around, as in a hash
-//!   `b * 2654435761u`) becomes the type's range.
+//!   `b * 2654435761u`) becomes the type's range (its low bits kept).
+//!
+//! Beside the bounds every rule carries the known bits of `x`
+//! (`domain::KnownBits`): sums, negation and products by constants by
+//! LLVM's carry rules, shifts, `and`/`or`/`xor` bit by bit, `bfe` the
+//! field's bits, narrow types and loads (`u8`, `u16`) by their bounds. An
+//! `or` or `xor` of operands with no possibly-set bit in common is their
+//! sum, and so is a `bfi` whose base is zero in the field and whose
+//! inserted value fits it: those keep the exact parts and classes apart
+//! (`((d & 7) << 7) | (lane << 2)`; `bfi row, t & 15, 4, 12`). An `and`,
+//! `or`, `xor` or `bfi` without another rule is bounded by its known bits
+//! when they fix the sign.
 //!
 //! Anything else gives up as before (`Varying`), except that an integer
 //! operation on operands whose lanes share unknowns gives a value shared by
@@ -67,7 +78,7 @@
 //! Joins widen bounds that grow in a loop (see `domain::join`).
 
 use super::domain::{
-    lane_key, lanes_cong, Cong, Lanes, Poly, Range, Value, ALL_LANES, NO_HI, NO_LO, WARP,
+    lane_key, lanes_cong, Cong, KnownBits, Lanes, Poly, Range, Value, ALL_LANES, NO_HI, NO_LO, WARP,
 };
 use super::transfer::{Alu, AluOp, MulMode, Ty};
 
@@ -89,6 +100,8 @@ pub struct View {
     pub exact: Option<Lanes>,
     /// Lane partition of `x` (`domain::ALL_LANES`: every lane its own).
     pub key: u8,
+    /// Known bits of `x`.
+    pub bits: KnownBits,
 }
 
 impl View {
@@ -116,7 +129,40 @@ impl View {
         self.hi = add_b(self.hi, emax, NO_HI);
         self.cong = self.cong + lanes_cong(&e);
         self.key |= lane_key(&e);
+        self.bits = self.bits.sum(KnownBits::of_lanes(&e));
         self
+    }
+    /// The known bits of the whole value (its bounds and congruence
+    /// included), when it has no uniform base: of the flat view.
+    fn known(&self) -> Option<KnownBits> {
+        let f = self.clone().flat();
+        f.base
+            .terms()
+            .is_empty()
+            .then(|| f.bits.meet(KnownBits::implied(f.lo, f.hi, f.cong)))
+    }
+}
+
+/// A view of the values that `bits` allows, read as type `t`: its bounds
+/// are what the bits give (the sign bit known, the rest free or not).
+fn bits_view(bits: KnownBits, t: Ty, data: bool, key: u8) -> View {
+    let bits = bits.truncate(t.bits, t.signed);
+    // With the sign bit known, the least value has every free bit 0 and
+    // the greatest every free bit 1.
+    let (lo, hi) = if (bits.zero | bits.one) >> 63 == 1 {
+        (bits.one as i64, (!bits.zero) as i64)
+    } else {
+        (NO_LO, NO_HI)
+    };
+    View {
+        base: Poly::default(),
+        lo,
+        hi,
+        cong: Cong::TOP,
+        data,
+        exact: None,
+        key,
+        bits,
     }
 }
 
@@ -142,6 +188,7 @@ fn type_view(t: Ty, data: bool, key: u8) -> View {
         data,
         exact: None,
         key,
+        bits: KnownBits::UNKNOWN,
     }
 }
 
@@ -157,16 +204,19 @@ pub fn view(v: &Value, t: Ty) -> Option<View> {
                 data: r.data,
                 exact: r.exact.as_deref().copied(),
                 key: r.key,
+                bits: r.bits,
             };
             // An unbounded shared unknown (a loaded 32-bit value) reads as
             // any value of the reading type.
             if x.lo == NO_LO && x.hi == NO_HI && x.base.terms().is_empty() {
                 if let Some((lo, hi)) = type_range(t) {
+                    let f = x.flat();
                     x = View {
                         lo,
                         hi,
                         cong: Cong::TOP,
-                        ..x.flat()
+                        bits: f.bits.truncate(t.bits, t.signed),
+                        ..f
                     };
                 }
             }
@@ -189,6 +239,7 @@ pub fn view(v: &Value, t: Ty) -> Option<View> {
                 data: false,
                 exact: (!d.iter().all(|&v| v == d[0])).then_some(d),
                 key: 0,
+                bits: KnownBits::constant(c),
             })
         }
         Value::Varying { data } => Some(type_view(t, *data, ALL_LANES)),
@@ -235,6 +286,7 @@ fn add(a: &View, b: &View) -> View {
         data: a.data || b.data,
         exact,
         key: a.key | b.key,
+        bits: a.bits.sum(b.bits),
     }
 }
 
@@ -252,6 +304,7 @@ fn neg(a: &View) -> View {
         data: a.data,
         exact: a.exact.map(|e| e.map(|v| -v)),
         key: a.key,
+        bits: a.bits.negated(),
     }
 }
 
@@ -289,6 +342,7 @@ fn scale(a: &View, k: i64) -> View {
         data: a.data,
         exact,
         key: if k == 0 { 0 } else { a.key },
+        bits: a.bits.mul_const(k),
     }
 }
 
@@ -312,6 +366,7 @@ fn div_bounds(a: &View, c: i64, floor: bool) -> View {
         data: a.data,
         exact: None,
         key: ALL_LANES,
+        bits: KnownBits::UNKNOWN,
     }
 }
 
@@ -332,6 +387,7 @@ fn field(bits: i64, signed: bool, data: bool) -> View {
         data,
         exact: None,
         key: ALL_LANES,
+        bits: KnownBits::UNKNOWN,
     }
 }
 
@@ -345,7 +401,11 @@ fn fit(v: View, t: Ty) -> View {
     if v.base.terms().is_empty() {
         let f = v.clone().flat();
         if f.lo < tlo || f.hi > thi {
-            return type_view(t, v.data, f.key);
+            // The register keeps the low bits of the sum or product.
+            return View {
+                bits: f.bits.truncate(t.bits, t.signed),
+                ..type_view(t, v.data, f.key)
+            };
         }
     }
     v
@@ -362,7 +422,30 @@ fn finish(v: View) -> Value {
     {
         return Value::Varying { data: v.data };
     }
-    Range::structured(v.base, v.lo, v.hi, v.cong, v.data, v.exact, v.key)
+    Range::with_bits(v.base, v.lo, v.hi, v.cong, v.data, v.exact, v.key, v.bits)
+}
+
+/// `a & b`, `a | b` or `a ^ b` by the operands' known bits, read as `t`,
+/// when they fix the sign (so bound the result).
+fn bitwise(op: AluOp, a: &View, b: &View, t: Ty, data: bool) -> Option<View> {
+    let (ka, kb) = (a.known()?, b.known()?);
+    let k = match op {
+        AluOp::And => ka.and(kb),
+        AluOp::Or => ka.or(kb),
+        AluOp::Xor => ka.xor(kb),
+        _ => return None,
+    };
+    // Nothing known inside the type: no rule (as before known bits).
+    let none = KnownBits::UNKNOWN.truncate(t.bits, t.signed);
+    let v = bits_view(k, t, data, ALL_LANES);
+    (v.lo != NO_LO && v.bits != none).then_some(v)
+}
+
+/// `a | b`, `a ^ b` or `a + b` when no bit can be set in both (a sum
+/// without carries): the sum, which keeps exact parts and classes apart.
+fn disjoint_sum(a: &View, b: &View) -> Option<View> {
+    let (ka, kb) = (a.known()?, b.known()?);
+    (!ka.zero & !kb.zero == 0).then(|| add(a, b))
 }
 
 /// The bounds of `alu(args)` when an operand is a bounded or data-dependent
@@ -386,7 +469,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             None => ALL_LANES,
         }
     });
-    let linear = matches!(
+    let mut linear = matches!(
         alu.op,
         AluOp::Mov
             | AluOp::Add
@@ -449,12 +532,20 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             } else {
                 Cong::TOP
             };
+            // The register's bits shifted: in from the sign bit or zeros.
+            let kb = x.known().unwrap_or_default().truncate(t.bits, t.signed);
+            let bits = if t.signed {
+                kb.ashr(k as u32)
+            } else {
+                kb.lshr(k as u32)
+            };
             View {
                 cong,
+                bits,
                 ..div_bounds(&x, 1i64 << k, true)
             }
         }
-        AluOp::And => {
+        AluOp::And if konst(0).is_some() || konst(1).is_some() => {
             let (x, c) = match (konst(0), konst(1)) {
                 (_, Some(c)) => (vf(0)?, c),
                 (Some(c), _) => (vf(1)?, c),
@@ -466,7 +557,8 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             } else {
                 c
             };
-            if c >= 0 {
+            let bits = x.known().unwrap_or_default().and(KnownBits::constant(c));
+            let mut r = if c >= 0 {
                 let low = if c == 0 { 0 } else { c.trailing_zeros() };
                 let hi = if x.bounded_nonneg() { x.hi.min(c) } else { c };
                 if x.bounded_nonneg() && c & c.wrapping_add(1) == 0 && x.hi <= c {
@@ -480,6 +572,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                         data: x.data,
                         exact: None,
                         key: ALL_LANES,
+                        bits: KnownBits::UNKNOWN,
                     }
                 }
             } else {
@@ -496,9 +589,32 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     data: x.data,
                     exact: None,
                     key: ALL_LANES,
+                    bits: KnownBits::UNKNOWN,
                 }
-            }
+            };
+            r.bits = bits;
+            r
         }
+        // `or` / `xor` of values that share no possible bit: a sum.
+        AluOp::Or | AluOp::Xor
+            if v(0)
+                .zip(v(1))
+                .and_then(|(a, b)| disjoint_sum(&a, &b))
+                .is_some() =>
+        {
+            linear = true;
+            fit(disjoint_sum(&v(0)?, &v(1)?)?, t)
+        }
+        // Otherwise what the known bits give, when they bound the result.
+        AluOp::And | AluOp::Or | AluOp::Xor
+            if v(0)
+                .zip(v(1))
+                .and_then(|(a, b)| bitwise(alu.op, &a, &b, t, data))
+                .is_some() =>
+        {
+            bitwise(alu.op, &v(0)?, &v(1)?, t, data)?
+        }
+        AluOp::And => return None,
         AluOp::Rem => {
             let c = konst(1)?;
             if c <= 0 {
@@ -516,6 +632,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     data: x.data,
                     exact: None,
                     key: ALL_LANES,
+                    bits: KnownBits::UNKNOWN,
                 }
             } else {
                 View {
@@ -526,6 +643,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                     data: x.data,
                     exact: None,
                     key: ALL_LANES,
+                    bits: KnownBits::UNKNOWN,
                 }
             }
         }
@@ -569,6 +687,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
                 data: a.data || b.data,
                 exact: None,
                 key: ALL_LANES,
+                bits: KnownBits::UNKNOWN,
             }
         }
         AluOp::Cvt(src) => {
@@ -582,7 +701,42 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
         AluOp::Bfe => {
             let len = konst(2)?;
             let len = (len & 0xff).min(t.bits as i64);
-            field(len, t.signed, data)
+            let mut f = field(len, t.signed, data);
+            // The field's bits, when it lies inside the operand.
+            if let (Some(pos), Some(k)) = (konst(1), vf(0).and_then(|x| x.known())) {
+                if len > 0 && (0..t.bits as i64).contains(&pos) && pos + len <= t.bits as i64 {
+                    f.bits = k
+                        .lshr(pos as u32)
+                        .truncate(len as u32, t.signed)
+                        .truncate(t.bits, t.signed);
+                }
+            }
+            f
+        }
+        // `bfi a, b, pos, len`: `a`'s low `len` bits into `b` at `pos`.
+        AluOp::Bfi => {
+            let (pos, len) = (konst(2)?, konst(3)?);
+            if len <= 0 || pos < 0 || pos + len > t.bits as i64 {
+                return None;
+            }
+            let (a, b) = (v(0)?, v(1)?);
+            let (ka, kb) = (a.known()?, b.known()?);
+            let low = u64::MAX >> (64 - len);
+            let field = low << pos;
+            if kb.zero & field == field && ka.zero | low == u64::MAX {
+                // `b` is zero in the field and `a` fits it: `b + a << pos`.
+                linear = true;
+                fit(add(&b, &scale(&a, 1i64 << pos)), t)
+            } else {
+                let k = kb
+                    .and(KnownBits::constant(!field as i64))
+                    .or(ka.shl_by(pos as u32).and(KnownBits::constant(field as i64)));
+                let v = bits_view(k, t, data, ALL_LANES);
+                if v.lo == NO_LO {
+                    return None;
+                }
+                v
+            }
         }
         AluOp::Szext(clamp) => {
             let b = konst(1)?;
@@ -601,6 +755,7 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             data,
             exact: None,
             key: ALL_LANES,
+            bits: KnownBits::UNKNOWN,
         },
         // Any other integer operation: a function of the lanes' operands,
         // so equal where they all are; bounded by the type only.
@@ -674,6 +829,7 @@ pub fn loaded_at(addr: &Value, elem: Option<Ty>) -> Value {
             data: true,
             exact: None,
             key,
+            bits: KnownBits::UNKNOWN,
         },
     };
     finish(v)
@@ -695,6 +851,7 @@ pub fn hull(a: &Value, b: &Value, t: Ty) -> Option<Value> {
         data: x.data || y.data,
         exact: None,
         key: ALL_LANES,
+        bits: x.bits.join(y.bits),
     }))
 }
 
@@ -817,6 +974,76 @@ mod tests {
         let m = eval(d("and", &["b32"]), &[a, c(0xffff)]).unwrap();
         let (exact, _, lo, hi, cong) = structure(&m);
         assert_eq!((exact, lo, hi, cong), (None, 0, 7292, Cong::modulo(4, 0)));
+    }
+
+    /// CUB's radix-rank counters (tests/hw/blind7 `cub_radix_sort_tile`,
+    /// block_radix_rank.cuh:473): `((d << 9) & 3584) + 4t + ((d >> 2) &
+    /// 0x3ffffffe)` with `d = x & 15` keeps the exact `4t` beside an `x`
+    /// whose only free bits are 1 and 9..11 (16 values, not the 1,794 of
+    /// its bounds and stride).
+    #[test]
+    fn known_bits_follow_the_radix_digit() {
+        let dg = eval(d("and", &["b32"]), &[data(), c(15)]).unwrap();
+        let hi = eval(d("shl", &["b32"]), &[dg.clone(), c(9)]).unwrap();
+        let hi = eval(d("and", &["b32"]), &[hi, c(3584)]).unwrap();
+        let four_t = Value::poly(Poly::lanes(std::array::from_fn(|l| 4 * l as i64)));
+        let a = eval(d("add", &["s32"]), &[hi, four_t]).unwrap();
+        let lo = eval(d("shr", &["u32"]), &[dg, c(2)]).unwrap();
+        let lo = eval(d("and", &["b32"]), &[lo, c(1073741822)]).unwrap();
+        let a = eval(d("add", &["s32"]), &[a, lo]).unwrap();
+        let Value::Range(r) = &a else {
+            panic!("not a range: {a:?}")
+        };
+        assert_eq!(
+            r.exact.as_deref(),
+            Some(&std::array::from_fn(|l| 4 * l as i64))
+        );
+        assert_eq!((r.lo, r.hi, r.cong), (0, 3586, Cong::modulo(2, 0)));
+        assert_eq!(r.bits.unknown_mask(), 0xe02);
+        assert!(r.to_string().contains("bits 1, 9-11 vary"), "{r}");
+        // u8 and u16 loads, `cvt` and `bfe` know their high bits are zero.
+        let Value::Range(b) = loaded(Ty::parse("u16")) else {
+            panic!()
+        };
+        assert_eq!(b.bits.zero, !0xffff);
+        let f = eval(d("bfe", &["u32"]), &[data(), c(8), c(4)]).unwrap();
+        let Value::Range(f) = f else { panic!() };
+        assert_eq!(f.bits.unknown_mask(), 0xf);
+    }
+
+    /// `or`, `xor` and `bfi` of parts with no common bit are sums, which
+    /// keep the exact lane part and the lanes' classes (tests/hw/blind
+    /// `gather_rows_f4`: `bfi r, q, 4, 12` with `q = t & 15`).
+    #[test]
+    fn disjoint_bits_make_a_sum() {
+        let x = eval(d("and", &["b32"]), &[data(), c(7)]).unwrap();
+        let x = eval(d("shl", &["b32"]), &[x, c(7)]).unwrap();
+        let four_l = Value::poly(Poly::lanes(std::array::from_fn(|l| 4 * l as i64)));
+        for op in ["or", "xor"] {
+            let o = eval(d(op, &["b32"]), &[x.clone(), four_l.clone()]).unwrap();
+            let (exact, key, lo, hi, cong) = structure(&o);
+            assert_eq!(exact, Some(std::array::from_fn(|l| 4 * l as i64)), "{op}");
+            assert_eq!(
+                (key, lo, hi, cong),
+                (ALL_LANES, 0, 896, Cong::modulo(128, 0))
+            );
+        }
+        // Overlapping bits: no sum, the bits' bounds.
+        let o = eval(d("or", &["b32"]), &[x.clone(), c(0x80)]).unwrap();
+        assert_eq!(structure(&o).2..=structure(&o).3, 128..=896);
+        // bfi of a 12-bit row above the lanes' 4-bit column.
+        let half: Lanes = std::array::from_fn(|l| l as i64 >> 4);
+        let row = loaded_at(&Value::poly(Poly::lanes(half)), Ty::parse("u32"));
+        let row = eval(d("and", &["b32"]), &[row, c(4095)]).unwrap();
+        let q = Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64 & 15)));
+        let a = eval(d("bfi", &["b32"]), &[row, q, c(4), c(12)]).unwrap();
+        let (exact, key, lo, hi, cong) = structure(&a);
+        assert_eq!(exact, Some(std::array::from_fn(|l| l as i64 & 15)));
+        assert_eq!((key, lo, hi, cong), (0x10, 0, 65520, Cong::modulo(16, 0)));
+        // A field that overlaps the base's bits: what the bits give.
+        let b = eval(d("bfi", &["b32"]), &[data(), c(0xff), c(4), c(4)]).unwrap();
+        let Value::Range(b) = b else { panic!() };
+        assert_eq!((b.lo, b.hi, b.bits.unknown_mask()), (15, 255, 0xf0));
     }
 
     #[test]

@@ -74,6 +74,17 @@
 //! wavefronts are the mean over the same draws ([`ranged_mean`]):
 //! `cnt[(d & 7) * 256 + t]` is one wavefront in every draw.
 //!
+//! # Known bits of the unknown
+//!
+//! When the unknown's known bits (`domain::KnownBits`) leave at most
+//! [`ENUMERATED_BITS`] bits free and exclude values of the bounds and
+//! congruence, the set is the list of values they allow: independent lanes
+//! are then costed over that list in closed form (exact in expectation), the
+//! draws above draw from it, and the bounds read its least and greatest
+//! value and congruence. CUB's radix-rank counters `512 * (d & 7) + 4t + 2 *
+//! (d >> 3)` are 16 values, every lane on its own bank: 1 wavefront in
+//! every draw (measured 1.000, tests/hw/blind7).
+//!
 //! # Lanes whose participation alone is unknown
 //!
 //! A lane whose address is known but whose guard depends on loaded data
@@ -106,7 +117,7 @@
 //! sector figures are the same transactions, L1 line figures are not
 //! meaningful for loads there and are still reported by the same rule.
 
-use super::domain::{Lanes, WARP};
+use super::domain::{Cong, KnownBits, Lanes, WARP};
 use super::model::Pattern;
 
 pub mod async_copy;
@@ -426,6 +437,9 @@ pub struct LaneClasses {
     pub exact: Option<Lanes>,
     /// Lane partition: lanes `l`, `l'` with `l & key == l' & key` share `x`.
     pub key: u8,
+    /// The known bits of `x` (`domain::KnownBits`): the set holds only the
+    /// values of its bounds and congruence that have them.
+    pub bits: KnownBits,
 }
 
 impl LaneClasses {
@@ -433,6 +447,7 @@ impl LaneClasses {
     pub const INDEPENDENT: LaneClasses = LaneClasses {
         exact: None,
         key: 0x1f,
+        bits: KnownBits::UNKNOWN,
     };
     /// True for [`LaneClasses::INDEPENDENT`].
     pub fn is_independent(&self) -> bool {
@@ -475,6 +490,74 @@ fn set_extent((lo, hi): (i64, i64), (m, r): (u64, i64)) -> Option<(i128, i128)> 
     Some((first, count))
 }
 
+/// Unknown bits up to which the values a known set's bits allow are listed
+/// ([`set_elements`]): at most 4,096 values, as [`ENUMERATE`].
+pub const ENUMERATED_BITS: u32 = 12;
+
+/// The elements of a known set `x ∈ [lo, hi]`, `x ≡ r (mod m)` with known
+/// bits: `first + k·m` for `k < count` ([`set_extent`]), or, when the bits
+/// leave at most [`ENUMERATED_BITS`] free and exclude some of those, the
+/// values they allow, listed (`512 * (d & 7) + 2 * (d >> 3)`: 16 values,
+/// where the bounds and the stride give 1,794).
+#[derive(Clone, Debug, PartialEq)]
+enum Elements {
+    Step { first: i128, m: i128, count: i128 },
+    List(Vec<i64>),
+}
+
+impl Elements {
+    fn count(&self) -> i128 {
+        match self {
+            Elements::Step { count, .. } => *count,
+            Elements::List(v) => v.len() as i128,
+        }
+    }
+    fn at(&self, k: i128) -> i128 {
+        match self {
+            Elements::Step { first, m, .. } => first + k * m,
+            Elements::List(v) => v[k as usize] as i128,
+        }
+    }
+    /// Bounds and congruence (`lo`, `hi`, `m`, `r`) that hold for every
+    /// element: what [`class_bounds`] reads.
+    fn summary(&self, bounds: (i64, i64), cong: (u64, i64)) -> ((i64, i64), (u64, i64)) {
+        match self {
+            Elements::Step { .. } => (bounds, cong),
+            Elements::List(v) => {
+                let c = v
+                    .iter()
+                    .fold(Cong::exact(v[0]), |c, &x| c.join(Cong::exact(x)));
+                ((v[0], v[v.len() - 1]), (c.m, c.r))
+            }
+        }
+    }
+}
+
+/// The elements of the set (see [`Elements`]); `None` when it is empty.
+fn set_elements(bounds: (i64, i64), cong: (u64, i64), bits: KnownBits) -> Option<Elements> {
+    let step = set_extent(bounds, cong);
+    let (lo, hi) = bounds;
+    let c = if cong.0 == 0 {
+        Cong::exact(cong.1)
+    } else {
+        Cong::modulo(cong.0, cong.1)
+    };
+    if bits != KnownBits::UNKNOWN {
+        if let Some(list) = bits.enumerate(lo, hi, c, ENUMERATED_BITS) {
+            // No value: bits that contradict the bounds, which keep the set.
+            if !list.is_empty() && step.is_none_or(|(_, count)| (list.len() as i128) < count) {
+                return Some(Elements::List(list));
+            }
+        }
+    }
+    let (first, count) = step?;
+    Some(Elements::Step {
+        first,
+        m: cong.0.max(1) as i128,
+        count,
+    })
+}
+
 /// The mean of `cost` over [`RANGED_SAMPLES`] draws of [`ranged_samples`]
 /// (the expected shared-memory wavefronts of `hist[b & 255]`); `None` when
 /// the set is empty. The draws are not kept.
@@ -510,10 +593,14 @@ pub fn ranged_samples<'a>(
     mask: u32,
     n: usize,
 ) -> impl Iterator<Item = Lanes> + 'a {
-    let m = cong.0.max(1) as i128;
-    let extent = set_extent(bounds, cong);
-    let empty = residues.is_empty() || extent.is_none();
-    let (first, count) = extent.unwrap_or((0, 1));
+    let elements = set_elements(bounds, cong, classes.bits);
+    let empty = residues.is_empty() || elements.is_none();
+    let elements = elements.unwrap_or(Elements::Step {
+        first: 0,
+        m: 1,
+        count: 1,
+    });
+    let count = elements.count();
     let n = if empty { 0 } else { n };
     let key = (classes.key & 0x1f) as usize;
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -532,7 +619,7 @@ pub fn ranged_samples<'a>(
                 return 0;
             }
             let k = *drawn[l & key].get_or_insert_with(|| (next() as u128 % count as u128) as i128);
-            (u + first + k * m) as i64 + classes.exact_at(l)
+            (u + elements.at(k)) as i64 + classes.exact_at(l)
         })
     })
 }
@@ -562,6 +649,10 @@ pub fn classed_cost(
     if n == 0 || mask == 0 {
         return CostRange::default();
     }
+    let (bounds, cong) = match set_elements(bounds, cong, classes.bits) {
+        Some(e) => e.summary(bounds, cong),
+        None => (bounds, cong),
+    };
     let (s, l) = (
         class_bounds(residues, bounds, cong, classes, mask, bytes, SECTOR),
         class_bounds(residues, bounds, cong, classes, mask, bytes, LINE),
@@ -715,6 +806,27 @@ enum SetHits {
 const ENUMERATE: i128 = 1 << 12;
 
 impl RangedSet {
+    /// Prepares the set of [`ranged_random_cost`] further restricted to the
+    /// values with the known bits `bits` (listed when few, see
+    /// [`ENUMERATED_BITS`]).
+    pub fn with_bits(
+        residues: &[i64],
+        (lo, hi): (i64, i64),
+        (m, r): (u64, i64),
+        bits: KnownBits,
+        bytes: u32,
+    ) -> RangedSet {
+        match set_elements((lo, hi), (m, r), bits) {
+            Some(Elements::List(v)) => RangedSet {
+                sets: residues
+                    .iter()
+                    .map(|&u| SetHits::counted(v.iter().map(|&x| u as i128 + x as i128), bytes))
+                    .collect(),
+            },
+            _ => RangedSet::new(residues, lo, hi, m, r, bytes),
+        }
+    }
+
     /// Prepares the set (see [`ranged_random_cost`]).
     pub fn new(residues: &[i64], lo: i64, hi: i64, m: u64, r: i64, bytes: u32) -> RangedSet {
         let m = m.max(1) as i128;
@@ -786,25 +898,7 @@ impl SetHits {
         let b = bytes.max(1) as i128;
         let span = |a: i128, g: i128| (a.div_euclid(g), (a + b - 1).div_euclid(g));
         if count <= ENUMERATE {
-            let (mut sec, mut lin) = (Vec::new(), Vec::new());
-            let (mut per, mut lper) = ((u32::MAX, 0), (u32::MAX, 0));
-            for k in 0..count {
-                let a = start + k * m;
-                let (s0, s1) = span(a, SECTOR as i128);
-                sec.extend(s0..=s1);
-                let (l0, l1) = span(a, LINE as i128);
-                lin.extend(l0..=l1);
-                let (ns, nl) = ((s1 - s0 + 1) as u32, (l1 - l0 + 1) as u32);
-                per = (per.0.min(ns), per.1.max(ns));
-                lper = (lper.0.min(nl), lper.1.max(nl));
-            }
-            return SetHits::Counted {
-                sectors: runs(sec),
-                lines: runs(lin),
-                count: count as f64,
-                per,
-                lper,
-            };
+            return SetHits::counted((0..count).map(|k| start + k * m), bytes);
         }
         let last = start + (count - 1) * m;
         let k = |g: i128| {
@@ -822,6 +916,35 @@ impl SetHits {
             spread_l,
             per: element_sectors(bytes) as f64,
             lper: (bytes as f64 / LINE as f64).ceil().max(1.0),
+        }
+    }
+
+    /// The elements at the addresses `elems` (a few thousand), counted.
+    fn counted(elems: impl Iterator<Item = i128>, bytes: u32) -> SetHits {
+        let b = bytes.max(1) as i128;
+        let span = |a: i128, g: i128| (a.div_euclid(g), (a + b - 1).div_euclid(g));
+        let (mut sec, mut lin) = (Vec::new(), Vec::new());
+        let (mut per, mut lper) = ((u32::MAX, 0), (u32::MAX, 0));
+        let mut count = 0u32;
+        for a in elems {
+            let (s0, s1) = span(a, SECTOR as i128);
+            sec.extend(s0..=s1);
+            let (l0, l1) = span(a, LINE as i128);
+            lin.extend(l0..=l1);
+            let (ns, nl) = ((s1 - s0 + 1) as u32, (l1 - l0 + 1) as u32);
+            per = (per.0.min(ns), per.1.max(ns));
+            lper = (lper.0.min(nl), lper.1.max(nl));
+            count += 1;
+        }
+        if count == 0 {
+            return SetHits::Empty;
+        }
+        SetHits::Counted {
+            sectors: runs(sec),
+            lines: runs(lin),
+            count: count as f64,
+            per,
+            lper,
         }
     }
 
@@ -1143,6 +1266,7 @@ mod tests {
         let half_rows = LaneClasses {
             exact: Some(std::array::from_fn(|l| 16 * (l as i64 & 15))),
             key: 0x10,
+            bits: KnownBits::UNKNOWN,
         };
         let c = classed_cost(
             &[0],
@@ -1204,6 +1328,7 @@ mod tests {
         let lanes = LaneClasses {
             exact: Some(std::array::from_fn(|l| 4 * l as i64)),
             key: 0x1f,
+            bits: KnownBits::UNKNOWN,
         };
         let w = ranged_mean(&[0], (0, 7168), (1024, 0), &lanes, u32::MAX, |a| {
             shared_wavefronts(a, u32::MAX, 4)

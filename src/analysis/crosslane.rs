@@ -36,7 +36,7 @@
 //! window offset of `mapa` is not modelled: only the lane pattern and the
 //! uniformity survive.
 
-use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Value, WARP};
+use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Value, ALL_LANES, WARP};
 use super::transfer::OpaqueSource;
 
 pub use crate::ir::alu::{shfl_mode, warp_op, ReduxOp, ShflMode, WarpOp};
@@ -171,7 +171,7 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
 /// of the flattened set.
 fn independent(r: &Range) -> Value {
     let f = r.flat();
-    Range::value(f.base, f.lo, f.hi, f.cong, f.data)
+    Range::with_bits(f.base, f.lo, f.hi, f.cong, f.data, None, ALL_LANES, f.bits)
 }
 
 /// `p` of `shfl.sync`: true in the lanes whose source lane is in range.

@@ -969,7 +969,7 @@ impl Engine<'_, '_> {
                 if nlo > nhi {
                     return None;
                 }
-                Some(Range::structured(
+                Some(Range::with_bits(
                     r.base.clone(),
                     nlo,
                     nhi,
@@ -977,6 +977,7 @@ impl Engine<'_, '_> {
                     r.data,
                     r.exact.as_deref().copied(),
                     r.key,
+                    r.bits,
                 ))
             }
             Value::Varying { data: true } => {

@@ -53,6 +53,19 @@
 //! the independent draws of before; the partition `0` is one value in every
 //! lane (data, so not a uniform symbol: the cost model still draws it).
 //!
+//! # Known bits
+//!
+//! A range's unknown `x` also carries the bits known to be 0 or 1
+//! ([`KnownBits`], two `u64` masks over the two's complement form, as
+//! LLVM's): `512 * (d & 7) + 2 * (d >> 3)` moves only bits 1 and 9..11,
+//! which neither its bounds `[0, 3586]` nor its stride 2 say (the bank bits
+//! 2..6 stay the lane's own). The transfer rules are in `bounds`; the fact
+//! never says less than the bounds and congruence imply
+//! ([`KnownBits::implied`], met in [`Range::with_bits`]), and a fact that
+//! fixes every bit makes the range a constant. A join keeps the bits known
+//! equal on both sides ([`KnownBits::join`]); the cost model lists the
+//! values of at most 12 free bits (`cost::ENUMERATED_BITS`).
+//!
 //! # Congruences
 //!
 //! Every symbol carries a congruence fact `s ≡ r (mod m)` ([`Cong`]): pointer
@@ -96,7 +109,10 @@
 //! or `-2^(4k)` (below), so a bound moves at most 16 times at one site. The
 //! exact parts are kept when both sides have the same one (else folded into
 //! the bounds), and the partition is the common refinement of both sides':
-//! it only gains bits (5 at most). Like the polynomial join, which keeps a
+//! it only gains bits (5 at most). The known bits are those known, and
+//! equal, on both sides: each change of a site's value loses at least one
+//! (the bounds and congruence implied by a wider hull know no more than
+//! before), so they change at most 128 times. Like the polynomial join, which keeps a
 //! lane part and makes the uniform part one opaque symbol, this treats the
 //! lanes of a class as arriving by one path (`j < n ? idx[j] : 0` with `j`
 //! equal in the lanes that share `idx[j]`); a divergent branch that splits
@@ -113,7 +129,10 @@
 //! kernel; C makes signed overflow undefined anyway). Exact lane vectors are
 //! computed with the PTX type's wrapping semantics (see `transfer`). Degrees
 //! are capped at [`MAX_DEGREE`]; beyond it a product becomes an opaque uniform
-//! value (when uniform) or `Varying`.
+//! value (when uniform) or `Varying`. Known bits are of the 64-bit two's
+//! complement form of `x`; a narrower register's bits are its low bits, and
+//! its higher bits are set by the type's reading (zero or the sign) only
+//! where a rule truncates (`KnownBits::truncate`).
 
 use std::fmt;
 
@@ -742,6 +761,289 @@ impl std::ops::Mul for Cong {
     }
 }
 
+/// Bits of an integer known to be 0 or 1 (as LLVM's `KnownBits`), over its
+/// 64-bit two's complement form (bit 63 stands for every higher bit): a
+/// value `v` satisfies the fact when `v & zero == 0` and `v & one == one`.
+/// `zero & one == 0`; [`KnownBits::UNKNOWN`] says nothing. Kept beside a
+/// [`Range`]'s bounds and congruence for its shared unknown `x`: `512 * (d &
+/// 7) + 2 * (d >> 3)` moves only bits 1 and 9..11, which a stride (2) and
+/// bounds ([0, 3586]) cannot say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct KnownBits {
+    /// Bits known to be 0.
+    pub zero: u64,
+    /// Bits known to be 1.
+    pub one: u64,
+}
+
+/// The low `n` bits (every bit for `n >= 64`).
+fn low_mask(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+impl KnownBits {
+    /// Nothing known.
+    pub const UNKNOWN: KnownBits = KnownBits { zero: 0, one: 0 };
+    /// Exactly `v`.
+    pub fn constant(v: i64) -> KnownBits {
+        KnownBits {
+            zero: !(v as u64),
+            one: v as u64,
+        }
+    }
+    /// The bits not known.
+    pub fn unknown_mask(self) -> u64 {
+        !(self.zero | self.one)
+    }
+    /// The number of bits not known.
+    pub fn varying(self) -> u32 {
+        self.unknown_mask().count_ones()
+    }
+    /// True when `v` satisfies the fact.
+    pub fn contains(self, v: i64) -> bool {
+        let v = v as u64;
+        v & self.zero == 0 && v & self.one == self.one
+    }
+    /// The bits known in both (the join: a fact both values satisfy).
+    pub fn join(self, o: KnownBits) -> KnownBits {
+        KnownBits {
+            zero: self.zero & o.zero,
+            one: self.one & o.one,
+        }
+    }
+    /// The bits known in either (both facts hold). Contradicting facts
+    /// (no value satisfies both) keep `self`, which still holds.
+    pub fn meet(self, o: KnownBits) -> KnownBits {
+        let k = KnownBits {
+            zero: self.zero | o.zero,
+            one: self.one | o.one,
+        };
+        if k.zero & k.one != 0 {
+            self
+        } else {
+            k
+        }
+    }
+    /// Bitwise not.
+    pub fn complement(self) -> KnownBits {
+        KnownBits {
+            zero: self.one,
+            one: self.zero,
+        }
+    }
+    /// Bitwise and.
+    pub fn and(self, o: KnownBits) -> KnownBits {
+        KnownBits {
+            zero: self.zero | o.zero,
+            one: self.one & o.one,
+        }
+    }
+    /// Bitwise or.
+    pub fn or(self, o: KnownBits) -> KnownBits {
+        KnownBits {
+            zero: self.zero & o.zero,
+            one: self.one | o.one,
+        }
+    }
+    /// Bitwise exclusive or.
+    pub fn xor(self, o: KnownBits) -> KnownBits {
+        let known = (self.zero | self.one) & (o.zero | o.one);
+        let v = self.one ^ o.one;
+        KnownBits {
+            zero: known & !v,
+            one: known & v,
+        }
+    }
+    /// Sum modulo 2^64 (LLVM's `computeForAddCarry` without a carry in):
+    /// a bit of the sum is known where both operands' bits and the carry
+    /// into it are.
+    pub fn sum(self, o: KnownBits) -> KnownBits {
+        // The largest and smallest sums (unknown bits all 1, all 0).
+        let max = (!self.zero).wrapping_add(!o.zero);
+        let min = self.one.wrapping_add(o.one);
+        let carry_zero = !(max ^ self.zero ^ o.zero);
+        let carry_one = min ^ self.one ^ o.one;
+        let known = (self.zero | self.one) & (o.zero | o.one) & (carry_zero | carry_one);
+        KnownBits {
+            zero: !min & known,
+            one: min & known,
+        }
+    }
+    /// Negation (`!x + 1`).
+    pub fn negated(self) -> KnownBits {
+        self.complement().sum(KnownBits::constant(1))
+    }
+    /// Times the constant `k` (modulo 2^64): the low bits that are known
+    /// in `self` give the product's low bits, and `k`'s factors of two
+    /// shift them up (`x = a + 2^n h` with `a` known: `k x ≡ k a (mod
+    /// 2^(n + tz(k)))`).
+    pub fn mul_const(self, k: i64) -> KnownBits {
+        if k == 0 {
+            return KnownBits::constant(0);
+        }
+        let n = (self.zero | self.one).trailing_ones();
+        let t = (n + k.trailing_zeros()).min(64);
+        let m = low_mask(t);
+        let v = (self.one & low_mask(n)).wrapping_mul(k as u64);
+        KnownBits {
+            zero: !v & m,
+            one: v & m,
+        }
+    }
+    /// Shift left by `k < 64`.
+    pub fn shl_by(self, k: u32) -> KnownBits {
+        KnownBits {
+            zero: (self.zero << k) | low_mask(k),
+            one: self.one << k,
+        }
+    }
+    /// Logical shift right by `k < 64`.
+    pub fn lshr(self, k: u32) -> KnownBits {
+        KnownBits {
+            zero: (self.zero >> k) | !(u64::MAX >> k),
+            one: self.one >> k,
+        }
+    }
+    /// Arithmetic shift right by `k < 64`.
+    pub fn ashr(self, k: u32) -> KnownBits {
+        KnownBits {
+            zero: ((self.zero as i64) >> k) as u64,
+            one: ((self.one as i64) >> k) as u64,
+        }
+    }
+    /// The low `bits` bits read as an unsigned or signed `bits`-bit value:
+    /// the higher bits zero, or copies of bit `bits - 1` (when known).
+    pub fn truncate(self, bits: u32, signed: bool) -> KnownBits {
+        if bits >= 64 || bits == 0 {
+            return self;
+        }
+        let m = low_mask(bits);
+        let (mut zero, mut one) = (self.zero & m, self.one & m);
+        let top = 1u64 << (bits - 1);
+        if !signed || zero & top != 0 {
+            zero |= !m;
+        } else if one & top != 0 {
+            one |= !m;
+        }
+        KnownBits { zero, one }
+    }
+    /// What every value of `[lo, hi]` has in common (`NO_LO` / `NO_HI`:
+    /// unbounded): the bits above the highest bit in which `lo` and `hi`
+    /// differ, when both have one sign (the map to `u64` is then monotone);
+    /// the sign alone of a half-bounded range.
+    pub fn of_range(lo: i64, hi: i64) -> KnownBits {
+        const SIGN: u64 = 1 << 63;
+        match (lo != NO_LO, hi != NO_HI) {
+            (true, true) if lo <= hi && (lo < 0) == (hi < 0) => {
+                let diff = (lo ^ hi) as u64;
+                let prefix = if diff == 0 {
+                    u64::MAX
+                } else {
+                    !low_mask(64 - diff.leading_zeros())
+                };
+                KnownBits {
+                    zero: prefix & !(lo as u64),
+                    one: prefix & lo as u64,
+                }
+            }
+            (true, _) if lo >= 0 => KnownBits { zero: SIGN, one: 0 },
+            (_, true) if hi < 0 => KnownBits { zero: 0, one: SIGN },
+            _ => KnownBits::UNKNOWN,
+        }
+    }
+    /// The low bits a congruence fixes: `x ≡ r (mod m)` fixes `x mod 2^k`
+    /// for the largest `2^k` dividing `m` (every bit when exact).
+    pub fn of_cong(c: Cong) -> KnownBits {
+        if c.m == 0 {
+            return KnownBits::constant(c.r);
+        }
+        let m = low_mask(c.m.trailing_zeros());
+        let r = c.r as u64;
+        KnownBits {
+            zero: !r & m,
+            one: r & m,
+        }
+    }
+    /// What bounds and a congruence say about the bits.
+    pub fn implied(lo: i64, hi: i64, cong: Cong) -> KnownBits {
+        KnownBits::of_range(lo, hi).meet(KnownBits::of_cong(cong))
+    }
+    /// The bits every lane of `v` has in common.
+    pub fn of_lanes(v: &Lanes) -> KnownBits {
+        v.iter().fold(KnownBits::constant(v[0]), |k, &x| {
+            k.join(KnownBits::constant(x))
+        })
+    }
+    /// The values of `[lo, hi]`, `≡ cong`, that satisfy the fact, in
+    /// ascending order, when at most `2^max_bits` values satisfy it (the
+    /// unknown bits are at most `max_bits`); `None` otherwise.
+    pub fn enumerate(self, lo: i64, hi: i64, cong: Cong, max_bits: u32) -> Option<Vec<i64>> {
+        let free = self.unknown_mask();
+        if free.count_ones() > max_bits {
+            return None;
+        }
+        let mut out = Vec::with_capacity(1usize << free.count_ones());
+        let fits = |v: i64| {
+            (lo == NO_LO || v >= lo)
+                && (hi == NO_HI || v <= hi)
+                && match cong.m {
+                    0 => v == cong.r,
+                    m => (v as i128 - cong.r as i128).rem_euclid(m as i128) == 0,
+                }
+        };
+        // Every subset of the free bits (`s - free` steps to the next).
+        let mut s = 0u64;
+        loop {
+            let v = (self.one | s) as i64;
+            if fits(v) {
+                out.push(v);
+            }
+            s = s.wrapping_sub(free) & free;
+            if s == 0 {
+                break;
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+}
+
+impl fmt::Display for KnownBits {
+    /// The unknown bits as positions and runs (`bits 1, 9-11 vary`), with
+    /// the known ones that are set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let runs = |m: u64| {
+            let mut parts: Vec<String> = Vec::new();
+            let mut b = 0u32;
+            while b < 64 {
+                if m >> b & 1 == 0 {
+                    b += 1;
+                    continue;
+                }
+                let start = b;
+                while b < 64 && m >> b & 1 == 1 {
+                    b += 1;
+                }
+                parts.push(if b - 1 == start {
+                    start.to_string()
+                } else {
+                    format!("{start}-{}", b - 1)
+                });
+            }
+            parts.join(", ")
+        };
+        write!(f, "bits {} vary", runs(self.unknown_mask()))?;
+        if self.one != 0 {
+            write!(f, ", bits {} set", runs(self.one))?;
+        }
+        Ok(())
+    }
+}
+
 /// A predicate register's value: a three-valued boolean per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PredVal {
@@ -938,6 +1240,9 @@ pub struct Range {
     pub exact: Option<Rc<Lanes>>,
     /// The lane partition of `x` (see the type's doc).
     pub key: u8,
+    /// The known bits of `x` (never fewer than its bounds and congruence
+    /// imply: [`KnownBits::implied`]).
+    pub bits: KnownBits,
 }
 
 /// The partition in which every lane draws its own unknown.
@@ -986,6 +1291,20 @@ impl Range {
         exact: Option<Lanes>,
         key: u8,
     ) -> Value {
+        Range::with_bits(base, lo, hi, cong, data, exact, key, KnownBits::UNKNOWN)
+    }
+    /// [`Range::structured`] whose `x` also has the known bits `bits`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_bits(
+        base: Poly,
+        lo: i64,
+        hi: i64,
+        cong: Cong,
+        data: bool,
+        exact: Option<Lanes>,
+        key: u8,
+        bits: KnownBits,
+    ) -> Value {
         // Move the constant term of the base, and an exact part that is the
         // same in every lane, into the lane part.
         let c0 = base
@@ -1015,6 +1334,7 @@ impl Range {
         };
         let (mut lo, mut hi) = (shift(lo, NO_LO), shift(hi, NO_HI));
         let cong = cong + Cong::exact(c);
+        let bits = bits.sum(KnownBits::constant(c));
         let with_exact = |p: Poly| match &exact {
             Some(e) => p.add(&Poly::lanes(*e)),
             None => p,
@@ -1053,6 +1373,25 @@ impl Range {
                 return Value::poly(with_exact(base.add(&Poly::constant(lo))));
             }
         }
+        // Bits that contradict the bounds (a rule whose bounds read a
+        // register one way and whose bits another) are dropped: the bounds
+        // hold as before.
+        let implied = KnownBits::implied(lo, hi, cong);
+        let bits = if (bits.zero & implied.one) | (bits.one & implied.zero) != 0 {
+            implied
+        } else {
+            bits.meet(implied)
+        };
+        if bits.unknown_mask() == 0 {
+            let v = bits.one as i64;
+            let fits = (lo == NO_LO || lo <= v) && (hi == NO_HI || v <= hi);
+            let on_cong = (v as i128 - cong.r as i128).rem_euclid(cong.m.max(1) as i128) == 0;
+            return if fits && on_cong {
+                Value::poly(with_exact(base.add(&Poly::constant(v))))
+            } else {
+                Value::Undef
+            };
+        }
         Value::Range(Rc::new(Range {
             base,
             lo,
@@ -1061,6 +1400,7 @@ impl Range {
             data,
             exact: exact.map(Rc::new),
             key,
+            bits,
         }))
     }
     /// True when every lane draws its own unknown and there is no exact
@@ -1086,15 +1426,29 @@ impl Range {
                 v.checked_add(d).unwrap_or(none)
             }
         };
+        let (lo, hi, cong) = (
+            add(self.lo, emin, NO_LO),
+            add(self.hi, emax, NO_HI),
+            self.cong + lanes_cong(e),
+        );
         Range {
             base: self.base.clone(),
-            lo: add(self.lo, emin, NO_LO),
-            hi: add(self.hi, emax, NO_HI),
-            cong: self.cong + lanes_cong(e),
+            lo,
+            hi,
+            cong,
             data: self.data,
             exact: None,
             key: self.key | lane_key(e),
+            bits: self
+                .bits
+                .sum(KnownBits::of_lanes(e))
+                .meet(KnownBits::implied(lo, hi, cong)),
         }
+    }
+    /// True when the known bits of `x` say more than its bounds and
+    /// congruence.
+    pub fn bits_say_more(&self) -> bool {
+        self.bits != KnownBits::implied(self.lo, self.hi, self.cong)
     }
     /// True when both bounds are known.
     pub fn bounded(&self) -> bool {
@@ -1130,6 +1484,9 @@ impl fmt::Display for Range {
         )?;
         if self.cong.m > 1 {
             write!(f, " (≡ {} mod {})", self.cong.r, self.cong.m)?;
+        }
+        if self.bits_say_more() {
+            write!(f, " ({})", self.bits)?;
         }
         if let Some(e) = &self.exact {
             write!(f, " + lanes {}", Poly::lanes(**e))?;
@@ -1205,6 +1562,7 @@ fn range_view(v: &Value) -> Option<Range> {
                 data: false,
                 exact: (!d.iter().all(|&v| v == d[0])).then(|| Rc::new(d)),
                 key: 0,
+                bits: KnownBits::constant(c),
             })
         }
         _ => None,
@@ -1631,7 +1989,7 @@ fn join_ranges(
         lo = widen_lo(lo);
         hi = widen_hi(hi);
     }
-    Range::structured(
+    Range::with_bits(
         base,
         lo,
         hi,
@@ -1639,6 +1997,7 @@ fn join_ranges(
         data,
         x.exact.map(|e| *e),
         key,
+        x.bits.join(y.bits),
     )
 }
 
@@ -1776,6 +2135,98 @@ mod tests {
         assert_eq!(unk & unk, unk);
         let j = PredVal::Lanes(1).join(PredVal::Lanes(3));
         assert_eq!((j.maybe_true(), j.maybe_false()), (3, !1));
+    }
+
+    /// Every transfer of `KnownBits` holds for every pair of values its
+    /// operands allow (exhaustively over facts on the low 4 bits, the rest
+    /// known, and a few constants).
+    #[test]
+    fn known_bits_transfer_is_sound() {
+        // Facts on the low 4 bits (each bit 0, 1 or free), high bits of
+        // a small non-negative or negative value.
+        let mut facts = Vec::new();
+        for code in 0..81u32 {
+            for high in [0i64, 0x30, -16] {
+                let (mut zero, mut one) = (!0xfu64 & !(high as u64), !0xfu64 & high as u64);
+                let mut c = code;
+                for b in 0..4 {
+                    match c % 3 {
+                        0 => zero |= 1 << b,
+                        1 => one |= 1 << b,
+                        _ => {}
+                    }
+                    c /= 3;
+                }
+                facts.push(KnownBits { zero, one });
+            }
+        }
+        let members = |k: KnownBits| -> Vec<i64> {
+            k.enumerate(NO_LO, NO_HI, Cong::TOP, 8)
+                .expect("few free bits")
+        };
+        for &a in &facts {
+            let va = members(a);
+            assert!(va.iter().all(|&x| a.contains(x)));
+            for k in [0i64, 1, 3, 4, 12, -2, 512] {
+                let m = a.mul_const(k);
+                assert!(
+                    va.iter().all(|&x| m.contains(x.wrapping_mul(k))),
+                    "{a:?} * {k}"
+                );
+            }
+            for s in [0u32, 1, 3, 9] {
+                assert!(va.iter().all(|&x| a.shl_by(s).contains(x << s)));
+                assert!(va.iter().all(|&x| a.ashr(s).contains(x >> s)));
+                assert!(va
+                    .iter()
+                    .all(|&x| a.lshr(s).contains(((x as u64) >> s) as i64)));
+            }
+            assert!(va.iter().all(|&x| a.negated().contains(x.wrapping_neg())));
+            for (bits, signed) in [(3u32, false), (3, true), (8, false)] {
+                let t = a.truncate(bits, signed);
+                let read = |x: i64| {
+                    let sh = 64 - bits;
+                    if signed {
+                        (x << sh) >> sh
+                    } else {
+                        ((x as u64) << sh >> sh) as i64
+                    }
+                };
+                assert!(va.iter().all(|&x| t.contains(read(x))), "{a:?} as {bits}");
+            }
+            for &b in facts.iter().step_by(7) {
+                let vb = members(b);
+                let (s, n, o, x, j) = (a.sum(b), a.and(b), a.or(b), a.xor(b), a.join(b));
+                for &p in &va {
+                    assert!(j.contains(p));
+                    for &q in &vb {
+                        assert!(s.contains(p.wrapping_add(q)), "{a:?} + {b:?}");
+                        assert!(n.contains(p & q) && o.contains(p | q) && x.contains(p ^ q));
+                    }
+                }
+            }
+        }
+        // Exact where no carry can move: bits 9..11 plus bit 1.
+        let hi3 = KnownBits {
+            zero: !0xe00,
+            one: 0,
+        };
+        let bit1 = KnownBits { zero: !2, one: 0 };
+        assert_eq!(hi3.sum(bit1).unknown_mask(), 0xe02);
+        // What bounds and congruences imply.
+        assert_eq!(KnownBits::of_range(0, 255).zero, !0xff);
+        assert_eq!(KnownBits::of_range(512, 767).one, 512);
+        assert_eq!(KnownBits::of_range(-4, 3), KnownBits::UNKNOWN);
+        assert_eq!(
+            KnownBits::of_cong(Cong::modulo(24, 4)).unknown_mask() & 7,
+            0
+        );
+        let v = hi3
+            .sum(bit1)
+            .enumerate(0, 3586, Cong::modulo(2, 0), 12)
+            .unwrap();
+        assert_eq!(v.len(), 16);
+        assert_eq!(hi3.sum(bit1).to_string(), "bits 1, 9-11 vary");
     }
 
     #[test]

@@ -245,7 +245,14 @@ pub fn static_access(
         Value::Range(r) if r.bounded() || !r.is_plain() => {
             let (residues, classes) = range_residues(r, facts, mask, bytes);
             let cost = if classes.is_independent() {
-                cost::ranged_random_cost(&residues, r.lo, r.hi, r.cong.m, r.cong.r, active, bytes)
+                cost::RangedSet::with_bits(
+                    &residues,
+                    (r.lo, r.hi),
+                    (r.cong.m, r.cong.r),
+                    r.bits,
+                    bytes,
+                )
+                .cost(active)
             } else {
                 cost::classed_cost(
                     &residues,
@@ -392,6 +399,7 @@ pub fn range_residues(
     let classes = cost::LaneClasses {
         exact: r.exact.as_deref().copied(),
         key: r.key,
+        bits: r.bits,
     };
     (residues, classes)
 }
@@ -456,7 +464,8 @@ pub fn lane_shapes(
                                 && q.cong == r.cong
                                 && q.data == r.data
                                 && q.exact == r.exact
-                                && q.key == r.key =>
+                                && q.key == r.key
+                                && q.bits == r.bits =>
                         {
                             residues.extend(range_residues(q, sf, f.mask, bytes).0);
                         }
@@ -474,10 +483,16 @@ pub fn lane_shapes(
                 let classes = cost::LaneClasses {
                     exact: r.exact.as_deref().copied(),
                     key: r.key,
+                    bits: r.bits,
                 };
                 let by_active = if classes.is_independent() {
-                    let set =
-                        cost::RangedSet::new(&residues, r.lo, r.hi, r.cong.m, r.cong.r, bytes);
+                    let set = cost::RangedSet::with_bits(
+                        &residues,
+                        (r.lo, r.hi),
+                        (r.cong.m, r.cong.r),
+                        r.bits,
+                        bytes,
+                    );
                     (0..=domain::WARP as u32).map(|n| set.cost(n)).collect()
                 } else {
                     // By active mask, in the simulation (`cost::classed_cost`).

@@ -32,8 +32,10 @@ RANK = ("sectors/lines/wavefronts, right request count: BlockRadixRank's packed 
         "`digit_counters[counter_lane][tid][sub_counter]` (128 threads, RADIX_BITS 4: counter_lane = digit & 7, "
         "sub_counter = digit >> 3), address 512 * counter_lane + 4 * tid + 2 * sub_counter bytes: the data-dependent "
         "part only moves bits 1 and 9..11, so the bank (bits 2..6) is the thread's own, conflict-free: 1.000 wavefront "
-        "per request measured (%s requests). The model keeps the loaded digit's part as a random offset with stride 2 "
-        "(the gcd of 512 and 2), so the lanes' banks look independent: %s wavefronts modelled (bounds 1..64)")
+        "per request measured (%s requests). The model follows the digit's known bits (cub_radix_sort_tile's rows match, "
+        "1.000), but here the digit is `(key >> shift) & bmsk(0, min(bits_left, 4))` with the shift and the mask's width "
+        "loop values (PTX `shr.b32 %%r112, %%r113, %%r429`, `min.s32 %%r123, %%r428, 4`): the digit is any byte, so "
+        "`(digit & 248) >> 2` moves bits 1..5, the bank bits: %s wavefronts modelled (bounds 1..64)")
 HSORT = ("sectors/lines/wavefronts, right request count: BlockHistogramSort's `if (flag) run_begin[item] = i` / "
          "`run_end[...]` after the block sort: only the lanes at a run boundary of the sorted bytes store (data-dependent "
          "flags, about 1 lane in 8), at distinct increasing bins: 0.995 wavefronts per request measured (124,992 requests); "
@@ -75,16 +77,13 @@ R = {
  ("cub_radix_sort_tile","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "4,096"),
  ("cub_radix_sort_tile","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "1,024"),
  ("cub_radix_sort_tile","uninitialized_copy.cuh:60","st shared"): UCOPY % ("368,640", "2.808", "285,696", "2.973", "368,640 = 285,696 + 12,288 + 32,768 + 32,768 + 4,096 + 1,024"),
- ("cub_radix_sort_tile","block_radix_rank.cuh:473","ld shared"): RANK % ("262,144", "3.432"),
- ("cub_radix_sort_tile","block_radix_rank.cuh:476","st shared"): RANK % ("262,144", "3.432"),
- ("cub_radix_sort_tile","block_radix_rank.cuh:491","ld shared"): RANK % ("262,144", "3.432"),
  ("cub_hist_sort","block_exchange.cuh:639","st shared"): INLINE % ("block_exchange.cuh:639", "124,992 (3.939 wavefronts per request)"),
  ("cub_hist_sort","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "15,624"),
  ("cub_hist_sort","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "1,953"),
  ("cub_hist_sort","uninitialized_copy.cuh:60","st shared"): UCOPY % ("285,138", "3.217", "142,569", "3.584", "285,138 = 142,569 + 124,992 + 15,624 + 1,953"),
- ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK % ("249,984", "3.464"),
- ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK % ("249,984", "3.464"),
- ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK % ("249,984", "3.464"),
+ ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK % ("249,984", "3.162"),
+ ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK % ("249,984", "3.162"),
+ ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK % ("249,984", "3.162"),
  ("cub_hist_sort","block_histogram_sort.cuh:150","st shared"): HSORT,
  ("cub_hist_sort","block_histogram_sort.cuh:151","st shared"): HSORT,
  ("cub_warp_rowstats","blind7.cu:178","ld global"): PTXAS % "the row loop `for (c = lane; c < 1000; c += 32)` (32 trips for lanes 0..7, 31 for the others): ptxas unrolls it and runs the 32-trip and 31-trip lanes on separate paths (29 LDG at this line: 16 issued twice a row with 20 lanes, 12 once with 24, one three times): 141,047 requests measured (47 a row), 105,035 modelled (35 a row); per request 1.670 lines and 2.660 sectors measured, 2.243 and 3.571 modelled (the lane mix of the split paths)",
