@@ -73,7 +73,13 @@
 //! sources the simulation does not know, the expected wavefronts of the
 //! per-request rules over draws of the lanes' addresses,
 //! `cost::ranged_samples`). Cross-lane instructions (`shfl.sync`,
-//! `vote`, `activemask`) are evaluated over the warp's lanes.
+//! `vote`, `activemask`, `redux.sync`, `match.{any,all}.sync` — the mask of
+//! the executing lanes with an equal key — and `elect.sync`, whose leader is
+//! the lowest executing lane of its member mask) are evaluated over the
+//! warp's lanes; a vote, reduction or match of which some executing lane's
+//! operand is loaded data gives data in every lane, so that a branch on it
+//! takes the rules for loaded data below (`cg::labeled_partition`'s
+//! `match.any` of a loaded key).
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)
@@ -1637,7 +1643,9 @@ fn record_mem(
 }
 
 /// The results of a cross-lane instruction in every lane (`shfl.sync`,
-/// `vote`, `activemask`), when its operands are known where needed.
+/// `vote`, `activemask`, `redux.sync`, `match.sync`, `elect.sync`), when its
+/// operands are known where needed; data in every lane when a lane's operand
+/// is loaded data.
 struct Cross {
     out: [Option<i64>; WARP],
     data: u32,
@@ -1674,7 +1682,22 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
         AluOp::Warp(op @ (WarpOp::Ballot | WarpOp::Any | WarpOp::All | WarpOp::Uni)) => {
             let p = g.first()?;
             if p.known & exec != exec {
-                return None;
+                // A lane's predicate is loaded data: the vote is data too,
+                // unless a known lane decides it.
+                let t = (0..WARP).any(|l| p.known & exec & (1 << l) != 0 && p.v[l] != 0);
+                let f = (0..WARP).any(|l| p.known & exec & (1 << l) != 0 && p.v[l] == 0);
+                let v = match op {
+                    WarpOp::Any if t => 1,
+                    WarpOp::All if f => 0,
+                    WarpOp::Uni if t && f => 0,
+                    _ => return data_result(c, g.first()?, exec),
+                };
+                for l in 0..WARP {
+                    if exec & (1 << l) != 0 {
+                        c.out[l] = Some(v);
+                    }
+                }
+                return Some(c);
             }
             let bits = (0..WARP)
                 .filter(|&l| exec & (1 << l) != 0 && p.v[l] != 0)
@@ -1694,8 +1717,11 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
         }
         AluOp::Warp(WarpOp::Redux(r)) => {
             let a = g.first()?;
-            if a.known & exec != exec || exec == 0 {
+            if exec == 0 {
                 return None;
+            }
+            if a.known & exec != exec {
+                return data_result(c, a, exec);
             }
             let v = r.fold(
                 (0..WARP).filter(|&l| exec & (1 << l) != 0).map(|l| a.v[l]),
@@ -1717,8 +1743,73 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
             }
             Some(c)
         }
+        AluOp::Warp(op @ (WarpOp::MatchAny | WarpOp::MatchAll)) => {
+            let a = g.first()?;
+            if exec == 0 {
+                return None;
+            }
+            if a.known & exec != exec {
+                return data_result(c, a, exec);
+            }
+            // Keys compared at the instruction's width (`.b32`, `.b64`).
+            let bits = alu.ty.bits.clamp(1, 64);
+            let key = |l: usize| (a.v[l] as u64) & (u64::MAX >> (64 - bits));
+            let lanes = (0..WARP).filter(|&l| exec & (1 << l) != 0);
+            let same = |l: usize| {
+                lanes
+                    .clone()
+                    .filter(|&j| key(j) == key(l))
+                    .fold(0u32, |m, j| m | (1 << j))
+            };
+            let first = exec.trailing_zeros() as usize;
+            let all = same(first) == exec;
+            for l in lanes.clone() {
+                if op == WarpOp::MatchAny {
+                    c.out[l] = Some(i64::from(same(l)));
+                } else {
+                    c.out[l] = Some(if all { i64::from(exec) } else { 0 });
+                    c.second[l] = Some(i64::from(all));
+                }
+            }
+            Some(c)
+        }
+        AluOp::Warp(WarpOp::Elect) => {
+            // The lowest executing lane of the member mask (a uniform
+            // constant where it is known), its number in `d`, `p` there.
+            let m = match g.first() {
+                None => u32::MAX,
+                Some(m) if m.known & exec == exec && exec != 0 => {
+                    m.v[exec.trailing_zeros() as usize] as u32
+                }
+                Some(_) => return None,
+            };
+            let cand = exec & m;
+            if cand == 0 {
+                return None;
+            }
+            let leader = cand.trailing_zeros() as usize;
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(leader as i64);
+                    c.second[l] = Some((l == leader) as i64);
+                }
+            }
+            Some(c)
+        }
         _ => None,
     }
+}
+
+/// A vote, reduction or match over lanes some of whose operands are
+/// unknown: data where one of them is loaded data (`None`, falling back to
+/// the lane-by-lane rule, when they are only missing parameters, so that
+/// the simulation names them).
+fn data_result(mut c: Cross, a: &Gathered, exec: u32) -> Option<Cross> {
+    if a.data & exec & !a.known == 0 {
+        return None;
+    }
+    c.data = exec;
+    Some(c)
 }
 
 #[allow(clippy::too_many_arguments)]
