@@ -204,6 +204,9 @@ fn space_key(op: &str, instr: &str, space: &str) -> String {
         "bulk" if instr.starts_with("cp.async.bulk.prefetch") => "global".to_string(),
         "cp.async" | "bulk" => "global,shared".to_string(),
         "ldmatrix" | "stmatrix" | "wgmma" => "shared".to_string(),
+        // Another CTA's shared memory (`mapa`): SASS `LD.E`/`ST.E`, a
+        // generic access ncu keys `global,shared`.
+        _ if space == "shared::cluster" => "global,shared".to_string(),
         _ => space.to_string(),
     }
 }

@@ -53,7 +53,8 @@
 //! is `@P0 BRA` over a `CALL.REL.NOINC`, the `STS` issued by warp 0 only).
 //!
 //! A request is one instruction executed by a warp with at least one lane
-//! whose guard is true. Its cost is `cost::request_cost` over the lanes with
+//! whose guard is true (a bulk copy, `cp.async.bulk*`, is one request per
+//! executing lane: each lane's copy is issued on its own). Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
 //! array; the bounds are kept separately). A loaded value of 32 bits or more
@@ -270,7 +271,8 @@ pub const DEFAULT_BUDGET: u64 = 3_000_000;
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimStats {
-    /// Requests (warp executions with at least one active lane).
+    /// Requests (warp executions with at least one active lane; for a bulk
+    /// copy, one per executing lane).
     pub requests: u64,
     /// Active lanes, summed.
     pub lanes: u64,
@@ -1417,9 +1419,16 @@ fn record_mem(
         MemKind::BulkCopy | MemKind::TensorOperand => {
             // The copy engine / tensor cores: executions, no LSU traffic; a
             // `wgmma` request carries a quarter of its operands' wavefronts
-            // (`cost::tensor_operand`).
+            // (`cost::tensor_operand`). A bulk copy is one request per
+            // executing lane: each lane's copy is its own instruction
+            // (ptxas loops `UBLKCP` over the lanes; `tests/hw/blind7`:
+            // `barrier_tile_copy`, 250,000 executions for 250,000 threads).
             let e = res.stats.entry(stmt).or_default();
-            e.requests += 1;
+            e.requests += if info.kind == MemKind::BulkCopy {
+                u64::from(exec.count_ones().max(1))
+            } else {
+                1
+            };
             e.lanes += exec.count_ones() as u64;
             if let Some(b) = info.operand_bytes() {
                 e.wavefronts += super::cost::tensor_operand::wavefronts_per_request(b);
@@ -1879,6 +1888,11 @@ fn record(
                 e.wavefront_requests += 1;
             }
         }
+    }
+    if space == Space::SharedCluster {
+        // Another CTA's shared memory: no L1/L2 sectors (`memops`).
+        *e.patterns.entry(Pattern::Unknown).or_default() += 1;
+        return;
     }
     e.ideal += ideal_sectors(active, bytes) as f64;
     if exec == 0 {
