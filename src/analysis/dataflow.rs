@@ -432,6 +432,7 @@ impl Engine<'_, '_> {
                 Value::poly(Poly::lanes(v))
             }
             Special::OtherUniform => self.uniform_opaque(91),
+            Special::ClusterCtaRank => self.uniform_opaque(92),
             Special::Other => Value::Varying { data: false },
         }
     }

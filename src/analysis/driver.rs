@@ -642,7 +642,9 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let extra = memops::describe(info, cost_ir, results, i as u32);
         caveats.extend(extra.caveats);
         caveat::sort_dedup(&mut caveats);
-        let in_shared = space == Space::Shared
+        // Another CTA's shared memory (`SharedCluster`) reports the own
+        // CTA's wavefronts its lanes in the own window cost (the simulation).
+        let in_shared = matches!(space, Space::Shared | Space::SharedCluster)
             || matches!(info.kind, MemKind::MatrixLoad | MemKind::MatrixStore);
         let shared_side = figs.shared_side.as_ref().map(|s| SharedSide {
             pattern: Some(s.pattern),

@@ -596,7 +596,11 @@ pub fn uniform_by_construction(ir: &Lowered<'_>, s: &Src, depth: u32) -> bool {
         Src::Imm(_) | Src::Param(..) | Src::Var(..) => true,
         Src::Special(sp) => matches!(
             sp,
-            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::OtherUniform
+            Special::Ntid(_)
+                | Special::Ctaid(_)
+                | Special::Nctaid(_)
+                | Special::ClusterCtaRank
+                | Special::OtherUniform
         ),
         Src::Reg(r, _) | Src::NotPred(r) => {
             let Some(def) = ir.single_defs.def.get(r) else {

@@ -148,6 +148,9 @@ pub enum Special {
     LaneId,
     /// `%lanemask_lt` etc. (`lt`, `le`, `eq`, `ge`, `gt` as 0..5)
     LaneMask(u8),
+    /// `%cluster_ctarank`: the CTA's rank in its cluster (uniform; known to
+    /// the launch simulation from the kernel's `.reqnctapercluster`).
+    ClusterCtaRank,
     /// Anything else (`%clock`, `%smid`, `%warpid`, …): uniform per warp but unknown.
     OtherUniform,
     /// Unknown, possibly lane-varying.

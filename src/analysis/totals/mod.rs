@@ -53,8 +53,8 @@
 //! is `@P0 BRA` over a `CALL.REL.NOINC`, the `STS` issued by warp 0 only).
 //!
 //! A request is one instruction executed by a warp with at least one lane
-//! whose guard is true (a bulk copy, `cp.async.bulk*`, is one request per
-//! executing lane: each lane's copy is issued on its own). Its cost is `cost::request_cost` over the lanes with
+//! whose guard is true (a PTX bulk copy, `cp.async.bulk*`, is one request
+//! per executing lane: each lane's copy is issued on its own). Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
 //! array; the bounds are kept separately). A loaded value of 32 bits or more
@@ -473,7 +473,37 @@ impl Regs {
 struct Warp<'a> {
     tid: [[i64; WARP]; 3],
     ctaid: [i64; 3],
+    /// `%cluster_ctarank`, where the kernel names its cluster shape.
+    cluster_rank: Option<i64>,
     inputs: &'a SimInputs,
+}
+
+/// `%cluster_ctarank` of the CTA `ctaid` in clusters of `dims` (PTX ISA:
+/// the CTA's linear index in its cluster, `x` fastest).
+fn cluster_rank(ctaid: [i64; 3], dims: [u64; 3]) -> i64 {
+    let d = dims.map(|x| x.max(1) as i64);
+    let c = [0, 1, 2].map(|k| ctaid[k].rem_euclid(d[k]));
+    c[0] + d[0] * (c[1] + d[1] * c[2])
+}
+
+/// The bit above which the simulation places a `mapa.u64` result's CTA
+/// rank (plus one): far above any shared variable's synthetic address
+/// (`Src::Var`: `(v + 1) << 24`) and pointer parameter's (`synthetic_base`).
+const CLUSTER_WINDOW_SHIFT: u32 = 48;
+
+/// `mapa.u64 d, a, rank`: `a` in CTA `rank`'s shared window (synthetic:
+/// the rank above [`CLUSTER_WINDOW_SHIFT`]).
+fn mapa_window(a: i64, rank: i64) -> Option<i64> {
+    if !(0..0x7fff).contains(&rank) || a >> CLUSTER_WINDOW_SHIFT != 0 || a < 0 {
+        return None;
+    }
+    Some(a + ((rank + 1) << CLUSTER_WINDOW_SHIFT))
+}
+
+/// The CTA rank and own-window offset of an address [`mapa_window`] made.
+fn window_rank(addr: i64) -> Option<(i64, i64)> {
+    let r = addr >> CLUSTER_WINDOW_SHIFT;
+    (r > 0).then(|| (r - 1, addr & ((1i64 << CLUSTER_WINDOW_SHIFT) - 1)))
 }
 
 /// A lane's operand: `Ok(value)`, or `Err(is_data)` when unknown.
@@ -517,6 +547,7 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
                         _ => 0xffff_ffffu64 & !((1u64 << (l + 1)) - 1),
                     } as i64)
                 }
+                Special::ClusterCtaRank => w.cluster_rank.ok_or(false),
                 Special::OtherUniform | Special::Other => Err(false),
             }
         }
@@ -745,7 +776,13 @@ pub fn simulate(
                     }
                 }
             }
-            let warp = Warp { tid, ctaid, inputs };
+            let cluster = low.launch.cluster_dim.map(|d| cluster_rank(ctaid, d));
+            let warp = Warp {
+                tid,
+                ctaid,
+                cluster_rank: cluster,
+                inputs,
+            };
             regs.reset();
             match run_warp(
                 low,
@@ -997,6 +1034,11 @@ fn run_warp(
                                         }
                                         b as i64
                                     })
+                            }
+                            // The 64-bit form (the 32-bit `shared::cluster`
+                            // window is not modelled).
+                            AluOp::Mapa if alu.ty.bits == 64 && vals.len() >= 2 => {
+                                mapa_window(vals[0], vals[1])
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
@@ -1419,12 +1461,14 @@ fn record_mem(
         MemKind::BulkCopy | MemKind::TensorOperand => {
             // The copy engine / tensor cores: executions, no LSU traffic; a
             // `wgmma` request carries a quarter of its operands' wavefronts
-            // (`cost::tensor_operand`). A bulk copy is one request per
+            // (`cost::tensor_operand`). A PTX bulk copy is one request per
             // executing lane: each lane's copy is its own instruction
             // (ptxas loops `UBLKCP` over the lanes; `tests/hw/blind7`:
             // `barrier_tile_copy`, 250,000 executions for 250,000 threads).
+            // A SASS `UBLKCP`/`UTMALDG`… (no PTX bulk facts) is already one
+            // uniform instruction of that loop: one request a warp.
             let e = res.stats.entry(stmt).or_default();
-            e.requests += if info.kind == MemKind::BulkCopy {
+            e.requests += if info.kind == MemKind::BulkCopy && info.bulk().is_some() {
                 u64::from(exec.count_ones().max(1))
             } else {
                 1
@@ -1550,6 +1594,46 @@ fn record_mem(
                 side,
                 SharedAtomicForm::Native,
             );
+        }
+        _ if space == Space::SharedCluster => {
+            // Another CTA's shared memory: no L1/L2 sectors (`memops`). The
+            // lanes whose address is in the CTA's own window are served by
+            // its shared memory (the own-CTA wavefront rules); the others
+            // add none to its wavefronts (`tests/hw/blind7`:
+            // `dsmem_pair_shift` 0.000 a request, `dsmem_cluster_gather`
+            // 0.250: one warp in four reads its own CTA). Not modelled when
+            // a lane's target CTA is not known.
+            let (addrs, known, _) = lane_addrs(regs, w, &info.addr, exec);
+            let e = res.stats.entry(stmt).or_default();
+            e.requests += 1;
+            e.lanes += u64::from(exec.count_ones());
+            let own_rank = w.cluster_rank;
+            let targets: Option<Vec<(usize, i64, i64)>> = (0..WARP)
+                .filter(|&l| exec & (1 << l) != 0)
+                .map(|l| {
+                    let (r, off) = window_rank(addrs[l]).filter(|_| known & (1 << l) != 0)?;
+                    Some((l, r, off))
+                })
+                .collect();
+            if let (Some(t), Some(own)) = (targets, own_rank) {
+                let mut local = [0i64; WARP];
+                let mut mask = 0u32;
+                for &(l, r, off) in &t {
+                    if r == own {
+                        local[l] = off;
+                        mask |= 1 << l;
+                    }
+                }
+                let bytes = info.bits.div_ceil(8).max(1);
+                if mask != 0 {
+                    e.wavefronts += if info.op == AccessOp::Load {
+                        super::cost::shared_load_wavefronts(&local, mask, bytes)
+                    } else {
+                        shared_wavefronts(&local, mask, bytes)
+                    } as f64;
+                }
+                e.wavefront_requests += 1;
+            }
         }
         _ => {
             let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
@@ -1891,7 +1975,6 @@ fn record(
     }
     if space == Space::SharedCluster {
         // Another CTA's shared memory: no L1/L2 sectors (`memops`).
-        *e.patterns.entry(Pattern::Unknown).or_default() += 1;
         return;
     }
     e.ideal += ideal_sectors(active, bytes) as f64;
