@@ -82,6 +82,16 @@
 //! takes the rules for loaded data below (`cg::labeled_partition`'s
 //! `match.any` of a loaded key).
 //!
+//! Distributed shared memory: `%cluster_ctarank` is the CTA's linear rank
+//! in the cluster shape the kernel declares (`.reqnctapercluster`), and
+//! `mapa.u64` places its target rank above a synthetic window bit, so an
+//! access through it (`Space::SharedCluster`) knows each lane's target
+//! CTA: the lanes in the own CTA's window cost the own-CTA wavefront rules,
+//! the others none (another CTA's memory, measured at 0 wavefronts), and
+//! none has L1/L2 sectors. Without the cluster shape, or through the
+//! 32-bit `shared::cluster` form, the target is not known and the
+//! wavefronts are not modelled.
+//!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)
 //! counts, per sector, the largest number of lanes on one of its addresses
