@@ -1633,6 +1633,9 @@ fn match_any_masks_are_computed_or_data() {
     let k = small_launch(&kernel("and.b32 %r2, %r1, 1;"), Vec::<(usize, i64)>::new());
     assert_eq!(store(&k), Some(4));
     // a loaded key: the branch is followed both ways, the store counted
-    let k = small_launch(&kernel("ld.global.u32 %r2, [%rd3];"), Vec::<(usize, i64)>::new());
+    let k = small_launch(
+        &kernel("ld.global.u32 %r2, [%rd3];"),
+        Vec::<(usize, i64)>::new(),
+    );
     assert_eq!(store(&k), Some(4));
 }

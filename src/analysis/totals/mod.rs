@@ -2184,6 +2184,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn cluster_ranks_and_windows() {
+        // PTX ISA: %cluster_ctarank is the linear index in the cluster, x fastest.
+        assert_eq!(cluster_rank([5, 0, 0], [2, 1, 1]), 1);
+        assert_eq!(cluster_rank([4, 0, 0], [4, 1, 1]), 0);
+        assert_eq!(cluster_rank([3, 1, 0], [2, 2, 1]), 3);
+        // a shared variable's synthetic address in CTA 3's window and back
+        let a = (2i64 << 24) + 124;
+        let w = mapa_window(a, 3).expect("window");
+        assert_eq!(window_rank(w), Some((3, a)));
+        assert_eq!(window_rank(a), None);
+        assert_eq!(mapa_window(a, -1), None);
+    }
+
+    #[test]
     fn reductions_count_same_address_lanes() {
         // tests/hw/measured.json, red_asm_f32: 4 + 32 + 32 sectors per warp.
         let consecutive: Lanes = std::array::from_fn(|l| 4 * l as i64);
