@@ -71,7 +71,7 @@ pub const SPECIAL_REGISTERS: &[SpecialRegister] = &[
     sreg("%nclusterid", Lanes::Uniform),
     sreg("%cluster_ctaid", Lanes::Uniform),
     sreg("%cluster_nctaid", Lanes::Uniform),
-    sreg("%cluster_ctarank", Lanes::Uniform),
+    sreg("%cluster_ctarank", Lanes::Exact(Special::ClusterCtaRank)),
     sreg("%cluster_nctarank", Lanes::Uniform),
     sreg("%current_graph_exec", Lanes::Uniform),
 ];

@@ -204,6 +204,9 @@ fn space_key(op: &str, instr: &str, space: &str) -> String {
         "bulk" if instr.starts_with("cp.async.bulk.prefetch") => "global".to_string(),
         "cp.async" | "bulk" => "global,shared".to_string(),
         "ldmatrix" | "stmatrix" | "wgmma" => "shared".to_string(),
+        // Another CTA's shared memory (`mapa`): SASS `LD.E`/`ST.E`, a
+        // generic access ncu keys `global,shared`.
+        _ if space == "shared::cluster" => "global,shared".to_string(),
         _ => space.to_string(),
     }
 }
@@ -1575,4 +1578,67 @@ fn ptxas_merge_probes() {
     );
     insta::assert_snapshot!("ptxas_merge_probes", summary);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `elect.sync` (PTX ISA: the lowest active lane of the member mask is the
+/// leader, its predicate true there only): a store guarded by it is one
+/// request of one lane in each of the 4 warps, in the simulation and in the
+/// static analysis; the leader's lane number is uniform (lane 0 here).
+#[test]
+fn elect_sync_guards_one_lane_a_warp() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 p)\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n\
+               ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n\
+               elect.sync %r2|%p1, -1;\n\
+               add.s32 %r3, %r1, %r2;\n\
+               mul.wide.u32 %rd2, %r3, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+               @%p1 st.global.u32 [%rd3], %r2;\nret;\n}\n";
+    let k = small_launch(ptx, Vec::<(usize, i64)>::new());
+    let a = &k.accesses[0];
+    assert_eq!(a.requests, Some(4));
+    assert_eq!(a.per_request.active_lanes, Some(1.0));
+    assert_eq!(a.per_request.sectors, 1.0);
+    let t = k.totals.expect("totals");
+    assert_eq!((t.store_requests, t.store_sectors), (4, 4));
+}
+
+/// `match.any.sync` of keys the simulation knows is the mask of the lanes
+/// with an equal key (PTX ISA); of loaded keys it is loaded data, so a
+/// branch on it (`cg::reduce`'s `mask == -1` test in `tests/hw/blind7`
+/// `cg_labeled_*`) takes the rules for loaded data instead of stopping.
+#[test]
+fn match_any_masks_are_computed_or_data() {
+    let kernel = |key: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\
+             .reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n\
+             mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+             {key}\n\
+             match.any.sync.b32 %r3, %r2, -1;\n\
+             setp.eq.s32 %p1, %r3, -1;\n@%p1 bra $L_done;\n\
+             st.global.u32 [%rd3], %r3;\n\
+             $L_done:\nret;\n}}\n"
+        )
+    };
+    let store = |k: &warpscope::analysis::KernelAnalysis| {
+        k.accesses
+            .iter()
+            .find(|a| a.op == AccessOp::Store)
+            .and_then(|a| a.requests)
+    };
+    // the warp number: one key a warp, the mask is every lane, no store
+    let k = small_launch(&kernel("shr.u32 %r2, %r1, 5;"), Vec::<(usize, i64)>::new());
+    assert_eq!(store(&k), Some(0));
+    // the parity of the lane: two groups a warp, every warp stores
+    let k = small_launch(&kernel("and.b32 %r2, %r1, 1;"), Vec::<(usize, i64)>::new());
+    assert_eq!(store(&k), Some(4));
+    // a loaded key: the branch is followed both ways, the store counted
+    let k = small_launch(
+        &kernel("ld.global.u32 %r2, [%rd3];"),
+        Vec::<(usize, i64)>::new(),
+    );
+    assert_eq!(store(&k), Some(4));
 }

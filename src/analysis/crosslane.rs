@@ -24,6 +24,12 @@
 //!   `activemask`, `match.all` and `redux.sync` a warp-uniform integer
 //!   (`redux.{min,max,and,or}` of a uniform value is that value), `match.any`
 //!   of a uniform value is uniform, of a lane-varying one lane-varying.
+//! * `elect.sync d|p, membermask`: the leader is the lowest lane of
+//!   `membermask` that executes the instruction. With the possibly-active
+//!   lanes of the fixpoint (`dataflow`), the leader is taken to be the lowest
+//!   of them ([`elect`]): `d` that constant in every lane, `p` true in that
+//!   lane only. Without them (a bare `abstract_eval`), `d` is a uniform
+//!   unknown and `p` an unknown lane-varying predicate.
 //! * `mapa d, a, rank`: the same offset in the shared window of CTA `rank`:
 //!   `a` plus a uniform unknown window offset when `rank` is uniform.
 //!
@@ -32,7 +38,12 @@
 //! A source lane that is inactive gives an undefined value in PTX; the
 //! analysis assumes `membermask` names the active lanes (what compilers
 //! emit). `vote.ballot` and `activemask` depend on which lanes are active, so
-//! they stay opaque (uniform) even when the predicate is known per lane. The
+//! they stay opaque (uniform) even when the predicate is known per lane.
+//! `elect.sync` assumes every possibly-active lane executes it (the
+//! representative warp of a class runs its lanes together): in code where
+//! lanes diverged on unknown values the leader may be a higher lane, but
+//! there is still exactly one, so a one-lane access keeps its request count
+//! and only its lane's address may differ. The
 //! window offset of `mapa` is not modelled: only the lane pattern and the
 //! uniformity survive.
 
@@ -234,6 +245,26 @@ pub fn match_all_pred(args: &[Value]) -> Value {
     })
 }
 
+/// `elect.sync d|p, membermask` over the lanes `active` (see the module
+/// essay): the leader's lane number and the predicate true in it alone, or
+/// `None` when no lane of `membermask` is active or the mask is not a
+/// constant.
+pub fn elect(active: u32, membermask: Option<&Value>) -> Option<(Value, Value)> {
+    let m = match membermask {
+        None => u32::MAX,
+        Some(v) => v.as_poly()?.as_const()? as u32,
+    };
+    let cand = active & m;
+    if cand == 0 {
+        return None;
+    }
+    let leader = cand.trailing_zeros();
+    Some((
+        Value::constant(i64::from(leader)),
+        Value::Pred(PredVal::Lanes(1 << leader)),
+    ))
+}
+
 /// `mapa d, a, rank` (see the module essay).
 pub fn mapa(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
     let (Some(a), Some(rank)) = (args.first(), args.get(1)) else {
@@ -272,6 +303,23 @@ mod tests {
             warp_op("redux", &["sync", "add", "u32"]),
             Some(WarpOp::Redux(ReduxOp::Add))
         );
+    }
+
+    #[test]
+    fn elect_picks_the_lowest_active_member() {
+        let lanes = |v: Value| match v {
+            Value::Pred(PredVal::Lanes(b)) => Some(b),
+            _ => None,
+        };
+        let (d, p) = elect(u32::MAX, Some(&Value::constant(-1))).unwrap();
+        assert_eq!(d.as_poly().and_then(Poly::as_const), Some(0));
+        assert_eq!(lanes(p), Some(1));
+        // lanes 0..3 inactive, membermask without lane 4
+        let (d, p) = elect(!0xf, Some(&Value::constant(!0x10))).unwrap();
+        assert_eq!(d.as_poly().and_then(Poly::as_const), Some(5));
+        assert_eq!(lanes(p), Some(1 << 5));
+        assert!(elect(0xf0, Some(&Value::constant(0xf))).is_none());
+        assert!(elect(u32::MAX, Some(&Value::Varying { data: false })).is_none());
     }
 
     #[test]

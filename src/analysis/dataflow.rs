@@ -56,7 +56,9 @@
 //! Instructions are applied in order with the transfer functions of
 //! `transfer`. A guarded instruction assigns where its guard is known true in
 //! every possibly-active lane, does nothing where it is known false, and
-//! otherwise blends (exact lanes) or joins old and new values. Along the
+//! otherwise blends (exact lanes) or joins old and new values. `elect.sync`
+//! is the one instruction that reads the mask: its leader is the lowest
+//! possibly-active lane its guard may let through (`crosslane::elect`). Along the
 //! edges out of a block ending in `@p bra`, the mask is narrowed to the lanes
 //! where `p` may be true (taken) or may be false (not taken): a guard that
 //! depends only on `%tid` (`(tid & 31) < 16`) is exact per lane, a guard such as
@@ -151,6 +153,7 @@ use super::domain::{
 use super::launch::WarpClass;
 use super::transfer::{abstract_eval, second_result, AluOp, AluOp2, Cmp, OpaqueSource, Ty};
 use crate::cfg::{BlockId, Cfg, EdgeKind};
+use crate::ir::alu::WarpOp;
 use crate::ir::{ssa, Function as Lowered, OpKind, Special, Src};
 
 /// Rounds of the fixpoint iteration before giving up.
@@ -429,6 +432,7 @@ impl Engine<'_, '_> {
                 Value::poly(Poly::lanes(v))
             }
             Special::OtherUniform => self.uniform_opaque(91),
+            Special::ClusterCtaRank => self.uniform_opaque(92),
             Special::Other => Value::Varying { data: false },
         }
     }
@@ -546,9 +550,21 @@ impl Engine<'_, '_> {
                         let v = self.src(st, x);
                         args.push(v);
                     }
-                    let v = abstract_eval(*alu, &args, self);
+                    // `elect.sync`: the leader among the possibly-active
+                    // lanes the guard may let through (`crosslane::elect`).
+                    let elected = match alu.op {
+                        AluOp::Warp(WarpOp::Elect) => super::crosslane::elect(
+                            mask & guard.map_or(u32::MAX, PredVal::maybe_true),
+                            args.first(),
+                        ),
+                        _ => None,
+                    };
+                    let (v, v2) = match elected {
+                        Some((v, p)) => (v, Some(p)),
+                        None => (abstract_eval(*alu, &args, self), None),
+                    };
                     if let Some(d2) = dst2 {
-                        let v2 = second_result(*alu, &args, &v, self);
+                        let v2 = v2.unwrap_or_else(|| second_result(*alu, &args, &v, self));
                         self.assign(st, *d2, v2, guard, mask);
                     }
                     self.assign(st, *dst, v, guard, mask);

@@ -293,10 +293,31 @@ pub(crate) fn resolve_spaces(
     let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
     // Built on the first generic access whose value does not name its base.
     let mut ssa: Option<Ssa> = None;
+    let has_mapa = ir.ops.iter().any(
+        |op| matches!(&op.kind, OpKind::Alu { alu, .. } if alu.op == super::transfer::AluOp::Mapa),
+    );
     for (i, op) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &op.kind else {
             continue;
         };
+        // An address `mapa` computed is in the cluster's shared window,
+        // another CTA's shared memory (`Space::SharedCluster`), whatever
+        // the `cvta.shared` before `mapa` says.
+        if matches!(info.space, Space::Generic | Space::Shared)
+            && matches!(
+                info.kind,
+                crate::ir::MemKind::Plain
+                    | crate::ir::MemKind::Atomic
+                    | crate::ir::MemKind::Reduction
+            )
+            && has_mapa
+        {
+            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
+            if from_mapa(ir, ssa, i as u32) {
+                spaces.insert(i as u32, Space::SharedCluster);
+                continue;
+            }
+        }
         let (mut space, note) = space_of(ir, i, info, &p.results, &p.pointer_params, &p.params);
         if let Some(n) = note {
             space_notes.insert(i as u32, n);
@@ -318,6 +339,56 @@ pub(crate) fn resolve_spaces(
         spaces.insert(i as u32, space);
     }
     (spaces, space_notes)
+}
+
+/// Whether the address of memory op `op` is computed from a `mapa` result
+/// by pointer arithmetic alone (`mov`, `cvt`, `add`, `sub`, `mad` and phis
+/// of them): an address in another CTA's shared memory. A walk of more than
+/// 256 values ends the search (false).
+fn from_mapa(ir: &Function<'_>, ssa: &Ssa, op: u32) -> bool {
+    use super::transfer::AluOp;
+    let Some(OpKind::Mem { info, .. }) = ir.ops.get(op as usize).map(|o| &o.kind) else {
+        return false;
+    };
+    let crate::ir::Src::Reg(r, _) = info.addr else {
+        return false;
+    };
+    let Some(start) = ssa.use_of(crate::ir::OpId(op), r) else {
+        return false;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![start];
+    while let Some(v) = work.pop() {
+        if seen.len() >= 256 {
+            return false;
+        }
+        if !seen.insert(v) {
+            continue;
+        }
+        match ssa.value(v).def {
+            crate::ir::ssa::ValueDef::Entry => {}
+            crate::ir::ssa::ValueDef::Phi(ph) => {
+                work.extend(ssa.phi_args(ph).iter().map(|a| a.value));
+            }
+            crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
+                OpKind::Alu { alu, .. } if alu.op == AluOp::Mapa => return true,
+                OpKind::Alu { alu, srcs, .. }
+                    if matches!(
+                        alu.op,
+                        AluOp::Mov | AluOp::Cvt(_) | AluOp::Add | AluOp::Sub | AluOp::Mad(_)
+                    ) =>
+                {
+                    for s in srcs {
+                        if let crate::ir::Src::Reg(q, _) = s {
+                            work.extend(ssa.use_of(d, *q));
+                        }
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    false
 }
 
 /// The kernel parameter a generic address of memory op `op` is computed
@@ -584,7 +655,9 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let extra = memops::describe(info, cost_ir, results, i as u32);
         caveats.extend(extra.caveats);
         caveat::sort_dedup(&mut caveats);
-        let in_shared = space == Space::Shared
+        // Another CTA's shared memory (`SharedCluster`) reports the own
+        // CTA's wavefronts its lanes in the own window cost (the simulation).
+        let in_shared = matches!(space, Space::Shared | Space::SharedCluster)
             || matches!(info.kind, MemKind::MatrixLoad | MemKind::MatrixStore);
         let shared_side = figs.shared_side.as_ref().map(|s| SharedSide {
             pattern: Some(s.pattern),

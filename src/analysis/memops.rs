@@ -24,6 +24,13 @@
 //!   per-instruction counters show their executions with no sectors, so a
 //!   request costs no lines, sectors or wavefronts here either; their size
 //!   is reported as bytes per copy where the PTX determines it.
+//! * **Another CTA's shared memory** (`Space::SharedCluster`: an address
+//!   `mapa` computed, read generically or with `.shared::cluster`): the SM
+//!   sends it over the cluster's network (SASS `LD.E`), which Nsight Compute
+//!   reports with no L1/L2 sectors (`tests/hw/blind7`: `dsmem_pair_shift`,
+//!   `dsmem_cluster_gather`): no lines, sectors or ideal sectors here; its
+//!   wavefronts are not modelled statically (the CTA a lane reads is not
+//!   known here; the simulation's rule is in `totals`).
 //! * **`wgmma` operands** are read by the tensor cores through a matrix
 //!   descriptor: no lane addresses, no lines or sectors; the descriptor is
 //!   decoded (`descriptor`), and a request (one per warp of the warpgroup)
@@ -250,6 +257,17 @@ pub(super) fn class_figures(
                 }) {
                     s.wavefronts = Some(w);
                 }
+                s
+            })
+        }
+        // Another CTA's shared memory through the cluster window: no L1/L2
+        // sectors; the own CTA's wavefront rules do not apply (not modelled
+        // here: the simulation knows the target CTA, `totals`).
+        _ if space == Space::SharedCluster => {
+            static_access(f, facts, bytes, params, false).map(|mut s| {
+                s.cost = Default::default();
+                s.ideal = 0.0;
+                s.wavefronts = None;
                 s
             })
         }
@@ -578,7 +596,11 @@ pub fn uniform_by_construction(ir: &Lowered<'_>, s: &Src, depth: u32) -> bool {
         Src::Imm(_) | Src::Param(..) | Src::Var(..) => true,
         Src::Special(sp) => matches!(
             sp,
-            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::OtherUniform
+            Special::Ntid(_)
+                | Special::Ctaid(_)
+                | Special::Nctaid(_)
+                | Special::ClusterCtaRank
+                | Special::OtherUniform
         ),
         Src::Reg(r, _) | Src::NotPred(r) => {
             let Some(def) = ir.single_defs.def.get(r) else {

@@ -276,6 +276,7 @@ impl Space {
             Space::Generic => "generic",
             Space::Const => "const",
             Space::Param => "param",
+            Space::SharedCluster => "shared::cluster",
         }
     }
 }

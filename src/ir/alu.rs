@@ -196,7 +196,7 @@ pub enum AluOp {
     Unpack(u8, u8),
     /// `shfl.sync` (a lane permutation).
     Shfl(ShflMode),
-    /// `vote`, `activemask`, `redux.sync`, `match.sync`.
+    /// `vote`, `activemask`, `redux.sync`, `match.sync`, `elect.sync`.
     Warp(WarpOp),
     /// `mapa`: the address of the same shared variable in another CTA of the cluster.
     Mapa,
@@ -378,6 +378,10 @@ pub enum WarpOp {
     MatchAny,
     /// `match.all.sync`
     MatchAll,
+    /// `elect.sync d|p, membermask`: the lowest active lane of `membermask`
+    /// is the leader; `d` is its lane number in every lane, `p` true in the
+    /// leader only.
+    Elect,
 }
 
 /// The operation of `redux.sync`.
@@ -412,6 +416,7 @@ pub fn shfl_mode(mods: &[&str]) -> Option<ShflMode> {
 pub fn warp_op(opcode: &str, mods: &[&str]) -> Option<WarpOp> {
     Some(match opcode {
         "activemask" => WarpOp::ActiveMask,
+        "elect" => WarpOp::Elect,
         "vote" => mods.iter().find_map(|m| match *m {
             "ballot" => Some(WarpOp::Ballot),
             "any" => Some(WarpOp::Any),
@@ -724,7 +729,7 @@ pub fn decode(opcode: &str, mods: &[&str]) -> Option<Alu> {
         "bmsk" => AluOp::Bmsk(mods.contains(&"clamp")),
         "szext" => AluOp::Szext(mods.contains(&"clamp")),
         "shfl" => AluOp::Shfl(shfl_mode(mods)?),
-        "vote" | "activemask" | "redux" | "match" => AluOp::Warp(warp_op(opcode, mods)?),
+        "vote" | "activemask" | "redux" | "match" | "elect" => AluOp::Warp(warp_op(opcode, mods)?),
         "mapa" => AluOp::Mapa,
         "cvt" => {
             let src = *tys.get(1)?;

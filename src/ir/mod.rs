@@ -122,6 +122,15 @@ pub enum Space {
     Const,
     /// Kernel parameter space.
     Param,
+    /// The shared memory of a CTA of the cluster through the `shared::cluster`
+    /// window: an address computed by `mapa` (PTX ISA: the corresponding
+    /// address in another CTA's shared memory), accessed generically or with
+    /// `.shared::cluster`. The SM sends it over the cluster's network (SASS
+    /// `LD.E`/`ST.E`, which Nsight Compute reports as `global,shared` with no
+    /// L1/L2 sectors): no sectors, and no wavefronts of the CTA's own
+    /// shared memory are modelled.
+    #[serde(rename = "shared::cluster")]
+    SharedCluster,
 }
 
 /// A special register (the ISA's list is [`crate::isa::SPECIAL_REGISTERS`]).
@@ -139,6 +148,9 @@ pub enum Special {
     LaneId,
     /// `%lanemask_lt` etc. (`lt`, `le`, `eq`, `ge`, `gt` as 0..5)
     LaneMask(u8),
+    /// `%cluster_ctarank`: the CTA's rank in its cluster (uniform; known to
+    /// the launch simulation from the kernel's `.reqnctapercluster`).
+    ClusterCtaRank,
     /// Anything else (`%clock`, `%smid`, `%warpid`, …): uniform per warp but unknown.
     OtherUniform,
     /// Unknown, possibly lane-varying.

@@ -829,7 +829,16 @@ fn lower_instr<'src>(
             lower_pack(cx, &mods, ops)
         }
         _ => {
-            let dst_ops = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
+            let mut dst_ops = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
+            // `elect.sync _|p, m`: the lane number's sink keeps its place, so
+            // that the predicate stays the second destination.
+            if opcode == "elect" {
+                if let Some(OperandKind::PredPair(pair)) = ops.first().map(|o| &o.kind) {
+                    if matches!(pair[0].kind, OperandKind::Sink) {
+                        dst_ops.insert(0, cx.reg("_"));
+                    }
+                }
+            }
             let srcs: Vec<Src> = ops.iter().skip(1).map(|o| cx.src(o)).collect();
             if opcode == "cvta" && mods.contains(&"to") {
                 if let Some(s) = srcs.first() {

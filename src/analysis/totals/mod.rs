@@ -53,7 +53,8 @@
 //! is `@P0 BRA` over a `CALL.REL.NOINC`, the `STS` issued by warp 0 only).
 //!
 //! A request is one instruction executed by a warp with at least one lane
-//! whose guard is true. Its cost is `cost::request_cost` over the lanes with
+//! whose guard is true (a PTX bulk copy, `cp.async.bulk*`, is one request
+//! per executing lane: each lane's copy is issued on its own). Its cost is `cost::request_cost` over the lanes with
 //! known addresses plus, for each lane whose address depends on loaded data,
 //! one element's sectors (the expected value for random addresses over a large
 //! array; the bounds are kept separately). A loaded value of 32 bits or more
@@ -73,7 +74,23 @@
 //! sources the simulation does not know, the expected wavefronts of the
 //! per-request rules over draws of the lanes' addresses,
 //! `cost::ranged_samples`). Cross-lane instructions (`shfl.sync`,
-//! `vote`, `activemask`) are evaluated over the warp's lanes.
+//! `vote`, `activemask`, `redux.sync`, `match.{any,all}.sync` — the mask of
+//! the executing lanes with an equal key — and `elect.sync`, whose leader is
+//! the lowest executing lane of its member mask) are evaluated over the
+//! warp's lanes; a vote, reduction or match of which some executing lane's
+//! operand is loaded data gives data in every lane, so that a branch on it
+//! takes the rules for loaded data below (`cg::labeled_partition`'s
+//! `match.any` of a loaded key).
+//!
+//! Distributed shared memory: `%cluster_ctarank` is the CTA's linear rank
+//! in the cluster shape the kernel declares (`.reqnctapercluster`), and
+//! `mapa.u64` places its target rank above a synthetic window bit, so an
+//! access through it (`Space::SharedCluster`) knows each lane's target
+//! CTA: the lanes in the own CTA's window cost the own-CTA wavefront rules,
+//! the others none (another CTA's memory, measured at 0 wavefronts), and
+//! none has L1/L2 sectors. Without the cluster shape, or through the
+//! 32-bit `shared::cluster` form, the target is not known and the
+//! wavefronts are not modelled.
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)
@@ -264,7 +281,8 @@ pub const DEFAULT_BUDGET: u64 = 3_000_000;
 /// Per-instruction statistics over the simulated launch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimStats {
-    /// Requests (warp executions with at least one active lane).
+    /// Requests (warp executions with at least one active lane; for a bulk
+    /// copy, one per executing lane).
     pub requests: u64,
     /// Active lanes, summed.
     pub lanes: u64,
@@ -465,7 +483,37 @@ impl Regs {
 struct Warp<'a> {
     tid: [[i64; WARP]; 3],
     ctaid: [i64; 3],
+    /// `%cluster_ctarank`, where the kernel names its cluster shape.
+    cluster_rank: Option<i64>,
     inputs: &'a SimInputs,
+}
+
+/// `%cluster_ctarank` of the CTA `ctaid` in clusters of `dims` (PTX ISA:
+/// the CTA's linear index in its cluster, `x` fastest).
+fn cluster_rank(ctaid: [i64; 3], dims: [u64; 3]) -> i64 {
+    let d = dims.map(|x| x.max(1) as i64);
+    let c = [0, 1, 2].map(|k| ctaid[k].rem_euclid(d[k]));
+    c[0] + d[0] * (c[1] + d[1] * c[2])
+}
+
+/// The bit above which the simulation places a `mapa.u64` result's CTA
+/// rank (plus one): far above any shared variable's synthetic address
+/// (`Src::Var`: `(v + 1) << 24`) and pointer parameter's (`synthetic_base`).
+const CLUSTER_WINDOW_SHIFT: u32 = 48;
+
+/// `mapa.u64 d, a, rank`: `a` in CTA `rank`'s shared window (synthetic:
+/// the rank above [`CLUSTER_WINDOW_SHIFT`]).
+fn mapa_window(a: i64, rank: i64) -> Option<i64> {
+    if !(0..0x7fff).contains(&rank) || a >> CLUSTER_WINDOW_SHIFT != 0 || a < 0 {
+        return None;
+    }
+    Some(a + ((rank + 1) << CLUSTER_WINDOW_SHIFT))
+}
+
+/// The CTA rank and own-window offset of an address [`mapa_window`] made.
+fn window_rank(addr: i64) -> Option<(i64, i64)> {
+    let r = addr >> CLUSTER_WINDOW_SHIFT;
+    (r > 0).then(|| (r - 1, addr & ((1i64 << CLUSTER_WINDOW_SHIFT) - 1)))
 }
 
 /// A lane's operand: `Ok(value)`, or `Err(is_data)` when unknown.
@@ -509,6 +557,7 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
                         _ => 0xffff_ffffu64 & !((1u64 << (l + 1)) - 1),
                     } as i64)
                 }
+                Special::ClusterCtaRank => w.cluster_rank.ok_or(false),
                 Special::OtherUniform | Special::Other => Err(false),
             }
         }
@@ -737,7 +786,13 @@ pub fn simulate(
                     }
                 }
             }
-            let warp = Warp { tid, ctaid, inputs };
+            let cluster = low.launch.cluster_dim.map(|d| cluster_rank(ctaid, d));
+            let warp = Warp {
+                tid,
+                ctaid,
+                cluster_rank: cluster,
+                inputs,
+            };
             regs.reset();
             match run_warp(
                 low,
@@ -989,6 +1044,11 @@ fn run_warp(
                                         }
                                         b as i64
                                     })
+                            }
+                            // The 64-bit form (the 32-bit `shared::cluster`
+                            // window is not modelled).
+                            AluOp::Mapa if alu.ty.bits == 64 && vals.len() >= 2 => {
+                                mapa_window(vals[0], vals[1])
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
@@ -1411,9 +1471,18 @@ fn record_mem(
         MemKind::BulkCopy | MemKind::TensorOperand => {
             // The copy engine / tensor cores: executions, no LSU traffic; a
             // `wgmma` request carries a quarter of its operands' wavefronts
-            // (`cost::tensor_operand`).
+            // (`cost::tensor_operand`). A PTX bulk copy is one request per
+            // executing lane: each lane's copy is its own instruction
+            // (ptxas loops `UBLKCP` over the lanes; `tests/hw/blind7`:
+            // `barrier_tile_copy`, 250,000 executions for 250,000 threads).
+            // A SASS `UBLKCP`/`UTMALDG`… (no PTX bulk facts) is already one
+            // uniform instruction of that loop: one request a warp.
             let e = res.stats.entry(stmt).or_default();
-            e.requests += 1;
+            e.requests += if info.kind == MemKind::BulkCopy && info.bulk().is_some() {
+                u64::from(exec.count_ones().max(1))
+            } else {
+                1
+            };
             e.lanes += exec.count_ones() as u64;
             if let Some(b) = info.operand_bytes() {
                 e.wavefronts += super::cost::tensor_operand::wavefronts_per_request(b);
@@ -1536,6 +1605,46 @@ fn record_mem(
                 SharedAtomicForm::Native,
             );
         }
+        _ if space == Space::SharedCluster => {
+            // Another CTA's shared memory: no L1/L2 sectors (`memops`). The
+            // lanes whose address is in the CTA's own window are served by
+            // its shared memory (the own-CTA wavefront rules); the others
+            // add none to its wavefronts (`tests/hw/blind7`:
+            // `dsmem_pair_shift` 0.000 a request, `dsmem_cluster_gather`
+            // 0.250: one warp in four reads its own CTA). Not modelled when
+            // a lane's target CTA is not known.
+            let (addrs, known, _) = lane_addrs(regs, w, &info.addr, exec);
+            let e = res.stats.entry(stmt).or_default();
+            e.requests += 1;
+            e.lanes += u64::from(exec.count_ones());
+            let own_rank = w.cluster_rank;
+            let targets: Option<Vec<(usize, i64, i64)>> = (0..WARP)
+                .filter(|&l| exec & (1 << l) != 0)
+                .map(|l| {
+                    let (r, off) = window_rank(addrs[l]).filter(|_| known & (1 << l) != 0)?;
+                    Some((l, r, off))
+                })
+                .collect();
+            if let (Some(t), Some(own)) = (targets, own_rank) {
+                let mut local = [0i64; WARP];
+                let mut mask = 0u32;
+                for &(l, r, off) in &t {
+                    if r == own {
+                        local[l] = off;
+                        mask |= 1 << l;
+                    }
+                }
+                let bytes = info.bits.div_ceil(8).max(1);
+                if mask != 0 {
+                    e.wavefronts += if info.op == AccessOp::Load {
+                        super::cost::shared_load_wavefronts(&local, mask, bytes)
+                    } else {
+                        shared_wavefronts(&local, mask, bytes)
+                    } as f64;
+                }
+                e.wavefront_requests += 1;
+            }
+        }
         _ => {
             let (addrs, known, data) = lane_addrs(regs, w, &info.addr, exec);
             // A lane that may not take part (its guard unknown) is costed at
@@ -1637,7 +1746,9 @@ fn record_mem(
 }
 
 /// The results of a cross-lane instruction in every lane (`shfl.sync`,
-/// `vote`, `activemask`), when its operands are known where needed.
+/// `vote`, `activemask`, `redux.sync`, `match.sync`, `elect.sync`), when its
+/// operands are known where needed; data in every lane when a lane's operand
+/// is loaded data.
 struct Cross {
     out: [Option<i64>; WARP],
     data: u32,
@@ -1674,7 +1785,22 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
         AluOp::Warp(op @ (WarpOp::Ballot | WarpOp::Any | WarpOp::All | WarpOp::Uni)) => {
             let p = g.first()?;
             if p.known & exec != exec {
-                return None;
+                // A lane's predicate is loaded data: the vote is data too,
+                // unless a known lane decides it.
+                let t = (0..WARP).any(|l| p.known & exec & (1 << l) != 0 && p.v[l] != 0);
+                let f = (0..WARP).any(|l| p.known & exec & (1 << l) != 0 && p.v[l] == 0);
+                let v = match op {
+                    WarpOp::Any if t => 1,
+                    WarpOp::All if f => 0,
+                    WarpOp::Uni if t && f => 0,
+                    _ => return data_result(c, g.first()?, exec),
+                };
+                for l in 0..WARP {
+                    if exec & (1 << l) != 0 {
+                        c.out[l] = Some(v);
+                    }
+                }
+                return Some(c);
             }
             let bits = (0..WARP)
                 .filter(|&l| exec & (1 << l) != 0 && p.v[l] != 0)
@@ -1694,8 +1820,11 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
         }
         AluOp::Warp(WarpOp::Redux(r)) => {
             let a = g.first()?;
-            if a.known & exec != exec || exec == 0 {
+            if exec == 0 {
                 return None;
+            }
+            if a.known & exec != exec {
+                return data_result(c, a, exec);
             }
             let v = r.fold(
                 (0..WARP).filter(|&l| exec & (1 << l) != 0).map(|l| a.v[l]),
@@ -1717,8 +1846,73 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
             }
             Some(c)
         }
+        AluOp::Warp(op @ (WarpOp::MatchAny | WarpOp::MatchAll)) => {
+            let a = g.first()?;
+            if exec == 0 {
+                return None;
+            }
+            if a.known & exec != exec {
+                return data_result(c, a, exec);
+            }
+            // Keys compared at the instruction's width (`.b32`, `.b64`).
+            let bits = alu.ty.bits.clamp(1, 64);
+            let key = |l: usize| (a.v[l] as u64) & (u64::MAX >> (64 - bits));
+            let lanes = (0..WARP).filter(|&l| exec & (1 << l) != 0);
+            let same = |l: usize| {
+                lanes
+                    .clone()
+                    .filter(|&j| key(j) == key(l))
+                    .fold(0u32, |m, j| m | (1 << j))
+            };
+            let first = exec.trailing_zeros() as usize;
+            let all = same(first) == exec;
+            for l in lanes.clone() {
+                if op == WarpOp::MatchAny {
+                    c.out[l] = Some(i64::from(same(l)));
+                } else {
+                    c.out[l] = Some(if all { i64::from(exec) } else { 0 });
+                    c.second[l] = Some(i64::from(all));
+                }
+            }
+            Some(c)
+        }
+        AluOp::Warp(WarpOp::Elect) => {
+            // The lowest executing lane of the member mask (a uniform
+            // constant where it is known), its number in `d`, `p` there.
+            let m = match g.first() {
+                None => u32::MAX,
+                Some(m) if m.known & exec == exec && exec != 0 => {
+                    m.v[exec.trailing_zeros() as usize] as u32
+                }
+                Some(_) => return None,
+            };
+            let cand = exec & m;
+            if cand == 0 {
+                return None;
+            }
+            let leader = cand.trailing_zeros() as usize;
+            for l in 0..WARP {
+                if exec & (1 << l) != 0 {
+                    c.out[l] = Some(leader as i64);
+                    c.second[l] = Some((l == leader) as i64);
+                }
+            }
+            Some(c)
+        }
         _ => None,
     }
+}
+
+/// A vote, reduction or match over lanes some of whose operands are
+/// unknown: data where one of them is loaded data (`None`, falling back to
+/// the lane-by-lane rule, when they are only missing parameters, so that
+/// the simulation names them).
+fn data_result(mut c: Cross, a: &Gathered, exec: u32) -> Option<Cross> {
+    if a.data & exec & !a.known == 0 {
+        return None;
+    }
+    c.data = exec;
+    Some(c)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1788,6 +1982,10 @@ fn record(
                 e.wavefront_requests += 1;
             }
         }
+    }
+    if space == Space::SharedCluster {
+        // Another CTA's shared memory: no L1/L2 sectors (`memops`).
+        return;
     }
     e.ideal += ideal_sectors(active, bytes) as f64;
     if exec == 0 {
@@ -1984,6 +2182,20 @@ pub fn op_of(low: &Lowered<'_>, stmt: u32) -> Option<AccessOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cluster_ranks_and_windows() {
+        // PTX ISA: %cluster_ctarank is the linear index in the cluster, x fastest.
+        assert_eq!(cluster_rank([5, 0, 0], [2, 1, 1]), 1);
+        assert_eq!(cluster_rank([4, 0, 0], [4, 1, 1]), 0);
+        assert_eq!(cluster_rank([3, 1, 0], [2, 2, 1]), 3);
+        // a shared variable's synthetic address in CTA 3's window and back
+        let a = (2i64 << 24) + 124;
+        let w = mapa_window(a, 3).expect("window");
+        assert_eq!(window_rank(w), Some((3, a)));
+        assert_eq!(window_rank(a), None);
+        assert_eq!(mapa_window(a, -1), None);
+    }
 
     #[test]
     fn reductions_count_same_address_lanes() {

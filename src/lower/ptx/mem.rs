@@ -11,7 +11,8 @@
 //!   destination is [`Aux::SharedDst`] (its wavefronts); `src-size` and
 //!   `ignore-src` are kept to know which lanes read nothing (zero-fill).
 //!   `cp.async.commit_group` / `wait_group` / `wait_all` /
-//!   `mbarrier.arrive` move nothing and stay out of the access list.
+//!   `mbarrier.arrive` move nothing and stay out of the access list; so do
+//!   the bulk forms `cp.async.bulk.commit_group` / `wait_group{.read}`.
 //! * `ldmatrix` / `stmatrix` (LDSM/STSM): the lanes `rows*k .. rows*(k+1)`
 //!   supply the row addresses of matrix `k`; every row is 16 bytes in shared
 //!   memory (`m8n8.b16`, `m8n16.b8x16`, the transposed `m16n8.b8`), 16 rows
@@ -50,6 +51,15 @@ pub(super) fn lower<'src>(
     mods: &[&str],
     ops: &[Operand<'src>],
 ) -> Option<OpKind> {
+    // `cp.async{.bulk}.commit_group` / `wait_group` / `wait_all`: group
+    // bookkeeping, not accesses (PTX ISA: they move no data).
+    if opcode == "cp"
+        && mods
+            .iter()
+            .any(|m| matches!(*m, "commit_group" | "wait_group" | "wait_all"))
+    {
+        return None;
+    }
     match opcode {
         "cp" if mods.first() == Some(&"async") && mods.get(1) == Some(&"bulk") => {
             bulk(cx, mods, ops, false)

@@ -43,25 +43,14 @@ HSORT = ("sectors/lines/wavefronts, right request count: BlockHistogramSort's `i
          "lanes of a request under an unknown data predicate are all costed")
 ZERO = "request count, zero-lane requests (if-conversion): %s"
 PTXAS = "request count, ptxas transformation: %s"
-STOP_LABEL = ("simulation stopped: cg::labeled_partition computes the group's mask with match.any.sync of a loaded key, which "
-              "the simulation does not evaluate, and cg::reduce over the coalesced group branches on that mask (`mask == -1`, "
-              "PTX line 4720): the simulation stops there and counts none of the kernel's rows (the H100 runs them: %s)")
 STEP_SPMM = ("simulation stepped over: the nonzero loop `for (j = start; j < end; ++j)` runs between row_ptr bounds loaded "
              "from memory, so the simulation steps over it (its accesses are not counted); the H100 issues 481,931 requests "
              "for each of the three loads (%s)")
-DSMEM = ("harness and space: the peer CTA's shared memory is read through `cluster.map_shared_rank` (cvta.shared + mapa.u64, "
-         "then a generic ld.f32): SASS LD.E, a generic load that ncu reports as `ld global,shared` with no sectors and "
-         "%s wavefronts per request (%s requests); warpscope follows the cvta.shared and takes the generic load for a "
-         "load of the CTA's own shared memory (space shared), so the row is keyed `ld shared` and mixed with the plain LDS "
-         "of the same line; mapa's result is another CTA's window (shared::cluster), which warpscope does not model")
 HGMMA = "line attribution: ncu spreads the HGMMA instructions of the k loop over the lines around it (%s); the wavefronts per request match where the counts do"
 TDESC_NOACC = ("no PTX access: Triton builds the device-side tensor descriptor in shared memory with `tensormap.replace` "
                "(SASS LDS/STS read-modify-writes of the 128-byte descriptor) and copies it to global scratch with "
                "`tensormap.cp_fenceproxy` (SASS ATOMG.E.EXCH, 4 sectors a copy, one a program: 64 requests); warpscope "
                "treats neither instruction as a memory access (%s)")
-TDESC_STOP = ("simulation stopped: the TMA copies and the descriptor writes are guarded by `elect.sync` (one elected lane, "
-              "PTX line 273 `and.pred %%p3, %%p1, %%p10` with %%p9 from elect.sync), which the simulation does not evaluate, "
-              "so it stops there and counts none of the kernel's rows (%s)")
 LOCK = ("simulation stepped over: the spin lock `while (tl.atomic_cas(lock, 0, 1) == 1) & (tries < 1,000,000)` exits on "
         "the value the atomic returns, so the simulation steps over the loop and counts none of its accesses (measured: "
         "%s)")
@@ -87,20 +76,10 @@ R = {
  ("cub_hist_sort","block_histogram_sort.cuh:150","st shared"): HSORT,
  ("cub_hist_sort","block_histogram_sort.cuh:151","st shared"): HSORT,
  ("cub_warp_rowstats","blind7.cu:178","ld global"): PTXAS % "the row loop `for (c = lane; c < 1000; c += 32)` (32 trips for lanes 0..7, 31 for the others): ptxas unrolls it and runs the 32-trip and 31-trip lanes on separate paths (29 LDG at this line: 16 issued twice a row with 20 lanes, 12 once with 24, one three times): 141,047 requests measured (47 a row), 105,035 modelled (35 a row); per request 1.670 lines and 2.660 sectors measured, 2.243 and 3.571 modelled (the lane mix of the split paths)",
- ("barrier_tile_copy","cp_async_bulk.h:35","bulk global,shared"): "request count, bulk copies issued per thread: libcu++ lowers each thread's `cuda::memcpy_async(..., aligned_size_t<16>(16), barrier)` to cp.async.bulk (UBLKCP), which the SM issues once per active thread (ptxas loops over the lanes): ncu counts 250,000 executions at this line (one per 16-byte copy, 32 a warp); warpscope's row counts one request per warp (7,813), while its copy-engine figures count copies per thread and match (250,000 copies, 8,000,000 bytes)",
- ("cg_labeled_rand","blind7.cu:273","ld global"): STOP_LABEL % "31,256 requests of 3.999 sectors",
- ("cg_labeled_rand","blind7.cu:275","st global"): STOP_LABEL % "31,256 requests of 1.000 sector",
- ("cg_labeled_rand","blind7.cu:277","ld global"): STOP_LABEL % "31,251 requests of 4.000 sectors",
- ("cg_labeled_rand","sm_20_atomic_functions.hpp:84","red global"): STOP_LABEL % "31,251 RED requests of 2.000 sectors: the group leaders' atomicAdd into 16 bins",
- ("cg_labeled_sorted","blind7.cu:273","ld global"): STOP_LABEL % "31,256 requests of 3.999 sectors",
- ("cg_labeled_sorted","blind7.cu:275","st global"): STOP_LABEL % "31,256 requests of 1.000 sector",
- ("cg_labeled_sorted","blind7.cu:277","ld global"): STOP_LABEL % "31,251 requests of 4.000 sectors",
- ("cg_labeled_sorted","sm_20_atomic_functions.hpp:84","red global"): STOP_LABEL % "31,251 RED requests of 1.387 sectors: the leaders of runs of sorted keys",
- ("dsmem_pair_shift","blind7.cu:295","ld global,shared"): DSMEM % ("0", "62,528: the two peer loads"),
- ("dsmem_pair_shift","blind7.cu:295","ld shared"): DSMEM % ("0", "62,528") + "; the own `s[t]` LDS measures 31,264 requests at 1.000 wavefront, the model's `ld shared` row has 62,528 at 0.500",
- ("dsmem_cluster_gather","blind7.cu:309","ld global"): PTXAS % "the row-slice loop `for (c = t; c < 1000; c += 128)` (8 trips for threads < 104, 7 for the others): ptxas unrolls it and splits the lanes (8 LDG issued by all 4 warps, 4 by 1, 1 by 3, 16 never): 78,000 requests measured, 70,000 modelled; per request 1.551 lines and 3.205 sectors measured, 1.729 and 3.571 modelled",
- ("dsmem_cluster_gather","blind7.cu:314","ld global,shared"): DSMEM % ("0.250", "8,000: warp w reading CTA w's partials"),
- ("tma2d_swz128_roundtrip","blind7.cu:412","bulk global,shared"): ZERO % "ptxas unrolls the 8-tile loop; the first TMA load sits in the `t == 0` branch (125 requests), the other seven are issued by every warp under a uniform predicate (`@!UP1 UTMALDG.2D`), which ncu counts once a warp (500 each, 8 lanes a request on average): 3,625 requests measured at this line, 1,000 modelled (warp 0's); the copies themselves match (1,000 copies, copy-engine table)",
+ ("cg_labeled_rand","blind7.cu:277","ld global"): ZERO % "`keys[i] % nbins` under `i < n` (n = 1,000,003, 3,907 blocks of 8 warps): ptxas branches around the load for the 5 warps of the last block whose lanes are all past n; the model predicates the short block (the load and a `rem.u32`) and counts their zero-lane requests: 31,251 requests measured, 31,256 modelled; 4.000 sectors per request measured, 3.999 modelled (the zero-lane requests' share)",
+ ("cg_labeled_sorted","blind7.cu:277","ld global"): ZERO % "`keys[i] % nbins` under `i < n` (n = 1,000,003, 3,907 blocks of 8 warps): ptxas branches around the load for the 5 warps of the last block whose lanes are all past n; the model predicates the short block (the load and a `rem.u32`) and counts their zero-lane requests: 31,251 requests measured, 31,256 modelled; 4.000 sectors per request measured, 3.999 modelled (the zero-lane requests' share)",
+  ("dsmem_cluster_gather","blind7.cu:309","ld global"): PTXAS % "the row-slice loop `for (c = t; c < 1000; c += 128)` (8 trips for threads < 104, 7 for the others): ptxas unrolls it and splits the lanes (8 LDG issued by all 4 warps, 4 by 1, 1 by 3, 16 never): 78,000 requests measured, 70,000 modelled; per request 1.551 lines and 3.205 sectors measured, 1.729 and 3.571 modelled",
+  ("tma2d_swz128_roundtrip","blind7.cu:412","bulk global,shared"): ZERO % "ptxas unrolls the 8-tile loop; the first TMA load sits in the `t == 0` branch (125 requests), the other seven are issued by every warp under a uniform predicate (`@!UP1 UTMALDG.2D`), which ncu counts once a warp (500 each, 8 lanes a request on average): 3,625 requests measured at this line, 1,000 modelled (warp 0's); the copies themselves match (1,000 copies, copy-engine table)",
  ("tma2d_swz128_roundtrip","blind7.cu:425","bulk global,shared"): "request count: the TMA store (`cp.async.bulk.tensor.2d.global.shared::cta`, in the `t == 0` branch) executes once a tile, 1,000 requests measured (8 UTMASTG.2D of 125); the model's row counts 4,000 (four a store) while its copy-engine figure counts 1,000 stores, which match; the factor 4 in the row was not traced",
  ("spmm_csr_rowwarp","blind7.cu:536","ld global"): STEP_SPMM % "the broadcast colidx[j]: 1.000 sector a request",
  ("spmm_csr_rowwarp","blind7.cu:537","ld global"): STEP_SPMM % "the broadcast val[j]: 1.000 sector a request",
@@ -115,18 +94,14 @@ R = {
  ("t7_matmul_block_ptr","blind7_triton.py:91","wgmma shared"): HGMMA % "8,192 of 32,768 at line 91",
  ("t7_matmul_tensor_desc","blind7_triton.py:104","atom global"): TDESC_NOACC % "A's descriptor",
  ("t7_matmul_tensor_desc","blind7_triton.py:104","ld shared"): TDESC_NOACC % "A's descriptor: 2,048 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:104","st shared"): TDESC_STOP % "the descriptor's STS, 4,096 requests at 0.234 wavefronts",
+ ("t7_matmul_tensor_desc","blind7_triton.py:104","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (4,096 requests at 0.234 wavefronts measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
  ("t7_matmul_tensor_desc","blind7_triton.py:105","atom global"): TDESC_NOACC % "B's descriptor",
  ("t7_matmul_tensor_desc","blind7_triton.py:105","ld shared"): TDESC_NOACC % "B's descriptor: 704 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:105","st shared"): TDESC_STOP % "1,856 STS at 0.517 wavefronts",
+ ("t7_matmul_tensor_desc","blind7_triton.py:105","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (1,856 at 0.517 measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
  ("t7_matmul_tensor_desc","blind7_triton.py:106","atom global"): TDESC_NOACC % "C's descriptor",
  ("t7_matmul_tensor_desc","blind7_triton.py:106","ld shared"): TDESC_NOACC % "C's descriptor: 1,152 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:106","st shared"): TDESC_STOP % "1,856 STS at 0.517 wavefronts",
- ("t7_matmul_tensor_desc","blind7_triton.py:109","bulk global,shared"): TDESC_STOP % "9,216 UTMALDG.2D requests (the A tiles)",
- ("t7_matmul_tensor_desc","blind7_triton.py:110","bulk global,shared"): TDESC_STOP % "9,216 UTMALDG.2D requests (the B tiles)",
- ("t7_matmul_tensor_desc","blind7_triton.py:111","wgmma shared"): TDESC_STOP % "32,768 HGMMA at 12.000 wavefronts",
- ("t7_matmul_tensor_desc","blind7_triton.py:112","bulk global,shared"): TDESC_STOP % "512 UTMASTG.2D requests (the C tiles)",
- ("t7_matmul_tensor_desc","blind7_triton.py:112","stmatrix shared"): TDESC_STOP % "4,096 STSM at 4.000 wavefronts (the C tile staged for the TMA store)",
+ ("t7_matmul_tensor_desc","blind7_triton.py:106","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (1,856 at 0.517 measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
+ ("t7_matmul_tensor_desc","blind7_triton.py:112","bulk global,shared"): ZERO % "the TMA store `@%p31 cp.async.bulk.tensor.2d.global.shared::cta` (`tid < 64` and elect.sync: one lane in each of warps 0 and 1, 128 requests modelled, 2 a program) is issued by ptxas as `UTMASTG` under a uniform predicate in all 8 warps of each of the 64 programs: 512 requests measured (as tma2d_swz128_roundtrip's loads at line 412)",
  ("t7_splitk_atomic","blind7_triton.py:127","wgmma shared"): HGMMA % "26,624 of the 106,496 HGMMA requests measured at line 127, the A load; warpscope puts all at line 131",
  ("t7_splitk_atomic","blind7_triton.py:131","wgmma shared"): HGMMA % "79,872 of 106,496 at line 131",
  ("t7_splitk_atomic","blind7_triton.py:132","atom global"): ZERO % "the masked `tl.atomic_add` of the fp32 partial tile (ATOMG.E.ADD.F32x4, 8 a thread): in the 32 programs of the last row tile (rows 768..776 of 777) ptxas branches around the atomics of the warps with no row in range; 12,448 requests measured, 13,178 modelled (the model issues part of the empty warps' requests); per request 3.995 lines and 15.979 sectors measured, 3.761 and 15.046 modelled (the zero-lane requests' share; the lines summed over the launch agree within 0.4%)",
@@ -139,15 +114,14 @@ T = {
  "cub_transpose_runmax": "kernel totals, request count: the partial tile's guarded stores (block_store.cuh:299): 24,306 store requests measured, 24,320 modelled (zero-lane requests of the 4 warps ptxas branches around), 97,223 sectors measured, 97,280 modelled",
  "cub_warp_rowstats": "kernel totals, request count: the unrolled, lane-split row loop of line 178 (141,047 load requests measured, 105,035 modelled); sectors match (375,125)",
  "cg_row_normalize_c1001": "kernel totals, sectors: rows of 1,001 floats are 4-byte aligned only, so each row's sectors depend on its offset mod 128; the simulation runs the edge blocks and a sample of the others, scaled: 306,241 load and 311,490 store sectors modelled, 306,250 and 311,500 measured (0.003%); requests and every per-line row match (the sample was not inspected)",
- "cg_labeled_rand": "no totals: the simulation stops at cg::reduce's branch on the match.any.sync mask (PTX line 4720)",
- "cg_labeled_sorted": "no totals: the simulation stops at cg::reduce's branch on the match.any.sync mask (PTX line 4720)",
- "dsmem_pair_shift": "kernel totals, sector bounds: the generic loads of the peer CTA's shared memory (map_shared_rank: ld.f32 after mapa.u64) are counted as possibly global in the bounds (249,999..249,999 load sectors), the H100 counts them in no global counter: 125,000 load sectors measured, 125,000 modelled, outside the bounds",
+ "cg_labeled_rand": "no totals: cg::reduce over the label group doubles its shuffle offset while it is below the group's size, the popc of the match.any.sync mask of a loaded key (PTX line 4813): a loop on loaded data, stepped over (its shuffles hold no access; every per-line row is counted)",
+ "cg_labeled_sorted": "no totals: cg::reduce over the label group doubles its shuffle offset while it is below the group's size, the popc of the match.any.sync mask of a loaded key (PTX line 4813): a loop on loaded data, stepped over (its shuffles hold no access; every per-line row is counted)",
  "dsmem_cluster_gather": "kernel totals, request count: the unrolled, lane-split loop of line 309 (78,000 load requests measured, 70,000 modelled); sectors match (250,000)",
  "spmm_csr_rowwarp": "no totals: the nonzero loop exits on loaded row_ptr bounds (PTX line 6768) and is stepped over",
  "conv2d_const5x5": "kernel totals, sectors: 3,741,255 load sectors measured, 3,741,135 modelled (0.003%): rows of 1,000 floats start at offsets that cycle mod 128 and the clamped border taps differ by block; the simulation's sample of interior blocks, scaled, gives the difference (not inspected); requests and the per-line rows match",
  "conv3x3_const_divergent": "kernel totals, sectors: 1,492,509 load and 124,625 store sectors measured, 1,492,485 and 124,624 modelled (0.002%): the sampled interior, as conv2d_const5x5; requests and the per-line rows match",
  "t7_ln_bwd_dx_lock": "no totals: the spin lock's loop exits on the atomic's result (PTX line 480) and is stepped over",
- "t7_matmul_tensor_desc": "no totals: the simulation stops at the elect.sync guard of the TMA copies (PTX line 273)",
+ "t7_matmul_tensor_desc": "kernel totals, no PTX access: the 192 ATOMG.E.EXCH requests (768 sectors) of `tensormap.cp_fenceproxy` publishing the three descriptors, which warpscope does not treat as accesses (cause 9); the other totals match (no plain global traffic)",
  "t7_splitk_atomic": "kernel totals, request count and sectors: the masked atomics of the last row tile (line 132: 12,448 atom requests measured, 12,408 in the model's totals) and the global loads counted by the kernel-level counter (206,336 requests and 3,295,232 sectors measured, 206,032 and 3,290,099 modelled) around the edge tiles' zero-filled cp.async; the per-line cp.async rows match; the load difference was not traced",
 }
 C = {
@@ -178,7 +152,10 @@ WHY = {
  "t7_bf16_matmul_w4s4": "the masked edges (M = 1,000, K = 1,000) are unknown without the sizes; the static copy has no shared wavefront figure",
  "t7_softmax_online_2pass": "Triton's reduction scratch (tl.max, tl.sum) and the last block masked by N (5,000 of 5 x 1,024): without the launch the active lanes are unknown",
 }
-STATIC = {}
+STATIC = {
+ ("dsmem_pair_shift","blind7.cu:295","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
+ ("dsmem_cluster_gather","blind7.cu:314","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0.250 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
+}
 
 out = ["# tests/hw/blind7: rows warpscope disagrees on, with the measured reason (launch|file:line|op|space|reason).",
        "# The simulated rows first, then the kernel totals, the copy-engine rows, then the static (no grid) rows (launch@static). README.md groups them by cause."]
