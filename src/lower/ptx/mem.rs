@@ -38,7 +38,9 @@
 //!   `t7_matmul_tensor_desc`: 13 replaces of a descriptor in shared memory
 //!   are 10 `LDS`/`STS` pairs and 4 plain `STS`, one an `STS.64`, each by
 //!   one lane); the read half and the extra store are not modelled (one
-//!   PTX instruction is one access).
+//!   PTX instruction is one access). The `.global` form and a generic
+//!   address (no state space) are lowered the same way, to that space;
+//!   neither is measured.
 //! * `tensormap.cp_fenceproxy.global.shared::cta.… [dst], [src], size`
 //!   (PTX ISA: copies the `size`-byte (128) tensor map from shared memory to
 //!   global memory with a proxy fence; `.sync.aligned`: the whole warp
@@ -193,9 +195,11 @@ fn tensormap<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>])
         }
         // `tensormap.cp_fenceproxy.global.shared::cta.… [dst], [src], size`:
         // the warp exchanges the `size`-byte object into global memory at
-        // `dst` (SASS `ATOMG.E.EXCH`), every lane covering the object.
+        // `dst` (SASS `ATOMG.E.EXCH`, a word a lane), costed as one lane
+        // moving it all (`MemExt::warp_copy`).
         Some("cp_fenceproxy") => {
             let dst = cx.src(ops.first()?);
+            // The shared source: its read (one `LDS`) is not modelled.
             ops.get(1)?;
             let size = match ops.get(2).map(|o| &o.kind) {
                 Some(OperandKind::Int(v)) if (1..=1024).contains(v) => *v as u32,
