@@ -36,17 +36,32 @@
 //!   decoded (`descriptor`), and a request (one per warp of the warpgroup)
 //!   costs a quarter of the operands' bytes / 128 in wavefronts
 //!   (`cost::tensor_operand`).
+//! * **Tensor maps** (`tensormap.replace`: a store of its field's width;
+//!   `tensormap.cp_fenceproxy`: an exchange of the 128-byte object into
+//!   global memory, `lower::ptx::mem`). A copy moves the object once per
+//!   warp ([`MemInfo::warp_copy`]): it is costed at the lowest
+//!   possibly-active lane, whose `bits` cover the object (1 line, 4
+//!   sectors when it is 128-byte aligned; measured 4 sectors a request,
+//!   `tests/hw/blind7` `t7_matmul_tensor_desc`), and the launch totals
+//!   count those sectors (not the `RED` rule for lanes on one address:
+//!   the lanes exchange distinct words).
 //! * **Predicated off**: a warp that reaches an instruction whose guard is
 //!   false in every lane still issues it (Nsight counts an executed
 //!   instruction): one request with no lanes, no sectors, no wavefronts,
-//!   which lowers the per-request averages.
+//!   which lowers the per-request averages; except where ptxas branches
+//!   around it ([`guard_off_issues`]: a guard ending in `exit`, a
+//!   warp-uniform guard, `tensormap.*`).
 //!
 //! # Limits
 //!
 //! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
 //! read (the sectors of a partial read are the same unless it crosses a
 //! sector). A tensor copy's bytes are the tensor map's box, which lives in
-//! host memory: they are not derived, and the access says so.
+//! host memory: they are not derived, and the access says so. A tensor
+//! map's own accesses are modelled by their architectural effect: the
+//! read-modify-write loads and extra stores ptxas emits for
+//! `tensormap.replace` (the fields' places in the opaque object), and the
+//! shared-memory read of `tensormap.cp_fenceproxy`, are not.
 
 use super::caveat::Caveat;
 use super::dataflow::AccessFact;
@@ -105,6 +120,17 @@ pub(super) fn class_figures(
     off_issues: bool,
 ) -> ClassFigures {
     let bytes = info.bits.div_ceil(8).max(1);
+    // One copy per warp: its lowest possibly-active lane moves it all.
+    let one_lane;
+    let f = if info.warp_copy() {
+        one_lane = AccessFact {
+            mask: f.mask & f.mask.wrapping_neg(),
+            ..f.clone()
+        };
+        &one_lane
+    } else {
+        f
+    };
     let mut shared = None;
     let main = match info.kind {
         MemKind::MatrixLoad | MemKind::MatrixStore => {
@@ -561,10 +587,26 @@ fn candidates(
 ///   the op (measured: `pred_off_warps`, guard `((tid >> 5) & 1) == 0`:
 ///   512 requests for 1,024 warps, the off warps issue nothing).
 ///
+/// * `tensormap.*` (`tensormap.replace`'s read-modify-writes, the copy and
+///   proxy fence of `tensormap.cp_fenceproxy`) is a sequence of SASS
+///   instructions that ptxas puts in a block it branches around (measured,
+///   `tests/hw/blind7/measured_sass_triton.json`, `t7_matmul_tensor_desc`:
+///   the `ATOMG.E.EXCH` and `LDS` of `@%p1 tensormap.cp_fenceproxy`, `%p1` =
+///   `tid < 32`, 64 requests for 64 programs of 8 warps, where the `@%p1
+///   st.shared` beside them is predicated, 512; 60 of the 72 `LDS`/`STS` of
+///   `@%p30 tensormap.replace`, `%p30` = `tid == 0`, 64 requests).
+///
 /// (`tests/hw/README.md` finding 17.)
 pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
     if let Some((g, _)) = ir.ops.get(i).and_then(|op| op.guard) {
         if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
+            return false;
+        }
+        if ir
+            .mnemonics
+            .get(i)
+            .is_some_and(|m| m.starts_with("tensormap."))
+        {
             return false;
         }
     }

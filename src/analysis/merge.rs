@@ -1096,8 +1096,9 @@ mod tests {
             &body("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%rd1], 1;"),
             &opts,
         );
+        // `tensormap.replace` is an access of its own (a shared store), a[2].
         assert_eq!(merged(&a[0].1), Some(8), "{a:?}");
-        assert_eq!(merged(&a[2].1), Some(8), "{a:?}");
+        assert_eq!(merged(&a[3].1), Some(8), "{a:?}");
     }
 
     /// A chunk aligned only for the parameter's given value is not merged:

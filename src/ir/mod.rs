@@ -419,6 +419,10 @@ impl MemOp {
     pub fn zero_fill(&self) -> bool {
         self.ext.as_ref().is_some_and(|e| e.zero_fill)
     }
+    /// One copy of the access's bytes per warp ([`MemExt::warp_copy`]).
+    pub fn warp_copy(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| e.warp_copy)
+    }
     /// The extension, created empty when absent.
     pub fn ext_mut(&mut self) -> &mut MemExt {
         self.ext.get_or_insert_with(Default::default)
@@ -461,6 +465,11 @@ pub struct MemExt {
     /// 0 or the copy size in every lane: ptxas emits `LDGSTS.ZFILL`
     /// (`lower::ptx::mem::mark_zero_fill`).
     pub zero_fill: bool,
+    /// The warp moves the `bits` of the access once, one request whose
+    /// lanes share the object between them (`tensormap.cp_fenceproxy`: the
+    /// 32 lanes exchange a 4-byte word each of the 128-byte tensor map):
+    /// costed as the lowest executing lane moving it all.
+    pub warp_copy: bool,
 }
 
 /// The matrices of an `ldmatrix`/`stmatrix` and how their rows are addressed.

@@ -1466,7 +1466,17 @@ fn record_mem(
     space: Space,
     shapes: &mut Shapes<'_>,
 ) {
-    let unused = info.no_result || !info.result_used;
+    // A warp copy's lanes exchange distinct words (no RED merging rule):
+    // its sectors are those of the bytes it spans.
+    let unused = (info.no_result || !info.result_used) && !info.warp_copy();
+    // One copy per warp (`tensormap.cp_fenceproxy`): its lowest executing
+    // lane moves it all (`memops`).
+    let (exec, uncertain, predicated) = if info.warp_copy() {
+        let low = exec & exec.wrapping_neg();
+        (low, uncertain & low, predicated & low)
+    } else {
+        (exec, uncertain, predicated)
+    };
     match info.kind {
         MemKind::BulkCopy | MemKind::TensorOperand => {
             // The copy engine / tensor cores: executions, no LSU traffic; a

@@ -27,6 +27,32 @@
 //!   address in global memory.
 //! * `wgmma.mma_async`: its shared-memory operands, through 64-bit matrix
 //!   descriptors ([`Aux::DescA`], [`Aux::DescB`]).
+//! * `tensormap.replace.mode.field.{global,shared::cta}.b1024.type [addr],
+//!   {ord,} new_val` (PTX ISA: modifies one field of the 128-byte tensor
+//!   map at `addr`): a store of `.type` (`b32`, `b64`) to that space at
+//!   `addr`, by the lanes of its guard. The tensor map's layout is opaque
+//!   (the PTX ISA does not place the fields), so the field's offset inside
+//!   the object is not known: the store is at the object's address. ptxas
+//!   writes the fields with read-modify-writes of the words they share
+//!   (measured, `tests/hw/blind7/measured_sass_triton.json`,
+//!   `t7_matmul_tensor_desc`: 13 replaces of a descriptor in shared memory
+//!   are 10 `LDS`/`STS` pairs and 4 plain `STS`, one an `STS.64`, each by
+//!   one lane); the read half and the extra store are not modelled (one
+//!   PTX instruction is one access). The `.global` form and a generic
+//!   address (no state space) are lowered the same way, to that space;
+//!   neither is measured.
+//! * `tensormap.cp_fenceproxy.global.shared::cta.… [dst], [src], size`
+//!   (PTX ISA: copies the `size`-byte (128) tensor map from shared memory to
+//!   global memory with a proxy fence; `.sync.aligned`: the whole warp
+//!   executes it): an atomic exchange of `size` bytes to global `dst`
+//!   (SASS: one `LDS` by the 32 lanes, then `ATOMG.E.EXCH.STRONG.GPU` of a
+//!   4-byte word a lane, which Nsight Compute keys `atom global`: measured
+//!   one request a warp of 32 lanes, 1 L1 tag request and 4 sectors,
+//!   `t7_matmul_tensor_desc`). Marked [`MemExt::warp_copy`](crate::ir::MemExt):
+//!   the warp moves the object once, costed as its lowest lane moving all
+//!   of it (the lanes' words tile it). The shared read (`LDS`, one
+//!   wavefront) is not modelled. `fence.proxy.tensormap::generic` moves no
+//!   data.
 //! * `mbarrier.try_wait` / `test_wait` set their predicate to true: a wait
 //!   is taken as complete at its first test, so the accesses after a wait
 //!   loop are reached (the barrier's phase is not modelled).
@@ -83,6 +109,7 @@ pub(super) fn lower<'src>(
             _ => None,
         },
         "wgmma" if mods.first() == Some(&"mma_async") => wgmma(cx, mods, ops),
+        "tensormap" => tensormap(cx, mods, ops),
         // `mbarrier.try_wait`/`test_wait`: the analysis takes the wait as
         // complete at its first test (the phase's copies and arrivals are
         // not modelled), so the code after a wait loop is reached.
@@ -140,6 +167,61 @@ fn cp_async<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) 
         info,
         dsts: Vec::new(),
     })
+}
+
+/// `tensormap.replace` and `tensormap.cp_fenceproxy`: the accesses to a
+/// 128-byte tensor-map object (module doc).
+fn tensormap<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]) -> Option<OpKind> {
+    match mods.first().copied() {
+        // `tensormap.replace.mode.field{.ss}.b1024.type [addr], {ord,} new_val`:
+        // a store of the field's `.type` (b32 or b64) to the object at `addr`.
+        Some("replace") => {
+            let addr = cx.src(ops.first()?);
+            let bits = mods
+                .iter()
+                .rev()
+                .find_map(|m| match *m {
+                    "b32" => Some(32),
+                    "b64" => Some(64),
+                    _ => None,
+                })
+                .unwrap_or(32);
+            let mut info = plain(AccessOp::Store, mem_space(mods), bits, addr, true);
+            info.elem_type = type_name(if bits == 64 { "b64" } else { "b32" });
+            Some(OpKind::Mem {
+                info,
+                dsts: Vec::new(),
+            })
+        }
+        // `tensormap.cp_fenceproxy.global.shared::cta.… [dst], [src], size`:
+        // the warp exchanges the `size`-byte object into global memory at
+        // `dst` (SASS `ATOMG.E.EXCH`, a word a lane), costed as one lane
+        // moving it all (`MemExt::warp_copy`).
+        Some("cp_fenceproxy") => {
+            let dst = cx.src(ops.first()?);
+            // The shared source: its read (one `LDS`) is not modelled.
+            ops.get(1)?;
+            let size = match ops.get(2).map(|o| &o.kind) {
+                Some(OperandKind::Int(v)) if (1..=1024).contains(v) => *v as u32,
+                _ => 128,
+            };
+            let mut info = MemInfo::plain(
+                AccessOp::Atomic,
+                MemKind::Atomic,
+                Space::Global,
+                (size * 8, 1),
+                dst,
+                true,
+            );
+            info.ext_mut().atomic_op = Some("exch");
+            info.ext_mut().warp_copy = true;
+            Some(OpKind::Mem {
+                info,
+                dsts: Vec::new(),
+            })
+        }
+        _ => None,
+    }
 }
 
 fn matrix<'src>(

@@ -47,10 +47,17 @@ STEP_SPMM = ("simulation stepped over: the nonzero loop `for (j = start; j < end
              "from memory, so the simulation steps over it (its accesses are not counted); the H100 issues 481,931 requests "
              "for each of the three loads (%s)")
 HGMMA = "line attribution: ncu spreads the HGMMA instructions of the k loop over the lines around it (%s); the wavefronts per request match where the counts do"
-TDESC_NOACC = ("no PTX access: Triton builds the device-side tensor descriptor in shared memory with `tensormap.replace` "
-               "(SASS LDS/STS read-modify-writes of the 128-byte descriptor) and copies it to global scratch with "
-               "`tensormap.cp_fenceproxy` (SASS ATOMG.E.EXCH, 4 sectors a copy, one a program: 64 requests); warpscope "
-               "treats neither instruction as a memory access (%s)")
+TDESC_LD = ("no PTX load: Triton builds each device-side tensor descriptor in shared memory with 13 `@%%p30 "
+            "tensormap.replace` (`tid == 0`), modelled as stores of their fields, and publishes it with `@%%p1 "
+            "tensormap.cp_fenceproxy` (`tid < 32`), modelled as its ATOMG.E.EXCH (the atom global row matches); ncu counts "
+            "here the LDS halves of ptxas's read-modify-writes of fields that share a word of the opaque 128-byte "
+            "descriptor (10 a descriptor, one lane each) and the copy's LDS of the descriptor (32 lanes, 1 wavefront), "
+            "which one PTX instruction, one access does not model (%s)")
+TDESC_ST = ("ptxas's expansion of `tensormap.replace`: the model's row is the PTX `@%%p1 st.shared.b32` that clears the "
+            "descriptor (512 requests, one a warp, 64 wavefronts) and the 13 replaces of the descriptor, each one "
+            "store by lane 0 of warp 0 (the other warps branch around `tensormap.*`): 832 requests of 1 wavefront, "
+            "1,344 at 0.667; ncu counts 14 STS a descriptor (the fields sharing a word of the opaque 128-byte object are "
+            "read-modify-writes, `global_address` an STS.64 and a read-modify-write of the next word) %s")
 LOCK = ("simulation stepped over: the spin lock `while (tl.atomic_cas(lock, 0, 1) == 1) & (tries < 1,000,000)` exits on "
         "the value the atomic returns, so the simulation steps over the loop and counts none of its accesses (measured: "
         "%s)")
@@ -92,15 +99,12 @@ R = {
  ("t7_ln_bwd_dx_lock","blind7_triton.py:71","ld global"): COUNTBR % "the partial dB load, as line 70: 125,952 measured, 128,000 modelled",
  ("t7_matmul_block_ptr","blind7_triton.py:88","wgmma shared"): HGMMA % "24,576 of the 32,768 HGMMA requests measured at line 88, the k loop's `for`; warpscope puts all at line 91",
  ("t7_matmul_block_ptr","blind7_triton.py:91","wgmma shared"): HGMMA % "8,192 of 32,768 at line 91",
- ("t7_matmul_tensor_desc","blind7_triton.py:104","atom global"): TDESC_NOACC % "A's descriptor",
- ("t7_matmul_tensor_desc","blind7_triton.py:104","ld shared"): TDESC_NOACC % "A's descriptor: 2,048 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:104","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (4,096 requests at 0.234 wavefronts measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
- ("t7_matmul_tensor_desc","blind7_triton.py:105","atom global"): TDESC_NOACC % "B's descriptor",
- ("t7_matmul_tensor_desc","blind7_triton.py:105","ld shared"): TDESC_NOACC % "B's descriptor: 704 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:105","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (1,856 at 0.517 measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
- ("t7_matmul_tensor_desc","blind7_triton.py:106","atom global"): TDESC_NOACC % "C's descriptor",
- ("t7_matmul_tensor_desc","blind7_triton.py:106","ld shared"): TDESC_NOACC % "C's descriptor: 1,152 LDS",
- ("t7_matmul_tensor_desc","blind7_triton.py:106","st shared"): "no PTX access for most of the row: ncu counts here the STS of `tensormap.replace`'s read-modify-writes of the 128-byte descriptor (1,856 at 0.517 measured); the model's row holds only the PTX `@%p1 st.shared.b32` that clears the descriptor (512 requests, one a warp: lanes 0..31 of warp 0 and the zero-lane requests of the other seven, 0.125 wavefronts)",
+ ("t7_matmul_tensor_desc","blind7_triton.py:104","ld shared"): TDESC_LD % "A's descriptor: 2,048 LDS requests, 3 of A's hoisted above the branch and predicated in all 8 warps, 512 requests each, 0.344 wavefronts",
+ ("t7_matmul_tensor_desc","blind7_triton.py:104","st shared"): TDESC_ST % "and 6 of A's, hoisted above the branch, predicated in all 8 warps (512 requests each): 4,096 requests at 0.234 wavefronts measured",
+ ("t7_matmul_tensor_desc","blind7_triton.py:105","ld shared"): TDESC_LD % "B's descriptor: 704 LDS requests, 11 of 64, 1.000 wavefront",
+ ("t7_matmul_tensor_desc","blind7_triton.py:105","st shared"): TDESC_ST % "and one of them predicated in all 8 warps (512 requests): 1,856 requests at 0.517 wavefronts measured",
+ ("t7_matmul_tensor_desc","blind7_triton.py:106","ld shared"): TDESC_LD % "C's descriptor: 1,152 LDS requests, one predicated in all 8 warps, 0.611 wavefronts",
+ ("t7_matmul_tensor_desc","blind7_triton.py:106","st shared"): TDESC_ST % "and one of them predicated in all 8 warps (512 requests): 1,856 requests at 0.517 wavefronts measured",
  ("t7_matmul_tensor_desc","blind7_triton.py:112","bulk global,shared"): ZERO % "the TMA store `@%p31 cp.async.bulk.tensor.2d.global.shared::cta` (`tid < 64` and elect.sync: one lane in each of warps 0 and 1, 128 requests modelled, 2 a program) is issued by ptxas as `UTMASTG` under a uniform predicate in all 8 warps of each of the 64 programs: 512 requests measured (as tma2d_swz128_roundtrip's loads at line 412)",
  ("t7_splitk_atomic","blind7_triton.py:127","wgmma shared"): HGMMA % "26,624 of the 106,496 HGMMA requests measured at line 127, the A load; warpscope puts all at line 131",
  ("t7_splitk_atomic","blind7_triton.py:131","wgmma shared"): HGMMA % "79,872 of 106,496 at line 131",
@@ -121,7 +125,6 @@ T = {
  "conv2d_const5x5": "kernel totals, sectors: 3,741,255 load sectors measured, 3,741,135 modelled (0.003%): rows of 1,000 floats start at offsets that cycle mod 128 and the clamped border taps differ by block; the simulation's sample of interior blocks, scaled, gives the difference (not inspected); requests and the per-line rows match",
  "conv3x3_const_divergent": "kernel totals, sectors: 1,492,509 load and 124,625 store sectors measured, 1,492,485 and 124,624 modelled (0.002%): the sampled interior, as conv2d_const5x5; requests and the per-line rows match",
  "t7_ln_bwd_dx_lock": "no totals: the spin lock's loop exits on the atomic's result (PTX line 480) and is stepped over",
- "t7_matmul_tensor_desc": "kernel totals, no PTX access: the 192 ATOMG.E.EXCH requests (768 sectors) of `tensormap.cp_fenceproxy` publishing the three descriptors, which warpscope does not treat as accesses (cause 9); the other totals match (no plain global traffic)",
  "t7_splitk_atomic": "kernel totals, request count and sectors: the masked atomics of the last row tile (line 132: 12,448 atom requests measured, 12,408 in the model's totals) and the global loads counted by the kernel-level counter (206,336 requests and 3,295,232 sectors measured, 206,032 and 3,290,099 modelled) around the edge tiles' zero-filled cp.async; the per-line cp.async rows match; the load difference was not traced",
 }
 C = {
@@ -145,7 +148,7 @@ WHY = {
  "transpose_f64_tile33": "without rows and cols (999 x 1,001) the masked edge tiles are unknown",
  "half2_sum_hadd2": "the odd last half read by one thread (`blockIdx.x == 0 && threadIdx.x == 0`) that every warp issues with no lane, and the per-warp partials read by thread 0: without the grid and block the lanes are unknown",
  "t7_ln_bwd_dx_lock": "Triton's reduction scratch (tl.sum), the row masked by N (1,000 of 1,024) and the one-lane lock traffic: without the launch the active lanes and warps are unknown",
- "t7_matmul_tensor_desc": "the descriptor stores by one lane (elect.sync) and Triton's scratch: without the launch the active lanes are unknown",
+ "t7_matmul_tensor_desc": "the descriptor stores by one lane (elect.sync, tensormap.replace) and Triton's scratch: without the launch the active lanes are unknown",
  "t7_splitk_atomic": "the masked edge rows (M = 777 of 13 x 64) are unknown without the sizes, and the static analysis gives the copies' shared side other wavefronts (6.000, 0.667) where the simulation's 4.000 match",
  "t7_cumsum_carry": "Triton's reduction scratch (tl.sum of the carry) and the row blocks masked by N (3,000 of 3 x 1,024): without the launch the active lanes are unknown",
  "t7_sort_rows": "the row masked by N (1,000 of 1,024) is unknown without N",
