@@ -701,6 +701,13 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
             }
         }
     }
+    // Uniform `min`, `max`, `bmsk` of bounded operands: the operand that
+    // the bounds pick, or an opaque value within the result's bounds.
+    if polys.iter().all(|q| q.is_uniform()) {
+        if let Some(v) = uniform_bounded(alu, &polys, ctx) {
+            return v;
+        }
+    }
     // A uniform `x & c` with `c >= 0` is an opaque value in `[0, c]`.
     if alu.op == AluOp::And && polys.iter().all(|q| q.is_uniform()) {
         let c = konst(1).or(konst(0)).map(|c| sext_const(alu, c));
@@ -719,6 +726,85 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         }
     }
     give_up(args, ctx)
+}
+
+/// The bounds of a uniform operand read as type `t` (`None` when unknown
+/// or outside the type's range, where the reading would differ from the
+/// value): a constant, or a polynomial over bounded symbols
+/// ([`SymFacts::uniform_range`]).
+fn uniform_bounds(p: &Poly, t: Ty, facts: &SymFacts) -> Option<(i128, i128)> {
+    let (lo, hi) = facts.uniform_range(p)?;
+    let (tlo, thi) = if t.bits >= 64 {
+        (i64::MIN as i128, i64::MAX as i128)
+    } else if t.signed {
+        (-(1i128 << (t.bits - 1)), (1i128 << (t.bits - 1)) - 1)
+    } else {
+        (0, (1i128 << t.bits) - 1)
+    };
+    (lo >= tlo && hi <= thi).then_some((lo, hi))
+}
+
+/// `min`, `max` and `bmsk` of uniform operands with known bounds
+/// ([`uniform_bounds`]): `min(x, y)` is `x` when `x`'s greatest value is at
+/// most `y`'s least (so `min(n, 4)` with `n` in `[4, 8]` is 4), otherwise an
+/// opaque value in `[min(lo), min(hi)]` (likewise `max`); `bmsk a, b`
+/// (PTX ISA: a mask of `b` bits from bit `a`; `.clamp` clamps both to 32,
+/// `.wrap` takes them modulo 32) with `a`, `b` known below 32 (any
+/// non-negative `u32` for `.clamp`) is below `2^(a_max + b_max)`. A
+/// result symbol carries a non-negative range only.
+fn uniform_bounded(alu: Alu, polys: &[&Poly], ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let (x, y) = (*polys.first()?, *polys.get(1)?);
+    let (lo, hi) = match alu.op {
+        AluOp::Min | AluOp::Max => {
+            let (a, b) = (
+                uniform_bounds(x, alu.ty, ctx.facts())?,
+                uniform_bounds(y, alu.ty, ctx.facts())?,
+            );
+            let min = alu.op == AluOp::Min;
+            // The side that every pair of values picks.
+            if (min && a.1 <= b.0) || (!min && a.0 >= b.1) {
+                return Some(Value::poly(x.clone()));
+            }
+            if (min && b.1 <= a.0) || (!min && b.0 >= a.1) {
+                return Some(Value::poly(y.clone()));
+            }
+            if min {
+                (a.0.min(b.0), a.1.min(b.1))
+            } else {
+                (a.0.max(b.0), a.1.max(b.1))
+            }
+        }
+        AluOp::Bmsk(clamp) => {
+            let u32t = Ty {
+                signed: false,
+                bits: 32,
+                ..alu.ty
+            };
+            let (a, b) = (
+                uniform_bounds(x, u32t, ctx.facts())?,
+                uniform_bounds(y, u32t, ctx.facts())?,
+            );
+            let top = if clamp {
+                a.1.min(32) + b.1.min(32)
+            } else if a.1 < 32 && b.1 < 32 {
+                a.1 + b.1
+            } else {
+                return None;
+            };
+            (0, (1i128 << top.min(32)) - 1)
+        }
+        _ => return None,
+    };
+    if lo < 0 {
+        return None;
+    }
+    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+    if lo == hi {
+        return Some(Value::constant(lo));
+    }
+    let s = ctx.opaque(0, Cong::TOP);
+    ctx.bound(s, lo, hi);
+    Some(Value::poly(Poly::sym(s)))
 }
 
 /// `x - trunc(x / c) * c` with `trunc(x / c)` an opaque quotient
