@@ -121,11 +121,15 @@
 //! The value an edge brings is read through its aliases
 //! (`lockstep_ranges`): a refinement's fresh symbol is the symbol it
 //! narrows, and a join site inside the loop whose incoming edges all
-//! bring the same `X + c` is `X + c`. The derivation runs after each
-//! round; a range only grows (a counter that loses its derivation keeps
-//! none for good), and a change runs every block again. It is an
-//! inductive invariant: the bounds on the stepping edges hold for every
-//! iteration whose counters were in the recorded ranges.
+//! bring the same `X + c` is `X + c`. The stepping edges' bounds are read
+//! without the derived ranges (two counters bounding each other would
+//! otherwise justify each other's growth, one step a round). The
+//! derivation runs after each round; a range only grows, widened as a
+//! join's (down to 0, up to the next `2^(4k) - 1`), a counter that loses
+//! its derivation keeps none for good, and a change runs every block
+//! again. Soundness is by induction on the arrivals: the bounds on the
+//! stepping edges hold for every iteration whose counters were in the
+//! recorded ranges, so `k` and with it every counter stay in them.
 //!
 //! # One way in
 //!
@@ -1757,6 +1761,9 @@ fn lockstep_ranges(
         }
     }
     let narrowed = std::mem::take(&mut eng.narrowed);
+    // The stepping edges' bounds are read without the derived ranges, so
+    // that two counters do not justify each other's growth.
+    let mut derived = std::mem::take(&mut eng.facts.iv_range);
     let al = Aliases {
         narrowed: &narrowed,
         sites,
@@ -1837,15 +1844,21 @@ fn lockstep_ranges(
                 let (lo, hi) = (last.min(c.init as i128), last.max(c.init as i128));
                 Some((i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
             });
-            let slot = |f: &mut SymFacts| {
-                if f.iv_range.len() <= id {
-                    f.iv_range.resize(id + 1, None);
-                }
-                f.iv_range[id]
-            };
-            let prev = slot(&mut eng.facts);
+            if derived.len() <= id {
+                derived.resize(id + 1, None);
+            }
+            let prev = derived[id];
             let new = match (range, prev) {
-                (Some((lo, hi)), Some((a, b))) => Some((lo.min(a), hi.max(b))),
+                // Widened where it grows (down to 0, up to the next `2^(4k)
+                // - 1`, as joins do), so it moves a bounded number of times.
+                (Some((lo, hi)), Some((a, b))) => Some((
+                    if lo < a { 0 } else { a },
+                    if hi > b {
+                        super::domain::widen_hi(hi)
+                    } else {
+                        b
+                    },
+                )),
                 (Some(r), None) => Some(r),
                 (None, None) => None,
                 (None, Some(_)) => {
@@ -1857,11 +1870,12 @@ fn lockstep_ranges(
                 }
             };
             if new != prev {
-                eng.facts.iv_range[id] = new;
+                derived[id] = new;
                 changed = true;
             }
         }
     }
+    eng.facts.iv_range = derived;
     eng.narrowed = narrowed;
     changed
 }

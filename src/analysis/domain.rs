@@ -1506,7 +1506,7 @@ impl fmt::Display for Range {
 /// Bounds a join may give: a hull that neither side contains grows to the next
 /// of these (`2^(4k) - 1` above, `-2^(4k)` below), so a bound moves at most 16
 /// times at one join site: the widening that keeps the fixpoint finite.
-fn widen_hi(v: i64) -> i64 {
+pub(crate) fn widen_hi(v: i64) -> i64 {
     if v == NO_HI {
         return v;
     }
