@@ -347,10 +347,11 @@ mod tests {
                 }
             }
         }
-        // A digit's byte moved up, the rest zero: only its free bits vary.
+        // The digit's byte copied to bytes 0 and 2, the rest from the zero
+        // operand: only its free bits vary, twice.
         let digit = fact(0xf, 0);
         let zero = KnownBits::constant(0);
-        let k = prmt_known(digit, zero, 0x4404, PrmtMode::Generic);
+        let k = prmt_known(digit, zero, 0x4040, PrmtMode::Generic);
         assert_eq!(k.unknown_mask(), 0xf000f);
         // Sign copies of a byte whose top bit is known 0: zero.
         assert_eq!(prmt_known(digit, zero, 0x8888, PrmtMode::Generic), zero);
