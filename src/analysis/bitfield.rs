@@ -19,7 +19,9 @@
 //! (threadIdx.x & 15)]` compiles to `bfi.b32 %r, %ctaid, %lane, 4, 28`, whose
 //! exact evaluation needs only the lane part once the uniform part is peeled
 //! off by `transfer`). The launch simulation (`totals`) calls the same
-//! functions, so both levels agree by construction.
+//! functions, so both levels agree by construction. `prmt` with a constant
+//! selector also has a known-bits form ([`prmt_known`], byte by byte, for
+//! `bounds`), built on the same selector tables ([`prmt_selectors`]).
 //!
 //! # Soundness and limits
 //!
@@ -55,6 +57,8 @@ pub fn bfi(a: i64, b: i64, pos: i64, len: i64, bits: u32) -> i64 {
 
 pub use crate::ir::alu::PrmtMode;
 
+use super::domain::KnownBits;
+
 /// `prmt.b32{.mode} d, a, b, c` (PTX ISA "prmt"): picks four bytes of the
 /// eight bytes `{b, a}` (a is bytes 0..3, b is bytes 4..7). Without a mode
 /// each nibble of `c` selects one byte (bit 3: replicate the byte's sign
@@ -62,60 +66,86 @@ pub use crate::ir::alu::PrmtMode;
 pub fn prmt(a: i64, b: i64, c: i64, mode: PrmtMode) -> i64 {
     let src = unsigned(a, 32) | (unsigned(b, 32) << 32);
     let byte = |k: u64| (src >> (8 * (k & 7))) & 0xff;
-    let c = unsigned(c, 32);
-    // Byte selectors of d.b0 .. d.b3.
-    let sel: [u64; 4] = match mode {
-        PrmtMode::Generic => {
-            let mut d = 0u64;
-            for i in 0..4 {
-                let s = (c >> (4 * i)) & 0xf;
-                let mut v = byte(s & 7);
-                if s & 8 != 0 {
-                    v = if v & 0x80 != 0 { 0xff } else { 0 };
-                }
-                d |= v << (8 * i);
-            }
-            return d as i64;
+    let mut d = 0u64;
+    for (i, (s, sign)) in prmt_selectors(c, mode).into_iter().enumerate() {
+        let mut v = byte(s);
+        if sign {
+            v = if v & 0x80 != 0 { 0xff } else { 0 };
         }
+        d |= v << (8 * i);
+    }
+    d as i64
+}
+
+/// The source byte (0..7 of `{b, a}`, `a` low) of each result byte `d.b0
+/// .. d.b3` of `prmt` with selector `c`, and whether it is replaced by
+/// copies of its top bit (the generic mode's sign bit, selector bit 3).
+pub fn prmt_selectors(c: i64, mode: PrmtMode) -> [(u64, bool); 4] {
+    let c = unsigned(c, 32);
+    let plain = |s: [u64; 4]| s.map(|k| (k, false));
+    match mode {
+        PrmtMode::Generic => std::array::from_fn(|i| {
+            let s = (c >> (4 * i)) & 0xf;
+            (s & 7, s & 8 != 0)
+        }),
         // Tables of the ISA, listed as d.b3 d.b2 d.b1 d.b0; stored b0 first.
-        PrmtMode::F4e => match c & 3 {
+        PrmtMode::F4e => plain(match c & 3 {
             0 => [0, 1, 2, 3],
             1 => [1, 2, 3, 4],
             2 => [2, 3, 4, 5],
             _ => [3, 4, 5, 6],
-        },
-        PrmtMode::B4e => match c & 3 {
+        }),
+        PrmtMode::B4e => plain(match c & 3 {
             0 => [0, 7, 6, 5],
             1 => [1, 0, 7, 6],
             2 => [2, 1, 0, 7],
             _ => [3, 2, 1, 0],
-        },
+        }),
         PrmtMode::Rc8 => {
             let k = c & 3;
-            [k, k, k, k]
+            plain([k, k, k, k])
         }
-        PrmtMode::Ecl => match c & 3 {
+        PrmtMode::Ecl => plain(match c & 3 {
             0 => [0, 1, 2, 3],
             1 => [1, 1, 2, 3],
             2 => [2, 2, 2, 3],
             _ => [3, 3, 3, 3],
-        },
-        PrmtMode::Ecr => match c & 3 {
+        }),
+        PrmtMode::Ecr => plain(match c & 3 {
             0 => [0, 0, 0, 0],
             1 => [0, 1, 1, 1],
             2 => [0, 1, 2, 2],
             _ => [0, 1, 2, 3],
-        },
-        PrmtMode::Rc16 => match c & 1 {
+        }),
+        PrmtMode::Rc16 => plain(match c & 1 {
             0 => [0, 1, 0, 1],
             _ => [2, 3, 2, 3],
-        },
-    };
-    let mut d = 0u64;
-    for (i, s) in sel.iter().enumerate() {
-        d |= byte(*s) << (8 * i);
+        }),
     }
-    d as i64
+}
+
+/// The known bits of `prmt` with the constant selector `c` from those of
+/// its 32-bit operands (their low 32 bits): each result byte is a source
+/// byte's bits, or eight copies of its top bit; the bits above 32 are 0
+/// (the `.b32` result read unsigned).
+pub fn prmt_known(a: KnownBits, b: KnownBits, c: i64, mode: PrmtMode) -> KnownBits {
+    let zero = (a.zero & 0xffff_ffff) | (b.zero << 32);
+    let one = (a.one & 0xffff_ffff) | (b.one << 32);
+    let mut k = KnownBits {
+        zero: !0xffff_ffffu64,
+        one: 0,
+    };
+    for (i, (s, sign)) in prmt_selectors(c, mode).into_iter().enumerate() {
+        let sh = 8 * s;
+        let (mut z, mut o) = ((zero >> sh) & 0xff, (one >> sh) & 0xff);
+        if sign {
+            z = if z & 0x80 != 0 { 0xff } else { 0 };
+            o = if o & 0x80 != 0 { 0xff } else { 0 };
+        }
+        k.zero |= z << (8 * i);
+        k.one |= o << (8 * i);
+    }
+    k
 }
 
 /// `shf.{l,r}.{wrap,clamp}.b32 d, a, b, c` (PTX ISA "shf"): shifts the 64-bit
@@ -260,6 +290,72 @@ pub fn unpack(s: i64, part: u32, part_bits: u32) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `prmt_known` holds for every pair of operand values its facts allow
+    /// (exhaustively over a few free bits, sign bits of bytes included),
+    /// for selectors of every mode, the generic one with sign copies.
+    #[test]
+    fn prmt_known_bits_are_sound() {
+        let fact = |free: u64, base: u64| KnownBits {
+            zero: !free & !base,
+            one: base & !free,
+        };
+        let facts = [
+            fact(0x0000_0081, 0x1234_5600),
+            fact(0x0000_8f00, 0x8000_0001),
+            fact(0x8100_0000, 0x007f_ff00),
+            fact(0x0000_0000, 0xdead_beef),
+            fact(0x0080_0003, 0x0000_0000),
+        ];
+        let members = |k: KnownBits| -> Vec<i64> {
+            let free = !(k.zero | k.one);
+            let mut out = Vec::new();
+            let mut s = 0u64;
+            loop {
+                out.push((k.one | s) as i64);
+                s = s.wrapping_sub(free) & free;
+                if s == 0 {
+                    break out;
+                }
+            }
+        };
+        let modes = [
+            PrmtMode::Generic,
+            PrmtMode::F4e,
+            PrmtMode::B4e,
+            PrmtMode::Rc8,
+            PrmtMode::Ecl,
+            PrmtMode::Ecr,
+            PrmtMode::Rc16,
+        ];
+        let selectors = [
+            0x3210, 0x7654, 0x0123, 0x8888, 0xba98, 0x4c1f, 0x1111, 0xf0e5, 1, 2, 3,
+        ];
+        for &a in &facts {
+            for &b in &facts {
+                for &c in &selectors {
+                    for mode in modes {
+                        let k = prmt_known(a, b, c, mode);
+                        assert_eq!(k.zero & k.one, 0);
+                        for &x in &members(a) {
+                            for &y in &members(b) {
+                                let v = prmt(x, y, c, mode);
+                                assert!(k.contains(v), "prmt {x:#x} {y:#x} {c:#x} {mode:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The digit's byte copied to bytes 0 and 2, the rest from the zero
+        // operand: only its free bits vary, twice.
+        let digit = fact(0xf, 0);
+        let zero = KnownBits::constant(0);
+        let k = prmt_known(digit, zero, 0x4040, PrmtMode::Generic);
+        assert_eq!(k.unknown_mask(), 0xf000f);
+        // Sign copies of a byte whose top bit is known 0: zero.
+        assert_eq!(prmt_known(digit, zero, 0x8888, PrmtMode::Generic), zero);
+    }
 
     #[test]
     fn bit_field_insert() {

@@ -38,6 +38,8 @@
 //! (`domain::KnownBits`): sums, negation and products by constants by
 //! LLVM's carry rules, shifts, `and`/`or`/`xor` bit by bit, `bfe` the
 //! field's bits, narrow types and loads (`u8`, `u16`) by their bounds. An
+//! `prmt` with a constant selector takes each result byte's bits from the
+//! source byte it selects (or copies of its top bit). An
 //! `or` or `xor` of operands with no possibly-set bit in common is their
 //! sum, and so is a `bfi` whose base is zero in the field and whose
 //! inserted value fits it: those keep the exact parts and classes apart
@@ -746,6 +748,13 @@ pub fn eval(alu: Alu, args: &[Value]) -> Option<Value> {
             } else {
                 field(b, t.signed, data)
             }
+        }
+        // `prmt` with a constant selector: each byte a source byte or its
+        // sign (`bitfield::prmt_known`).
+        AluOp::Prmt(mode) if konst(2).is_some() => {
+            let k = |i: usize| vf(i).and_then(|x| x.known()).unwrap_or(KnownBits::UNKNOWN);
+            let bits = super::bitfield::prmt_known(k(0), k(1), konst(2)?, mode);
+            bits_view(bits, Ty { signed: false, ..t }, data, ALL_LANES)
         }
         AluOp::Popc | AluOp::Clz => View {
             base: Poly::default(),

@@ -103,6 +103,44 @@
 //! monotone in the value it narrows, and the fresh symbols' ranges are
 //! joined over the fixpoint's visits, so termination is as below.
 //!
+//! # Counters in lockstep
+//!
+//! A loop counter `s` whose back edge brings `s + c` has no range of its
+//! own (its site is unbounded for good, see `domain`), but a loop often
+//! steps two counters together (CUB's radix passes: `shift` 0, 4 tested
+//! against 8, and `bits_left` 8, 4, untested). At a loop header (a back
+//! edge's target), a slot whose value is the header's opaque symbol `s`
+//! and whose every incoming edge, in the latest round, brings either the
+//! constant `a` or `s + c` (`c != 0`) is a counter: on the `k`-th arrival
+//! since the last constant edge it holds `a + c k`. Two counters whose
+//! constant edges are the same edges arrive together, so a bound on one's
+//! stepping edges (`t + 4 < 8` narrowed on the back edge: the value brought
+//! is in `[4, 7]`, so `0 + 4 k <= 7`, `k <= 1`) bounds `k` for both, and
+//! the other's symbol gets `[min(a, a + c k), max(..)]`
+//! (`SymFacts::iv_range`, when non-negative: `bits_left` in `[4, 8]`).
+//! The value an edge brings is read through its aliases
+//! (`lockstep_ranges`): a refinement's fresh symbol is the symbol it
+//! narrows, and a join site inside the loop whose incoming edges all
+//! bring the same `X + c` is `X + c`. The stepping edges' bounds are read
+//! without the derived ranges (two counters bounding each other would
+//! otherwise justify each other's growth, one step a round). The
+//! derivation runs after each round; a range only grows, widened as a
+//! join's (down to 0, up to the next `2^(4k) - 1`), a counter that loses
+//! its derivation keeps none for good, and a change runs every block
+//! again. Soundness is by induction on the arrivals: the bounds on the
+//! stepping edges hold for every iteration whose counters were in the
+//! recorded ranges, so `k` and with it every counter stay in them.
+//!
+//! # One way in
+//!
+//! A block with a single incoming edge (not the kernel's entry) takes the
+//! edge's latest value as its entry state instead of joining it with what
+//! earlier rounds brought: its state is a function of its predecessor's,
+//! so the iteration still ends (the joins at blocks with several ways in
+//! and the symbol facts move up finite chains), and a value of the first
+//! round (a counter's initial constant) no longer turns the block's
+//! slot into a join site of its own.
+//!
 //! # Fixpoint, widening, termination
 //!
 //! Block entry states are the join of the predecessors' exit states (`join` in
@@ -249,6 +287,9 @@ struct Engine<'a, 'src> {
     /// The values of the special registers that depend only on the class
     /// and the inputs, by [`pure_special`]'s index, made on first read.
     specials: Vec<Option<Value>>,
+    /// The symbol an edge refinement's fresh symbol narrows (equal to it
+    /// on that edge), by the fresh symbol's index.
+    narrowed: HashMap<u32, Sym>,
 }
 
 /// The index of a special register whose value depends only on the warp
@@ -957,6 +998,9 @@ impl Engine<'_, '_> {
                 self.cur_stmt = site.0;
                 let ns = OpaqueSource::opaque(self, EDGE_SLOT | site.1, cong);
                 self.cur_stmt = saved;
+                if let Sym::Opaque(id) = ns {
+                    self.narrowed.insert(id, s);
+                }
                 self.bound(ns, lo, hi);
                 Some(Value::poly(Poly::sym(ns).add(&Poly::constant(c0))))
             }
@@ -1368,6 +1412,7 @@ pub fn analyze_class_in(
         args: Vec::new(),
         consts: HashMap::default(),
         specials: vec![None; PURE_SPECIALS],
+        narrowed: HashMap::default(),
     };
     let nblocks = cfg.blocks().len();
     // Block entry states hold only the slots live at the block's entry
@@ -1391,6 +1436,18 @@ pub fn analyze_class_in(
         }
     };
     let rpo: Vec<BlockId> = cfg.reverse_post_order().to_vec();
+    // Loop headers (targets of back edges) and the latest value each of
+    // their live slots received along each incoming edge (see *Counters in
+    // lockstep*).
+    let mut header = vec![false; nblocks];
+    for &(_, h) in cfg.back_edges() {
+        header[h.index()] = true;
+    }
+    let mut incoming: HashMap<(u32, u32), Vec<(u32, Value)>> = HashMap::default();
+    let mut iv_dead: Vec<bool> = Vec::new();
+    let single_pred: Vec<bool> = (0..nblocks)
+        .map(|i| i != e && cfg.predecessors(BlockId(i as u32)).len() == 1)
+        .collect();
     let mut gave_up = false;
     let mut round = 0;
     // Blocks whose entry state changed since they were last applied. A block
@@ -1420,7 +1477,11 @@ pub fn analyze_class_in(
             let mask = *mask;
             load(&mut work, b.index(), vals);
             let edges = eng.block(cfg, b, &mut work, mask, None);
+            let targets: Vec<BlockId> = edges.iter().map(|e| e.0).collect();
             for (succ, m, refined) in edges {
+                // The only edge into `succ` (see *One way in*).
+                let only = single_pred[succ.index()]
+                    && targets.iter().filter(|&&t| t == succ).count() == 1;
                 if m == 0 || !applied(succ.index()) {
                     continue;
                 }
@@ -1431,6 +1492,17 @@ pub fn analyze_class_in(
                     Some((rs, v)) if *rs == sl => v,
                     _ => &work[sl as usize],
                 };
+                if !single_pred[i] {
+                    for &sl in &live[i] {
+                        let v = along(sl);
+                        let seen = incoming.entry((i as u32, sl)).or_default();
+                        let from = b.index() as u32;
+                        match seen.iter_mut().find(|(p, _)| *p == from) {
+                            Some(e) => e.1 = v.clone(),
+                            None => seen.push((from, v.clone())),
+                        }
+                    }
+                }
                 match &mut entry[i] {
                     None => {
                         let vals = live[i].iter().map(|&sl| along(sl).clone());
@@ -1450,6 +1522,12 @@ pub fn analyze_class_in(
                             if same(c, out) {
                                 continue;
                             }
+                            if only {
+                                *c = out.clone();
+                                changed = true;
+                                dirty[i] = true;
+                                continue;
+                            }
                             let j = eng.join_at(c, out, (3, i as u32, sl), Some(at + k));
                             if !same(&j, c) {
                                 *c = j;
@@ -1460,6 +1538,20 @@ pub fn analyze_class_in(
                     }
                 }
             }
+        }
+        if lockstep_ranges(
+            &mut eng,
+            &entry,
+            live,
+            &layout.live_at,
+            &header,
+            &incoming,
+            &mut iv_dead,
+        ) {
+            // Values computed under the old ranges may be too narrow: run
+            // every block again.
+            eng.facts_changed = true;
+            changed = true;
         }
         facts_moved = eng.facts_changed;
         if eng.facts_changed {
@@ -1532,6 +1624,260 @@ pub fn analyze_class_in(
         gave_up,
         probe,
     }
+}
+
+/// What a loop header's slot receives along one incoming edge, for
+/// [`lockstep_ranges`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Incoming {
+    /// A constant.
+    Const(i64),
+    /// `s + c` for the opaque symbol `s` (an edge refinement's fresh symbol
+    /// read as the symbol it narrows), with the value's bounds when known.
+    Step(Sym, i64, Option<(i128, i128)>),
+}
+
+/// Where a symbol stands for another one plus a constant, by symbol: an
+/// edge refinement's fresh symbol is the symbol it narrows, and the join
+/// site of a block entry that is not a loop header, whose every incoming
+/// edge brings the same `X + c` in the latest round, is `X + c` there.
+struct Aliases<'a> {
+    narrowed: &'a HashMap<u32, Sym>,
+    /// Join site symbol -> (block, slot), for the blocks that are not
+    /// loop headers.
+    sites: HashMap<u32, (u32, u32)>,
+    incoming: &'a HashMap<(u32, u32), Vec<(u32, Value)>>,
+}
+
+impl Aliases<'_> {
+    /// `(X, c)` with `s = X + c` after following the aliases.
+    fn resolve(&self, s: Sym, depth: u32) -> (Sym, i64) {
+        let Sym::Opaque(id) = s else { return (s, 0) };
+        if depth == 0 {
+            return (s, 0);
+        }
+        if let Some(&t) = self.narrowed.get(&id) {
+            return self.resolve(t, depth - 1);
+        }
+        if let Some(key) = self.sites.get(&id) {
+            let mut all: Option<(Sym, i64)> = None;
+            for (_, v) in self.incoming.get(key).into_iter().flatten() {
+                let Some((x, c)) = sym_plus_const(v) else {
+                    return (s, 0);
+                };
+                let (x, c2) = self.resolve(x, depth - 1);
+                let r = (x, c.wrapping_add(c2));
+                if x == s || all.is_some_and(|a| a != r) {
+                    return (s, 0);
+                }
+                all = Some(r);
+            }
+            if let Some(r) = all {
+                return r;
+            }
+        }
+        (s, 0)
+    }
+}
+
+/// `s + c` for a uniform polynomial over one opaque symbol with
+/// coefficient 1.
+fn sym_plus_const(v: &Value) -> Option<(Sym, i64)> {
+    let p = v.as_poly()?;
+    if !p.is_uniform() {
+        return None;
+    }
+    let mut sym = None;
+    let mut c0 = 0i64;
+    for (m, k) in p.terms() {
+        match (m.syms(), k.at(0)) {
+            ([], c) => c0 = c,
+            ([s @ Sym::Opaque(_)], 1) if sym.is_none() => sym = Some(*s),
+            _ => return None,
+        }
+    }
+    Some((sym?, c0))
+}
+
+/// The shape of a value arriving at a loop header ([`Incoming`]).
+fn incoming_shape(v: &Value, eng: &Engine<'_, '_>, al: &Aliases<'_>) -> Option<Incoming> {
+    let p = v.as_poly()?;
+    if !p.is_uniform() {
+        return None;
+    }
+    if let Some(c) = p.as_const() {
+        return Some(Incoming::Const(c));
+    }
+    let (s, c0) = sym_plus_const(v)?;
+    let (x, c1) = al.resolve(s, 16);
+    Some(Incoming::Step(
+        x,
+        c0.checked_add(c1)?,
+        eng.facts.uniform_range(p),
+    ))
+}
+
+/// A counter at a loop header: the slot's value is the header's opaque
+/// symbol `s`, every incoming edge brings either the constant `init` (the
+/// edges in `resets`) or `s + step`.
+struct Counter {
+    s: Sym,
+    init: i64,
+    step: i64,
+    resets: Vec<u32>,
+    /// Bounds of the value each stepping edge brings (`None`: unknown).
+    stepped: Vec<Option<(i128, i128)>>,
+}
+
+/// Ranges of loop counters that move in lockstep with a bounded one (see
+/// *Counters in lockstep* in the module doc), recorded in
+/// `SymFacts::iv_range`; true when a range changed. A range only grows
+/// (hull over the rounds); a counter that had one and loses its
+/// derivation keeps none for good (`dead`), so each site's range changes
+/// finitely often.
+fn lockstep_ranges(
+    eng: &mut Engine<'_, '_>,
+    entry: &[Option<(Vec<Value>, u32)>],
+    live: &[Vec<u32>],
+    live_at: &[u32],
+    header: &[bool],
+    incoming: &HashMap<(u32, u32), Vec<(u32, Value)>>,
+    dead: &mut Vec<bool>,
+) -> bool {
+    let mut changed = false;
+    let mut sites = HashMap::default();
+    for (b, slots) in live.iter().enumerate() {
+        if header.get(b).copied().unwrap_or(true) {
+            continue;
+        }
+        let at = live_at.get(b).copied().unwrap_or(0) as usize;
+        for (k, &sl) in slots.iter().enumerate() {
+            match eng.entry_sites.get(at + k) {
+                Some(&id) if id != NO_SITE => {
+                    sites.insert(id, (b as u32, sl));
+                }
+                _ => {}
+            }
+        }
+    }
+    let narrowed = std::mem::take(&mut eng.narrowed);
+    // The stepping edges' bounds are read without the derived ranges, so
+    // that two counters do not justify each other's growth.
+    let mut derived = std::mem::take(&mut eng.facts.iv_range);
+    let al = Aliases {
+        narrowed: &narrowed,
+        sites,
+        incoming,
+    };
+    for (h, _) in header.iter().enumerate().filter(|(_, &is)| is) {
+        let Some((vals, _)) = &entry[h] else { continue };
+        let mut counters: Vec<Counter> = Vec::new();
+        for (&sl, v) in live[h].iter().zip(vals) {
+            let Some(p) = v.as_poly() else { continue };
+            let [(m, k)] = p.terms() else { continue };
+            let ([s @ Sym::Opaque(_)], 1) = (m.syms(), k.at(0)) else {
+                continue;
+            };
+            let Some(seen) = incoming.get(&(h as u32, sl)) else {
+                continue;
+            };
+            let (mut init, mut step) = (None, None);
+            let mut resets = Vec::new();
+            let mut stepped = Vec::new();
+            let mut ok = true;
+            for (from, val) in seen {
+                match incoming_shape(val, eng, &al) {
+                    Some(Incoming::Const(c)) if init.is_none_or(|i| i == c) => {
+                        init = Some(c);
+                        resets.push(*from);
+                    }
+                    Some(Incoming::Step(t, c, r))
+                        if t == *s && c != 0 && step.is_none_or(|x| x == c) =>
+                    {
+                        step = Some(c);
+                        stepped.push(r);
+                    }
+                    _ => ok = false,
+                }
+            }
+            if let (true, Some(init), Some(step)) = (ok, init, step) {
+                resets.sort_unstable();
+                counters.push(Counter {
+                    s: *s,
+                    init,
+                    step,
+                    resets,
+                    stepped,
+                });
+            }
+        }
+        // Arrivals since the last reset a counter allows: with `t = init +
+        // step * k` on the k-th arrival, each stepping edge's bounds on `t`
+        // bound `k`.
+        let arrivals = |c: &Counter| -> Option<i128> {
+            let mut kmax: i128 = 0;
+            for r in &c.stepped {
+                let (lo, hi) = (*r)?;
+                let k = if c.step > 0 {
+                    (hi - c.init as i128).div_euclid(c.step as i128)
+                } else {
+                    (c.init as i128 - lo).div_euclid(-(c.step as i128))
+                };
+                kmax = kmax.max(k);
+            }
+            Some(kmax)
+        };
+        for (i, c) in counters.iter().enumerate() {
+            let Sym::Opaque(id) = c.s else { continue };
+            let id = id as usize;
+            if dead.get(id).copied().unwrap_or(false) {
+                continue;
+            }
+            let kmax = counters
+                .iter()
+                .enumerate()
+                .filter(|(j, d)| *j != i && d.resets == c.resets)
+                .filter_map(|(_, d)| arrivals(d))
+                .min();
+            let range = kmax.and_then(|k| {
+                let last = c.init as i128 + c.step as i128 * k;
+                let (lo, hi) = (last.min(c.init as i128), last.max(c.init as i128));
+                Some((i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
+            });
+            if derived.len() <= id {
+                derived.resize(id + 1, None);
+            }
+            let prev = derived[id];
+            let new = match (range, prev) {
+                // Widened where it grows (down to 0, up to the next `2^(4k)
+                // - 1`, as joins do), so it moves a bounded number of times.
+                (Some((lo, hi)), Some((a, b))) => Some((
+                    if lo < a { 0 } else { a },
+                    if hi > b {
+                        super::domain::widen_hi(hi)
+                    } else {
+                        b
+                    },
+                )),
+                (Some(r), None) => Some(r),
+                (None, None) => None,
+                (None, Some(_)) => {
+                    if dead.len() <= id {
+                        dead.resize(id + 1, false);
+                    }
+                    dead[id] = true;
+                    None
+                }
+            };
+            if new != prev {
+                derived[id] = new;
+                changed = true;
+            }
+        }
+    }
+    eng.facts.iv_range = derived;
+    eng.narrowed = narrowed;
+    changed
 }
 
 /// Equal values, shared ones recognised without comparing their contents.

@@ -1506,7 +1506,7 @@ impl fmt::Display for Range {
 /// Bounds a join may give: a hull that neither side contains grows to the next
 /// of these (`2^(4k) - 1` above, `-2^(4k)` below), so a bound moves at most 16
 /// times at one join site: the widening that keeps the fixpoint finite.
-fn widen_hi(v: i64) -> i64 {
+pub(crate) fn widen_hi(v: i64) -> i64 {
     if v == NO_HI {
         return v;
     }
@@ -1624,6 +1624,11 @@ pub struct SymFacts {
     /// Range of an opaque symbol where the instruction that made it bounds it
     /// (`and` with a non-negative constant), joined over iterations.
     pub opaque_range: Vec<Option<(i64, i64)>>,
+    /// Range of a loop header's opaque symbol that moves in lockstep with a
+    /// bounded counter of the same loop (an induction variable, see
+    /// `dataflow`, *Counters in lockstep*), by symbol; kept apart from
+    /// `opaque_range`, which such a site leaves unbounded.
+    pub iv_range: Vec<Option<(i64, i64)>>,
     /// Parameters known to be non-negative (pointers).
     pub nonneg_params: Vec<bool>,
     /// What each opaque symbol made by a division by a constant divides
@@ -1699,8 +1704,19 @@ impl SymFacts {
                 None => Some((0, Some(tid_max(d)))),
             },
             Sym::Opaque(i) => {
-                let (lo, hi) = self.opaque_range.get(i as usize).copied().flatten()?;
-                (lo >= 0).then_some((lo as i128, Some(hi as i128)))
+                let own = self
+                    .opaque_range
+                    .get(i as usize)
+                    .copied()
+                    .flatten()
+                    .filter(|&(lo, _)| lo >= 0);
+                let iv = self.iv_range.get(i as usize).copied().flatten();
+                // Both hold: their intersection does.
+                let (lo, hi) = match (own, iv) {
+                    (Some((a, b)), Some((c, d))) => (a.max(c), b.min(d)),
+                    (a, b) => a.or(b)?,
+                };
+                (lo >= 0 && lo <= hi).then_some((lo as i128, Some(hi as i128)))
             }
             Sym::Param(i) => self
                 .nonneg_params

@@ -39,6 +39,14 @@
 //!     uniform `x % c` (either form) is an opaque symbol in `[0, c - 1]`
 //!     when `x` is non-negative (its symbols' ranges) or the division
 //!     unsigned (`slot % block_size` after `if (slot < 0) return`);
+//!   - uniform `min`/`max` of operands with known bounds (constants,
+//!     symbols with ranges) is the operand the bounds pick (`min(n, 4)`
+//!     with `n` in `[4, 8]`: 4), else an opaque value within the combined
+//!     bounds; uniform `bmsk a, b` with `a`, `b` bounded (`.clamp` reads a
+//!     negative width as 32, so only non-negative bounds count) an opaque
+//!     value below `2^(a_max + b_max)`; a bounded uniform operand of an
+//!     `and`/`or`/`xor` with data is seen as one unknown shared by every
+//!     lane (`key & bmsk(0, w)` keeps bits 4.. zero for `w <= 4`);
 //!   - `rem` of a lane-varying value by an unknown uniform `n` is the value
 //!     itself: the no-wrap assumption once more (`|x| < n`: Triton's `offs %
 //!     M` keeps the rows of the edge blocks in bounds; the launch simulation,
@@ -568,6 +576,20 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
             if let Some(v) = bounds::eval(alu, args) {
                 return v;
             }
+            // A bitwise operation with a bounded uniform operand: that
+            // operand seen as one unknown shared by every lane within its
+            // bounds (`key & bmsk(0, w)`, `w` in `[0, 4]`: bits 4.. are 0).
+            if matches!(alu.op, AluOp::And | AluOp::Or | AluOp::Xor) {
+                let seen: Vec<Value> = args
+                    .iter()
+                    .map(|a| uniform_as_range(a, alu.ty, ctx.facts()).unwrap_or_else(|| a.clone()))
+                    .collect();
+                if seen != args {
+                    if let Some(v) = bounds::eval(alu, &seen) {
+                        return v;
+                    }
+                }
+            }
         }
         return give_up(args, ctx);
     };
@@ -701,6 +723,13 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
             }
         }
     }
+    // Uniform `min`, `max`, `bmsk` of bounded operands: the operand that
+    // the bounds pick, or an opaque value within the result's bounds.
+    if polys.iter().all(|q| q.is_uniform()) {
+        if let Some(v) = uniform_bounded(alu, &polys, ctx) {
+            return v;
+        }
+    }
     // A uniform `x & c` with `c >= 0` is an opaque value in `[0, c]`.
     if alu.op == AluOp::And && polys.iter().all(|q| q.is_uniform()) {
         let c = konst(1).or(konst(0)).map(|c| sext_const(alu, c));
@@ -719,6 +748,107 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         }
     }
     give_up(args, ctx)
+}
+
+/// The bounds of a uniform operand read as type `t` (`None` when unknown
+/// or outside the type's range, where the reading would differ from the
+/// value): a constant, or a polynomial over bounded symbols
+/// ([`SymFacts::uniform_range`]).
+fn uniform_bounds(p: &Poly, t: Ty, facts: &SymFacts) -> Option<(i128, i128)> {
+    let (lo, hi) = facts.uniform_range(p)?;
+    let (tlo, thi) = if t.bits >= 64 {
+        (i64::MIN as i128, i64::MAX as i128)
+    } else if t.signed {
+        (-(1i128 << (t.bits - 1)), (1i128 << (t.bits - 1)) - 1)
+    } else {
+        (0, (1i128 << t.bits) - 1)
+    };
+    (lo >= tlo && hi <= thi).then_some((lo, hi))
+}
+
+/// A uniform, non-constant operand with known bounds ([`uniform_bounds`])
+/// as a range over no base: one unknown shared by every lane (partition
+/// 0), not data.
+fn uniform_as_range(v: &Value, t: Ty, facts: &SymFacts) -> Option<Value> {
+    let p = v.as_poly()?;
+    if !p.is_uniform() || p.as_const().is_some() {
+        return None;
+    }
+    let (lo, hi) = uniform_bounds(p, t, facts)?;
+    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+    Some(Range::with_bits(
+        Poly::default(),
+        lo,
+        hi,
+        Cong::TOP,
+        false,
+        None,
+        0,
+        super::domain::KnownBits::UNKNOWN,
+    ))
+}
+
+/// `min`, `max` and `bmsk` of uniform operands with known bounds
+/// ([`uniform_bounds`]): `min(x, y)` is `x` when `x`'s greatest value is at
+/// most `y`'s least (so `min(n, 4)` with `n` in `[4, 8]` is 4), otherwise an
+/// opaque value in `[min(lo), min(hi)]` (likewise `max`); `bmsk a, b`
+/// (PTX ISA: a mask of `b` bits from bit `a`; `.clamp` clamps both to 32,
+/// `.wrap` takes them modulo 32) with `a`, `b` known below 32 (any
+/// non-negative `u32` for `.clamp`) is below `2^(a_max + b_max)`. A
+/// result symbol carries a non-negative range only.
+fn uniform_bounded(alu: Alu, polys: &[&Poly], ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let (x, y) = (*polys.first()?, *polys.get(1)?);
+    let (lo, hi) = match alu.op {
+        AluOp::Min | AluOp::Max => {
+            let (a, b) = (
+                uniform_bounds(x, alu.ty, ctx.facts())?,
+                uniform_bounds(y, alu.ty, ctx.facts())?,
+            );
+            let min = alu.op == AluOp::Min;
+            // The side that every pair of values picks.
+            if (min && a.1 <= b.0) || (!min && a.0 >= b.1) {
+                return Some(Value::poly(x.clone()));
+            }
+            if (min && b.1 <= a.0) || (!min && b.0 >= a.1) {
+                return Some(Value::poly(y.clone()));
+            }
+            if min {
+                (a.0.min(b.0), a.1.min(b.1))
+            } else {
+                (a.0.max(b.0), a.1.max(b.1))
+            }
+        }
+        AluOp::Bmsk(clamp) => {
+            let u32t = Ty {
+                signed: false,
+                bits: 32,
+                ..alu.ty
+            };
+            let (a, b) = (
+                uniform_bounds(x, u32t, ctx.facts())?,
+                uniform_bounds(y, u32t, ctx.facts())?,
+            );
+            let top = if clamp {
+                a.1.min(32) + b.1.min(32)
+            } else if a.1 < 32 && b.1 < 32 {
+                a.1 + b.1
+            } else {
+                return None;
+            };
+            (0, (1i128 << top.min(32)) - 1)
+        }
+        _ => return None,
+    };
+    if lo < 0 {
+        return None;
+    }
+    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+    if lo == hi {
+        return Some(Value::constant(lo));
+    }
+    let s = ctx.opaque(0, Cong::TOP);
+    ctx.bound(s, lo, hi);
+    Some(Value::poly(Poly::sym(s)))
 }
 
 /// `x - trunc(x / c) * c` with `trunc(x / c)` an opaque quotient
@@ -1140,6 +1270,139 @@ mod tests {
     }
     fn d(m: &str, ops: &[&str]) -> Alu {
         decode(m, ops).unwrap()
+    }
+
+    /// A context that keeps the ranges of the symbols it makes.
+    struct Ranged {
+        facts: SymFacts,
+    }
+    impl OpaqueSource for Ranged {
+        fn opaque(&mut self, _slot: u32, cong: Cong) -> Sym {
+            self.facts.opaque.push(Some(cong));
+            self.facts.opaque_range.push(None);
+            Sym::Opaque(self.facts.opaque.len() as u32 - 1)
+        }
+        fn facts(&self) -> &SymFacts {
+            &self.facts
+        }
+        fn bound(&mut self, s: Sym, lo: i64, hi: i64) {
+            if let Sym::Opaque(i) = s {
+                self.facts.opaque_range[i as usize] = Some((lo, hi));
+            }
+        }
+    }
+
+    /// `min`, `max`, `bmsk` of bounded uniform operands: for every pair of
+    /// values in the operands' ranges, the exact result is what the
+    /// abstract one says (the operand it picks, the constant, or a value
+    /// in the new symbol's range).
+    #[test]
+    fn uniform_bounded_rules_are_sound() {
+        let ranges = [
+            (0, 0),
+            (4, 4),
+            (0, 3),
+            (2, 5),
+            (4, 8),
+            (0, 31),
+            (5, 40),
+            (30, 33),
+        ];
+        let ops = [
+            d("min", &["s32"]),
+            d("min", &["u32"]),
+            d("max", &["s32"]),
+            d("max", &["u32"]),
+            d("bmsk", &["clamp", "b32"]),
+            d("bmsk", &["wrap", "b32"]),
+        ];
+        let mut picked = 0;
+        for alu in ops {
+            for ra in ranges {
+                for rb in ranges {
+                    let mut cx = Ranged {
+                        facts: SymFacts {
+                            opaque: vec![Some(Cong::TOP); 2],
+                            opaque_range: vec![Some(ra), Some(rb)],
+                            ..SymFacts::default()
+                        },
+                    };
+                    let arg = |i: u32, (lo, hi): (i64, i64)| {
+                        if lo == hi {
+                            c(lo)
+                        } else {
+                            Value::poly(Poly::sym(Sym::Opaque(i)))
+                        }
+                    };
+                    let r = abstract_eval(alu, &[arg(0, ra), arg(1, rb)], &mut cx);
+                    let p = r.as_poly().expect("uniform");
+                    for x in ra.0..=ra.1 {
+                        for y in rb.0..=rb.1 {
+                            let want = eval_scalar(alu, &[x, y]).unwrap();
+                            let ok = match (p.as_const(), p.terms()) {
+                                (Some(k), _) => k == want,
+                                (None, [(m, k)]) if k.at(0) == 1 => match m.syms() {
+                                    [Sym::Opaque(0)] => want == x,
+                                    [Sym::Opaque(1)] => want == y,
+                                    [Sym::Opaque(i)] => match cx.facts.opaque_range[*i as usize] {
+                                        Some((lo, hi)) => (lo..=hi).contains(&want),
+                                        None => true,
+                                    },
+                                    _ => false,
+                                },
+                                _ => false,
+                            };
+                            assert!(ok, "{alu:?} {x} {y}: {want} not in {r:?}");
+                        }
+                    }
+                    picked += (p.as_const().is_some() || cx.facts.opaque.len() == 2) as u32;
+                }
+            }
+        }
+        // The rules decide often (a side, a constant), not only bound.
+        assert!(picked > 50, "{picked}");
+        // `min(bits_left, 4)` with `bits_left` in [4, 8] is 4, so
+        // `bmsk.clamp(0, 4)` is 15.
+        let mut cx = Ranged {
+            facts: SymFacts {
+                opaque: vec![Some(Cong::TOP)],
+                opaque_range: vec![Some((4, 8))],
+                ..SymFacts::default()
+            },
+        };
+        let w = abstract_eval(
+            d("min", &["s32"]),
+            &[Value::poly(Poly::sym(Sym::Opaque(0))), c(4)],
+            &mut cx,
+        );
+        assert_eq!(w, c(4));
+        // Without a lower bound the width may be negative, which `.clamp`
+        // reads as 32 (a full mask): no bound.
+        cx.facts.opaque_range[0] = None;
+        let w = abstract_eval(
+            d("min", &["s32"]),
+            &[Value::poly(Poly::sym(Sym::Opaque(0))), c(4)],
+            &mut cx,
+        );
+        assert!(w.as_poly().and_then(|p| p.as_const()).is_none());
+        assert_eq!(
+            eval_scalar(d("bmsk", &["clamp", "b32"]), &[0, -4]),
+            Some(0xffff_ffff)
+        );
+        // `key & bmsk(0, w)` with the mask in [0, 15]: bits 4.. are 0.
+        cx.facts.opaque_range[0] = Some((0, 15));
+        let r = abstract_eval(
+            d("and", &["b32"]),
+            &[
+                Value::Varying { data: true },
+                Value::poly(Poly::sym(Sym::Opaque(0))),
+            ],
+            &mut cx,
+        );
+        match r {
+            Value::Range(r) => assert_eq!((r.lo, r.hi, r.bits.zero >> 4), (0, 15, u64::MAX >> 4)),
+            other => panic!("{other:?}"),
+        }
     }
     fn iota() -> Value {
         Value::poly(Poly::lanes(std::array::from_fn(|l| l as i64)))

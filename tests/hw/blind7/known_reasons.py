@@ -28,14 +28,12 @@ UCOPY = ("line attribution: the stores of `uninitialized_copy` from every call s
          "by warpscope (%s requests, %s wavefronts per request) while ncu puts part of them at the callers' lines "
          "(block_exchange.cuh, block_scan_warp_scans.cuh; those rows are listed) and measures %s requests at %s here; "
          "the sum over the call sites matches (%s)")
-RANK = ("sectors/lines/wavefronts, right request count: BlockRadixRank's packed 16-bit digit counters "
-        "`digit_counters[counter_lane][tid][sub_counter]` (128 threads, RADIX_BITS 4: counter_lane = digit & 7, "
-        "sub_counter = digit >> 3), address 512 * counter_lane + 4 * tid + 2 * sub_counter bytes: the data-dependent "
-        "part only moves bits 1 and 9..11, so the bank (bits 2..6) is the thread's own, conflict-free: 1.000 wavefront "
-        "per request measured (%s requests). The model follows the digit's known bits (cub_radix_sort_tile's rows match, "
-        "1.000), but here the digit is `(key >> shift) & bmsk(0, min(bits_left, 4))` with the shift and the mask's width "
-        "loop values (PTX `shr.b32 %%r112, %%r113, %%r429`, `min.s32 %%r123, %%r428, 4`): the digit is any byte, so "
-        "`(digit & 248) >> 2` moves bits 1..5, the bank bits: %s wavefronts modelled (bounds 1..64)")
+RANK_STATIC = ("static only: BlockRadixRank's packed 16-bit digit counters (address 512 * (digit & 7) + 4 * tid + 2 * "
+               "(digit >> 3) bytes, the digit `(key >> shift) & bmsk(0, min(bits_left, 4))` of the loop's passes): the "
+               "lanes' addresses depend on the loaded keys, whose shared wavefronts are costed only by the launch "
+               "simulation (`wf not modelled` without the grid); 1.000 wavefront per request measured (249,984 requests), "
+               "and the simulation, with the digit's known bits (bits 4.. zero: `bits_left` in [4, 8] from the counters "
+               "in lockstep), matches")
 HSORT = ("sectors/lines/wavefronts, right request count: BlockHistogramSort's `if (flag) run_begin[item] = i` / "
          "`run_end[...]` after the block sort: only the lanes at a run boundary of the sorted bytes store (data-dependent "
          "flags, about 1 lane in 8), at distinct increasing bins: 0.995 wavefronts per request measured (124,992 requests); "
@@ -77,9 +75,6 @@ R = {
  ("cub_hist_sort","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "15,624"),
  ("cub_hist_sort","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "1,953"),
  ("cub_hist_sort","uninitialized_copy.cuh:60","st shared"): UCOPY % ("285,138", "3.217", "142,569", "3.584", "285,138 = 142,569 + 124,992 + 15,624 + 1,953"),
- ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK % ("249,984", "3.162"),
- ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK % ("249,984", "3.162"),
- ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK % ("249,984", "3.162"),
  ("cub_hist_sort","block_histogram_sort.cuh:150","st shared"): HSORT,
  ("cub_hist_sort","block_histogram_sort.cuh:151","st shared"): HSORT,
  ("cub_warp_rowstats","blind7.cu:178","ld global"): PTXAS % "the row loop `for (c = lane; c < 1000; c += 32)` (32 trips for lanes 0..7, 31 for the others): ptxas unrolls it and runs the 32-trip and 31-trip lanes on separate paths (29 LDG at this line: 16 issued twice a row with 20 lanes, 12 once with 24, one three times): 141,047 requests measured (47 a row), 105,035 modelled (35 a row); per request 1.670 lines and 2.660 sectors measured, 2.243 and 3.571 modelled (the lane mix of the split paths)",
@@ -156,6 +151,9 @@ WHY = {
  "t7_softmax_online_2pass": "Triton's reduction scratch (tl.max, tl.sum) and the last block masked by N (5,000 of 5 x 1,024): without the launch the active lanes are unknown",
 }
 STATIC = {
+ ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK_STATIC,
+ ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK_STATIC,
+ ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK_STATIC,
  ("dsmem_pair_shift","blind7.cu:295","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
  ("dsmem_cluster_gather","blind7.cu:314","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0.250 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
 }
