@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <algorithm>
 #include <map>
@@ -41,6 +42,7 @@ static CUresult (*p_cuModuleLoad)(CUmodule *, const char *);
 static CUresult (*p_cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
 static CUresult (*p_cuMemAlloc)(CUdeviceptr *, size_t);
 static CUresult (*p_cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+static CUresult (*p_cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
 static CUresult (*p_cuMemsetD32)(CUdeviceptr, unsigned, size_t);
 static CUresult (*p_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                     unsigned, CUstream, void **, void **);
@@ -86,6 +88,7 @@ static void load_driver()
     sym(lib, p_cuModuleGetFunction, "cuModuleGetFunction");
     sym(lib, p_cuMemAlloc, "cuMemAlloc_v2");
     sym(lib, p_cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    sym(lib, p_cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     sym(lib, p_cuMemsetD32, "cuMemsetD32_v2");
     sym(lib, p_cuLaunchKernel, "cuLaunchKernel");
     sym(lib, p_cuCtxSynchronize, "cuCtxSynchronize");
@@ -182,7 +185,7 @@ static void make_buffers()
     add_fill("B", 64 * MiB, 0x3F800000u, "float32 1.0 in every 4-byte word");
     add_fill("C", 64 * MiB, 0x00000000u, "zero");
     add_fill("D", 64 * MiB, 0x00000000u, "zero");
-    add_fill("Z", 16 * MiB, 0x00000000u, "zero (bins, counters, Bloom bits: disjoint 1 MiB regions, see the launches)");
+    add_fill("Z", 16 * MiB, 0x00000000u, "zero (bins, counters, Bloom bits, dgamma: disjoint 1 MiB regions, see the launches)");
     add_fill("HT", 32 * MiB, 0xFFFFFFFFu, "hash table: 2,097,152 slots of (uint64 key, uint64 value), every byte 0xFF (empty key ~0)");
     add_fill("DIST", 2 * MiB, 0x7FFFFFFFu, "BFS distances: two copies of 262,144 int32 (one a launch), every word 0x7FFFFFFF (unvisited)");
     add_fill("FLAGS", 64 * 1024, 0x00000000u, "zero (flags, queue tails, counters)");
@@ -382,10 +385,10 @@ static void make_launches()
       {P("A", 2), P("B"), P("B", 4096), P("C"), P("D"), S32(1000), S32(1024), F32(0.1f), S32(1234)},
       "the same with the input 2 bytes off 16-byte alignment: the scalar fallback (8 scalar elements a thread) everywhere");
     L("rmsnorm_bwd_c4096", K, "rmsnorm_bwd_bf16", 264, 1, 1, 256, 1, 1,
-      {P("A"), P("B"), P("A", 8192), P("B"), P("C"), P("D"), S32(2000), S32(4096)},
+      {P("A"), P("B"), P("A", 8192), P("B"), P("C"), P("Z", 8 * MiB), S32(2000), S32(4096)},
       "apex-style RMSNorm backward, bf16, 2,000 rows of 4,096 (bf16x2 pairs), a block per row grid-stride, block reduction, dgamma partials in a shared row, atomicAdd into dgamma");
     L("rmsnorm_bwd_c4100", K, "rmsnorm_bwd_bf16", 264, 1, 1, 256, 1, 1,
-      {P("A"), P("B"), P("A", 8192), P("B"), P("C"), P("D", 65536), S32(2000), S32(4100)},
+      {P("A"), P("B"), P("A", 8192), P("B"), P("C"), P("Z", 9 * MiB), S32(2000), S32(4100)},
       "the same with rows of 4,100 (8,200-byte rows: only 8-byte aligned; 2,050 pairs a row)");
     L("fp8_rowquant_e4m3", K, "fp8_rowquant_e4m3", 1000, 1, 1, 128, 1, 1,
       {P("FRND"), P("C"), P("D"), S32(4000), S32(1000)},
@@ -548,6 +551,298 @@ static void write_json(const char *path)
     fclose(f);
 }
 
+// ------------------------------------------------------------ checks --
+// After each launch, a few results are copied back and compared with a CPU
+// reference where that is cheap; the comparison is printed ("check ID: ...")
+// and never stops the run (a measurement does not depend on the values).
+static bool readback(const std::string &name, long long off, size_t bytes, void *dst)
+{
+    CUresult r = p_cuMemcpyDtoH(dst, buf(name).ptr + (unsigned long long)off, bytes);
+    if (r != 0) { printf("check: readback of %s failed (%d)\n", name.c_str(), r); return false; }
+    return true;
+}
+template <typename T> static std::vector<T> rb(const std::string &name, long long off, size_t count)
+{
+    std::vector<T> v(count);
+    if (!readback(name, off, count * sizeof(T), v.data())) v.clear();
+    return v;
+}
+static float f32_of(uint32_t w) { float f; memcpy(&f, &w, 4); return f; }
+static float half_to_float(uint16_t h)
+{
+    uint32_t s = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
+    float v;
+    if (e == 0) v = ldexpf((float)m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexpf((float)(m | 1024), (int)e - 25);
+    return s ? -v : v;
+}
+static uint32_t h_mix32(uint32_t h)
+{
+    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+    return h;
+}
+static uint64_t h_mix64(uint64_t k)
+{
+    k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL; k ^= k >> 33;
+    return k;
+}
+static uint64_t key_of(const std::vector<uint32_t> &w, size_t i) { return ((uint64_t)w[2 * i + 1] << 32) | w[2 * i]; }
+static long long p_off(const Launch &l, size_t k) { return l.params[k].offset; }
+static const std::string &p_buf(const Launch &l, size_t k) { return l.params[k].buffer; }
+
+static void check_launch(const Launch &l)
+{
+    const std::string &id = l.id;
+    const std::vector<uint32_t> &FR = buf("FRND").words;
+    if (id == "bdr_h8_aligned" || id == "bdr_h8_off2") {
+        const size_t n = 1000 * 1024;
+        std::vector<uint8_t> mask = rb<uint8_t>("D", 0, n);
+        std::vector<uint16_t> out = rb<uint16_t>("C", 0, 65536);
+        if (mask.empty() || out.empty()) return;
+        const unsigned thresh = (unsigned)(0.1f * 4294967295.0f);
+        size_t bad = 0, kept = 0;
+        for (size_t i = 0; i < n; ++i) {
+            bool k = h_mix32(1234u ^ (unsigned)i) >= thresh;
+            kept += k; bad += mask[i] != (uint8_t)k;
+        }
+        // x: A (+2 bytes), bias: B, res: B + 4096; fp16 words of 0x3F800000 are 0x0000, 0x3F80 (1.875)
+        float maxerr = 0.0f;
+        const long long xo = p_off(l, 0);
+        for (size_t i = 0; i < out.size(); ++i) {
+            auto hv = [](long long byte) { return half_to_float((byte / 2) % 2 ? 0x3F80 : 0x0000); };
+            float x = hv(xo + 2 * (long long)i), b = hv(2 * (long long)(i % 1024)), r = hv(4096 + 2 * (long long)i);
+            bool k = h_mix32(1234u ^ (unsigned)i) >= thresh;
+            float ref = r + (k ? (x + b) / 0.9f : 0.0f);
+            maxerr = std::max(maxerr, fabsf(half_to_float(out[i]) - ref));
+        }
+        printf("check %s: keep mask %zu of %zu differ (kept %.4f); max abs error of the first 65,536 outputs %.3g\n",
+               id.c_str(), bad, n, (double)kept / n, maxerr);
+    } else if (id == "rmsnorm_bwd_c4096" || id == "rmsnorm_bwd_c4100") {
+        const int cols = (int)l.params[7].ival;
+        std::vector<float> dg = rb<float>(p_buf(l, 5), p_off(l, 5), cols);
+        if (dg.empty()) return;
+        // dy = x = w = bf16 pairs (0, 1): dgamma[c] = 2,000 for odd c, 0 for even
+        float maxerr = 0.0f;
+        for (int c = 0; c < cols; ++c) maxerr = std::max(maxerr, fabsf(dg[c] - (c & 1 ? 2000.0f : 0.0f)));
+        std::vector<uint16_t> dx = rb<uint16_t>("C", 0, 8192);
+        float dxerr = 0.0f;  // dx = rstd * w * dy - (sum(w dy x) / cols) * x = 0.5 on odd columns, 0 on even
+        for (size_t i = 0; i < dx.size(); ++i) dxerr = std::max(dxerr, fabsf(f32_of((uint32_t)dx[i] << 16) - (i & 1 ? 0.5f : 0.0f)));
+        printf("check %s: dgamma max abs error %.3g, dx (first 8,192) max abs error %.3g\n", id.c_str(), maxerr, dxerr);
+    } else if (id == "fp8_rowquant_e4m3") {
+        std::vector<float> sc = rb<float>("D", 0, 4000);
+        if (sc.empty()) return;
+        float maxrel = 0.0f;
+        for (int r = 0; r < 4000; ++r) {
+            float amax = 0.0f;
+            for (int c = 0; c < 1000; ++c) amax = std::max(amax, fabsf(f32_of(FR[(size_t)r * 1000 + c])));
+            maxrel = std::max(maxrel, fabsf(sc[r] - amax / 448.0f) / (amax / 448.0f));
+        }
+        printf("check %s: row scales max rel. error %.3g\n", id.c_str(), maxrel);
+    } else if (id == "hash_insert_cas64") {
+        std::vector<uint64_t> t = rb<uint64_t>("HT", 0, 2 * 2097152);
+        if (t.empty()) return;
+        const std::vector<uint32_t> &K = buf("HKEYS").words;
+        size_t occ = 0, bad = 0;
+        for (size_t s = 0; s < 2097152; ++s)
+            if (t[2 * s] != ~0ULL) {
+                ++occ;
+                uint64_t v = t[2 * s + 1];
+                bad += v >= 1000000 || key_of(K, v) != t[2 * s];
+            }
+        printf("check %s: %zu slots occupied (1,000,000 keys), %zu with a wrong value\n", id.c_str(), occ, bad);
+    } else if (id == "hash_find" || id == "hash_find_cg4") {
+        std::vector<long long> o = rb<long long>(p_buf(l, 2), 0, 1000000);
+        if (o.empty()) return;
+        size_t bad = 0;
+        for (long long i = 0; i < 1000000; ++i) bad += o[i] != (i % 2 == 0 ? (i * 7919) % 1000000 : -1);
+        printf("check %s: %zu of 1,000,000 results wrong\n", id.c_str(), bad);
+    } else if (id == "bloom_set") {
+        std::vector<uint32_t> bits = rb<uint32_t>("Z", p_off(l, 1), 262144);
+        if (bits.empty()) return;
+        std::vector<uint32_t> ref(262144, 0);
+        const std::vector<uint32_t> &K = buf("HKEYS").words;
+        for (size_t i = 0; i < 1000000; ++i) {
+            uint64_t h = h_mix64(key_of(K, i));
+            uint32_t h1 = (uint32_t)h, h2 = (uint32_t)(h >> 32) | 1u;
+            for (uint32_t j = 0; j < 3; ++j) { uint32_t b = (h1 + j * h2) & 8388607u; ref[b >> 5] |= 1u << (b & 31); }
+        }
+        size_t bad = 0;
+        for (size_t i = 0; i < ref.size(); ++i) bad += ref[i] != bits[i];
+        printf("check %s: %zu of 262,144 words differ\n", id.c_str(), bad);
+    } else if (id == "bfs_expand_thread" || id == "bfs_expand_warp") {
+        std::vector<int> tail = rb<int>("FLAGS", p_off(l, 6), 1);
+        std::vector<int> dist = rb<int>("DIST", p_off(l, 4), 262144);
+        if (tail.empty() || dist.empty()) return;
+        const std::vector<uint32_t> &RP = buf("GRP").words, &CI = buf("GRC").words, &FQ = buf("FRONT").words;
+        std::vector<char> seen(262144, 0);
+        size_t cnt = 0;
+        for (size_t i = 0; i < FQ.size(); ++i)
+            for (uint32_t e = RP[FQ[i]]; e < RP[FQ[i] + 1]; ++e)
+                if (!seen[CI[e]]) { seen[CI[e]] = 1; ++cnt; }
+        size_t bad = 0;
+        for (size_t v = 0; v < 262144; ++v) bad += (dist[v] == 1) != (bool)seen[v];
+        printf("check %s: queue tail %d (CPU %zu), %zu distances wrong\n", id.c_str(), tail[0], cnt, bad);
+    } else if (id == "pointer_jump3") {
+        std::vector<int> a = rb<int>("C", 0, 1048576);
+        if (a.empty()) return;
+        const std::vector<uint32_t> &P = buf("PARENT").words;
+        size_t bad = 0;
+        for (size_t i = 0; i < a.size(); ++i) bad += (uint32_t)a[i] != P[P[P[i]]];
+        printf("check %s: %zu of 1,048,576 wrong\n", id.c_str(), bad);
+    } else if (id == "sell_spmv_c32") {
+        std::vector<float> y = rb<float>("C", 0, 100003);
+        if (y.empty()) return;
+        const std::vector<uint32_t> &SP = buf("SLP").words, &SL = buf("SLL").words, &SC = buf("SLC").words,
+                                    &SV = buf("SLV").words, &SR = buf("SLR").words;
+        float maxerr = 0.0f;
+        for (int r = 0; r < 100003; ++r) {
+            int s = r >> 5, lane = r & 31;
+            float sum = 0.0f;
+            for (uint32_t k = 0; k < SL[s]; ++k) { size_t i = SP[s] + k * 32 + lane; sum += f32_of(SV[i]) * f32_of(FR[SC[i]]); }
+            maxerr = std::max(maxerr, fabsf(y[SR[r]] - sum));
+        }
+        printf("check %s: max abs error %.3g\n", id.c_str(), maxerr);
+    } else if (id == "flag_release_acquire") {
+        std::vector<float> o = rb<float>("D", p_off(l, 2), 264 * 256);
+        std::vector<unsigned> done = rb<unsigned>("FLAGS", p_off(l, 3), 1);
+        if (o.empty() || done.empty()) return;
+        size_t bad = 0;
+        for (int p = 0; p < 264; ++p)
+            for (int t = 0; t < 256; ++t) bad += o[p * 256 + t] != (float)(p + t + 3);
+        printf("check %s: done counter %u (264), %zu of 67,584 sums wrong\n", id.c_str(), done[0], bad);
+    } else if (id == "prefetch_l2_stream") {
+        std::vector<float> y = rb<float>("C", 0, 4096000);
+        if (y.empty()) return;
+        size_t bad = 0;
+        for (size_t i = 0; i < y.size(); ++i) bad += y[i] != 2.0f;
+        printf("check %s: %zu of 4,096,000 wrong\n", id.c_str(), bad);
+    } else if (id == "st_async_peer") {
+        std::vector<float> o = rb<float>("C", 0, 264 * 129);
+        if (o.empty()) return;
+        size_t badc = 0;
+        float maxerr = 0.0f;
+        for (int b = 0; b < 264; ++b) {
+            badc += o[b * 129 + 128] != 128.0f;
+            for (int t = 0; t < 128; ++t) {
+                size_t s = ((size_t)(b ^ 1) * 128 + t) * 4;
+                float ref = f32_of(FR[s]) + f32_of(FR[s + 1]) + f32_of(FR[s + 2]) + f32_of(FR[s + 3]);
+                maxerr = std::max(maxerr, fabsf(o[b * 129 + t] - ref));
+            }
+        }
+        printf("check %s: %zu of 264 counters not 128, received sums max abs error %.3g\n", id.c_str(), badc, maxerr);
+    } else if (id == "atomic_fmax_argmax") {
+        std::vector<float> bm = rb<float>("Z", 0, 65536);
+        std::vector<uint64_t> ba = rb<uint64_t>("Z", 1 << 20, 65536);
+        if (bm.empty() || ba.empty()) return;
+        const std::vector<uint32_t> &PM = buf("PERM").words;
+        std::vector<float> ref(65536, 0.0f);
+        std::vector<uint64_t> arg(65536, 0);
+        for (uint32_t i = 0; i < 1000000; ++i) {
+            uint32_t b = PM[i] & 65535;
+            float x = f32_of(FR[i]);
+            ref[b] = std::max(ref[b], x);
+            uint32_t bits = FR[i];
+            bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+            arg[b] = std::max(arg[b], ((uint64_t)bits << 32) | i);
+        }
+        size_t bad = 0, bada = 0;
+        for (int b = 0; b < 65536; ++b) { bad += bm[b] != ref[b]; bada += ba[b] != arg[b]; }
+        printf("check %s: %zu max bins and %zu argmax bins of 65,536 wrong\n", id.c_str(), bad, bada);
+    } else if (id == "shared_atomics_u64") {
+        std::vector<uint64_t> h = rb<uint64_t>("Z", 2 << 20, 1024);
+        std::vector<float> g = rb<float>("Z", 3 << 20, 64);
+        if (h.empty() || g.empty()) return;
+        const std::vector<uint32_t> &W = buf("RAND8M").words;
+        std::vector<uint64_t> rh(1024, 0);
+        std::vector<float> rg(64, 0.0f);
+        for (uint32_t w : W) {
+            rh[w & 1023] += w >> 10;
+            rg[w >> 26] = std::max(rg[w >> 26], (float)(w & 0xffff) * (1.0f / 65536.0f));
+        }
+        size_t bad = 0;
+        for (int k = 0; k < 1024; ++k) bad += h[k] != rh[k];
+        for (int k = 0; k < 64; ++k) bad += g[k] != rg[k];
+        printf("check %s: %zu of 1,088 bins wrong\n", id.c_str(), bad);
+    } else if (id == "warpspec_namedbar") {
+        std::vector<float> o = rb<float>("C", 0, 500 * 128);
+        if (o.empty()) return;
+        float maxerr = 0.0f;
+        for (int b = 0; b < 500; ++b)
+            for (int c = 0; c < 128; ++c) {
+                float acc = 0.0f;
+                for (int t = 0; t < 16; ++t) {
+                    size_t s = (((size_t)b * 16 + t) * 128 + c) * 4;
+                    acc += f32_of(FR[s]) * f32_of(FR[s + 1]) + f32_of(FR[s + 2]) * f32_of(FR[s + 3]);
+                }
+                maxerr = std::max(maxerr, fabsf(o[b * 128 + c] - acc));
+            }
+        printf("check %s: max abs error %.3g\n", id.c_str(), maxerr);
+    } else if (id == "morton_gather") {
+        std::vector<float> o = rb<float>("C", 0, 1048576);
+        if (o.empty()) return;
+        size_t bad = 0;
+        for (uint32_t i = 0; i < 1048576; ++i) {
+            uint32_t x = 0, y = 0;
+            for (int k = 0; k < 10; ++k) { x |= ((i >> (2 * k)) & 1) << k; y |= ((i >> (2 * k + 1)) & 1) << k; }
+            bad += o[i] != f32_of(FR[y * 1024 + x]);
+        }
+        printf("check %s: %zu of 1,048,576 wrong\n", id.c_str(), bad);
+    } else if (id == "memcpy_aligned16" || id == "memcpy_co3" || id == "memcpy_mis1") {
+        const size_t n = (size_t)l.params[2].ival;
+        std::vector<uint8_t> d = rb<uint8_t>("C", p_off(l, 1), n);
+        if (d.empty()) return;
+        const uint8_t *src = reinterpret_cast<const uint8_t *>(buf("RAND8M").words.data()) + p_off(l, 0);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; ++i) bad += d[i] != src[i];
+        printf("check %s: %zu of %zu bytes differ\n", id.c_str(), bad, n);
+    } else if (id == "newline_index") {
+        std::vector<int> cnt = rb<int>("Z", 7 << 20, 1);
+        if (cnt.empty()) return;
+        const uint8_t *t = reinterpret_cast<const uint8_t *>(buf("RAND8M").words.data());
+        std::vector<int> ref;
+        for (int i = 0; i < 8388600; ++i) if (t[i] == '\n') ref.push_back(i);
+        size_t bad = 0;
+        if (cnt[0] == (int)ref.size()) {
+            std::vector<int> pos = rb<int>("D", 0, ref.size());
+            std::sort(pos.begin(), pos.end());
+            for (size_t i = 0; i < ref.size() && i < pos.size(); ++i) bad += pos[i] != ref[i];
+        }
+        printf("check %s: count %d (CPU %zu), %zu positions wrong\n", id.c_str(), cnt[0], ref.size(), bad);
+    } else if (id == "zaxpy_dot") {
+        std::vector<double> d = rb<double>("Z", 6 << 20, 2);
+        if (d.empty()) return;
+        double xv; uint64_t bits = 0x3F8000003F800000ULL; memcpy(&xv, &bits, 8);
+        double ar = 0.5, ai = -0.25;
+        double yr = xv + ar * xv - ai * xv, yi = xv + ar * xv + ai * xv;
+        double rr = 500001.0 * (xv * yr + xv * yi), ri = 500001.0 * (xv * yi - xv * yr);
+        printf("check %s: dot (%.6g, %.6g), CPU (%.6g, %.6g)\n", id.c_str(), d[0], d[1], rr, ri);
+    } else if (id == "blelloch_nopad") {
+        std::vector<float> o = rb<float>("C", 0, 1000003);
+        std::vector<float> s = rb<float>("D", 0, 977);
+        if (o.empty() || s.empty()) return;
+        float maxerr = 0.0f;
+        for (int b = 0; b < 977; ++b) {
+            float acc = 0.0f;
+            for (int k = 0; k < 1024 && b * 1024 + k < 1000003; ++k) {
+                maxerr = std::max(maxerr, fabsf(o[b * 1024 + k] - acc));
+                acc += f32_of(FR[b * 1024 + k]);
+            }
+            maxerr = std::max(maxerr, fabsf(s[b] - acc));
+        }
+        printf("check %s: max abs error %.3g\n", id.c_str(), maxerr);
+    } else if (id == "mat4_aos_xform") {
+        std::vector<float> o = rb<float>("C", 0, 2000000);
+        if (o.empty()) return;
+        float maxerr = 0.0f;
+        for (size_t i = 0; i < 500000; ++i) {
+            float ref = f32_of(FR[4 * i]) + f32_of(FR[4 * i + 1]) + f32_of(FR[4 * i + 2]) + f32_of(FR[4 * i + 3]);
+            for (int k = 0; k < 4; ++k) maxerr = std::max(maxerr, fabsf(o[4 * i + k] - ref));
+        }
+        printf("check %s: max abs error %.3g\n", id.c_str(), maxerr);
+    }
+}
+
 // ---------------------------------------------------------------- main --
 int main(int argc, char **argv)
 {
@@ -667,6 +962,7 @@ int main(int argc, char **argv)
         check(p_cuLaunchKernel(fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], 0, nullptr,
                                args.data(), nullptr), "cuLaunchKernel", l.id);
         check(p_cuCtxSynchronize(), "cuCtxSynchronize", l.id);
+        check_launch(l);
         ++ran;
     }
     printf("ran %d launches\n", ran);
