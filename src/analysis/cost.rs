@@ -121,6 +121,7 @@ use super::domain::{Cong, KnownBits, Lanes, WARP};
 use super::model::Pattern;
 
 pub mod async_copy;
+pub mod bulk_copy;
 pub mod matrix;
 pub mod shared_atomic;
 pub mod tensor_operand;

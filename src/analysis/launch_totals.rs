@@ -13,7 +13,8 @@
 //! counts them (measured: `tests/hw/README.md`, finding 11), and their share
 //! is also given apart (`async_copy_*`); bulk and tensor copies run on the
 //! copy engine and are counted as copies (and bytes, when the PTX gives every
-//! size), not as LSU requests.
+//! size), not as LSU requests; the global sectors of the 1-D copies into
+//! shared memory follow `cost::bulk_copy`.
 
 use super::model::Totals;
 use super::totals::SimResult;
@@ -53,10 +54,19 @@ pub fn kernel_totals(ir: &Function<'_>, sim: &SimResult, spaces: &HashMap<u32, S
         async_copy_sectors: 0,
         bulk_copies: 0,
         bulk_bytes: None,
+        bulk_load_sectors: None,
     };
     let (mut smin, mut smax) = (0.0, 0.0);
     let mut keys: Vec<&u32> = sim.stats.keys().collect();
     keys.sort();
+    // 1-D bulk copies into shared memory: the sectors the copy engine read,
+    // when every copy's addresses were known.
+    let (copy, missing) = sim.stats.values().fold((0, 0), |(c, m), st| {
+        (c + st.copy_sectors, m + st.copy_sectors_missing)
+    });
+    if missing == 0 && copy > 0 {
+        t.bulk_load_sectors = Some((copy as f64 * scale).round() as u64);
+    }
     for k in keys {
         let st = &sim.stats[k];
         if spaces.get(k) != Some(&Space::Global) {

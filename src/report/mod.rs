@@ -751,6 +751,22 @@ pub struct LaunchTotals {
     /// Blocks in the grid (more than simulated when the totals were estimated
     /// from a sample of blocks).
     pub blocks_total: u64,
+    /// Bulk and tensor copies issued (the copy engine's traffic is not in the
+    /// requests and sectors above).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bulk_copies: u64,
+    /// Bytes of those copies, when every copy's size is in the PTX.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk_bytes: Option<u64>,
+    /// Global sectors the copy engine reads for the 1-D copies into shared
+    /// memory, when every such copy's addresses are known
+    /// (`analysis::cost::bulk_copy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk_load_sectors: Option<u64>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 impl LaunchTotals {
@@ -823,6 +839,9 @@ impl LaunchTotals {
             sectors_max: t.sectors_max,
             blocks_simulated: t.blocks_simulated,
             blocks_total: t.blocks_total,
+            bulk_copies: t.bulk_copies,
+            bulk_bytes: t.bulk_bytes,
+            bulk_load_sectors: t.bulk_load_sectors,
         }
     }
 }

@@ -259,6 +259,7 @@ fn sample() -> Report {
         async_copy_sectors: 0,
         bulk_copies: 0,
         bulk_bytes: None,
+        bulk_load_sectors: None,
     };
     let mut with_caveat = kernel(accesses, Some(totals));
     with_caveat

@@ -316,6 +316,13 @@ pub struct SimStats {
     /// `cp.async` requests in which no lane reads (every lane zero-fills;
     /// also counted in `requests`).
     pub empty_requests: u64,
+    /// Global sectors the copy engine read for the 1-D bulk copies into
+    /// shared memory of this instruction whose addresses were known
+    /// (`cost::bulk_copy`).
+    pub copy_sectors: u64,
+    /// Such copies whose source or destination was not known (their
+    /// sectors are missing from `copy_sectors`).
+    pub copy_sectors_missing: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
     /// How many requests had each lane stride (affine layouts only).
@@ -359,6 +366,8 @@ impl SimStats {
         self.wavefront_requests += o.wavefront_requests;
         self.off_requests += o.off_requests;
         self.empty_requests += o.empty_requests;
+        self.copy_sectors += o.copy_sectors;
+        self.copy_sectors_missing += o.copy_sectors_missing;
         for (k, v) in &o.patterns {
             *self.patterns.entry(*k).or_default() += v;
         }
@@ -385,6 +394,8 @@ impl SimStats {
             wavefront_requests: self.wavefront_requests * k,
             off_requests: self.off_requests * k,
             empty_requests: self.empty_requests * k,
+            copy_sectors: self.copy_sectors * k,
+            copy_sectors_missing: self.copy_sectors_missing * k,
             patterns: self.patterns.iter().map(|(p, v)| (*p, v * k)).collect(),
             strides: self.strides.iter().map(|(s, v)| (*s, v * k)).collect(),
         }
@@ -408,6 +419,8 @@ impl SimStats {
             wavefront_requests: n(self.wavefront_requests),
             off_requests: n(self.off_requests),
             empty_requests: n(self.empty_requests),
+            copy_sectors: n(self.copy_sectors),
+            copy_sectors_missing: n(self.copy_sectors_missing),
             patterns: self.patterns.iter().map(|(k, v)| (*k, n(*v))).collect(),
             strides: self.strides.iter().map(|(k, v)| (*k, n(*v))).collect(),
         }
@@ -1494,6 +1507,35 @@ fn record_mem(
                 1
             };
             e.lanes += exec.count_ones() as u64;
+            // A 1-D copy from global into shared memory: the sectors the
+            // copy engine reads, lane by lane (`cost::bulk_copy`).
+            if let (Some(b), Some(src)) = (info.bulk(), info.aux(Aux::OtherAddr)) {
+                if b.tensor_dims.is_none()
+                    && !b.multicast
+                    && b.reduction.is_none()
+                    && b.source == "global"
+                    && b.destination.starts_with("shared")
+                {
+                    let size = info.aux(Aux::Size);
+                    for l in (0..WARP).filter(|l| exec & (1 << l) != 0) {
+                        let n = match (b.bytes, size) {
+                            (Some(n), _) => Ok(n as i64),
+                            (None, Some(s)) => lane_src(regs, w, s, l),
+                            (None, None) => Err(false),
+                        };
+                        match (
+                            lane_src(regs, w, &info.addr, l),
+                            lane_src(regs, w, src, l),
+                            n,
+                        ) {
+                            (Ok(d), Ok(s), Ok(n)) if n > 0 => {
+                                e.copy_sectors += super::cost::bulk_copy::sectors(d, s, n as u64)
+                            }
+                            _ => e.copy_sectors_missing += 1,
+                        }
+                    }
+                }
+            }
             if let Some(b) = info.operand_bytes() {
                 e.wavefronts += super::cost::tensor_operand::wavefronts_per_request(b);
                 e.wavefront_requests += 1;
