@@ -40,10 +40,12 @@ HASH_ATOM_LINE = ("line attribution and simulation stepped over: ptxas unrolls t
 HASH_DEV = ("simulation stepped over: the probe loop exits on the CAS result (PTX line 3995); its first ATOMG.E.CAS.64 "
             "(31,570 requests, 31.7 lanes, 31.7 sectors each: one request a warp although 64-bit and at random slots) is "
             "not counted")
-HASH_ST = ("request count, store sunk out of a stepped-over loop: `slots[h].y = i` of the probe loop's winner; ptxas "
-           "moves the store after the loop (one STG.E.64 a warp, 32 lanes: 31,250 requests measured); the simulation steps "
-           "over the loop (it exits on the CAS result) and keys the store inside it, counted 16 times a warp (500,000; why 16 was not traced); "
-           "per request 31.998 lines and 32 sectors both")
+HASH_ST = ("request count, branches on loaded data followed both ways: `slots[h].y = i` of the probe loop's winner. NVVM "
+           "unrolls the probe loop 16 times in the PTX, each copy with its own exit to the winner's block after the loop; the "
+           "simulation steps over the loop and follows each of the 16 exits on loaded data both ways, so the store is counted "
+           "once per exit, 16 times a warp (500,000: an upper bound, as the report's note says); on the H100 each warp "
+           "reaches it once, all 32 lanes together (31,250 requests of one STG.E.64); per request 31.998 lines and 32 sectors "
+           "both")
 HIT = ("request count, branch on loaded data inside a stepped-over loop: the hit's load `slots[h].y` under `if (s == k)`: "
        "%s")
 NEWLINE = ("request count, branch on loaded data: `if (!m) continue` on the ballot of the loaded bytes; 30,983 of the 262,144 "
@@ -91,7 +93,7 @@ R = {
  ("hash_insert_cas64","device_atomic_functions.hpp:236","atom global"): HASH_DEV,
  ("hash_insert_cas64","blind8.cu:208","st global"): HASH_ST,
  ("hash_find","blind8.cu:225","ld global"): STEP % ("the probe loop `for (probe ...) { s = slots[h].x; if (s == k) break; if (s == EMPTY) break; }`", "4326", "267,446 requests of the 16 unrolled LDG.E.64 copies, 7.1 lanes each"),
- ("hash_find","blind8.cu:227","ld global"): HIT % "a warp's hits fall in different probe iterations and ptxas's 16 unrolled copies: 95,390 requests measured (5.24 lanes, 5.24 sectors each), 500,000 modelled (16 a warp, as `hash_insert_cas64` 208; 32 lanes at random slots: 32 sectors); the 500,000 hits' sectors agree (499,997 measured)",
+ ("hash_find","blind8.cu:227","ld global"): HIT % "NVVM unrolls the probe loop 16 times in the PTX, each copy's `s == k` exit branching to the hit block after the loop; followed both ways, the hit load is counted once per exit: 500,000 modelled (16 a warp, 32 lanes at random slots: 32 sectors, an upper bound); measured 95,390 requests (3.05 a warp: the hits of a warp leave the loop at different probes; 5.24 lanes, 5.24 sectors each); the 500,000 hits' sectors agree (499,997 measured)",
  ("hash_find_cg4","blind8.cu:255","ld global"): STEP % ("the window loop (exit on `__all_sync(done)` of the ballots of loaded keys)", "4696", "263,053 requests of the 4 unrolled LDG.E.64 copies, 12.9 lanes each"),
  ("hash_find_cg4","blind8.cu:263","ld global"): HIT % "`if (r == __ffs(mb) - 1) out[q] = slots[slot].y` in the window loop: the 8 keys of a warp hit in different windows: 167,282 requests measured (1.34 a warp, 2.99 lanes and 2.99 sectors each), 125,000 modelled (one a warp, 32 lanes: 32 sectors); the 500,000 hits' sectors agree (499,998 measured)",
  ("hash_find_cg4","blind8.cu:263","st global"): HIT % "the hit's `out[q]` store in the window loop: 167,282 requests measured (1.755 sectors each), 125,000 modelled (2.000)",
