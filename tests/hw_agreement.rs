@@ -51,7 +51,8 @@
 //! `tests/hw/blind4/` (`tests/hw/blind4/known.txt`); `blind5_hardware_agreement` on the
 //! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`); `blind6_hardware_agreement` on
 //! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`); `blind7_hardware_agreement`
-//! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`).
+//! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`); `blind8_hardware_agreement`
+//! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -162,6 +163,18 @@ const BLIND7_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind7/triton/launches.json",
         "tests/hw/blind7/measured_triton.json",
+    ),
+];
+
+/// The eighth held-out batch (`tests/hw/blind8/`): CUDA kernels and Triton ones.
+const BLIND8_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind8/launches.json",
+        "tests/hw/blind8/measured.json",
+    ),
+    (
+        "tests/hw/blind8/triton/launches.json",
+        "tests/hw/blind8/measured_triton.json",
     ),
 ];
 
@@ -562,6 +575,32 @@ fn blind7_hardware_agreement() {
         &BLIND7_SUITES,
         "tests/hw/blind7/known.txt",
         "hw_agreement_blind7",
+        true,
+    );
+}
+
+/// The eighth held-out batch (`tests/hw/blind8/`, README there): kernels in
+/// the style of real projects (PyTorch / apex fused bias-dropout-residual with
+/// its vectorized and scalar paths, RMSNorm backward in bf16, fp8 row
+/// quantisation and dequantisation), data structures, graph and sparse codes
+/// (open-addressing hash insert with 64-bit CAS and probe loops, cooperative
+/// 4-lane probes, a Bloom filter, BFS expansion by thread and by warp, pointer
+/// jumping, SELL-C-sigma SpMV), hand-written sm_90 memory paths (release /
+/// acquire flags, the `.lu` / `.cv` / `.wt` / `.cg` cache operators, L2
+/// prefetches and bulk prefetch, `st.async` / `red.async` into a peer CTA, CAS
+/// loops, shared 64-bit atomics, named barriers), classics (red-black
+/// Gauss-Seidel, Morton gather, memcpy by alignment, newline indexing, complex
+/// axpy-dot, an unpadded Blelloch scan, 64-byte AoS matrices) and Triton
+/// kernels (layer norm forward, variable-length attention, fused AdamW,
+/// index_add, column sums, causal conv1d, a tf32 batched matmul, jagged sums,
+/// fp8 row quantisation, `tl.gather`), measured before warpscope's model was
+/// looked at for them.
+#[test]
+fn blind8_hardware_agreement() {
+    agreement(
+        &BLIND8_SUITES,
+        "tests/hw/blind8/known.txt",
+        "hw_agreement_blind8",
         true,
     );
 }
