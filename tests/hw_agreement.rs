@@ -22,9 +22,10 @@
 //!   accesses the measured sectors must lie within the predicted bounds;
 //! * bulk and tensor copies (which the per-instruction counters do not see)
 //!   must match the kernel-level copy-engine metrics: copies issued and
-//!   bytes moved, where the PTX gives the size: for 1-D copies into shared
-//!   memory the model's copy-engine sectors (`tests/hw/bulkprobe/`), for
-//!   the others whole 32-byte sectors of each copy.
+//!   bytes moved, where the PTX gives the size: for 1-D copies between
+//!   global and shared memory the model's copy-engine sectors
+//!   (`tests/hw/bulkprobe/`), for the others whole 32-byte sectors of each
+//!   copy.
 //!
 //! Shared-memory rows are compared on wavefronts per request (ncu counts no
 //! lines or sectors for them). Rows of the newer paths carry the PTX
@@ -908,9 +909,9 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             // Copy-engine traffic (bulk and tensor copies): kernel-level
             // metrics only (tests/hw/README.md finding 15). Copies issued
             // (`smsp__sass_inst_executed_op_tma_{ld,st}`) and bytes moved
-            // (`l1tex__m_*_bytes_mem_global_op_tma_{ld,st,red}`): loads'
-            // bytes are the model's copy-engine sectors where it gives them
-            // (`Totals::bulk_load_sectors`, `tests/hw/bulkprobe/`); otherwise
+            // (`l1tex__m_*_bytes_mem_global_op_tma_{ld,st,red}`): the bytes
+            // are the model's copy-engine sectors where it gives them
+            // (`Totals::bulk_*_sectors`, `tests/hw/bulkprobe/`); otherwise
             // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes). A
             // prefetch to L2 appears in none of these counters; a tensor
             // copy's bytes are the tensor map's box (not in the PTX).
@@ -945,11 +946,17 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                         _ => None,
                     };
                 }
-                if let (Some(_), Some(s)) = (
-                    pred[0].1,
-                    k.totals.as_ref().and_then(|t| t.bulk_load_sectors),
-                ) {
-                    pred[0].1 = Some(s * 32);
+                if let Some(t) = &k.totals {
+                    let model = [
+                        t.bulk_load_sectors,
+                        t.bulk_store_sectors,
+                        t.bulk_reduction_sectors,
+                    ];
+                    for (p, m) in pred.iter_mut().zip(model) {
+                        if let (Some(_), Some(s)) = (p.1, m) {
+                            p.1 = Some(s * 32);
+                        }
+                    }
                 }
                 if pred.iter().any(|p| p.0 > 0) {
                     let mcopies = [

@@ -13,8 +13,8 @@
 //! counts them (measured: `tests/hw/README.md`, finding 11), and their share
 //! is also given apart (`async_copy_*`); bulk and tensor copies run on the
 //! copy engine and are counted as copies (and bytes, when the PTX gives every
-//! size), not as LSU requests; the global sectors of the 1-D copies into
-//! shared memory follow `cost::bulk_copy`.
+//! size), not as LSU requests; the global sectors of the 1-D copies between
+//! global and shared memory follow `cost::bulk_copy`.
 
 use super::model::Totals;
 use super::totals::SimResult;
@@ -55,18 +55,35 @@ pub fn kernel_totals(ir: &Function<'_>, sim: &SimResult, spaces: &HashMap<u32, S
         bulk_copies: 0,
         bulk_bytes: None,
         bulk_load_sectors: None,
+        bulk_store_sectors: None,
+        bulk_reduction_sectors: None,
     };
     let (mut smin, mut smax) = (0.0, 0.0);
     let mut keys: Vec<&u32> = sim.stats.keys().collect();
     keys.sort();
-    // 1-D bulk copies into shared memory: the sectors the copy engine read,
-    // when every copy's addresses were known.
-    let (copy, missing) = sim.stats.values().fold((0, 0), |(c, m), st| {
-        (c + st.copy_sectors, m + st.copy_sectors_missing)
-    });
-    if missing == 0 && copy > 0 {
-        t.bulk_load_sectors = Some((copy as f64 * scale).round() as u64);
+    // 1-D bulk copies between global and shared memory: the sectors the
+    // copy engine moved, by direction, when every copy's addresses were known.
+    let mut copy = [(0u64, 0u64); 3];
+    for (k, st) in &sim.stats {
+        if st.copy_sectors == 0 && st.copy_sectors_missing == 0 {
+            continue;
+        }
+        let Some(OpKind::Mem { info, .. }) = ir.ops.get(*k as usize).map(|o| &o.kind) else {
+            continue;
+        };
+        let Some(b) = info.bulk() else { continue };
+        let slot = match (b.reduction.is_some(), b.destination.as_str()) {
+            (true, _) => 2,
+            (false, "global") => 1,
+            _ => 0,
+        };
+        copy[slot].0 += st.copy_sectors;
+        copy[slot].1 += st.copy_sectors_missing;
     }
+    let known = |(c, m): (u64, u64)| (m == 0 && c > 0).then(|| (c as f64 * scale).round() as u64);
+    t.bulk_load_sectors = known(copy[0]);
+    t.bulk_store_sectors = known(copy[1]);
+    t.bulk_reduction_sectors = known(copy[2]);
     for k in keys {
         let st = &sim.stats[k];
         if spaces.get(k) != Some(&Space::Global) {

@@ -688,12 +688,20 @@ pub struct Totals {
     pub bulk_bytes: Option<u64>,
     /// Global sectors the copy engine read for the 1-D bulk copies from
     /// global into shared memory (`cost::bulk_copy`: pieces split at the
-    /// destination's 128-byte boundaries), when every such copy's addresses
+    /// shared side's 128-byte boundaries), when every such copy's addresses
     /// were known; the kernel-level counter
     /// `l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld` (tensor
     /// copies not included).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bulk_load_sectors: Option<u64>,
+    /// The same for 1-D bulk stores from shared into global memory
+    /// (`l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_store_sectors: Option<u64>,
+    /// The same for 1-D bulk reductions into global memory
+    /// (`l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_reduction_sectors: Option<u64>,
 }
 
 fn is_zero(x: &u64) -> bool {

@@ -763,6 +763,12 @@ pub struct LaunchTotals {
     /// (`analysis::cost::bulk_copy`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bulk_load_sectors: Option<u64>,
+    /// The same for 1-D bulk stores into global memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk_store_sectors: Option<u64>,
+    /// The same for 1-D bulk reductions into global memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk_reduction_sectors: Option<u64>,
 }
 
 fn is_zero(x: &u64) -> bool {
@@ -842,6 +848,8 @@ impl LaunchTotals {
             bulk_copies: t.bulk_copies,
             bulk_bytes: t.bulk_bytes,
             bulk_load_sectors: t.bulk_load_sectors,
+            bulk_store_sectors: t.bulk_store_sectors,
+            bulk_reduction_sectors: t.bulk_reduction_sectors,
         }
     }
 }

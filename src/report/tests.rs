@@ -260,6 +260,8 @@ fn sample() -> Report {
         bulk_copies: 0,
         bulk_bytes: None,
         bulk_load_sectors: None,
+        bulk_store_sectors: None,
+        bulk_reduction_sectors: None,
     };
     let mut with_caveat = kernel(accesses, Some(totals));
     with_caveat

@@ -1,34 +1,40 @@
-//! The global sectors the copy engine reads for a 1-D bulk copy into shared
-//! memory, as the H100 counts them.
+//! The global sectors the copy engine moves for a 1-D bulk copy between
+//! global and shared memory, as the H100 counts them.
 //!
-//! # Model (measured: `tests/hw/bulkprobe/`, 27 launches of one to three
-//! `cp.async.bulk.shared::cluster.global` copies of 16 to 8,208 bytes at
-//! source offsets 0, 16, 48, 112 and 1,008 past a 128-byte line;
-//! `l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld`)
+//! # Model (measured: `tests/hw/bulkprobe/`, 42 launches of one to three
+//! copies of 16 to 8,208 bytes whose global side is 0, 16, 48, 112 or 1,008
+//! bytes past a 128-byte line and whose shared side is line-aligned: loads
+//! `cp.async.bulk.shared::cluster.global` (27), stores
+//! `cp.async.bulk.global.shared::cta` (10) and reductions
+//! `cp.reduce.async.bulk.global.shared::cta….add.f32` (5);
+//! `l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld` and
+//! `l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_{st,red}`)
 //!
-//! A copy is read in pieces split at the 128-byte boundaries of its
-//! shared-memory **destination**; each piece reads the 32-byte global sectors
-//! its source bytes touch. When source and destination agree modulo 32 this
-//! is the copy's sectors (400 bytes at a line: 13); when they do not, every
-//! 128-byte piece straddles five sectors (400 bytes 16 bytes past a line
-//! into a line-aligned buffer: 16 sectors, where the bytes span 13). All 27
-//! launches follow it exactly (`python3 tests/hw/bulkprobe/parse.py`).
+//! A copy moves its bytes in pieces split at the 128-byte boundaries of its
+//! **shared-memory side** (the destination of a load, the source of a store
+//! or reduction); each piece moves the 32-byte global sectors its global
+//! bytes touch. When the two sides agree modulo 32 this is the copy's own
+//! sectors (400 bytes at a line: 13); when they do not, every 128-byte piece
+//! straddles five sectors (400 bytes 16 bytes past a line to or from a
+//! line-aligned buffer: 16 sectors, where the bytes span 13). All 42
+//! launches follow it exactly, in every direction
+//! (`python3 tests/hw/bulkprobe/parse.py`).
 //!
 //! # Limits
 //!
-//! Measured for copies from global into the CTA's shared memory only; the
-//! store (`global.shared::cta`), reduction and multicast forms, and tensor
-//! copies (whose box is in the tensor map), are not modelled here.
+//! Multicast copies and tensor copies (whose box is in the tensor map) are
+//! not modelled here; shared sides at other residues than 0 modulo 128 were
+//! measured only through the segments of one span (offsets 1,008 and 3,072).
 
-/// Sectors read for one copy of `size` bytes from global address `src` into
-/// shared address `dst` (each known modulo 128 at least).
-pub fn sectors(dst: i64, src: i64, size: u64) -> u64 {
+/// Sectors moved for one copy of `size` bytes between shared address
+/// `shared` and global address `global` (each known modulo 128 at least).
+pub fn sectors(shared: i64, global: i64, size: u64) -> u64 {
     let mut total = 0u64;
     let mut done = 0i64;
     let size = size as i64;
     while done < size {
-        let piece = (size - done).min(128 - (dst + done).rem_euclid(128));
-        let a = src + done;
+        let piece = (size - done).min(128 - (shared + done).rem_euclid(128));
+        let a = global + done;
         total += ((a + piece - 1).div_euclid(32) - a.div_euclid(32) + 1) as u64;
         done += piece;
     }
@@ -43,7 +49,8 @@ mod tests {
     /// span, `results/ncu.csv.gz`).
     #[test]
     fn measured_probe_rows() {
-        // (shared destination, global source, bytes) -> sectors
+        // (shared side, global side, bytes) -> sectors (loads; the stores
+        // and reductions of the same layouts measured the same)
         let one = [
             (0, 0, 16, 1),
             (0, 16, 16, 1),

@@ -316,9 +316,9 @@ pub struct SimStats {
     /// `cp.async` requests in which no lane reads (every lane zero-fills;
     /// also counted in `requests`).
     pub empty_requests: u64,
-    /// Global sectors the copy engine read for the 1-D bulk copies into
-    /// shared memory of this instruction whose addresses were known
-    /// (`cost::bulk_copy`).
+    /// Global sectors the copy engine moved for the 1-D bulk copies between
+    /// global and shared memory of this instruction whose addresses were
+    /// known (`cost::bulk_copy`).
     pub copy_sectors: u64,
     /// Such copies whose source or destination was not known (their
     /// sectors are missing from `copy_sectors`).
@@ -1507,15 +1507,18 @@ fn record_mem(
                 1
             };
             e.lanes += exec.count_ones() as u64;
-            // A 1-D copy from global into shared memory: the sectors the
-            // copy engine reads, lane by lane (`cost::bulk_copy`).
-            if let (Some(b), Some(src)) = (info.bulk(), info.aux(Aux::OtherAddr)) {
-                if b.tensor_dims.is_none()
-                    && !b.multicast
-                    && b.reduction.is_none()
-                    && b.source == "global"
-                    && b.destination.starts_with("shared")
-                {
+            // A 1-D copy between global and shared memory: the sectors the
+            // copy engine moves, lane by lane (`cost::bulk_copy`).
+            if let (Some(b), Some(other)) = (info.bulk(), info.aux(Aux::OtherAddr)) {
+                let load = b.source == "global" && b.destination.starts_with("shared");
+                let store = b.destination == "global" && b.source.starts_with("shared");
+                if b.tensor_dims.is_none() && !b.multicast && (load || store) {
+                    // The access's address is the destination.
+                    let (shared, global) = if load {
+                        (&info.addr, other)
+                    } else {
+                        (other, &info.addr)
+                    };
                     let size = info.aux(Aux::Size);
                     for l in (0..WARP).filter(|l| exec & (1 << l) != 0) {
                         let n = match (b.bytes, size) {
@@ -1524,12 +1527,12 @@ fn record_mem(
                             (None, None) => Err(false),
                         };
                         match (
-                            lane_src(regs, w, &info.addr, l),
-                            lane_src(regs, w, src, l),
+                            lane_src(regs, w, shared, l),
+                            lane_src(regs, w, global, l),
                             n,
                         ) {
-                            (Ok(d), Ok(s), Ok(n)) if n > 0 => {
-                                e.copy_sectors += super::cost::bulk_copy::sectors(d, s, n as u64)
+                            (Ok(s), Ok(g), Ok(n)) if n > 0 => {
+                                e.copy_sectors += super::cost::bulk_copy::sectors(s, g, n as u64)
                             }
                             _ => e.copy_sectors_missing += 1,
                         }

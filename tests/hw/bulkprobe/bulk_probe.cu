@@ -16,9 +16,10 @@ struct Segs {
     int off[4];     // offsets of the segments within the span (multiples of 16)
     int size[4];    // bytes (multiples of 16)
     int total;      // sum of sizes (the mbarrier's expect_tx)
+    int mode;       // 0: global -> shared load; 1: shared -> global store; 2: reduction (add.f32) into global
 };
 
-extern "C" __global__ void __launch_bounds__(32) bulk_probe(const char* in, float* out, Segs sg)
+extern "C" __global__ void __launch_bounds__(32) bulk_probe(char* in, float* out, Segs sg)
 {
     __shared__ __align__(128) char s[12288];
     __shared__ __align__(8) unsigned long long bar;
@@ -28,7 +29,31 @@ extern "C" __global__ void __launch_bounds__(32) bulk_probe(const char* in, floa
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-    const char* g = in + (size_t)blockIdx.x * 16384 + sg.base;
+    char* g = in + (size_t)blockIdx.x * 16384 + sg.base;
+    if (sg.mode != 0) {
+        // stores and reductions: shared buffer (zeros) -> the span in global memory
+        for (int k = threadIdx.x; k < 12288; k += 32) s[k] = 0;
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncwarp();
+        if (threadIdx.x == 0) {
+            for (int k = 0; k < sg.n; ++k) {
+                if (sg.mode == 1)
+                    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(g + sg.off[k]),
+                                 "r"(smem_u32(s) + sg.off[k]), "r"(sg.size[k])
+                                 : "memory");
+                else
+                    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(
+                                     g + sg.off[k]),
+                                 "r"(smem_u32(s) + sg.off[k]), "r"(sg.size[k])
+                                 : "memory");
+            }
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+        }
+        __syncwarp();
+        if (threadIdx.x == 0) out[gridDim.x + blockIdx.x] = 1.f;
+        return;
+    }
     if (threadIdx.x == 0) {
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(sg.total) : "memory");
         for (int k = 0; k < sg.n; ++k)
@@ -52,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(32) bulk_probe(const char* in, floa
 int main(int argc, char** argv)
 {
     // configurations: name base n (off size)...
-    struct C { const char* name; int base, n, off[4], size[4]; };
+    struct C { const char* name; int base, n, off[4], size[4]; int mode; };
     const C cs[] = {
         {"s16_b0", 0, 1, {0}, {16}},
         {"s16_b16", 16, 1, {0}, {16}},
@@ -81,6 +106,22 @@ int main(int argc, char** argv)
         {"seg13_b0", 0, 2, {0, 3072}, {1008, 400}},
         {"seg_adj_b0", 0, 2, {0, 400}, {400, 400}},
         {"seg_far_b0", 0, 2, {0, 4096}, {400, 400}},
+        // stores (shared -> global) and f32 add reductions, same layouts
+        {"st_s16_b16", 16, 1, {0}, {16}, 1},
+        {"st_s144_b112", 112, 1, {0}, {144}, 1},
+        {"st_s400_b0", 0, 1, {0}, {400}, 1},
+        {"st_s400_b16", 16, 1, {0}, {400}, 1},
+        {"st_s1008_b16", 16, 1, {0}, {1008}, 1},
+        {"st_s2048_b0", 0, 1, {0}, {2048}, 1},
+        {"st_s2048_b16", 16, 1, {0}, {2048}, 1},
+        {"st_s2064_b16", 16, 1, {0}, {2064}, 1},
+        {"st_s4112_b48", 48, 1, {0}, {4112}, 1},
+        {"st_seg3_b16", 16, 3, {0, 1008, 3072}, {1008, 2064, 400}, 1},
+        {"red_s400_b0", 0, 1, {0}, {400}, 2},
+        {"red_s400_b16", 16, 1, {0}, {400}, 2},
+        {"red_s2048_b16", 16, 1, {0}, {2048}, 2},
+        {"red_s2064_b16", 16, 1, {0}, {2064}, 2},
+        {"red_seg3_b16", 16, 3, {0, 1008, 3072}, {1008, 2064, 400}, 2},
     };
     const int ncfg = sizeof(cs) / sizeof(cs[0]);
     const int blocks = 512;
@@ -92,7 +133,7 @@ int main(int argc, char** argv)
     for (int i = 0; i < ncfg; ++i) {
         if (argc > 1 && strcmp(argv[1], cs[i].name) != 0) continue;
         Segs sg{};
-        sg.n = cs[i].n; sg.base = cs[i].base; sg.total = 0;
+        sg.n = cs[i].n; sg.base = cs[i].base; sg.total = 0; sg.mode = cs[i].mode;
         for (int k = 0; k < sg.n; ++k) { sg.off[k] = cs[i].off[k]; sg.size[k] = cs[i].size[k]; sg.total += sg.size[k]; }
         cudaMemset(out, 0, 2 * blocks * sizeof(float));
         bulk_probe<<<blocks, 32>>>(in, out, sg);
@@ -100,7 +141,7 @@ int main(int argc, char** argv)
         cudaMemcpy(h, out, 2 * blocks * sizeof(float), cudaMemcpyDeviceToHost);
         int ok = 0;
         for (int b = 0; b < blocks; ++b) ok += h[blocks + b] == 1.f;
-        printf("launch %d %s base %d segs", i, cs[i].name, sg.base);
+        printf("launch %d %s mode %d base %d segs", i, cs[i].name, sg.mode, sg.base);
         for (int k = 0; k < sg.n; ++k) printf(" %d+%d", sg.off[k], sg.size[k]);
         printf(" total %d: %s, %d/%d blocks completed\n", sg.total, cudaGetErrorString(e), ok, blocks);
     }
