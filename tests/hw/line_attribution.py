@@ -141,7 +141,9 @@ def ptx_locs(path):
             cur, last_at, body = None, {}, []
             fns.append(body)
             continue
-        if body is None or not s or s.startswith(("//", ".", "$", "{", "}", ")", "(")) or s.endswith(":"):
+        # an inline-asm block on one line, `{  cvt.f32.f16 %f1, %rs1;}`: its instruction
+        s = s.lstrip("{").strip()
+        if body is None or not s or s.startswith(("//", ".", "$", "}", ")", "(")) or s.endswith(":"):
             continue
         if OPC.match(s):
             innermost[i] = cur
