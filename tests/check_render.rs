@@ -27,6 +27,7 @@ fn access_at(
     Access {
         unknown_cause: None,
         sass_offset: None,
+        line_frames: 1,
         span: Span::new(start, start + needle.len() as u32),
         ptx: file.line_col(start),
         source: None,

@@ -39,9 +39,11 @@
 //! the summary).
 //!
 //! An access inlined from another function (`.loc … inlined_at`) is compared
-//! at the first call site of its chain where ncu measured a row when ncu
-//! measured none at its own line (`row_key`): ptxas's line table puts
-//! inlined code at either place.
+//! at the line where ncu lists it first: the least (file path, line) among
+//! the line-table rows ptxas writes at its code (its own line and the call
+//! sites that had no row yet: `Access::line_frames`); when ncu measured no
+//! row there, at its own line or the first call site of its chain where ncu
+//! measured one (`row_key`; `tests/hw/line_attribution.md`).
 //!
 //! `blind_hardware_agreement` runs the same comparison on the held-out batch
 //! of `tests/hw/blind/` (its own known list, `tests/hw/blind/known.txt`, and
@@ -296,16 +298,20 @@ fn measured_cell(space: &str, pr: &J, msec: f64) -> String {
 /// A row: (file base name, line, op class, space).
 type RowKey = (String, u32, String, String);
 
-/// The row an access is compared in: its `.loc` line, or, for code inlined
-/// from another function (`.loc … inlined_at`), the first call site on its
-/// chain where ncu measured a row of the same op and space when ncu measured
-/// none at the `.loc` line. ptxas's line table puts an inlined access at
-/// either place (measured: the `REDG` of an inlined `atomicAdd` and the
-/// `__half2` loads of `cuda_fp16.hpp` sit at their call sites in
-/// `tests/hw/blind`, the `ATOMG` of an `atomicAdd` whose result is used at
-/// the header line).
+/// The row an access is compared in. ptxas's line table holds, at an
+/// inlined instruction's code, its own line and the call sites on its chain
+/// that had no row yet (`Access::line_frames` of them, innermost first), and
+/// Nsight Compute lists the instruction under each; `tests/hw/parse_ncu.py`
+/// keeps the first listing, that is the least (file path, line) of those
+/// rows (ncu's files are in path order, their lines in line order; measured
+/// over every memory instruction of the batches: `tests/hw/line_attribution.md`).
+/// So the row is the least (path, line) among the access's first
+/// `line_frames` frames; when ncu measured no row of the same op and space
+/// there (the model misses ptxas's scheduling, unrolling and folding), its
+/// own line, or the first call site on its chain, where ncu measured one.
 fn row_key(
     src: &warpscope::analysis::SourceLocation,
+    frames: u32,
     opn: &str,
     instr: &str,
     space: &str,
@@ -319,6 +325,13 @@ fn row_key(
             space_key(opn, instr, space),
         )
     };
+    let listed = std::iter::successors(Some(src), |s| s.inlined_at.as_deref())
+        .take(frames.max(1) as usize)
+        .min_by(|a, b| (a.file.as_str(), a.line).cmp(&(b.file.as_str(), b.line)))
+        .map(key);
+    if let Some(k) = listed.filter(|k| measured.contains(k)) {
+        return k;
+    }
     let own = key(src);
     if measured.contains(&own) {
         return own;
@@ -721,7 +734,14 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                 for (a, sa) in k.accesses.iter().zip(&sk.accesses) {
                     let Some(src) = &a.source else { continue };
                     let opn = op_name(a.op, &a.instruction);
-                    let key = row_key(src, opn, &a.instruction, a.space.as_str(), &measured_keys);
+                    let key = row_key(
+                        src,
+                        a.line_frames,
+                        opn,
+                        &a.instruction,
+                        a.space.as_str(),
+                        &measured_keys,
+                    );
                     let p = spreds.entry(key).or_default();
                     let n = a.requests.map_or(1.0, |n| n as f64);
                     let r = &sa.per_request;
@@ -752,7 +772,14 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             for a in &k.accesses {
                 let Some(src) = &a.source else { continue };
                 let opn = op_name(a.op, &a.instruction);
-                let key = row_key(src, opn, &a.instruction, a.space.as_str(), &measured_keys);
+                let key = row_key(
+                    src,
+                    a.line_frames,
+                    opn,
+                    &a.instruction,
+                    a.space.as_str(),
+                    &measured_keys,
+                );
                 let p = preds.entry(key).or_default();
                 let n = a.requests.unwrap_or(0) as f64;
                 p.uncounted |= a.requests.is_none();

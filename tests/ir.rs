@@ -138,3 +138,76 @@ fn branches_name_their_target_ops() {
     assert_eq!(f.ops.len(), f.spans.len());
     assert_eq!(f.ops.len(), f.locs.len());
 }
+
+/// How many frames of its inline chain ptxas's line table holds at each
+/// store (`lower::module::line_frames`, `tests/hw/line_attribution.md`):
+/// the call sites get a row of their own the first time code inlined below
+/// them is placed; a call site whose `.loc` was only an instruction's own
+/// location gets one then; code at an unchanged location shares the rows
+/// of the code before it.
+#[test]
+fn line_table_frames_follow_the_call_site_rows() {
+    let text = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "/tmp/k.cu"
+.file 2 "/tmp/store.cuh"
+.file 3 "/tmp/copy.cuh"
+.shared .align 4 .b8 s[1024];
+.visible .entry k()
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<2>;
+	.loc	1 10 5
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 2;
+	mov.u32 	%r3, s;
+	add.s32 	%r4, %r3, %r2;
+	mov.f32 	%f1, 0f3F800000;
+	.loc	1 12 5
+	.loc	2 20 7, function_name $L__info_string0, inlined_at 1 12 5
+	.loc	3 60 3, function_name $L__info_string1, inlined_at 2 20 7
+	st.shared.f32 	[%r4], %f1;
+	st.shared.f32 	[%r4+4], %f1;
+	.loc	2 20 7, function_name $L__info_string0, inlined_at 1 12 5
+	add.s32 	%r5, %r4, 8;
+	.loc	3 60 3, function_name $L__info_string1, inlined_at 2 20 7
+	st.shared.f32 	[%r5], %f1;
+	.loc	1 13 5
+	add.s32 	%r6, %r4, 12;
+	.loc	3 60 3, function_name $L__info_string1, inlined_at 2 20 7
+	st.shared.f32 	[%r6], %f1;
+	ret;
+}
+"#;
+    let file = SourceFile::from_text("frames.ptx", text.to_string());
+    let a = warpscope::analyze(&file, &Default::default());
+    let stores: Vec<(Vec<String>, u32)> = a.kernels[0]
+        .accesses
+        .iter()
+        .map(|a| (chain(a.source.as_ref().expect("source")), a.line_frames))
+        .collect();
+    let full = |l: &str| {
+        vec![
+            l.to_string(),
+            "/tmp/store.cuh:20:7".into(),
+            "/tmp/k.cu:12:5".into(),
+        ]
+    };
+    assert_eq!(
+        stores,
+        vec![
+            // a fresh run of `.loc`s: the store's line and both call sites
+            (full("/tmp/copy.cuh:60:3"), 3),
+            // the same location: no row of its own, those of the store before
+            (full("/tmp/copy.cuh:60:3"), 3),
+            // the call site's `.loc` was the `add`'s own location: it gets its
+            // call-site row here (k.cu:12's row is there already)
+            (full("/tmp/copy.cuh:60:3"), 2),
+            // under the same call-site `.loc` again, after other code: the
+            // store's own line only
+            (full("/tmp/copy.cuh:60:3"), 1),
+        ]
+    );
+}

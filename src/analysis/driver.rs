@@ -680,6 +680,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             span,
             ptx: file.line_col(span.start),
             source: source_location(ir, i),
+            line_frames: ir.line_frames(crate::ir::OpId(i as u32)),
             instruction: ir.mnemonics[i].to_string(),
             op: info.op,
             space,

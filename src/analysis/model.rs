@@ -424,6 +424,13 @@ pub struct Access {
     pub ptx: crate::source::LineCol,
     /// CUDA source location from `.loc`.
     pub source: Option<SourceLocation>,
+    /// How many frames of `source`'s inline chain, innermost first, the
+    /// line table that ptxas writes holds at this instruction's code (a
+    /// model from the PTX order; 1 for code that is not inlined): Nsight
+    /// Compute's source view lists the instruction under each of these
+    /// lines (`tests/hw/line_attribution.md`).
+    #[serde(skip)]
+    pub line_frames: u32,
     /// Mnemonic, such as `ld.global.v4.f32`.
     pub instruction: String,
     /// Load, store or atomic.
@@ -502,6 +509,7 @@ impl Default for Access {
             span: Span::default(),
             ptx: crate::source::LineCol { line: 0, column: 0 },
             source: None,
+            line_frames: 1,
             instruction: String::new(),
             op: AccessOp::Load,
             space: Space::Generic,

@@ -40,7 +40,8 @@
 //!   bit width, span, whether used as a pointer: [`Function::pointer_params`]),
 //!   launch directives ([`LaunchDirectives`]), variables ([`Variable`]: the
 //!   module's, then the body's), and the `.loc` table with full inline chains
-//!   ([`Loc::inlined_at`]).
+//!   ([`Loc::inlined_at`]), with, per op, how many frames of its chain the
+//!   line table holds ([`Function::line_frames`]).
 //!
 //! # Values: registers, and SSA beside them
 //!
@@ -868,6 +869,12 @@ pub struct Function<'src> {
     pub mnemonics: Vec<&'src str>,
     /// Source locations (`.loc` lines and their inline call sites).
     pub loc_table: Vec<Loc>,
+    /// How many frames of each op's `.loc` chain, innermost first, the line
+    /// table that ptxas writes holds at the op's code (a model of ptxas
+    /// from the PTX order: `lower::module::line_frames`); Nsight Compute's
+    /// source view lists the instruction under each of them. Empty when not
+    /// modelled (SASS input): one frame.
+    pub line_frames: Vec<u8>,
     /// `.file` index → file name.
     pub files: Vec<(u32, &'src str)>,
     /// Label names, by op.
@@ -909,6 +916,15 @@ impl<'src> Function<'src> {
     /// The op `id`.
     pub fn op(&self, id: OpId) -> &Op {
         &self.ops[id.index()]
+    }
+
+    /// How many frames of op `id`'s `.loc` chain, innermost first, ptxas's
+    /// line table holds at the op's code ([`Function::line_frames`]; 1 when
+    /// not modelled).
+    pub fn line_frames(&self, id: OpId) -> u32 {
+        self.line_frames
+            .get(id.index())
+            .map_or(1, |&k| u32::from(k))
     }
 
     /// The ids of every op, in order.

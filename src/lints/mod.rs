@@ -679,6 +679,7 @@ pub(crate) mod testing {
         Access {
             unknown_cause: None,
             sass_offset: None,
+            line_frames: 1,
             span: Span::new(start, start + needle.len() as u32),
             ptx: LineCol { line: 1, column: 1 },
             source: None,

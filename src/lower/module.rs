@@ -1,5 +1,6 @@
 //! Module-level facts for PTX lowering: variables, the `.file` table,
-//! directive values, branch-target names, and `.loc` inline chains.
+//! directive values, branch-target names, `.loc` inline chains, and how
+//! many frames of each op's chain ptxas's line table holds.
 
 use crate::ir::alu::Ty;
 use crate::ir::{Loc, LocId, Space, Variable};
@@ -123,4 +124,72 @@ impl LocChains {
         self.at.insert((l.file, l.line, l.column), id);
         id
     }
+}
+
+/// Per op, how many frames of its `.loc` chain (innermost first) the line
+/// table that ptxas writes holds at the op's code: a model of ptxas from the
+/// PTX order (`tests/hw/line_attribution.md` has the evidence).
+///
+/// ptxas writes one line-table row per location it places and names a
+/// row's call site by pointing at another row: the call site's `.loc`
+/// (the most recent `.loc` at the `inlined_at` file, line and column, as
+/// [`LocChains`] resolves it) gets a row of its own, at the same address,
+/// the first time code inlined below it is placed; later code under the
+/// same call-site `.loc` points at that row. So an instruction's rows are
+/// its own location plus every call site on its chain, outermost first,
+/// that had no row yet; a `.loc` that was an instruction's own location
+/// does not count as a call-site row. An instruction whose location and
+/// chain equal the last row's writes no row and shares the rows of the
+/// code before it. Nsight Compute lists each instruction under every row
+/// of its address.
+///
+/// Ops are taken in code-layout order (`layout_rank`, empty: op order);
+/// every op that is not a `Nop` counts as placed code. Limits: ptxas
+/// schedules, duplicates (unrolls) and folds code, so where the first code
+/// under a call site is not the first in PTX order (an atomic's immediate
+/// operand moved into a register ahead of it, a loop body copied), the
+/// model gives more frames than ptxas writes, or fewer.
+pub(crate) fn line_frames(
+    ops: &[crate::ir::Op],
+    locs: &[Option<LocId>],
+    table: &[Loc],
+    layout_rank: &[u32],
+) -> Vec<u8> {
+    let mut order: Vec<usize> = (0..ops.len()).collect();
+    if !layout_rank.is_empty() {
+        order.sort_by_key(|&i| layout_rank.get(i).copied().unwrap_or(u32::MAX));
+    }
+    let mut out = vec![1u8; ops.len()];
+    let mut has_row: HashMap<LocId, ()> = HashMap::default();
+    // The last row: (file, line, call site) and how many frames it wrote.
+    let mut last: Option<(u32, u32, Option<LocId>)> = None;
+    let mut last_frames = 1u8;
+    for i in order {
+        if matches!(ops[i].kind, crate::ir::OpKind::Nop) {
+            continue;
+        }
+        let Some(loc) = locs.get(i).copied().flatten() else {
+            continue;
+        };
+        let Some(l) = table.get(loc.0 as usize) else {
+            continue;
+        };
+        let mut fresh = Vec::new();
+        let mut at = l.inlined_at;
+        while let Some(site) = at {
+            if has_row.contains_key(&site) || fresh.len() >= table.len() {
+                break;
+            }
+            fresh.push(site);
+            at = table.get(site.0 as usize).and_then(|s| s.inlined_at);
+        }
+        let key = (l.file, l.line, l.inlined_at);
+        if !fresh.is_empty() || last != Some(key) {
+            last_frames = u8::try_from(fresh.len() + 1).unwrap_or(u8::MAX);
+            has_row.extend(fresh.into_iter().map(|s| (s, ())));
+            last = Some(key);
+        }
+        out[i] = last_frames;
+    }
+    out
 }

@@ -21,8 +21,11 @@
 //! itself possibly inlined elsewhere (nvcc writes the chain one `.loc` per
 //! level, outermost first). [`Loc::inlined_at`] keeps the whole chain.
 //! A `.loc` of line 0 (no source line) leaves the current location as it is.
+//! How many frames of each op's chain ptxas's line table holds at its code
+//! (where Nsight Compute lists the instruction) is modelled from the PTX
+//! order ([`super::module::line_frames`], [`IrFunction::line_frames`]).
 
-use super::module::{dims, symbol_name, variables, LocChains};
+use super::module::{dims, line_frames, symbol_name, variables, LocChains};
 pub use super::module::{module_files, module_globals};
 use crate::ir::alu::{decode, Ty};
 use crate::ir::{
@@ -411,6 +414,7 @@ pub fn lower_in<'src>(
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
     mem::mark_zero_fill(&mut out.ops, &single_defs);
     let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
+    let line_frames = line_frames(&out.ops, &out.locs, &out.loc_table, &layout_rank);
     let params = func
         .params
         .iter()
@@ -456,6 +460,7 @@ pub fn lower_in<'src>(
         single_defs,
         layout_rank,
         inlined: out.inlined,
+        line_frames,
     }
 }
 

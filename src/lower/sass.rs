@@ -332,6 +332,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         single_defs: Default::default(),
         inlined: Vec::new(),
         layout_rank: Vec::new(),
+        line_frames: Vec::new(),
     }
 }
 

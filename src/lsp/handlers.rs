@@ -648,6 +648,7 @@ mod tests {
         let a = Access {
             unknown_cause: None,
             sass_offset: None,
+            line_frames: 1,
             span: Span::new(10, 40),
             ptx: LineCol {
                 line: 42,

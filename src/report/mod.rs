@@ -470,6 +470,7 @@ impl std::fmt::Display for CudaLine {
 /// // A warp of 32 lanes loading 32 consecutive aligned floats.
 /// let access = Access {
 ///     sass_offset: None,
+///     line_frames: 1,
 ///     span: Span::default(), ptx: LineCol { line: 20, column: 2 }, source: None,
 ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global, bits: 32,
 ///     pattern: Pattern::Coalesced, stride_bytes: Some(4), lane_pattern: "base + 4*i".into(),
@@ -596,6 +597,7 @@ impl AccessRow {
     /// // separateCacheLines): 32 lines and 32 sectors where 4 lines / 16 sectors would do.
     /// let access = Access {
     ///     sass_offset: None,
+    ///     line_frames: 1,
     ///     span: Span::default(), ptx: LineCol { line: 9, column: 2 }, source: None,
     ///     instruction: "st.global.v4.f32".into(), op: AccessOp::Store, space: Space::Global,
     ///     bits: 128, pattern: Pattern::Strided, stride_bytes: Some(128),
@@ -927,6 +929,7 @@ impl Summary {
     ///
     /// let row = |line, sectors: f64, requests| AccessRow::new(&Access {
     ///     sass_offset: None,
+    ///     line_frames: 1,
     ///     span: Span::default(), ptx: LineCol { line, column: 1 }, source: None,
     ///     instruction: "ld.global.f32".into(), op: AccessOp::Load, space: Space::Global,
     ///     bits: 32, pattern: Pattern::Unknown, stride_bytes: None, lane_pattern: String::new(),

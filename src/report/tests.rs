@@ -19,6 +19,7 @@ fn access(
     Access {
         unknown_cause: None,
         sass_offset: None,
+        line_frames: 1,
         span: Span::default(),
         ptx: LineCol { line, column: 2 },
         source: Some(SourceLocation {

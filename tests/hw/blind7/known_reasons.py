@@ -20,14 +20,18 @@ def rows(sec):
             yield [c.strip() for c in l.strip().strip("|").split("|")]
 
 # cause texts (README.md groups them)
-INLINE = ("line attribution: CUB's shared stores through `uninitialized_copy` (uninitialized_copy.cuh:60, inlined from "
-          "BlockExchange / BlockScanWarpScans at %s): ncu puts these STS at the caller's line, warpscope keys every "
-          "PTX store at the innermost `.loc` (uninitialized_copy.cuh:60), where ncu measured a row of its own from the "
-          "other call sites, so the inlined_at fallback does not apply: %s requests measured here, none modelled")
-UCOPY = ("line attribution: the stores of `uninitialized_copy` from every call site are keyed at uninitialized_copy.cuh:60 "
-         "by warpscope (%s requests, %s wavefronts per request) while ncu puts part of them at the callers' lines "
-         "(block_exchange.cuh, block_scan_warp_scans.cuh; those rows are listed) and measures %s requests at %s here; "
-         "the sum over the call sites matches (%s)")
+INLINE = ("line attribution: CUB's shared stores through `uninitialized_copy` (uninitialized_copy.cuh:60, inlined at %s): "
+          "warpscope's model of ptxas's line table from the PTX order gives every one of them its caller's row (the "
+          "call site's row is written with the first code under it), while ptxas unrolls the loops and writes that row "
+          "only with the copy it places first, the other copies have uninitialized_copy.cuh:60 alone "
+          "(tests/hw/line_attribution.md): %s requests modelled here, %s measured; %s")
+UCOPY = ("line attribution: ncu lists %s requests of `uninitialized_copy`'s stores (%s wavefronts per request) at "
+         "uninitialized_copy.cuh:60 alone: the copies ptxas placed after their call site's line-table row; warpscope's "
+         "model from the PTX order gives every store its caller's row (tests/hw/line_attribution.md), so it has none "
+         "here; the sum over the call sites matches (%s)")
+RANK_SCATTER = ("static only: the scattered stores' addresses (the keys' ranks) need the loaded keys, so there is no "
+                "static wavefront figure (`wf not modelled`); %s wavefronts per request measured; the simulated row "
+                "differs in its request count (line attribution)")
 RANK_STATIC = ("static only: BlockRadixRank's packed 16-bit digit counters (address 512 * (digit & 7) + 4 * tid + 2 * "
                "(digit >> 3) bytes, the digit `(key >> shift) & bmsk(0, min(bits_left, 4))` of the loop's passes): the "
                "lanes' addresses depend on the loaded keys, whose shared wavefronts are costed only by the launch "
@@ -65,16 +69,15 @@ COUNTBR = ("request count, data-dependent branch: `if tl.load(count) == 0` on th
 R = {
  ("cub_vec_scan","block_load.cuh:86","ld global"): ZERO % "BLOCK_LOAD_VECTORIZE falls back to four scalar loads when the pointer is not 16-byte aligned; the model knows the pointer is aligned and never executes that path, ptxas predicates it on the alignment test (`@P0 LDG.E.U8` x 4, the byte loads narrowed from `v &= 0xFF`) and every warp of the 976 full tiles issues them with no lane: 31,232 zero-lane requests measured (0 sectors), none modelled",
  ("cub_transpose_runmax","block_store.cuh:299","st global"): ZERO % "StoreDirectStriped's `if (i * 128 + tid < valid_items)` stores of the partial last tile (561 of 1,024): ptxas branches around them for the 4 warps whose lanes are all out of range, the model counts those warps' zero-lane requests: 24,316 measured, 24,320 modelled; per request 1.000 line and 3.998 sectors measured, 4.000 modelled (the zero-lane requests' share)",
- ("cub_radix_sort_tile","block_exchange.cuh:324","st shared"): INLINE % ("block_exchange.cuh:324", "12,288"),
- ("cub_radix_sort_tile","block_exchange.cuh:549","st shared"): INLINE % ("block_exchange.cuh:549", "32,768"),
- ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): INLINE % ("block_exchange.cuh:639", "32,768 (3.454 wavefronts per request)"),
- ("cub_radix_sort_tile","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "4,096"),
- ("cub_radix_sort_tile","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "1,024"),
- ("cub_radix_sort_tile","uninitialized_copy.cuh:60","st shared"): UCOPY % ("368,640", "2.808", "285,696", "2.973", "368,640 = 285,696 + 12,288 + 32,768 + 32,768 + 4,096 + 1,024"),
- ("cub_hist_sort","block_exchange.cuh:639","st shared"): INLINE % ("block_exchange.cuh:639", "124,992 (3.939 wavefronts per request)"),
- ("cub_hist_sort","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "15,624"),
- ("cub_hist_sort","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "1,953"),
- ("cub_hist_sort","uninitialized_copy.cuh:60","st shared"): UCOPY % ("285,138", "3.217", "142,569", "3.584", "285,138 = 142,569 + 124,992 + 15,624 + 1,953"),
+ ("cub_radix_sort_tile","block_exchange.cuh:324","st shared"): INLINE % ("block_exchange.cuh:324", "32,768", "12,288", "1.000 wavefront per request both"),
+ ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): INLINE % ("block_exchange.cuh:639", "262,144", "32,768", "3.542 wavefronts per request modelled, 3.454 measured"),
+ ("cub_radix_sort_tile","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "32,768", "4,096", "1.000 wavefront per request both"),
+ ("cub_radix_sort_tile","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "8,192", "1,024", "1.000 wavefront per request both"),
+ ("cub_radix_sort_tile","uninitialized_copy.cuh:60","st shared"): UCOPY % ("285,696", "2.973", "368,640 modelled = 285,696 + 12,288 + 32,768 + 32,768 + 4,096 + 1,024 measured"),
+ ("cub_hist_sort","block_exchange.cuh:639","st shared"): INLINE % ("block_exchange.cuh:639", "249,984", "124,992", "3.528 wavefronts per request modelled, 3.939 measured"),
+ ("cub_hist_sort","block_scan_warp_scans.cuh:195","st shared"): INLINE % ("block_scan_warp_scans.cuh:195", "31,248", "15,624", "1.000 wavefront per request both"),
+ ("cub_hist_sort","block_scan_warp_scans.cuh:418","st shared"): INLINE % ("block_scan_warp_scans.cuh:418", "3,906", "1,953", "1.000 wavefront per request both"),
+ ("cub_hist_sort","uninitialized_copy.cuh:60","st shared"): UCOPY % ("142,569", "3.584", "285,138 modelled = 142,569 + 124,992 + 15,624 + 1,953 measured"),
  ("cub_hist_sort","block_histogram_sort.cuh:150","st shared"): HSORT,
  ("cub_hist_sort","block_histogram_sort.cuh:151","st shared"): HSORT,
  ("cub_warp_rowstats","blind7.cu:178","ld global"): PTXAS % "the row loop `for (c = lane; c < 1000; c += 32)` (32 trips for lanes 0..7, 31 for the others): ptxas unrolls it and runs the 32-trip and 31-trip lanes on separate paths (29 LDG at this line: 16 issued twice a row with 20 lanes, 12 once with 24, one three times): 141,047 requests measured (47 a row), 105,035 modelled (35 a row); per request 1.670 lines and 2.660 sectors measured, 2.243 and 3.571 modelled (the lane mix of the split paths)",
@@ -151,6 +154,8 @@ WHY = {
  "t7_softmax_online_2pass": "Triton's reduction scratch (tl.max, tl.sum) and the last block masked by N (5,000 of 5 x 1,024): without the launch the active lanes are unknown",
 }
 STATIC = {
+ ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.454",
+ ("cub_hist_sort","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.939",
  ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK_STATIC,
  ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK_STATIC,
  ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK_STATIC,
