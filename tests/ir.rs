@@ -211,3 +211,36 @@ fn line_table_frames_follow_the_call_site_rows() {
         ]
     );
 }
+
+/// A barrier named by a register reads it: `bar.arrive %r3, 64` (a loop's
+/// named barrier, `tests/hw/blind8` `warpspec_namedbar`) leaves `%r3` as it
+/// was, so an address built from it stays known. Lowering once treated the
+/// first operand of every unmodelled instruction as written.
+#[test]
+fn a_named_barrier_reads_its_register() {
+    let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+        .visible .entry k(.param .u64 p)\n{\n\
+        .reg .b64 %rd<5>;\n.reg .b32 %r<6>;\n\
+        ld.param.u64 %rd1, [p];\n\
+        cvta.to.global.u64 %rd2, %rd1;\n\
+        mov.u32 %r1, %ctaid.x;\n\
+        and.b32 %r3, %r1, 7;\n\
+        bar.arrive %r3, 64;\n\
+        mov.u32 %r2, %tid.x;\n\
+        shl.b32 %r4, %r3, 5;\n\
+        add.s32 %r5, %r4, %r2;\n\
+        mul.wide.u32 %rd3, %r5, 4;\n\
+        add.s64 %rd4, %rd2, %rd3;\n\
+        st.global.f32 [%rd4], 0f00000000;\n\
+        ret;\n}\n";
+    let funcs = warpscope::pipeline::lower_text(text);
+    assert!(!funcs[0].ops.iter().any(|o| match &o.kind {
+        OpKind::Other { dsts, .. } => !dsts.is_empty(),
+        _ => false,
+    }));
+    let file = SourceFile::from_text("bar.ptx", text);
+    let a = warpscope::analyze(&file, &Default::default());
+    let st = &a.kernels[0].accesses[0];
+    assert_eq!(st.pattern, warpscope::analysis::Pattern::Coalesced);
+    assert_eq!(st.per_request.sectors, 4.0);
+}

@@ -428,8 +428,9 @@ pub struct Access {
     /// line table that ptxas writes holds at this instruction's code (a
     /// model from the PTX order; 1 for code that is not inlined): Nsight
     /// Compute's source view lists the instruction under each of these
-    /// lines (`tests/hw/line_attribution.md`).
-    #[serde(skip)]
+    /// lines (`tests/hw/line_attribution.md`; its first listing is the
+    /// least (file path, line) of them). In JSON only when above 1.
+    #[serde(skip_serializing_if = "is_one")]
     pub line_frames: u32,
     /// Mnemonic, such as `ld.global.v4.f32`.
     pub instruction: String,
@@ -714,6 +715,10 @@ pub struct Totals {
 
 fn is_zero(x: &u64) -> bool {
     *x == 0
+}
+
+fn is_one(x: &u32) -> bool {
+    *x == 1
 }
 
 /// One kernel's analysis.

@@ -834,7 +834,14 @@ fn lower_instr<'src>(
             lower_pack(cx, &mods, ops)
         }
         _ => {
-            let mut dst_ops = ops.first().map(|o| cx.dsts(o)).unwrap_or_default();
+            // Barriers, fences, prefetches…: every operand is read (`bar.arrive
+            // %r159, 160` names its barrier by a register it does not write).
+            let writes = crate::isa::writes_first_operand(opcode);
+            let mut dst_ops = if writes {
+                ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             // `elect.sync _|p, m`: the lane number's sink keeps its place, so
             // that the predicate stays the second destination.
             if opcode == "elect" {
@@ -844,7 +851,11 @@ fn lower_instr<'src>(
                     }
                 }
             }
-            let srcs: Vec<Src> = ops.iter().skip(1).map(|o| cx.src(o)).collect();
+            let srcs: Vec<Src> = ops
+                .iter()
+                .skip(usize::from(writes))
+                .map(|o| cx.src(o))
+                .collect();
             if opcode == "cvta" && mods.contains(&"to") {
                 if let Some(s) = srcs.first() {
                     mark_pointer(s, pointer_params, param_regs);
