@@ -1647,6 +1647,14 @@ struct Aliases<'a> {
     /// loop headers.
     sites: HashMap<u32, (u32, u32)>,
     incoming: &'a HashMap<(u32, u32), Vec<(u32, Value)>>,
+    /// [`Aliases::resolve`]'s results by (symbol, depth left). A site's
+    /// incoming edges branch the search, and a chain of sites inside a
+    /// loop nest reaches the same sites along many paths: without the
+    /// memo the search is exponential in the depth (every path of up to
+    /// 16 edges); with it, each (symbol, depth) is resolved once per
+    /// derivation. `resolve` is a function of its arguments while the
+    /// aliases stand, so the results are the same.
+    memo: std::cell::RefCell<HashMap<(u32, u32), (Sym, i64)>>,
 }
 
 impl Aliases<'_> {
@@ -1656,6 +1664,16 @@ impl Aliases<'_> {
         if depth == 0 {
             return (s, 0);
         }
+        if let Some(&r) = self.memo.borrow().get(&(id, depth)) {
+            return r;
+        }
+        let r = self.resolve_uncached(s, id, depth);
+        self.memo.borrow_mut().insert((id, depth), r);
+        r
+    }
+
+    /// [`Aliases::resolve`] of opaque symbol `s` (`Opaque(id)`), `depth > 0`.
+    fn resolve_uncached(&self, s: Sym, id: u32, depth: u32) -> (Sym, i64) {
         if let Some(&t) = self.narrowed.get(&id) {
             return self.resolve(t, depth - 1);
         }
@@ -1768,6 +1786,7 @@ fn lockstep_ranges(
         narrowed: &narrowed,
         sites,
         incoming,
+        memo: Default::default(),
     };
     for (h, _) in header.iter().enumerate().filter(|(_, &is)| is) {
         let Some((vals, _)) = &entry[h] else { continue };
