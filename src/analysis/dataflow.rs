@@ -1443,11 +1443,18 @@ pub fn analyze_class_in(
     for &(_, h) in cfg.back_edges() {
         header[h.index()] = true;
     }
-    let mut incoming: HashMap<(u32, u32), Vec<(u32, Value)>> = HashMap::default();
-    let mut iv_dead: Vec<bool> = Vec::new();
     let single_pred: Vec<bool> = (0..nblocks)
         .map(|i| i != e && cfg.predecessors(BlockId(i as u32)).len() == 1)
         .collect();
+    // Without a loop header no counter is derived and nothing reads them.
+    let track = header.iter().any(|&h| h);
+    let mut incoming: Vec<Arrivals> = (0..nblocks)
+        .map(|i| match track && !single_pred[i] {
+            true => Arrivals::new(cfg, BlockId(i as u32)),
+            false => Arrivals::default(),
+        })
+        .collect();
+    let mut iv_dead: Vec<bool> = Vec::new();
     let mut gave_up = false;
     let mut round = 0;
     // Blocks whose entry state changed since they were last applied. A block
@@ -1492,16 +1499,8 @@ pub fn analyze_class_in(
                     Some((rs, v)) if *rs == sl => v,
                     _ => &work[sl as usize],
                 };
-                if !single_pred[i] {
-                    for &sl in &live[i] {
-                        let v = along(sl);
-                        let seen = incoming.entry((i as u32, sl)).or_default();
-                        let from = b.index() as u32;
-                        match seen.iter_mut().find(|(p, _)| *p == from) {
-                            Some(e) => e.1 = v.clone(),
-                            None => seen.push((from, v.clone())),
-                        }
-                    }
+                if track && !single_pred[i] {
+                    incoming[i].arrive(b.index() as u32, &live[i], along);
                 }
                 match &mut entry[i] {
                     None => {
@@ -1626,6 +1625,70 @@ pub fn analyze_class_in(
     }
 }
 
+/// The latest value each live slot of a block with several ways in received
+/// along each incoming edge (from each predecessor), for
+/// [`lockstep_ranges`]: one row per predecessor that delivered, a value per
+/// live slot of the block (in `live` order).
+#[derive(Default)]
+struct Arrivals {
+    /// The block's predecessors, each once.
+    preds: Vec<u32>,
+    /// Whether each predecessor delivered since the run began.
+    got: Vec<bool>,
+    /// `vals[j * n + k]`: the value live slot `k` (of `n`) received from
+    /// `preds[j]` (allocated at the first delivery).
+    vals: Vec<Value>,
+}
+
+impl Arrivals {
+    fn new(cfg: &Cfg, b: BlockId) -> Arrivals {
+        let mut preds: Vec<u32> = Vec::new();
+        for (p, _) in cfg.predecessors(b) {
+            if !preds.contains(&p.0) {
+                preds.push(p.0);
+            }
+        }
+        Arrivals {
+            got: vec![false; preds.len()],
+            preds,
+            vals: Vec::new(),
+        }
+    }
+
+    /// Notes the values along an edge from `from` (`along` of each of
+    /// `live`, the block's live slots).
+    fn arrive<'v>(&mut self, from: u32, live: &[u32], along: impl Fn(u32) -> &'v Value) {
+        let Some(j) = self.preds.iter().position(|&p| p == from) else {
+            return;
+        };
+        let n = live.len();
+        if self.vals.is_empty() {
+            self.vals = vec![Value::Undef; n * self.preds.len()];
+        }
+        self.got[j] = true;
+        let row = &mut self.vals[j * n..(j + 1) * n];
+        for (w, &sl) in row.iter_mut().zip(live) {
+            let v = along(sl);
+            if !shared(w, v) {
+                *w = v.clone();
+            }
+        }
+    }
+
+    /// The values live slot `k` received, with the predecessor each came
+    /// from (in predecessor order: every reader's result is the same in
+    /// any order).
+    fn seen(&self, k: usize) -> impl Iterator<Item = (u32, &Value)> + '_ {
+        let n = self.vals.len() / self.preds.len().max(1);
+        self.preds
+            .iter()
+            .zip(&self.got)
+            .enumerate()
+            .filter(|(_, (_, &got))| got)
+            .filter_map(move |(j, (&p, _))| Some((p, self.vals.get(j * n + k)?)))
+    }
+}
+
 /// What a loop header's slot receives along one incoming edge, for
 /// [`lockstep_ranges`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1643,10 +1706,11 @@ enum Incoming {
 /// edge brings the same `X + c` in the latest round, is `X + c` there.
 struct Aliases<'a> {
     narrowed: &'a HashMap<u32, Sym>,
-    /// Join site symbol -> (block, slot), for the blocks that are not
-    /// loop headers.
-    sites: HashMap<u32, (u32, u32)>,
-    incoming: &'a HashMap<(u32, u32), Vec<(u32, Value)>>,
+    /// Join site symbol (by its opaque index) -> (block, index among the
+    /// block's live slots), for the blocks that are not loop headers
+    /// ([`NO_SITE`] in the block: another symbol).
+    sites: Vec<(u32, u32)>,
+    incoming: &'a [Arrivals],
     /// [`Aliases::resolve`]'s results by (symbol, depth left). A site's
     /// incoming edges branch the search, and a chain of sites inside a
     /// loop nest reaches the same sites along many paths: without the
@@ -1677,9 +1741,10 @@ impl Aliases<'_> {
         if let Some(&t) = self.narrowed.get(&id) {
             return self.resolve(t, depth - 1);
         }
-        if let Some(key) = self.sites.get(&id) {
+        if let Some(&(b, k)) = self.sites.get(id as usize).filter(|s| s.0 != NO_SITE) {
             let mut all: Option<(Sym, i64)> = None;
-            for (_, v) in self.incoming.get(key).into_iter().flatten() {
+            let seen = self.incoming.get(b as usize).into_iter();
+            for (_, v) in seen.flat_map(|a| a.seen(k as usize)) {
                 let Some((x, c)) = sym_plus_const(v) else {
                     return (s, 0);
                 };
@@ -1759,20 +1824,23 @@ fn lockstep_ranges(
     live: &[Vec<u32>],
     live_at: &[u32],
     header: &[bool],
-    incoming: &HashMap<(u32, u32), Vec<(u32, Value)>>,
+    incoming: &[Arrivals],
     dead: &mut Vec<bool>,
 ) -> bool {
     let mut changed = false;
-    let mut sites = HashMap::default();
+    let mut sites = vec![(NO_SITE, 0); eng.facts.opaque.len()];
     for (b, slots) in live.iter().enumerate() {
         if header.get(b).copied().unwrap_or(true) {
             continue;
         }
         let at = live_at.get(b).copied().unwrap_or(0) as usize;
-        for (k, &sl) in slots.iter().enumerate() {
+        for k in 0..slots.len() {
             match eng.entry_sites.get(at + k) {
                 Some(&id) if id != NO_SITE => {
-                    sites.insert(id, (b as u32, sl));
+                    if sites.len() <= id as usize {
+                        sites.resize(id as usize + 1, (NO_SITE, 0));
+                    }
+                    sites[id as usize] = (b as u32, k as u32);
                 }
                 _ => {}
             }
@@ -1791,15 +1859,16 @@ fn lockstep_ranges(
     for (h, _) in header.iter().enumerate().filter(|(_, &is)| is) {
         let Some((vals, _)) = &entry[h] else { continue };
         let mut counters: Vec<Counter> = Vec::new();
-        for (&sl, v) in live[h].iter().zip(vals) {
+        for (slot_k, v) in vals.iter().enumerate() {
             let Some(p) = v.as_poly() else { continue };
             let [(m, k)] = p.terms() else { continue };
             let ([s @ Sym::Opaque(_)], 1) = (m.syms(), k.at(0)) else {
                 continue;
             };
-            let Some(seen) = incoming.get(&(h as u32, sl)) else {
+            let Some(arrived) = incoming.get(h) else {
                 continue;
             };
+            let seen = arrived.seen(slot_k);
             let (mut init, mut step) = (None, None);
             let mut resets = Vec::new();
             let mut stepped = Vec::new();
@@ -1808,7 +1877,7 @@ fn lockstep_ranges(
                 match incoming_shape(val, eng, &al) {
                     Some(Incoming::Const(c)) if init.is_none_or(|i| i == c) => {
                         init = Some(c);
-                        resets.push(*from);
+                        resets.push(from);
                     }
                     Some(Incoming::Step(t, c, r))
                         if t == *s && c != 0 && step.is_none_or(|x| x == c) =>
