@@ -1705,11 +1705,8 @@ enum Incoming {
 /// site of a block entry that is not a loop header, whose every incoming
 /// edge brings the same `X + c` in the latest round, is `X + c` there.
 struct Aliases<'a> {
-    narrowed: &'a HashMap<u32, Sym>,
-    /// Join site symbol (by its opaque index) -> (block, index among the
-    /// block's live slots), for the blocks that are not loop headers
-    /// ([`NO_SITE`] in the block: another symbol).
-    sites: Vec<(u32, u32)>,
+    /// What each opaque symbol (by index) stands for.
+    of: Vec<AliasOf>,
     incoming: &'a [Arrivals],
     /// [`Aliases::resolve`]'s results by (symbol, depth left). A site's
     /// incoming edges branch the search, and a chain of sites inside a
@@ -1718,7 +1715,41 @@ struct Aliases<'a> {
     /// 16 edges); with it, each (symbol, depth) is resolved once per
     /// derivation. `resolve` is a function of its arguments while the
     /// aliases stand, so the results are the same.
-    memo: std::cell::RefCell<HashMap<(u32, u32), (Sym, i64)>>,
+    memo: std::cell::RefCell<AliasMemo>,
+}
+
+/// What an opaque symbol stands for, in [`Aliases`].
+#[derive(Clone, Copy)]
+enum AliasOf {
+    /// Itself.
+    Own,
+    /// An edge refinement's fresh symbol: the symbol it narrows.
+    Narrowed(Sym),
+    /// The join site of a block entry (not a loop header): the block and
+    /// the slot's index among the block's live slots.
+    Site(u32, u32),
+}
+
+/// The depths [`Aliases::resolve`] is called with (at most).
+const ALIAS_DEPTH: usize = 16;
+
+/// [`Aliases::memo`]: per join site met, the distinct `(X, c)` its
+/// incoming values bring (`None`: one brings no `X + c`, or two bring one
+/// `X` with different constants: the site is itself at every depth) and
+/// its result at each depth.
+#[derive(Default)]
+struct AliasMemo {
+    /// Site symbol index -> index in `nodes` ([`NO_SITE`]: not met yet).
+    node: Vec<u32>,
+    nodes: Vec<AliasNode>,
+    /// The nodes' `(X, c)` lists, end to end.
+    pairs: Vec<(Sym, i64)>,
+}
+
+struct AliasNode {
+    /// The node's range of `pairs`, or `None` (see [`AliasMemo`]).
+    pairs: Option<(u32, u32)>,
+    res: [Option<(Sym, i64)>; ALIAS_DEPTH + 1],
 }
 
 impl Aliases<'_> {
@@ -1728,38 +1759,89 @@ impl Aliases<'_> {
         if depth == 0 {
             return (s, 0);
         }
-        if let Some(&r) = self.memo.borrow().get(&(id, depth)) {
-            return r;
+        match self.of.get(id as usize).copied().unwrap_or(AliasOf::Own) {
+            AliasOf::Own => (s, 0),
+            AliasOf::Narrowed(t) => self.resolve(t, depth - 1),
+            AliasOf::Site(b, k) => {
+                let d = depth as usize;
+                let n = self.site_node(id, b, k);
+                if d <= ALIAS_DEPTH {
+                    if let Some(r) = self.memo.borrow().nodes[n].res[d] {
+                        return r;
+                    }
+                }
+                let r = self.resolve_site(s, n, depth);
+                if d <= ALIAS_DEPTH {
+                    self.memo.borrow_mut().nodes[n].res[d] = Some(r);
+                }
+                r
+            }
         }
-        let r = self.resolve_uncached(s, id, depth);
-        self.memo.borrow_mut().insert((id, depth), r);
-        r
     }
 
-    /// [`Aliases::resolve`] of opaque symbol `s` (`Opaque(id)`), `depth > 0`.
-    fn resolve_uncached(&self, s: Sym, id: u32, depth: u32) -> (Sym, i64) {
-        if let Some(&t) = self.narrowed.get(&id) {
-            return self.resolve(t, depth - 1);
+    /// The memo's node of site `id` (block `b`, live slot index `k`),
+    /// made with its `(X, c)` list on first use.
+    fn site_node(&self, id: u32, b: u32, k: u32) -> usize {
+        let mut memo = self.memo.borrow_mut();
+        let memo = &mut *memo;
+        if memo.node.len() <= id as usize {
+            memo.node.resize(id as usize + 1, NO_SITE);
         }
-        if let Some(&(b, k)) = self.sites.get(id as usize).filter(|s| s.0 != NO_SITE) {
-            let mut all: Option<(Sym, i64)> = None;
-            let seen = self.incoming.get(b as usize).into_iter();
-            for (_, v) in seen.flat_map(|a| a.seen(k as usize)) {
-                let Some((x, c)) = sym_plus_const(v) else {
-                    return (s, 0);
-                };
-                let (x, c2) = self.resolve(x, depth - 1);
-                let r = (x, c.wrapping_add(c2));
-                if x == s || all.is_some_and(|a| a != r) {
-                    return (s, 0);
+        if memo.node[id as usize] != NO_SITE {
+            return memo.node[id as usize] as usize;
+        }
+        let start = memo.pairs.len();
+        let mut ok = true;
+        let seen = self.incoming.get(b as usize).into_iter();
+        for (_, v) in seen.flat_map(|a| a.seen(k as usize)) {
+            let Some((x, c)) = sym_plus_const(v) else {
+                ok = false;
+                break;
+            };
+            match memo.pairs[start..].iter().find(|p| p.0 == x) {
+                // the same `X + c` again: the same result
+                Some(p) if p.1 == c => {}
+                // one `X` with two constants: `X + c` and `X + c'` never agree
+                Some(_) => {
+                    ok = false;
+                    break;
                 }
-                all = Some(r);
-            }
-            if let Some(r) = all {
-                return r;
+                None => memo.pairs.push((x, c)),
             }
         }
-        (s, 0)
+        let pairs = if ok {
+            Some((start as u32, memo.pairs.len() as u32))
+        } else {
+            memo.pairs.truncate(start);
+            None
+        };
+        memo.nodes.push(AliasNode {
+            pairs,
+            res: [None; ALIAS_DEPTH + 1],
+        });
+        memo.node[id as usize] = (memo.nodes.len() - 1) as u32;
+        memo.nodes.len() - 1
+    }
+
+    /// [`Aliases::resolve`] of join site `s` (memo node `n`), `depth > 0`:
+    /// `X + c` when every incoming value resolves to it, else `s` itself.
+    /// The distinct incoming `(X, c)` stand for the values: equal values
+    /// resolve alike, and any value that is no `X + c` makes it `s`.
+    fn resolve_site(&self, s: Sym, n: usize, depth: u32) -> (Sym, i64) {
+        let Some((from, to)) = self.memo.borrow().nodes[n].pairs else {
+            return (s, 0);
+        };
+        let mut all: Option<(Sym, i64)> = None;
+        for i in from..to {
+            let (x, c) = self.memo.borrow().pairs[i as usize];
+            let (x, c2) = self.resolve(x, depth - 1);
+            let r = (x, c.wrapping_add(c2));
+            if x == s || all.is_some_and(|a| a != r) {
+                return (s, 0);
+            }
+            all = Some(r);
+        }
+        all.unwrap_or((s, 0))
     }
 }
 
@@ -1828,7 +1910,7 @@ fn lockstep_ranges(
     dead: &mut Vec<bool>,
 ) -> bool {
     let mut changed = false;
-    let mut sites = vec![(NO_SITE, 0); eng.facts.opaque.len()];
+    let mut of = vec![AliasOf::Own; eng.facts.opaque.len()];
     for (b, slots) in live.iter().enumerate() {
         if header.get(b).copied().unwrap_or(true) {
             continue;
@@ -1837,22 +1919,27 @@ fn lockstep_ranges(
         for k in 0..slots.len() {
             match eng.entry_sites.get(at + k) {
                 Some(&id) if id != NO_SITE => {
-                    if sites.len() <= id as usize {
-                        sites.resize(id as usize + 1, (NO_SITE, 0));
+                    if of.len() <= id as usize {
+                        of.resize(id as usize + 1, AliasOf::Own);
                     }
-                    sites[id as usize] = (b as u32, k as u32);
+                    of[id as usize] = AliasOf::Site(b as u32, k as u32);
                 }
                 _ => {}
             }
         }
     }
-    let narrowed = std::mem::take(&mut eng.narrowed);
+    // A refinement's fresh symbol is read as the symbol it narrows first.
+    for (&id, &t) in &eng.narrowed {
+        if of.len() <= id as usize {
+            of.resize(id as usize + 1, AliasOf::Own);
+        }
+        of[id as usize] = AliasOf::Narrowed(t);
+    }
     // The stepping edges' bounds are read without the derived ranges, so
     // that two counters do not justify each other's growth.
     let mut derived = std::mem::take(&mut eng.facts.iv_range);
     let al = Aliases {
-        narrowed: &narrowed,
-        sites,
+        of,
         incoming,
         memo: Default::default(),
     };
@@ -1964,7 +2051,6 @@ fn lockstep_ranges(
         }
     }
     eng.facts.iv_range = derived;
-    eng.narrowed = narrowed;
     changed
 }
 
