@@ -1638,6 +1638,22 @@ struct Arrivals {
     /// `vals[j * n + k]`: the value live slot `k` (of `n`) received from
     /// `preds[j]` (allocated at the first delivery).
     vals: Vec<Value>,
+    /// Per live slot, the distinct `(X, c)` of its values for [`Aliases`],
+    /// kept until one of the slot's values changes.
+    pairs: std::cell::RefCell<Vec<SitePairs>>,
+}
+
+/// The distinct `(X, c)` (`X + c`) that a live slot's incoming values
+/// bring, for [`Aliases`].
+#[derive(Clone, Default)]
+enum SitePairs {
+    /// Not computed since a value changed.
+    #[default]
+    Stale,
+    /// A value is no `X + c`, or two bring one `X` with different
+    /// constants: the site is itself at every depth.
+    Own,
+    Pairs(Box<[(Sym, i64)]>),
 }
 
 impl Arrivals {
@@ -1652,6 +1668,7 @@ impl Arrivals {
             got: vec![false; preds.len()],
             preds,
             vals: Vec::new(),
+            pairs: Default::default(),
         }
     }
 
@@ -1665,14 +1682,56 @@ impl Arrivals {
         if self.vals.is_empty() {
             self.vals = vec![Value::Undef; n * self.preds.len()];
         }
-        self.got[j] = true;
+        let pairs = self.pairs.get_mut();
+        if pairs.len() != n {
+            *pairs = vec![SitePairs::Stale; n];
+        }
+        if !std::mem::replace(&mut self.got[j], true) {
+            pairs.iter_mut().for_each(|p| *p = SitePairs::Stale);
+        }
         let row = &mut self.vals[j * n..(j + 1) * n];
-        for (w, &sl) in row.iter_mut().zip(live) {
+        for ((w, &sl), p) in row.iter_mut().zip(live).zip(pairs.iter_mut()) {
             let v = along(sl);
             if !shared(w, v) {
                 *w = v.clone();
+                *p = SitePairs::Stale;
             }
         }
+    }
+
+    /// Live slot `k`'s [`SitePairs`], computed when stale.
+    fn pairs(&self, k: usize) -> SitePairs {
+        if let Some(p) = self.pairs.borrow().get(k) {
+            if !matches!(p, SitePairs::Stale) {
+                return p.clone();
+            }
+        }
+        let mut found: Vec<(Sym, i64)> = Vec::new();
+        let mut own = false;
+        for (_, v) in self.seen(k) {
+            let Some((x, c)) = sym_plus_const(v) else {
+                own = true;
+                break;
+            };
+            match found.iter().find(|p| p.0 == x) {
+                // the same `X + c` again: the same result
+                Some(p) if p.1 == c => {}
+                // one `X` with two constants: `X + c` and `X + c'` never agree
+                Some(_) => {
+                    own = true;
+                    break;
+                }
+                None => found.push((x, c)),
+            }
+        }
+        let p = match own {
+            true => SitePairs::Own,
+            false => SitePairs::Pairs(found.into_boxed_slice()),
+        };
+        if let Some(slot) = self.pairs.borrow_mut().get_mut(k) {
+            *slot = p.clone();
+        }
+        p
     }
 
     /// The values live slot `k` received, with the predecessor each came
@@ -1791,29 +1850,16 @@ impl Aliases<'_> {
             return memo.node[id as usize] as usize;
         }
         let start = memo.pairs.len();
-        let mut ok = true;
-        let seen = self.incoming.get(b as usize).into_iter();
-        for (_, v) in seen.flat_map(|a| a.seen(k as usize)) {
-            let Some((x, c)) = sym_plus_const(v) else {
-                ok = false;
-                break;
-            };
-            match memo.pairs[start..].iter().find(|p| p.0 == x) {
-                // the same `X + c` again: the same result
-                Some(p) if p.1 == c => {}
-                // one `X` with two constants: `X + c` and `X + c'` never agree
-                Some(_) => {
-                    ok = false;
-                    break;
-                }
-                None => memo.pairs.push((x, c)),
+        let found = match self.incoming.get(b as usize) {
+            Some(a) => a.pairs(k as usize),
+            None => SitePairs::Pairs(Box::new([])),
+        };
+        let pairs = match found {
+            SitePairs::Pairs(ps) => {
+                memo.pairs.extend_from_slice(&ps);
+                Some((start as u32, memo.pairs.len() as u32))
             }
-        }
-        let pairs = if ok {
-            Some((start as u32, memo.pairs.len() as u32))
-        } else {
-            memo.pairs.truncate(start);
-            None
+            _ => None,
         };
         memo.nodes.push(AliasNode {
             pairs,
