@@ -1457,12 +1457,11 @@ pub fn analyze_class_in(
         .collect();
     // Without a loop header no counter is derived and nothing reads them.
     let track = header.iter().any(|&h| h);
-    let mut incoming: Vec<Arrivals> = (0..nblocks)
-        .map(|i| match track && !single_pred[i] {
-            true => Arrivals::new(cfg, BlockId(i as u32)),
-            false => Arrivals::default(),
-        })
-        .collect();
+    // Made at a block's first arrival.
+    let mut incoming: Vec<Arrivals> = Vec::new();
+    if track {
+        incoming.resize_with(nblocks, Arrivals::default);
+    }
     let mut iv_dead: Vec<bool> = Vec::new();
     let mut gave_up = false;
     let mut round = 0;
@@ -1509,7 +1508,11 @@ pub fn analyze_class_in(
                     _ => &work[sl as usize],
                 };
                 if track && !single_pred[i] {
-                    incoming[i].arrive(b.index() as u32, &live[i], along);
+                    let a = &mut incoming[i];
+                    if a.preds.is_empty() {
+                        *a = Arrivals::new(cfg, succ);
+                    }
+                    a.arrive(b.index() as u32, &live[i], along);
                 }
                 match &mut entry[i] {
                     None => {
@@ -1547,15 +1550,18 @@ pub fn analyze_class_in(
                 }
             }
         }
-        if lockstep_ranges(
-            &mut eng,
-            &entry,
-            live,
-            &layout.live_at,
-            &header,
-            &incoming,
-            &mut iv_dead,
-        ) {
+        // Without a loop header there is no counter: nothing to derive.
+        if track
+            && lockstep_ranges(
+                &mut eng,
+                &entry,
+                live,
+                &layout.live_at,
+                &header,
+                &incoming,
+                &mut iv_dead,
+            )
+        {
             // Values computed under the old ranges may be too narrow: run
             // every block again.
             eng.facts_changed = true;
