@@ -325,12 +325,9 @@ fn row_key(
             space_key(opn, instr, space),
         )
     };
-    let listed = std::iter::successors(Some(src), |s| s.inlined_at.as_deref())
-        .take(frames.max(1) as usize)
-        .min_by(|a, b| (a.file.as_str(), a.line).cmp(&(b.file.as_str(), b.line)))
-        .map(key);
-    if let Some(k) = listed.filter(|k| measured.contains(k)) {
-        return k;
+    let listed = key(src.first_listed(frames));
+    if measured.contains(&listed) {
+        return listed;
     }
     let own = key(src);
     if measured.contains(&own) {

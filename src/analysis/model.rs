@@ -372,6 +372,32 @@ pub struct SourceLocation {
     pub inlined_at: Option<Box<SourceLocation>>,
 }
 
+impl SourceLocation {
+    /// The frame of this inline chain that Nsight Compute's source view
+    /// lists first when ptxas's line table holds the `frames` innermost
+    /// frames at the instruction's code ([`Access::line_frames`]): the least
+    /// (file path, line) among them (`tests/hw/line_attribution.md`).
+    ///
+    /// ```
+    /// use warpscope::analysis::SourceLocation;
+    /// let kernel = SourceLocation { file: "/src/k.cu".into(), line: 7, ..Default::default() };
+    /// let header = SourceLocation {
+    ///     file: "/usr/local/cuda/include/cuda_bf16.hpp".into(),
+    ///     line: 266,
+    ///     inlined_at: Some(Box::new(kernel)),
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(header.first_listed(1).line, 266);
+    /// assert_eq!(header.first_listed(2).line, 7);
+    /// ```
+    pub fn first_listed(&self, frames: u32) -> &SourceLocation {
+        std::iter::successors(Some(self), |s| s.inlined_at.as_deref())
+            .take(frames.max(1) as usize)
+            .min_by(|a, b| (a.file.as_str(), a.line).cmp(&(b.file.as_str(), b.line)))
+            .unwrap_or(self)
+    }
+}
+
 /// One memory instruction and what it costs.
 ///
 /// # Example
