@@ -136,8 +136,6 @@ R = {
  ("t8_attn_varlen","blind8_triton.py:90","cp.async global,shared"): STEP % ("the key loop (loaded bounds)", "847", "141,312 LDGSTS.E.BYPASS.128 requests of V (13.19 sectors each); the model counts only the prologue copy (16,384 requests)"),
  ("t8_attn_varlen","blind8_triton.py:95","st global"): "request count, mask on loaded data: the output store under `offs_m < L` (L from the loaded cu_seqlens): 14,048 STG.E.128 requests measured (16.6 lanes, 8.294 sectors each), 16,384 modelled (every warp of every program, 16 sectors; bounds 0..16 hold): warps whose rows all lie past a short sequence's end issue no request (not traced in the SASS)",
  ("t8_colsum_axis0","standard.py:293","ld shared"): "request count, Triton's cross-warp reduction scratch (tl.sum over axis 0): 96 LDS requests measured (6 a program, 1.323 wavefronts each: 127), 128 modelled (8 a program, 1.500: 192); not traced",
- ("t8_causal_conv1d","blind8_triton.py:153","ld global"): SAMPLE % "the four shifted fp16 loads of rows of 4,000 bytes (row starts cycle through 4 offsets mod 128) in a grid of 4,096 programs, the second program of a row masked at 976 of 1,024: 15.491 sectors and 4.622 lines a request modelled, 15.835 and 4.709 measured (409,600 requests both)",
- ("t8_causal_conv1d","blind8_triton.py:156","st global"): SAMPLE % "the fp16 output store, rows of 4,000 bytes: 15.251 sectors and 4.562 lines a request modelled, 15.625 and 4.656 measured (16,384 requests both; 15.625 = 16 x 31.25 / 32: every 512-byte request is whole sectors)",
  ("t8_bmm_tf32","blind8_triton.py:175","wgmma shared"): HGMMA % "20,480 HGMMA requests at line 175 and 20,480 at 177, 8 wavefronts each; the model keys all 40,960 at 177",
  ("t8_bmm_tf32","blind8_triton.py:177","wgmma shared"): HGMMA % "the model keys 40,960 HGMMA requests at line 177, ncu 20,480 here and 20,480 at line 175; 8 wavefronts each both",
  ("t8_jagged_sum","blind8_triton.py:192","ld global"): STEP % ("the row loop `for r0 in range(start, end, BLOCK_R)` with the loaded int64 offsets", "245", "310,656 LDG.E requests (20.0 lanes, 2.5 sectors each)"),
@@ -159,7 +157,7 @@ T = {
  "newline_index": "kernel totals, branch on loaded data: `if (!m) continue` on the ballot of loaded bytes; 30,983 atom requests and 31,200 store sectors measured, 262,144 requests and 8,388,577 store sectors modelled (every round, every lane); the load rows match",
  "t8_layernorm_fwd": "kernel totals, sectors: fp16 rows of 10,000 bytes start at 16-byte steps mod 128; the simulation's sample, scaled, gives 17,981,848 load and 786,616 store sectors, 17,980,000 and 786,000 measured (0.01%, 0.08%); requests and every per-line row match (not inspected)",
  "t8_attn_varlen": "no totals: the key loop runs to the loaded sequence length (PTX line 847) and is stepped over",
- "t8_causal_conv1d": "kernel totals, sectors: the sampled grid of rows of 4,000 bytes (lines 153, 156): 6,426,925 load and 249,869 store sectors modelled, 6,567,936 and 256,000 measured (2.1%, 2.4%); requests match (not inspected)",
+ "t8_causal_conv1d": "kernel totals, sectors: the sampled grid of rows of 4,000 bytes: every request agrees, and the estimate of the blocks not run is 6,567,955 load and 256,001 store sectors, 6,567,936 and 256,000 measured (0.0003%): the edge stratum (the masked second program of every row, 2,048 blocks, more than the budget) stands at the mean of the edge blocks run (a spread sample of it, with half the budget), and the stratum also holds the first column's last block",
  "t8_jagged_sum": "no totals: the row loop runs between loaded offsets (PTX line 245) and is stepped over",
 }
 C = {
@@ -174,6 +172,7 @@ WHY = {
  "blelloch_nopad": "the tree levels' `if (tid < d)` and the block sum by thread 0 need the block size (512): without it the active lanes are unknown",
  "t8_layernorm_fwd": "Triton's reduction scratch (tl.sum), the row masked by N (5,000 of 3 x 2,048) and the one-lane mean/rstd stores: without the launch the active lanes are unknown",
  "t8_attn_varlen": "the query rows masked by the loaded sequence length: without the launch (and the data) the active lanes are unknown",
+ "t8_causal_conv1d": "the row tails masked by L (2,000 of 2 x 1,024) need L",
  "t8_colsum_axis0": "the column tail (1,000 of 16 x 64) and row tail (3,000 of 94 x 32) masks need M and N",
  "t8_bmm_tf32": "the masked M, N and K edges (300, 200, 500) need the sizes; the static copy has no shared wavefront figure",
  "t8_jagged_sum": "the column tail (200 of 2 x 128) needs D",
