@@ -154,8 +154,10 @@ pub enum Caveat {
         /// PTX line of the branch where the loop's exit was found to depend
         /// on loaded data.
         line: u32,
-        /// Requests simulated (over the launch's simulated warps) that the
-        /// per-request figures are taken from; 0: the static analysis'.
+        /// Requests of the simulated trips that the per-request figures are
+        /// taken from, as the simulation counts them (over the blocks it
+        /// ran, or the grid they stand for when it samples); 0: the static
+        /// analysis'.
         sampled: u64,
     },
     /// The launch simulation stepped over loops whose exit depends on
@@ -391,7 +393,7 @@ impl fmt::Display for Caveat {
             ),
             Caveat::InLoopOnLoadedData { line, sampled } => write!(
                 f,
-                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are those of the {sampled} request{} it simulated on the trips up to that branch (the exits on loaded data not taken: lanes that would have left count as taking part, the lower bounds leave out those whose way is not known)",
+                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are those of the {sampled} request{} of the trips it ran up to that branch (the exits on loaded data not taken: lanes that would have left count as taking part, the lower bounds leave out those whose way is not known)",
                 if *sampled == 1 { "" } else { "s" }
             ),
             Caveat::LoopsOnLoadedData { lines, accesses } => {
