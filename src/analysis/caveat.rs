@@ -143,16 +143,27 @@ pub enum Caveat {
         /// Warp executions of such branches and exits.
         times: u64,
     },
-    /// The access is inside a loop whose exit depends on loaded data: the
-    /// launch simulation stepped over the loop (`totals::SkippedLoop`) and
-    /// did not count it.
+    /// The access is inside a loop whose exit depends on loaded data: its
+    /// trip count is data-dependent, so the launch simulation stepped over
+    /// the loop (`totals::SkippedLoop`) and gives no request count. Its
+    /// per-request figures are those of the trips the simulation ran before
+    /// it found that exit (`sampled` requests, the data-dependent exits not
+    /// taken: `totals::SimResult::loop_stats`), or the static analysis'
+    /// when it ran none.
     InLoopOnLoadedData {
         /// PTX line of the branch where the loop's exit was found to depend
         /// on loaded data.
         line: u32,
+        /// Requests of the simulated trips that the per-request figures are
+        /// taken from, as the simulation counts them (over the blocks it
+        /// ran, or the grid they stand for when it samples); 0: the static
+        /// analysis'.
+        sampled: u64,
     },
     /// The launch simulation stepped over loops whose exit depends on
-    /// loaded data: the accesses inside them have no request count.
+    /// loaded data: their trip counts are data-dependent, so the accesses
+    /// inside them have no request count (their per-request figures are
+    /// those of the simulated trips: `InLoopOnLoadedData`).
     LoopsOnLoadedData {
         /// PTX lines of the loops' branches.
         lines: Vec<u32>,
@@ -376,20 +387,26 @@ impl fmt::Display for Caveat {
                     limit.describe()
                 )
             }
-            Caveat::InLoopOnLoadedData { line } => write!(
+            Caveat::InLoopOnLoadedData { line, sampled: 0 } => write!(
                 f,
-                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the launch simulation runs it an unknown number of times, so it gives no request count; the per-request figures are the static analysis'"
+                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are the static analysis'"
+            ),
+            Caveat::InLoopOnLoadedData { line, sampled } => write!(
+                f,
+                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are those of the {sampled} request{} of the trips it ran up to that branch (the exits on loaded data not taken: lanes that would have left count as taking part, the lower bounds leave out those whose way is not known)",
+                if *sampled == 1 { "" } else { "s" }
             ),
             Caveat::LoopsOnLoadedData { lines, accesses } => {
                 let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
                 write!(
                     f,
-                    "the exit of the loop{} at PTX line{} {} depends on loaded data: the launch simulation stepped over {}, so the {accesses} memory access{} inside have no request count and there are no kernel totals; everything before and after is counted",
+                    "the exit of the loop{} at PTX line{} {} depends on loaded data: the trip count is data-dependent and the launch simulation stepped over {} after the trips it ran up to that exit, so the {accesses} memory access{} inside {} no request count (their per-request figures are those trips') and there are no kernel totals; everything before and after is counted",
                     if lines.len() == 1 { "" } else { "s" },
                     if lines.len() == 1 { "" } else { "s" },
                     lines.join(", "),
                     if lines.len() == 1 { "it" } else { "them" },
                     if *accesses == 1 { "" } else { "es" },
+                    if *accesses == 1 { "has" } else { "have" },
                 )
             }
             Caveat::BranchesBothWays { times } => write!(

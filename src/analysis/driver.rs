@@ -628,12 +628,25 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         };
         let mut figs = combine_classes(i as u32, info, space, off_issues, classes, results, params);
         let mut requests = None;
-        let in_loop = uncounted
-            .get(&(i as u32))
-            .map(|&b| Caveat::InLoopOnLoadedData {
+        let mut in_loop = None;
+        if let (Some(&b), Some(s)) = (uncounted.get(&(i as u32)), sim.as_ref()) {
+            // Inside a loop on loaded data: the per-request figures of the
+            // trips simulated before its exit was found (a sample), no
+            // request count.
+            let sampled = match s.loop_stats.get(&(i as u32)) {
+                Some(st) if st.requests > 0 => {
+                    apply_simulation(&mut figs, st, 1.0);
+                    figs.predicated_off = None;
+                    figs.empty = None;
+                    st.requests
+                }
+                _ => 0,
+            };
+            in_loop = Some(Caveat::InLoopOnLoadedData {
                 line: ptx_line(file, ir, b),
+                sampled,
             });
-        if let Some(s) = sim.as_ref().filter(|_| in_loop.is_none()) {
+        } else if let Some(s) = sim.as_ref() {
             requests = Some(match s.stats.get(&(i as u32)) {
                 Some(st) => apply_simulation(&mut figs, st, launch_totals::scale(s)),
                 None => 0,

@@ -151,16 +151,34 @@
 //! before the paths met. It then steps the path's lanes over the loop, to
 //! the fall-through of the back edge or to where the test's paths meet,
 //! with every register the loop writes unknown data in them
-//! ([`SkippedLoop`]), and counts none of the accesses inside the loop (the
-//! layout ranks from the back edge's target to the back edge): they keep
-//! the static analysis' per-request figures and no request count, and the
-//! kernel gives no totals, saying why. Everything before and after the
-//! loop is simulated as usual, so an access outside such a loop keeps its
-//! exact count (a row's result store after a CSR row loop). This is sound
-//! for what it counts: the lanes after the loop are exactly the lanes that
-//! reached it (none leaves the kernel inside it unless an exit is there,
-//! which the lanes then skip: an upper bound), and what they computed in
-//! it is unknown to them.
+//! ([`SkippedLoop`]). The trip count of the accesses inside the loop (the
+//! layout ranks from the back edge's target to the back edge) is then
+//! data-dependent: they get no request count, and the kernel gives no
+//! totals, saying why. Their per-request figures are those of the trips
+//! the simulation ran before it found the exit on loaded data
+//! ([`SimResult::loop_stats`]: each warp's trips of each entry into the
+//! loop up to the back edge where it found that exit, with the exits on
+//! loaded data inside it followed both ways, so a lane that would have
+//! left counts as taking part and the lower bounds leave it out): the
+//! per-request figures of an access whose address is affine in the trip
+//! counter and the lanes (a warp's contiguous edges `col[start + lane]`,
+//! a jagged row, a poll by one lane) are the same on every trip, so that
+//! trip gives them; where
+//! the lanes leave at different trips (an open-addressing probe) the
+//! hardware's requests hold only the lanes still in the loop, which only
+//! the data decides (`tests/hw/blind8`, `hash_find`: 7.1 lanes a probe).
+//! Limits: the sample ends at the first back edge at which the exit on
+//! loaded data shows (the first trip, in a loop whose bound is loaded), so
+//! an access whose per-request figures change from trip to trip with known
+//! values (an offset that moves by a stride not a multiple of 128 bytes, a
+//! mask that narrows) has those trips' figures only; and the caveat gives
+//! no bound on the trip count.
+//! Everything before and after the loop is simulated as usual, so an
+//! access outside such a loop keeps its exact count (a row's result store
+//! after a CSR row loop). This is sound for what it counts: the lanes after
+//! the loop are exactly the lanes that reached it (none leaves the kernel
+//! inside it unless an exit is there, which the lanes then skip: an upper
+//! bound), and what they computed in it is unknown to them.
 //!
 //! # When it stops
 //!
@@ -347,6 +365,12 @@ pub struct SimResult {
     /// loaded data" in the module documentation); their accesses have no
     /// entry in `stats`.
     pub skipped_loops: Vec<SkippedLoop>,
+    /// The accesses inside those loops, over the trips the simulation ran
+    /// before it found the exit on loaded data (each warp's trips up to the
+    /// back edge, the data-dependent exits not taken): a sample of their
+    /// requests, for the per-request figures only (its request count is not
+    /// the launch's).
+    pub loop_stats: HashMap<u32, SimStats>,
 }
 
 impl SimStats {

@@ -9,7 +9,9 @@
 //! the registers it writes. Transfer: a write by an uncertain lane marks the
 //! register; at the meeting point the marked lanes' values become unknown
 //! data; a stepped-over loop makes every register it writes unknown data in
-//! the path's lanes and its accesses uncounted. Soundness: a value the
+//! the path's lanes and its accesses uncounted (their counts over the trips
+//! simulated before the loop was found, a sample for the per-request
+//! figures, move to `SimResult::loop_stats`). Soundness: a value the
 //! simulation keeps known after either is one no path could have changed.
 //! Limits: a loop's extent is its layout interval (a reducible loop laid out
 //! contiguously, as ptxas and nvcc emit them).
@@ -20,7 +22,8 @@ use crate::ir::{Function as Lowered, OpKind};
 /// A loop whose exit depends on loaded data: the simulation moves the lanes
 /// that reach its back edge (or that would run it again without knowing
 /// whether they should) to its exit, with every register the loop writes
-/// unknown in them, and counts none of the accesses inside it.
+/// unknown in them, and gives the accesses inside it no request count (the
+/// trips it ran up to there are their per-request sample).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SkippedLoop {
     /// The branch at which the simulation found that the loop's exit
@@ -82,12 +85,16 @@ pub(super) fn skip_loop(
     }
 }
 
-/// Drops the counts of the accesses inside loops the simulation stepped
-/// over: they ran an unknown number of times.
+/// Moves the counts of the accesses inside loops the simulation stepped
+/// over to `loop_stats`: they ran an unknown number of times, so their
+/// counts are a sample of their requests (the trips simulated before the
+/// back edge), not the launch's.
 pub(super) fn strip_skipped(res: &mut SimResult) {
     for sl in &res.skipped_loops {
         for a in &sl.accesses {
-            res.stats.remove(a);
+            if let Some(st) = res.stats.remove(a) {
+                res.loop_stats.insert(*a, st);
+            }
         }
     }
     res.skipped_loops.sort_by_key(|s| s.ranks);

@@ -45,7 +45,7 @@ R = {
  ("multi_tensor_scale","blind6.cu:590","st global"): "simulation stopped: as line 585 (the struct parameter's sizes and addresses not given)",
  ("multi_tensor_scale","blind6.cu:598","ld global"): "simulation stopped: as line 585 (the struct parameter's sizes and addresses not given)",
  ("multi_tensor_scale","blind6.cu:603","st global"): "simulation stopped: as line 585 (the struct parameter's sizes and addresses not given)",
- ("spmv_csr_warp","blind6.cu:704","ld global"): "simulation stepped over: the row loop `for (j = start + lane; j < end; j += 32)` with start and end loaded from row_ptr (and broadcast by shuffles) exits on loaded data, so its loads (val[j], col[j], x[col[j]]) are not counted",
+ ("spmv_csr_warp","blind6.cu:704","ld global"): "trip count on loaded data: the row loop `for (j = start + lane; j < end; j += 32)` with start and end loaded from row_ptr (and broadcast by shuffles) exits on loaded data, so its loads (val[j], col[j], x[col[j]]) have no request count; their per-request figures are those of the trip the simulation ran up to that exit with every lane that may still be in the loop taking part (12.302 lines and 15.208 sectors a request over the three loads, 32 lanes); measured 9.445 and 11.634 with the lanes still in the loop (rows shorter than a warp and the last partial trip), which only the data decides",
  ("lookback_scan","blind6.cu:742","st global"): LOOKBACK_BR % "1 at this line, in tile 0",
  ("lookback_scan","blind6.cu:743","st shared"): LOOKBACK_BR % "1 at this line, in tile 0",
  ("lookback_scan","blind6.cu:745","st global"): LOOKBACK_BR % "976 at this line, the other tiles",

@@ -89,7 +89,7 @@ R = {
  ("spmm_csr_rowwarp","blind7.cu:536","ld global"): STEP_SPMM % "the broadcast colidx[j]: 1.000 sector a request",
  ("spmm_csr_rowwarp","blind7.cu:537","ld global"): STEP_SPMM % "the broadcast val[j]: 1.000 sector a request",
  ("spmm_csr_rowwarp","blind7.cu:538","ld global"): STEP_SPMM % "the float2 row of B[col]: 8.000 sectors a request (256 contiguous bytes, 2 lines)",
- ("t7_ln_bwd_dx_lock","blind7_triton.py:65","atom global"): LOCK % "323,055 ATOMG.E.CAS requests, 80.8 tries a row on average",
+ ("t7_ln_bwd_dx_lock","blind7_triton.py:65","atom global"): "off requests of the lock's CAS: the spin lock `while (tl.atomic_cas(lock, 0, 1) == 1) & (tries < 1,000,000)` (PTX line 480) has a data-dependent trip count, so the row has no request count; on the trip the simulation ran, every warp of the program issues the scalar `atom.cas` with the guard off in all lanes but one warp's one lane (the rule of `memops::guard_off_issues`), 0.125 lines and sectors a request; measured 1.000 (323,055 ATOMG.E.CAS requests of one lane, 80.8 tries a row on average): the H100 counts no off request of this CAS (as line 68's `atomic_xchg`)",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","ld shared"): LOCK % "2,584,440 LDS: the CAS result broadcast through shared memory every try",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","st shared"): LOCK % "2,584,440 STS at 0.125 wavefronts: one lane of one warp writes the CAS result",
  ("t7_ln_bwd_dx_lock","blind7_triton.py:68","atom global"): COUNTBR % "the scalar `tl.atomic_xchg(count, 1)` of the first row of each group: 64 requests measured (one a group, warp 0 only: ptxas branches the other warps around the one-lane atomic), 32,000 modelled (every program's 8 warps, 1 of 8 with the lane: 0.125 lines a request)",
@@ -154,6 +154,7 @@ WHY = {
  "t7_softmax_online_2pass": "Triton's reduction scratch (tl.max, tl.sum) and the last block masked by N (5,000 of 5 x 1,024): without the launch the active lanes are unknown",
 }
 STATIC = {
+ ("t7_ln_bwd_dx_lock","blind7_triton.py:65","st shared"): "static only: the spin lock's STS of the CAS result, written by one lane of one warp (2,584,440 requests at 0.125 wavefronts measured): without the launch the analysis costs its representative warp, 1.000 wavefront a request; the simulated row (inside the lock's loop, whose trip count is data-dependent: the figures of the trip simulated) matches",
  ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.454",
  ("cub_hist_sort","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.939",
  ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK_STATIC,

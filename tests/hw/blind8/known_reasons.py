@@ -20,8 +20,10 @@ def rows(sec):
             yield [c.strip() for c in l.strip().strip("|").split("|")]
 
 # cause texts (README.md groups them)
-STEP = ("simulation stepped over: %s exits on loaded data (PTX line %s), so the simulation steps over it and counts none "
-        "of its accesses; measured: %s")
+STEP = ("trip count on loaded data: %s exits on loaded data (PTX line %s), so the simulation steps over it after the trip "
+        "it ran up to that exit: its accesses have no request count and that trip's per-request figures, with every lane "
+        "that may still be in the loop taking part (the model's 32 lanes); the measured requests hold only the lanes still "
+        "in it, which only the data decides; measured: %s")
 RMS_LINE = ("line attribution: `__bfloat1622float2(p[j])` / `__floats2bfloat162_rn` are inlined from cuda_bf16.hpp "
             "(%s); warpscope keys every load and store at the innermost `.loc` (cuda_bf16.hpp), ncu puts one of ptxas's "
             "4 copies of the unrolled column loop (a quarter of the requests) at the caller's line (blind8.cu:131-133 and 144-147) and the others at "
@@ -36,7 +38,9 @@ FP8 = ("request count, ptxas transformation: the row loop `for (j = lane; j < 25
        "(%s) so the per-request figures differ only by the request count")
 HASH_ATOM_LINE = ("line attribution and simulation stepped over: ptxas unrolls the probe loop (15 more `ATOMG.E.CAS.64` "
                   "copies, 118,899 requests at 3.8 lanes) and ncu puts those at the caller's line 206, the first at "
-                  "device_atomic_functions.hpp:236; the loop exits on the CAS result, so the simulation counts none")
+                  "device_atomic_functions.hpp:236; the loop exits on the CAS result, so the row has no request count, and the "
+                  "trip the simulation ran has every lane at a random slot (32 sectors a request), where the measured "
+                  "requests hold only the lanes still probing (3.8)")
 HASH_DEV = ("simulation stepped over: the probe loop exits on the CAS result (PTX line 3995); its first ATOMG.E.CAS.64 "
             "(31,570 requests, 31.7 lanes, 31.7 sectors each: one request a warp although 64-bit and at random slots) is "
             "not counted")
@@ -129,11 +133,11 @@ R = {
  ("blelloch_nopad","blind8.cu:686","st shared"): BLELLOCH % ("140,688", "144", "19,540", "155,343", "155,343"),
  ("blelloch_nopad","blind8.cu:687","st shared"): BLELLOCH % ("156,320", "160", "35,172", "186,607", "186,623"),
  ("t8_attn_varlen","standard.py:263","wgmma shared"): HGMMA % "31,232 HGMMA requests at standard.py:263, the `tl.dot` of the key loop, which runs between the loaded `cu_seqlens` bounds and is stepped over: none modelled",
- ("t8_attn_varlen","blind8_triton.py:82","wgmma shared"): HGMMA % "31,232 HGMMA requests measured at line 82, none modelled (the key loop is stepped over)",
+ ("t8_attn_varlen","blind8_triton.py:82","wgmma shared"): HGMMA % "31,232 HGMMA requests measured at line 82, none modelled at this line (the key loop's `tl.dot` rows are at lines 84 and 92)",
  ("t8_attn_varlen","blind8_triton.py:84","wgmma shared"): STEP % ("the key loop `for n0 in range(0, L, BLOCK_N)` with `L` from the loaded cu_seqlens", "847", "31,232 HGMMA requests at line 84"),
- ("t8_attn_varlen","blind8_triton.py:92","wgmma shared"): STEP % ("the key loop", "847", "156,160 HGMMA requests at line 92"),
- ("t8_attn_varlen","blind8_triton.py:82","cp.async global,shared"): STEP % ("the key loop (loaded bounds)", "847", "141,312 LDGSTS.E.BYPASS.128 requests of K (13.19 sectors each, masked key tails); the model counts only the software pipeline's prologue copy ahead of the loop (16,384 requests, 16 sectors)"),
- ("t8_attn_varlen","blind8_triton.py:90","cp.async global,shared"): STEP % ("the key loop (loaded bounds)", "847", "141,312 LDGSTS.E.BYPASS.128 requests of V (13.19 sectors each); the model counts only the prologue copy (16,384 requests)"),
+ ("t8_attn_varlen","blind8_triton.py:92","wgmma shared"): HGMMA % "156,160 HGMMA requests at line 92, 6.400 wavefronts a request measured; the model's `tl.dot(p, v)` of the key loop (no request count: its trip count is data-dependent) has 4.000 a request on the trip it simulated",
+ ("t8_attn_varlen","blind8_triton.py:82","cp.async global,shared"): STEP % ("the key loop (loaded bounds)", "847", "141,312 LDGSTS.E.BYPASS.128 requests of K (13.19 sectors each: the masked key tails of each sequence's last tile); the model counts the software pipeline's prologue copy ahead of the loop (16,384 requests, 16 sectors) and gives the loop's copy the figures of the trip it simulated (a full tile: 16 sectors)"),
+ ("t8_attn_varlen","blind8_triton.py:90","cp.async global,shared"): STEP % ("the key loop (loaded bounds)", "847", "141,312 LDGSTS.E.BYPASS.128 requests of V (13.19 sectors each); the model counts the prologue copy (16,384 requests) and gives the loop's copy the figures of its simulated trip (16 sectors)"),
  ("t8_attn_varlen","blind8_triton.py:95","st global"): "request count, mask on loaded data: the output store under `offs_m < L` (L from the loaded cu_seqlens): 14,048 STG.E.128 requests measured (16.6 lanes, 8.294 sectors each), 16,384 modelled (every warp of every program, 16 sectors; bounds 0..16 hold): warps whose rows all lie past a short sequence's end issue no request (not traced in the SASS)",
  ("t8_colsum_axis0","standard.py:293","ld shared"): "request count, Triton's cross-warp reduction scratch (tl.sum over axis 0): 96 LDS requests measured (6 a program, 1.323 wavefronts each: 127), 128 modelled (8 a program, 1.500: 192); not traced",
  ("t8_bmm_tf32","blind8_triton.py:175","wgmma shared"): HGMMA % "20,480 HGMMA requests at line 175 and 20,480 at 177, 8 wavefronts each; the model keys all 40,960 at 177",
