@@ -216,17 +216,20 @@ fn sass_cost(low: &Lowered<'_>, b: u32, t: u32, i: usize) -> usize {
 /// `mul.lo` costs its `IADD3` (`tree_*_used_*`).
 fn folded_offset(low: &Lowered<'_>, t: u32, i: usize) -> bool {
     let m = low.mnemonics.get(i).copied().unwrap_or("");
-    if !(m.starts_with("add.") || m.starts_with("sub.")) || m.contains(".f") {
+    if !(m.starts_with("add.") || m.starts_with("sub.")) || m.contains(".f") || m.contains(".cc") {
         return false;
     }
     let Some(OpKind::Alu { dst, srcs, .. }) = low.ops.get(i).map(|o| &o.kind) else {
         return false;
     };
     let r = *dst;
-    let reg_imm = matches!(
-        srcs.as_slice(),
-        [Src::Reg(x, _), Src::Imm(_)] | [Src::Imm(_), Src::Reg(x, _)] if *x != r
-    );
+    // `imm - reg` is no offset.
+    let add = m.starts_with("add.");
+    let reg_imm = match srcs.as_slice() {
+        [Src::Reg(x, _), Src::Imm(_)] => *x != r,
+        [Src::Imm(_), Src::Reg(x, _)] => add && *x != r,
+        _ => false,
+    };
     if !reg_imm {
         return false;
     }
