@@ -238,37 +238,25 @@ fn folded_offset(low: &Lowered<'_>, t: u32, i: usize) -> bool {
     for k in i + 1..end {
         let o = &low.ops[k];
         let in_block = k < t as usize;
-        match &o.kind {
+        let read_as_value = match &o.kind {
             OpKind::Mem { info, .. } => {
-                if let Src::Reg(x, _) = info.addr {
-                    if x == r {
-                        if !in_block || info.ext.is_some() {
-                            return false;
-                        }
-                        as_address = true;
-                    }
-                }
+                let at = matches!(info.addr, Src::Reg(x, _) if x == r);
+                as_address |= at;
+                at && (!in_block || info.ext.is_some())
             }
             OpKind::Alu { srcs, .. }
             | OpKind::Other { srcs, .. }
-            | OpKind::PredLogic { srcs, .. } => {
-                if srcs
-                    .iter()
-                    .any(|s| matches!(s, Src::Reg(x, _) | Src::NotPred(x) if *x == r))
-                {
-                    return false;
-                }
-            }
-            OpKind::Call { call, .. } => {
-                if call
-                    .args
-                    .iter()
-                    .any(|s| matches!(s, Src::Reg(x, _) if *x == r))
-                {
-                    return false;
-                }
-            }
-            _ => {}
+            | OpKind::PredLogic { srcs, .. } => srcs
+                .iter()
+                .any(|s| matches!(s, Src::Reg(x, _) | Src::NotPred(x) if *x == r)),
+            OpKind::Call { call, .. } => call
+                .args
+                .iter()
+                .any(|s| matches!(s, Src::Reg(x, _) if *x == r)),
+            _ => false,
+        };
+        if read_as_value {
+            return false;
         }
         // Written again: the value read later is another one.
         if o.kind.dsts().contains(&r) {
