@@ -189,7 +189,12 @@
 //! data-dependent values, bounded by the element type when it is narrower
 //! than 32 bits and shared by the lanes that read one address
 //! (`bounds::loaded_at`); a load through a uniform address gives
-//! an opaque uniform value. Generic addresses keep their provenance through the
+//! an opaque uniform value. A `.shared` access whose address is loaded data
+//! added to a shared variable of declared size (`table[idx[i]]`, `idx` an
+//! unbounded loaded `int`) is recorded inside that variable, aligned to its
+//! size (`Engine::within_shared_variable`: outside it the access is
+//! undefined), not `extern` ones, whose size the launch gives.
+//! Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
 
@@ -320,6 +325,87 @@ fn pure_special(sp: Special) -> Option<usize> {
 const PURE_SPECIALS: usize = 18;
 
 impl Engine<'_, '_> {
+    /// The address of a per-lane `.shared` access that the analysis knows
+    /// only as loaded data (`table[idx[i]]`: `mov %rb, table; add %ra, %rb,
+    /// %ri` with `%ri` from a loaded, unbounded `idx`): an access lies inside
+    /// its variable and is aligned to its size (PTX ISA: an access outside
+    /// its variable, or misaligned, is undefined), so the lane part is in
+    /// `[0, size - bytes]` on multiples of `bytes` from the variable's base,
+    /// each lane drawing its own (the known range of
+    /// `cost::ranged_random_cost`; the shared wavefronts of 32 random words
+    /// among `size / bytes`, as for random-bin shared atomics: 3.152
+    /// measured for 256 words, `tests/hw/blind8` `t8_lut_gather`, 3.155
+    /// for blind7's histogram `ATOMS`). Only where the address register
+    /// and the base's have one definition each (`mov` of the variable, an
+    /// `add` of it), the variable has a declared size and is not `extern`
+    /// (dynamic shared memory: its size is the launch's); `addr` otherwise.
+    fn within_shared_variable(&self, info: &crate::ir::MemOp, addr: Value) -> Value {
+        use crate::ir::{MemKind, Space as S};
+        if !matches!(addr, Value::Varying { data: true })
+            || info.space != S::Shared
+            || info.ext.is_some()
+            || !matches!(
+                info.kind,
+                MemKind::Plain | MemKind::Atomic | MemKind::Reduction
+            )
+        {
+            return addr;
+        }
+        let defs = &self.low.single_defs.def;
+        let def_of = |r: &crate::ir::Reg| defs.get(r).and_then(|d| self.low.ops.get(d.index()));
+        let Src::Reg(a, _) = info.addr else {
+            return addr;
+        };
+        let Some(OpKind::Alu { alu, srcs, .. }) = def_of(&a).map(|o| &o.kind) else {
+            return addr;
+        };
+        if alu.op != AluOp::Add || srcs.len() != 2 {
+            return addr;
+        }
+        // The variable one operand holds (whatever the offsets: the
+        // access's address, not the operand, is inside the variable).
+        let var_of = |s: &Src| -> Option<u32> {
+            match s {
+                Src::Var(v, _) => Some(*v),
+                Src::Reg(r, _) => match def_of(r).map(|o| (&o.kind, o.guard)) {
+                    Some((OpKind::Alu { alu, srcs, .. }, None)) if alu.op == AluOp::Mov => {
+                        match srcs.as_slice() {
+                            [Src::Var(v, _)] => Some(*v),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let Some(v) = srcs.iter().find_map(var_of) else {
+            return addr;
+        };
+        let Some(var) = self.low.vars.get(v as usize) else {
+            return addr;
+        };
+        let bytes = i64::from(info.bits.div_ceil(8).max(1));
+        let Some(size) = var.size.and_then(|z| i64::try_from(z).ok()) else {
+            return addr;
+        };
+        if var.space != S::Shared || var.is_extern || size < bytes {
+            return addr;
+        }
+        let m = if i64::from(var.align.max(1)) % bytes == 0 {
+            bytes
+        } else {
+            1
+        };
+        Range::value(
+            Poly::sym(Sym::Var(v)),
+            0,
+            size - bytes,
+            Cong::modulo(m as u64, 0),
+            true,
+        )
+    }
+
     /// The slot of register `r`, if it is computed.
     fn slot(&self, r: u32) -> Option<usize> {
         match self.slot.get(r as usize) {
@@ -684,6 +770,7 @@ impl Engine<'_, '_> {
                 }
                 OpKind::Mem { info, dsts } => {
                     let addr = self.src(st, &info.addr);
+                    let addr = self.within_shared_variable(info, addr);
                     let m = mask & guard.map(|g| g.maybe_true()).unwrap_or(u32::MAX);
                     if let Some(rec) = record.as_deref_mut() {
                         rec.insert(

@@ -10,7 +10,7 @@
 //! no lane where the guard is off, and Nsight counts each as a request).
 //! The launch simulation (`totals`) asks this module which it is.
 //!
-//! # The rule (`tests/hw/ifconv/README.md`: 246 probes compiled by ptxas)
+//! # The rule (`tests/hw/ifconv/README.md`: 262 probes compiled by ptxas)
 //!
 //! [`if_convertible`]: a forward PTX `bra` over straight-line code (no
 //! label, branch, exit, call or barrier; no instruction that ptxas expands
@@ -18,8 +18,11 @@
 //! and
 //!
 //! - whose cost, estimated in SASS instructions ([`sass_cost`]: `cvta`,
-//!   register moves and `ld.param` cost nothing, 64-bit arithmetic two), is
-//!   at most [`IF_CONVERT_SMALL`] when the block has no long-latency access
+//!   register moves, `ld.param` and an immediate added to an address
+//!   ([`folded_offset`]) cost nothing, 64-bit arithmetic two), is at most
+//!   [`IF_CONVERT_SMALL`] (about 8 SASS instructions: a shared tree level
+//!   `if (tid < s) t[b] += t[a]` is predicated, `tree_*`) when the block
+//!   has no long-latency access
 //!   ([`long_latency`]: a global load or an atomic), or
 //! - at most [`IF_CONVERT_MAX`] when it has one and another access can
 //!   overlap its latency ([`overlapping_access`]: a load or barrier after
@@ -42,7 +45,7 @@
 //! # Soundness and limits
 //!
 //! This is a model of a compiler's heuristic, not a semantic property: it
-//! is checked against the SASS ptxas emits for the probes (523 of 529
+//! is checked against the SASS ptxas emits for the probes (593 of 599
 //! accesses agree) and the H100's counts of the held-out batches
 //! (`tests/hw/blind*`). A wrong answer changes request counts (requests
 //! with no lane), never sectors or lines. The cost estimate is one or two
@@ -89,25 +92,31 @@ pub(crate) fn memory_free_block(low: &Lowered<'_>, b: u32, t: u32) -> bool {
 const IF_CONVERT_MAX: usize = 20;
 
 /// What a block without a long-latency access ([`long_latency`]) may cost
-/// at most for ptxas to predicate it with nothing to overlap: the `st_alu*`,
-/// `c_shared_alu*` and `c_stshared_alu*` probes (6 predicated, 8 branched).
-const IF_CONVERT_SMALL: usize = 7;
+/// at most for ptxas to predicate it with nothing to overlap, about 8 SASS
+/// instructions: the `tree_*` probes (shared tree levels: 8 units and 8
+/// SASS instructions predicated, 9 branched), `st_alu*`, `c_shared_alu*`
+/// and `c_stshared_alu*` (6 and 7 predicated, 10 branched).
+const IF_CONVERT_SMALL: usize = 8;
 
 /// An estimate of the SASS instructions op `i` of the block that the branch
-/// at `b` skips becomes: 0 for what ptxas folds away (`cvta.to` of a
+/// at `b` skips to `t` becomes: 0 for what ptxas folds away (`cvta.to` of a
 /// parameter, a `mov` of a register, symbol or immediate and the unpacking
 /// of a register pair, `ld.param`, a truncating `cvt`, an integer `add` of
 /// a product or shift computed in the block, which becomes one `IMAD.WIDE`
-/// or `LEA` with it), 3 for the address of a shared variable (the shared
+/// or `LEA` with it, an integer `add` of an immediate read only as
+/// addresses, [`folded_offset`]), 3 for the address of a shared variable (the shared
 /// window, `S2UR SR_CgaCtaId; UMOV; ULEA`, which ptxas hoists out of the
 /// block only after deciding: `seqsh*`, `c_shared_alu*`), 16 for a 32-bit
 /// integer division or remainder (the `div_u32` probe: 23 SASS
 /// instructions), 2 for 64-bit integer arithmetic (4 for a 64-bit
 /// product), 1 otherwise (the `cvta*_alu*` probes).
-fn sass_cost(low: &Lowered<'_>, b: u32, i: usize) -> usize {
+fn sass_cost(low: &Lowered<'_>, b: u32, t: u32, i: usize) -> usize {
     let m = low.mnemonics.get(i).copied().unwrap_or("");
     let Some(op) = low.ops.get(i) else { return 0 };
-    if matches!(op.kind, OpKind::LdParam { .. }) || m.starts_with("cvta") {
+    if matches!(op.kind, OpKind::LdParam { .. })
+        || m.starts_with("cvta")
+        || folded_offset(low, t, i)
+    {
         return 0;
     }
     let srcs: &[Src] = match &op.kind {
@@ -194,6 +203,67 @@ fn sass_cost(low: &Lowered<'_>, b: u32, i: usize) -> usize {
         }
         _ => 1,
     }
+}
+
+/// Whether op `i`, before `t`, is an integer `add` (or `sub`) of a register
+/// and an immediate whose result is read only as the address of memory
+/// accesses up to `t` and not after it: ptxas folds the immediate into
+/// each access's offset (`LDS R, [R0+-0x4]`) and the op disappears. NVVM
+/// writes such an add before every access of a shared tree level
+/// (`add.s32 %r49, %r23, -4`: blind8's `blelloch_nopad`, whose SASS has no
+/// instruction for them); the `tree_*` probes of `tests/hw/ifconv`: the
+/// three or four adds cost nothing, and the same add also read by a
+/// `mul.lo` costs its `IADD3` (`tree_*_used_*`).
+fn folded_offset(low: &Lowered<'_>, t: u32, i: usize) -> bool {
+    let m = low.mnemonics.get(i).copied().unwrap_or("");
+    if !(m.starts_with("add.") || m.starts_with("sub.")) || m.contains(".f") || m.contains(".cc") {
+        return false;
+    }
+    let Some(OpKind::Alu { dst, srcs, .. }) = low.ops.get(i).map(|o| &o.kind) else {
+        return false;
+    };
+    let r = *dst;
+    // `imm - reg` is no offset.
+    let add = m.starts_with("add.");
+    let reg_imm = match srcs.as_slice() {
+        [Src::Reg(x, _), Src::Imm(_)] => *x != r,
+        [Src::Imm(_), Src::Reg(x, _)] => add && *x != r,
+        _ => false,
+    };
+    if !reg_imm {
+        return false;
+    }
+    let mut as_address = false;
+    let end = (t as usize).saturating_add(SCAN_MAX).min(low.ops.len());
+    for k in i + 1..end {
+        let o = &low.ops[k];
+        let in_block = k < t as usize;
+        let read_as_value = match &o.kind {
+            OpKind::Mem { info, .. } => {
+                let at = matches!(info.addr, Src::Reg(x, _) if x == r);
+                as_address |= at;
+                at && (!in_block || info.ext.is_some())
+            }
+            OpKind::Alu { srcs, .. }
+            | OpKind::Other { srcs, .. }
+            | OpKind::PredLogic { srcs, .. } => srcs
+                .iter()
+                .any(|s| matches!(s, Src::Reg(x, _) | Src::NotPred(x) if *x == r)),
+            OpKind::Call { call, .. } => call
+                .args
+                .iter()
+                .any(|s| matches!(s, Src::Reg(x, _) if *x == r)),
+            _ => false,
+        };
+        if read_as_value {
+            return false;
+        }
+        // Written again: the value read later is another one.
+        if o.kind.dsts().contains(&r) {
+            break;
+        }
+    }
+    as_address
 }
 
 /// Whether op `k` reads register `r`.
@@ -488,7 +558,7 @@ fn diamond(low: &Lowered<'_>, c: u32, l: u32) -> Option<(u32, u32)> {
             {
                 return false;
             }
-            cost += sass_cost(low, from.saturating_sub(1), i as usize);
+            cost += sass_cost(low, from.saturating_sub(1), to, i as usize);
             if cost > IF_CONVERT_MAX {
                 return false;
             }
@@ -578,7 +648,7 @@ pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
             return false;
         }
         long |= long_latency(&o.kind);
-        cost += sass_cost(low, b, i);
+        cost += sass_cost(low, b, t, i);
         if cost > IF_CONVERT_MAX {
             return false;
         }

@@ -88,9 +88,11 @@
 //! access through it (`Space::SharedCluster`) knows each lane's target
 //! CTA: the lanes in the own CTA's window cost the own-CTA wavefront rules,
 //! the others none (another CTA's memory, measured at 0 wavefronts), and
-//! none has L1/L2 sectors. Without the cluster shape, or through the
-//! 32-bit `shared::cluster` form, the target is not known and the
-//! wavefronts are not modelled.
+//! none has L1/L2 sectors. `mapa.u32` (the 32-bit `shared::cluster`
+//! form, `st.async` / `red.async` into a peer CTA: `tests/hw/blind8`
+//! `st_async_peer`, 0 wavefronts measured) places the rank below the sign
+//! bit (`CLUSTER_WINDOW_SHIFT32`). Without the cluster shape the target
+//! is not known and the wavefronts are not modelled.
 //!
 //! The kernel totals use the kernel-level counters' rules: a reduction (`red`,
 //! or an `atom` whose result is never read, which ptxas turns into `RED`)
@@ -538,19 +540,42 @@ fn cluster_rank(ctaid: [i64; 3], dims: [u64; 3]) -> i64 {
 /// (`Src::Var`: `(v + 1) << 24`) and pointer parameter's (`synthetic_base`).
 const CLUSTER_WINDOW_SHIFT: u32 = 48;
 
-/// `mapa.u64 d, a, rank`: `a` in CTA `rank`'s shared window (synthetic:
-/// the rank above [`CLUSTER_WINDOW_SHIFT`]).
-fn mapa_window(a: i64, rank: i64) -> Option<i64> {
-    if !(0..0x7fff).contains(&rank) || a >> CLUSTER_WINDOW_SHIFT != 0 || a < 0 {
+/// The bit above which the simulation places a `mapa.u32` result's CTA
+/// rank (plus one, at most 15: the largest cluster has 16 CTAs, the rank
+/// 15 is not placed): bits 27 to 30 of the 32-bit `shared::cluster`
+/// address, below the sign bit that `add.s32` arithmetic on the address
+/// would extend, above the synthetic addresses of a function's first seven
+/// shared variables (`(v + 1) << 24`); an address at or above it is not
+/// placed (unknown).
+const CLUSTER_WINDOW_SHIFT32: u32 = 27;
+
+/// `mapa.u64 d, a, rank` (`bits` 64) or `mapa.u32` (32): `a` in CTA
+/// `rank`'s shared window (synthetic: the rank above
+/// [`CLUSTER_WINDOW_SHIFT`], or [`CLUSTER_WINDOW_SHIFT32`] for the 32-bit
+/// form).
+fn mapa_window(a: i64, rank: i64, bits: u32) -> Option<i64> {
+    let (shift, ranks) = if bits == 64 {
+        (CLUSTER_WINDOW_SHIFT, 0x7fff)
+    } else {
+        (CLUSTER_WINDOW_SHIFT32, 15)
+    };
+    if !(0..ranks).contains(&rank) || a >> shift != 0 || a < 0 {
         return None;
     }
-    Some(a + ((rank + 1) << CLUSTER_WINDOW_SHIFT))
+    Some(a + ((rank + 1) << shift))
 }
 
-/// The CTA rank and own-window offset of an address [`mapa_window`] made.
+/// The CTA rank and own-window offset of an address [`mapa_window`] made
+/// (the 64-bit form, else the 32-bit one).
 fn window_rank(addr: i64) -> Option<(i64, i64)> {
     let r = addr >> CLUSTER_WINDOW_SHIFT;
-    (r > 0).then(|| (r - 1, addr & ((1i64 << CLUSTER_WINDOW_SHIFT) - 1)))
+    if r > 0 {
+        return Some((r - 1, addr & ((1i64 << CLUSTER_WINDOW_SHIFT) - 1)));
+    }
+    let r = addr >> CLUSTER_WINDOW_SHIFT32;
+    (1..16)
+        .contains(&r)
+        .then(|| (r - 1, addr & ((1i64 << CLUSTER_WINDOW_SHIFT32) - 1)))
 }
 
 /// A lane's operand: `Ok(value)`, or `Err(is_data)` when unknown.
@@ -1082,10 +1107,8 @@ fn run_warp(
                                         b as i64
                                     })
                             }
-                            // The 64-bit form (the 32-bit `shared::cluster`
-                            // window is not modelled).
-                            AluOp::Mapa if alu.ty.bits == 64 && vals.len() >= 2 => {
-                                mapa_window(vals[0], vals[1])
+                            AluOp::Mapa if vals.len() >= 2 => {
+                                mapa_window(vals[0], vals[1], alu.ty.bits)
                             }
                             AluOp::Selp => {
                                 let p = vals.get(2).copied().unwrap_or(0);
@@ -2270,10 +2293,16 @@ mod tests {
         assert_eq!(cluster_rank([3, 1, 0], [2, 2, 1]), 3);
         // a shared variable's synthetic address in CTA 3's window and back
         let a = (2i64 << 24) + 124;
-        let w = mapa_window(a, 3).expect("window");
+        let w = mapa_window(a, 3, 64).expect("window");
         assert_eq!(window_rank(w), Some((3, a)));
         assert_eq!(window_rank(a), None);
-        assert_eq!(mapa_window(a, -1), None);
+        assert_eq!(mapa_window(a, -1, 64), None);
+        // the 32-bit form: below the sign bit of a 32-bit register
+        let w = mapa_window(a, 1, 32).expect("window");
+        assert!(w < 1 << 31);
+        assert_eq!(window_rank(w), Some((1, a)));
+        assert_eq!(mapa_window(a, 15, 32), None);
+        assert_eq!(mapa_window(1 << 27, 0, 32), None);
     }
 
     #[test]

@@ -54,10 +54,6 @@ HIT = ("request count, branch on loaded data inside a stepped-over loop: the hit
        "%s")
 NEWLINE = ("request count, branch on loaded data: `if (!m) continue` on the ballot of the loaded bytes; 30,983 of the 262,144 "
            "warp-rounds hold a newline (random bytes, 1 in 256); the model counts every round and every lane (%s)")
-BLELLOCH = ("request count, zero-lane requests (if-conversion): the tree level's `if (tid < d)` is if-converted by ptxas "
-            "(predicated LDS/STS), so every one of the 16 warps issues every level (%s requests, %s a block of 977); the model "
-            "counts only the warps with a lane under `tid < d` (%s). The wavefronts agree in total (%s measured, %s "
-            "modelled): the per-request figures differ by the zero-lane requests only")
 HGMMA = ("line attribution: ncu spreads the HGMMA instructions of the loop over the lines around it (%s); the wavefronts per "
          "request match where the counts do")
 SAMPLE = ("sectors, sampled grid: %s; the simulation runs the edge blocks and a sample of the others, scaled (not inspected)")
@@ -113,7 +109,6 @@ R = {
  ("sell_spmv_c32","blind8.cu:346","ld global"): "request count, a load sunk past a branch on loaded data: ptxas loads `slice_len[s]` first and moves `slice_ptr[s]` into the `len >= 1` branch of the slice loop (SASS: LDG of the length, `ISETP.GE P0, R2, 1`, `@!P0 BRA`, then the LDG of the offset); the last slice (rows 100,000..100,002) has length 0, so its warp skips the second load: 3,126 + 3,125 = 6,251 requests measured, 6,252 modelled (both loads in every warp)",
  ("sell_spmv_c32","blind8.cu:350","ld global"): STEP % ("the slice loop `for (k = 0; k < len; ++k)` with the loaded `slice_len[s]`", "5683", "247,425 requests of vals, cols and x (15 unrolled LDG copies)"),
  ("flag_release_acquire","blind8.cu:373","ld global"): STEP % ("the `ld.acquire.gpu` poll `if (f) break`", "5828", "917 polls by thread 0 (LDG.E.STRONG.GPU; the count depends on timing)"),
- ("st_async_peer","blind8.cu:452","st global,shared"): "space: `st.async.shared::cluster...v4.f32` into the peer CTA's shared memory (SASS STAS.128): ncu keys it `st global,shared` with no sectors and 0 wavefronts (1,056 requests both); warpscope keys it as ncu does but has no wavefront figure for a peer CTA's shared memory (`wf not modelled`): the model should give 0, as for the `ld global,shared` of blind7's distributed shared memory",
  ("atomic_fmax_argmax","blind8.cu:482","atom global"): STEP % ("the CAS loop `while (old < x)` on the returned value", "6439", "51,546 ATOMG.E.CAS requests, 5.2 lanes each"),
  ("atomic_fmax_argmax","blind8.cu:487","red global"): "request count, 64-bit red at random addresses: the argmax `atomicMax(barg + b, u64)` (REDG.E.MAX.64) runs once a warp after the CAS loop's BSYNC (1,000,000 thread executions), but ncu counts 101,531 requests (3.25 a warp, 9.8 lanes and 9.8 lines each; 997,432 tag requests, 999,362 sectors): the L1 splits a 64-bit reduction whose 32 lanes hit 32 different lines; the model counts 31,250 requests of 31.9 lines. The 64-bit CAS of hash_insert_cas64 at random slots is one request a warp (31.7 lanes) and the contiguous REDG.E.ADD.64 of shared_atomics_u64:513 one a warp: not probed which 64-bit reductions split",
  ("shared_atomics_u64","blind8.cu:501","ld global"): SHAT % ("the next iteration's `words[i]` load", "150,015 requests of 14.0 lanes measured (2.3 a warp and iteration) and 1,119,336 sectors (3.8 lines, 7.5 sectors a request: each group fetches its own), 65,536 requests of 32 lanes and 262,144 sectors modelled"),
@@ -128,10 +123,6 @@ R = {
  ("warpspec_namedbar","blind8.cu:544","st global"): WSPEC % "the consumers' 2,000 result stores, 4 sectors each",
  ("newline_index","blind8.cu:621","st global"): NEWLINE % "the compacted `pos[...] = i` of the newline lanes: 30,983 requests of 1.06 lanes and 1.008 sectors measured, 262,144 of 32 lanes at random positions (32 sectors) modelled",
  ("newline_index","device_atomic_functions.hpp:107","atom global"): NEWLINE % "lane 0's `atomicAdd(count, popc(m))`: 30,983 requests measured, 262,144 modelled; 1 sector each both",
- ("blelloch_nopad","blind8.cu:685","ld shared"): BLELLOCH % ("156,320", "160", "35,172 = 36 a block", "186,607", "186,623 = 35,172 x 5.306"),
- ("blelloch_nopad","blind8.cu:686","ld shared"): BLELLOCH % ("140,688", "144", "19,540 = 20 a block", "155,343", "155,343 = 19,540 x 7.950"),
- ("blelloch_nopad","blind8.cu:686","st shared"): BLELLOCH % ("140,688", "144", "19,540", "155,343", "155,343"),
- ("blelloch_nopad","blind8.cu:687","st shared"): BLELLOCH % ("156,320", "160", "35,172", "186,607", "186,623"),
  ("t8_attn_varlen","standard.py:263","wgmma shared"): HGMMA % "31,232 HGMMA requests at standard.py:263, the `tl.dot` of the key loop, which runs between the loaded `cu_seqlens` bounds and is stepped over: none modelled",
  ("t8_attn_varlen","blind8_triton.py:82","wgmma shared"): HGMMA % "31,232 HGMMA requests measured at line 82, none modelled at this line (the key loop's `tl.dot` rows are at lines 84 and 92)",
  ("t8_attn_varlen","blind8_triton.py:84","wgmma shared"): STEP % ("the key loop `for n0 in range(0, L, BLOCK_N)` with `L` from the loaded cu_seqlens", "847", "31,232 HGMMA requests at line 84"),
@@ -183,6 +174,7 @@ WHY = {
  "t8_fp8_rowquant": "Triton's reduction scratch (tl.max) and the row masked by N (1,000 of 1,024): without the launch the active lanes are unknown",
 }
 STATIC = {
+ ("st_async_peer","blind8.cu:452","st global,shared"): "static only: `st.async.shared::cluster...v4.f32` into the peer CTA's shared memory (SASS STAS.128, `mapa.shared::cluster.u32` of rank `%cluster_ctarank ^ 1`): ncu keys it `st global,shared` with no sectors and 0 wavefronts; without the launch the static analysis has no wavefront figure for another CTA's shared memory (`memops`: the target CTA is not known there); the simulation, which places the rank in the 32-bit cluster window, gives the measured 0",
 }
 
 out = ["# tests/hw/blind8: rows warpscope disagrees on, with the measured reason (launch|file:line|op|space|reason).",

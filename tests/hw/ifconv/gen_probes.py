@@ -414,6 +414,45 @@ for t in [2, 3, 4, 5, 8, 16]:
     add(f"loop_c{t}_1acc", f"constant trip count {t} (do-while), 1 load", loop(1, trip=t))
 
 
+# Shared-memory tree levels (the reduction and scan of every CUDA tutorial:
+# `if (tid < d) t[bi] += t[ai]`), the address base computed before the
+# guard and NVVM's `add.s32 %r, %base, -4` written again before each access
+# (blind8's `blelloch_nopad`): ptxas folds an immediate added to an address
+# into the access's offset (`LDS R, [R+-0x4]`) and computes a repeated
+# value once. `up`: two loads, an add, a store (the up-sweep); `down`: two
+# loads, two stores (the down-sweep's swap); `n` more ALU stored with it;
+# `used`: the offset address is also read by a `mul.lo` (stored), so it is
+# computed once (an integer add of it would fold the immediate: IADD3).
+def tree(kind, n, used=False):
+    b = Body()
+    b.other(GUARDS["lane"].split("\n") + ["mov.u32 %r11, %r1;", "shl.b32 %r40, %r1, 3;", "mov.u32 %r41, sm;", "add.s32 %r42, %r41, %r40;"], "outer")
+    b.raw("@%p1 bra $L_skip;")
+    b.other(["add.s32 %r43, %r42, -4;"])
+    b.mem("ld.shared.f32 %f20, [%r43];")
+    b.other(["add.s32 %r44, %r42, -4;"])
+    b.mem("ld.shared.f32 %f21, [%r44+64];")
+    if kind == "down":
+        b.other(["add.s32 %r45, %r42, -4;"])
+        b.mem("st.shared.f32 [%r45], %f21;")
+    b.other(["add.f32 %f22, %f20, %f21;", "add.s32 %r46, %r42, -4;"])
+    b.mem("st.shared.f32 [%r46+64], %f22;")
+    if n or used:
+        b.other(alu(n, "%r11") + (["mul.lo.s32 %r11, %r11, %r43;"] if used else []))
+        b.mem("st.shared.u32 [%r42+128], %r11;")
+    b.raw("$L_skip:")
+    b.raw("bar.sync 0;")
+    b.other(["ld.shared.f32 %f1, [%r42];"], "outer")
+    b.other(["add.f32 %f0, %f0, %f1;"], "outer")
+    return b, True
+
+
+for kind in ["up", "down"]:
+    for n in [0, 1, 2, 3, 4]:
+        add(f"tree_{kind}_alu{n}", f"lane-guarded shared tree level ({kind}-sweep), +{n} ALU stored", tree(kind, n), SM)
+    for n in [0, 1, 2]:
+        add(f"tree_{kind}_used_alu{n}", f"lane-guarded shared tree level ({kind}-sweep), +{n} ALU and a product with the offset address stored", tree(kind, n, used=True), SM)
+
+
 def render():
     out = [HEAD]
     for k, (name, doc, decls, b, epi) in enumerate(PROBES, start=1):

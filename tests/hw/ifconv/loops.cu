@@ -103,3 +103,41 @@ extern "C" __global__ void LB(256) rt_store(float* out, int n, int ld)
     for (int k = 0; k < n; ++k)
         out[k * ld + threadIdx.x] = (float)k;
 }
+
+// A row loop with a lane start and a bound from the host (fp8_rowquant_e4m3's
+// amax loop in tests/hw/blind8, cub_warp_rowstats in blind7): nvcc unrolls it
+// by 4 with a remainder loop, and ptxas unrolls the unrolled body by 4 again
+// (16 copies a trip, then 8, then 4: the lanes of different trip counts take
+// different copies).
+extern "C" __global__ void LB(128) lane_rowmax_f4(const float4* x, float* o, int n)
+{
+    const float4* xr = x + (size_t)blockIdx.x * n;
+    const int lane = threadIdx.x & 31;
+    float m = 0.f;
+    for (int j = lane; j < n; j += 32) {
+        float4 v = xr[j];
+        m = fmaxf(m, fmaxf(fmaxf(fabsf(v.x), fabsf(v.y)), fmaxf(fabsf(v.z), fabsf(v.w))));
+    }
+    o[blockIdx.x * 32 + lane] = m;
+}
+
+// The same shape, a scalar sum and a copy (both re-unrolled), beside
+// stride_copy above (size_t index: not re-unrolled).
+extern "C" __global__ void LB(128) lane_rowsum(const float* x, float* o, int n)
+{
+    const float* xr = x + (size_t)blockIdx.x * n;
+    const int lane = threadIdx.x & 31;
+    float m = 0.f;
+    for (int j = lane; j < n; j += 32)
+        m += xr[j];
+    o[blockIdx.x * 32 + lane] = m;
+}
+
+extern "C" __global__ void LB(128) lane_rowcopy(const float* x, float* o, int n)
+{
+    const float* xr = x + (size_t)blockIdx.x * n;
+    float* orr = o + (size_t)blockIdx.x * n;
+    const int lane = threadIdx.x & 31;
+    for (int j = lane; j < n; j += 32)
+        orr[j] = xr[j];
+}
