@@ -423,6 +423,82 @@ extern "C" __global__ void LB(256) nv12_to_rgba(const uint8_t* __restrict__ yp, 
     o[1] = yuv2rgba(yy.y, uv.x, uv.y);
 }
 
+// median 3 x 3 of a pitched 8-bit image (OpenCV medianBlur, ksize 3, border replicated): the 9 neighbours
+// gathered straight from global memory into a per-thread array, the median by 5 selection passes
+extern "C" __global__ void LB(256) median3x3_u8(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, int pitch,
+                                                int w, int h)
+{
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    if (x >= w || y >= h) return;
+    int v[9];
+    int k = 0;
+    for (int dy = -1; dy <= 1; ++dy) {
+        const uint8_t* row = src + (size_t)min(max(y + dy, 0), h - 1) * pitch;
+        for (int dx = -1; dx <= 1; ++dx) v[k++] = row[min(max(x + dx, 0), w - 1)];
+    }
+    for (int i = 0; i < 5; ++i)
+        for (int j = i + 1; j < 9; ++j)
+            if (v[j] < v[i]) {
+                const int t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    dst[(size_t)y * pitch + x] = (uint8_t)v[4];
+}
+
+// depth-image bilateral filter (KinectFusion style): 16-bit depth in millimetres, 640 x 480, pitch in bytes;
+// a 5 x 5 window read straight from global memory (clamped), zero depths skipped, a 16-bit result
+extern "C" __global__ void LB(256) depth_bilateral_u16(const uint16_t* __restrict__ src, uint16_t* __restrict__ dst,
+                                                       int pitch, int w, int h, float inv2ss, float inv2sr)
+{
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    if (x >= w || y >= h) return;
+    const float d0 = (float)*reinterpret_cast<const uint16_t*>(reinterpret_cast<const char*>(src) + (size_t)y * pitch + 2 * x);
+    float sum = 0.0f, wsum = 0.0f;
+#pragma unroll
+    for (int dy = -2; dy <= 2; ++dy) {
+        const uint16_t* row = reinterpret_cast<const uint16_t*>(reinterpret_cast<const char*>(src) +
+                                                                 (size_t)min(max(y + dy, 0), h - 1) * pitch);
+#pragma unroll
+        for (int dx = -2; dx <= 2; ++dx) {
+            const float d = (float)row[min(max(x + dx, 0), w - 1)];
+            if (d > 0.0f) {
+                const float wt = __expf(-(float)(dx * dx + dy * dy) * inv2ss - (d - d0) * (d - d0) * inv2sr);
+                sum += d * wt;
+                wsum += wt;
+            }
+        }
+    }
+    uint16_t* orow = reinterpret_cast<uint16_t*>(reinterpret_cast<char*>(dst) + (size_t)y * pitch);
+    orow[x] = wsum > 0.0f ? (uint16_t)(sum / wsum + 0.5f) : (uint16_t)0;
+}
+
+// TSDF integration (KinectFusion style): a thread per (x, y) voxel column of a 128^3 volume of short2 (tsdf
+// scaled by 32,767, weight), marching z; each voxel projected into a 640 x 480 16-bit depth image (pinhole
+// fx = fy = 525), the depth gathered at the projected pixel, the voxel updated only within the truncation band
+extern "C" __global__ void LB(256) tsdf_integrate(const uint16_t* __restrict__ depth, int dpitch, short2* __restrict__ vol,
+                                                  float vs, float trunc)
+{
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    const float px = -0.64f + (x + 0.5f) * vs, py = -0.64f + (y + 0.5f) * vs;
+    for (int z = 0; z < 128; ++z) {
+        const float pz = 0.5f + (z + 0.5f) * vs;
+        const int u = (int)floorf(525.0f * px / pz + 320.0f);
+        const int v = (int)floorf(525.0f * py / pz + 240.0f);
+        if (u < 0 || u >= 640 || v < 0 || v >= 480) continue;
+        const uint16_t dmm = *reinterpret_cast<const uint16_t*>(reinterpret_cast<const char*>(depth) + (size_t)v * dpitch + 2 * u);
+        if (dmm == 0) continue;
+        const float sdf = dmm * 0.001f - pz;
+        if (sdf < -trunc) continue;
+        const float t = fminf(1.0f, sdf / trunc);
+        const size_t idx = ((size_t)z * 128 + y) * 128 + x;
+        const short2 old = vol[idx];
+        const float wo = (float)old.y;
+        const float tn = ((float)old.x * (1.0f / 32767.0f) * wo + t) / (wo + 1.0f);
+        vol[idx] = make_short2((short)(tn * 32767.0f), (short)min(old.y + 1, 128));
+    }
+}
+
 // ===================================================================== simulation
 // lattice Boltzmann D3Q19, pull streaming + BGK collision on a periodic 64^3 lattice, a thread a cell
 // (64 x 4 blocks: one x row of 64 cells by 2 warps).  SoA: f[q * N + cell]; AoS: f[cell * 19 + q]

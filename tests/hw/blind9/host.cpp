@@ -131,6 +131,7 @@ static const uint64_t SEED_BVH = 9898;
 static const uint64_t SEED_XWS = 9999;
 static const uint64_t SEED_PART = 10101;
 static const uint64_t SEED_STR = 10202;
+static const uint64_t SEED_DEPTH = 10303;
 
 // ------------------------------------------------------------ buffers --
 struct Buffer {
@@ -205,6 +206,7 @@ static void make_buffers()
     add_fill("B", 64 * MiB, 0x3F800000u, "float32 1.0 in every 4-byte word");
     add_fill("C", 64 * MiB, 0x00000000u, "zero");
     add_fill("D", 64 * MiB, 0x00000000u, "zero");
+    add_fill("VOL", 8 * MiB, 0x00000000u, "zero: tsdf_integrate's 128^3 short2 volume");
     add_words("RAND8M", lcg_words(2097152, SEED_RAND8M),
               "2,097,152 uint32 words: successive next() of the LCG below seeded with 91 (8 MiB; as bytes: images, volumes, PQ codes, int8 matrices, text)");
     {
@@ -310,6 +312,18 @@ static void make_buffers()
         o[0] = 0;
         for (int i = 0; i < 200000; ++i) o[i + 1] = o[i] + g.next() % 41;
         add_words("STROFF", o, "200,001 string offsets: lengths next() mod 41 (LCG seed 10202)");
+    }
+    {
+        Lcg g(SEED_DEPTH);
+        std::vector<uint16_t> d((size_t)768 * 480, 0);
+        for (int y = 0; y < 480; ++y)
+            for (int x = 0; x < 640; ++x) {
+                uint32_t r = g.next();
+                d[(size_t)y * 768 + x] = (r % 20 == 0) ? 0 : (uint16_t)(800 + (r >> 8) % 1000);
+            }
+        std::vector<uint32_t> w(d.size() / 2);
+        memcpy(w.data(), d.data(), d.size() * 2);
+        add_words("DEPTH", w, "a 640 x 480 16-bit depth image, pitch 1,536 bytes (768 entries, the last 128 of a row 0): r = next(), 0 where r mod 20 = 0, else 800 + (r >> 8) mod 1,000 millimetres (LCG seed 10303)");
     }
 }
 
@@ -441,6 +455,13 @@ static void make_launches()
     L("nv12_to_rgba", K, "nv12_to_rgba", 30, 135, 1, 32, 8, 1,
       {P("RAND8M"), P("RAND8M", 2048 * 1080), S32(2048), P("C"), S32(1920), S32(1920), S32(1080)},
       "NV12 to RGBA, 1,920 x 1,080 (Y and UV pitch 2,048): a thread per 2 pixels, a uchar2 of Y and the shared uchar2 UV pair, two uchar4 stores");
+    L("median3x3_u8", K, "median3x3_u8", 32, 88, 1, 32, 8, 1, {P("RAND8M"), P("D"), S32(1024), S32(1000), S32(700)},
+      "3 x 3 median of a 1,000 x 700 8-bit image (pitch 1,024), 9 clamped byte loads straight from global memory a pixel, border replicated");
+    L("depth_bilateral_u16", K, "depth_bilateral_u16", 20, 60, 1, 32, 8, 1,
+      {P("DEPTH"), P("D", 8 * MiB), S32(1536), S32(640), S32(480), F32(0.125f), F32(1.0f / 1800.0f)},
+      "bilateral filter of a 640 x 480 16-bit depth image (pitch 1,536 bytes), 5 x 5 clamped window of u16 loads, zero depths skipped, u16 out");
+    L("tsdf_integrate", K, "tsdf_integrate", 4, 16, 1, 32, 8, 1, {P("DEPTH"), S32(1536), P("VOL"), F32(0.01f), F32(0.03f)},
+      "TSDF integration of the depth image into a 128^3 short2 volume (x fastest): a thread per (x, y) column marching 128 z, the depth gathered at the projected pixel, the voxel read and written only inside the truncation band");
     // simulation
     L("lbm_d3q19_soa", K, "lbm_d3q19_soa", 16, 64, 1, 64, 4, 1, {P("A"), P("C"), F32(1.2f)},
       "lattice Boltzmann D3Q19 pull streaming + BGK on a periodic 64^3 lattice, SoA f[q][cell] (19 loads shifted by the lattice velocities, 19 stores); 64 x 4 blocks");
@@ -498,11 +519,11 @@ static void write_json(const char *path)
                "Scalar params: value by PTX parameter index.\",\n");
     fprintf(f, "  \"permutation_generator\": {\"algorithm\": \"state = state * %llu + %llu (mod 2^64); next() = state >> 32; "
                "p = identity; for i = n-1 down to 1: j = next() %% (i+1); swap(p[i], p[j])\", \"reference\": \"tests/hw/lcg_perm.py\", "
-               "\"seeds\": {\"RAND8M (next() words)\": %llu, \"FRND (next() words)\": %llu, \"Q50\": %llu, \"IQ4\": %llu, \"Q3K\": %llu, \"KVC (next() words)\": %llu, \"BMAP (permutation of 512)\": %llu, \"GRP/GRC (one stream)\": %llu, \"BVH/BVHQ (one stream)\": %llu, \"XWS\": %llu, \"PART\": %llu, \"STROFF\": %llu}},\n",
+               "\"seeds\": {\"RAND8M (next() words)\": %llu, \"FRND (next() words)\": %llu, \"Q50\": %llu, \"IQ4\": %llu, \"Q3K\": %llu, \"KVC (next() words)\": %llu, \"BMAP (permutation of 512)\": %llu, \"GRP/GRC (one stream)\": %llu, \"BVH/BVHQ (one stream)\": %llu, \"XWS\": %llu, \"PART\": %llu, \"STROFF\": %llu, \"DEPTH\": %llu}},\n",
             (unsigned long long)LCG_A, (unsigned long long)LCG_C, (unsigned long long)SEED_RAND8M, (unsigned long long)SEED_FRND,
             (unsigned long long)SEED_Q50, (unsigned long long)SEED_IQ4, (unsigned long long)SEED_Q3K, (unsigned long long)SEED_KVC,
             (unsigned long long)SEED_BMAP, (unsigned long long)SEED_GRAPH, (unsigned long long)SEED_BVH, (unsigned long long)SEED_XWS,
-            (unsigned long long)SEED_PART, (unsigned long long)SEED_STR);
+            (unsigned long long)SEED_PART, (unsigned long long)SEED_STR, (unsigned long long)SEED_DEPTH);
     fprintf(f, "  \"modules\": {");
     bool first = true;
     for (auto &m : MODULES) {
@@ -823,6 +844,61 @@ static void check_launch(const Launch &l)
                 bad += o[(size_t)y * 1920 + x] != ref;
             }
         printf("check %s: %zu of 2,073,600 pixels differ\n", id.c_str(), bad);
+    } else if (id == "median3x3_u8") {
+        std::vector<uint8_t> o = rb<uint8_t>("D", 0, 1024 * 700);
+        if (o.empty()) return;
+        size_t bad = 0;
+        for (int y = 0; y < 700; ++y)
+            for (int x = 0; x < 1000; ++x) {
+                int v[9], k = 0;
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx)
+                        v[k++] = R8[(size_t)std::min(std::max(y + dy, 0), 699) * 1024 + std::min(std::max(x + dx, 0), 999)];
+                std::nth_element(v, v + 4, v + 9);
+                bad += o[(size_t)y * 1024 + x] != v[4];
+            }
+        printf("check %s: %zu of 700,000 pixels differ\n", id.c_str(), bad);
+    } else if (id == "depth_bilateral_u16") {
+        std::vector<uint16_t> o = rb<uint16_t>("D", 8 << 20, 768 * 480);
+        if (o.empty()) return;
+        const uint16_t *dp = reinterpret_cast<const uint16_t *>(buf("DEPTH").words.data());
+        size_t bad = 0;
+        for (int y = 0; y < 480; ++y)
+            for (int x = 0; x < 640; ++x) {
+                float d0 = dp[(size_t)y * 768 + x], sum = 0.0f, ws = 0.0f;
+                for (int dy = -2; dy <= 2; ++dy)
+                    for (int dx = -2; dx <= 2; ++dx) {
+                        float d = dp[(size_t)std::min(std::max(y + dy, 0), 479) * 768 + std::min(std::max(x + dx, 0), 639)];
+                        if (d > 0.0f) {
+                            float wt = expf(-(float)(dx * dx + dy * dy) * 0.125f - (d - d0) * (d - d0) / 1800.0f);
+                            sum += d * wt; ws += wt;
+                        }
+                    }
+                int ref = ws > 0.0f ? (int)(sum / ws + 0.5f) : 0;
+                bad += abs((int)o[(size_t)y * 768 + x] - ref) > 1;
+            }
+        printf("check %s: %zu of 307,200 pixels off by more than 1\n", id.c_str(), bad);
+    } else if (id == "tsdf_integrate") {
+        std::vector<int16_t> o = rb<int16_t>("VOL", 0, 2 * 128 * 128 * 128);
+        if (o.empty()) return;
+        const uint16_t *dp = reinterpret_cast<const uint16_t *>(buf("DEPTH").words.data());
+        size_t bad = 0, upd = 0;
+        for (int z = 0; z < 128; ++z)
+            for (int y = 0; y < 128; ++y)
+                for (int x = 0; x < 128; ++x) {
+                    // the voxel centre as ptxas computes it (one fused multiply-add, as in the kernel's PTX)
+                    float px = fmaf(x + 0.5f, 0.01f, -0.64f), py = fmaf(y + 0.5f, 0.01f, -0.64f), pz = fmaf(z + 0.5f, 0.01f, 0.5f);
+                    int u = (int)floorf(525.0f * px / pz + 320.0f), v = (int)floorf(525.0f * py / pz + 240.0f);
+                    int rt = 0, rw = 0;
+                    if (u >= 0 && u < 640 && v >= 0 && v < 480 && dp[(size_t)v * 768 + u] != 0) {
+                        float sdf = dp[(size_t)v * 768 + u] * 0.001f - pz;
+                        if (sdf >= -0.03f) { rt = (int)(std::min(1.0f, sdf / 0.03f) * 32767.0f); rw = 1; }
+                    }
+                    size_t i = ((size_t)z * 128 + y) * 128 + x;
+                    upd += rw;
+                    bad += abs(o[2 * i] - rt) > 2 || o[2 * i + 1] != rw;
+                }
+        printf("check %s: %zu of 2,097,152 voxels differ (%zu updated on the CPU)\n", id.c_str(), bad, upd);
     } else if (id == "lbm_d3q19_soa" || id == "lbm_d3q19_aos") {
         std::vector<float> o = rb<float>(p_buf(l, 1), 0, 19 * 262144);
         if (o.empty()) return;
