@@ -10,7 +10,9 @@
 // look-up table in shared memory, an L2 distance tile, a BVH point query with a
 // traversal stack in local memory); OpenCV / NPP-style image kernels on pitched
 // 8-bit images (BGR to gray on uchar3, nearest resize on uchar4, a 3 x 3 box
-// filter with a byte halo tile, NV12 to RGBA); simulation (lattice-Boltzmann
+// filter with a byte halo tile, NV12 to RGBA, a 3 x 3 median) and KinectFusion-
+// style depth processing (a bilateral filter on a 16-bit depth image, TSDF
+// integration into a short2 volume); simulation (lattice-Boltzmann
 // D3Q19 pull streaming in SoA and AoS, 28-byte particle structs, curand-style
 // 48-byte XORWOW states with Box-Muller, a 1,024-point radix-2 FFT in shared
 // memory with and without padding); an int8 tensor-core GEMM (ldmatrix +
@@ -124,7 +126,9 @@ extern "C" __global__ void LB(64) dequant_q3_K(const block_q3_K* __restrict__ x,
 
 // ===================================================================== vLLM
 // cache_ops copy_blocks: grid (layers, pairs); each block copies one key block and one value block of
-// numel halves, element by element, through the layer's cache pointers (a struct by value) and an int64 mapping
+// numel halves, element by element, through the layer's cache pointers (a struct by value, indexed by the
+// runtime layer: ptxas copies it to local memory and the copies go through generic LD / ST) and an int64
+// mapping
 struct CachePtrs {
     __half* key[2];
     __half* value[2];
