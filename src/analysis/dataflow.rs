@@ -192,8 +192,9 @@
 //! an opaque uniform value. A `.shared` access whose address is loaded data
 //! added to a shared variable of declared size (`table[idx[i]]`, `idx` an
 //! unbounded loaded `int`) is recorded inside that variable, aligned to its
-//! size (`Engine::within_shared_variable`: outside it the access is
-//! undefined), not `extern` ones, whose size the launch gives.
+//! size (`Engine::within_shared_variable`: an assumption from the source
+//! languages, where an access outside the array is undefined; the PTX ISA
+//! itself does not bound it), not `extern` ones, whose size the launch gives.
 //! Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
@@ -327,9 +328,14 @@ const PURE_SPECIALS: usize = 18;
 impl Engine<'_, '_> {
     /// The address of a per-lane `.shared` access that the analysis knows
     /// only as loaded data (`table[idx[i]]`: `mov %rb, table; add %ra, %rb,
-    /// %ri` with `%ri` from a loaded, unbounded `idx`): an access lies inside
-    /// its variable and is aligned to its size (PTX ISA: an access outside
-    /// its variable, or misaligned, is undefined), so the lane part is in
+    /// %ri` with `%ri` from a loaded, unbounded `idx`): the access is taken
+    /// to lie inside its variable, aligned to its size. This is an
+    /// assumption, not a PTX rule: the PTX ISA requires natural alignment
+    /// but bounds no access by its variable; the source languages do (C/C++
+    /// `[expr.add]`: pointer arithmetic outside an array is undefined), and
+    /// hand-written PTX that indexes from one variable into the next, or a
+    /// negative index, breaks it (the sector bounds stay those of any
+    /// access; only the expected wavefronts rest on it). So the lane part is in
     /// `[0, size - bytes]` on multiples of `bytes` from the variable's base,
     /// each lane drawing its own (the known range of
     /// `cost::ranged_random_cost`; the shared wavefronts of 32 random words

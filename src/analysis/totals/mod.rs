@@ -164,11 +164,13 @@
 //! left counts as taking part and the lower bounds leave it out): the
 //! per-request figures of an access whose address is affine in the trip
 //! counter and the lanes (a warp's contiguous edges `col[start + lane]`,
-//! a jagged row, a poll by one lane) are the same on every trip, so that
-//! trip gives them; where
-//! the lanes leave at different trips (an open-addressing probe) the
-//! hardware's requests hold only the lanes still in the loop, which only
-//! the data decides (`tests/hw/blind8`, `hash_find`: 7.1 lanes a probe).
+//! a jagged row, a poll by one lane) are those of every full trip, so that
+//! trip gives them; the last partial trip of a row, a row shorter than a
+//! warp, or lanes that leave at different trips (an open-addressing probe)
+//! hold fewer lanes in the hardware's requests, which only the data decides
+//! (`tests/hw/blind8`, `hash_find`: 7.1 lanes a probe; `tests/hw/blind6`
+//! `spmv_csr_warp`: 9.4 lines a request measured, 12.3 modelled), so there
+//! the figures are an upper bound.
 //! Limits: the sample ends at the first back edge at which the exit on
 //! loaded data shows (the first trip, in a loop whose bound is loaded), so
 //! an access whose per-request figures change from trip to trip with known
@@ -537,17 +539,25 @@ fn cluster_rank(ctaid: [i64; 3], dims: [u64; 3]) -> i64 {
 
 /// The bit above which the simulation places a `mapa.u64` result's CTA
 /// rank (plus one): far above any shared variable's synthetic address
-/// (`Src::Var`: `(v + 1) << 24`) and pointer parameter's (`synthetic_base`).
+/// (`Src::Var`: `(v + 1) << VAR_SHIFT`) and pointer parameter's (`synthetic_base`).
 const CLUSTER_WINDOW_SHIFT: u32 = 48;
 
 /// The bit above which the simulation places a `mapa.u32` result's CTA
 /// rank (plus one, at most 15: the largest cluster has 16 CTAs, the rank
 /// 15 is not placed): bits 27 to 30 of the 32-bit `shared::cluster`
 /// address, below the sign bit that `add.s32` arithmetic on the address
-/// would extend, above the synthetic addresses of a function's first seven
-/// shared variables (`(v + 1) << 24`); an address at or above it is not
+/// would extend, above the synthetic addresses of a function's first 511
+/// variables (`(v + 1) << VAR_SHIFT`); an address at or above it is not
 /// placed (unknown).
 const CLUSTER_WINDOW_SHIFT32: u32 = 27;
+
+/// The spacing of the variables' synthetic addresses (`Src::Var` `v` lies
+/// at `(v + 1) << VAR_SHIFT`): 256 KiB, above the largest shared memory of
+/// a CTA (228 KiB on sm_90), so shared variables never overlap, and 511 of
+/// them lie below [`CLUSTER_WINDOW_SHIFT32`], where an address would be read
+/// as another CTA's (`window_rank`). The spacing is a multiple of 128, so
+/// banks and line offsets are those of the variable's own offsets.
+const VAR_SHIFT: u32 = 18;
 
 /// `mapa.u64 d, a, rank` (`bits` 64) or `mapa.u32` (32): `a` in CTA
 /// `rank`'s shared window (synthetic: the rank above
@@ -599,7 +609,7 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
             }
         }
         Src::Imm(v) => Ok(*v),
-        Src::Var(v, off) => Ok((((*v as i64) + 1) << 24).wrapping_add(*off)),
+        Src::Var(v, off) => Ok((((*v as i64) + 1) << VAR_SHIFT).wrapping_add(*off)),
         Src::Param(..) | Src::Unknown => Err(false),
         Src::Special(sp) => {
             let d = |x: u8| x.min(2) as usize;
@@ -2292,7 +2302,7 @@ mod tests {
         assert_eq!(cluster_rank([4, 0, 0], [4, 1, 1]), 0);
         assert_eq!(cluster_rank([3, 1, 0], [2, 2, 1]), 3);
         // a shared variable's synthetic address in CTA 3's window and back
-        let a = (2i64 << 24) + 124;
+        let a = (2i64 << VAR_SHIFT) + 124;
         let w = mapa_window(a, 3, 64).expect("window");
         assert_eq!(window_rank(w), Some((3, a)));
         assert_eq!(window_rank(a), None);
@@ -2303,6 +2313,11 @@ mod tests {
         assert_eq!(window_rank(w), Some((1, a)));
         assert_eq!(mapa_window(a, 15, 32), None);
         assert_eq!(mapa_window(1 << 27, 0, 32), None);
+        // the last variable below the 32-bit window is not read as a
+        // mapa'd address (before, variables from the eighth on were)
+        let last = (511i64 << VAR_SHIFT) + 4;
+        assert_eq!(window_rank(last), None);
+        assert!(window_rank((512i64 << VAR_SHIFT) + 4).is_some());
     }
 
     #[test]
