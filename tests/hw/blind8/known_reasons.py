@@ -152,7 +152,6 @@ T = {
  "newline_index": "kernel totals, branch on loaded data: `if (!m) continue` on the ballot of loaded bytes; 30,983 atom requests and 31,200 store sectors measured, 262,144 requests and 8,388,577 store sectors modelled (every round, every lane); the load rows match",
  "t8_layernorm_fwd": "kernel totals, sectors: fp16 rows of 10,000 bytes start at 16-byte steps mod 128; the simulation's sample, scaled, gives 17,981,848 load and 786,616 store sectors, 17,980,000 and 786,000 measured (0.01%, 0.08%); requests and every per-line row match (not inspected)",
  "t8_attn_varlen": "no totals: the key loop runs to the loaded sequence length (PTX line 847) and is stepped over",
- "t8_causal_conv1d": "kernel totals, sectors: the sampled grid of rows of 4,000 bytes: every request agrees, and the estimate of the blocks not run is 6,567,955 load and 256,001 store sectors, 6,567,936 and 256,000 measured (0.0003%): the edge stratum (the masked second program of every row, 2,048 blocks, more than the budget) stands at the mean of the edge blocks run (a spread sample of it, with half the budget), and the stratum also holds the first column's last block",
  "t8_jagged_sum": "no totals: the row loop runs between loaded offsets (PTX line 245) and is stepped over",
 }
 C = {
