@@ -349,7 +349,7 @@ impl Engine<'_, '_> {
 
     fn uniform_opaque(&mut self, slot: u32) -> Value {
         let s = self.cur_stmt;
-        Value::poly(Poly::sym(self.site(1, s, slot + 100, Some(Cong::TOP))))
+        Value::sym(self.site(1, s, slot + 100, Some(Cong::TOP)))
     }
 
     /// [`join`] at the join site `key` (its opaque symbol is allocated on
@@ -459,13 +459,13 @@ impl Engine<'_, '_> {
             }
             Special::Ntid(d) => match self.inputs.ntid[d.min(2) as usize] {
                 Some(v) => Value::constant(v),
-                None => Value::poly(Poly::sym(Sym::Ntid(d))),
+                None => Value::sym(Sym::Ntid(d)),
             },
             Special::Nctaid(d) => match self.inputs.nctaid[d.min(2) as usize] {
                 Some(v) => Value::constant(v),
-                None => Value::poly(Poly::sym(Sym::Nctaid(d))),
+                None => Value::sym(Sym::Nctaid(d)),
             },
-            Special::Ctaid(d) => Value::poly(Poly::sym(Sym::Ctaid(d))),
+            Special::Ctaid(d) => Value::sym(Sym::Ctaid(d)),
             Special::LaneId => Value::poly(Poly::lanes(iota)),
             Special::LaneMask(k) => {
                 let v: Lanes = std::array::from_fn(|l| {
@@ -661,7 +661,7 @@ impl Engine<'_, '_> {
                         Some((p, 0)) => {
                             match self.inputs.params.get(*p as usize).copied().flatten() {
                                 Some(c) => Value::constant(c),
-                                None => Value::poly(Poly::sym(Sym::Param(*p))),
+                                None => Value::sym(Sym::Param(*p)),
                             }
                         }
                         Some((p, off)) => match field_value(&self.inputs.fields, *p, *off) {

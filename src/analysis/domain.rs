@@ -122,6 +122,21 @@
 //! widening thresholds), which is the widening argument used by the fixpoint
 //! in `dataflow`.
 //!
+//! # Shared values
+//!
+//! A polynomial or range value is immutable behind an `Rc`, so equal values
+//! may share one allocation, and the fixpoint (`dataflow`) compares two
+//! values by pointer before comparing their contents. The commonest values
+//! are shared by construction: a value that is one symbol with coefficient
+//! 1 (an opaque join site or uniform load, a parameter, `%ctaid`) or a
+//! constant in `-128..4096` is made once per thread ([`Value::sym`],
+//! [`Value::constant`]; [`Value::poly`] returns the shared one for such a
+//! polynomial). Sharing changes no value, only how often one is allocated,
+//! freed and compared element by element: on the cuDNN modules these are
+//! most of the values the transfer functions make (BENCHMARKS.md, stop
+//! 26). An opaque symbol's value is kept for the first `2^15` indices (its
+//! number is per run, the value the same polynomial in every run).
+//!
 //! # Soundness and limits
 //!
 //! Polynomial arithmetic is over mathematical integers: the domain assumes that
@@ -1569,14 +1584,79 @@ fn range_view(v: &Value) -> Option<Range> {
     }
 }
 
+/// Opaque symbols (by index) whose value `s` [`Value::sym`] shares.
+const SHARED_OPAQUE: usize = 1 << 15;
+/// Constants `c` in `SHARED_CONST_LO..SHARED_CONST_HI` that
+/// [`Value::constant`] shares.
+const SHARED_CONST_LO: i64 = -128;
+const SHARED_CONST_HI: i64 = 4096;
+
+/// The values that are one symbol or one small constant, made once per
+/// thread and shared (see *Shared values* in the module essay).
+#[derive(Default)]
+struct SharedValues {
+    /// `Opaque(i)` at `i`.
+    opaque: Vec<Option<Rc<Poly>>>,
+    /// The other symbols.
+    other: FastMap<Sym, Rc<Poly>>,
+    /// `c` at `c - SHARED_CONST_LO`.
+    consts: Vec<Option<Rc<Poly>>>,
+}
+
+thread_local! {
+    static SHARED: std::cell::RefCell<SharedValues> = std::cell::RefCell::default();
+}
+
 impl Value {
-    /// A polynomial value.
+    /// A polynomial value. One symbol with coefficient 1, or a small
+    /// constant, is the thread's shared value ([`Value::sym`],
+    /// [`Value::constant`]).
     pub fn poly(p: Poly) -> Value {
-        Value::Poly(Rc::new(p))
+        match p.terms.as_slice() {
+            [] => Value::constant(0),
+            [(m, Coef::Same(c))] if m.degree() == 0 => Value::constant(*c),
+            [(m, Coef::Same(1))] if m.degree() == 1 => Value::sym(m.syms()[0]),
+            _ => Value::Poly(Rc::new(p)),
+        }
     }
-    /// A uniform constant.
+    /// The value of symbol `s` in every lane: made once per thread and
+    /// shared, so that it costs no allocation and two of them compare by
+    /// pointer.
+    pub fn sym(s: Sym) -> Value {
+        let make = || Rc::new(Poly::sym(s));
+        SHARED.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            let rc = match s {
+                Sym::Opaque(i) if (i as usize) < SHARED_OPAQUE => {
+                    let i = i as usize;
+                    if sh.opaque.len() <= i {
+                        sh.opaque.resize(i + 1, None);
+                    }
+                    sh.opaque[i].get_or_insert_with(make).clone()
+                }
+                Sym::Opaque(_) => make(),
+                _ => sh.other.entry(s).or_insert_with(make).clone(),
+            };
+            Value::Poly(rc)
+        })
+    }
+    /// A uniform constant (shared, as [`Value::sym`], when small).
     pub fn constant(c: i64) -> Value {
-        Value::poly(Poly::constant(c))
+        if !(SHARED_CONST_LO..SHARED_CONST_HI).contains(&c) {
+            return Value::Poly(Rc::new(Poly::constant(c)));
+        }
+        SHARED.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            let i = (c - SHARED_CONST_LO) as usize;
+            if sh.consts.len() <= i {
+                sh.consts.resize(i + 1, None);
+            }
+            Value::Poly(
+                sh.consts[i]
+                    .get_or_insert_with(|| Rc::new(Poly::constant(c)))
+                    .clone(),
+            )
+        })
     }
     /// The polynomial, if any.
     pub fn as_poly(&self) -> Option<&Poly> {
@@ -1886,6 +1966,9 @@ pub fn join_distinct(
             }
             if q.uniform_part_is(s) {
                 return b.clone();
+            }
+            if p.is_uniform() {
+                return Value::sym(s);
             }
             let (_, dp) = p.split();
             Value::poly(Poly::sym(s).add(&dp))
