@@ -411,7 +411,7 @@ impl Engine<'_, '_> {
                 return v;
             }
             match v.as_poly() {
-                Some(p) => Value::poly(p.add(&Poly::constant(off))),
+                Some(p) => Value::poly(p.add_const(off)),
                 None => v,
             }
         };
@@ -427,7 +427,7 @@ impl Engine<'_, '_> {
                 .entry(*v)
                 .or_insert_with(|| Value::constant(*v))
                 .clone(),
-            Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add(&Poly::constant(*off))),
+            Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add_const(*off)),
             Src::Param(..) | Src::Unknown => self.uniform_opaque(90),
             Src::Special(sp) => match pure_special(*sp) {
                 Some(k) => {
@@ -1011,7 +1011,7 @@ impl Engine<'_, '_> {
                     self.narrowed.insert(id, s);
                 }
                 self.bound(ns, lo, hi);
-                Some(Value::poly(Poly::sym(ns).add(&Poly::constant(c0))))
+                Some(Value::poly(Poly::sym(ns).add_const(c0)))
             }
             Value::Range(r) if r.base.terms().is_empty() => {
                 let (emin, emax) = match &r.exact {

@@ -384,6 +384,28 @@ impl Poly {
         t.extend(b[j..].iter().cloned());
         Poly { terms: t }
     }
+    /// Plus the constant `c` (wrapping): `add(&Poly::constant(c))`
+    /// without building the constant.
+    pub fn add_const(&self, c: i64) -> Poly {
+        if c == 0 {
+            return self.clone();
+        }
+        let mut t = Vec::with_capacity(self.terms.len() + 1);
+        match self.terms.first() {
+            Some((m, k)) if m.degree() == 0 => {
+                let k = k.zip(&Coef::Same(c), i64::wrapping_add);
+                if !k.is_zero() {
+                    t.push((Mono::ONE, k));
+                }
+                t.extend(self.terms[1..].iter().cloned());
+            }
+            _ => {
+                t.push((Mono::ONE, Coef::Same(c)));
+                t.extend(self.terms.iter().cloned());
+            }
+        }
+        Poly { terms: t }
+    }
     /// Difference.
     pub fn sub(&self, o: &Poly) -> Poly {
         self.add(&o.scale(-1))
@@ -1328,7 +1350,7 @@ impl Range {
             .find(|(m, _)| m.degree() == 0)
             .map(|(_, k)| k.at(0))
             .unwrap_or(0);
-        let base = base.sub(&Poly::constant(c0));
+        let base = base.add_const(c0.wrapping_neg());
         if !base.is_uniform() {
             return Value::Varying { data };
         }
@@ -1356,7 +1378,7 @@ impl Range {
         };
         if cong.is_exact() {
             return if (lo == NO_LO || lo <= cong.r) && (hi == NO_HI || cong.r <= hi) {
-                Value::poly(with_exact(base.add(&Poly::constant(cong.r))))
+                Value::poly(with_exact(base.add_const(cong.r)))
             } else {
                 Value::Undef
             };
@@ -1385,7 +1407,7 @@ impl Range {
                 return Value::Undef;
             }
             if lo == hi {
-                return Value::poly(with_exact(base.add(&Poly::constant(lo))));
+                return Value::poly(with_exact(base.add_const(lo)));
             }
         }
         // Bits that contradict the bounds (a rule whose bounds read a
@@ -1402,7 +1424,7 @@ impl Range {
             let fits = (lo == NO_LO || lo <= v) && (hi == NO_HI || v <= hi);
             let on_cong = (v as i128 - cong.r as i128).rem_euclid(cong.m.max(1) as i128) == 0;
             return if fits && on_cong {
-                Value::poly(with_exact(base.add(&Poly::constant(v))))
+                Value::poly(with_exact(base.add_const(v)))
             } else {
                 Value::Undef
             };
@@ -1570,7 +1592,7 @@ fn range_view(v: &Value) -> Option<Range> {
                 .map(|(_, k)| k.at(0))
                 .unwrap_or(0);
             Some(Range {
-                base: u.sub(&Poly::constant(c)),
+                base: u.add_const(c.wrapping_neg()),
                 lo: c,
                 hi: c,
                 cong: Cong::exact(c),
@@ -2172,7 +2194,48 @@ mod tests {
                 assert_eq!(p.add(q), Poly::from_terms(t), "{p} + {q}");
                 assert_eq!(p.add(q), q.add(p));
             }
+            // `add_const` is the sum with the constant, which it does not build
+            for c in [0, 1, -3, -5, 7, i64::MAX, i64::MIN] {
+                assert_eq!(p.add_const(c), p.add(&Poly::constant(c)), "{p} + {c}");
+                assert_eq!(
+                    p.add_const(c.wrapping_neg()),
+                    p.sub(&Poly::constant(c)),
+                    "{p} - {c}"
+                );
+            }
         }
+    }
+
+    /// The shared values are the values `Value::poly` would build: one
+    /// symbol, a small constant, and the polynomials that are one of them.
+    #[test]
+    fn shared_values_are_the_built_ones() {
+        let built = |p: Poly| Value::Poly(Rc::new(p));
+        for s in [
+            Sym::Opaque(0),
+            Sym::Opaque(1 << 20),
+            Sym::Param(3),
+            Sym::Ctaid(1),
+        ] {
+            assert_eq!(Value::sym(s), built(Poly::sym(s)));
+            let (Value::Poly(a), Value::Poly(b)) = (Value::sym(s), Value::poly(Poly::sym(s)))
+            else {
+                panic!("not a polynomial")
+            };
+            // shared by pointer below the cap on opaque indices
+            assert_eq!(Rc::ptr_eq(&a, &b), s != Sym::Opaque(1 << 20), "{s}");
+        }
+        for c in [-129, -128, -1, 0, 1, 4095, 4096, i64::MIN] {
+            assert_eq!(Value::constant(c), built(Poly::constant(c)), "{c}");
+            assert_eq!(
+                Value::poly(Poly::constant(c)),
+                built(Poly::constant(c)),
+                "{c}"
+            );
+        }
+        // a symbol with another coefficient, or with lanes, is not shared
+        let p = Poly::sym(Sym::Param(0)).scale(2);
+        assert_eq!(Value::poly(p.clone()), built(p));
     }
 
     /// The binary gcd agrees with Euclid's.

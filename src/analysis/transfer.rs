@@ -464,7 +464,7 @@ fn uniform_plus_lanes(p: &Poly) -> Option<(Poly, Lanes)> {
         .find(|(m, _)| m.degree() == 0)
         .map(|(_, c)| c.at(0))
         .unwrap_or(0);
-    let u = u.sub(&Poly::constant(c));
+    let u = u.add_const(c.wrapping_neg());
     let mut d = dl;
     for x in d.iter_mut() {
         *x = x.wrapping_add(c);
@@ -488,7 +488,7 @@ fn split_at_modulus(
     let cu = ctx.facts().poly_cong(&u);
     let r = cu.residue_mod(modulus as u64)?;
     let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r)));
-    let high = u.sub(&Poly::constant(r));
+    let high = u.add_const(r.wrapping_neg());
     let high = if div <= 1 {
         high
     } else if high.terms().iter().all(|(_, c)| c.at(0) % div == 0) {
@@ -990,7 +990,7 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
                 let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c));
                 return Some(Value::poly(match op {
                     AluOp::And => Poly::lanes(lanes),
-                    _ => u.sub(&Poly::constant(r)).add(&Poly::lanes(lanes)),
+                    _ => u.add_const(r.wrapping_neg()).add(&Poly::lanes(lanes)),
                 }));
             }
         }
@@ -1025,7 +1025,7 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
     let c_lo = c & (m - 1);
     let c_hi = c & !(m - 1);
     let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c_lo));
-    let high_exact = u.sub(&Poly::constant(r));
+    let high_exact = u.add_const(r.wrapping_neg());
     let high = match op {
         AluOp::And if c_hi == 0 => Poly::constant(0),
         AluOp::And if c_hi == !(m - 1) => high_exact,
