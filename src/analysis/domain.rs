@@ -133,7 +133,7 @@
 //! [`Value::constant`]; [`Value::poly`] returns the shared one for such a
 //! polynomial). Sharing changes no value, only how often one is allocated,
 //! freed and compared element by element: on the cuDNN modules these are
-//! most of the values the transfer functions make (BENCHMARKS.md, stop
+//! half or more of the values the fixpoint makes (BENCHMARKS.md, stop
 //! 26). An opaque symbol's value is kept for the first `2^15` indices (its
 //! number is per run, the value the same polynomial in every run).
 //!
