@@ -213,7 +213,7 @@ pub fn with_const(op: AluOp, x: &Poly, c: i64, facts: &SymFacts) -> Option<Poly>
     }
     if op != AluOp::And {
         let rest = cu & !covered;
-        out = out.add(&Poly::constant(rest as i64));
+        out = out.add_const(rest as i64);
     }
     Some(out)
 }

@@ -234,7 +234,7 @@ pub fn view(v: &Value, t: Ty) -> Option<View> {
                 .map(|(_, k)| k.at(0))
                 .unwrap_or(0);
             Some(View {
-                base: u.sub(&Poly::constant(c)),
+                base: u.add_const(c.wrapping_neg()),
                 lo: c,
                 hi: c,
                 cong: Cong::exact(c),

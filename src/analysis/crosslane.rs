@@ -169,9 +169,9 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
         )),
         Value::Range(r) if broadcast => {
             let cong = ctx.facts().poly_cong(&r.base) + r.flat().cong;
-            Value::poly(Poly::sym(ctx.opaque(0, cong)))
+            Value::sym(ctx.opaque(0, cong))
         }
-        Value::Varying { .. } if broadcast => Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP))),
+        Value::Varying { .. } if broadcast => Value::sym(ctx.opaque(0, Cong::TOP)),
         Value::Range(r) => independent(r),
         other => other.clone(),
     }
@@ -228,7 +228,7 @@ pub fn warp(op: WarpOp, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
             if matches!(a, Value::Undef) && op != WarpOp::ActiveMask {
                 return Value::Undef;
             }
-            Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP)))
+            Value::sym(ctx.opaque(0, Cong::TOP))
         }
     }
 }

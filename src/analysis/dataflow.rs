@@ -441,7 +441,7 @@ impl Engine<'_, '_> {
 
     fn uniform_opaque(&mut self, slot: u32) -> Value {
         let s = self.cur_stmt;
-        Value::poly(Poly::sym(self.site(1, s, slot + 100, Some(Cong::TOP))))
+        Value::sym(self.site(1, s, slot + 100, Some(Cong::TOP)))
     }
 
     /// [`join`] at the join site `key` (its opaque symbol is allocated on
@@ -503,7 +503,7 @@ impl Engine<'_, '_> {
                 return v;
             }
             match v.as_poly() {
-                Some(p) => Value::poly(p.add(&Poly::constant(off))),
+                Some(p) => Value::poly(p.add_const(off)),
                 None => v,
             }
         };
@@ -519,7 +519,7 @@ impl Engine<'_, '_> {
                 .entry(*v)
                 .or_insert_with(|| Value::constant(*v))
                 .clone(),
-            Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add(&Poly::constant(*off))),
+            Src::Var(v, off) => Value::poly(Poly::sym(Sym::Var(*v)).add_const(*off)),
             Src::Param(..) | Src::Unknown => self.uniform_opaque(90),
             Src::Special(sp) => match pure_special(*sp) {
                 Some(k) => {
@@ -551,13 +551,13 @@ impl Engine<'_, '_> {
             }
             Special::Ntid(d) => match self.inputs.ntid[d.min(2) as usize] {
                 Some(v) => Value::constant(v),
-                None => Value::poly(Poly::sym(Sym::Ntid(d))),
+                None => Value::sym(Sym::Ntid(d)),
             },
             Special::Nctaid(d) => match self.inputs.nctaid[d.min(2) as usize] {
                 Some(v) => Value::constant(v),
-                None => Value::poly(Poly::sym(Sym::Nctaid(d))),
+                None => Value::sym(Sym::Nctaid(d)),
             },
-            Special::Ctaid(d) => Value::poly(Poly::sym(Sym::Ctaid(d))),
+            Special::Ctaid(d) => Value::sym(Sym::Ctaid(d)),
             Special::LaneId => Value::poly(Poly::lanes(iota)),
             Special::LaneMask(k) => {
                 let v: Lanes = std::array::from_fn(|l| {
@@ -753,7 +753,7 @@ impl Engine<'_, '_> {
                         Some((p, 0)) => {
                             match self.inputs.params.get(*p as usize).copied().flatten() {
                                 Some(c) => Value::constant(c),
-                                None => Value::poly(Poly::sym(Sym::Param(*p))),
+                                None => Value::sym(Sym::Param(*p)),
                             }
                         }
                         Some((p, off)) => match field_value(&self.inputs.fields, *p, *off) {
@@ -1104,7 +1104,7 @@ impl Engine<'_, '_> {
                     self.narrowed.insert(id, s);
                 }
                 self.bound(ns, lo, hi);
-                Some(Value::poly(Poly::sym(ns).add(&Poly::constant(c0))))
+                Some(Value::poly(Poly::sym(ns).add_const(c0)))
             }
             Value::Range(r) if r.base.terms().is_empty() => {
                 let (emin, emax) = match &r.exact {

@@ -122,6 +122,21 @@
 //! widening thresholds), which is the widening argument used by the fixpoint
 //! in `dataflow`.
 //!
+//! # Shared values
+//!
+//! A polynomial or range value is immutable behind an `Rc`, so equal values
+//! may share one allocation, and the fixpoint (`dataflow`) compares two
+//! values by pointer before comparing their contents. The commonest values
+//! are shared by construction: a value that is one symbol with coefficient
+//! 1 (an opaque join site or uniform load, a parameter, `%ctaid`) or a
+//! constant in `-128..4096` is made once per thread ([`Value::sym`],
+//! [`Value::constant`]; [`Value::poly`] returns the shared one for such a
+//! polynomial). Sharing changes no value, only how often one is allocated,
+//! freed and compared element by element: on the cuDNN modules these are
+//! half or more of the values the fixpoint makes (BENCHMARKS.md, stop
+//! 26). An opaque symbol's value is kept for the first `2^15` indices (its
+//! number is per run, the value the same polynomial in every run).
+//!
 //! # Soundness and limits
 //!
 //! Polynomial arithmetic is over mathematical integers: the domain assumes that
@@ -367,6 +382,28 @@ impl Poly {
         }
         t.extend(a[i..].iter().cloned());
         t.extend(b[j..].iter().cloned());
+        Poly { terms: t }
+    }
+    /// Plus the constant `c` (wrapping): `add(&Poly::constant(c))`
+    /// without building the constant.
+    pub fn add_const(&self, c: i64) -> Poly {
+        if c == 0 {
+            return self.clone();
+        }
+        let mut t = Vec::with_capacity(self.terms.len() + 1);
+        match self.terms.first() {
+            Some((m, k)) if m.degree() == 0 => {
+                let k = k.zip(&Coef::Same(c), i64::wrapping_add);
+                if !k.is_zero() {
+                    t.push((Mono::ONE, k));
+                }
+                t.extend(self.terms[1..].iter().cloned());
+            }
+            _ => {
+                t.push((Mono::ONE, Coef::Same(c)));
+                t.extend(self.terms.iter().cloned());
+            }
+        }
         Poly { terms: t }
     }
     /// Difference.
@@ -1313,7 +1350,7 @@ impl Range {
             .find(|(m, _)| m.degree() == 0)
             .map(|(_, k)| k.at(0))
             .unwrap_or(0);
-        let base = base.sub(&Poly::constant(c0));
+        let base = base.add_const(c0.wrapping_neg());
         if !base.is_uniform() {
             return Value::Varying { data };
         }
@@ -1341,7 +1378,7 @@ impl Range {
         };
         if cong.is_exact() {
             return if (lo == NO_LO || lo <= cong.r) && (hi == NO_HI || cong.r <= hi) {
-                Value::poly(with_exact(base.add(&Poly::constant(cong.r))))
+                Value::poly(with_exact(base.add_const(cong.r)))
             } else {
                 Value::Undef
             };
@@ -1370,7 +1407,7 @@ impl Range {
                 return Value::Undef;
             }
             if lo == hi {
-                return Value::poly(with_exact(base.add(&Poly::constant(lo))));
+                return Value::poly(with_exact(base.add_const(lo)));
             }
         }
         // Bits that contradict the bounds (a rule whose bounds read a
@@ -1387,7 +1424,7 @@ impl Range {
             let fits = (lo == NO_LO || lo <= v) && (hi == NO_HI || v <= hi);
             let on_cong = (v as i128 - cong.r as i128).rem_euclid(cong.m.max(1) as i128) == 0;
             return if fits && on_cong {
-                Value::poly(with_exact(base.add(&Poly::constant(v))))
+                Value::poly(with_exact(base.add_const(v)))
             } else {
                 Value::Undef
             };
@@ -1555,7 +1592,7 @@ fn range_view(v: &Value) -> Option<Range> {
                 .map(|(_, k)| k.at(0))
                 .unwrap_or(0);
             Some(Range {
-                base: u.sub(&Poly::constant(c)),
+                base: u.add_const(c.wrapping_neg()),
                 lo: c,
                 hi: c,
                 cong: Cong::exact(c),
@@ -1569,14 +1606,79 @@ fn range_view(v: &Value) -> Option<Range> {
     }
 }
 
+/// Opaque symbols (by index) whose value `s` [`Value::sym`] shares.
+const SHARED_OPAQUE: usize = 1 << 15;
+/// Constants `c` in `SHARED_CONST_LO..SHARED_CONST_HI` that
+/// [`Value::constant`] shares.
+const SHARED_CONST_LO: i64 = -128;
+const SHARED_CONST_HI: i64 = 4096;
+
+/// The values that are one symbol or one small constant, made once per
+/// thread and shared (see *Shared values* in the module essay).
+#[derive(Default)]
+struct SharedValues {
+    /// `Opaque(i)` at `i`.
+    opaque: Vec<Option<Rc<Poly>>>,
+    /// The other symbols.
+    other: FastMap<Sym, Rc<Poly>>,
+    /// `c` at `c - SHARED_CONST_LO`.
+    consts: Vec<Option<Rc<Poly>>>,
+}
+
+thread_local! {
+    static SHARED: std::cell::RefCell<SharedValues> = std::cell::RefCell::default();
+}
+
 impl Value {
-    /// A polynomial value.
+    /// A polynomial value. One symbol with coefficient 1, or a small
+    /// constant, is the thread's shared value ([`Value::sym`],
+    /// [`Value::constant`]).
     pub fn poly(p: Poly) -> Value {
-        Value::Poly(Rc::new(p))
+        match p.terms.as_slice() {
+            [] => Value::constant(0),
+            [(m, Coef::Same(c))] if m.degree() == 0 => Value::constant(*c),
+            [(m, Coef::Same(1))] if m.degree() == 1 => Value::sym(m.syms()[0]),
+            _ => Value::Poly(Rc::new(p)),
+        }
     }
-    /// A uniform constant.
+    /// The value of symbol `s` in every lane: made once per thread and
+    /// shared, so that it costs no allocation and two of them compare by
+    /// pointer.
+    pub fn sym(s: Sym) -> Value {
+        let make = || Rc::new(Poly::sym(s));
+        SHARED.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            let rc = match s {
+                Sym::Opaque(i) if (i as usize) < SHARED_OPAQUE => {
+                    let i = i as usize;
+                    if sh.opaque.len() <= i {
+                        sh.opaque.resize(i + 1, None);
+                    }
+                    sh.opaque[i].get_or_insert_with(make).clone()
+                }
+                Sym::Opaque(_) => make(),
+                _ => sh.other.entry(s).or_insert_with(make).clone(),
+            };
+            Value::Poly(rc)
+        })
+    }
+    /// A uniform constant (shared, as [`Value::sym`], when small).
     pub fn constant(c: i64) -> Value {
-        Value::poly(Poly::constant(c))
+        if !(SHARED_CONST_LO..SHARED_CONST_HI).contains(&c) {
+            return Value::Poly(Rc::new(Poly::constant(c)));
+        }
+        SHARED.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            let i = (c - SHARED_CONST_LO) as usize;
+            if sh.consts.len() <= i {
+                sh.consts.resize(i + 1, None);
+            }
+            Value::Poly(
+                sh.consts[i]
+                    .get_or_insert_with(|| Rc::new(Poly::constant(c)))
+                    .clone(),
+            )
+        })
     }
     /// The polynomial, if any.
     pub fn as_poly(&self) -> Option<&Poly> {
@@ -1887,6 +1989,9 @@ pub fn join_distinct(
             if q.uniform_part_is(s) {
                 return b.clone();
             }
+            if p.is_uniform() {
+                return Value::sym(s);
+            }
             let (_, dp) = p.split();
             Value::poly(Poly::sym(s).add(&dp))
         }
@@ -2089,7 +2194,48 @@ mod tests {
                 assert_eq!(p.add(q), Poly::from_terms(t), "{p} + {q}");
                 assert_eq!(p.add(q), q.add(p));
             }
+            // `add_const` is the sum with the constant, which it does not build
+            for c in [0, 1, -3, -5, 7, i64::MAX, i64::MIN] {
+                assert_eq!(p.add_const(c), p.add(&Poly::constant(c)), "{p} + {c}");
+                assert_eq!(
+                    p.add_const(c.wrapping_neg()),
+                    p.sub(&Poly::constant(c)),
+                    "{p} - {c}"
+                );
+            }
         }
+    }
+
+    /// The shared values are the values `Value::poly` would build: one
+    /// symbol, a small constant, and the polynomials that are one of them.
+    #[test]
+    fn shared_values_are_the_built_ones() {
+        let built = |p: Poly| Value::Poly(Rc::new(p));
+        for s in [
+            Sym::Opaque(0),
+            Sym::Opaque(1 << 20),
+            Sym::Param(3),
+            Sym::Ctaid(1),
+        ] {
+            assert_eq!(Value::sym(s), built(Poly::sym(s)));
+            let (Value::Poly(a), Value::Poly(b)) = (Value::sym(s), Value::poly(Poly::sym(s)))
+            else {
+                panic!("not a polynomial")
+            };
+            // shared by pointer below the cap on opaque indices
+            assert_eq!(Rc::ptr_eq(&a, &b), s != Sym::Opaque(1 << 20), "{s}");
+        }
+        for c in [-129, -128, -1, 0, 1, 4095, 4096, i64::MIN] {
+            assert_eq!(Value::constant(c), built(Poly::constant(c)), "{c}");
+            assert_eq!(
+                Value::poly(Poly::constant(c)),
+                built(Poly::constant(c)),
+                "{c}"
+            );
+        }
+        // a symbol with another coefficient, or with lanes, is not shared
+        let p = Poly::sym(Sym::Param(0)).scale(2);
+        assert_eq!(Value::poly(p.clone()), built(p));
     }
 
     /// The binary gcd agrees with Euclid's.

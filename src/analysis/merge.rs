@@ -249,7 +249,7 @@ impl Plan {
             for r in results.iter_mut() {
                 if let Some(f) = r.accesses.get_mut(&g.carrier) {
                     if let Value::Poly(p) = &f.addr {
-                        f.addr = Value::poly(p.add(&Poly::constant(g.delta)));
+                        f.addr = Value::poly(p.add_const(g.delta));
                     }
                 }
             }
@@ -577,7 +577,7 @@ fn split_constant(p: &Poly, layout: &SharedLayout) -> (Poly, i64) {
         .find(|(m, _)| m.degree() == 0)
         .map(|(_, c)| c.at(0))
         .unwrap_or(0);
-    let key = p.sub(&Poly::constant(c));
+    let key = p.add_const(c.wrapping_neg());
     if let [(m, Coef::Same(1))] = key.terms() {
         if let [Sym::Var(v)] = m.syms() {
             if let Some(o) = layout.offsets.get(*v as usize).copied().flatten() {

@@ -211,7 +211,7 @@ pub fn eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Option<Valu
                         if !fits {
                             let s = rw.ctx.opaque(900 + k as u32, super::domain::Cong::TOP);
                             rw.ctx.bound(s, 0, mask_of(w));
-                            p = Value::poly(Poly::sym(s));
+                            p = Value::sym(s);
                         }
                     }
                 }

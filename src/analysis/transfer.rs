@@ -434,7 +434,7 @@ fn give_up(args: &[Value], ctx: &mut dyn OpaqueSource) -> Value {
         return Value::Undef;
     }
     if args.iter().all(Value::is_uniform) {
-        Value::poly(Poly::sym(ctx.opaque(0, Cong::TOP)))
+        Value::sym(ctx.opaque(0, Cong::TOP))
     } else {
         Value::Varying { data: false }
     }
@@ -464,7 +464,7 @@ fn uniform_plus_lanes(p: &Poly) -> Option<(Poly, Lanes)> {
         .find(|(m, _)| m.degree() == 0)
         .map(|(_, c)| c.at(0))
         .unwrap_or(0);
-    let u = u.sub(&Poly::constant(c));
+    let u = u.add_const(c.wrapping_neg());
     let mut d = dl;
     for x in d.iter_mut() {
         *x = x.wrapping_add(c);
@@ -488,7 +488,7 @@ fn split_at_modulus(
     let cu = ctx.facts().poly_cong(&u);
     let r = cu.residue_mod(modulus as u64)?;
     let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r)));
-    let high = u.sub(&Poly::constant(r));
+    let high = u.add_const(r.wrapping_neg());
     let high = if div <= 1 {
         high
     } else if high.terms().iter().all(|(_, c)| c.at(0) % div == 0) {
@@ -713,12 +713,12 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
                 if alu.op == AluOp::Div {
                     let s = ctx.opaque(0, Cong::TOP);
                     ctx.quotient(s, x, c, unsigned);
-                    return Value::poly(Poly::sym(s));
+                    return Value::sym(s);
                 }
                 if unsigned || ctx.facts().uniform_nonneg(x) {
                     let s = ctx.opaque(0, Cong::TOP);
                     ctx.bound(s, 0, c - 1);
-                    return Value::poly(Poly::sym(s));
+                    return Value::sym(s);
                 }
             }
         }
@@ -736,7 +736,7 @@ pub fn abstract_eval(alu: Alu, args: &[Value], ctx: &mut dyn OpaqueSource) -> Va
         if let Some(c) = c.filter(|&c| c >= 0) {
             let s = ctx.opaque(0, Cong::TOP);
             ctx.bound(s, 0, c);
-            return Value::poly(Poly::sym(s));
+            return Value::sym(s);
         }
     }
     // `x % n` with `n` an unknown uniform: `x` (no wrap, see the essay).
@@ -848,7 +848,7 @@ fn uniform_bounded(alu: Alu, polys: &[&Poly], ctx: &mut dyn OpaqueSource) -> Opt
     }
     let s = ctx.opaque(0, Cong::TOP);
     ctx.bound(s, lo, hi);
-    Some(Value::poly(Poly::sym(s)))
+    Some(Value::sym(s))
 }
 
 /// `x - trunc(x / c) * c` with `trunc(x / c)` an opaque quotient
@@ -879,7 +879,7 @@ fn remainder(r: &Poly, ctx: &mut dyn OpaqueSource) -> Option<Value> {
     }
     let s = ctx.opaque(4, Cong::TOP);
     ctx.bound(s, 0, c - 1);
-    Some(Value::poly(Poly::sym(s)))
+    Some(Value::sym(s))
 }
 
 /// A constant operand read in the instruction's width, sign-extended:
@@ -948,7 +948,7 @@ fn same_block(x: &Poly, div: i64, ctx: &mut dyn OpaqueSource) -> Option<Value> {
     {
         return None;
     }
-    Some(Value::poly(Poly::sym(ctx.opaque(3, Cong::TOP))))
+    Some(Value::sym(ctx.opaque(3, Cong::TOP)))
 }
 
 /// `small | big` when `small` is exact with every lane in `[0, 2^j)` and every
@@ -990,7 +990,7 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
                 let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c));
                 return Some(Value::poly(match op {
                     AluOp::And => Poly::lanes(lanes),
-                    _ => u.sub(&Poly::constant(r)).add(&Poly::lanes(lanes)),
+                    _ => u.add_const(r.wrapping_neg()).add(&Poly::lanes(lanes)),
                 }));
             }
         }
@@ -1025,7 +1025,7 @@ fn bitwise(alu: Alu, x: &Poly, c: i64, ctx: &mut dyn OpaqueSource) -> Option<Val
     let c_lo = c & (m - 1);
     let c_hi = c & !(m - 1);
     let lanes: Lanes = std::array::from_fn(|l| f(d[l].wrapping_add(r), c_lo));
-    let high_exact = u.sub(&Poly::constant(r));
+    let high_exact = u.add_const(r.wrapping_neg());
     let high = match op {
         AluOp::And if c_hi == 0 => Poly::constant(0),
         AluOp::And if c_hi == !(m - 1) => high_exact,
