@@ -57,8 +57,9 @@ STR = ("trip count on loaded data and addresses from loaded offsets: the byte lo
        "random lines (32 sectors); the offsets are a prefix sum of lengths 0..40, so a warp's 32 strings are consecutive "
        "bytes: 5.0 lines and 12.92 sectors a request measured (15.6 lanes: ptxas unrolls the loop by 4, "
        "`LDG.E.U8` at k .. k + 3, with the lanes whose strings ended predicated off)")
-PAGED_LINE = ("line attribution: the 8 `ld.shared.b16` that re-lay out `q` (after `tl.load(Q ...)` and its conversion) "
-              "are keyed by warpscope at blind9_triton.py:43 (8 a warp, 32,768); ncu puts 1 of the 8 SASS `LDS.U16` at "
+PAGED_LINE = ("line attribution: the 8 `ld.shared.b16` of the block loop's preheader (q's layout conversion for "
+              "`k * q[None, :]`, hoisted out of the loop; the PTX marks them `.loc 1 0 22`, line 0) are keyed by "
+              "warpscope at the line before, blind9_triton.py:43 (8 a warp, 32,768); ncu puts 1 of the 8 SASS `LDS.U16` at "
               "line 43, 6 at line 48 and 1 at standard.py:43 (4,096 + 24,576 + 4,096 = 32,768); 1 wavefront a request "
               "both: %s")
 PAGED_KV = ("trip count on loaded data: the block loop runs to `cdiv(seq_len, 16)` with `seq_len` loaded (PTX line 693) "
