@@ -72,8 +72,10 @@ TSDF_STATIC = ("data-dependent predication: the voxel is read and written only i
 HIST = ("addresses on loaded data, skewed: the bin `H + bx * 64 + by` is computed from the loaded x, y (y uniform cubed: "
         "the low bins crowded), which the model takes as 32 different random lines (31.99 lines and sectors a request); "
         "measured 27.35 lines and 29.89 sectors (lanes of a warp collide in the crowded bins). Requests 31,260 modelled, "
-        "31,251 measured: ptxas branches around each of the 8 `ATOMG` copies (`@P BRA`), so only warps with an active "
-        "lane issue it; the model charges 9 more in the masked last program (not traced)")
+        "31,251 measured: ptxas branches around each of the 7 first masked `ATOMG` copies (`BSSY; @P BRA; ATOMG; BSYNC`, "
+        "as for blind7's `t7_splitk_atomic` 132) and ends the lanes before the 8th (`@P0 EXIT`), so a warp with no active "
+        "lane issues nothing; the model predicates the 7 (a lane-less request for such a warp) and exits before the 8th: "
+        "9 lane-less requests more in the masked last program (28 modelled there, 19 measured)")
 KV_TAIL = ("request count, a guard on loaded data at the tail exit: `@%p1 st.global.v4` of V is the kernel's last op, "
            "which ptxas turns into `@!P0 EXIT` + an unguarded `STG.E.128` (the model's rule, `memops::guard_off_issues`); "
            "the guard `slot >= 0` is on the loaded slot (a program is one token, 5% of the slots are -1 padding): the "
