@@ -55,7 +55,8 @@
 //! fifth, `tests/hw/blind5/` (`tests/hw/blind5/known.txt`); `blind6_hardware_agreement` on
 //! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`); `blind7_hardware_agreement`
 //! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`); `blind8_hardware_agreement`
-//! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`).
+//! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`); `blind9_hardware_agreement`
+//! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -178,6 +179,18 @@ const BLIND8_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind8/triton/launches.json",
         "tests/hw/blind8/measured_triton.json",
+    ),
+];
+
+/// The ninth held-out batch (`tests/hw/blind9/`): CUDA kernels and Triton ones.
+const BLIND9_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind9/launches.json",
+        "tests/hw/blind9/measured.json",
+    ),
+    (
+        "tests/hw/blind9/triton/launches.json",
+        "tests/hw/blind9/measured_triton.json",
     ),
 ];
 
@@ -629,6 +642,31 @@ fn blind8_hardware_agreement() {
         &BLIND8_SUITES,
         "tests/hw/blind8/known.txt",
         "hw_agreement_blind8",
+        true,
+    );
+}
+
+/// The ninth held-out batch (`tests/hw/blind9/`, README there): kernels in
+/// the style of llama.cpp / ggml quantisation types (q5_0, iq4_nl, q3_K),
+/// vLLM serving (copy_blocks through a by-value struct of cache pointers, MoE
+/// top-k softmax, attention-state merge), graph and vector search (a GAT
+/// layer, IVF-PQ distances through a shared look-up table, tiled L2 distances,
+/// a BVH traversal with a local-memory stack), OpenCV / NPP images and depth
+/// processing (colour conversion, resizing, box and median filters, NV12,
+/// bilateral depth filter, TSDF integration), simulation (lattice Boltzmann
+/// SoA and AoS, 28-byte particles, XORWOW states, shared-memory FFTs with and
+/// without padding), an int8 `mma.sync` GEMM, cooperative groups'
+/// `memcpy_async`, data processing (byte volumes, bit unpacking, string
+/// lowering) and Triton kernels (paged-attention decode, RMSNorm + int8
+/// quantisation, row flips, a 2-D histogram, a KV-cache scatter, MoE top-2
+/// gating, a w4a16 matmul, a selective scan, max pooling, an implicit-GEMM
+/// convolution), measured before warpscope's model was looked at for them.
+#[test]
+fn blind9_hardware_agreement() {
+    agreement(
+        &BLIND9_SUITES,
+        "tests/hw/blind9/known.txt",
+        "hw_agreement_blind9",
         true,
     );
 }
