@@ -71,7 +71,9 @@
 use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use warpscope::analysis::{AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern};
+use warpscope::analysis::{
+    AccessOp, Analysis, LaunchConfig, Options, ParamKey, ParamValue, Pattern,
+};
 use warpscope::analyze_module;
 use warpscope::source::SourceFile;
 
@@ -405,15 +407,25 @@ fn options(launch: &J, buffers: &[String]) -> Options {
             // `TensorListMetadata`): no scalar value to give
             continue;
         }
-        let v = if p["kind"] == "pointer" {
+        let v: ParamValue = if p["kind"] == "pointer" {
             let b = p["buffer"].as_str().expect("buffer");
             let k = buffers.iter().position(|x| x == b).expect("known buffer") as i64;
             // distinct bases, 0 mod 4096 as in the measured run
-            ((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")
+            (((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")).into()
         } else {
-            p["value"].as_i64().expect("value")
+            // launches.json gives a float parameter's bit pattern (what the
+            // host passed); the library takes its value
+            let bits = p["value"]
+                .as_i64()
+                .or_else(|| p["value"].as_u64().map(|u| u as i64))
+                .expect("value");
+            match p["type"].as_str() {
+                Some("f32") => ParamValue::Float(f32::from_bits(bits as u32) as f64),
+                Some("f64") => ParamValue::Float(f64::from_bits(bits as u64)),
+                _ => bits.into(),
+            }
         };
-        params.push((ParamKey::Index(idx), v.into()));
+        params.push((ParamKey::Index(idx), v));
     }
     Options {
         launch: LaunchConfig {

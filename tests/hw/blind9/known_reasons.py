@@ -22,10 +22,9 @@ def rows(sec):
 # cause texts (README.md groups them)
 STEP = ("trip count on loaded data: %s exits on loaded data (PTX line %s), so the simulation steps over it after the trip "
         "it ran up to that exit: its accesses have no request count and that trip's per-request figures; measured: %s")
-F32 = ("harness, f32 parameters: the launch's `vs` = 0.01 and `trunc` = 0.03 are recorded in launches.json as their bit "
-       "patterns, which tests/hw_agreement.rs passes to the model as integers (vs = 1,008,981,770.0), so the simulated "
-       "projections and the truncation test are those of another volume: %s. With the values as numbers (CLI `warpscope "
-       "report --param 3=0.01 --param 4=0.03`) the model gives %s")
+F32 = ("request count, branch on loaded data (stop 26: the harness now passes the f32 parameters `vs` = 0.01 and "
+       "`trunc` = 0.03 as numbers; blind, it passed their bit patterns as integers: %s): %s; the measured "
+       "rows hold only the lanes inside the truncation band of the loaded depth, which only the data decides")
 Q3K = ("request count, if-conversion of an if/else diamond: `is < 8 ? scales[is] & 0xf : scales[is - 8] >> 4` is, in the "
        "PTX, `@%p1 bra A; bra.uni B; A: ld.u8 [+8]; bra.uni J; B: ld.u8; J:` (the taken arm first); ptxas predicates both "
        "arms (`@P0 LDG.E.U8` / `@!P0 LDG.E.U8`), so every warp issues both loads and one of them with no lane (each warp is "
@@ -128,7 +127,7 @@ T = {
  "resize_nearest_u8c4": SAMPLED % "6,627 blocks whose source rows (floor(y * 750 / 1125)) and columns repeat irregularly: 175,507 load sectors modelled, 175,500 measured",
  "median3x3_u8": SAMPLED % "2,816 blocks, clamped borders: 331,812 load sectors modelled, 331,800 measured",
  "depth_bilateral_u16": SAMPLED % "1,200 blocks, clamped 5 x 5 windows: 681,550 load sectors modelled, 681,600 measured",
- "tsdf_integrate": "kernel totals, harness f32 parameters (vs, trunc passed as their bit patterns read as integers): 16,048 load and 8,024 store requests modelled, 100,531 and 50,095 measured (with the values as numbers the CLI gives 101,252 and 50,626)",
+ "tsdf_integrate": "kernel totals, branch on loaded data (blind, with the f32 parameters passed as bit patterns: 16,048 load and 8,024 store requests): 101,252 load and 50,626 store requests modelled, 100,531 and 50,095 measured: the lanes whose `dmm == 0` / band test on the loaded depth is unknown count on every path",
  "vol_u8_grad_p128": SAMPLED % "5,000 blocks of a 100^3 volume at pitch 128: 300,016 load sectors modelled, 300,000 measured",
  "strings_lower": "no totals: the byte loop runs between loaded offsets (PTX line 7582) and is stepped over",
  "t9_paged_attn_decode": "no totals: the block loop runs to the loaded sequence length (PTX line 693) and is stepped over",
