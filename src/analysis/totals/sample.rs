@@ -666,8 +666,8 @@ mod tests {
     /// spread over the column, and stand for it at their mean; the interior
     /// gets the rest. Block 0, the first column's last block and the corner
     /// are small strata run whole, so the estimate is exact: 2,048 · 4 · 16
-    /// + 2,048 · 4 · 15.25 sectors. Before, the edge blocks alone were run
-    /// and scaled to the whole grid: 15.25 a request, 4.7% under.
+    /// sectors and 2,048 · 4 · 15.25 more. Before, the edge blocks alone were
+    /// run and scaled to the whole grid: 15.25 a request, 4.7% under.
     #[test]
     fn a_large_edge_stratum_leaves_budget_to_the_interior() {
         let mut s = Sampler::new([2048, 2, 1]);
