@@ -110,8 +110,7 @@ pub struct Sampler {
     /// Position in the spread order.
     spread_k: u64,
     step: u64,
-    /// Sum of the edge blocks run.
-    edge_sum: Delta,
+    /// Edge blocks run (their sums are per stratum, `strata`).
     edges_done: usize,
     /// Sum and count of the interior blocks run (the fallback estimate).
     interior_sum: Delta,
@@ -145,7 +144,6 @@ impl Sampler {
             strata: (0..STRATA).map(|_| (0, Delta::new(), 0)).collect(),
             spread_k: 0,
             step: spread_step(nblocks),
-            edge_sum: Delta::new(),
             edges_done: 0,
             interior_sum: Delta::new(),
             interior_done: 0,
@@ -281,14 +279,11 @@ impl Sampler {
     /// Records the delta of block `bid`, which ran whole.
     pub fn record(&mut self, bid: u64, delta: Delta) {
         if self.is_edge(bid) {
-            add_into(&mut self.edge_sum, &delta, 1);
             self.edges_done += 1;
-            if !self.edges.is_empty() {
-                let st = self.stratum(bid);
-                let (_, sum, run) = &mut self.strata[st];
-                add_into(sum, &delta, 1);
-                *run += 1;
-            }
+            let st = self.stratum(bid);
+            let (_, sum, run) = &mut self.strata[st];
+            add_into(sum, &delta, 1);
+            *run += 1;
             return;
         }
         add_into(&mut self.interior_sum, &delta, 1);
@@ -337,10 +332,13 @@ impl Sampler {
     /// edge blocks did not all run and no interior block did while the grid
     /// has some, the statistics are the sum of the blocks run and the caller
     /// scales them.
-    pub fn finish(mut self) -> (Delta, u64, bool) {
+    pub fn finish(self) -> (Delta, u64, bool) {
         let done = self.edges_done as u64 + self.interior_done;
         let n_int = self.nblocks - self.edges.len() as u64;
-        let mut all = std::mem::take(&mut self.edge_sum);
+        let mut all = Delta::new();
+        for (_, sum, _) in &self.strata {
+            add_into(&mut all, sum, 1);
+        }
         if self.edges_done < self.edges.len() {
             if (n_int > 0 && self.interior_done == 0) || self.edges_done == 0 {
                 add_into(&mut all, &self.interior_sum, 1);
@@ -351,22 +349,10 @@ impl Sampler {
             // the edge blocks run.
             let mean = 1.0 / self.edges_done as f64;
             let mut est = Delta::new();
-            for (size, sum, run) in &self.strata {
-                let (src, f) = match *run {
-                    r if r == *size => (sum, 1.0),
-                    0 => (&all, *size as f64 * mean),
-                    r => (sum, *size as f64 / r as f64),
-                };
-                if *size == 0 {
-                    continue;
-                }
-                for (k, st) in src {
-                    let e = est.entry(*k).or_default();
-                    if f == 1.0 {
-                        e.add(st);
-                    } else {
-                        e.add(&st.scaled(f));
-                    }
+            for (size, sum, run) in self.strata.iter().filter(|s| s.0 > 0) {
+                match *run {
+                    0 => add_scaled(&mut est, &all, *size as f64 * mean),
+                    r => add_scaled(&mut est, sum, *size as f64 / r as f64),
                 }
             }
             all = est;
@@ -384,21 +370,12 @@ impl Sampler {
         }
         if self.fallback {
             let f = n_int as f64 / self.interior_done as f64;
-            for (k, st) in &self.interior_sum {
-                all.entry(*k).or_default().add(&st.scaled(f));
-            }
+            add_scaled(&mut all, &self.interior_sum, f);
             return (all, done, true);
         }
         let times = self.by_coordinate().unwrap_or_else(|| self.by_neighbours());
         for ((sum, run), t) in self.groups.iter().zip(times) {
-            if t == *run {
-                add_into(&mut all, sum, 1);
-            } else {
-                let f = t as f64 / *run as f64;
-                for (k, st) in sum {
-                    all.entry(*k).or_default().add(&st.scaled(f));
-                }
-            }
+            add_scaled(&mut all, sum, t as f64 / *run as f64);
         }
         (all, done, true)
     }
@@ -489,6 +466,17 @@ fn add_into(all: &mut Delta, d: &Delta, times: u64) {
         } else {
             e.add(&st.times(times));
         }
+    }
+}
+
+/// Adds `d` scaled by `f` (exactly when `f` is 1: a count over a count
+/// equal to it) into `all`.
+fn add_scaled(all: &mut Delta, d: &Delta, f: f64) {
+    if f == 1.0 {
+        return add_into(all, d, 1);
+    }
+    for (k, st) in d {
+        all.entry(*k).or_default().add(&st.scaled(f));
     }
 }
 
