@@ -8,14 +8,18 @@
 //!    runs on one slice share its [`dataflow::Layout`]); a 64-bit parameter
 //!    found to be the base of an address is marked as a pointer and the
 //!    dataflow runs again, so that its alignment is known; when a class leaves an address unresolved in a
-//!    small known block, each warp is analysed on its own, computing only
-//!    the slice of the unresolved accesses, in the blocks from which one is
-//!    reachable (with those blocks' branch guards: [`dataflow::Focus`]): the
-//!    values are those of the whole slice up to the opaque symbols'
-//!    numbers, so the warps whose values name the figures' text
-//!    ([`figures::ClassFigures::named_by`]) run on the whole slice: the
-//!    first warp (the one that names it whenever it issues the access) at
-//!    once, any other one again;
+//!    small known block, the first warp is analysed on its own (its exact
+//!    base thread index in place of the class's symbolic one); the accesses
+//!    it resolves are then analysed for every other warp on its own,
+//!    computing only the slice of those accesses, in the blocks from which
+//!    one is reachable (with those blocks' branch guards:
+//!    [`dataflow::Focus`]), and those that even the first warp leaves
+//!    unresolved (a run-time divisor, loaded bits: not the symbolic base)
+//!    keep the classes' figures. The values are those of the whole slice
+//!    up to the opaque symbols' numbers, so the warps whose values name the
+//!    figures' text ([`figures::ClassFigures::named_by`]) run on the whole
+//!    slice: the first warp (the one that names it whenever it issues the
+//!    access) at once, any other one again;
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
 //!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
@@ -48,6 +52,9 @@ pub(crate) struct Prepared<'a> {
     /// One class per warp and its results, when a class left an address
     /// unresolved in a small known block: those accesses' figures.
     pub by_warp: Option<(Vec<launch::WarpClass>, Vec<dataflow::ClassResult>)>,
+    /// The memory ops that take `by_warp`'s figures: those the classes
+    /// left unresolved and the first warp resolved.
+    pub per_warp_ops: Vec<bool>,
 }
 
 /// Runs the dataflow of every warp class; `probe` asks for a register's value
@@ -144,7 +151,34 @@ pub(crate) fn prepare<'a>(
     let mut by_warp = None;
     if unresolved.contains(&true) && probe.is_none() {
         if let Some(per_warp) = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT) {
-            if per_warp.len() > classes.len() {
+            // The first warp runs on the whole slice at once: it is the
+            // one that names the text whenever it issues the access (the
+            // first class with the greatest weight names it, and every
+            // warp weighs one), so its run on the reduced slice would only
+            // be thrown away (see below).
+            let first = (per_warp.len() > classes.len()).then(|| {
+                dataflow::analyze_class_in(&layout, low, &cfg, &inputs, &per_warp[0], None, None)
+            });
+            // An access that the first warp, with its exact base thread
+            // index, still leaves unresolved is not unresolved because of
+            // the class's symbolic base (a run-time divisor, a loaded
+            // value's bits): the other warps' exact bases would not resolve
+            // it either, so it keeps the class's figures and the other
+            // warps run only for the accesses the first one resolved (on
+            // cuDNN's direct convolutions, whose addresses divide `%tid`
+            // by run-time divisors, none: BENCHMARKS.md, stop 27).
+            if let Some(f) = &first {
+                for (i, u) in unresolved.iter_mut().enumerate() {
+                    if *u
+                        && f.accesses
+                            .get(&(i as u32))
+                            .is_some_and(|a| matches!(a.addr, Value::Varying { data: false }))
+                    {
+                        *u = false;
+                    }
+                }
+            }
+            if let Some(first) = first.filter(|_| unresolved.contains(&true)) {
                 // Only the blocks from which an unresolved access is
                 // reachable matter to its facts, and only their branches'
                 // guards to its active lanes.
@@ -161,27 +195,18 @@ pub(crate) fn prepare<'a>(
                 };
                 drop(ssa);
                 let reduced_layout = dataflow::Layout::new(low, &cfg, &reduced, false);
-                // The first warp runs on the whole slice at once: it is the
-                // one that names the text whenever it issues the access
-                // (the first class with the greatest weight names it, and
-                // every warp weighs one), so its run on the reduced slice
-                // would only be thrown away (see below).
-                let mut r: Vec<_> = per_warp
-                    .iter()
-                    .enumerate()
-                    .map(|(k, c)| match k {
-                        0 => dataflow::analyze_class_in(&layout, low, &cfg, &inputs, c, None, None),
-                        _ => dataflow::analyze_class_in(
-                            &reduced_layout,
-                            low,
-                            &cfg,
-                            &reduced,
-                            c,
-                            None,
-                            Some(&focus),
-                        ),
-                    })
-                    .collect();
+                let mut r: Vec<_> = vec![first];
+                r.extend(per_warp[1..].iter().map(|c| {
+                    dataflow::analyze_class_in(
+                        &reduced_layout,
+                        low,
+                        &cfg,
+                        &reduced,
+                        c,
+                        None,
+                        Some(&focus),
+                    )
+                }));
                 // The values are those of the whole address slice up to the
                 // opaque symbols' numbers (numbered as met, and the smaller
                 // slice meets fewer): the classes whose values name the
@@ -207,6 +232,7 @@ pub(crate) fn prepare<'a>(
         classes,
         results,
         by_warp,
+        per_warp_ops: unresolved,
     }
 }
 
@@ -617,11 +643,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         let space = spaces.get(&(i as u32)).copied().unwrap_or(info.space);
         // Static per class, weighted by warps.
         let off_issues = memops::guard_off_issues(ir, i);
-        let unresolved = p.results.iter().any(|r| {
-            r.accesses
-                .get(&(i as u32))
-                .is_some_and(|f| matches!(f.addr, Value::Varying { data: false }))
-        });
+        let unresolved = p.per_warp_ops.get(i).copied().unwrap_or(false);
         let (classes, results) = match &p.by_warp {
             Some((c, r)) if unresolved => (c, r),
             _ => (&p.classes, &p.results),
