@@ -1,7 +1,7 @@
 //! `local-memory-access` (W105).
 
 use super::{op_word, Finding, LintContext};
-use crate::analysis::model::Space;
+use crate::analysis::model::{AccessOp, Space};
 
 crate::declare_lint! {
     /// ## What it finds
@@ -10,7 +10,10 @@ crate::declare_lint! {
     ///
     /// Precisely: `ld.local` and `st.local`, which PTX uses for register
     /// spills and for per-thread arrays the compiler could not keep in
-    /// registers.
+    /// registers. A kernel gets one finding for all of its local accesses,
+    /// at the first of them, with the counts of loads and stores,
+    /// the next three labelled and the rest counted (`warpscope report`
+    /// lists every access): a kernel that spills does so in many places.
     ///
     /// ## Why it costs
     ///
@@ -48,41 +51,89 @@ crate::declare_lint! {
     pub static LOCAL_MEMORY_ACCESS = { code: "W105", name: "local-memory-access", level: Warn };
 }
 
-/// Reports every access to the local state space.
+/// Secondary labels shown after the first access of a kernel's group.
+const SHOWN: usize = 3;
+
+/// Reports a kernel's accesses to the local state space as one finding: at
+/// its first local access, with the next few labelled and the counts in the
+/// message. A kernel that spills does so in many places (an unrolled loop
+/// over a per-thread array gives one access per element); one finding per
+/// access buried the others (657,664 of them in one 60 MB cuBLAS module,
+/// BENCHMARKS.md, stop 27), and `warpscope report` lists each access.
 pub fn check(cx: &LintContext<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (i, a) in cx.kernel.accesses.iter().enumerate() {
-        if a.space != Space::Local {
-            continue;
-        }
-        let dir = if a.op == crate::analysis::model::AccessOp::Load {
-            "from"
-        } else {
-            "to"
-        };
-        out.push(Finding {
-            access: i,
-            message: format!(
-                "{} {dir} local memory: a register spill or a per-thread array placed in device memory",
-                op_word(a.op)
-            ),
-            label: format!("`{}`", a.instruction),
-            secondary: Vec::new(),
-            notes: vec!["local memory has the latency of global memory: each access goes through L1 and L2".into()],
-            help: Some(
-                "index per-thread arrays only with compile-time constants (unroll the loops that index them) so they \
-                 stay in registers, or reduce register pressure (__launch_bounds__, fewer live values)"
-                    .into(),
-            ),
-        });
+    let local: Vec<usize> = cx
+        .kernel
+        .accesses
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.space == Space::Local)
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&first) = local.first() else {
+        return Vec::new();
+    };
+    let a = &cx.kernel.accesses[first];
+    let n = local.len();
+    let loads = local
+        .iter()
+        .filter(|&&i| cx.kernel.accesses[i].op == AccessOp::Load)
+        .count();
+    let message = if n == 1 {
+        let dir = if a.op == AccessOp::Load { "from" } else { "to" };
+        format!(
+            "{} {dir} local memory: a register spill or a per-thread array placed in device memory",
+            op_word(a.op)
+        )
+    } else {
+        // PTX has no local atomics: the others are stores.
+        let count = |k: usize, w: &str| format!("{k} {w}{}", if k == 1 { "" } else { "s" });
+        format!(
+            "{n} accesses to local memory in this kernel ({}, {}): register spills or \
+             per-thread arrays placed in device memory",
+            count(loads, "load"),
+            count(n - loads, "store")
+        )
+    };
+    let label = match n {
+        1 => format!("`{}`", a.instruction),
+        _ => format!("`{}`: the first of {n}", a.instruction),
+    };
+    let secondary = local
+        .iter()
+        .skip(1)
+        .take(SHOWN)
+        .map(|&i| {
+            let b = &cx.kernel.accesses[i];
+            (b.span, format!("`{}`", b.instruction))
+        })
+        .collect();
+    let mut notes = vec![
+        "local memory has the latency of global memory: each access goes through L1 and L2".into(),
+    ];
+    if n > SHOWN + 1 {
+        notes.push(format!(
+            "{} more local accesses in this kernel are not shown (`warpscope report` lists each)",
+            n - SHOWN - 1
+        ));
     }
-    out
+    vec![Finding {
+        access: first,
+        message,
+        label,
+        secondary,
+        notes,
+        help: Some(
+            "index per-thread arrays only with compile-time constants (unroll the loops that index them) so they \
+             stay in registers, or reduce register pressure (__launch_bounds__, fewer live values)"
+                .into(),
+        ),
+    }]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::model::{AccessOp, Pattern};
+    use crate::analysis::model::Pattern;
     use crate::lints::testing::{access, kernel, run};
 
     #[test]
@@ -102,5 +153,39 @@ mod tests {
         let mut g = a;
         g.space = Space::Global;
         assert!(run(check, text, &kernel(vec![g])).is_empty());
+    }
+
+    #[test]
+    fn one_finding_per_kernel_with_counts() {
+        let lines: Vec<String> = (0..6)
+            .map(|k| match k % 2 {
+                0 => format!("st.local.f32 [%rd{k}], %f1;"),
+                _ => format!("ld.local.f32 %f{k}, [%rd{k}];"),
+            })
+            .collect();
+        let text = lines.join("\n") + "\n";
+        let accesses = lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| {
+                let op = if k % 2 == 0 {
+                    AccessOp::Store
+                } else {
+                    AccessOp::Load
+                };
+                access(&text, l, op, Space::Local, 32, Pattern::Coalesced)
+            })
+            .collect();
+        let f = run(check, &text, &kernel(accesses));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].access, 0);
+        assert!(f[0]
+            .message
+            .starts_with("6 accesses to local memory in this kernel (3 loads, 3 stores)"));
+        assert_eq!(f[0].secondary.len(), SHOWN);
+        assert!(f[0]
+            .notes
+            .iter()
+            .any(|n| n.starts_with("2 more local accesses")));
     }
 }
