@@ -8,14 +8,15 @@
 //!    runs on one slice share its [`dataflow::Layout`]); a 64-bit parameter
 //!    found to be the base of an address is marked as a pointer and the
 //!    dataflow runs again, so that its alignment is known; when a class leaves an address unresolved in a
-//!    small known block, the first warp is analysed on its own (its exact
-//!    base thread index in place of the class's symbolic one); the accesses
-//!    it resolves are then analysed for every other warp on its own,
-//!    computing only the slice of those accesses, in the blocks from which
-//!    one is reachable (with those blocks' branch guards:
-//!    [`dataflow::Focus`]), and those that even the first warp leaves
-//!    unresolved (a run-time divisor, loaded bits: not the symbolic base)
-//!    keep the classes' figures. The values are those of the whole slice
+//!    small known block, the first and the middle warp are analysed on
+//!    their own (their exact base thread indices in place of the class's
+//!    symbolic one); the accesses one of them says more about
+//!    ([`improves`]) are then analysed for every other warp on its own,
+//!    computing only the slice of the accesses the classes left
+//!    unresolved, in the blocks from which one is reachable (with those
+//!    blocks' branch guards: [`dataflow::Focus`]), and those that both
+//!    leave as the classes did (a run-time divisor, loaded bits: not the
+//!    symbolic base) keep the classes' figures. The values are those of the whole slice
 //!    up to the opaque symbols' numbers, so the warps whose values name the
 //!    figures' text ([`figures::ClassFigures::named_by`]) run on the whole
 //!    slice: the first warp (the one that names it whenever it issues the
@@ -159,24 +160,36 @@ pub(crate) fn prepare<'a>(
             let first = (per_warp.len() > classes.len()).then(|| {
                 dataflow::analyze_class_in(&layout, low, &cfg, &inputs, &per_warp[0], None, None)
             });
-            // An access that the first warp, with its exact base thread
-            // index, still leaves unresolved is not unresolved because of
-            // the class's symbolic base (a run-time divisor, a loaded
-            // value's bits): the other warps' exact bases would not resolve
-            // it either, so it keeps the class's figures and the other
-            // warps run only for the accesses the first one resolved (on
-            // cuDNN's direct convolutions, whose addresses divide `%tid`
-            // by run-time divisors, none: BENCHMARKS.md, stop 27).
+            // An access that the first warp and the middle one, with their
+            // exact base thread indices, leave as the classes left it (the
+            // address unresolved, the same lanes, no further operand
+            // resolved) is most likely not unresolved because of the
+            // class's symbolic base but of a run-time divisor or a loaded
+            // value's bits, which no warp's base resolves: it keeps the
+            // classes' figures (whose bounds hold for every warp), and the
+            // other warps run only for the accesses one of the two
+            // resolved (on cuDNN's direct convolutions none: BENCHMARKS.md,
+            // stop 27). Two warps, because the first is often an edge
+            // (`ty == 0` of a halo load: every lane of the first warp
+            // loads, two lanes of an inner one).
+            let mid = per_warp.len() / 2;
+            let mut middle = None;
             if let Some(f) = &first {
+                let m = dataflow::analyze_class_in(
+                    &layout,
+                    low,
+                    &cfg,
+                    &inputs,
+                    &per_warp[mid],
+                    None,
+                    None,
+                );
                 for (i, u) in unresolved.iter_mut().enumerate() {
-                    if *u
-                        && f.accesses
-                            .get(&(i as u32))
-                            .is_some_and(|a| matches!(a.addr, Value::Varying { data: false }))
-                    {
+                    if *u && !improves(&results, f, i as u32) && !improves(&results, &m, i as u32) {
                         *u = false;
                     }
                 }
+                middle = Some(m);
             }
             if let Some(first) = first.filter(|_| unresolved.contains(&true)) {
                 // Only the blocks from which an unresolved access is
@@ -195,17 +208,22 @@ pub(crate) fn prepare<'a>(
                 };
                 drop(ssa);
                 let reduced_layout = dataflow::Layout::new(low, &cfg, &reduced, false);
+                // The middle warp's run on the whole slice is kept too (the
+                // values are the same, see below).
                 let mut r: Vec<_> = vec![first];
-                r.extend(per_warp[1..].iter().map(|c| {
-                    dataflow::analyze_class_in(
-                        &reduced_layout,
-                        low,
-                        &cfg,
-                        &reduced,
-                        c,
-                        None,
-                        Some(&focus),
-                    )
+                r.extend(per_warp.iter().enumerate().skip(1).map(|(k, c)| {
+                    match middle.take_if(|_| k == mid) {
+                        Some(m) => m,
+                        None => dataflow::analyze_class_in(
+                            &reduced_layout,
+                            low,
+                            &cfg,
+                            &reduced,
+                            c,
+                            None,
+                            Some(&focus),
+                        ),
+                    }
                 }));
                 // The values are those of the whole address slice up to the
                 // opaque symbols' numbers (numbered as met, and the smaller
@@ -234,6 +252,31 @@ pub(crate) fn prepare<'a>(
         by_warp,
         per_warp_ops: unresolved,
     }
+}
+
+/// Whether a warp's run `w` says more about access `op` than the classes'
+/// `classes` do: it reaches it with a resolved address, another set of
+/// (possibly active or reaching) lanes, or a further operand that the
+/// classes left unresolved and it resolved. A warp that does not reach it
+/// says nothing of the others: counted as more.
+fn improves(classes: &[dataflow::ClassResult], w: &dataflow::ClassResult, op: u32) -> bool {
+    let Some(f) = w.accesses.get(&op) else {
+        return true;
+    };
+    let unresolved = |v: &Value| matches!(v, Value::Varying { data: false });
+    if !unresolved(&f.addr) {
+        return true;
+    }
+    let facts = || classes.iter().filter_map(|c| c.accesses.get(&op));
+    let mask = facts().fold(0, |m, c| m | c.mask);
+    let reached = facts().fold(0, |m, c| m | c.reached);
+    if f.mask != mask || f.reached != reached {
+        return true;
+    }
+    f.aux
+        .iter()
+        .enumerate()
+        .any(|(k, a)| !unresolved(a) && facts().any(|c| c.aux.get(k).is_some_and(unresolved)))
 }
 
 /// The per-warp classes whose results give the text of an unresolved

@@ -711,17 +711,19 @@ fn reusable(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> bool {
     let OpKind::Mem { info, .. } = &op.kind else {
         return false;
     };
+    if op.guard.is_some()
+        || info.kind != MemKind::Plain
+        || info.ext.is_some()
+        || info.op != AccessOp::Load
+        || spaces.get(&(i as u32)).copied() != Some(Space::Shared)
+    {
+        return false;
+    }
     let mn = ir.mnemonics.get(i).copied().unwrap_or("");
     let ordered = [".volatile", ".acquire", ".release", ".mmio", ".weak."]
         .iter()
         .any(|q| mn.contains(q));
-    mn.starts_with("ld.")
-        && !ordered
-        && op.guard.is_none()
-        && info.kind == MemKind::Plain
-        && info.ext.is_none()
-        && info.op == AccessOp::Load
-        && spaces.get(&(i as u32)).copied() == Some(Space::Shared)
+    mn.starts_with("ld.") && !ordered
 }
 
 /// The address of op `op` in each class (`None` where the class does not
