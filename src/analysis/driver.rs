@@ -19,7 +19,9 @@
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
 //!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
-//!    `add`, `sub`, `mad` (and phis) back to its `ld.param`;
+//!    `add`, `sub`, `mad` (and phis) back to its `ld.param`, to a 64-bit
+//!    `ld.param` of a by-value struct's field, or to a `.local` load from a
+//!    depot that only such values were stored to ([`generic_base_param`]);
 //! 4. when the grid and block are known, the launch is simulated (`totals`);
 //! 5. every memory op gets its figures (`figures`), from the simulation when
 //!    it ran, and the kernel its totals (`launch_totals`).
@@ -85,6 +87,7 @@ pub(crate) fn prepare<'a>(
         },
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
         relevant,
+        depot_fields: depot_fields(ir),
     };
     let classes = launch::warp_classes(launch.block);
     // every run on the address slice shares one layout of the states
@@ -393,10 +396,21 @@ fn from_mapa(ir: &Function<'_>, ssa: &Ssa, op: u32) -> bool {
 
 /// The kernel parameter a generic address of memory op `op` is computed
 /// from by pointer arithmetic alone (`mov`, `cvt`/`cvta`, `add`, `sub`,
-/// `mad` and phis of them, back to an `ld.param` at offset 0 of a pointer
-/// parameter or of a 64-bit integer one, as the second round of
-/// [`prepare`] marks), whatever value the launch gave it. A value loaded
-/// from memory, or computed otherwise, ends the search; so does a walk of
+/// `mad` and phis of them), back to
+///
+/// - an `ld.param` at offset 0 of a pointer parameter or of a 64-bit
+///   integer one, as the second round of [`prepare`] marks;
+/// - a 64-bit integer `ld.param` of a field of a by-value (aggregate)
+///   parameter: a pointer in a struct passed by value (CUDA passes a
+///   pointer parameter, and a pointer member of a struct parameter, as a
+///   generic address of global memory: an assumption about the source
+///   language, as for pointer parameters, not a PTX rule);
+/// - a `.local` load from a local depot every one of whose stores stores
+///   such a value ([`depot_stores`]: NVVM's copy of a by-value struct
+///   indexed at run time, read back at `8 * ctaid.x`);
+///
+/// whatever value the launch gave it. A value loaded from memory
+/// otherwise, or computed otherwise, ends the search; so does a walk of
 /// more than 256 values.
 fn generic_base_param(
     ir: &Function<'_>,
@@ -404,7 +418,6 @@ fn generic_base_param(
     pointer_params: &[bool],
     op: u32,
 ) -> Option<usize> {
-    use super::transfer::AluOp;
     let OpKind::Mem { info, .. } = &ir.ops.get(op as usize)?.kind else {
         return None;
     };
@@ -412,15 +425,31 @@ fn generic_base_param(
         return None;
     };
     let start = ssa.use_of(crate::ir::OpId(op), r)?;
+    let mut budget = 256usize;
+    pointer_origin(ir, ssa, pointer_params, start, &mut budget, 0)
+}
+
+/// [`generic_base_param`]'s walk from SSA value `start`; `budget` counts
+/// the values visited, `depth` the local depots read through.
+fn pointer_origin(
+    ir: &Function<'_>,
+    ssa: &Ssa,
+    pointer_params: &[bool],
+    start: crate::ir::ssa::ValueId,
+    budget: &mut usize,
+    depth: u32,
+) -> Option<usize> {
+    use super::transfer::AluOp;
     let mut seen = std::collections::HashSet::new();
     let mut work = vec![start];
     while let Some(v) = work.pop() {
-        if seen.len() >= 256 {
+        if *budget == 0 {
             return None;
         }
         if !seen.insert(v) {
             continue;
         }
+        *budget -= 1;
         match ssa.value(v).def {
             crate::ir::ssa::ValueDef::Entry => {}
             crate::ir::ssa::ValueDef::Phi(ph) => {
@@ -428,12 +457,32 @@ fn generic_base_param(
             }
             crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
                 OpKind::LdParam {
-                    param: Some((k, 0)),
+                    param: Some((k, off)),
                     ..
                 } => {
                     let k = *k as usize;
                     let wide = ir.params.get(k).is_some_and(|q| q.is_wide_integer());
-                    if pointer_params.get(k).copied().unwrap_or(false) || wide {
+                    if *off == 0 && (pointer_params.get(k).copied().unwrap_or(false) || wide) {
+                        return Some(k);
+                    }
+                    // A 64-bit integer field of a by-value parameter.
+                    let aggregate = ir.params.get(k).is_some_and(|q| q.bits != 64);
+                    let mn = ir.mnemonics.get(d.index()).copied().unwrap_or("");
+                    let wide_load = [".u64", ".s64", ".b64"].iter().any(|t| mn.ends_with(t));
+                    if wide_load && (aggregate || *off != 0) && !mn.contains(".v") {
+                        return Some(k);
+                    }
+                }
+                OpKind::Mem { info, .. } if depth < 4 => {
+                    // every value the depot holds must come from a pointer
+                    let Some(stores) = depot_stores(ir, ssa, d.0, info) else {
+                        continue;
+                    };
+                    let origins: Option<Vec<usize>> = stores
+                        .into_iter()
+                        .map(|s| pointer_origin(ir, ssa, pointer_params, s, budget, depth + 1))
+                        .collect();
+                    if let Some(&k) = origins.as_ref().and_then(|o| o.first()) {
                         return Some(k);
                     }
                 }
@@ -454,6 +503,210 @@ fn generic_base_param(
         }
     }
     None
+}
+
+/// The local variable (depot) an address is computed from by pointer
+/// arithmetic alone (as in [`pointer_origin`]): the one `.local` variable
+/// the walk meets, `None` when it meets none or several, or another
+/// source than arithmetic and constants (a load, a parameter).
+fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &crate::ir::Src) -> Option<u32> {
+    use super::transfer::AluOp;
+    use crate::ir::Src;
+    let mut found: Option<u32> = None;
+    let mut note = |v: u32| -> bool {
+        let local = ir
+            .vars
+            .get(v as usize)
+            .is_some_and(|x| x.space == Space::Local);
+        match found {
+            _ if !local => false,
+            Some(f) if f != v => false,
+            _ => {
+                found = Some(v);
+                true
+            }
+        }
+    };
+    let mut work = Vec::new();
+    match addr {
+        Src::Var(v, _) => return note(*v).then_some(*v),
+        Src::Reg(r, _) => work.extend(ssa.use_of(crate::ir::OpId(op), *r)),
+        _ => return None,
+    }
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if seen.len() >= 64 {
+            return None;
+        }
+        if !seen.insert(v) {
+            continue;
+        }
+        match ssa.value(v).def {
+            crate::ir::ssa::ValueDef::Entry => return None,
+            crate::ir::ssa::ValueDef::Phi(ph) => {
+                work.extend(ssa.phi_args(ph).iter().map(|a| a.value));
+            }
+            crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
+                OpKind::Alu { alu, srcs, .. }
+                    if matches!(
+                        alu.op,
+                        AluOp::Mov | AluOp::Cvt(_) | AluOp::Add | AluOp::Sub | AluOp::Mad(_)
+                    ) =>
+                {
+                    for s in srcs {
+                        match s {
+                            Src::Reg(q, _) => {
+                                // an index (`mul.wide`) is no base: it holds no
+                                // variable and ends its own walk below
+                                let Some(u) = ssa.use_of(d, *q) else {
+                                    return None;
+                                };
+                                if let crate::ir::ssa::ValueDef::Op { op: e, .. } = ssa.value(u).def
+                                {
+                                    if matches!(
+                                        &ir.ops[e.index()].kind,
+                                        OpKind::Alu { alu, .. } if matches!(alu.op, AluOp::Mul(_) | AluOp::Shl)
+                                    ) {
+                                        continue;
+                                    }
+                                }
+                                work.push(u);
+                            }
+                            Src::Var(x, _) => {
+                                if !note(*x) {
+                                    return None;
+                                }
+                            }
+                            Src::Imm(_) | Src::Special(_) => {}
+                            _ => return None,
+                        }
+                    }
+                }
+                _ => return None,
+            },
+        }
+    }
+    found
+}
+
+/// The values stored to the local depot that the load `op` (`info`) reads
+/// from, each as the SSA value its store reads: every `st.local` into that
+/// depot (with the same element width), when
+///
+/// - `op` is a plain `.local` load whose address comes from one depot
+///   ([`local_depot`]);
+/// - no address of local memory is made generic (`cvta.local`, which
+///   `%SP` holds): local memory is private to the thread and, without a
+///   generic address of it, reachable only through `.local` accesses (PTX
+///   ISA, *State spaces*), so the `.local` stores are all the writes;
+/// - the function follows no call (a callee's `.local` frame is its own,
+///   but an uninlined call is not read at all);
+/// - every `.local` store's address comes from a known depot and gives
+///   its stored values (`Aux::Stored`), and those into this depot have
+///   the load's element width.
+///
+/// Which slot the load reads is not asked: every store into the depot is
+/// returned (a load before any store reads undefined memory, which the
+/// source languages do not do). `None` otherwise, or when the depot has
+/// no store.
+fn depot_stores(
+    ir: &Function<'_>,
+    ssa: &Ssa,
+    op: u32,
+    info: &crate::ir::MemOp,
+) -> Option<Vec<crate::ir::ssa::ValueId>> {
+    use crate::ir::MemKind;
+    if info.op != AccessOp::Load || info.kind != MemKind::Plain || info.space != Space::Local {
+        return None;
+    }
+    let generic_local = ir.mnemonics.iter().any(|m| m.starts_with("cvta.local"));
+    let calls = ir.ops.iter().any(|o| matches!(o.kind, OpKind::Call { .. }));
+    if generic_local || calls {
+        return None;
+    }
+    let depot = local_depot(ir, ssa, op, &info.addr)?;
+    let mut out = Vec::new();
+    for (i, o) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info: s, .. } = &o.kind else {
+            continue;
+        };
+        if s.space != Space::Local || s.op == AccessOp::Load {
+            continue;
+        }
+        let d = local_depot(ir, ssa, i as u32, &s.addr)?;
+        if d != depot {
+            continue;
+        }
+        let stored: Vec<_> = s.stored().collect();
+        if s.elem_bits != info.elem_bits || stored.len() != s.vector as usize || stored.is_empty() {
+            return None;
+        }
+        for v in stored {
+            let crate::ir::Src::Reg(r, _) = v else {
+                return None;
+            };
+            out.push(ssa.use_of(crate::ir::OpId(i as u32), *r)?);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The `.local` loads of `ir` whose depot holds only values loaded by
+/// `ld.param` ([`depot_stores`], each stored value a chain of `mov`s
+/// of one `ld.param` of known parameter and offset), with those (index,
+/// byte offset): [`dataflow::Inputs::depot_fields`]. Empty without a
+/// `.local` load (no SSA form is built then).
+fn depot_fields(ir: &Function<'_>) -> super::domain::FastMap<u32, Vec<(u16, i64)>> {
+    use super::transfer::AluOp;
+    let mut out = super::domain::FastMap::default();
+    let local_load = |o: &crate::ir::Op| {
+        matches!(&o.kind, OpKind::Mem { info, .. }
+            if info.space == Space::Local && info.op == AccessOp::Load)
+    };
+    if !ir.ops.iter().any(local_load) {
+        return out;
+    }
+    let ssa = Ssa::build(ir, &Cfg::build(ir));
+    'ops: for (i, o) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info, .. } = &o.kind else {
+            continue;
+        };
+        let Some(stores) = depot_stores(ir, &ssa, i as u32, info) else {
+            continue;
+        };
+        let mut fields = Vec::new();
+        for mut v in stores {
+            // through `mov`/`cvt` of one register to its `ld.param`
+            let field = loop {
+                let crate::ir::ssa::ValueDef::Op {
+                    op: d,
+                    merges: None,
+                } = ssa.value(v).def
+                else {
+                    continue 'ops;
+                };
+                match &ir.ops[d.index()].kind {
+                    OpKind::LdParam {
+                        param: Some((p, off)),
+                        dsts,
+                    } if dsts.len() == 1 => break (*p, *off),
+                    OpKind::Alu { alu, srcs, .. } if alu.op == AluOp::Mov && srcs.len() == 1 => {
+                        let crate::ir::Src::Reg(q, 0) = srcs[0] else {
+                            continue 'ops;
+                        };
+                        let Some(u) = ssa.use_of(d, q) else {
+                            continue 'ops;
+                        };
+                        v = u;
+                    }
+                    _ => continue 'ops,
+                }
+            };
+            fields.push(field);
+        }
+        out.insert(i as u32, fields);
+    }
+    out
 }
 
 /// The source location of op `i` with its whole inline chain.
