@@ -209,7 +209,7 @@
 //! form, on `driver::depot_stores`' conditions), a warp-uniform `.local`
 //! load from it reads one of those parameter values, the same one in every
 //! lane. Where the launch gives them all, the load gives their join
-//! (`Engine::from_depot`): the constant when they are equal, otherwise an
+//! (`Engine::depot_value`): the constant when they are equal, otherwise an
 //! opaque uniform symbol with their common congruence (four cache pointers
 //! 16 MiB apart: 0 mod 16 MiB, so the copies through them are
 //! line-aligned); otherwise the uniform opaque value of any uniform load.
@@ -478,7 +478,7 @@ impl Engine<'_, '_> {
     /// else an opaque uniform symbol with their congruence (4 cache
     /// pointers 16 MiB apart: 0 mod 16 MiB). `None` (the plain uniform
     /// opaque value) when some value is not given.
-    fn from_depot(&mut self, s: u32, k: usize) -> Option<Value> {
+    fn depot_value(&mut self, s: u32, k: usize) -> Option<Value> {
         let srcs = self.inputs.depot_fields.get(&s)?;
         let mut vals = Vec::with_capacity(srcs.len());
         for &(p, off) in srcs {
@@ -861,7 +861,7 @@ impl Engine<'_, '_> {
                         {
                             if matches!(addr, Value::Undef) {
                                 Value::Undef
-                            } else if let Some(v) = self.from_depot(s, k) {
+                            } else if let Some(v) = self.depot_value(s, k) {
                                 v
                             } else {
                                 self.uniform_opaque(k as u32)

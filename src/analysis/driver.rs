@@ -558,9 +558,7 @@ fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &crate::ir::Src) -> 
                             Src::Reg(q, _) => {
                                 // an index (`mul.wide`) is no base: it holds no
                                 // variable and ends its own walk below
-                                let Some(u) = ssa.use_of(d, *q) else {
-                                    return None;
-                                };
+                                let u = ssa.use_of(d, *q)?;
                                 if let crate::ir::ssa::ValueDef::Op { op: e, .. } = ssa.value(u).def
                                 {
                                     if matches!(
