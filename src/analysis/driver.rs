@@ -296,6 +296,7 @@ pub(crate) fn resolve_spaces(
     let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
     // Built on the first generic access whose value does not name its base.
     let mut ssa: Option<Ssa> = None;
+    let mut depots: Option<Depots> = None;
     let has_mapa = ir.ops.iter().any(
         |op| matches!(&op.kind, OpKind::Alu { alu, .. } if alu.op == super::transfer::AluOp::Mapa),
     );
@@ -329,7 +330,8 @@ pub(crate) fn resolve_spaces(
             // A given parameter value leaves no symbol in the address:
             // follow its definitions instead.
             let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
-            if let Some(k) = generic_base_param(ir, ssa, &p.pointer_params, i as u32) {
+            let depots = depots.get_or_insert_with(|| Depots::build(ir, ssa));
+            if let Some(k) = generic_base_param(ir, ssa, depots, &p.pointer_params, i as u32) {
                 space = Space::Global;
                 space_notes.insert(
                     i as u32,
@@ -415,6 +417,7 @@ fn from_mapa(ir: &Function<'_>, ssa: &Ssa, op: u32) -> bool {
 fn generic_base_param(
     ir: &Function<'_>,
     ssa: &Ssa,
+    depots: &Depots,
     pointer_params: &[bool],
     op: u32,
 ) -> Option<usize> {
@@ -426,7 +429,7 @@ fn generic_base_param(
     };
     let start = ssa.use_of(crate::ir::OpId(op), r)?;
     let mut budget = 256usize;
-    pointer_origin(ir, ssa, pointer_params, start, &mut budget, 0)
+    pointer_origin(ir, ssa, depots, pointer_params, start, &mut budget, 0)
 }
 
 /// [`generic_base_param`]'s walk from SSA value `start`; `budget` counts
@@ -434,6 +437,7 @@ fn generic_base_param(
 fn pointer_origin(
     ir: &Function<'_>,
     ssa: &Ssa,
+    depots: &Depots,
     pointer_params: &[bool],
     start: crate::ir::ssa::ValueId,
     budget: &mut usize,
@@ -475,12 +479,14 @@ fn pointer_origin(
                 }
                 OpKind::Mem { info, .. } if depth < 4 => {
                     // every value the depot holds must come from a pointer
-                    let Some(stores) = depot_stores(ir, ssa, d.0, info) else {
+                    let Some(stores) = depot_stores(depots, ir, ssa, d.0, info) else {
                         continue;
                     };
                     let origins: Option<Vec<usize>> = stores
                         .into_iter()
-                        .map(|s| pointer_origin(ir, ssa, pointer_params, s, budget, depth + 1))
+                        .map(|s| {
+                            pointer_origin(ir, ssa, depots, pointer_params, s, budget, depth + 1)
+                        })
                         .collect();
                     if let Some(&k) = origins.as_ref().and_then(|o| o.first()) {
                         return Some(k);
@@ -587,6 +593,61 @@ fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &crate::ir::Src) -> 
     found
 }
 
+/// The stores into each local depot of a function, found once
+/// ([`Depots::build`]) for [`depot_stores`].
+#[derive(Default)]
+pub(crate) struct Depots {
+    /// False where nothing may be forwarded (see [`depot_stores`]).
+    sealed: bool,
+    /// By depot (the variable's index): the element width of its stores
+    /// and the SSA values they store, or `None` where a store into it
+    /// cannot be read (widths differ, a value is not a register).
+    stores: HashMap<u32, Option<(u32, Vec<crate::ir::ssa::ValueId>)>>,
+}
+
+impl Depots {
+    /// The depots of `ir`, under [`depot_stores`]' conditions on the
+    /// function: one walk per `.local` store.
+    pub(crate) fn build(ir: &Function<'_>, ssa: &Ssa) -> Depots {
+        let mut d = Depots::default();
+        let generic_local = ir.mnemonics.iter().any(|m| m.starts_with("cvta.local"));
+        let calls = ir.ops.iter().any(|o| matches!(o.kind, OpKind::Call { .. }));
+        if generic_local || calls {
+            return d;
+        }
+        for (i, o) in ir.ops.iter().enumerate() {
+            let OpKind::Mem { info: s, .. } = &o.kind else {
+                continue;
+            };
+            if s.space != Space::Local || s.op == AccessOp::Load {
+                continue;
+            }
+            let Some(depot) = local_depot(ir, ssa, i as u32, &s.addr) else {
+                // a store that may write any depot
+                return Depots::default();
+            };
+            let stored: Option<Vec<_>> = s
+                .stored()
+                .map(|v| match v {
+                    crate::ir::Src::Reg(r, _) => ssa.use_of(crate::ir::OpId(i as u32), *r),
+                    _ => None,
+                })
+                .collect();
+            let stored = stored.filter(|v| v.len() == s.vector as usize && !v.is_empty());
+            let e = d
+                .stores
+                .entry(depot)
+                .or_insert_with(|| Some((s.elem_bits, Vec::new())));
+            match (e.as_mut(), stored) {
+                (Some((bits, vals)), Some(v)) if *bits == s.elem_bits => vals.extend(v),
+                _ => *e = None,
+            }
+        }
+        d.sealed = true;
+        d
+    }
+}
+
 /// The values stored to the local depot that the load `op` (`info`) reads
 /// from, each as the SSA value its store reads: every `st.local` into that
 /// depot (with the same element width), when
@@ -608,45 +669,23 @@ fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &crate::ir::Src) -> 
 /// source languages do not do). `None` otherwise, or when the depot has
 /// no store.
 fn depot_stores(
+    depots: &Depots,
     ir: &Function<'_>,
     ssa: &Ssa,
     op: u32,
     info: &crate::ir::MemOp,
 ) -> Option<Vec<crate::ir::ssa::ValueId>> {
     use crate::ir::MemKind;
-    if info.op != AccessOp::Load || info.kind != MemKind::Plain || info.space != Space::Local {
-        return None;
-    }
-    let generic_local = ir.mnemonics.iter().any(|m| m.starts_with("cvta.local"));
-    let calls = ir.ops.iter().any(|o| matches!(o.kind, OpKind::Call { .. }));
-    if generic_local || calls {
+    if !depots.sealed
+        || info.op != AccessOp::Load
+        || info.kind != MemKind::Plain
+        || info.space != Space::Local
+    {
         return None;
     }
     let depot = local_depot(ir, ssa, op, &info.addr)?;
-    let mut out = Vec::new();
-    for (i, o) in ir.ops.iter().enumerate() {
-        let OpKind::Mem { info: s, .. } = &o.kind else {
-            continue;
-        };
-        if s.space != Space::Local || s.op == AccessOp::Load {
-            continue;
-        }
-        let d = local_depot(ir, ssa, i as u32, &s.addr)?;
-        if d != depot {
-            continue;
-        }
-        let stored: Vec<_> = s.stored().collect();
-        if s.elem_bits != info.elem_bits || stored.len() != s.vector as usize || stored.is_empty() {
-            return None;
-        }
-        for v in stored {
-            let crate::ir::Src::Reg(r, _) = v else {
-                return None;
-            };
-            out.push(ssa.use_of(crate::ir::OpId(i as u32), *r)?);
-        }
-    }
-    (!out.is_empty()).then_some(out)
+    let (bits, vals) = depots.stores.get(&depot)?.as_ref()?;
+    (*bits == info.elem_bits && !vals.is_empty()).then(|| vals.clone())
 }
 
 /// The `.local` loads of `ir` whose depot holds only values loaded by
@@ -665,11 +704,12 @@ fn depot_fields(ir: &Function<'_>) -> super::domain::FastMap<u32, Vec<(u16, i64)
         return out;
     }
     let ssa = Ssa::build(ir, &Cfg::build(ir));
+    let depots = Depots::build(ir, &ssa);
     'ops: for (i, o) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &o.kind else {
             continue;
         };
-        let Some(stores) = depot_stores(ir, &ssa, i as u32, info) else {
+        let Some(stores) = depot_stores(&depots, ir, &ssa, i as u32, info) else {
             continue;
         };
         let mut fields = Vec::new();
@@ -1223,4 +1263,68 @@ fn instr_facts(ir: &Function<'_>) -> HashMap<usize, InstrFacts> {
         seen_guard |= op.guard.is_some();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel that stores `a` and `b` to a 16-byte depot, reads slot
+    /// `ctaid.x` back and loads a float through it with a generic `ld`.
+    fn depot_kernel(a: &str, b: &str) -> String {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .align 8 .b8 k_param_0[16], .param .u64 k_param_1)\n{{\n\
+             \t.local .align 8 .b8 __local_depot0[16];\n\t.reg .b64 %SPL;\n\
+             \t.reg .b32 %r<4>;\n\t.reg .f32 %f<2>;\n\t.reg .b64 %rd<12>;\n\
+             \tmov.u64 %SPL, __local_depot0;\n\
+             \tld.param.u64 %rd1, [k_param_0];\n\tld.param.u64 %rd2, [k_param_0+8];\n\
+             \tld.param.u64 %rd9, [k_param_1];\n\tmov.u64 %rd10, 4096;\n\
+             \tst.local.u64 [%SPL], {a};\n\tst.local.u64 [%SPL+8], {b};\n\
+             \tmov.u32 %r1, %ctaid.x;\n\tmul.wide.u32 %rd3, %r1, 8;\n\
+             \tadd.s64 %rd4, %SPL, %rd3;\n\tld.local.u64 %rd5, [%rd4];\n\
+             \tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd6, %r2, 4;\n\
+             \tadd.s64 %rd7, %rd5, %rd6;\n\tld.f32 %f1, [%rd7];\n\tret;\n}}\n"
+        )
+    }
+
+    fn generic_load_space(text: &str) -> Space {
+        let file = SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let a = crate::analyze(&file, &Options::default());
+        a.kernels[0]
+            .accesses
+            .iter()
+            .find(|x| x.op == AccessOp::Load && x.space != Space::Local)
+            .expect("the generic load")
+            .space
+    }
+
+    #[test]
+    fn a_depot_of_struct_pointer_fields_gives_global_addresses() {
+        // both slots hold 64-bit fields of the by-value struct
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd1", "%rd2")),
+            Space::Global
+        );
+        // a pointer parameter and a field
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd9", "%rd2")),
+            Space::Global
+        );
+    }
+
+    #[test]
+    fn a_depot_holding_anything_else_stays_generic() {
+        // one slot holds a constant: the value read back may be it
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd1", "%rd10")),
+            Space::Generic
+        );
+        // the depot's address made generic: a generic store may write it
+        let escaped = depot_kernel("%rd1", "%rd2").replace(
+            "\tmov.u32 %r1, %ctaid.x;",
+            "\tcvta.local.u64 %rd11, %SPL;\n\tmov.u32 %r1, %ctaid.x;",
+        );
+        assert_eq!(generic_load_space(&escaped), Space::Generic);
+    }
 }
