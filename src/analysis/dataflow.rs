@@ -213,6 +213,10 @@
 //! opaque uniform symbol with their common congruence (four cache pointers
 //! 16 MiB apart: 0 mod 16 MiB, so the copies through them are
 //! line-aligned); otherwise the uniform opaque value of any uniform load.
+//! Limit: a struct's pointer fields that the launch does not give get no
+//! alignment (a pointer parameter gets `pointer_align`), here or where
+//! `ld.param` reads them directly, and a depot read at a lane-varying
+//! offset is not forwarded (each lane may read another slot).
 //! Soundness rests on what can write the depot: local memory is private
 //! to the thread and reachable only through the depot's own address (PTX
 //! ISA, *State spaces*); `depot_stores` requires that no address of local

@@ -331,14 +331,20 @@ pub(crate) fn resolve_spaces(
             // follow its definitions instead.
             let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
             let depots = depots.get_or_insert_with(|| Depots::build(ir, ssa));
-            if let Some(k) = generic_base_param(ir, ssa, depots, &p.pointer_params, i as u32) {
+            if let Some((k, how)) = generic_base_param(ir, ssa, depots, &p.pointer_params, i as u32)
+            {
                 space = Space::Global;
-                space_notes.insert(
-                    i as u32,
-                    Caveat::GenericFromPointerParam {
-                        param: p.params.get(k).unwrap_or(&"?").to_string(),
-                    },
-                );
+                let name = p.params.get(k).unwrap_or(&"?");
+                let param = match (how & ORIGIN_FIELD != 0, how & ORIGIN_LOCAL != 0) {
+                    (_, true) => format!(
+                        "{name} (a pointer field of the struct passed by value, read back from local memory)"
+                    ),
+                    (true, false) => {
+                        format!("{name} (a pointer field of the struct passed by value)")
+                    }
+                    _ => name.to_string(),
+                };
+                space_notes.insert(i as u32, Caveat::GenericFromPointerParam { param });
             }
         }
         spaces.insert(i as u32, space);
@@ -411,7 +417,8 @@ fn from_mapa(ir: &Function<'_>, ssa: &Ssa, op: u32) -> bool {
 ///   such a value ([`depot_stores`]: NVVM's copy of a by-value struct
 ///   indexed at run time, read back at `8 * ctaid.x`);
 ///
-/// whatever value the launch gave it. A value loaded from memory
+/// whatever value the launch gave it, with how ([`ORIGIN_FIELD`],
+/// [`ORIGIN_LOCAL`]: the caveat says so). A value loaded from memory
 /// otherwise, or computed otherwise, ends the search; so does a walk of
 /// more than 256 values.
 fn generic_base_param(
@@ -420,7 +427,7 @@ fn generic_base_param(
     depots: &Depots,
     pointer_params: &[bool],
     op: u32,
-) -> Option<usize> {
+) -> Option<(usize, u8)> {
     let OpKind::Mem { info, .. } = &ir.ops.get(op as usize)?.kind else {
         return None;
     };
@@ -432,6 +439,11 @@ fn generic_base_param(
     pointer_origin(ir, ssa, depots, pointer_params, start, &mut budget, 0)
 }
 
+/// [`generic_base_param`]'s origin: a field of a by-value parameter.
+const ORIGIN_FIELD: u8 = 1;
+/// [`generic_base_param`]'s origin: read back from a local depot.
+const ORIGIN_LOCAL: u8 = 2;
+
 /// [`generic_base_param`]'s walk from SSA value `start`; `budget` counts
 /// the values visited, `depth` the local depots read through.
 fn pointer_origin(
@@ -442,7 +454,7 @@ fn pointer_origin(
     start: crate::ir::ssa::ValueId,
     budget: &mut usize,
     depth: u32,
-) -> Option<usize> {
+) -> Option<(usize, u8)> {
     use super::transfer::AluOp;
     let mut seen = std::collections::HashSet::new();
     let mut work = vec![start];
@@ -467,14 +479,14 @@ fn pointer_origin(
                     let k = *k as usize;
                     let wide = ir.params.get(k).is_some_and(|q| q.is_wide_integer());
                     if *off == 0 && (pointer_params.get(k).copied().unwrap_or(false) || wide) {
-                        return Some(k);
+                        return Some((k, 0));
                     }
                     // A 64-bit integer field of a by-value parameter.
                     let aggregate = ir.params.get(k).is_some_and(|q| q.bits != 64);
                     let mn = ir.mnemonics.get(d.index()).copied().unwrap_or("");
                     let wide_load = [".u64", ".s64", ".b64"].iter().any(|t| mn.ends_with(t));
                     if wide_load && (aggregate || *off != 0) && !mn.contains(".v") {
-                        return Some(k);
+                        return Some((k, ORIGIN_FIELD));
                     }
                 }
                 OpKind::Mem { info, .. } if depth < 4 => {
@@ -482,14 +494,14 @@ fn pointer_origin(
                     let Some(stores) = depot_stores(depots, ir, ssa, d.0, info) else {
                         continue;
                     };
-                    let origins: Option<Vec<usize>> = stores
+                    let origins: Option<Vec<(usize, u8)>> = stores
                         .into_iter()
                         .map(|s| {
                             pointer_origin(ir, ssa, depots, pointer_params, s, budget, depth + 1)
                         })
                         .collect();
-                    if let Some(&k) = origins.as_ref().and_then(|o| o.first()) {
-                        return Some(k);
+                    if let Some(&(k, how)) = origins.as_ref().and_then(|o| o.first()) {
+                        return Some((k, how | ORIGIN_LOCAL));
                     }
                 }
                 OpKind::Alu { alu, srcs, .. }
