@@ -63,13 +63,18 @@ pub(crate) fn prepare<'a>(
     let cfg = Cfg::build(ir);
     // The sparse analysis: only the registers of the address slice are
     // computed; a hover probe may ask for any register, so it computes all.
+    let mut built = None;
     let relevant = match probe {
         Some(_) => None,
         None => {
             let ssa = Ssa::build(ir, &cfg);
-            Some(ssa.address_slice(ir).registers(&ssa, ir.regs.len()))
+            let r = ssa.address_slice(ir).registers(&ssa, ir.regs.len());
+            built = Some(ssa);
+            Some(r)
         }
     };
+    let depot_fields = depot_fields(ir, &cfg, built.as_ref());
+    drop(built);
     let params = ir.param_names();
     // The dataflow reads the pointer parameters from the IR: work on a copy
     // when the second round below marks more of them.
@@ -87,7 +92,7 @@ pub(crate) fn prepare<'a>(
         },
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
         relevant,
-        depot_fields: depot_fields(ir),
+        depot_fields,
     };
     let classes = launch::warp_classes(launch.block);
     // every run on the address slice shares one layout of the states
@@ -703,9 +708,14 @@ fn depot_stores(
 /// The `.local` loads of `ir` whose depot holds only values loaded by
 /// `ld.param` ([`depot_stores`], each stored value a chain of `mov`s
 /// of one `ld.param` of known parameter and offset), with those (index,
-/// byte offset): [`dataflow::Inputs::depot_fields`]. Empty without a
-/// `.local` load (no SSA form is built then).
-fn depot_fields(ir: &Function<'_>) -> super::domain::FastMap<u32, Vec<(u16, i64)>> {
+/// byte offset): [`dataflow::Inputs::depot_fields`], on `ssa` (built
+/// here when not given). Empty without a `.local` load (no SSA form is
+/// built then).
+fn depot_fields(
+    ir: &Function<'_>,
+    cfg: &Cfg,
+    ssa: Option<&Ssa>,
+) -> super::domain::FastMap<u32, Vec<(u16, i64)>> {
     use super::transfer::AluOp;
     let mut out = super::domain::FastMap::default();
     let local_load = |o: &crate::ir::Op| {
@@ -715,13 +725,20 @@ fn depot_fields(ir: &Function<'_>) -> super::domain::FastMap<u32, Vec<(u16, i64)
     if !ir.ops.iter().any(local_load) {
         return out;
     }
-    let ssa = Ssa::build(ir, &Cfg::build(ir));
-    let depots = Depots::build(ir, &ssa);
+    let owned;
+    let ssa = match ssa {
+        Some(s) => s,
+        None => {
+            owned = Ssa::build(ir, cfg);
+            &owned
+        }
+    };
+    let depots = Depots::build(ir, ssa);
     'ops: for (i, o) in ir.ops.iter().enumerate() {
         let OpKind::Mem { info, .. } = &o.kind else {
             continue;
         };
-        let Some(stores) = depot_stores(&depots, ir, &ssa, i as u32, info) else {
+        let Some(stores) = depot_stores(&depots, ir, ssa, i as u32, info) else {
             continue;
         };
         let mut fields = Vec::new();
