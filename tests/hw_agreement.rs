@@ -402,16 +402,28 @@ fn options(launch: &J, buffers: &[String]) -> Options {
     let mut params = Vec::new();
     for p in launch["params"].as_array().expect("params") {
         let idx = p["index"].as_u64().expect("index") as usize;
-        if p["kind"] == "tensormap" || p["kind"] == "struct" {
-            // a CUtensorMap or a struct passed by value (`tests/hw/blind4`'s
-            // `TensorListMetadata`): no scalar value to give
+        // distinct bases, 0 mod 4096 as in the measured run
+        let pointer = |p: &J| -> ParamValue {
+            let b = p["buffer"].as_str().expect("buffer");
+            let k = buffers.iter().position(|x| x == b).expect("known buffer") as i64;
+            (((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")).into()
+        };
+        if p["kind"] == "struct" {
+            // a struct passed by value (`tests/hw/blind4`'s
+            // `TensorListMetadata`, blind9's `CachePtrs`): its pointer
+            // fields, by byte offset (`INDEX+OFFSET`); the rest is not given
+            for f in p["pointers"].as_array().into_iter().flatten() {
+                let byte = f["byte"].as_u64().expect("byte");
+                params.push((ParamKey::Name(format!("{idx}+{byte}")), pointer(f)));
+            }
+            continue;
+        }
+        if p["kind"] == "tensormap" {
+            // a CUtensorMap: no scalar value to give
             continue;
         }
         let v: ParamValue = if p["kind"] == "pointer" {
-            let b = p["buffer"].as_str().expect("buffer");
-            let k = buffers.iter().position(|x| x == b).expect("known buffer") as i64;
-            // distinct bases, 0 mod 4096 as in the measured run
-            (((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")).into()
+            pointer(p)
         } else {
             // launches.json gives a float parameter's bit pattern (what the
             // host passed); the library takes its value

@@ -61,9 +61,10 @@ pub enum Caveat {
         rounds: usize,
     },
     /// A generic address proven global because it derives from a kernel
-    /// pointer parameter.
+    /// pointer parameter (or a pointer field of a by-value struct
+    /// parameter, also through local memory).
     GenericFromPointerParam {
-        /// The parameter's name.
+        /// The parameter's name (with how, for a struct's field).
         param: String,
     },
     /// Pascal (`sm_60`/`sm_61`): global loads go through L2 only.

@@ -198,6 +198,37 @@
 //! Generic addresses keep their provenance through the
 //! symbols they contain (`Param(k)` of a pointer parameter, `Var` of a
 //! `.shared` variable), which is how `ld` without a space is proven global.
+//!
+//! # Local memory
+//!
+//! A by-value struct indexed at run time (`caches.key[blockIdx.x]`) is
+//! copied by NVVM to a `.local` depot and read back at a run-time offset
+//! (`ld.local [%SPL + 8 * ctaid.x]`). Which slot a warp reads is not known
+//! here, but what the depot can hold is: when every store into it stores
+//! the result of an `ld.param` (the driver's `depot_fields`, from the SSA
+//! form, on `driver::depot_stores`' conditions), a warp-uniform `.local`
+//! load from it reads one of those parameter values, the same one in every
+//! lane. Where the launch gives them all, the load gives their join
+//! (`Engine::depot_value`): the constant when they are equal, otherwise an
+//! opaque uniform symbol with their common congruence (four cache pointers
+//! 16 MiB apart: 0 mod 16 MiB, so the copies through them are
+//! line-aligned); otherwise the uniform opaque value of any uniform load.
+//! Limit: a struct's pointer fields that the launch does not give get no
+//! alignment (a pointer parameter gets `pointer_align`), here or where
+//! `ld.param` reads them directly, and a depot read at a lane-varying
+//! offset is not forwarded (each lane may read another slot).
+//! Soundness rests on what can write the depot: local memory is private
+//! to the thread and reachable only through the depot's own address (PTX
+//! ISA, *State spaces*); `depot_stores` requires that no address of local
+//! memory is made generic (`cvta.local`, which NVVM's `%SP` holds), that
+//! no call is left in the function, and that every `.local` store's
+//! address comes from a known depot, so the `.local` stores it sees are
+//! every write. It does not ask which slot each store writes or whether a
+//! store comes before the load: every store into the depot is a candidate
+//! (a load of a slot never stored reads undefined memory, which the
+//! source languages do not do). Whether the value read back is a pointer
+//! (a generic access through it is global) is the driver's
+//! `generic_base_param`'s question, on the same depots.
 
 use super::domain::FastMap as HashMap;
 use super::domain::{
@@ -252,6 +283,10 @@ pub struct Inputs {
     /// the registers of that slice suffice. Any set closed under that
     /// slice gives the same results.
     pub relevant: Option<Vec<bool>>,
+    /// `.local` loads (by statement) from a depot whose every store stores
+    /// an `ld.param` result: those parameters' (index, byte offset).
+    /// Found by the driver from the SSA form (`driver::depot_fields`).
+    pub depot_fields: HashMap<u32, Vec<(u16, i64)>>,
 }
 
 /// The result for one warp class.
@@ -437,6 +472,33 @@ impl Engine<'_, '_> {
             self.facts.opaque.push(cong);
         }
         Sym::Opaque(id)
+    }
+
+    /// The value a warp-uniform `.local` load (statement `s`, element `k`)
+    /// reads from a depot that holds `ld.param` results only
+    /// ([`Inputs::depot_fields`]): each lane reads one of them (the same
+    /// one: the address is uniform), so the load gives their join. Where
+    /// the launch gives every one, that is a constant when they are equal,
+    /// else an opaque uniform symbol with their congruence (4 cache
+    /// pointers 16 MiB apart: 0 mod 16 MiB). `None` (the plain uniform
+    /// opaque value) when some value is not given.
+    fn depot_value(&mut self, s: u32, k: usize) -> Option<Value> {
+        let srcs = self.inputs.depot_fields.get(&s)?;
+        let mut vals = Vec::with_capacity(srcs.len());
+        for &(p, off) in srcs {
+            vals.push(match off {
+                0 => self.inputs.params.get(p as usize).copied().flatten()?,
+                _ => field_value(&self.inputs.fields, p, off)?,
+            });
+        }
+        let first = *vals.first()?;
+        if vals.iter().all(|&v| v == first) {
+            return Some(Value::constant(first));
+        }
+        let cong = vals
+            .iter()
+            .fold(Cong::exact(first), |c, &v| c.join(Cong::exact(v)));
+        Some(Value::sym(self.site(1, s, k as u32 + 100, Some(cong))))
     }
 
     fn uniform_opaque(&mut self, slot: u32) -> Value {
@@ -803,6 +865,8 @@ impl Engine<'_, '_> {
                         {
                             if matches!(addr, Value::Undef) {
                                 Value::Undef
+                            } else if let Some(v) = self.depot_value(s, k) {
+                                v
                             } else {
                                 self.uniform_opaque(k as u32)
                             }

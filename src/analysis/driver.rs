@@ -24,7 +24,9 @@
 //! 3. generic accesses get the space their address provably has
 //!    ([`resolve_spaces`]): a pointer parameter's symbol in the address, or,
 //!    when the launch gave the parameter's value, a chain of `mov`, `cvt`,
-//!    `add`, `sub`, `mad` (and phis) back to its `ld.param`;
+//!    `add`, `sub`, `mad` (and phis) back to its `ld.param`, to a 64-bit
+//!    `ld.param` of a by-value struct's field, or to a `.local` load from a
+//!    depot that only such values were stored to ([`generic_base_param`]);
 //! 4. when the grid and block are known, the launch is simulated (`totals`);
 //! 5. every memory op gets its figures (`figures`), from the simulation when
 //!    it ran, and the kernel its totals (`launch_totals`).
@@ -69,13 +71,18 @@ pub(crate) fn prepare<'a>(
     let cfg = Cfg::build(ir);
     // The sparse analysis: only the registers of the address slice are
     // computed; a hover probe may ask for any register, so it computes all.
+    let mut built = None;
     let relevant = match probe {
         Some(_) => None,
         None => {
             let ssa = Ssa::build(ir, &cfg);
-            Some(ssa.address_slice(ir).registers(&ssa, ir.regs.len()))
+            let r = ssa.address_slice(ir).registers(&ssa, ir.regs.len());
+            built = Some(ssa);
+            Some(r)
         }
     };
+    let depot_fields = depot_fields(ir, &cfg, built.as_ref());
+    drop(built);
     let params = ir.param_names();
     // The dataflow reads the pointer parameters from the IR: work on a copy
     // when the second round below marks more of them.
@@ -93,6 +100,7 @@ pub(crate) fn prepare<'a>(
         },
         ntid_cong: [Cong::modulo(32, 0), Cong::exact(1), Cong::exact(1)],
         relevant,
+        depot_fields,
     };
     let classes = launch::warp_classes(launch.block);
     // every run on the address slice shares one layout of the states
@@ -362,6 +370,7 @@ pub(crate) fn resolve_spaces(
     let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
     // Built on the first generic access whose value does not name its base.
     let mut ssa: Option<Ssa> = None;
+    let mut depots: Option<Depots> = None;
     let has_mapa = ir.ops.iter().any(
         |op| matches!(&op.kind, OpKind::Alu { alu, .. } if alu.op == super::transfer::AluOp::Mapa),
     );
@@ -395,14 +404,21 @@ pub(crate) fn resolve_spaces(
             // A given parameter value leaves no symbol in the address:
             // follow its definitions instead.
             let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
-            if let Some(k) = generic_base_param(ir, ssa, &p.pointer_params, i as u32) {
+            let depots = depots.get_or_insert_with(|| Depots::build(ir, ssa));
+            if let Some((k, how)) = generic_base_param(ir, ssa, depots, &p.pointer_params, i as u32)
+            {
                 space = Space::Global;
-                space_notes.insert(
-                    i as u32,
-                    Caveat::GenericFromPointerParam {
-                        param: p.params.get(k).unwrap_or(&"?").to_string(),
-                    },
-                );
+                let name = p.params.get(k).unwrap_or(&"?");
+                let param = match (how & ORIGIN_FIELD != 0, how & ORIGIN_LOCAL != 0) {
+                    (_, true) => format!(
+                        "{name} (a pointer field of the struct passed by value, read back from local memory)"
+                    ),
+                    (true, false) => {
+                        format!("{name} (a pointer field of the struct passed by value)")
+                    }
+                    _ => name.to_string(),
+                };
+                space_notes.insert(i as u32, Caveat::GenericFromPointerParam { param });
             }
         }
         spaces.insert(i as u32, space);
@@ -462,18 +478,30 @@ fn from_mapa(ir: &Function<'_>, ssa: &Ssa, op: u32) -> bool {
 
 /// The kernel parameter a generic address of memory op `op` is computed
 /// from by pointer arithmetic alone (`mov`, `cvt`/`cvta`, `add`, `sub`,
-/// `mad` and phis of them, back to an `ld.param` at offset 0 of a pointer
-/// parameter or of a 64-bit integer one, as the second round of
-/// [`prepare`] marks), whatever value the launch gave it. A value loaded
-/// from memory, or computed otherwise, ends the search; so does a walk of
+/// `mad` and phis of them), back to
+///
+/// - an `ld.param` at offset 0 of a pointer parameter or of a 64-bit
+///   integer one, as the second round of [`prepare`] marks;
+/// - a 64-bit integer `ld.param` of a field of a by-value (aggregate)
+///   parameter: a pointer in a struct passed by value (CUDA passes a
+///   pointer parameter, and a pointer member of a struct parameter, as a
+///   generic address of global memory: an assumption about the source
+///   language, as for pointer parameters, not a PTX rule);
+/// - a `.local` load from a local depot every one of whose stores stores
+///   such a value ([`depot_stores`]: NVVM's copy of a by-value struct
+///   indexed at run time, read back at `8 * ctaid.x`);
+///
+/// whatever value the launch gave it, with how ([`ORIGIN_FIELD`],
+/// [`ORIGIN_LOCAL`]: the caveat says so). A value loaded from memory
+/// otherwise, or computed otherwise, ends the search; so does a walk of
 /// more than 256 values.
 fn generic_base_param(
     ir: &Function<'_>,
     ssa: &Ssa,
+    depots: &Depots,
     pointer_params: &[bool],
     op: u32,
-) -> Option<usize> {
-    use super::transfer::AluOp;
+) -> Option<(usize, u8)> {
     let OpKind::Mem { info, .. } = &ir.ops.get(op as usize)?.kind else {
         return None;
     };
@@ -481,15 +509,37 @@ fn generic_base_param(
         return None;
     };
     let start = ssa.use_of(crate::ir::OpId(op), r)?;
+    let mut budget = 256usize;
+    pointer_origin(ir, ssa, depots, pointer_params, start, &mut budget, 0)
+}
+
+/// [`generic_base_param`]'s origin: a field of a by-value parameter.
+const ORIGIN_FIELD: u8 = 1;
+/// [`generic_base_param`]'s origin: read back from a local depot.
+const ORIGIN_LOCAL: u8 = 2;
+
+/// [`generic_base_param`]'s walk from SSA value `start`; `budget` counts
+/// the values visited, `depth` the local depots read through.
+fn pointer_origin(
+    ir: &Function<'_>,
+    ssa: &Ssa,
+    depots: &Depots,
+    pointer_params: &[bool],
+    start: crate::ir::ssa::ValueId,
+    budget: &mut usize,
+    depth: u32,
+) -> Option<(usize, u8)> {
+    use super::transfer::AluOp;
     let mut seen = std::collections::HashSet::new();
     let mut work = vec![start];
     while let Some(v) = work.pop() {
-        if seen.len() >= 256 {
+        if *budget == 0 {
             return None;
         }
         if !seen.insert(v) {
             continue;
         }
+        *budget -= 1;
         match ssa.value(v).def {
             crate::ir::ssa::ValueDef::Entry => {}
             crate::ir::ssa::ValueDef::Phi(ph) => {
@@ -497,13 +547,35 @@ fn generic_base_param(
             }
             crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
                 OpKind::LdParam {
-                    param: Some((k, 0)),
+                    param: Some((k, off)),
                     ..
                 } => {
                     let k = *k as usize;
                     let wide = ir.params.get(k).is_some_and(|q| q.is_wide_integer());
-                    if pointer_params.get(k).copied().unwrap_or(false) || wide {
-                        return Some(k);
+                    if *off == 0 && (pointer_params.get(k).copied().unwrap_or(false) || wide) {
+                        return Some((k, 0));
+                    }
+                    // A 64-bit integer field of a by-value parameter.
+                    let aggregate = ir.params.get(k).is_some_and(|q| q.bits != 64);
+                    let mn = ir.mnemonics.get(d.index()).copied().unwrap_or("");
+                    let wide_load = [".u64", ".s64", ".b64"].iter().any(|t| mn.ends_with(t));
+                    if wide_load && (aggregate || *off != 0) && !mn.contains(".v") {
+                        return Some((k, ORIGIN_FIELD));
+                    }
+                }
+                OpKind::Mem { info, .. } if depth < 4 => {
+                    // every value the depot holds must come from a pointer
+                    let Some(stores) = depot_stores(depots, ir, ssa, d.0, info) else {
+                        continue;
+                    };
+                    let origins: Option<Vec<(usize, u8)>> = stores
+                        .into_iter()
+                        .map(|s| {
+                            pointer_origin(ir, ssa, depots, pointer_params, s, budget, depth + 1)
+                        })
+                        .collect();
+                    if let Some(&(k, how)) = origins.as_ref().and_then(|o| o.first()) {
+                        return Some((k, how | ORIGIN_LOCAL));
                     }
                 }
                 OpKind::Alu { alu, srcs, .. }
@@ -523,6 +595,254 @@ fn generic_base_param(
         }
     }
     None
+}
+
+/// The local variable (depot) an address is computed from by pointer
+/// arithmetic alone (as in [`pointer_origin`]): the one `.local` variable
+/// the walk meets, `None` when it meets none or several, or another
+/// source than arithmetic and constants (a load, a parameter).
+fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &crate::ir::Src) -> Option<u32> {
+    use super::transfer::AluOp;
+    use crate::ir::Src;
+    let mut found: Option<u32> = None;
+    let mut note = |v: u32| -> bool {
+        let local = ir
+            .vars
+            .get(v as usize)
+            .is_some_and(|x| x.space == Space::Local);
+        match found {
+            _ if !local => false,
+            Some(f) if f != v => false,
+            _ => {
+                found = Some(v);
+                true
+            }
+        }
+    };
+    let mut work = Vec::new();
+    match addr {
+        Src::Var(v, _) => return note(*v).then_some(*v),
+        Src::Reg(r, _) => work.extend(ssa.use_of(crate::ir::OpId(op), *r)),
+        _ => return None,
+    }
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if seen.len() >= 64 {
+            return None;
+        }
+        if !seen.insert(v) {
+            continue;
+        }
+        match ssa.value(v).def {
+            crate::ir::ssa::ValueDef::Entry => return None,
+            crate::ir::ssa::ValueDef::Phi(ph) => {
+                work.extend(ssa.phi_args(ph).iter().map(|a| a.value));
+            }
+            crate::ir::ssa::ValueDef::Op { op: d, .. } => match &ir.ops[d.index()].kind {
+                OpKind::Alu { alu, srcs, .. }
+                    if matches!(
+                        alu.op,
+                        AluOp::Mov | AluOp::Cvt(_) | AluOp::Add | AluOp::Sub | AluOp::Mad(_)
+                    ) =>
+                {
+                    for s in srcs {
+                        match s {
+                            Src::Reg(q, _) => {
+                                // an index (`mul.wide`) is no base: it holds no
+                                // variable and ends its own walk below
+                                let u = ssa.use_of(d, *q)?;
+                                if let crate::ir::ssa::ValueDef::Op { op: e, .. } = ssa.value(u).def
+                                {
+                                    if matches!(
+                                        &ir.ops[e.index()].kind,
+                                        OpKind::Alu { alu, .. } if matches!(alu.op, AluOp::Mul(_) | AluOp::Shl)
+                                    ) {
+                                        continue;
+                                    }
+                                }
+                                work.push(u);
+                            }
+                            Src::Var(x, _) => {
+                                if !note(*x) {
+                                    return None;
+                                }
+                            }
+                            Src::Imm(_) | Src::Special(_) => {}
+                            _ => return None,
+                        }
+                    }
+                }
+                _ => return None,
+            },
+        }
+    }
+    found
+}
+
+/// The stores into each local depot of a function, found once
+/// ([`Depots::build`]) for [`depot_stores`].
+#[derive(Default)]
+pub(crate) struct Depots {
+    /// False where nothing may be forwarded (see [`depot_stores`]).
+    sealed: bool,
+    /// By depot (the variable's index): the element width of its stores
+    /// and the SSA values they store, or `None` where a store into it
+    /// cannot be read (widths differ, a value is not a register).
+    stores: HashMap<u32, Option<(u32, Vec<crate::ir::ssa::ValueId>)>>,
+}
+
+impl Depots {
+    /// The depots of `ir`, under [`depot_stores`]' conditions on the
+    /// function: one walk per `.local` store.
+    pub(crate) fn build(ir: &Function<'_>, ssa: &Ssa) -> Depots {
+        let mut d = Depots::default();
+        let generic_local = ir.mnemonics.iter().any(|m| m.starts_with("cvta.local"));
+        let calls = ir.ops.iter().any(|o| matches!(o.kind, OpKind::Call { .. }));
+        if generic_local || calls {
+            return d;
+        }
+        for (i, o) in ir.ops.iter().enumerate() {
+            let OpKind::Mem { info: s, .. } = &o.kind else {
+                continue;
+            };
+            if s.space != Space::Local || s.op == AccessOp::Load {
+                continue;
+            }
+            let Some(depot) = local_depot(ir, ssa, i as u32, &s.addr) else {
+                // a store that may write any depot
+                return Depots::default();
+            };
+            let stored: Option<Vec<_>> = s
+                .stored()
+                .map(|v| match v {
+                    crate::ir::Src::Reg(r, _) => ssa.use_of(crate::ir::OpId(i as u32), *r),
+                    _ => None,
+                })
+                .collect();
+            let stored = stored.filter(|v| v.len() == s.vector as usize && !v.is_empty());
+            let e = d
+                .stores
+                .entry(depot)
+                .or_insert_with(|| Some((s.elem_bits, Vec::new())));
+            match (e.as_mut(), stored) {
+                (Some((bits, vals)), Some(v)) if *bits == s.elem_bits => vals.extend(v),
+                _ => *e = None,
+            }
+        }
+        d.sealed = true;
+        d
+    }
+}
+
+/// The values stored to the local depot that the load `op` (`info`) reads
+/// from, each as the SSA value its store reads: every `st.local` into that
+/// depot (with the same element width), when
+///
+/// - `op` is a plain `.local` load whose address comes from one depot
+///   ([`local_depot`]);
+/// - no address of local memory is made generic (`cvta.local`, which
+///   `%SP` holds): local memory is private to the thread and, without a
+///   generic address of it, reachable only through `.local` accesses (PTX
+///   ISA, *State spaces*), so the `.local` stores are all the writes;
+/// - the function follows no call (a callee's `.local` frame is its own,
+///   but an uninlined call is not read at all);
+/// - every `.local` store's address comes from a known depot and gives
+///   its stored values (`Aux::Stored`), and those into this depot have
+///   the load's element width.
+///
+/// Which slot the load reads is not asked: every store into the depot is
+/// returned (a load before any store reads undefined memory, which the
+/// source languages do not do). `None` otherwise, or when the depot has
+/// no store.
+fn depot_stores(
+    depots: &Depots,
+    ir: &Function<'_>,
+    ssa: &Ssa,
+    op: u32,
+    info: &crate::ir::MemOp,
+) -> Option<Vec<crate::ir::ssa::ValueId>> {
+    use crate::ir::MemKind;
+    if !depots.sealed
+        || info.op != AccessOp::Load
+        || info.kind != MemKind::Plain
+        || info.space != Space::Local
+    {
+        return None;
+    }
+    let depot = local_depot(ir, ssa, op, &info.addr)?;
+    let (bits, vals) = depots.stores.get(&depot)?.as_ref()?;
+    (*bits == info.elem_bits && !vals.is_empty()).then(|| vals.clone())
+}
+
+/// The `.local` loads of `ir` whose depot holds only values loaded by
+/// `ld.param` ([`depot_stores`], each stored value a chain of `mov`s
+/// of one `ld.param` of known parameter and offset), with those (index,
+/// byte offset): [`dataflow::Inputs::depot_fields`], on `ssa` (built
+/// here when not given). Empty without a `.local` load (no SSA form is
+/// built then).
+fn depot_fields(
+    ir: &Function<'_>,
+    cfg: &Cfg,
+    ssa: Option<&Ssa>,
+) -> super::domain::FastMap<u32, Vec<(u16, i64)>> {
+    use super::transfer::AluOp;
+    let mut out = super::domain::FastMap::default();
+    let local_load = |o: &crate::ir::Op| {
+        matches!(&o.kind, OpKind::Mem { info, .. }
+            if info.space == Space::Local && info.op == AccessOp::Load)
+    };
+    if !ir.ops.iter().any(local_load) {
+        return out;
+    }
+    let owned;
+    let ssa = match ssa {
+        Some(s) => s,
+        None => {
+            owned = Ssa::build(ir, cfg);
+            &owned
+        }
+    };
+    let depots = Depots::build(ir, ssa);
+    'ops: for (i, o) in ir.ops.iter().enumerate() {
+        let OpKind::Mem { info, .. } = &o.kind else {
+            continue;
+        };
+        let Some(stores) = depot_stores(&depots, ir, ssa, i as u32, info) else {
+            continue;
+        };
+        let mut fields = Vec::new();
+        for mut v in stores {
+            // through `mov`/`cvt` of one register to its `ld.param`
+            let field = loop {
+                let crate::ir::ssa::ValueDef::Op {
+                    op: d,
+                    merges: None,
+                } = ssa.value(v).def
+                else {
+                    continue 'ops;
+                };
+                match &ir.ops[d.index()].kind {
+                    OpKind::LdParam {
+                        param: Some((p, off)),
+                        dsts,
+                    } if dsts.len() == 1 => break (*p, *off),
+                    OpKind::Alu { alu, srcs, .. } if alu.op == AluOp::Mov && srcs.len() == 1 => {
+                        let crate::ir::Src::Reg(q, 0) = srcs[0] else {
+                            continue 'ops;
+                        };
+                        let Some(u) = ssa.use_of(d, q) else {
+                            continue 'ops;
+                        };
+                        v = u;
+                    }
+                    _ => continue 'ops,
+                }
+            };
+            fields.push(field);
+        }
+        out.insert(i as u32, fields);
+    }
+    out
 }
 
 /// The source location of op `i` with its whole inline chain.
@@ -1037,4 +1357,68 @@ fn instr_facts(ir: &Function<'_>) -> HashMap<usize, InstrFacts> {
         seen_guard |= op.guard.is_some();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel that stores `a` and `b` to a 16-byte depot, reads slot
+    /// `ctaid.x` back and loads a float through it with a generic `ld`.
+    fn depot_kernel(a: &str, b: &str) -> String {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .align 8 .b8 k_param_0[16], .param .u64 k_param_1)\n{{\n\
+             \t.local .align 8 .b8 __local_depot0[16];\n\t.reg .b64 %SPL;\n\
+             \t.reg .b32 %r<4>;\n\t.reg .f32 %f<2>;\n\t.reg .b64 %rd<12>;\n\
+             \tmov.u64 %SPL, __local_depot0;\n\
+             \tld.param.u64 %rd1, [k_param_0];\n\tld.param.u64 %rd2, [k_param_0+8];\n\
+             \tld.param.u64 %rd9, [k_param_1];\n\tmov.u64 %rd10, 4096;\n\
+             \tst.local.u64 [%SPL], {a};\n\tst.local.u64 [%SPL+8], {b};\n\
+             \tmov.u32 %r1, %ctaid.x;\n\tmul.wide.u32 %rd3, %r1, 8;\n\
+             \tadd.s64 %rd4, %SPL, %rd3;\n\tld.local.u64 %rd5, [%rd4];\n\
+             \tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd6, %r2, 4;\n\
+             \tadd.s64 %rd7, %rd5, %rd6;\n\tld.f32 %f1, [%rd7];\n\tret;\n}}\n"
+        )
+    }
+
+    fn generic_load_space(text: &str) -> Space {
+        let file = SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let a = crate::analyze(&file, &Options::default());
+        a.kernels[0]
+            .accesses
+            .iter()
+            .find(|x| x.op == AccessOp::Load && x.space != Space::Local)
+            .expect("the generic load")
+            .space
+    }
+
+    #[test]
+    fn a_depot_of_struct_pointer_fields_gives_global_addresses() {
+        // both slots hold 64-bit fields of the by-value struct
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd1", "%rd2")),
+            Space::Global
+        );
+        // a pointer parameter and a field
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd9", "%rd2")),
+            Space::Global
+        );
+    }
+
+    #[test]
+    fn a_depot_holding_anything_else_stays_generic() {
+        // one slot holds a constant: the value read back may be it
+        assert_eq!(
+            generic_load_space(&depot_kernel("%rd1", "%rd10")),
+            Space::Generic
+        );
+        // the depot's address made generic: a generic store may write it
+        let escaped = depot_kernel("%rd1", "%rd2").replace(
+            "\tmov.u32 %r1, %ctaid.x;",
+            "\tcvta.local.u64 %rd11, %SPL;\n\tmov.u32 %r1, %ctaid.x;",
+        );
+        assert_eq!(generic_load_space(&escaped), Space::Generic);
+    }
 }

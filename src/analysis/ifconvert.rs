@@ -242,7 +242,11 @@ fn folded_offset(low: &Lowered<'_>, t: u32, i: usize) -> bool {
             OpKind::Mem { info, .. } => {
                 let at = matches!(info.addr, Src::Reg(x, _) if x == r);
                 as_address |= at;
-                at && (!in_block || info.ext.is_some())
+                // a value stored to local memory is read as a value
+                let stored = info
+                    .stored()
+                    .any(|v| matches!(v, Src::Reg(x, _) if *x == r));
+                (at && (!in_block || info.has_ext_facts())) || stored
             }
             OpKind::Alu { srcs, .. }
             | OpKind::Other { srcs, .. }

@@ -385,6 +385,29 @@ impl MemOp {
     pub fn aux_operands(&self) -> &[(Aux, Src)] {
         self.ext.as_ref().map(|e| e.aux.as_slice()).unwrap_or(&[])
     }
+    /// The values a `st.local` stores ([`Aux::Stored`]), one per vector
+    /// element; empty for every other access.
+    pub fn stored(&self) -> impl Iterator<Item = &Src> {
+        self.aux_operands()
+            .iter()
+            .filter(|(r, _)| *r == Aux::Stored)
+            .map(|(_, s)| s)
+    }
+    /// Facts beyond a plain per-lane access (copies, matrices, atomics'
+    /// operations, …): an `ext` holding more than [`Aux::Stored`] values.
+    pub fn has_ext_facts(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| {
+            e.aux.iter().any(|(r, _)| *r != Aux::Stored)
+                || e.matrix.is_some()
+                || e.bulk.is_some()
+                || e.multimem
+                || e.operand_bytes.is_some()
+                || e.atomic_op.is_some()
+                || e.adds_one
+                || e.zero_fill
+                || e.warp_copy
+        })
+    }
     /// The operand of role `a`, if the instruction has one.
     pub fn aux(&self, a: Aux) -> Option<&Src> {
         self.aux_operands()
@@ -539,6 +562,12 @@ pub enum Aux {
     DescA,
     /// `wgmma`: the descriptor of matrix B.
     DescB,
+    /// `st.local`: a value stored, one per vector element in order (the
+    /// element at `k * elem_bits / 8` bytes from the address). Only
+    /// `.local` stores carry them: the analyses forward what a thread
+    /// stores to its local memory to its loads from there
+    /// (`analysis::dataflow`, `analysis::totals`).
+    Stored,
 }
 
 /// An `mbarrier` transaction-count operation (`expect_tx`, or an `arrive`

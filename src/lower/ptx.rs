@@ -809,6 +809,21 @@ fn lower_instr<'src>(
                     elem_float: elem_ty(&mods).is_some_and(|t| t.float),
                     ..MemOp::plain(op, kind, space, (elem_bits, vector), addr, is_store)
                 };
+                if is_store && kind == MemKind::Plain && space == Space::Local {
+                    // The values stored to local memory (forwarded to its
+                    // loads: `Aux::Stored`).
+                    if let Some(o) = ops.get(1) {
+                        let vals: Vec<Src> = match &o.kind {
+                            OperandKind::Vector(v) => v.iter().map(|e| cx.src(e)).collect(),
+                            _ => vec![cx.src(o)],
+                        };
+                        if vals.len() == vector as usize {
+                            info.ext_mut()
+                                .aux
+                                .extend(vals.into_iter().map(|v| (crate::ir::Aux::Stored, v)));
+                        }
+                    }
+                }
                 if atomic_op.is_some() {
                     info.ext_mut().atomic_op = atomic_op;
                     // The value operand: `atom d, [a], b`, `red [a], b`.

@@ -32,7 +32,10 @@
 //! that ptxas may fuse with a `mul` into an `fma` give unknown values.
 //! Loads return unknown data, except `ld.param`,
 //! whose value is given or, for a pointer parameter that is not given, a
-//! synthetic base address aligned to 2^32 (far more than `pointer_align`).
+//! synthetic base address aligned to 2^32 (far more than `pointer_align`),
+//! and a `.local` load of what the same lane stored at that address
+//! ([`local`]: a struct by value copied to a depot and read back at
+//! `8 * ctaid.x`).
 //! Divergence follows the hardware's convergence barriers
 //! ([`super::reconverge`]): when a branch splits the warp, its paths run one
 //! after the other (the one first in the code layout first) and meet again at
@@ -214,6 +217,7 @@ use super::transfer::{compare_checked, eval_scalar, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
+mod local;
 mod sample;
 mod tagged;
 mod undecided;
@@ -480,6 +484,8 @@ struct Regs {
     data: Vec<u32>,
     /// Data lanes that hold a named loaded value (`tagged`).
     tags: tagged::Tags,
+    /// What each lane stored to local memory (`local`).
+    local: local::LocalMem,
 }
 
 impl Regs {
@@ -489,12 +495,14 @@ impl Regs {
             known: vec![0; n],
             data: vec![0; n],
             tags: tagged::Tags::default(),
+            local: local::LocalMem::default(),
         }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
         self.data.iter_mut().for_each(|k| *k = 0);
         self.tags.reset();
+        self.local.reset();
     }
     fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
         let r = r as usize;
@@ -1240,8 +1248,8 @@ fn run_warp(
                 } else {
                     0
                 };
+                let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                 if exec | uncertain != 0 {
-                    let space = spaces.get(&minpc).copied().unwrap_or(info.space);
                     record_mem(
                         res,
                         minpc,
@@ -1287,6 +1295,35 @@ fn run_warp(
                             }
                         }
                     }
+                }
+                // Local memory: a lane reads back what it stored (`local`).
+                let lanes = exec | uncertain;
+                if space == Space::Local && info.kind == MemKind::Plain {
+                    if info.op == AccessOp::Load && dsts.len() == info.vector as usize {
+                        for l in 0..WARP {
+                            if lanes & !uncertain & (1 << l) == 0 {
+                                continue;
+                            }
+                            for (k, d) in dsts.iter().enumerate() {
+                                if let Some(v) = regs.local.load(regs, w, info, l, k) {
+                                    let (v, data) = match v {
+                                        Ok(v) => (Some(v), false),
+                                        Err(data) => (None, data),
+                                    };
+                                    regs.set(*d, l, v, data);
+                                }
+                            }
+                        }
+                    } else if info.op != AccessOp::Load {
+                        let mut local = std::mem::take(&mut regs.local);
+                        local.store(regs, w, info, lanes, lanes & !uncertain, true);
+                        regs.local = local;
+                    }
+                } else if info.op != AccessOp::Load && space == Space::Generic {
+                    // A generic store may write local memory.
+                    let mut local = std::mem::take(&mut regs.local);
+                    local.store(regs, w, info, lanes, 0, false);
+                    regs.local = local;
                 }
             }
             OpKind::Branch { target, .. } => {

@@ -75,6 +75,14 @@ pub(super) fn skip_loop(
             res.skipped_loops.len() - 1
         }
     };
+    // What the loop stores to local memory is unknown after it.
+    let stores = res.skipped_loops[k].accesses.iter().any(|&i| {
+        matches!(&low.ops[i as usize].kind, OpKind::Mem { info, .. }
+            if info.op != crate::analysis::model::AccessOp::Load)
+    });
+    if stores {
+        regs.local.clear(lanes);
+    }
     for &d in &res.skipped_loops[k].dsts {
         let mut m = lanes;
         while m != 0 {

@@ -31,13 +31,6 @@ Q3K = ("request count, if-conversion of an if/else diamond: `is < 8 ? scales[is]
        "uniform: warp 0 has is < 8, warp 1 not): 80,000 requests of 16 lanes on average measured (40,000 a copy), the model "
        "follows the branch: 40,000 of 32 lanes; the sectors agree (47,500 both). `ifconvert::diamond` expects the "
        "then-side to fall through from the branch and does not recognise this layout")
-COPY = ("space, generic accesses through pointers spilled to local memory: the cache pointers come in a 32-byte struct by "
-        "value indexed by the runtime layer, which NVVM copies to local memory (`st.local` x 4, `ld.local` at "
-        "`8 * ctaid.x`), so the copies are generic `ld.u16` / `st.u16` (SASS `LD.E.U16` / `ST.E.U16`), which ncu counts as "
-        "global (131,072 requests a line, 1 line and 2 sectors each: the 32 KiB cache blocks are 4,096-byte aligned). "
-        "warpscope keys them `generic` (131,072 requests each, the same count, so no `%s global` row) and leaves them out "
-        "of the global totals; the harness gives no value for a struct parameter, so it knows the base only mod 2 (1.48 "
-        "lines and 2.94 sectors a request modelled)")
 GAT_LANE = ("lanes on loaded data: `if (lane < deg)` with `deg = min(row_ptr[v + 1] - row_ptr[v], 32)` loaded (degrees "
             "0..16): the warps of nodes with no in-edge (15,634 of 262,144) skip the block and the others have deg lanes "
             "(8.51 on average); the model counts every warp with all 32 lanes: %s")
@@ -89,10 +82,6 @@ HGMMA = ("line attribution: ncu spreads the HGMMA instructions of the loop over 
 
 R = {
  ("dequant_q3_K","blind9.cu:114","ld global"): Q3K,
- ("copy_blocks","blind9.cu:144","ld global"): COPY % "ld",
- ("copy_blocks","blind9.cu:144","st global"): COPY % "st",
- ("copy_blocks","blind9.cu:145","ld global"): COPY % "ld",
- ("copy_blocks","blind9.cu:145","st global"): COPY % "st",
  ("gat_edge_softmax_agg","blind9.cu:245","ld global"): GAT_LANE % "cols[beg + lane]: 246,510 requests of 1.235 lines and 1.939 sectors measured, 262,144 of 1.969 and 4.875 modelled",
  ("gat_edge_softmax_agg","blind9.cu:246","ld global"): GAT_LANE % "el[u] (random, 8.51 lines) and er[v] (broadcast, 1 line), 2 x 246,510 requests and 4.753 lines / 4.755 sectors a request measured, 2 x 262,144 and 16.5 modelled (32 random lines and 1)",
  ("gat_edge_softmax_agg","blind9.cu:263","ld global"): GAT_H,
@@ -121,7 +110,6 @@ SAMPLED = ("kernel totals, sectors, sampled grid: %s; the simulation runs a samp
            "the requests and every per-line row match")
 T = {
  "dequant_q3_K": SAMPLED % "110-byte blocks start at 64 offsets mod 128 (20,000 blocks): 729,997 load sectors modelled, 730,000 measured",
- "copy_blocks": "kernel totals, generic accesses: the four `ld.u16` / `st.u16` copies through the spilled struct's pointers are generic in the PTX and left out of the global totals: 16,384 load requests / sectors modelled (the mapping), 278,528 / 540,672 measured; 0 stores modelled, 262,144 / 524,288 measured",
  "gat_edge_softmax_agg": "no totals: the aggregation loop runs to the loaded degree (PTX line 1721) and is stepped over",
  "bvh_point_query": "no totals: the traversal loop pops loaded node indices until the stack is empty (PTX line 2370) and is stepped over",
  "resize_nearest_u8c4": SAMPLED % "6,627 blocks whose source rows (floor(y * 750 / 1125)) and columns repeat irregularly: 175,507 load sectors modelled, 175,500 measured",
