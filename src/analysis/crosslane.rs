@@ -21,8 +21,9 @@
 //!   its value: when `a` is data or bounds (no exact per-lane coefficients to
 //!   move), the result keeps `a`'s bounds with one unknown per class of the
 //!   coarsest lane-bit partition under which the source lane is constant
-//!   (`domain::lane_key` of the sources; the per-class unknowns of
-//!   `bounds::loaded_at`). `__shfl_sync(m, u, k + (lane >> 4))` of a loaded
+//!   (`domain::lane_key` of the sources, or of the sources' classes when
+//!   `a`'s own lanes share unknowns and it has no exact part; the per-class
+//!   unknowns of `bounds::loaded_at`). `__shfl_sync(m, u, k + (lane >> 4))` of a loaded
 //!   `u` is two unknowns, one per half-warp, so `h[uu * 16 + (lane & 15)]`
 //!   is two rows of 16 words, costed as two draws (`cost::classed_cost`),
 //!   not 32.
@@ -65,7 +66,8 @@
 //! uniformity survive.
 //!
 //! Lanes of one class of a shuffle's result read one source lane's
-//! register, so they hold one value (exact, whatever the data); lanes of
+//! register (or source lanes of one class of `a`, which hold one value), so
+//! they hold one value (exact, whatever the data); lanes of
 //! different classes may hold equal values (two source lanes that loaded
 //! one address) and the cost model draws them independently, the
 //! expectation for loaded indices, as for `bounds::loaded_at`. The
