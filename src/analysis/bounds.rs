@@ -60,8 +60,9 @@
 //! scale and widening rules keep a view's exact part and classes apart
 //! (`value = base + exact[l] + x_{l & key}`); every other rule works on the
 //! exact part folded into the bounds and gives the common refinement of its
-//! operands' classes. A `selp` on a lane-varying predicate (`hull`) and a
-//! lane permutation (`crosslane`) give independent lanes.
+//! operands' classes. A `selp` on a lane-varying predicate (`hull`) gives
+//! independent lanes; a shuffle (`crosslane::shfl`) gives the lanes that
+//! read one source lane one shared unknown, with these same classes.
 //!
 //! # Soundness and limits
 //!

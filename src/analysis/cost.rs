@@ -109,7 +109,10 @@
 //! `LDS.128` is 2 wavefronts, measured in `tests/hw/blind2` `nbody_tile`);
 //! an 8-byte load of one address in every lane is one wavefront
 //! (`tests/hw/blind` `layernorm_welford`).
-//! The launch simulation applies it; the static figures do not yet.
+//! [`shared_request_wavefronts`] picks the rule of a request's kind (an
+//! atomic's: `shared_atomic`); for addresses drawn from a known set (a table
+//! read at a loaded byte or nibble) the static figures and the launch
+//! simulation both give its mean over the set's draws ([`ranged_mean`]).
 //!
 //! # Older architectures
 //!
@@ -321,6 +324,27 @@ pub fn shared_load_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
         return shared_wavefronts_in_groups(addrs, active, bytes, WARP);
     }
     shared_wavefronts(addrs, active, bytes)
+}
+
+/// Wavefronts of one shared-memory request of `op` (`form`: the form of an
+/// atomic): the per-request rule of its kind, [`shared_atomic::wavefronts`]
+/// for atomics and reductions, [`shared_load_wavefronts`] for loads,
+/// [`shared_wavefronts`] for stores. The one rule the static figures and the
+/// launch simulation apply to addresses drawn from a known set
+/// ([`ranged_mean`] over its draws: `s_lut[q & 0xf]`, `s_lut[sub * 256 +
+/// code]` at a loaded byte).
+pub fn shared_request_wavefronts(
+    op: crate::ir::AccessOp,
+    form: shared_atomic::SharedAtomicForm,
+    addrs: &Lanes,
+    active: u32,
+    bytes: u32,
+) -> u32 {
+    match op {
+        crate::ir::AccessOp::Atomic => shared_atomic::wavefronts(addrs, active, bytes, form),
+        crate::ir::AccessOp::Load => shared_load_wavefronts(addrs, active, bytes),
+        crate::ir::AccessOp::Store => shared_wavefronts(addrs, active, bytes),
+    }
 }
 
 /// Whether every active lane `l` whose partner `l ^ k` is active reads the

@@ -17,8 +17,26 @@
 //!   lanes), and `p` is known per lane. When every lane reads the same source
 //!   lane (a broadcast), the result is uniform even when `a` was data: an
 //!   opaque uniform value with the congruence of `a`'s uniform part and of its
-//!   lane bounds. With `b` or `c` unknown, a uniform `a` is returned as is (a
-//!   permutation of equal values) and a bounded `a` keeps its bounds.
+//!   lane bounds. More generally the lanes that read one source lane share
+//!   its value: when `a` is data or bounds (no exact per-lane coefficients to
+//!   move), the result keeps `a`'s bounds with one unknown per class of the
+//!   coarsest lane-bit partition under which the source lane is constant
+//!   (`domain::lane_key` of the sources, or of the sources' classes when
+//!   `a`'s own lanes share unknowns and it has no exact part; the per-class
+//!   unknowns of `bounds::loaded_at`). `__shfl_sync(m, u, k + (lane >> 4))` of a loaded
+//!   `u` is two unknowns, one per half-warp, so `h[uu * 16 + (lane & 15)]`
+//!   is two rows of 16 words, costed as two draws (`cost::classed_cost`),
+//!   not 32.
+//! * With `b` unknown, an `idx` shuffle whose `c` is known and the same in
+//!   every lane, with every source in range (`c[4:0]` all ones outside the
+//!   segment mask `c[12:8]`, as `__shfl_sync(m, x, i, width)` emits), reads
+//!   one source lane in the lanes with equal `b` and equal lane bits under
+//!   the segment mask: the same sharing with the partition of `b`'s
+//!   lane-varying part (`bounds::address_key`) and the segment bits (a `b`
+//!   the same in every lane with no segment: a broadcast, uniform).
+//!   Otherwise, with `b` or `c` unknown, a uniform `a` is returned as is (a
+//!   permutation of equal values) and a bounded `a` keeps its bounds, every
+//!   lane an independent draw.
 //! * `vote.{any,all,uni}` give a warp-uniform predicate (known when the
 //!   source predicate is known the same in every lane), `vote.ballot`,
 //!   `activemask`, `match.all` and `redux.sync` a warp-uniform integer
@@ -46,8 +64,21 @@
 //! and only its lane's address may differ. The
 //! window offset of `mapa` is not modelled: only the lane pattern and the
 //! uniformity survive.
+//!
+//! Lanes of one class of a shuffle's result read one source lane's
+//! register (or source lanes of one class of `a`, which hold one value), so
+//! they hold one value (exact, whatever the data); lanes of
+//! different classes may hold equal values (two source lanes that loaded
+//! one address) and the cost model draws them independently, the
+//! expectation for loaded indices, as for `bounds::loaded_at`. The
+//! partition is a lane-bit mask: sources constant only on classes it
+//! cannot express (`lane / 3`) refine to independent lanes. A shuffled
+//! value with exact per-lane coefficients is permuted as before (a known
+//! lane pattern), not partitioned.
 
-use super::domain::{Coef, Cong, Lanes, Poly, PredVal, Range, Value, ALL_LANES, WARP};
+use super::domain::{
+    lane_key, Coef, Cong, Lanes, Poly, PredVal, Range, Value, ALL_LANES, NO_HI, NO_LO, WARP,
+};
 use super::transfer::OpaqueSource;
 
 pub use crate::ir::alu::{shfl_mode, warp_op, ReduxOp, ShflMode, WarpOp};
@@ -151,6 +182,14 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
         return Value::Varying { data: false };
     };
     let (Some(b), Some(c)) = (exact(args.get(1)), exact(args.get(2))) else {
+        // An `idx` shuffle whose source lane is the same in the lanes with
+        // equal `b` (and equal lane bits under the segment mask): those
+        // lanes share one value.
+        if let Some(key) = idx_source_key(mode, args.get(1), args.get(2)) {
+            if let Some(v) = shared_by(a, key, ctx) {
+                return v;
+            }
+        }
         return match a {
             Value::Poly(p) if p.is_uniform() => a.clone(),
             Value::Range(r) => independent(r),
@@ -159,21 +198,91 @@ pub fn shfl(mode: ShflMode, args: &[Value], ctx: &mut dyn OpaqueSource) -> Value
         };
     };
     let (src, _) = shfl_sources(mode, &b, &c);
-    let broadcast = src.iter().all(|&j| j == src[0]);
-    match a {
-        Value::Poly(p) => Value::poly(Poly::from_terms(
+    if let Value::Poly(p) = a {
+        return Value::poly(Poly::from_terms(
             p.terms()
                 .iter()
                 .map(|(m, k)| (*m, Coef::lanes(std::array::from_fn(|l| k.at(src[l])))))
                 .collect(),
-        )),
-        Value::Range(r) if broadcast => {
-            let cong = ctx.facts().poly_cong(&r.base) + r.flat().cong;
-            Value::sym(ctx.opaque(0, cong))
+        ));
+    }
+    // Lanes that read one source lane get its value: the lanes of a class
+    // of `lane_key(src)` share it (a broadcast: every lane, key 0). Where
+    // the source's own lanes share unknowns (`a`'s classes) and it has no
+    // exact part, the lanes whose sources lie in one of its classes share
+    // them too.
+    let label: Lanes = match a {
+        Value::Range(r) if r.exact.is_none() => {
+            std::array::from_fn(|l| (src[l] as u8 & r.key & ALL_LANES) as i64)
         }
-        Value::Varying { .. } if broadcast => Value::sym(ctx.opaque(0, Cong::TOP)),
+        _ => std::array::from_fn(|l| src[l] as i64),
+    };
+    shared_by(a, lane_key(&label), ctx).unwrap_or_else(|| match a {
         Value::Range(r) => independent(r),
         other => other.clone(),
+    })
+}
+
+/// The lane partition under which an `idx` shuffle with unknown `b` reads
+/// one source lane per class, when `c` is the same known value in every
+/// lane and keeps every source in range (`c[4:0]` all ones outside the
+/// segment mask, as `__shfl_sync(m, x, i, width)` emits): the source lane
+/// `(lane & segmask) | (b & 0x1f & !segmask)` is equal in lanes with equal
+/// `b` ([`bounds::address_key`]) and equal lane bits under `segmask`.
+fn idx_source_key(mode: ShflMode, b: Option<&Value>, c: Option<&Value>) -> Option<u8> {
+    if mode != ShflMode::Idx {
+        return None;
+    }
+    let c = exact(c)?;
+    if c.iter().any(|&v| v != c[0]) {
+        return None;
+    }
+    let seg = ((c[0] >> 8) & 0x1f) as u8;
+    if (c[0] as u8 & 0x1f) | seg != 0x1f {
+        return None;
+    }
+    let b = b?;
+    if matches!(b, Value::Undef) {
+        return None;
+    }
+    let key = super::bounds::address_key(b) | seg;
+    (key & ALL_LANES != ALL_LANES).then_some(key & ALL_LANES)
+}
+
+/// The shuffled value of `a` when the lanes of one class of `key` read one
+/// source lane: a uniform value for a broadcast (key 0: an opaque uniform
+/// value with the congruence of `a`'s uniform part and of its lane bounds),
+/// else `a`'s bounds with its exact part folded in, one unknown per class
+/// (loaded data that no bound describes: an unbounded unknown per class,
+/// the classes of `bounds::loaded_at`). `None` where nothing is shared
+/// (every lane its own class) or `a` is not loaded data or a range.
+fn shared_by(a: &Value, key: u8, ctx: &mut dyn OpaqueSource) -> Option<Value> {
+    let key = key & ALL_LANES;
+    if key == ALL_LANES {
+        return None;
+    }
+    match a {
+        Value::Range(r) if key == 0 => {
+            let cong = ctx.facts().poly_cong(&r.base) + r.flat().cong;
+            Some(Value::sym(ctx.opaque(0, cong)))
+        }
+        Value::Varying { .. } if key == 0 => Some(Value::sym(ctx.opaque(0, Cong::TOP))),
+        Value::Range(r) => {
+            let f = r.flat();
+            Some(Range::with_bits(
+                f.base, f.lo, f.hi, f.cong, f.data, None, key, f.bits,
+            ))
+        }
+        Value::Varying { data: true } => Some(Range::structured(
+            Poly::default(),
+            NO_LO,
+            NO_HI,
+            Cong::TOP,
+            true,
+            None,
+            key,
+        )),
+        _ => None,
     }
 }
 

@@ -36,6 +36,13 @@
 //!   decoded (`descriptor`), and a request (one per warp of the warpgroup)
 //!   costs a quarter of the operands' bytes / 128 in wavefronts
 //!   (`cost::tensor_operand`).
+//! * **Shared addresses drawn from a known set** (a table read at a loaded
+//!   byte or nibble: `s_kv[q & 0xf]`, `s_lut[sub * 256 + code]`): the
+//!   expected wavefronts of the request kind's rule
+//!   (`cost::shared_request_wavefronts`) over draws of the warp's addresses
+//!   (`cost::ranged_mean`), the figure the launch simulation gives such an
+//!   access too; a plain shared access with exact lane offsets gets the mean
+//!   of `cost::shared_wavefronts` over its base's alignments (`figures`).
 //! * **Tensor maps** (`tensormap.replace`: a store of its field's width;
 //!   `tensormap.cp_fenceproxy`: an exchange of the 128-byte object into
 //!   global memory, `lower::ptx::mem`). A copy moves the object once per
@@ -297,7 +304,20 @@ pub(super) fn class_figures(
                 s
             })
         }
-        _ => static_access(f, facts, bytes, params, space == Space::Shared),
+        // A shared access at addresses drawn from a known set (a table read
+        // at a loaded byte or nibble, `s_kv[q & 0xf]`): the expected
+        // wavefronts of its kind's rule over draws of the warp's addresses,
+        // as the launch simulation gives them (`cost::shared_request_wavefronts`).
+        _ if space == Space::Shared => static_access(f, facts, bytes, params, true).map(|mut s| {
+            if s.wavefronts.is_none() && matches!(f.addr, Value::Range(_)) {
+                let form = super::cost::shared_atomic::shared_atomic_form_of(info);
+                s.wavefronts = mean_wavefronts(f, facts, bytes, |a| {
+                    super::cost::shared_request_wavefronts(info.op, form, a, f.mask, bytes)
+                });
+            }
+            s
+        }),
+        _ => static_access(f, facts, bytes, params, false),
     };
     ClassFigures {
         predicated_off: main.is_none() && f.reached != 0 && off_issues,

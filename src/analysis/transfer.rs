@@ -61,8 +61,9 @@
 //!     packing) and magic-number division (`mul.hi`, or `mul.wide` then
 //!     `shr.u64`, by nvcc's constants) are rewritten into the rules above
 //!     (`symbolic`); `shr` by `width - 1` of a symbolic index is its sign, 0;
-//!   - cross-lane instructions (`shfl.sync` permutes per-lane coefficients
-//!     or broadcasts, `vote`/`activemask`/`redux`/`match` are uniform,
+//!   - cross-lane instructions (`shfl.sync` permutes per-lane coefficients,
+//!     broadcasts, or gives the lanes that read one source lane one shared
+//!     unknown, `vote`/`activemask`/`redux`/`match` are uniform,
 //!     `mapa`) follow `crosslane`;
 //!   - an operand that depends on loaded data keeps what bounds it (`and`
 //!     with a mask, `rem`, `min`/`max`, narrow types, `bfe`: a [`Range`],
@@ -1763,6 +1764,82 @@ mod tests {
             &mut x,
         );
         assert!(v.is_uniform() && v.as_poly().is_some());
+        // loaded data read from lane `k + (lane >> 4)` (k a parameter, not
+        // exact): one unknown per half-warp, the partition of bit 4
+        let half = Value::poly(
+            Poly::sym(Sym::Param(1)).add(&Poly::lanes(std::array::from_fn(|l| (l >> 4) as i64))),
+        );
+        let shared = |v: &Value| match v {
+            Value::Range(r) => Some((r.key, r.data, r.bounded())),
+            _ => None,
+        };
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[Value::Varying { data: true }, half.clone(), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(shared(&v), Some((0x10, true, false)));
+        // the same from the exact sources lane >> 4 (lanes 0 and 16)
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[
+                Value::Varying { data: true },
+                Value::poly(Poly::lanes(std::array::from_fn(|l| (l >> 4) as i64))),
+                c(0x1f),
+                c(-1),
+            ],
+            &mut x,
+        );
+        assert_eq!(shared(&v), Some((0x10, true, false)));
+        // a bounded loaded value keeps its bounds, shared by the half-warps
+        let byte = Range::value(Poly::default(), 0, 255, Cong::TOP, true);
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[byte.clone(), half.clone(), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(shared(&v), Some((0x10, true, true)));
+        // segments of 16 (c = 0x101f) at an unknown uniform index: lane k of
+        // each half-warp, the same partition
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[
+                Value::Varying { data: true },
+                Value::poly(Poly::sym(Sym::Param(1))),
+                c(0x101f),
+                c(-1),
+            ],
+            &mut x,
+        );
+        assert_eq!(shared(&v), Some((0x10, true, false)));
+        // an unknown uniform index without segments: a broadcast, uniform
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[
+                Value::Varying { data: true },
+                Value::poly(Poly::sym(Sym::Param(1))),
+                c(0x1f),
+                c(-1),
+            ],
+            &mut x,
+        );
+        assert!(v.is_uniform() && v.as_poly().is_some());
+        // c[4:0] below the segment's top: a lane may read its own value,
+        // no sharing
+        let v = abstract_eval(
+            d("shfl", &["sync", "idx", "b32"]),
+            &[Value::Varying { data: true }, half, c(0x0f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(v, Value::Varying { data: true });
+        // shfl.down by 1: lanes 30 and 31 share lane 31, which no lane-bit
+        // partition expresses: independent lanes
+        let v = abstract_eval(
+            d("shfl", &["sync", "down", "b32"]),
+            &[byte, c(1), c(0x1f), c(-1)],
+            &mut x,
+        );
+        assert_eq!(shared(&v), Some((0x1f, true, true)));
         // the predicate of shfl.down by 4: lanes 28..31 read out of range
         let p = crosslane::shfl_pred(ShflMode::Down, &[global_index(), c(4), c(0x1f)]);
         assert_eq!(p, Value::Pred(PredVal::Lanes(0x0fff_ffff)));

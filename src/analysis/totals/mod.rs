@@ -1080,6 +1080,15 @@ fn run_warp(
                 } else {
                     unknown_guard
                 };
+                // A shuffled tagged value keeps its tag: the lanes that
+                // read one source lane hold its one loaded value (read
+                // before any lane is written: `dst` may be the source).
+                let moved_tags: [Option<tagged::Tagged>; WARP] = match (&cross, srcs.first()) {
+                    (Some(c), Some(s0)) => {
+                        std::array::from_fn(|l| c.src[l].and_then(|j| regs.tagged(s0, j)))
+                    }
+                    _ => [None; WARP],
+                };
                 let mut m = exec | unknown_guard | region_maybe;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
@@ -1089,6 +1098,9 @@ fn run_warp(
                         let known = unknown_guard & bit == 0;
                         let data = c.data & bit != 0 || (!known && unknown_guard_data);
                         regs.set(*dst, l, c.out[l].filter(|_| known), data);
+                        if let (true, Some(t)) = (known, moved_tags[l]) {
+                            regs.set_tagged(*dst, l, t);
+                        }
                         if let Some(d2) = dst2 {
                             regs.set(*d2, l, c.second[l].filter(|_| known), data);
                         }
@@ -1860,12 +1872,8 @@ fn record_mem(
             // wavefronts under the same per-request rules.
             let drawn_wavefronts = if space == Space::Shared && known != exec && shaped.is_some() {
                 let op = info.op;
-                shapes.wavefronts(stmt, exec, |a| match op {
-                    AccessOp::Atomic => {
-                        super::cost::shared_atomic::wavefronts(a, exec, bytes, form)
-                    }
-                    AccessOp::Load => super::cost::shared_load_wavefronts(a, exec, bytes),
-                    _ => shared_wavefronts(a, exec, bytes),
+                shapes.wavefronts(stmt, exec, |a| {
+                    super::cost::shared_request_wavefronts(op, form, a, exec, bytes)
                 })
             } else {
                 None
@@ -1902,6 +1910,9 @@ struct Cross {
     out: [Option<i64>; WARP],
     data: u32,
     second: [Option<i64>; WARP],
+    /// `shfl.sync`: the executing source lane each lane read, where its
+    /// value is loaded data (its tag, if any, moves with it: `tagged`).
+    src: [Option<usize>; WARP],
 }
 
 fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cross> {
@@ -1910,6 +1921,7 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
         out: [None; WARP],
         data: 0,
         second: [None; WARP],
+        src: [None; WARP],
     };
     match alu.op {
         AluOp::Shfl(mode) => {
@@ -1926,6 +1938,9 @@ fn cross_lane(alu: super::transfer::Alu, g: &[Gathered], exec: u32) -> Option<Cr
                     c.out[l] = Some(a.v[j]);
                 } else if a.data & (1 << j) != 0 {
                     c.data |= 1 << l;
+                    if exec & (1 << j) != 0 {
+                        c.src[l] = Some(j);
+                    }
                 }
                 c.second[l] = Some(((p >> l) & 1) as i64);
             }

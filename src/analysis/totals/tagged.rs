@@ -20,7 +20,10 @@
 //! not wrap), `add`/`sub` with a known value or with the same tag (equal
 //! tags with opposite multipliers cancel to a known value), `mul`/`mad`
 //! (`.lo`, `.wide`) and `shl` by known values, `neg`, `selp` on a known
-//! predicate. A function of one tagged value and a known operand that keeps
+//! predicate, `or` with a known value below the tagged value's lowest
+//! possibly-set bit (a sum: `(row * 16) | (lane & 15)`); a `shfl.sync`
+//! moves a tagged value to the lanes that read its lane
+//! (`__shfl_sync(m, u, k + (lane >> 4))`: each half-warp one tag). A function of one tagged value and a known operand that keeps
 //! its values spread (a shift right by at most 8, a division by at most
 //! 256, a magic-number `mul.hi`) gives a *derived* tag,
 //! shared by the lanes whose inputs are equal (`tok // 2` in a Triton MoE
@@ -173,6 +176,20 @@ pub(super) fn alu_lane(
         AluOp::Mad(MulMode::Lo | MulMode::Wide) => combine(product(get(0)?, get(1)?)?, get(2)?, 1)?,
         AluOp::Shl => match get(1)? {
             Opnd::Known(c) if (0..48).contains(&c) => scale(get(0)?, 1i64 << c)?,
+            _ => return None,
+        },
+        // An `or` with a known value below the tagged value's lowest
+        // possibly-set bit is a sum (`(row * 16) | (lane & 15)`): `mul · T`
+        // is a multiple of `2^tz(mul)` for every `T`.
+        AluOp::Or => match (get(0)?, get(1)?) {
+            (Opnd::Tag(t), Opnd::Known(k)) | (Opnd::Known(k), Opnd::Tag(t)) => {
+                let low = 1i64.checked_shl(t.mul.trailing_zeros())?;
+                if (0..low).contains(&k) && t.off.rem_euclid(low) == 0 {
+                    combine(Opnd::Tag(t), Opnd::Known(k), 1)?
+                } else {
+                    return None;
+                }
+            }
             _ => return None,
         },
         AluOp::Selp => match get(2)? {

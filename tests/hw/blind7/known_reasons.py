@@ -29,15 +29,10 @@ UCOPY = ("line attribution: ncu lists %s requests of `uninitialized_copy`'s stor
          "uninitialized_copy.cuh:60 alone: the copies ptxas placed after their call site's line-table row; warpscope's "
          "model from the PTX order gives every store its caller's row (tests/hw/line_attribution.md), so it has none "
          "here; the sum over the call sites matches (%s)")
-RANK_SCATTER = ("static only: the scattered stores' addresses (the keys' ranks) need the loaded keys, so there is no "
-                "static wavefront figure (`wf not modelled`); %s wavefronts per request measured; the simulated row "
-                "differs in its request count (line attribution)")
-RANK_STATIC = ("static only: BlockRadixRank's packed 16-bit digit counters (address 512 * (digit & 7) + 4 * tid + 2 * "
-               "(digit >> 3) bytes, the digit `(key >> shift) & bmsk(0, min(bits_left, 4))` of the loop's passes): the "
-               "lanes' addresses depend on the loaded keys, whose shared wavefronts are costed only by the launch "
-               "simulation (`wf not modelled` without the grid); 1.000 wavefront per request measured (249,984 requests), "
-               "and the simulation, with the digit's known bits (bits 4.. zero: `bits_left` in [4, 8] from the counters "
-               "in lockstep), matches")
+RANK_SCATTER = ("static only: the scattered stores' addresses (the keys' ranks) depend on the loaded keys: the static "
+                "figure is the expectation of lanes drawn independently from the ranks' known range (%s wavefronts per "
+                "request, the simulation's figure too), %s measured (the ranks of a tile are a permutation of its "
+                "slots, not independent draws); the simulated row differs in its request count (line attribution)")
 HSORT = ("sectors/lines/wavefronts, right request count: BlockHistogramSort's `if (flag) run_begin[item] = i` / "
          "`run_end[...]` after the block sort: only the lanes at a run boundary of the sorted bytes store (data-dependent "
          "flags, about 1 lane in 8), at distinct increasing bins: 0.995 wavefronts per request measured (124,992 requests); "
@@ -133,8 +128,7 @@ WHY = {
  "cub_direct_reduce_off4": "BlockReduce's final read by thread 0 only: without the block its lanes are unknown",
  "cub_vec_scan": "the partial tile's guarded loads and stores `offset < valid_items` need n (1,000,000); the vectorized path's alignment test needs the pointer",
  "cub_transpose_runmax": "BlockStore's `temp_storage.valid_items` written by thread 0 only: without the block its lanes are unknown",
- "cub_radix_sort_tile": "the digit counters' address needs the loaded key (no static wavefront figure)",
- "cub_hist_sort": "the histogram's run bins need the loaded bytes (no static wavefront figure)",
+ "cub_hist_sort": "the histogram's run-bin stores at the loaded bytes (0.125 wavefronts a request measured, as the simulation gives with the launch's lanes) get, without the launch, the expected wavefronts of 32 lanes at random bins (3.156)",
  "cub_warp_rowstats": "without cols (1,000) the row loop's lanes and trip counts are unknown",
  "barrier_tile_copy": "the tail path (plain loads and stores of the last 1,000,001 mod 1,024 elements) needs n",
  "cg_row_normalize_c1000": "without cols (1,000) the row's masked last pass and alignment are unknown",
@@ -155,11 +149,8 @@ WHY = {
 }
 STATIC = {
  ("t7_ln_bwd_dx_lock","blind7_triton.py:65","st shared"): "static only: the spin lock's STS of the CAS result, written by one lane of one warp (2,584,440 requests at 0.125 wavefronts measured): without the launch the analysis costs its representative warp, 1.000 wavefront a request; the simulated row (inside the lock's loop, whose trip count is data-dependent: the figures of the trip simulated) matches",
- ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.454",
- ("cub_hist_sort","block_exchange.cuh:639","st shared"): RANK_SCATTER % "3.939",
- ("cub_hist_sort","block_radix_rank.cuh:473","ld shared"): RANK_STATIC,
- ("cub_hist_sort","block_radix_rank.cuh:476","st shared"): RANK_STATIC,
- ("cub_hist_sort","block_radix_rank.cuh:491","ld shared"): RANK_STATIC,
+ ("cub_radix_sort_tile","block_exchange.cuh:639","st shared"): RANK_SCATTER % ("3.542", "3.454"),
+ ("cub_hist_sort","block_exchange.cuh:639","st shared"): RANK_SCATTER % ("3.528", "3.939"),
  ("dsmem_pair_shift","blind7.cu:295","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
  ("dsmem_cluster_gather","blind7.cu:314","ld global,shared"): "static only: another CTA's shared memory (`map_shared_rank`: a generic ld.f32 of mapa.u64's address, SASS LD.E, ncu `ld global,shared` with no sectors and 0.250 wavefronts per request): without the launch the static analysis does not know which CTA a lane reads, so it models no wavefronts (`wf not modelled`); the simulation, which knows %cluster_ctarank from `.reqnctapercluster`, costs the lanes in the own CTA's window with the own-CTA rules and the others at none, and matches",
 }

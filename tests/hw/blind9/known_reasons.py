@@ -34,12 +34,12 @@ Q3K = ("request count, if-conversion of an if/else diamond: `is < 8 ? scales[is]
 GAT_LANE = ("lanes on loaded data: `if (lane < deg)` with `deg = min(row_ptr[v + 1] - row_ptr[v], 32)` loaded (degrees "
             "0..16): the warps of nodes with no in-edge (15,634 of 262,144) skip the block and the others have deg lanes "
             "(8.51 on average); the model counts every warp with all 32 lanes: %s")
-GAT_H = ("trip count on loaded data and shuffled indices: the aggregation loop `for (k = 0; k < deg; k += 2)` exits on the "
-         "loaded degree (PTX line 1721), so the row has no request count and the simulated trip's figures; in it "
-         "`h[uu * 16 + f]` takes `uu = __shfl_sync(u, k + half)`: 2 source lanes, so the 16 lanes of each half-warp share "
-         "one loaded index and read one 64-byte row (measured 1.889 lines and 3.778 sectors a request, 30.2 lanes: the "
-         "odd last edge masked); the model takes the shuffled loaded value as a different unknown index in every lane: 32 "
-         "random lines and sectors")
+GAT_H = ("trip count on loaded data: the aggregation loop `for (k = 0; k < deg; k += 2)` exits on the loaded degree "
+         "(PTX line 1721), so the row has no request count and the simulated trip's figures; in it `h[uu * 16 + f]` takes "
+         "`uu = __shfl_sync(u, k + half)`: 2 source lanes, so the 16 lanes of each half-warp share one loaded index and "
+         "read one 64-byte row: 2 lines and 4 sectors modelled on the simulated trip (after the batch: the lanes that "
+         "read one source lane share its value, `crosslane`; blind, 32 random lines), 1.889 lines and 3.778 sectors a "
+         "request measured (30.2 lanes: the odd last edge masked)")
 BVH = ("trip count on loaded data: the traversal loop pops node indices loaded from the tree (and pushed to the local "
        "stack) and exits when the stack is empty (PTX line 2370); the simulated trip is the first, where every lane "
        "reads the root (broadcast: 1 line, 1 sector); over the 381,048 measured requests (25.0 lanes) the lanes are at "
@@ -124,9 +124,8 @@ T = {
 C = {
 }
 WHY = {
- "iq4nl_matvec_k4096": "the table fill `if (threadIdx.y == 0 && threadIdx.x < 16)` (one warp of 4, 16 lanes: 0.25 wavefronts a request over the 4 warps) needs the block; the table reads `s_kv[q & 0xf]` at loaded nibbles get no wavefront figure without the launch (the simulation gives 1: 16 words in 16 banks)",
- "iq4nl_matvec_k4032": "the table fill needs the block, the table reads at loaded nibbles get no wavefront figure without the launch, and `xb[...]` over 126 blocks a row (the last trip 30 lanes: 31.5 lines) needs nb",
- "pq_adc_scan": "the look-up table reads at loaded codes (random words among 256 a sub-quantizer: 3.157 wavefronts) get no wavefront figure without the launch (the simulation gives it)",
+ "iq4nl_matvec_k4096": "the table fill `if (threadIdx.y == 0 && threadIdx.x < 16)` (one warp of 4, 16 lanes: 0.25 wavefronts a request over the 4 warps) needs the block",
+ "iq4nl_matvec_k4032": "the table fill needs the block, and `xb[...]` over 126 blocks a row (the last trip 30 lanes: 31.5 lines) needs nb",
  "l2dist_tile": "the edge query tile (`q0 + row < nq`, nq = 1,000 = 31 x 32 + 8) needs nq",
  "resize_nearest_u8c4": "the source column `floor(x * sw / dw)` needs the sizes (float scale): without them the lanes' addresses are unknown",
  "box3x3_u8": "the halo loads by edge threads (`tx == 0`, `tx == 31`, `ty == 0`, `ty == 7`: one lane a warp or 32 lanes of one warp) and the clamped indices need the block, the image size and the pitch",
