@@ -520,6 +520,8 @@ fn lower_body<'src>(
     let mut read: HashMap<&'src str, ()> = HashMap::default();
     // Per register name: how many instructions read it, and the last one.
     let mut readers: HashMap<&'src str, (u32, usize)> = HashMap::default();
+    // The names one instruction reads (reused: cleared by draining).
+    let mut here: HashMap<&'src str, ()> = HashMap::default();
     // Registers declared inside a `{ }` block: a fresh register per
     // declaration, shadowing the name until the block closes (nvcc's inline
     // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
@@ -564,7 +566,6 @@ fn lower_body<'src>(
                     out.packs.insert(dst, pack);
                 }
                 let writes_first = crate::isa::writes_first_operand(ins.opcode());
-                let mut here: HashMap<&'src str, ()> = HashMap::default();
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
                         collect_reads(o, &mut here);
@@ -573,7 +574,7 @@ fn lower_body<'src>(
                 if let Some(g) = &ins.guard {
                     here.insert(g.pred, ());
                 }
-                for name in here.into_keys() {
+                for (name, ()) in here.drain() {
                     read.insert(name, ());
                     let e = readers.entry(name).or_insert((0, at));
                     e.0 += 1;
