@@ -120,3 +120,97 @@ fn ptxas_ifconv_probes() {
     println!("tests/hw/ifconv: {agree}/{total} accesses agree ({listed} listed in known.txt)");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// How ptxas compiled one access of a `guarded_ops` probe: `P` predicated
+/// (every SASS instruction of it carries a `@P` guard: a warp whose guard
+/// is off issues it with no lane), `E` after a predicated `EXIT` (such a
+/// warp has left), `B` neither (branched around, or unguarded and issued
+/// by every warp).
+fn sass_issue(excerpts: &str) -> BTreeMap<String, BTreeMap<u32, char>> {
+    let mut out: BTreeMap<String, BTreeMap<u32, char>> = BTreeMap::new();
+    let mut cur: Option<String> = None;
+    let mut exited = false;
+    for line in excerpts.lines().skip(1) {
+        if !line.starts_with(' ') {
+            let name = line.split(':').next().unwrap_or("").to_string();
+            out.entry(name.clone()).or_default();
+            cur = Some(name);
+            exited = false;
+            continue;
+        }
+        let Some(k) = &cur else { continue };
+        let (at, instr) = line.trim().split_once(": ").unwrap_or(("", ""));
+        if at == "exit" && instr.starts_with('@') {
+            exited = true;
+            continue;
+        }
+        let Some(j) = at.strip_prefix('a').and_then(|j| j.parse::<u32>().ok()) else {
+            continue;
+        };
+        let class = if instr.starts_with('@') {
+            'P'
+        } else if exited {
+            'E'
+        } else {
+            'B'
+        };
+        out.get_mut(k).expect("kernel").insert(j, class);
+    }
+    out
+}
+
+/// Instructions under their own guard (`@%p atom`, `@%p st`) and the loads
+/// before a kernel's final guarded op, as `memops::guard_off_issues` and
+/// `memops::sunk_below_exit` model them, against the SASS ptxas emitted for
+/// `tests/hw/ifconv/guarded_ops.ptx` (`guarded_ops.txt`, written by
+/// `regen.sh`).
+#[test]
+fn ptxas_guarded_ops_probes() {
+    use warpscope::analysis::memops;
+    let dir = "tests/hw/ifconv";
+    let text = std::fs::read_to_string(format!("{dir}/guarded_ops.ptx")).expect("guarded_ops.ptx");
+    let excerpts =
+        std::fs::read_to_string(format!("{dir}/guarded_ops.txt")).expect("guarded_ops.txt");
+    let sass = sass_issue(&excerpts);
+    let funcs = warpscope::pipeline::lower_text(&text);
+    assert_eq!(
+        funcs.len(),
+        sass.len(),
+        "a probe missing from guarded_ops.txt"
+    );
+    let mut failures = Vec::new();
+    let mut counts = BTreeMap::new();
+    for f in &funcs {
+        let ptxas = sass.get(f.name).expect("probe in guarded_ops.txt");
+        for id in f.op_ids() {
+            if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
+                continue;
+            }
+            let Some(j) = f.loc_chain(id).next().map(|l| l.line % 1000) else {
+                continue;
+            };
+            let Some(&theirs) = ptxas.get(&j) else {
+                continue;
+            };
+            let i = id.index();
+            let guarded = f.op(id).guard.is_some();
+            let mine = if memops::after_tail_exit(f, i) {
+                'E'
+            } else if guarded && memops::guard_off_issues(f, i) {
+                'P'
+            } else {
+                'B'
+            };
+            *counts.entry(mine == theirs).or_insert(0) += 1;
+            if mine != theirs {
+                failures.push(format!("{}|a{j}: ptxas {theirs}, the model {mine}", f.name));
+            }
+        }
+    }
+    println!(
+        "tests/hw/ifconv/guarded_ops: {}/{} accesses agree",
+        counts.get(&true).unwrap_or(&0),
+        counts.values().sum::<i32>()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

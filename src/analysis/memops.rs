@@ -57,9 +57,24 @@
 //!   instruction): one request with no lanes, no sectors, no wavefronts,
 //!   which lowers the per-request averages; except where ptxas branches
 //!   around it ([`guard_off_issues`]: a guard ending in `exit`, a
-//!   warp-uniform guard, `tensormap.*`).
+//!   warp-uniform guard, an atomic or reduction in any state space,
+//!   `tensormap.*`; probed with the local ptxas:
+//!   `tests/hw/ifconv/guarded_ops.txt`).
+//! * **Loads sunk below the tail exit**: a plain load whose result only the
+//!   kernel's final guarded op reads, with nothing but arithmetic and such
+//!   loads between them, follows that op below its `@!P EXIT`
+//!   ([`sunk_below_exit`]); the launch simulation runs it under the op's
+//!   guard (a warp with no lane left issues nothing, the others issue it
+//!   with the guard's lanes).
 //!
 //! # Limits
+//!
+//! A sunk load keeps its own (unguarded) lanes in the static figures; only
+//! the simulation applies the tail's guard, and only when no op between
+//! the load and the tail op writes the guard's predicate (otherwise the
+//! load counts every warp, an upper bound). `atom.shared.add.f32` and a
+//! generic `atom.add.f32` expand to a compare-and-swap loop in the SASS
+//! (`tests/hw/ifconv/README.md`), costed here as one request.
 //!
 //! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
 //! read (the sectors of a partial read are the same unless it crosses a
@@ -601,7 +616,20 @@ fn candidates(
 /// * an op followed, in straight-line code, only by `ret`/`exit` becomes
 ///   `@!P EXIT` and an unguarded op, so such a warp leaves before it
 ///   (measured: the masked stores of `tt_layernorm`, `tt_softmax` and
-///   `pred_row_v4_*` count only the active warps' requests);
+///   `pred_row_v4_*` count only the active warps' requests;
+///   `tests/hw/ifconv/guarded_ops.txt`: every `*_tail` probe); a load whose
+///   only reader is that op moves below the exit with it
+///   ([`sunk_below_exit`]: it is not guarded in the PTX, the simulation
+///   gives it the op's guard);
+/// * a guarded atomic or reduction (`@%p atom`, `@%p red`, any state
+///   space, with or without a used result) is branched around (`BSSY; @P
+///   BRA; ATOM; BSYNC`): the `*_mid` probes of
+///   `tests/hw/ifconv/guarded_ops.txt` (global `ATOMG`/`REDG`, generic
+///   `ATOM`, shared `ATOMS`, Triton's masked `tl.atomic_add`, lane and
+///   uniform guards; a guarded `st.global` beside them is `@!P0 STG`);
+///   measured: `tests/hw/blind9` `t9_hist2d`'s masked `ATOMG` copies and
+///   `tests/hw/blind7` `t7_splitk_atomic` issue nothing in a warp with no
+///   lane (`measured_sass_triton.json`);
 /// * a guard that is warp-uniform by construction ([`uniform_by_construction`])
 ///   becomes a branch on a uniform predicate, which such a warp takes around
 ///   the op (measured: `pred_off_warps`, guard `((tid >> 5) & 1) == 0`:
@@ -618,7 +646,10 @@ fn candidates(
 ///
 /// (`tests/hw/README.md` finding 17.)
 pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
-    if let Some((g, _)) = ir.ops.get(i).and_then(|op| op.guard) {
+    let Some(op) = ir.ops.get(i) else {
+        return true;
+    };
+    if let Some((g, _)) = op.guard {
         if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
             return false;
         }
@@ -629,16 +660,105 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         {
             return false;
         }
+        if matches!(&op.kind, crate::ir::OpKind::Mem { info, .. }
+            if matches!(info.kind, MemKind::Atomic | MemKind::Reduction))
+        {
+            return false;
+        }
+        return !before_exit(ir, i);
     }
+    !before_exit(ir, i) && sunk_below_exit(ir, i).is_none()
+}
+
+/// Whether ptxas puts op `i` after the `@!P EXIT` that ends the kernel for
+/// the lanes whose guard is off: a guarded op followed only by the exit,
+/// or a load that moves below it ([`sunk_below_exit`]).
+pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
+    match ir.ops.get(i) {
+        Some(op) if op.guard.is_some() => before_exit(ir, i),
+        Some(_) => sunk_below_exit(ir, i).is_some(),
+        None => false,
+    }
+}
+
+/// Whether op `i` is followed, in straight-line code, only by an
+/// unguarded `ret`/`exit`.
+fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
     for op in ir.ops.iter().skip(i + 1) {
         match (&op.kind, op.form) {
-            (_, crate::ir::Form::Label) => return true,
+            (_, crate::ir::Form::Label) => return false,
             (crate::ir::OpKind::Nop, _) => continue,
-            (crate::ir::OpKind::Exit, _) => return op.guard.is_some(),
-            _ => return true,
+            (crate::ir::OpKind::Exit, _) => return op.guard.is_none(),
+            _ => return false,
         }
     }
-    true
+    false
+}
+
+/// The guarded op at the kernel's end below whose `@!P EXIT` ptxas moves
+/// the unguarded load `i` (`tests/hw/ifconv/guarded_ops.txt`, the `tail_*`
+/// probes): `i` is a plain load whose result registers only that op reads
+/// ([`MemInfo::sole_reader`]: not another store, not a conversion, not the
+/// guard: `tail_lds_used`, `tail_lds_cvt`, `tail_lds_guard_loaded` keep
+/// the load above the exit), the op is guarded and followed only by the
+/// exit, and between them are no barrier or fence, store, atomic, label,
+/// branch or call (`tail_lds_bar`, `tail_lds_sts`), only arithmetic (the
+/// guard's own computation: `tail_lds_guard_after`) and other such loads
+/// (`tail_2lds_v2`). Measured: `tests/hw/blind9` `t9_topk_gating` 132,
+/// Triton's last `ld.shared` before its masked `st.global`: 3,751 `LDS`
+/// requests, the one warp that stores (`tail_triton`).
+pub fn sunk_below_exit(ir: &Lowered<'_>, i: usize) -> Option<usize> {
+    let sinkable = |j: usize| -> Option<usize> {
+        let op = ir.ops.get(j)?;
+        let crate::ir::OpKind::Mem { info, .. } = &op.kind else {
+            return None;
+        };
+        if op.guard.is_some()
+            || info.kind != MemKind::Plain
+            || info.op != super::model::AccessOp::Load
+        {
+            return None;
+        }
+        let k = info.sole_reader?.index();
+        (k > j).then_some(k)
+    };
+    let k = sinkable(i)?;
+    let tail = ir.ops.get(k)?;
+    if tail.guard.is_none()
+        || !matches!(tail.kind, crate::ir::OpKind::Mem { .. })
+        || !before_exit(ir, k)
+    {
+        return None;
+    }
+    for j in i + 1..k {
+        let o = &ir.ops[j];
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label) => return None,
+            (_, crate::ir::Form::Other) => {}
+            (
+                crate::ir::OpKind::Nop
+                | crate::ir::OpKind::Branch { .. }
+                | crate::ir::OpKind::Exit
+                | crate::ir::OpKind::Call { .. },
+                _,
+            ) => return None,
+            (crate::ir::OpKind::Mem { .. }, _) if sinkable(j) != Some(k) => return None,
+            _ => {}
+        }
+    }
+    Some(k)
+}
+
+/// The guard under which the launch simulation runs the load `i` that
+/// ptxas moves below the tail exit ([`sunk_below_exit`]): the tail op's,
+/// when no op between them writes its predicate (else `None`: the
+/// simulation, which evaluates the guard at `i`, leaves the load unguarded
+/// as written, an upper bound on its requests).
+pub(crate) fn sunk_guard(ir: &Lowered<'_>, i: usize) -> Option<(crate::ir::Reg, bool)> {
+    let k = sunk_below_exit(ir, i)?;
+    let (g, neg) = ir.ops.get(k)?.guard?;
+    let written = ir.ops[i + 1..k].iter().any(|o| o.kind.dsts().contains(&g));
+    (!written).then_some((g, neg))
 }
 
 /// True when `s` has the same value in every lane of a warp whatever the

@@ -89,7 +89,7 @@ pub mod float;
 pub mod ifconvert;
 pub mod launch;
 pub mod launch_totals;
-mod memops;
+pub mod memops;
 pub mod merge;
 pub mod model;
 mod reconverge;

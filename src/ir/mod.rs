@@ -341,6 +341,11 @@ pub struct MemOp {
     pub no_result: bool,
     /// For loads and atomics: some instruction reads the result register.
     pub result_used: bool,
+    /// For loads: the one instruction that reads the result registers,
+    /// when exactly one does (by register name, anywhere in the body, a
+    /// store's data operand included); `None` when none or several do, or
+    /// not known (SASS input). `memops::sunk_below_exit` asks it.
+    pub sole_reader: Option<OpId>,
     /// The element type's name (`f32`, `u8`, `b128`), when the instruction
     /// names one.
     pub elem_type: Option<&'static str>,
@@ -375,6 +380,7 @@ impl MemOp {
             cache: CacheHints::default(),
             no_result,
             result_used: true,
+            sole_reader: None,
             elem_type: None,
             elem_signed: false,
             elem_float: false,

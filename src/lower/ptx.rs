@@ -518,6 +518,10 @@ fn lower_body<'src>(
     let base = cx.base as usize;
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
     let mut read: HashMap<&'src str, ()> = HashMap::default();
+    // Per register name: how many instructions read it, and the last one.
+    let mut readers: HashMap<&'src str, (u32, usize)> = HashMap::default();
+    // The names one instruction reads (reused: cleared by draining).
+    let mut here: HashMap<&'src str, ()> = HashMap::default();
     // Registers declared inside a `{ }` block: a fresh register per
     // declaration, shadowing the name until the block closes (nvcc's inline
     // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
@@ -564,11 +568,17 @@ fn lower_body<'src>(
                 let writes_first = crate::isa::writes_first_operand(ins.opcode());
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
-                        collect_reads(o, &mut read);
+                        collect_reads(o, &mut here);
                     }
                 }
                 if let Some(g) = &ins.guard {
-                    read.insert(g.pred, ());
+                    here.insert(g.pred, ());
+                }
+                for (name, ()) in here.drain() {
+                    read.insert(name, ());
+                    let e = readers.entry(name).or_insert((0, at));
+                    e.0 += 1;
+                    e.1 = at;
                 }
                 let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
                 note_param_address(cx, &lowered.kind);
@@ -624,6 +634,18 @@ fn lower_body<'src>(
                         .get(*d as usize)
                         .is_some_and(|n| read.contains_key(n))
                 });
+                // The one instruction reading every result register.
+                let mut sole = None;
+                for d in dsts.iter() {
+                    match cx.names.get(*d as usize).and_then(|n| readers.get(n)) {
+                        Some(&(1, at)) if sole.is_none_or(|s| s == at) => sole = Some(at),
+                        _ => {
+                            sole = None;
+                            break;
+                        }
+                    }
+                }
+                info.sole_reader = sole.map(|at| OpId(at as u32));
             }
         }
     }

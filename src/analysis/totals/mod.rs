@@ -992,7 +992,13 @@ fn run_warp(
         let mut exec = active;
         let mut unknown_guard = 0u32;
         let mut unknown_guard_data = false;
-        if let Some((r, neg)) = op.guard {
+        // A load that ptxas moves below the tail's `@!P EXIT` runs under
+        // the tail op's guard (`memops::sunk_below_exit`).
+        let guard = match (&op.kind, op.guard) {
+            (OpKind::Mem { .. }, None) => ifconv.sunk_guard(low, minpc),
+            (_, g) => g,
+        };
+        if let Some((r, neg)) = guard {
             exec = 0;
             let mut m = active;
             while m != 0 {
@@ -1541,7 +1547,29 @@ fn run_warp(
                 }
                 top.pc = t;
             }
-            _ => top.pc = next,
+            _ => {
+                // Every lane falls through a diamond's branch: ptxas
+                // predicates both arms, the taken one issues with no lane.
+                if here != 0
+                    && unknown_guard == 0
+                    && op.guard.is_some()
+                    && matches!(
+                        op.kind,
+                        OpKind::Branch {
+                            target: Some(_),
+                            ..
+                        }
+                    )
+                {
+                    for &i in ifconv.fall_through(low, minpc) {
+                        let e = res.stats.entry(i).or_default();
+                        e.requests += 1;
+                        e.off_requests += 1;
+                        e.wavefront_requests += 1;
+                    }
+                }
+                top.pc = next
+            }
         }
     }
     Ok(())

@@ -453,6 +453,51 @@ for kind in ["up", "down"]:
         add(f"tree_{kind}_used_alu{n}", f"lane-guarded shared tree level ({kind}-sweep), +{n} ALU and a product with the offset address stored", tree(kind, n, used=True), SM)
 
 
+# NVVM's other layout of an if/else (a select between two loads,
+# `dequant_q3_K` in tests/hw/blind9): the taken arm first,
+# `@p bra A; bra.uni B; A: ...; bra.uni J; B: ...; J:`. `nc`: the loads are
+# `ld.global.nc.u8` as there; `atom`: the taken arm's access is a
+# `red.global` instead of a load.
+def diamond_tf(n_a, n_b, guard="lane", kind="f32"):
+    b = Body()
+    b.other(GUARDS[guard].split("\n"), "outer")
+    b.raw("@%p1 bra $L_a;")
+    b.raw("bra.uni $L_b;")
+    b.raw("$L_a:")
+    b.other(alu(n_a))
+    addr, ld = load()
+    b.other(addr)
+    if kind == "nc_u8":
+        b.mem(ld.replace("ld.global.f32 %f1", "ld.global.nc.u8 %rs1"))
+        b.other(["cvt.rn.f32.u16 %f1, %rs1;"])
+    elif kind == "red":
+        b.mem(ld.replace("ld.global.f32 %f1,", "red.global.add.f32").replace("];", "], %f0;"))
+    else:
+        b.mem(ld)
+    b.raw("bra.uni $L_join;")
+    b.raw("$L_b:")
+    b.other(alu(n_b, "%r11") + ["add.s32 %r11, %r11, 7;"])
+    addr, ld = load("%f1", "%r11")
+    b.other(addr)
+    if kind == "nc_u8":
+        b.mem(ld.replace("ld.global.f32 %f1", "ld.global.nc.u8 %rs1"))
+        b.other(["cvt.rn.f32.u16 %f1, %rs1;"])
+    else:
+        b.mem(ld)
+    b.raw("$L_join:")
+    b.other(["add.f32 %f0, %f0, %f1;"], "outer")
+    return b, True
+
+
+for na, nb in [(0, 0), (4, 4), (8, 8), (12, 12), (16, 16), (20, 20), (0, 12)]:
+    add(f"diamond_tf_{na}_{nb}", f"if/else laid out taken arm first, {na} / {nb} ALU and a load on each side", diamond_tf(na, nb))
+add("diamond_tf_uniform_0_0", "if/else laid out taken arm first on a uniform guard, a load on each side", diamond_tf(0, 0, "uniform"))
+add("diamond_tf_nc_u8_0_0", "if/else laid out taken arm first, an ld.global.nc.u8 on each side (dequant_q3_K)", diamond_tf(0, 0, kind="nc_u8"), ".reg .b16 %rs<4>;")
+add("diamond_tf_red_0_0", "if/else laid out taken arm first, a red.global on the taken arm, a load on the other", diamond_tf(0, 0, kind="red"))
+for nt in [16, 20]:
+    add(f"diamond_{nt}_{nt}", f"if/else with {nt} / {nt} ALU and a load on each side", diamond(nt, nt))
+
+
 def render():
     out = [HEAD]
     for k, (name, doc, decls, b, epi) in enumerate(PROBES, start=1):

@@ -18,6 +18,11 @@ cmp -s "$tmp/probes.ptx" "$here/probes.ptx" || { echo "probes.ptx is stale: pyth
 "$bin/ptxas" --version | tail -1 > "$here/excerpts.txt"
 "$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/probes.cubin" "$here/probes.ptx"
 "$bin/nvdisasm" -g -c "$tmp/probes.cubin" | python3 "$here/excerpts.py" >> "$here/excerpts.txt"
+python3 "$here/guarded_ops.py" > "$tmp/guarded_ops.ptx"
+cmp -s "$tmp/guarded_ops.ptx" "$here/guarded_ops.ptx" || { echo "guarded_ops.ptx is stale: python3 guarded_ops.py > guarded_ops.ptx" >&2; exit 1; }
+"$bin/ptxas" --version | tail -1 > "$here/guarded_ops.txt"
+"$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/guarded_ops.cubin" "$here/guarded_ops.ptx"
+"$bin/nvdisasm" -g -c "$tmp/guarded_ops.cubin" | python3 "$here/excerpts.py" >> "$here/guarded_ops.txt"
 if [ -f "$here/loops.cu" ]; then
   "$bin/nvcc" -arch=sm_90 -O3 -lineinfo -ptx -o "$here/loops.ptx" "$here/loops.cu"
   "$bin/ptxas" --version | tail -1 > "$here/loops.txt"
@@ -31,4 +36,4 @@ if [ -f "$here/atomics.cu" ]; then
   "$bin/nvdisasm" -c "$tmp/atomics.cubin" \
     | grep -E '^\s+\.section\s+\.text|BRA|ATOM|RED|LDG|STS|BAR' | grep -v 'BRA `(.L_x_[0-9]*);' >> "$here/atomics.txt"
 fi
-echo "wrote excerpts.txt, loops.ptx, loops.txt, atomics.txt"
+echo "wrote excerpts.txt, guarded_ops.txt, loops.ptx, loops.txt, atomics.txt"
