@@ -270,25 +270,40 @@ fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: us
     let group = group.max(1);
     let words_per_lane = bytes.div_ceil(4) as i64;
     let mut total = 0;
+    // The words of one group, on the stack for up to 8 words a lane (the
+    // launch simulation and the expected-cost draws call this per request).
+    let mut buf = [0i64; 8 * WARP];
+    let mut heap: Vec<i64> = Vec::new();
     for g in (0..WARP).step_by(group) {
-        let mut words: Vec<i64> = Vec::new();
+        let fits = group * words_per_lane as usize <= buf.len();
+        let mut n = 0;
+        heap.clear();
         for (l, a) in addrs.iter().enumerate().take((g + group).min(WARP)).skip(g) {
             if active & (1 << l) == 0 {
                 continue;
             }
             let w0 = a.div_euclid(4);
             for k in 0..words_per_lane {
-                words.push(w0 + k);
+                if fits {
+                    buf[n] = w0 + k;
+                    n += 1;
+                } else {
+                    heap.push(w0 + k);
+                }
             }
         }
+        let words: &mut [i64] = if fits { &mut buf[..n] } else { &mut heap };
         if words.is_empty() {
             continue;
         }
         words.sort_unstable();
-        words.dedup();
         let mut per_bank = [0u32; 32];
-        for w in words {
-            per_bank[w.rem_euclid(32) as usize] += 1;
+        let mut last = None;
+        for &w in words.iter() {
+            if last != Some(w) {
+                per_bank[w.rem_euclid(32) as usize] += 1;
+                last = Some(w);
+            }
         }
         total += per_bank.iter().copied().max().unwrap_or(0);
     }

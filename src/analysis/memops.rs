@@ -283,7 +283,7 @@ pub(super) fn class_figures(
         MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
             let form = super::cost::shared_atomic::shared_atomic_form_of(info);
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                s.wavefronts = mean_wavefronts(f, facts, bytes, |a| {
+                s.wavefronts = mean_wavefronts(f, facts, bytes, (0, None, Some(form)), |a| {
                     super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form)
                 });
                 s
@@ -300,7 +300,7 @@ pub(super) fn class_figures(
                 && matches!(bytes, 8 | 16) =>
         {
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                if let Some(w) = mean_wavefronts(f, facts, bytes, |a| {
+                if let Some(w) = mean_wavefronts(f, facts, bytes, (1, None, None), |a| {
                     super::cost::shared_load_wavefronts(a, f.mask, bytes)
                 }) {
                     s.wavefronts = Some(w);
@@ -326,9 +326,10 @@ pub(super) fn class_figures(
         _ if space == Space::Shared => static_access(f, facts, bytes, params, true).map(|mut s| {
             if s.wavefronts.is_none() && matches!(f.addr, Value::Range(_)) {
                 let form = super::cost::shared_atomic::shared_atomic_form_of(info);
-                s.wavefronts = mean_wavefronts(f, facts, bytes, |a| {
-                    super::cost::shared_request_wavefronts(info.op, form, a, f.mask, bytes)
-                });
+                s.wavefronts =
+                    mean_wavefronts(f, facts, bytes, (2, Some(info.op), Some(form)), |a| {
+                        super::cost::shared_request_wavefronts(info.op, form, a, f.mask, bytes)
+                    });
             }
             s
         }),
@@ -552,10 +553,17 @@ pub(super) fn expect_tx(
 /// `bytes`), when its lane part is exact.
 /// The mean of `cost` over the candidate lane addresses of `f` (one per
 /// alignment the address may have), when they are exact.
+///
+/// `rule` names `cost` (which rule, the access's direction and atomic
+/// form) for the memo of the expected costs over draws: the same set,
+/// lanes and rule give the same mean (the draws are seeded), and unrolled
+/// kernels read one table with one shape thousands of times (cuBLAS's
+/// `libcublasLt.so.297`: 4,096 draws each took 90% of its time before).
 fn mean_wavefronts(
     f: &AccessFact,
     facts: &SymFacts,
     bytes: u32,
+    rule: RuleKey,
     cost: impl Fn(&super::domain::Lanes) -> u32,
 ) -> Option<f64> {
     // Lanes drawn from a known set (`hist[b & 255]`): the expected cost
@@ -565,17 +573,64 @@ fn mean_wavefronts(
             return None;
         }
         let (residues, classes) = super::figures::range_residues(q, facts, f.mask, bytes);
-        return super::cost::ranged_mean(
-            &residues,
-            (q.lo, q.hi),
-            (q.cong.m, q.cong.r),
-            &classes,
-            f.mask,
-            cost,
-        );
+        let key = RangedKey {
+            rule,
+            bytes,
+            mask: f.mask,
+            bounds: (q.lo, q.hi),
+            cong: (q.cong.m, q.cong.r),
+            exact: classes.exact,
+            key: classes.key,
+            bits: classes.bits,
+            residues,
+        };
+        if let Some(m) = RANGED_MEANS.with(|c| c.borrow().get(&key).copied()) {
+            return m;
+        }
+        let m =
+            super::cost::ranged_mean(&key.residues, key.bounds, key.cong, &classes, f.mask, cost);
+        RANGED_MEANS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= RANGED_MEMO {
+                c.clear();
+            }
+            c.insert(key, m);
+        });
+        return m;
     }
     let c = candidates(&f.addr, facts, bytes, f.mask)?;
     Some(c.iter().map(|a| cost(a) as f64).sum::<f64>() / c.len().max(1) as f64)
+}
+
+/// Which cost rule a [`mean_wavefronts`] call applies: a tag (0 shared
+/// atomic, 1 wide shared load, 2 any shared request), the direction and
+/// the atomic form.
+type RuleKey = (
+    u8,
+    Option<crate::ir::AccessOp>,
+    Option<super::cost::shared_atomic::SharedAtomicForm>,
+);
+
+/// Everything [`super::cost::ranged_mean`]'s result depends on.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct RangedKey {
+    rule: RuleKey,
+    bytes: u32,
+    mask: u32,
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    exact: Option<super::domain::Lanes>,
+    key: u8,
+    bits: super::domain::KnownBits,
+    residues: Vec<i64>,
+}
+
+/// The most memoised means a thread keeps (then the memo starts again).
+const RANGED_MEMO: usize = 4096;
+
+thread_local! {
+    static RANGED_MEANS: std::cell::RefCell<crate::util::FastMap<RangedKey, Option<f64>>> =
+        std::cell::RefCell::new(Default::default());
 }
 
 fn candidates(

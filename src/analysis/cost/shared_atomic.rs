@@ -47,7 +47,7 @@ use super::async_copy::unshared_wavefronts;
 use crate::analysis::domain::Lanes;
 
 /// How ptxas carries out a shared-memory atomic on sm_90.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SharedAtomicForm {
     /// One `ATOMS.<op>` instruction.
     Native,
