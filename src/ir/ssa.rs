@@ -768,7 +768,8 @@ impl Ssa {
 
     /// The values a sparse address analysis needs: the backward slice of
     /// every memory operation's address, further operands (`MemInfo::aux`:
-    /// `cp.async` source sizes, bulk sizes, mbarriers, descriptors) and
+    /// `cp.async` source sizes, bulk sizes, mbarriers, descriptors; not the
+    /// values a `st.local` stores, `Aux::Stored`) and
     /// guard, and of every branch's and exit's guard (which decides the
     /// active lanes of what follows).
     pub fn address_slice(&self, func: &Function<'_>) -> Slice {
@@ -799,7 +800,15 @@ impl Ssa {
                 OpKind::Mem { .. } if !keep(id) => continue,
                 OpKind::Branch { .. } | OpKind::Exit if !keep_guard(id) => continue,
                 OpKind::Mem { info, .. } => {
-                    let aux = info.aux_operands().iter().map(|(_, a)| a);
+                    // The values a `st.local` stores are data: only the
+                    // launch simulation reads them (its local memory), and
+                    // it evaluates every register; a spilling kernel stores
+                    // thousands of them.
+                    let aux = info
+                        .aux_operands()
+                        .iter()
+                        .filter(|(role, _)| *role != crate::ir::Aux::Stored)
+                        .map(|(_, a)| a);
                     for s in std::iter::once(&info.addr).chain(aux) {
                         if let Src::Reg(r, _) | Src::NotPred(r) = s {
                             roots.extend(self.use_of(id, *r));
