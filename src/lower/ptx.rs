@@ -282,10 +282,12 @@ fn symbol_offset(op: &OperandKind<'_>) -> i64 {
     }
 }
 
-fn collect_reads<'src>(o: &Operand<'src>, out: &mut HashMap<&'src str, ()>) {
+fn collect_reads<'src>(o: &Operand<'src>, out: &mut Vec<&'src str>) {
     match &o.kind {
         OperandKind::Reg { name, .. } => {
-            out.insert(name, ());
+            if !out.contains(name) {
+                out.push(name);
+            }
         }
         OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
         OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
@@ -517,11 +519,11 @@ fn lower_body<'src>(
     }
     let base = cx.base as usize;
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
-    let mut read: HashMap<&'src str, ()> = HashMap::default();
     // Per register name: how many instructions read it, and the last one.
     let mut readers: HashMap<&'src str, (u32, usize)> = HashMap::default();
-    // The names one instruction reads (reused: cleared by draining).
-    let mut here: HashMap<&'src str, ()> = HashMap::default();
+    // The names one instruction reads, once each (reused: cleared by
+    // draining; a few operands, so a list).
+    let mut here: Vec<&'src str> = Vec::new();
     // Registers declared inside a `{ }` block: a fresh register per
     // declaration, shadowing the name until the block closes (nvcc's inline
     // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
@@ -572,10 +574,11 @@ fn lower_body<'src>(
                     }
                 }
                 if let Some(g) = &ins.guard {
-                    here.insert(g.pred, ());
+                    if !here.contains(&g.pred) {
+                        here.push(g.pred);
+                    }
                 }
-                for (name, ()) in here.drain() {
-                    read.insert(name, ());
+                for name in here.drain(..) {
                     let e = readers.entry(name).or_insert((0, at));
                     e.0 += 1;
                     e.1 = at;
@@ -632,7 +635,7 @@ fn lower_body<'src>(
                 info.result_used = dsts.iter().any(|d| {
                     cx.names
                         .get(*d as usize)
-                        .is_some_and(|n| read.contains_key(n))
+                        .is_some_and(|n| readers.contains_key(n))
                 });
                 // The one instruction reading every result register.
                 let mut sole = None;
