@@ -284,11 +284,7 @@ fn symbol_offset(op: &OperandKind<'_>) -> i64 {
 
 fn collect_reads<'src>(o: &Operand<'src>, out: &mut Vec<&'src str>) {
     match &o.kind {
-        OperandKind::Reg { name, .. } => {
-            if !out.contains(name) {
-                out.push(name);
-            }
-        }
+        OperandKind::Reg { name, .. } if !out.contains(name) => out.push(name),
         OperandKind::Address { base: Some(b), .. } => collect_reads(b, out),
         OperandKind::Offset { base, .. } | OperandKind::Not(base) => collect_reads(base, out),
         OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
