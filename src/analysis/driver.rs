@@ -159,15 +159,16 @@ pub(crate) fn prepare<'a>(
     // lanes): their values are the same as with the whole address slice.
     let mut by_warp = None;
     if unresolved.contains(&true) && probe.is_none() {
-        if let Some(per_warp) = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT) {
+        let per_warp = launch::warp_classes_per_warp(launch.block, PER_WARP_LIMIT)
+            .filter(|p| p.len() > classes.len());
+        if let Some(per_warp) = per_warp {
             // The first warp runs on the whole slice at once: it is the
             // one that names the text whenever it issues the access (the
             // first class with the greatest weight names it, and every
             // warp weighs one), so its run on the reduced slice would only
             // be thrown away (see below).
-            let first = (per_warp.len() > classes.len()).then(|| {
-                dataflow::analyze_class_in(&layout, low, &cfg, &inputs, &per_warp[0], None, None)
-            });
+            let first =
+                dataflow::analyze_class_in(&layout, low, &cfg, &inputs, &per_warp[0], None, None);
             // An access that the first warp and the middle one, with their
             // exact base thread indices, leave as the classes left it (the
             // address unresolved, the same lanes, no further operand
@@ -181,25 +182,17 @@ pub(crate) fn prepare<'a>(
             // (`ty == 0` of a halo load: every lane of the first warp
             // loads, two lanes of an inner one).
             let mid = per_warp.len() / 2;
-            let mut middle = None;
-            if let Some(f) = &first {
-                let m = dataflow::analyze_class_in(
-                    &layout,
-                    low,
-                    &cfg,
-                    &inputs,
-                    &per_warp[mid],
-                    None,
-                    None,
-                );
-                for (i, u) in unresolved.iter_mut().enumerate() {
-                    if *u && !improves(&results, f, i as u32) && !improves(&results, &m, i as u32) {
-                        *u = false;
-                    }
+            let middle =
+                dataflow::analyze_class_in(&layout, low, &cfg, &inputs, &per_warp[mid], None, None);
+            for (i, u) in unresolved.iter_mut().enumerate() {
+                if *u
+                    && !improves(&results, &first, i as u32)
+                    && !improves(&results, &middle, i as u32)
+                {
+                    *u = false;
                 }
-                middle = Some(m);
             }
-            if let Some(first) = first.filter(|_| unresolved.contains(&true)) {
+            if unresolved.contains(&true) {
                 // Only the blocks from which an unresolved access is
                 // reachable matter to its facts, and only their branches'
                 // guards to its active lanes.
@@ -218,6 +211,7 @@ pub(crate) fn prepare<'a>(
                 let reduced_layout = dataflow::Layout::new(low, &cfg, &reduced, false);
                 // The middle warp's run on the whole slice is kept too (the
                 // values are the same, see below).
+                let mut middle = Some(middle);
                 let mut r: Vec<_> = vec![first];
                 r.extend(per_warp.iter().enumerate().skip(1).map(|(k, c)| {
                     match middle.take_if(|_| k == mid) {
