@@ -205,8 +205,8 @@
 //! copied by NVVM to a `.local` depot and read back at a run-time offset
 //! (`ld.local [%SPL + 8 * ctaid.x]`). Which slot a warp reads is not known
 //! here, but what the depot can hold is: when every store into it stores
-//! the result of an `ld.param` (the driver's `depot_fields`, from the SSA
-//! form, on `driver::depot_stores`' conditions), a warp-uniform `.local`
+//! the result of an `ld.param` (`origin::depot_fields`, from the SSA
+//! form, on `origin::depot_stores`' conditions), a warp-uniform `.local`
 //! load from it reads one of those parameter values, the same one in every
 //! lane. Where the launch gives them all, the load gives their join
 //! (`Engine::depot_value`): the constant when they are equal, otherwise an
@@ -227,8 +227,8 @@
 //! store comes before the load: every store into the depot is a candidate
 //! (a load of a slot never stored reads undefined memory, which the
 //! source languages do not do). Whether the value read back is a pointer
-//! (a generic access through it is global) is the driver's
-//! `generic_base_param`'s question, on the same depots.
+//! (a generic access through it is global) is
+//! `origin::generic_base_param`'s question, on the same depots.
 
 use super::domain::FastMap as HashMap;
 use super::domain::{
@@ -285,7 +285,7 @@ pub struct Inputs {
     pub relevant: Option<Vec<bool>>,
     /// `.local` loads (by statement) from a depot whose every store stores
     /// an `ld.param` result: those parameters' (index, byte offset).
-    /// Found by the driver from the SSA form (`driver::depot_fields`).
+    /// Found by the driver from the SSA form (`origin::depot_fields`).
     pub depot_fields: HashMap<u32, Vec<(u16, i64)>>,
 }
 

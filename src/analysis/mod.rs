@@ -92,6 +92,7 @@ pub mod launch_totals;
 pub mod memops;
 pub mod merge;
 pub mod model;
+pub(crate) mod origin;
 mod reconverge;
 pub mod symbolic;
 pub mod totals;
