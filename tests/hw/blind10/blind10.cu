@@ -199,13 +199,13 @@ extern "C" __global__ void LB(128) gauss9_row(const float* __restrict__ in, floa
 {
     __shared__ float tile[128 + 8];
     int y = blockIdx.y;
-    int x = blockIdx.x * 128 + threadIdx.x;
+    int x = (int)blockIdx.x * 128 + (int)threadIdx.x;
     const float* row = in + (size_t)y * pitch;
     tile[threadIdx.x + 4] = row[min(x, W - 1)];
     if (threadIdx.x < 4) {
-        int xl = max(blockIdx.x * 128 + (int)threadIdx.x - 4, 0);
+        int xl = max((int)blockIdx.x * 128 + (int)threadIdx.x - 4, 0);
         tile[threadIdx.x] = row[xl];
-        int xr = min(blockIdx.x * 128 + 128 + (int)threadIdx.x, W - 1);
+        int xr = min((int)blockIdx.x * 128 + 128 + (int)threadIdx.x, W - 1);
         tile[132 + threadIdx.x] = row[xr];
     }
     __syncthreads();
@@ -226,10 +226,10 @@ extern "C" __global__ void LB(256) gauss9_col(const float* __restrict__ in, floa
     int xc = min(x, W - 1);
     tile[threadIdx.y + 4][threadIdx.x] = in[(size_t)min(y, H - 1) * pitch + xc];
     if (threadIdx.y < 4) {
-        int yt = max(blockIdx.y * 8 + (int)threadIdx.y - 4, 0);
+        int yt = max((int)blockIdx.y * 8 + (int)threadIdx.y - 4, 0);
         tile[threadIdx.y][threadIdx.x] = in[(size_t)yt * pitch + xc];
     } else {
-        int yb = min(blockIdx.y * 8 + 8 + (int)threadIdx.y - 4, H - 1);
+        int yb = min((int)blockIdx.y * 8 + 8 + (int)threadIdx.y - 4, H - 1);
         tile[threadIdx.y + 8][threadIdx.x] = in[(size_t)yb * pitch + xc];
     }
     __syncthreads();

@@ -4,7 +4,7 @@ and save code copied from tests/hw/blind9/blind9_triton.py; kernels in styles
 no earlier batch has (our own code): the two halves of a FlashAttention-style
 backward pass (dK/dV a key block looping over query blocks, dQ a query block
 looping over key blocks; LSE and delta precomputed by PyTorch); an axpy with
-cache modifiers and eviction policies (.cg / evict_first, evict_last, .cs);
+cache modifiers and eviction policies (.cg, evict_last, evict_first, .cs);
 batch-norm statistics over NCHW (a program per channel, loops over images and
 the plane); an ALiBi causal softmax; grid_sample (bilinear, zero padding)
 gathering four corners over all channels; group norm on NHWC (8-channel
@@ -94,12 +94,13 @@ def t10_attn_bwd_dq(Q, K, V, DO, LSE, DELTA, DQ, N, sm_scale, stride_h,
 
 
 @triton.jit
-def t10_cache_hint_axpy(X, Y, Z, a, n, BLOCK: tl.constexpr):
+def t10_cache_hint_axpy(X, Y, Wt, Z, a, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
-    x = tl.load(X + offs, mask=m, other=0.0, cache_modifier=".cg", eviction_policy="evict_first")
+    x = tl.load(X + offs, mask=m, other=0.0, cache_modifier=".cg")
     y = tl.load(Y + offs, mask=m, other=0.0, eviction_policy="evict_last")
-    tl.store(Z + offs, a * x + y, mask=m, cache_modifier=".cs")
+    w = tl.load(Wt + offs, mask=m, other=0.0, eviction_policy="evict_first")
+    tl.store(Z + offs, a * x + y * w, mask=m, cache_modifier=".cs")
 
 
 @triton.jit
@@ -325,13 +326,15 @@ def main():
         n = 4000037
         x = torch.randn((n,), device=dev, dtype=torch.float32)
         y = torch.randn((n,), device=dev, dtype=torch.float32)
+        w = torch.randn((n,), device=dev, dtype=torch.float32)
         z = torch.empty_like(x)
-        args = (x, y, z, 1.5, n)
+        args = (x, y, w, z, 1.5, n)
         grid = (triton.cdiv(n, 2048),)
         h = t10_cache_hint_axpy[grid](*args, BLOCK=2048, num_warps=8)
         torch.cuda.synchronize()
-        save(out, launches, "t10_cache_hint_axpy", h, "t10_cache_hint_axpy", ("X", "Y", "Z", "a", "n"), args, {"BLOCK": 2048},
-             grid, "axpy with cache hints: x loaded with cache_modifier='.cg' and eviction_policy='evict_first', y with eviction_policy='evict_last', z stored with cache_modifier='.cs'; n = 4,000,037 (the last block masked), BLOCK 2,048, num_warps=8; rel. error %.2e" % rel(z, 1.5 * x + y))
+        save(out, launches, "t10_cache_hint_axpy", h, "t10_cache_hint_axpy", ("X", "Y", "Wt", "Z", "a", "n"), args,
+             {"BLOCK": 2048}, grid,
+             "z = a x + y w with cache hints: x loaded with cache_modifier='.cg', y with eviction_policy='evict_last', w with eviction_policy='evict_first', z stored with cache_modifier='.cs'; n = 4,000,037 (the last block masked), BLOCK 2,048, num_warps=8; rel. error %.2e" % rel(z, 1.5 * x + y * w))
 
     def bn_stats():
         N, C, H, W = 16, 64, 56, 56
