@@ -720,3 +720,94 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) LB(256) bulk_mcast_gemv(con
         y[row] = s;
     }
 }
+
+// 2-D TMA loads multicast to a cluster of 4 CTAs (CUTLASS's SM90_TMA_LOAD_MULTICAST
+// pattern for an operand tile that several CTAs of a cluster share): A is a
+// 2,048 x 2,048 float32 matrix behind a tensor map (box 64 columns x 16 rows, no
+// swizzle); the 4 CTAs of a cluster share a 64-row tile, CTA r loading rows
+// 16 r .. 16 r + 15 of each 64 x 64 tile with .multicast::cluster (mask 0xF) into
+// the same offset of all four CTAs' buffers (16 KiB expected a phase on each
+// CTA's mbarrier); CTA r multiplies the tile by its own vector x_r (float4 loads)
+// and writes y[r][row]; a cluster barrier before the buffer is refilled.
+struct __align__(64) TensorMap128 {
+    unsigned long long w[16];
+};
+extern "C" __global__ void __cluster_dims__(4, 1, 1) LB(256) tma2d_mcast_gemv4(const __grid_constant__ TensorMap128 tm,
+                                                                               const float* __restrict__ x,
+                                                                               float* __restrict__ y, int ncols, int nrows)
+{
+    __shared__ alignas(1024) float tile[64 * 64];
+    __shared__ alignas(8) uint64_t bar;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const unsigned mb = smem_u32(&bar);
+    const int t = threadIdx.x;
+    if (t == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mb), "r"(1) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    cluster.sync();
+    const int row0 = (blockIdx.x >> 2) * 64;
+    const int r = t >> 2, q = t & 3;
+    const float* xr = x + (size_t)rank * ncols;
+    float acc = 0.0f;
+    const int ntiles = ncols / 64;
+    for (int kt = 0; kt < ntiles; ++kt) {
+        if (t == 0) {
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(16384) : "memory");
+            unsigned short mask = 0xF;
+            asm volatile(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(
+                    smem_u32(tile + rank * 16 * 64)),
+                "l"(&tm), "r"(kt * 64), "r"(row0 + 16 * (int)rank), "r"(mb), "h"(mask)
+                : "memory");
+        }
+        unsigned done = 0;
+        for (int spin = 0; spin < (1 << 22) && !done; ++spin)
+            asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done)
+                         : "r"(mb), "r"(kt & 1)
+                         : "memory");
+        const float4* a4 = reinterpret_cast<const float4*>(tile + r * 64 + q * 16);
+        const float4* x4 = reinterpret_cast<const float4*>(xr + kt * 64 + q * 16);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            float4 a = a4[j];
+            float4 b = x4[j];
+            acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+        }
+        cluster.sync();
+    }
+    acc += __shfl_xor_sync(FULLMASK, acc, 1);
+    acc += __shfl_xor_sync(FULLMASK, acc, 2);
+    if (q == 0 && row0 + r < nrows) y[(size_t)rank * nrows + row0 + r] = acc;
+}
+
+// split-K-style partial tiles reduced into global memory by the TMA
+// (cp.reduce.async.bulk.tensor .add, CUTLASS's SM90_TMA_REDUCE_ADD epilogue):
+// 4 splits x 256 tiles of 32 x 32 floats; each CTA loads its split's tile of a
+// 512 x 512 matrix (one float4 a thread), scales it into shared memory, and one
+// thread reduce-adds the tile into the output through a tensor map (box 32 x 32,
+// no swizzle) — the four splits of a tile add into the same 4 KiB — then waits for
+// the bulk group's reads before the CTA exits.
+extern "C" __global__ void LB(256) tma2d_reduce_add(const __grid_constant__ TensorMap128 tout, const float4* __restrict__ parts,
+                                                    float scale)
+{
+    __shared__ alignas(128) float tile[32 * 32];
+    const int t = threadIdx.x;
+    const int tidx = blockIdx.x & 255, split = blockIdx.x >> 8;
+    const int tr = tidx >> 4, tc = tidx & 15;
+    const int r = t >> 3, c4 = t & 7;
+    float4 v = parts[((size_t)split * 512 + tr * 32 + r) * 128 + tc * 8 + c4];
+    reinterpret_cast<float4*>(tile)[t] = make_float4(v.x * scale, v.y * scale, v.z * scale, v.w * scale);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (t == 0) {
+        asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(&tout),
+                     "r"(tc * 32), "r"(tr * 32), "r"(smem_u32(tile))
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+    __syncthreads();
+}

@@ -214,6 +214,7 @@ static void make_buffers()
     add_fill("D", 64 * MiB, 0x00000000u, "zero");
     add_fill("ACC1", 4 * MiB, 0x00000000u, "zero: fem_hex8_apply's nodal accumulator");
     add_fill("ACC2", 4 * MiB, 0x00000000u, "zero: edge_flux_atomic's nodal accumulator");
+    add_fill("ACC3", 1 * MiB, 0x00000000u, "zero: tma2d_reduce_add's 512 x 512 float32 output");
     add_words("RAND8M", lcg_words(2097152, SEED_RAND8M),
               "2,097,152 uint32 words: successive next() of the LCG below seeded with 1001 (8 MiB; as bytes: images, AES / SHA-256 input, keys)");
     {
@@ -514,6 +515,11 @@ static void make_launches()
     // Hopper
     L("bulk_mcast_gemv", K, "bulk_mcast_gemv", 128, 1, 1, 256, 1, 1, {P("FRND"), P("FRND"), P("C"), S32(8)},
       "clusters of 2 CTAs (compiled __cluster_dims__): elect.sync picks a lane that copies half of each 16 KiB chunk of x by cp.async.bulk .multicast::cluster into both CTAs' shared buffers (mbarrier expect_tx 16,384 each), float4 dot products with the CTA's own row of w (32,768 floats), a cluster barrier a chunk; 8 chunks, 128 rows");
+    L("tma2d_mcast_gemv4", K, "tma2d_mcast_gemv4", 128, 1, 1, 256, 1, 1,
+      {TMAP("FRND", 2048, 2048, 64, 16), P("FRND"), P("C"), S32(2048), S32(2048)},
+      "clusters of 4 CTAs (compiled __cluster_dims__): 2-D TMA loads (tensor map over a 2,048 x 2,048 float32 matrix, box 64 x 16, no swizzle) multicast with mask 0xF, CTA r loading rows 16 r .. 16 r + 15 of the cluster's 64-row tile into all four CTAs' buffers (expect_tx 16,384 each), 32 column tiles; CTA r multiplies the tile by its own vector x_r (float4 loads, 4 threads a row reading 64-byte pieces of 256-byte shared rows), a cluster barrier a tile; y[4][2,048]");
+    L("tma2d_reduce_add", K, "tma2d_reduce_add", 1024, 1, 1, 256, 1, 1, {TMAP("ACC3", 512, 512, 32, 32), P("FRND"), F32(0.5f)},
+      "split-K-style TMA reduction: 4 splits x 256 tiles of 32 x 32 floats, a float4 load a thread of the split's 512 x 512 part, scaled into shared memory, one cp.reduce.async.bulk.tensor.2d .add.tile.bulk_group a CTA into the zeroed 512 x 512 output (tensor map, box 32 x 32, no swizzle): four CTAs add into each output tile");
 }
 
 
@@ -974,6 +980,27 @@ static void check_launch(const Launch &l)
             err = maxabs(err, rel_err(o[r], (float)s));
         }
         printf("check %s: max rel error %.3g\n", id.c_str(), err);
+    } else if (id == "tma2d_mcast_gemv4") {
+        std::vector<float> o = rb<float>("C", 0, 4 * 2048);
+        if (o.empty()) return;
+        float err = 0.0f;
+        for (int r = 0; r < 4; ++r)
+            for (int row = 0; row < 2048; ++row) {
+                double s = 0;
+                for (int c = 0; c < 2048; ++c) s += (double)F((size_t)row * 2048 + c) * F((size_t)r * 2048 + c);
+                err = maxabs(err, rel_err(o[(size_t)r * 2048 + row], (float)s));
+            }
+        printf("check %s: max rel error %.3g\n", id.c_str(), err);
+    } else if (id == "tma2d_reduce_add") {
+        std::vector<float> o = rb<float>("ACC3", 0, 512 * 512);
+        if (o.empty()) return;
+        float err = 0.0f;
+        for (size_t i = 0; i < 512 * 512; ++i) {
+            float ref = 0.0f;
+            for (int sp = 0; sp < 4; ++sp) ref += 0.5f * F((size_t)sp * 262144 + i);
+            err = maxabs(err, fabsf(o[i] - ref));
+        }
+        printf("check %s: max abs error %.3g (the order of the four adds varies)\n", id.c_str(), err);
     }
 }
 
