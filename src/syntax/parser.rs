@@ -858,26 +858,14 @@ impl<'a> Parser<'a, '_> {
             });
             r = r3;
         }
-        if let Some(r2) = r.strip_prefix(';') {
-            let span = self.span(start, r2);
-            return Ok((
-                r2,
-                Function {
-                    span,
-                    kind,
-                    linkage,
-                    name,
-                    returns,
-                    params,
-                    directives,
-                    body: None,
-                },
-            ));
-        }
-        if !r.starts_with('{') {
+        let (r2, body) = if let Some(r2) = r.strip_prefix(';') {
+            (r2, None)
+        } else if r.starts_with('{') {
+            let (r2, body) = self.body(r);
+            (r2, Some(body))
+        } else {
             return fail(r, "`{` opening the function body, or `;`");
-        }
-        let (r2, body) = self.body(r);
+        };
         let span = self.span(start, r2);
         let mut f = Function {
             span,
@@ -887,9 +875,10 @@ impl<'a> Parser<'a, '_> {
             returns,
             params,
             directives,
-            body: Some(body),
+            body,
         };
-        if self.lazy {
+        // A declaration (`;`) has no body to check or hand on.
+        if self.lazy && f.body.is_some() {
             if let Some(body) = &f.body {
                 let mut found = std::mem::take(&mut self.body_checks);
                 self.check_body(body, &mut found);
@@ -1331,13 +1320,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn init_value(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "less deeply nested braces (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.init_value_inner(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "less deeply nested braces (at most 64 levels)",
+            Self::init_value_inner,
+        )
     }
 
     fn init_value_inner(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
@@ -1471,13 +1458,11 @@ impl<'a> Parser<'a, '_> {
     /// casts `(.s64)`/`(.u64)` and parentheses, evaluated in 64 bits. A lone
     /// floating-point literal is also accepted; arithmetic on floats is not.
     fn const_expr(&mut self, i: &'a str) -> PResult<'a, Num> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "a less deeply nested expression (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.ternary(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "a less deeply nested expression (at most 64 levels)",
+            Self::ternary,
+        )
     }
 
     fn ternary(&mut self, i: &'a str) -> PResult<'a, Num> {
@@ -1575,11 +1560,28 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn unary_nested(&mut self, i: &'a str) -> PResult<'a, Num> {
+        self.nested(
+            i,
+            "a less deeply nested expression (at most 64 levels)",
+            Self::unary,
+        )
+    }
+
+    /// Runs `parse` one nesting level deeper, or fails expecting `expected`
+    /// at the [`MAX_NESTING`]th level: the one guard of every recursive rule
+    /// (initializer braces, constant expressions, operands), so that deep
+    /// input cannot overflow the stack.
+    fn nested<T>(
+        &mut self,
+        i: &'a str,
+        expected: &'static str,
+        parse: impl FnOnce(&mut Self, &'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, T> {
         if self.nesting >= MAX_NESTING {
-            return fail(i, "a less deeply nested expression (at most 64 levels)");
+            return fail(i, expected);
         }
         self.nesting += 1;
-        let r = self.unary(i);
+        let r = parse(self, i);
         self.nesting -= 1;
         r
     }
@@ -1747,13 +1749,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn operand_atom(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "less deeply nested operands (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.operand_atom_inner(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "less deeply nested operands (at most 64 levels)",
+            Self::operand_atom_inner,
+        )
     }
 
     fn operand_atom_inner(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
