@@ -16,7 +16,7 @@
 //! input.
 
 use super::ast::*;
-use crate::diagnostic::{Diagnostic, FrontEndCode};
+use crate::diagnostic::{with_encoding_diagnostics, Diagnostic, FrontEndCode};
 use crate::source::Span;
 use nom::bytes::complete::{take_while, take_while1};
 
@@ -141,12 +141,12 @@ pub fn parse_body(src: &str, span: Span) -> Body<'_> {
 /// Parses a [`SourceFile`](crate::source::SourceFile): [`parse`] plus a
 /// diagnostic for each invalid UTF-8 sequence of the original bytes.
 pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse(file.text()))
+    with_encoding_diagnostics(file, parse(file.text()))
 }
 
 /// [`parse_file`] with [`parse_lazy`]: no function body is kept.
 pub fn parse_file_lazy(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse_lazy(file.text()))
+    with_encoding_diagnostics(file, parse_lazy(file.text()))
 }
 
 /// [`parse_file`] with [`parse_lazy_with`].
@@ -154,25 +154,7 @@ pub fn parse_file_lazy_with<'a>(
     file: &'a crate::source::SourceFile,
     on_body: &mut dyn FnMut(&Function<'a>),
 ) -> (Module<'a>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse_lazy_with(file.text(), on_body))
-}
-
-fn with_encoding_diags<'a>(
-    file: &crate::source::SourceFile,
-    (m, mut diags): (Module<'a>, Vec<Diagnostic>),
-) -> (Module<'a>, Vec<Diagnostic>) {
-    for &off in file.invalid_bytes() {
-        diags.push(
-            Diagnostic::error(
-                FrontEndCode::InvalidEncoding,
-                Span::new(off, off + 1),
-                "invalid UTF-8 byte",
-            )
-            .with_label("not UTF-8 (read as `?`)"),
-        );
-    }
-    diags.sort_by_key(|d| d.span().start);
-    (m, diags)
+    with_encoding_diagnostics(file, parse_lazy_with(file.text(), on_body))
 }
 
 struct Parser<'a, 'f> {
