@@ -646,9 +646,6 @@ mod tests {
     /// about the rendering.)
     fn strided_store() -> (KernelAnalysis, Access) {
         let a = Access {
-            unknown_cause: None,
-            sass_offset: None,
-            line_frames: 1,
             span: Span::new(10, 40),
             ptx: LineCol {
                 line: 42,
@@ -677,17 +674,7 @@ mod tests {
                 l1_lines_max: 32.0,
                 active_lanes: Some(32.0),
             },
-            requests: None,
-            shared_wavefronts: None,
-            caveats: vec![],
-            kind: warpscope::analysis::MemKind::Plain,
-            predicated_off_requests: None,
-            empty_requests: None,
-            shared_side: None,
-            matrix: None,
-            bulk: None,
-            descriptors: Vec::new(),
-            facts: Default::default(),
+            ..Default::default()
         };
         let k = KernelAnalysis {
             name: "_Z6stridePfS_i".into(),
