@@ -627,11 +627,18 @@ impl<T> Default for ScopedNames<'_, T> {
 }
 
 impl<'src, T: Copy + Ord> ScopedNames<'src, T> {
-    /// The declarations `(scope, name) -> T` of a function with `scopes`
-    /// scopes, none visible yet. Sorted so that a scope's declarations stack
-    /// up in a fixed order.
-    fn new(scopes: usize, decls: impl Iterator<Item = (ScopeId, &'src str, T)>) -> Self {
-        let mut sorted: Vec<_> = decls.map(|(sc, name, t)| (sc, t, name)).collect();
+    /// The declarations `(scope, name) -> value(d)` of a function with
+    /// `scopes` scopes, none visible yet. Sorted so that a scope's
+    /// declarations stack up in a fixed order.
+    fn new<D>(
+        scopes: usize,
+        decls: &HashMap<(ScopeId, &'src str), D>,
+        value: impl Fn(&D) -> T,
+    ) -> Self {
+        let mut sorted: Vec<_> = decls
+            .iter()
+            .map(|(&(sc, name), d)| (sc, value(d), name))
+            .collect();
         sorted.sort();
         let mut declared = vec![Vec::new(); scopes];
         for (sc, t, name) in sorted {
@@ -672,29 +679,10 @@ impl<'src> Visible<'src> {
     fn new(syms: &FunctionSymbols<'src>) -> Visible<'src> {
         let n = syms.scopes.len();
         let mut v = Visible {
-            plain: ScopedNames::new(
-                n,
-                syms.reg_names.iter().map(|(&(sc, name), &r)| (sc, name, r)),
-            ),
-            ranges: ScopedNames::new(
-                n,
-                syms.reg_ranges
-                    .iter()
-                    .map(|(&(sc, name), &r)| (sc, name, r)),
-            ),
-            locals: ScopedNames::new(
-                n,
-                syms.local_names
-                    .iter()
-                    .map(|(&(sc, name), &l)| (sc, name, l)),
-            ),
-            labels: ScopedNames::new(
-                n,
-                syms.scopes
-                    .labels
-                    .iter()
-                    .map(|(&(sc, name), &(st, _))| (sc, name, st)),
-            ),
+            plain: ScopedNames::new(n, &syms.reg_names, |&r| r),
+            ranges: ScopedNames::new(n, &syms.reg_ranges, |&r| r),
+            locals: ScopedNames::new(n, &syms.local_names, |&l| l),
+            labels: ScopedNames::new(n, &syms.scopes.labels, |&(st, _)| st),
             depth: vec![0; n],
             open: Vec::new(),
         };
