@@ -219,6 +219,27 @@ front_end_codes! {
         "An operand names a variable, parameter or function that is not declared in the module or function.";
 }
 
+/// A front end's result `(tree, diagnostics)` with one error added per
+/// invalid UTF-8 byte of `file`, all sorted by position: what both parsers
+/// (PTX and SASS) say about a file's encoding, written once.
+pub fn with_encoding_diagnostics<T>(
+    file: &crate::source::SourceFile,
+    (tree, mut diags): (T, Vec<Diagnostic>),
+) -> (T, Vec<Diagnostic>) {
+    for &off in file.invalid_bytes() {
+        diags.push(
+            Diagnostic::error(
+                FrontEndCode::InvalidEncoding,
+                Span::new(off, off + 1),
+                "invalid UTF-8 byte",
+            )
+            .with_label("not UTF-8 (read as `?`)"),
+        );
+    }
+    diags.sort_by_key(|d| d.span().start);
+    (tree, diags)
+}
+
 /// Renders diagnostics rustc-style (codespan-reporting), without colour, to a
 /// string. `name` is the file name shown, `text` the file's text.
 pub fn render_plain(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {

@@ -598,30 +598,93 @@ enum Role {
 /// the same however deep the nesting.
 #[derive(Default)]
 struct Visible<'src> {
-    plain: HashMap<&'src str, Vec<RegId>>,
-    ranges: HashMap<&'src str, Vec<RegId>>,
-    locals: HashMap<&'src str, Vec<usize>>,
-    labels: HashMap<&'src str, Vec<StmtId>>,
-    /// Per scope: what it declares.
-    scope_plain: Vec<Vec<(&'src str, RegId)>>,
-    scope_ranges: Vec<Vec<(&'src str, RegId)>>,
-    scope_locals: Vec<Vec<(&'src str, usize)>>,
-    scope_labels: Vec<Vec<(&'src str, StmtId)>>,
+    plain: ScopedNames<'src, RegId>,
+    ranges: ScopedNames<'src, RegId>,
+    locals: ScopedNames<'src, usize>,
+    labels: ScopedNames<'src, StmtId>,
     depth: Vec<u32>,
     /// The open scopes, innermost last.
     open: Vec<ScopeId>,
+}
+
+/// The declarations of one kind of name (plain registers, register ranges,
+/// body variables, labels) as scopes open and close. The four kinds are
+/// entered and left alike; this is that one piece of bookkeeping.
+struct ScopedNames<'src, T> {
+    /// Per scope: what it declares, in a fixed order.
+    declared: Vec<Vec<(&'src str, T)>>,
+    /// Per name: the visible declarations, innermost last.
+    stacks: HashMap<&'src str, Vec<T>>,
+}
+
+impl<T> Default for ScopedNames<'_, T> {
+    fn default() -> Self {
+        ScopedNames {
+            declared: Vec::new(),
+            stacks: HashMap::default(),
+        }
+    }
+}
+
+impl<'src, T: Copy + Ord> ScopedNames<'src, T> {
+    /// The declarations `(scope, name) -> value(d)` of a function with
+    /// `scopes` scopes, none visible yet. Sorted so that a scope's
+    /// declarations stack up in a fixed order.
+    fn new<D>(
+        scopes: usize,
+        decls: &HashMap<(ScopeId, &'src str), D>,
+        value: impl Fn(&D) -> T,
+    ) -> Self {
+        let mut sorted: Vec<_> = decls
+            .iter()
+            .map(|(&(sc, name), d)| (sc, value(d), name))
+            .collect();
+        sorted.sort();
+        let mut declared = vec![Vec::new(); scopes];
+        for (sc, t, name) in sorted {
+            declared[sc.index()].push((name, t));
+        }
+        ScopedNames {
+            declared,
+            stacks: HashMap::default(),
+        }
+    }
+
+    /// Makes what scope `i` declares visible.
+    fn enter(&mut self, i: usize) {
+        for &(n, t) in &self.declared[i] {
+            self.stacks.entry(n).or_default().push(t);
+        }
+    }
+
+    /// Hides again what scope `i` declares.
+    fn leave(&mut self, i: usize) {
+        for &(n, _) in &self.declared[i] {
+            self.stacks.get_mut(n).map(Vec::pop);
+        }
+    }
+
+    /// Every visible declaration of `name`, innermost last.
+    fn stack(&self, name: &str) -> Option<&[T]> {
+        self.stacks.get(name).map(Vec::as_slice)
+    }
+
+    /// The innermost visible declaration of `name`.
+    fn innermost(&self, name: &str) -> Option<T> {
+        self.stack(name)?.last().copied()
+    }
 }
 
 impl<'src> Visible<'src> {
     fn new(syms: &FunctionSymbols<'src>) -> Visible<'src> {
         let n = syms.scopes.len();
         let mut v = Visible {
-            scope_plain: vec![Vec::new(); n],
-            scope_ranges: vec![Vec::new(); n],
-            scope_locals: vec![Vec::new(); n],
-            scope_labels: vec![Vec::new(); n],
+            plain: ScopedNames::new(n, &syms.reg_names, |&r| r),
+            ranges: ScopedNames::new(n, &syms.reg_ranges, |&r| r),
+            locals: ScopedNames::new(n, &syms.local_names, |&l| l),
+            labels: ScopedNames::new(n, &syms.scopes.labels, |&(st, _)| st),
             depth: vec![0; n],
-            ..Visible::default()
+            open: Vec::new(),
         };
         for s in 1..n {
             // Parents have smaller ids than their children.
@@ -631,80 +694,26 @@ impl<'src> Visible<'src> {
                 .unwrap_or(ScopeId::ROOT);
             v.depth[s] = v.depth[p.index()] + 1;
         }
-        // Sorted so that a scope's declarations stack up in a fixed order.
-        let mut plain: Vec<_> = syms
-            .reg_names
-            .iter()
-            .map(|(&(sc, name), &r)| (sc, r, name))
-            .collect();
-        plain.sort();
-        for (sc, r, name) in plain {
-            v.scope_plain[sc.index()].push((name, r));
-        }
-        let mut ranges: Vec<_> = syms
-            .reg_ranges
-            .iter()
-            .map(|(&(sc, name), &r)| (sc, r, name))
-            .collect();
-        ranges.sort();
-        for (sc, r, name) in ranges {
-            v.scope_ranges[sc.index()].push((name, r));
-        }
-        let mut locals: Vec<_> = syms
-            .local_names
-            .iter()
-            .map(|(&(sc, name), &l)| (sc, l, name))
-            .collect();
-        locals.sort();
-        for (sc, l, name) in locals {
-            v.scope_locals[sc.index()].push((name, l));
-        }
-        let mut labels: Vec<_> = syms
-            .scopes
-            .labels
-            .iter()
-            .map(|(&(sc, name), &(st, _))| (sc, st, name))
-            .collect();
-        labels.sort();
-        for (sc, st, name) in labels {
-            v.scope_labels[sc.index()].push((name, st));
-        }
         v.enter(ScopeId::ROOT);
         v
     }
 
     fn enter(&mut self, s: ScopeId) {
         let i = s.index();
-        for &(n, r) in &self.scope_plain[i] {
-            self.plain.entry(n).or_default().push(r);
-        }
-        for &(n, r) in &self.scope_ranges[i] {
-            self.ranges.entry(n).or_default().push(r);
-        }
-        for &(n, l) in &self.scope_locals[i] {
-            self.locals.entry(n).or_default().push(l);
-        }
-        for &(n, l) in &self.scope_labels[i] {
-            self.labels.entry(n).or_default().push(l);
-        }
+        self.plain.enter(i);
+        self.ranges.enter(i);
+        self.locals.enter(i);
+        self.labels.enter(i);
         self.open.push(s);
     }
 
     fn leave(&mut self) {
         let Some(s) = self.open.pop() else { return };
         let i = s.index();
-        for &(n, _) in &self.scope_plain[i] {
-            self.plain.get_mut(n).map(Vec::pop);
-        }
-        for &(n, _) in &self.scope_ranges[i] {
-            self.ranges.get_mut(n).map(Vec::pop);
-        }
-        for &(n, _) in &self.scope_locals[i] {
-            self.locals.get_mut(n).map(Vec::pop);
-        }
-        for &(n, _) in &self.scope_labels[i] {
-            self.labels.get_mut(n).map(Vec::pop);
-        }
+        self.plain.leave(i);
+        self.ranges.leave(i);
+        self.locals.leave(i);
+        self.labels.leave(i);
     }
 
     fn current(&self) -> ScopeId {
@@ -715,9 +724,9 @@ impl<'src> Visible<'src> {
     /// scope a plain declaration before a range.
     fn register(&self, syms: &FunctionSymbols<'src>, name: &str) -> Option<RegId> {
         let depth = |r: RegId| self.depth[syms.reg(r).scope.index()];
-        let mut best = self.plain.get(name).and_then(|v| v.last().copied());
+        let mut best = self.plain.innermost(name);
         for (prefix, n) in digit_splits(name) {
-            let Some(stack) = self.ranges.get(prefix) else {
+            let Some(stack) = self.ranges.stack(prefix) else {
                 continue;
             };
             let found = stack
@@ -1109,7 +1118,7 @@ impl<'src> FnChecker<'_, 'src> {
             .min(20);
         let near = (1..=digits).find_map(|k| {
             let prefix = &name.text[..name.text.len() - k];
-            let r = *self.visible.ranges.get(prefix)?.last()?;
+            let r = self.visible.ranges.innermost(prefix)?;
             Some((prefix, r))
         });
         if let Some(r) = elsewhere {
@@ -1146,7 +1155,7 @@ impl<'src> FnChecker<'_, 'src> {
     fn value(&self, id: StmtId, name: &str) -> Option<(Def, Span)> {
         let _ = id;
         let v = &self.visible;
-        let local = v.locals.get(name).and_then(|s| s.last().copied());
+        let local = v.locals.innermost(name);
         // Registers need not start with `%` (`.reg .pred complete;`).
         let reg = v.register(&self.syms, name);
         let local_depth = local.map(|l| v.depth[self.local_scope[l].index()]);
@@ -1180,7 +1189,7 @@ impl<'src> FnChecker<'_, 'src> {
     }
 
     fn label(&self, _id: StmtId, name: &str) -> Option<(Def, Span)> {
-        let l = *self.visible.labels.get(name)?.last()?;
+        let l = self.visible.labels.innermost(name)?;
         Some((
             Def::Label(l),
             self.syms.scopes.label_span(l).unwrap_or_default(),

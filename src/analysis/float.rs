@@ -193,31 +193,62 @@ fn sign(d: f64) -> i32 {
     }
 }
 
-/// The value rounded to `Round::Nearest` is `n`; the exact value lies on
-/// side `s` of it (-1 below, 0 equal, 1 above): the result under `r`.
-fn directed32(n: f32, s: i32, r: Round) -> f32 {
-    match (r, s) {
-        (_, 0) | (Round::Nearest, _) => n,
-        (Round::Down, -1) => n.next_down(),
-        (Round::Up, 1) => n.next_up(),
-        (Round::Zero, _) if (n > 0.0 && s < 0) || (n < 0.0 && s > 0) => {
-            if s < 0 {
-                n.next_down()
-            } else {
-                n.next_up()
-            }
-        }
-        _ => n,
-    }
+/// What the width-independent steps below (directed rounding, `.sat`, the
+/// sign operations) need of `f32` and `f64`, so that each is written once
+/// for both widths.
+trait Float: Copy + PartialOrd + std::ops::Neg<Output = Self> {
+    const ZERO: Self;
+    const ONE: Self;
+    fn is_nan(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn abs(self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
+    fn clamp(self, min: Self, max: Self) -> Self;
+    fn next_up(self) -> Self;
+    fn next_down(self) -> Self;
 }
 
-/// [`directed32`] for `f64`.
-fn directed(n: f64, s: i32, r: Round) -> f64 {
+/// [`Float`] for the primitive float types: each method is the type's own
+/// method of that name (a macro, as the two impls differ only in the type).
+macro_rules! impl_float {
+    ($($t:ty),*) => {$(
+        impl Float for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            fn copysign(self, sign: Self) -> Self {
+                <$t>::copysign(self, sign)
+            }
+            fn clamp(self, min: Self, max: Self) -> Self {
+                <$t>::clamp(self, min, max)
+            }
+            fn next_up(self) -> Self {
+                <$t>::next_up(self)
+            }
+            fn next_down(self) -> Self {
+                <$t>::next_down(self)
+            }
+        }
+    )*};
+}
+impl_float!(f32, f64);
+
+/// The value rounded to `Round::Nearest` is `n`; the exact value lies on
+/// side `s` of it (-1 below, 0 equal, 1 above): the result under `r`.
+fn directed<F: Float>(n: F, s: i32, r: Round) -> F {
     match (r, s) {
         (_, 0) | (Round::Nearest, _) => n,
         (Round::Down, -1) => n.next_down(),
         (Round::Up, 1) => n.next_up(),
-        (Round::Zero, _) if (n > 0.0 && s < 0) || (n < 0.0 && s > 0) => {
+        (Round::Zero, _) if (n > F::ZERO && s < 0) || (n < F::ZERO && s > 0) => {
             if s < 0 {
                 n.next_down()
             } else {
@@ -267,7 +298,7 @@ fn from_wide(w: f64, e: f64, r: Round) -> f32 {
         // `n` moved past `w`: the exact value is now on the other side.
         -s0
     };
-    directed32(n, s, r)
+    directed(n, s, r)
 }
 
 /// `TwoSum`: `a + b = s + e` exactly (no overflow).
@@ -298,36 +329,49 @@ fn out32(x: f32, m: FMode) -> Option<i64> {
     } else if m.ftz && x.abs() == f32::MIN_POSITIVE {
         return None;
     }
-    if m.sat {
-        if x.is_nan() {
-            x = 0.0;
-        } else if x == 0.0 && x.is_sign_negative() {
-            return None;
-        } else {
-            x = x.clamp(0.0, 1.0);
-        }
-    }
-    if x.is_nan() {
-        return None;
-    }
+    let x = saturate(x, m)?;
     Some(i64::from(x.to_bits() as i32))
 }
 
 fn out64(x: f64, m: FMode) -> Option<i64> {
+    Some(saturate(x, m)?.to_bits() as i64)
+}
+
+/// `.sat` (a NaN to 0, clamped to [0, 1]), then no NaN result: the last
+/// step of [`out32`] and [`out64`]. A `-0.0` under `.sat` is not modelled.
+fn saturate<F: Float>(x: F, m: FMode) -> Option<F> {
     let mut x = x;
     if m.sat {
         if x.is_nan() {
-            x = 0.0;
-        } else if x == 0.0 && x.is_sign_negative() {
+            x = F::ZERO;
+        } else if x == F::ZERO && x.is_sign_negative() {
             return None;
         } else {
-            x = x.clamp(0.0, 1.0);
+            x = x.clamp(F::ZERO, F::ONE);
         }
     }
     if x.is_nan() {
         return None;
     }
-    Some(x.to_bits() as i64)
+    Some(x)
+}
+
+/// `neg`, `abs`, `copysign`, `min`, `max`, the same at either width: `None`
+/// (not modelled) for `neg`/`abs` of a NaN, `copysign` onto a NaN, and
+/// `min`/`max` of two zeros of opposite signs.
+fn sign_or_order<F: Float>(op: FloatOp, a: F, b: F) -> Option<F> {
+    match op {
+        FloatOp::Neg if !a.is_nan() => Some(-a),
+        FloatOp::Abs if !a.is_nan() => Some(a.abs()),
+        FloatOp::Copysign if !b.is_nan() => Some(b.copysign(a)),
+        FloatOp::Min(nan) | FloatOp::Max(nan) => {
+            if a == F::ZERO && b == F::ZERO && a.is_sign_negative() != b.is_sign_negative() {
+                return None;
+            }
+            min_max(a, b, matches!(op, FloatOp::Max(_)), nan, F::is_nan)
+        }
+        _ => None,
+    }
 }
 
 /// `min`/`max` (PTX ISA: with one NaN operand the other; with `.NaN`, NaN).
@@ -398,7 +442,7 @@ fn arith32(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
             } else {
                 0
             };
-            directed32(n, s, r)
+            directed(n, s, r)
         }
         FloatOp::Sqrt => {
             let n = a.sqrt();
@@ -407,31 +451,10 @@ fn arith32(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
             } else {
                 0
             };
-            directed32(n, s, r)
+            directed(n, s, r)
         }
-        FloatOp::Neg => {
-            if a.is_nan() {
-                return None;
-            }
-            -a
-        }
-        FloatOp::Abs => {
-            if a.is_nan() {
-                return None;
-            }
-            a.abs()
-        }
-        FloatOp::Copysign => {
-            if b.is_nan() {
-                return None;
-            }
-            b.copysign(a)
-        }
-        FloatOp::Min(nan) | FloatOp::Max(nan) => {
-            if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
-                return None;
-            }
-            min_max(a, b, matches!(op, FloatOp::Max(_)), nan, f32::is_nan)?
+        FloatOp::Neg | FloatOp::Abs | FloatOp::Copysign | FloatOp::Min(_) | FloatOp::Max(_) => {
+            sign_or_order(op, a, b)?
         }
         FloatOp::Cvt { .. } | FloatOp::Cmp(..) | FloatOp::Testp(_) => return None,
     };
@@ -509,29 +532,8 @@ fn arith64(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
                 return None;
             }
         }
-        FloatOp::Neg => {
-            if a.is_nan() {
-                return None;
-            }
-            -a
-        }
-        FloatOp::Abs => {
-            if a.is_nan() {
-                return None;
-            }
-            a.abs()
-        }
-        FloatOp::Copysign => {
-            if b.is_nan() {
-                return None;
-            }
-            b.copysign(a)
-        }
-        FloatOp::Min(nan) | FloatOp::Max(nan) => {
-            if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
-                return None;
-            }
-            min_max(a, b, matches!(op, FloatOp::Max(_)), nan, f64::is_nan)?
+        FloatOp::Neg | FloatOp::Abs | FloatOp::Copysign | FloatOp::Min(_) | FloatOp::Max(_) => {
+            sign_or_order(op, a, b)?
         }
         FloatOp::Cvt { .. } | FloatOp::Cmp(..) | FloatOp::Testp(_) => return None,
     };
@@ -589,7 +591,7 @@ fn convert(src: Ty, dst: Ty, is_integral: bool, m: FMode, v: i64) -> Option<i64>
                 32 => {
                     let n = i as f32;
                     let s = (i - n as i128).signum() as i32;
-                    out32(directed32(n, s, r), m)
+                    out32(directed(n, s, r), m)
                 }
                 64 => {
                     let n = i as f64;
@@ -615,7 +617,7 @@ fn convert(src: Ty, dst: Ty, is_integral: bool, m: FMode, v: i64) -> Option<i64>
                     } else {
                         sign(x - f64::from(n))
                     };
-                    out32(directed32(n, s, r), m)
+                    out32(directed(n, s, r), m)
                 }
                 _ => None,
             }

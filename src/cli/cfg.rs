@@ -3,7 +3,7 @@
 //! Exit codes: 0 printed, 1 no function matched `--kernel`, 2 the file could
 //! not be read or the glob is invalid. Front-end diagnostics go to stderr and
 //! do not change the exit code (the graph of what did parse is still printed).
-use super::common::read_input;
+use super::common::{fail, read_input};
 use super::ExitCode;
 use warpscope::cfg::Cfg;
 use warpscope::diagnostic::Diagnostic;
@@ -79,17 +79,11 @@ impl NameFilter {
 pub fn run(a: CfgArgs) -> ExitCode {
     let filter = match NameFilter::new(a.kernel.as_deref()) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(e),
     };
     let input = match read_input(&a.file) {
         Ok(i) => i,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(e),
     };
     let file = &input.file;
     let (module, mut diags) = warpscope::syntax::parse(file.text());

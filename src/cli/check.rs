@@ -22,7 +22,7 @@
 //! checked).
 
 use super::common::{
-    expand_paths, input_dir, inputs_of, read_sources, triton_metadata, ConfigArgs, Input,
+    expand_paths, fail, input_dir, inputs_of, read_sources, triton_metadata, ConfigArgs, Input,
     LaunchArgs,
 };
 use super::progress::Progress;
@@ -119,11 +119,6 @@ pub struct CheckArgs {
     /// Launch facts and analysis options.
     #[command(flatten)]
     pub launch: LaunchArgs,
-}
-
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {msg}");
-    ExitCode::from(2)
 }
 
 fn config_fail(e: &ConfigError, color: ColorChoice) -> ExitCode {

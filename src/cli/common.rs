@@ -81,6 +81,13 @@ impl ConfigArgs {
     }
 }
 
+/// How a subcommand reports the error it stops on: `error: …` on stderr,
+/// exit code 2 (a usage or input error, as opposed to findings).
+pub fn fail(msg: impl std::fmt::Display) -> super::ExitCode {
+    eprintln!("error: {msg}");
+    super::ExitCode::from(2)
+}
+
 /// The directory to search configuration from: the file's own, or the
 /// current directory for stdin.
 pub fn input_dir(path: &Path) -> PathBuf {

@@ -10,7 +10,9 @@
 //! Exit codes: 0 when nothing got worse by more than the threshold, 1 when
 //! something did, 2 for usage or IO errors.
 
-use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
+use super::common::{
+    expand_paths, fail, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs,
+};
 use super::ExitCode;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -151,10 +153,6 @@ fn pair(mut old: Side, mut new: Side, diff: &mut Diff) {
 
 /// Runs `warpscope diff`.
 pub fn run(a: DiffArgs) -> ExitCode {
-    let fail = |e: String| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    };
     if !(a.threshold.is_finite() && a.threshold >= 0.0) {
         return fail(format!(
             "--threshold must be a percentage of at least 0, got {}",
@@ -162,7 +160,7 @@ pub fn run(a: DiffArgs) -> ExitCode {
         ));
     }
     if is_json(&a.old) != is_json(&a.new) || a.old.is_dir() != a.new.is_dir() {
-        return fail("OLD and NEW must be of the same kind: two PTX files, two directories or two JSON reports".into());
+        return fail("OLD and NEW must be of the same kind: two PTX files, two directories or two JSON reports");
     }
     let mut resolver = Resolver::new(a.config.source(), a.launch.overrides());
     let old = match load(&a.old, &mut resolver, &a) {

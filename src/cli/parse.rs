@@ -1,7 +1,7 @@
 //! `warpscope parse`: run the front end (parser and name resolution) over PTX
 //! files; print its diagnostics, or statistics with `--stats`.
 
-use super::common::{expand_paths, inputs_of};
+use super::common::{expand_paths, fail, inputs_of};
 use super::ExitCode;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -37,10 +37,7 @@ struct FileResult {
 pub fn run(a: ParseArgs) -> ExitCode {
     let files = match expand_paths(&a.paths) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(e),
     };
     let sm = a.arch.and_then(|x| x.sm);
     let results: Vec<Result<Vec<FileResult>, String>> = files

@@ -13,7 +13,9 @@
 //! the report, not a failure), 2 when an input or a configuration could not
 //! be read.
 
-use super::common::{expand_paths, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs};
+use super::common::{
+    expand_paths, fail, input_dir, inputs_of, triton_metadata, ConfigArgs, LaunchArgs,
+};
 use super::progress::Progress;
 use super::stream::Message;
 use super::ExitCode;
@@ -85,10 +87,7 @@ enum Piece {
 pub fn run(args: ReportArgs) -> ExitCode {
     let paths = match expand_paths(&args.paths) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(e),
     };
     let mut resolver = Resolver::new(args.config.source(), args.launch.overrides());
     let mut emitter = ReportEmitter::new(args.format.into());
@@ -176,10 +175,7 @@ pub fn run(args: ReportArgs) -> ExitCode {
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
         }
-        Err(Stop::Input(e)) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(Stop::Input(e)) => return fail(e),
         Err(Stop::Output(e)) => Err(e),
     };
     match result {

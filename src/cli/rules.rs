@@ -1,6 +1,6 @@
 //! `warpscope rules`: list every rule with its code, name, level and summary.
 
-use super::common::emit;
+use super::common::{emit, fail};
 use super::ExitCode;
 use std::fmt::Write as _;
 use warpscope::lints::rules;
@@ -46,10 +46,7 @@ pub fn run(a: RulesArgs) -> ExitCode {
             let all: Vec<_> = rules().collect();
             match serde_json::to_string_pretty(&all) {
                 Ok(s) => emit(&format!("{s}\n")),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
+                Err(e) => fail(e),
             }
         }
     }

@@ -677,19 +677,13 @@ pub(crate) mod testing {
     ) -> Access {
         let start = text.find(needle).expect("needle in text") as u32;
         Access {
-            unknown_cause: None,
-            sass_offset: None,
-            line_frames: 1,
             span: Span::new(start, start + needle.len() as u32),
             ptx: LineCol { line: 1, column: 1 },
-            source: None,
             instruction: needle.split_whitespace().next().unwrap_or("").to_string(),
             op,
             space,
             bits,
             pattern,
-            stride_bytes: None,
-            lane_pattern: String::new(),
             per_request: PerRequest {
                 l1_lines: 1.0,
                 l1_lines_min: 1.0,
@@ -700,17 +694,8 @@ pub(crate) mod testing {
                 sectors_max: 4.0,
                 active_lanes: Some(32.0),
             },
-            requests: None,
-            shared_wavefronts: None,
-            caveats: Vec::new(),
-            kind: crate::analysis::model::MemKind::Plain,
-            predicated_off_requests: None,
-            empty_requests: None,
-            shared_side: None,
-            matrix: None,
-            bulk: None,
-            descriptors: Vec::new(),
             facts: facts_of(needle),
+            ..Default::default()
         }
     }
 

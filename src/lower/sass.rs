@@ -374,6 +374,18 @@ fn alu(op: AluOp, ty: Ty) -> Alu {
     Alu { op, ty }
 }
 
+/// An ALU op with one destination (`dst2: None`): what almost every SASS
+/// instruction this front end models lowers to, spelt once here instead of
+/// as a five-field literal at each instruction.
+fn alu_op(alu: Alu, dst: Reg, srcs: Vec<Src>) -> OpKind {
+    OpKind::Alu {
+        alu,
+        dst,
+        dst2: None,
+        srcs,
+    }
+}
+
 impl<'a, 'src> Lowerer<'a, 'src> {
     // ------------------------------------------------------------ params
 
@@ -653,20 +665,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             match self.bank0(addr.offset() as u32) {
                 Bank0::Special(sp) => {
                     if let Some(&d) = dsts.first() {
-                        let mut k = OpKind::Alu {
-                            alu: alu(AluOp::Mov, u32t()),
-                            dst: d,
-                            dst2: None,
-                            srcs: vec![Src::Special(sp)],
-                        };
+                        let mut k = alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
                         if dsts.len() > 1 {
                             // LDC.64 of two launch values: keep the first exact.
-                            k = OpKind::Alu {
-                                alu: alu(AluOp::Mov, u32t()),
-                                dst: d,
-                                dst2: None,
-                                srcs: vec![Src::Special(sp)],
-                            };
+                            k = alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
                         }
                         return k;
                     }
@@ -725,12 +727,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         self.push(
             Op {
                 guard: None,
-                kind: OpKind::Alu {
-                    alu: a,
-                    dst,
-                    dst2: None,
-                    srcs,
-                },
+                kind: alu_op(a, dst, srcs),
                 form: Form::Instruction,
             },
             span,
@@ -763,12 +760,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
     /// destination is `RZ`/`PT`).
     fn alu_into(&mut self, o: Option<&Operand<'src>>, a: Alu, srcs: Vec<Src>) -> OpKind {
         match self.dst(o) {
-            Some(dst) => OpKind::Alu {
-                alu: a,
-                dst,
-                dst2: None,
-                srcs,
-            },
+            Some(dst) => alu_op(a, dst, srcs),
             None => OpKind::Nop,
         }
     }
@@ -891,12 +883,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
                 let src = self.src_at(ins, 1, span, mn);
                 match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Mov, u32t()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![src],
-                    },
+                    Some(d) => alu_op(alu(AluOp::Mov, u32t()), d, vec![src]),
                     None => OpKind::Nop,
                 }
             }
@@ -911,12 +898,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 };
                 let src = s.map(|o| self.src(o, span, mn)).unwrap_or(Src::Unknown);
                 match self.dst(ops.first()) {
-                    Some(d) => OpKind::Alu {
-                        alu: alu(AluOp::Mov, s64()),
-                        dst: d,
-                        dst2: None,
-                        srcs: vec![src],
-                    },
+                    Some(d) => alu_op(alu(AluOp::Mov, s64()), d, vec![src]),
                     None => OpKind::Nop,
                 }
             }
@@ -1065,16 +1047,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 None => self.opaque(ins, span, mn),
             },
         };
-        self.push(
-            Op {
-                guard,
-                kind,
-                form: Form::Instruction,
-            },
-            span,
-            mn,
-        );
-        for kind in std::mem::take(&mut self.post) {
+        // The instruction's own op, then the ones it queued for after it (a
+        // pair's high word, a predicate output), all under its guard.
+        let post = std::mem::take(&mut self.post);
+        for kind in std::iter::once(kind).chain(post) {
             self.push(
                 Op {
                     guard,
@@ -1283,21 +1259,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 rd = rd.or_else(|| self.dst(Some(o)));
             }
         }
-        let pred = pd.map(|dst| OpKind::Alu {
-            alu: alu(AluOp::Warp(op), u32t()),
-            dst,
-            dst2: None,
-            srcs: vec![p.clone()],
-        });
+        let pred = pd.map(|dst| alu_op(alu(AluOp::Warp(op), u32t()), dst, vec![p.clone()]));
         match rd {
             Some(dst) => {
                 self.post.extend(pred);
-                OpKind::Alu {
-                    alu: alu(AluOp::Warp(WarpOp::Ballot), u32t()),
-                    dst,
-                    dst2: None,
-                    srcs: vec![p],
-                }
+                alu_op(alu(AluOp::Warp(WarpOp::Ballot), u32t()), dst, vec![p])
             }
             None => pred.unwrap_or(OpKind::Nop),
         }
@@ -1311,12 +1277,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let rd = self.dst(ops.get(1));
         let active = self.temp();
         let (neg, low, lane) = (self.temp(), self.temp(), self.temp());
-        let a = |op, srcs, dst| OpKind::Alu {
-            alu: alu(op, u32t()),
-            dst,
-            dst2: None,
-            srcs,
-        };
+        let a = |op, srcs, dst| alu_op(alu(op, u32t()), dst, srcs);
         // The lowest set bit of the active mask and its index.
         self.post
             .push(a(AluOp::Neg, vec![Src::Reg(active, 0)], neg));
@@ -1328,12 +1289,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         self.post
             .push(a(AluOp::Bfind(false), vec![Src::Reg(low, 0)], lane));
         if let Some(p) = pd {
-            self.post.push(OpKind::Alu {
-                alu: alu(AluOp::Setp(Cmp::Eq, None), u32t()),
-                dst: p,
-                dst2: None,
-                srcs: vec![Src::Reg(lane, 0), Src::Special(Special::LaneId)],
-            });
+            self.post.push(alu_op(
+                alu(AluOp::Setp(Cmp::Eq, None), u32t()),
+                p,
+                vec![Src::Reg(lane, 0), Src::Special(Special::LaneId)],
+            ));
         }
         if let Some(r) = rd {
             self.post.push(a(AluOp::Mov, vec![Src::Reg(lane, 0)], r));
@@ -1352,14 +1312,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let has = |m: &str| mods.contains(&m);
         let ops = &ins.operands;
         // IMAD[.WIDE] Rd, [Pcarry,] a, b, c[, Pin]
-        let mut k = 1;
-        if ops
-            .get(1)
-            .and_then(|o| o.reg())
-            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-        {
-            k = 2;
-        }
+        let k = if is_pred_operand(ops.get(1)) { 2 } else { 1 };
         let a = self.src_at(ins, k, span, mn);
         let b = self.src_at(ins, k + 1, span, mn);
         let c = self.src_at(ins, k + 2, span, mn);
@@ -1385,12 +1338,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             } else {
                 (AluOp::Mad(MulMode::Hi), vec![a, b, c])
             };
-            return OpKind::Alu {
-                alu: alu(op, ty),
-                dst: d,
-                dst2: None,
-                srcs,
-            };
+            return alu_op(alu(op, ty), d, srcs);
         }
         if has("WIDE") {
             if c_zero {
@@ -1408,41 +1356,23 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 if let Some(r) = ops.first().and_then(|o| o.reg()).copied() {
                     if let Some(h) = self.reg_of(&r, 1) {
                         self.written.push(h);
-                        self.post.push(OpKind::Alu {
-                            alu: alu(AluOp::Mov, u32t()),
-                            dst: h,
-                            dst2: None,
-                            srcs: vec![Src::Reg(t, 0)],
-                        });
+                        self.post
+                            .push(alu_op(alu(AluOp::Mov, u32t()), h, vec![Src::Reg(t, 0)]));
                     }
                 }
             } else {
                 self.dst_high(ops.first());
             }
-            return OpKind::Alu {
-                alu: alu(AluOp::Mad(MulMode::Wide), ty),
-                dst: d,
-                dst2: None,
-                srcs: vec![a, b, c],
-            };
+            return alu_op(alu(AluOp::Mad(MulMode::Wide), ty), d, vec![a, b, c]);
         }
         // IMAD, IMAD.SHL, IMAD.IADD, IMAD.MOV (handled by the caller): a*b+c.
         // When c is a 64-bit value (a carry chain's low word), keep 64 bits.
-        let ty = if ops
-            .get(1)
-            .and_then(|o| o.reg())
-            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-        {
+        let ty = if is_pred_operand(ops.get(1)) {
             s64()
         } else {
             ty
         };
-        OpKind::Alu {
-            alu: alu(AluOp::Mad(MulMode::Lo), ty),
-            dst: d,
-            dst2: None,
-            srcs: vec![a, b, c],
-        }
+        alu_op(alu(AluOp::Mad(MulMode::Lo), ty), d, vec![a, b, c])
     }
 
     /// The high word of a pair destination gets an opaque value, after the
@@ -1471,16 +1401,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Nop;
         };
         // Skip carry-out predicates after the destination.
-        let mut k = 1;
-        let mut carry_out = false;
-        while ops
-            .get(k)
-            .and_then(|o| o.reg())
-            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-        {
-            carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
-            k += 1;
-        }
+        let (k, carry_out) = skip_carry_outs(ops, 1);
         let n_src = if ins.opcode().ends_with("IADD3") {
             3
         } else {
@@ -1488,10 +1409,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         };
         let srcs: Vec<Src> = (k..k + n_src)
             .filter_map(|i| ops.get(i))
-            .filter(|o| {
-                !o.reg()
-                    .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-            })
+            .filter(|o| !is_pred_operand(Some(o)))
             .map(|o| self.src(o, span, mn))
             .collect();
         if mods.contains(&"X") {
@@ -1503,34 +1421,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let ty = if carry_out { s64() } else { s32() };
         let mut nz: Vec<Src> = srcs.into_iter().filter(|s| *s != Src::Imm(0)).collect();
         match nz.len() {
-            0 => OpKind::Alu {
-                alu: alu(AluOp::Mov, ty),
-                dst: d,
-                dst2: None,
-                srcs: vec![Src::Imm(0)],
-            },
-            1 => OpKind::Alu {
-                alu: alu(AluOp::Mov, ty),
-                dst: d,
-                dst2: None,
-                srcs: nz,
-            },
-            2 => OpKind::Alu {
-                alu: alu(AluOp::Add, ty),
-                dst: d,
-                dst2: None,
-                srcs: nz,
-            },
+            0 => alu_op(alu(AluOp::Mov, ty), d, vec![Src::Imm(0)]),
+            1 => alu_op(alu(AluOp::Mov, ty), d, nz),
+            2 => alu_op(alu(AluOp::Add, ty), d, nz),
             _ => {
                 let c = nz.pop().expect("three");
                 let t = self.temp();
                 self.push_alu(alu(AluOp::Add, ty), t, nz, span, mn);
-                OpKind::Alu {
-                    alu: alu(AluOp::Add, ty),
-                    dst: d,
-                    dst2: None,
-                    srcs: vec![Src::Reg(t, 0), c],
-                }
+                alu_op(alu(AluOp::Add, ty), d, vec![Src::Reg(t, 0), c])
             }
         }
     }
@@ -1540,16 +1438,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let Some(d) = self.dst(ops.first()) else {
             return OpKind::Nop;
         };
-        let mut k = 1;
-        let mut carry_out = false;
-        while ops
-            .get(k)
-            .and_then(|o| o.reg())
-            .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-        {
-            carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
-            k += 1;
-        }
+        let (k, carry_out) = skip_carry_outs(ops, 1);
         let a = self.src_at(ins, k, span, mn);
         let b = self.src_at(ins, k + 1, span, mn);
         if mods.contains(&"HI") {
@@ -1603,12 +1492,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 span,
                 mn,
             );
-            return OpKind::Alu {
-                alu: alu(AluOp::Add, u32t()),
-                dst: d,
-                dst2: None,
-                srcs: vec![Src::Reg(t, 0), b],
-            };
+            return alu_op(alu(AluOp::Add, u32t()), d, vec![Src::Reg(t, 0), b]);
         }
         // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
         let s = ops.iter().skip(k + 2).find_map(|o| match o.kind {
@@ -1624,12 +1508,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let ty = if carry_out { s64() } else { s32() };
         let t = self.temp();
         self.push_alu(alu(AluOp::Shl, ty), t, vec![a, Src::Imm(s)], span, mn);
-        OpKind::Alu {
-            alu: alu(AluOp::Add, ty),
-            dst: d,
-            dst2: None,
-            srcs: vec![Src::Reg(t, 0), b],
-        }
+        alu_op(alu(AluOp::Add, ty), d, vec![Src::Reg(t, 0), b])
     }
 
     fn shf(&mut self, ins: &Instruction<'src>, mods: &[&str], span: Span, mn: &'src str) -> OpKind {
@@ -1651,40 +1530,28 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         };
         match (has("L"), has("R"), has("HI")) {
             // 32-bit: the value shifted is `lo` for L, `hi` for R.HI.
-            (true, false, false) if !wide => OpKind::Alu {
-                alu: alu(AluOp::Shl, ty),
-                dst: d,
-                dst2: None,
-                srcs: vec![lo, sh],
-            },
-            (false, true, true) if !wide => OpKind::Alu {
-                alu: alu(AluOp::Shr, ty),
-                dst: d,
-                dst2: None,
-                srcs: vec![hi, sh],
-            },
+            (true, false, false) if !wide => alu_op(alu(AluOp::Shl, ty), d, vec![lo, sh]),
+            (false, true, true) if !wide => alu_op(alu(AluOp::Shr, ty), d, vec![hi, sh]),
             // Funnel shifts of two 32-bit words: the high word of
             // `{hi, lo} << sh`, the low word of `{hi, lo} >> sh` (`shf.l`,
             // `shf.r`; `.W` wraps the shift amount, else it clamps at 32).
-            (true, false, true) | (false, true, false) if !wide => OpKind::Alu {
-                alu: alu(
+            (true, false, true) | (false, true, false) if !wide => alu_op(
+                alu(
                     AluOp::Shf {
                         left: has("L"),
                         clamp: !has("W"),
                     },
                     u32t(),
                 ),
-                dst: d,
-                dst2: None,
-                srcs: vec![lo, hi, sh],
-            },
+                d,
+                vec![lo, hi, sh],
+            ),
             // 64-bit low word: the pair (held by `lo`) shifted.
-            (true, false, false) | (false, true, false) if wide => OpKind::Alu {
-                alu: alu(if has("L") { AluOp::Shl } else { AluOp::Shr }, ty),
-                dst: d,
-                dst2: None,
-                srcs: vec![lo, sh],
-            },
+            (true, false, false) | (false, true, false) if wide => alu_op(
+                alu(if has("L") { AluOp::Shl } else { AluOp::Shr }, ty),
+                d,
+                vec![lo, sh],
+            ),
             _ => OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![lo, sh, hi],
@@ -1698,11 +1565,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let ops = &ins.operands;
         // `LOP3.LUT [Pout,] Rd, a, b, c, lut, Pin`: a predicate output comes
         // first and is set when the result is not zero.
-        let is_pred = |o: Option<&Operand<'_>>| {
-            o.and_then(|o| o.reg())
-                .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
-        };
-        let (pout, k) = if is_pred(ops.first()) {
+        let (pout, k) = if is_pred_operand(ops.first()) {
             (self.dst(ops.first()), 2)
         } else {
             (None, 1)
@@ -1713,12 +1576,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             None => None,
         };
         if let (Some(p), Some(d)) = (pout, d) {
-            self.post.push(OpKind::Alu {
-                alu: alu(AluOp::Setp(Cmp::Ne, None), u32t()),
-                dst: p,
-                dst2: None,
-                srcs: vec![Src::Reg(d, 0), Src::Imm(0)],
-            });
+            self.post.push(alu_op(
+                alu(AluOp::Setp(Cmp::Ne, None), u32t()),
+                p,
+                vec![Src::Reg(d, 0), Src::Imm(0)],
+            ));
         }
         let Some(d) = d else { return OpKind::Nop };
         let lut = match ops.get(k + 3).map(|o| &o.kind) {
@@ -1750,12 +1612,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             None => {
                 let mut srcs = srcs;
                 srcs.push(Src::Imm(i64::from(lut)));
-                OpKind::Alu {
-                    alu: alu(AluOp::Lop3, u32t()),
-                    dst: d,
-                    dst2: None,
-                    srcs,
-                }
+                alu_op(alu(AluOp::Lop3, u32t()), d, srcs)
             }
         }
     }
@@ -1801,12 +1658,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 (*op, vec![a, b])
             }
         };
-        OpKind::Alu {
-            alu: alu(op, u32t()),
-            dst: d,
-            dst2: None,
-            srcs: args,
-        }
+        alu_op(alu(op, u32t()), d, args)
     }
 
     /// `LOP.AND/OR/XOR` (older forms).
@@ -1836,12 +1688,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             };
         };
         match self.dst(ops.first()) {
-            Some(d) => OpKind::Alu {
-                alu: alu(op, u32t()),
-                dst: d,
-                dst2: None,
-                srcs: vec![a, b],
-            },
+            Some(d) => alu_op(alu(op, u32t()), d, vec![a, b]),
             None => OpKind::Nop,
         }
     }
@@ -2174,12 +2021,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         // atomic of the PTX is.
         if mods.contains(&"CAST") && mods.contains(&"SPIN") {
             for (k, &d) in dsts.iter().enumerate() {
-                self.post.push(OpKind::Alu {
-                    alu: alu(AluOp::Mov, u32t()),
-                    dst: d,
-                    dst2: None,
-                    srcs: vec![Src::Imm(i64::from(k == 0))],
-                });
+                self.post.push(alu_op(
+                    alu(AluOp::Mov, u32t()),
+                    d,
+                    vec![Src::Imm(i64::from(k == 0))],
+                ));
             }
         }
         let (space, kind) = (class.space(), kind);
@@ -2279,6 +2125,20 @@ fn f16_bits(text: &str) -> Option<u16> {
 fn is_pred_operand(o: Option<&Operand<'_>>) -> bool {
     o.and_then(|o| o.reg())
         .is_some_and(|r| matches!(r.file, RegFile::P | RegFile::Up))
+}
+
+/// Skips the carry-out predicates that `IADD3` and `LEA` may write after
+/// their destination (`IADD3 R0, P0, P1, a, b, c`), from operand `k` on.
+/// Returns the index of the first source and whether any of them is a real
+/// predicate (not `PT`): a carry out makes the result the low word of a
+/// 64-bit chain. One walk for both instructions, so they agree.
+fn skip_carry_outs(ops: &[Operand<'_>], mut k: usize) -> (usize, bool) {
+    let mut carry_out = false;
+    while is_pred_operand(ops.get(k)) {
+        carry_out |= ops[k].reg().is_some_and(|r| r.index.is_some());
+        k += 1;
+    }
+    (k, carry_out)
 }
 
 enum Bank0 {

@@ -16,7 +16,7 @@ use warpscope::config::{Config, ConfigError};
 use warpscope::diagnostic::Diagnostic;
 use warpscope::incremental::KernelCache;
 use warpscope::source::{SourceFile, Span};
-use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind};
+use warpscope::syntax::ast::{FunctionKind, Module, StateSpace, StmtKind, VarDecl};
 
 /// The configuration in force for one document, as discovered from its
 /// directory.
@@ -259,30 +259,12 @@ pub fn explain(code: &str) -> Option<&'static str> {
 fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
     let mut out = Vec::new();
     for v in module.globals() {
-        for d in &v.declarators {
-            out.push(SymbolNode {
-                name: d.name.text.to_string(),
-                detail: Some(var_detail(v.space, v.ty.map(|t| t.text))),
-                kind: SymbolKind::VARIABLE,
-                span: v.span,
-                selection: d.name.span,
-                children: Vec::new(),
-            });
-        }
+        out.extend(variable_symbols(v));
     }
     for f in &module.functions {
         let mut children = Vec::new();
         for p in f.returns.iter().chain(&f.params) {
-            for d in &p.declarators {
-                children.push(SymbolNode {
-                    name: d.name.text.to_string(),
-                    detail: Some(var_detail(p.space, p.ty.map(|t| t.text))),
-                    kind: SymbolKind::VARIABLE,
-                    span: p.span,
-                    selection: d.name.span,
-                    children: Vec::new(),
-                });
-            }
+            children.extend(variable_symbols(p));
         }
         if let Some(body) = &f.body {
             for s in &body.statements {
@@ -296,16 +278,7 @@ fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
                         children: Vec::new(),
                     }),
                     StmtKind::Var(v) if v.space != StateSpace::Reg => {
-                        for d in &v.declarators {
-                            children.push(SymbolNode {
-                                name: d.name.text.to_string(),
-                                detail: Some(var_detail(v.space, v.ty.map(|t| t.text))),
-                                kind: SymbolKind::VARIABLE,
-                                span: v.span,
-                                selection: d.name.span,
-                                children: Vec::new(),
-                            });
-                        }
+                        children.extend(variable_symbols(v));
                     }
                     _ => {}
                 }
@@ -336,6 +309,19 @@ fn document_symbols(module: &Module<'_>) -> Vec<SymbolNode> {
     }
     out.sort_by_key(|s| s.span.start);
     out
+}
+
+/// One variable symbol per declarator of `v` (`.shared .f32 a, b;` declares
+/// two): globals, parameters and body variables are listed alike.
+fn variable_symbols<'v>(v: &'v VarDecl<'_>) -> impl Iterator<Item = SymbolNode> + 'v {
+    v.declarators.iter().map(move |d| SymbolNode {
+        name: d.name.text.to_string(),
+        detail: Some(var_detail(v.space, v.ty.map(|t| t.text))),
+        kind: SymbolKind::VARIABLE,
+        span: v.span,
+        selection: d.name.span,
+        children: Vec::new(),
+    })
 }
 
 fn var_detail(space: StateSpace, ty: Option<&str>) -> String {

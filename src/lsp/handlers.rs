@@ -378,6 +378,22 @@ fn register_value_text(v: &backend::RegisterValue) -> String {
     out
 }
 
+/// One per-request row of the hover table: `| label | value (ideal i) |`,
+/// with `, between min and max` when the figure is a range (the L1 line and
+/// sector rows are built alike).
+fn per_request_row(out: &mut String, label: &str, value: f64, ideal: f64, (min, max): (f64, f64)) {
+    let _ = write!(
+        out,
+        "| {label} | {} (ideal {})",
+        fmt_num(value),
+        fmt_num(ideal)
+    );
+    if min != max {
+        let _ = write!(out, ", between {} and {}", fmt_num(min), fmt_num(max));
+    }
+    let _ = writeln!(out, " |");
+}
+
 fn fmt_num(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
@@ -453,36 +469,20 @@ pub fn access_hover(k: &KernelAnalysis, a: &Access) -> String {
     // An ideal access of the same bytes touches ⌈ideal sectors / 4⌉ lines
     // (four 32-byte sectors per 128-byte line).
     let ideal_lines = (pr.ideal_sectors / 4.0).ceil();
-    let _ = write!(
-        out,
-        "| L1 lines / request | {} (ideal {})",
-        fmt_num(pr.l1_lines),
-        fmt_num(ideal_lines)
+    per_request_row(
+        &mut out,
+        "L1 lines / request",
+        pr.l1_lines,
+        ideal_lines,
+        (pr.l1_lines_min, pr.l1_lines_max),
     );
-    if pr.l1_lines_min != pr.l1_lines_max {
-        let _ = write!(
-            out,
-            ", between {} and {}",
-            fmt_num(pr.l1_lines_min),
-            fmt_num(pr.l1_lines_max)
-        );
-    }
-    let _ = writeln!(out, " |");
-    let _ = write!(
-        out,
-        "| sectors / request | {} (ideal {})",
-        fmt_num(pr.sectors),
-        fmt_num(pr.ideal_sectors)
+    per_request_row(
+        &mut out,
+        "sectors / request",
+        pr.sectors,
+        pr.ideal_sectors,
+        (pr.sectors_min, pr.sectors_max),
     );
-    if pr.sectors_min != pr.sectors_max {
-        let _ = write!(
-            out,
-            ", between {} and {}",
-            fmt_num(pr.sectors_min),
-            fmt_num(pr.sectors_max)
-        );
-    }
-    let _ = writeln!(out, " |");
     match pr.active_lanes {
         Some(l) => {
             let _ = writeln!(out, "| active lanes | {} of 32 |", fmt_num(l));
@@ -646,9 +646,6 @@ mod tests {
     /// about the rendering.)
     fn strided_store() -> (KernelAnalysis, Access) {
         let a = Access {
-            unknown_cause: None,
-            sass_offset: None,
-            line_frames: 1,
             span: Span::new(10, 40),
             ptx: LineCol {
                 line: 42,
@@ -677,17 +674,7 @@ mod tests {
                 l1_lines_max: 32.0,
                 active_lanes: Some(32.0),
             },
-            requests: None,
-            shared_wavefronts: None,
-            caveats: vec![],
-            kind: warpscope::analysis::MemKind::Plain,
-            predicated_off_requests: None,
-            empty_requests: None,
-            shared_side: None,
-            matrix: None,
-            bulk: None,
-            descriptors: Vec::new(),
-            facts: Default::default(),
+            ..Default::default()
         };
         let k = KernelAnalysis {
             name: "_Z6stridePfS_i".into(),

@@ -11,6 +11,7 @@
 use super::{fingerprints, long_message, place, FileReport, RenderOptions};
 use crate::diagnostic::Severity;
 use crate::lints::{rules, Level};
+use crate::source::LineCol;
 use serde_sarif::sarif;
 use std::collections::BTreeMap;
 
@@ -29,6 +30,18 @@ fn uri_of(path: &str) -> String {
     } else {
         p.trim_start_matches("./").to_string()
     }
+}
+
+/// The region from `start` to `end` (1-based lines and columns): a result's
+/// own place, and the PTX instruction as the related place of a result on
+/// the CUDA source.
+fn region(start: LineCol, end: LineCol) -> sarif::Region {
+    sarif::Region::builder()
+        .start_line(start.line as i64)
+        .start_column(start.column as i64)
+        .end_line(end.line as i64)
+        .end_column(end.column as i64)
+        .build()
 }
 
 fn related_location(path: &str, region: sarif::Region, message: &str) -> sarif::Location {
@@ -57,12 +70,6 @@ pub(super) fn for_each_result(
             let at = place(r, i, opts);
             let (start, end) = (at.start, at.end);
             let cuda = r.result.findings.location(i);
-            let region = sarif::Region::builder()
-                .start_line(start.line as i64)
-                .start_column(start.column as i64)
-                .end_line(end.line as i64)
-                .end_column(end.column as i64)
-                .build();
             let location = sarif::Location::builder()
                 .physical_location(
                     sarif::PhysicalLocation::builder()
@@ -71,7 +78,7 @@ pub(super) fn for_each_result(
                                 .uri(uri_of(&at.path))
                                 .build(),
                         )
-                        .region(region)
+                        .region(region(start, end))
                         .build(),
                 )
                 .build();
@@ -98,13 +105,11 @@ pub(super) fn for_each_result(
                 }
                 Some(_) => {
                     let (ps, pe) = super::range_of(r.file, &d);
-                    let region = sarif::Region::builder()
-                        .start_line(ps.line as i64)
-                        .start_column(ps.column as i64)
-                        .end_line(pe.line as i64)
-                        .end_column(pe.column as i64)
-                        .build();
-                    vec![related_location(r.file.name(), region, "PTX instruction")]
+                    vec![related_location(
+                        r.file.name(),
+                        region(ps, pe),
+                        "PTX instruction",
+                    )]
                 }
                 None => Vec::new(),
             };

@@ -17,9 +17,6 @@ fn access(
 ) -> Access {
     let (l1_lines, sectors, ideal_sectors, active_lanes) = per_request;
     Access {
-        unknown_cause: None,
-        sass_offset: None,
-        line_frames: 1,
         span: Span::default(),
         ptx: LineCol { line, column: 2 },
         source: Some(SourceLocation {
@@ -33,8 +30,6 @@ fn access(
         space: Space::Global,
         bits,
         pattern,
-        stride_bytes: None,
-        lane_pattern: String::new(),
         per_request: PerRequest {
             l1_lines,
             sectors,
@@ -46,16 +41,7 @@ fn access(
             active_lanes,
         },
         requests,
-        shared_wavefronts: None,
-        caveats: vec![],
-        kind: crate::analysis::model::MemKind::Plain,
-        predicated_off_requests: None,
-        empty_requests: None,
-        shared_side: None,
-        matrix: None,
-        bulk: None,
-        descriptors: Vec::new(),
-        facts: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -64,19 +64,7 @@ pub fn parse(src: &str) -> (Listing<'_>, Vec<Diagnostic>) {
 /// Parses the listing of a [`SourceFile`](crate::source::SourceFile), adding
 /// one diagnostic per invalid UTF-8 byte.
 pub fn parse_file(file: &crate::source::SourceFile) -> (Listing<'_>, Vec<Diagnostic>) {
-    let (l, mut diags) = parse(file.text());
-    for &off in file.invalid_bytes() {
-        diags.push(
-            Diagnostic::error(
-                FrontEndCode::InvalidEncoding,
-                Span::new(off, off + 1),
-                "invalid UTF-8 byte",
-            )
-            .with_label("not UTF-8 (read as `?`)"),
-        );
-    }
-    diags.sort_by_key(|d| d.span().start);
-    (l, diags)
+    crate::diagnostic::with_encoding_diagnostics(file, parse(file.text()))
 }
 
 fn memchr_newline(b: &[u8]) -> Option<usize> {

@@ -16,7 +16,7 @@
 //! input.
 
 use super::ast::*;
-use crate::diagnostic::{Diagnostic, FrontEndCode};
+use crate::diagnostic::{with_encoding_diagnostics, Diagnostic, FrontEndCode};
 use crate::source::Span;
 use nom::bytes::complete::{take_while, take_while1};
 
@@ -141,12 +141,12 @@ pub fn parse_body(src: &str, span: Span) -> Body<'_> {
 /// Parses a [`SourceFile`](crate::source::SourceFile): [`parse`] plus a
 /// diagnostic for each invalid UTF-8 sequence of the original bytes.
 pub fn parse_file(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse(file.text()))
+    with_encoding_diagnostics(file, parse(file.text()))
 }
 
 /// [`parse_file`] with [`parse_lazy`]: no function body is kept.
 pub fn parse_file_lazy(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse_lazy(file.text()))
+    with_encoding_diagnostics(file, parse_lazy(file.text()))
 }
 
 /// [`parse_file`] with [`parse_lazy_with`].
@@ -154,25 +154,7 @@ pub fn parse_file_lazy_with<'a>(
     file: &'a crate::source::SourceFile,
     on_body: &mut dyn FnMut(&Function<'a>),
 ) -> (Module<'a>, Vec<Diagnostic>) {
-    with_encoding_diags(file, parse_lazy_with(file.text(), on_body))
-}
-
-fn with_encoding_diags<'a>(
-    file: &crate::source::SourceFile,
-    (m, mut diags): (Module<'a>, Vec<Diagnostic>),
-) -> (Module<'a>, Vec<Diagnostic>) {
-    for &off in file.invalid_bytes() {
-        diags.push(
-            Diagnostic::error(
-                FrontEndCode::InvalidEncoding,
-                Span::new(off, off + 1),
-                "invalid UTF-8 byte",
-            )
-            .with_label("not UTF-8 (read as `?`)"),
-        );
-    }
-    diags.sort_by_key(|d| d.span().start);
-    (m, diags)
+    with_encoding_diagnostics(file, parse_lazy_with(file.text(), on_body))
 }
 
 struct Parser<'a, 'f> {
@@ -858,26 +840,14 @@ impl<'a> Parser<'a, '_> {
             });
             r = r3;
         }
-        if let Some(r2) = r.strip_prefix(';') {
-            let span = self.span(start, r2);
-            return Ok((
-                r2,
-                Function {
-                    span,
-                    kind,
-                    linkage,
-                    name,
-                    returns,
-                    params,
-                    directives,
-                    body: None,
-                },
-            ));
-        }
-        if !r.starts_with('{') {
+        let (r2, body) = if let Some(r2) = r.strip_prefix(';') {
+            (r2, None)
+        } else if r.starts_with('{') {
+            let (r2, body) = self.body(r);
+            (r2, Some(body))
+        } else {
             return fail(r, "`{` opening the function body, or `;`");
-        }
-        let (r2, body) = self.body(r);
+        };
         let span = self.span(start, r2);
         let mut f = Function {
             span,
@@ -887,9 +857,10 @@ impl<'a> Parser<'a, '_> {
             returns,
             params,
             directives,
-            body: Some(body),
+            body,
         };
-        if self.lazy {
+        // A declaration (`;`) has no body to check or hand on.
+        if self.lazy && f.body.is_some() {
             if let Some(body) = &f.body {
                 let mut found = std::mem::take(&mut self.body_checks);
                 self.check_body(body, &mut found);
@@ -1331,13 +1302,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn init_value(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "less deeply nested braces (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.init_value_inner(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "less deeply nested braces (at most 64 levels)",
+            Self::init_value_inner,
+        )
     }
 
     fn init_value_inner(&mut self, i: &'a str) -> PResult<'a, InitValue<'a>> {
@@ -1471,13 +1440,11 @@ impl<'a> Parser<'a, '_> {
     /// casts `(.s64)`/`(.u64)` and parentheses, evaluated in 64 bits. A lone
     /// floating-point literal is also accepted; arithmetic on floats is not.
     fn const_expr(&mut self, i: &'a str) -> PResult<'a, Num> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "a less deeply nested expression (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.ternary(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "a less deeply nested expression (at most 64 levels)",
+            Self::ternary,
+        )
     }
 
     fn ternary(&mut self, i: &'a str) -> PResult<'a, Num> {
@@ -1575,11 +1542,28 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn unary_nested(&mut self, i: &'a str) -> PResult<'a, Num> {
+        self.nested(
+            i,
+            "a less deeply nested expression (at most 64 levels)",
+            Self::unary,
+        )
+    }
+
+    /// Runs `parse` one nesting level deeper, or fails expecting `expected`
+    /// at the [`MAX_NESTING`]th level: the one guard of every recursive rule
+    /// (initializer braces, constant expressions, operands), so that deep
+    /// input cannot overflow the stack.
+    fn nested<T>(
+        &mut self,
+        i: &'a str,
+        expected: &'static str,
+        parse: impl FnOnce(&mut Self, &'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, T> {
         if self.nesting >= MAX_NESTING {
-            return fail(i, "a less deeply nested expression (at most 64 levels)");
+            return fail(i, expected);
         }
         self.nesting += 1;
-        let r = self.unary(i);
+        let r = parse(self, i);
         self.nesting -= 1;
         r
     }
@@ -1747,13 +1731,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn operand_atom(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {
-        if self.nesting >= MAX_NESTING {
-            return fail(i, "less deeply nested operands (at most 64 levels)");
-        }
-        self.nesting += 1;
-        let r = self.operand_atom_inner(i);
-        self.nesting -= 1;
-        r
+        self.nested(
+            i,
+            "less deeply nested operands (at most 64 levels)",
+            Self::operand_atom_inner,
+        )
     }
 
     fn operand_atom_inner(&mut self, i: &'a str) -> PResult<'a, Operand<'a>> {

@@ -332,7 +332,6 @@ fn bulk<'src>(
         None
     };
     let is_addr = |o: &Operand<'_>| matches!(o.kind, OperandKind::Address { .. });
-    let mut info;
     // Operand positions: [dst], [src], size, [mbar] for the plain forms;
     // [src], size for a prefetch; the tensor forms replace the global
     // address by [tensorMap, coords].
@@ -349,42 +348,34 @@ fn bulk<'src>(
     } else {
         Space::Shared
     };
+    // The access's own address: the shared side of a tensor copy (load:
+    // [smem], [map, coords], [mbar]; store/reduce: [map, coords], [smem]),
+    // else the first operand.
+    let tensor = tensor_dims.is_some() && !prefetch;
+    let own = if tensor && global_dst {
+        ops.get(1)
+    } else {
+        ops.first()
+    };
+    let a = own
+        .filter(|o| is_addr(o))
+        .map(|o| cx.src(o))
+        .unwrap_or(Src::Unknown);
+    let mut info = plain(op, space, 8, a, true);
     if prefetch {
-        let a = ops
-            .first()
-            .filter(|o| is_addr(o))
-            .map(|o| cx.src(o))
-            .unwrap_or(Src::Unknown);
-        info = plain(op, space, 8, a, true);
         if tensor_dims.is_none() {
             if let Some(s) = ops.get(1) {
                 let s = cx.src(s);
                 info.ext_mut().aux.push((Aux::Size, s));
             }
         }
-    } else if tensor_dims.is_some() {
-        // load: [smem], [map, coords], [mbar]; store/reduce: [map, coords], [smem]
-        let (smem, mbar) = if global_dst {
-            (ops.get(1), None)
-        } else {
-            (ops.first(), ops.get(2))
-        };
-        let a = smem
-            .filter(|o| is_addr(o))
-            .map(|o| cx.src(o))
-            .unwrap_or(Src::Unknown);
-        info = plain(op, space, 8, a, true);
+    } else if tensor {
+        let mbar = if global_dst { None } else { ops.get(2) };
         if let Some(m) = mbar.filter(|o| is_addr(o)) {
             let m = cx.src(m);
             info.ext_mut().aux.push((Aux::Mbarrier, m));
         }
     } else {
-        let a = ops
-            .first()
-            .filter(|o| is_addr(o))
-            .map(|o| cx.src(o))
-            .unwrap_or(Src::Unknown);
-        info = plain(op, space, 8, a, true);
         if let Some(o) = ops.get(1).filter(|o| is_addr(o)) {
             let o = cx.src(o);
             info.ext_mut().aux.push((Aux::OtherAddr, o));
