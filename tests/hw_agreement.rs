@@ -56,7 +56,8 @@
 //! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`); `blind7_hardware_agreement`
 //! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`); `blind8_hardware_agreement`
 //! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`); `blind9_hardware_agreement`
-//! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`).
+//! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`); `blind10_hardware_agreement`
+//! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -193,6 +194,18 @@ const BLIND9_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind9/triton/launches.json",
         "tests/hw/blind9/measured_triton.json",
+    ),
+];
+
+/// The tenth held-out batch (`tests/hw/blind10/`): CUDA kernels and Triton ones.
+const BLIND10_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind10/launches.json",
+        "tests/hw/blind10/measured.json",
+    ),
+    (
+        "tests/hw/blind10/triton/launches.json",
+        "tests/hw/blind10/measured_triton.json",
     ),
 ];
 
@@ -691,6 +704,32 @@ fn blind9_hardware_agreement() {
         &BLIND9_SUITES,
         "tests/hw/blind9/known.txt",
         "hw_agreement_blind9",
+        true,
+    );
+}
+
+/// The tenth held-out batch (`tests/hw/blind10/`, README there): kernels in
+/// the style of Arrow / Parquet readers and validators (base64, UTF-8
+/// validation, run-length and dictionary decoding), camera pipelines and
+/// OpenCV (a Bayer demosaic, integral images, separable Gaussian passes,
+/// `warpAffine`, shared look-up tables), software AES (T-tables in shared
+/// memory) and SHA-256 (a message schedule in local memory), DIA SpMV, FEM
+/// element assembly and edge-based fluxes with float atomics, CUB's
+/// `WarpLoad` / `WarpStore` transposes and `BlockExchange::ScatterToStriped`,
+/// deep-learning layers (a Winograd input transform, NHWC fp16 pooling,
+/// batch-norm statistics, sliding-window softmax, greedy-decoding argmax),
+/// Hopper clusters (a multicast bulk copy, a 2-D TMA multicast load, a TMA
+/// reduce-add) and Triton kernels (both halves of a FlashAttention-2-style
+/// backward pass, cache hints, batch-norm statistics, ALiBi softmax, bilinear
+/// `grid_sample`, NHWC group norm, lower-triangle packing, a float
+/// scatter-max, SwiGLU backward), measured before warpscope's model was
+/// looked at for them.
+#[test]
+fn blind10_hardware_agreement() {
+    agreement(
+        &BLIND10_SUITES,
+        "tests/hw/blind10/known.txt",
+        "hw_agreement_blind10",
         true,
     );
 }
