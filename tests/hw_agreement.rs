@@ -1088,7 +1088,8 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             // (`l1tex__m_*_bytes_mem_global_op_tma_{ld,st,red}`): the bytes
             // are the model's copy-engine sectors where it gives them
             // (`Totals::bulk_*_sectors`, `tests/hw/bulkprobe/`); otherwise
-            // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes). A
+            // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes),
+            // once for each CTA a multicast copy writes to. A
             // prefetch to L2 appears in none of these counters; a tensor
             // copy's bytes are the tensor map's box (not in the PTX).
             {
@@ -1116,8 +1117,14 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                         0
                     };
                     pred[slot].0 += n;
-                    pred[slot].1 = match (pred[slot].1, b.bytes) {
-                        (Some(t), Some(x)) => Some(t + n * x.div_ceil(32) * 32),
+                    // A multicast copy's bytes arrive at each CTA of its
+                    // mask (`BulkFacts::multicast_ctas`).
+                    let ctas = match (b.multicast, b.multicast_ctas) {
+                        (false, _) => Some(1),
+                        (true, c) => c.map(u64::from),
+                    };
+                    pred[slot].1 = match (pred[slot].1, b.bytes, ctas) {
+                        (Some(t), Some(x), Some(c)) => Some(t + n * c * x.div_ceil(32) * 32),
                         _ if n == 0 => pred[slot].1,
                         _ => None,
                     };
