@@ -344,10 +344,12 @@ pub struct SimStats {
     pub empty_requests: u64,
     /// Global sectors the copy engine moved for the 1-D bulk copies between
     /// global and shared memory of this instruction whose addresses were
-    /// known (`cost::bulk_copy`).
+    /// known (`cost::bulk_copy`), once for each CTA a multicast copy writes
+    /// to.
     pub copy_sectors: u64,
-    /// Such copies whose source or destination was not known (their
-    /// sectors are missing from `copy_sectors`).
+    /// Such copies whose source or destination (or a multicast copy's
+    /// `ctaMask`) was not known (their sectors are missing from
+    /// `copy_sectors`).
     pub copy_sectors_missing: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
