@@ -106,11 +106,14 @@ pub fn render(a: &Analysis) -> String {
                 if t.async_copy_requests + t.bulk_copies > 0 {
                     writeln!(
                         out,
-                        "  totals: cp.async {} req / {} sectors, bulk copies {} / {} bytes",
+                        "  totals: cp.async {} req / {} sectors, bulk copies {} / {} bytes{}",
                         t.async_copy_requests,
                         t.async_copy_sectors,
                         t.bulk_copies,
-                        t.bulk_bytes.map(|b| b.to_string()).unwrap_or_else(|| "?".into())
+                        t.bulk_bytes.map(|b| b.to_string()).unwrap_or_else(|| "?".into()),
+                        t.bulk_load_sectors
+                            .map(|s| format!(", copy-engine load sectors {s}"))
+                            .unwrap_or_default()
                     )
                 } else {
                     Ok(())

@@ -56,7 +56,8 @@
 //! the sixth, `tests/hw/blind6/` (`tests/hw/blind6/known.txt`); `blind7_hardware_agreement`
 //! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`); `blind8_hardware_agreement`
 //! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`); `blind9_hardware_agreement`
-//! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`).
+//! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`); `blind10_hardware_agreement`
+//! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -193,6 +194,18 @@ const BLIND9_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind9/triton/launches.json",
         "tests/hw/blind9/measured_triton.json",
+    ),
+];
+
+/// The tenth held-out batch (`tests/hw/blind10/`): CUDA kernels and Triton ones.
+const BLIND10_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind10/launches.json",
+        "tests/hw/blind10/measured.json",
+    ),
+    (
+        "tests/hw/blind10/triton/launches.json",
+        "tests/hw/blind10/measured_triton.json",
     ),
 ];
 
@@ -695,6 +708,32 @@ fn blind9_hardware_agreement() {
     );
 }
 
+/// The tenth held-out batch (`tests/hw/blind10/`, README there): kernels in
+/// the style of Arrow / Parquet readers and validators (base64, UTF-8
+/// validation, run-length and dictionary decoding), camera pipelines and
+/// OpenCV (a Bayer demosaic, integral images, separable Gaussian passes,
+/// `warpAffine`, shared look-up tables), software AES (T-tables in shared
+/// memory) and SHA-256 (a message schedule in local memory), DIA SpMV, FEM
+/// element assembly and edge-based fluxes with float atomics, CUB's
+/// `WarpLoad` / `WarpStore` transposes and `BlockExchange::ScatterToStriped`,
+/// deep-learning layers (a Winograd input transform, NHWC fp16 pooling,
+/// batch-norm statistics, sliding-window softmax, greedy-decoding argmax),
+/// Hopper clusters (a multicast bulk copy, a 2-D TMA multicast load, a TMA
+/// reduce-add) and Triton kernels (both halves of a FlashAttention-2-style
+/// backward pass, cache hints, batch-norm statistics, ALiBi softmax, bilinear
+/// `grid_sample`, NHWC group norm, lower-triangle packing, a float
+/// scatter-max, SwiGLU backward), measured before warpscope's model was
+/// looked at for them.
+#[test]
+fn blind10_hardware_agreement() {
+    agreement(
+        &BLIND10_SUITES,
+        "tests/hw/blind10/known.txt",
+        "hw_agreement_blind10",
+        true,
+    );
+}
+
 /// Compare every measured row of `suites` with warpscope's predictions;
 /// rows listed in `known_path` are shown as KNOWN. `categories` adds a
 /// per-(op, space) tally of the rows to the summary.
@@ -1049,7 +1088,8 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             // (`l1tex__m_*_bytes_mem_global_op_tma_{ld,st,red}`): the bytes
             // are the model's copy-engine sectors where it gives them
             // (`Totals::bulk_*_sectors`, `tests/hw/bulkprobe/`); otherwise
-            // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes). A
+            // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes),
+            // once for each CTA a multicast copy writes to. A
             // prefetch to L2 appears in none of these counters; a tensor
             // copy's bytes are the tensor map's box (not in the PTX).
             {
@@ -1077,8 +1117,14 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                         0
                     };
                     pred[slot].0 += n;
-                    pred[slot].1 = match (pred[slot].1, b.bytes) {
-                        (Some(t), Some(x)) => Some(t + n * x.div_ceil(32) * 32),
+                    // A multicast copy's bytes arrive at each CTA of its
+                    // mask (`BulkFacts::multicast_ctas`).
+                    let ctas = match (b.multicast, b.multicast_ctas) {
+                        (false, _) => Some(1),
+                        (true, c) => c.map(u64::from),
+                    };
+                    pred[slot].1 = match (pred[slot].1, b.bytes, ctas) {
+                        (Some(t), Some(x), Some(c)) => Some(t + n * c * x.div_ceil(32) * 32),
                         _ if n == 0 => pred[slot].1,
                         _ => None,
                     };

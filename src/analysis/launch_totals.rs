@@ -14,7 +14,8 @@
 //! is also given apart (`async_copy_*`); bulk and tensor copies run on the
 //! copy engine and are counted as copies (and bytes, when the PTX gives every
 //! size), not as LSU requests; the global sectors of the 1-D copies between
-//! global and shared memory follow `cost::bulk_copy`.
+//! global and shared memory follow `cost::bulk_copy`, counted at each CTA a
+//! multicast copy writes to (`ir::BulkFacts::multicast_ctas`).
 
 use super::model::Totals;
 use super::totals::SimResult;

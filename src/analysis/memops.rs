@@ -23,7 +23,11 @@
 //! * **Bulk and tensor copies** run on the copy engine: Nsight Compute's
 //!   per-instruction counters show their executions with no sectors, so a
 //!   request costs no lines, sectors or wavefronts here either; their size
-//!   is reported as bytes per copy where the PTX determines it.
+//!   is reported as bytes per copy where the PTX determines it, and a
+//!   `.multicast::cluster` copy's destinations as the set bits of its
+//!   `ctaMask` where that is a constant: each destination CTA's SM receives
+//!   the bytes (`ir::BulkFacts::multicast_ctas`; measured,
+//!   `tests/hw/blind10`).
 //! * **Another CTA's shared memory** (`Space::SharedCluster`: an address
 //!   `mapa` computed, read generically or with `.shared::cluster`): the SM
 //!   sends it over the cluster's network (SASS `LD.E`), which Nsight Compute
@@ -382,6 +386,10 @@ pub(super) fn describe(
     if let Some(b) = bulk.as_mut() {
         b.mbarrier = info.aux(Aux::Mbarrier).and_then(|m| src_key(low, m));
         b.residues_16 = residues_16(info, results, stmt);
+        if b.multicast {
+            b.multicast_ctas =
+                aux_const(info, low, results, stmt, Aux::CtaMask).map(|m| (m as u16).count_ones());
+        }
         if b.tensor_dims.is_none() {
             b.bytes =
                 aux_const(info, low, results, stmt, Aux::Size).and_then(|v| u64::try_from(v).ok());

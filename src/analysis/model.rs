@@ -724,7 +724,8 @@ pub struct Totals {
     /// Global sectors the copy engine read for the 1-D bulk copies from
     /// global into shared memory (`cost::bulk_copy`: pieces split at the
     /// shared side's 128-byte boundaries), when every such copy's addresses
-    /// were known; the kernel-level counter
+    /// were known, once for each CTA a multicast copy writes to (its
+    /// `ctaMask`: `ir::BulkFacts::multicast_ctas`); the kernel-level counter
     /// `l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld` (tensor
     /// copies not included).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -539,6 +539,18 @@ pub struct BulkFacts {
     pub completion: Option<String>,
     /// `.multicast::cluster`.
     pub multicast: bool,
+    /// The CTAs a `.multicast::cluster` copy writes to: the set bits of its
+    /// 16-bit `ctaMask` operand, when that is a constant (PTX ISA,
+    /// `cp.async.bulk` / `cp.async.bulk.tensor`: the data is copied to the
+    /// same offset in the shared memory of each destination CTA). Each
+    /// destination's SM receives the bytes: Nsight Compute's
+    /// `l1tex__m_xbar2l1tex_read_{bytes,sectors}_mem_global_op_tma_ld`
+    /// count them once per destination (`tests/hw/blind10`:
+    /// `bulk_mcast_gemv`, mask 3, 2 x 8 MiB; `tma2d_mcast_gemv4`, mask
+    /// 0xF, 4 x 16 MiB). `None` for a copy without multicast (one
+    /// destination) or with a mask the analysis does not know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multicast_ctas: Option<u32>,
     /// The mbarrier the copy completes on (`mbarrier::complete_tx::bytes`),
     /// as its address operand: a register or variable and an offset,
     /// `%rd5`, `smem_bar+8`.
@@ -564,6 +576,9 @@ pub enum Aux {
     Size,
     /// Bulk copy: the mbarrier address.
     Mbarrier,
+    /// Bulk copy with `.multicast::cluster`: the 16-bit `ctaMask` (bit `i`:
+    /// the CTA of rank `i` in the cluster receives the data).
+    CtaMask,
     /// `wgmma`: the descriptor of matrix A (when A is in shared memory).
     DescA,
     /// `wgmma`: the descriptor of matrix B.

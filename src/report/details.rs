@@ -56,8 +56,10 @@ fn bulk(b: &BulkFacts) -> String {
     } else if let Some(c) = &b.completion {
         s.push_str(&format!(", completion {c}"));
     }
-    if b.multicast {
-        s.push_str(", multicast to the cluster");
+    match (b.multicast, b.multicast_ctas) {
+        (true, Some(n)) => s.push_str(&format!(", multicast to {n} CTAs of the cluster")),
+        (true, None) => s.push_str(", multicast to the cluster"),
+        _ => {}
     }
     s
 }

@@ -344,10 +344,12 @@ pub struct SimStats {
     pub empty_requests: u64,
     /// Global sectors the copy engine moved for the 1-D bulk copies between
     /// global and shared memory of this instruction whose addresses were
-    /// known (`cost::bulk_copy`).
+    /// known (`cost::bulk_copy`), once for each CTA a multicast copy writes
+    /// to.
     pub copy_sectors: u64,
-    /// Such copies whose source or destination was not known (their
-    /// sectors are missing from `copy_sectors`).
+    /// Such copies whose source or destination (or a multicast copy's
+    /// `ctaMask`) was not known (their sectors are missing from
+    /// `copy_sectors`).
     pub copy_sectors_missing: u64,
     /// How many requests had each pattern.
     pub patterns: HashMap<Pattern, u64>,
@@ -1646,7 +1648,11 @@ fn record_mem(
             if let (Some(b), Some(other)) = (info.bulk(), info.aux(Aux::OtherAddr)) {
                 let load = b.source == "global" && b.destination.starts_with("shared");
                 let store = b.destination == "global" && b.source.starts_with("shared");
-                if b.tensor_dims.is_none() && !b.multicast && (load || store) {
+                // A multicast copy writes the same offset of every CTA in
+                // its `ctaMask`, and each destination's SM receives the
+                // sectors (`ir::BulkFacts::multicast_ctas`).
+                let mask = info.aux(Aux::CtaMask);
+                if b.tensor_dims.is_none() && (load || store) {
                     // The access's address is the destination.
                     let (shared, global) = if load {
                         (&info.addr, other)
@@ -1660,13 +1666,22 @@ fn record_mem(
                             (None, Some(s)) => lane_src(regs, w, s, l),
                             (None, None) => Err(false),
                         };
+                        let ctas = match (b.multicast, mask) {
+                            (false, _) => Ok(1),
+                            (true, Some(m)) => {
+                                lane_src(regs, w, m, l).map(|m| u64::from((m as u16).count_ones()))
+                            }
+                            (true, None) => Err(false),
+                        };
                         match (
                             lane_src(regs, w, shared, l),
                             lane_src(regs, w, global, l),
                             n,
+                            ctas,
                         ) {
-                            (Ok(s), Ok(g), Ok(n)) if n > 0 => {
-                                e.copy_sectors += super::cost::bulk_copy::sectors(s, g, n as u64)
+                            (Ok(s), Ok(g), Ok(n), Ok(c)) if n > 0 => {
+                                e.copy_sectors +=
+                                    c * super::cost::bulk_copy::sectors(s, g, n as u64)
                             }
                             _ => e.copy_sectors_missing += 1,
                         }

@@ -394,6 +394,22 @@ fn bulk<'src>(
             }
         }
     }
+    let multicast = mods.iter().any(|m| m.starts_with("multicast"));
+    if multicast && !prefetch && !global_dst {
+        // `[dst], [src], size, [mbar], ctaMask` (`[dst], [map, coords],
+        // [mbar], {im2col offsets}, ctaMask` for a tensor copy), a cache
+        // policy after it with `.L2::cache_hint`: the first scalar operand
+        // after the mbarrier.
+        let mbar_at = if tensor_dims.is_some() { 2 } else { 3 };
+        if let Some(m) = ops
+            .iter()
+            .skip(mbar_at + 1)
+            .find(|o| !matches!(o.kind, OperandKind::Vector(_)))
+        {
+            let m = cx.src(m);
+            info.ext_mut().aux.push((Aux::CtaMask, m));
+        }
+    }
     info.kind = MemKind::BulkCopy;
     info.cache = CacheHints::from_modifiers(mods.iter().copied());
     info.ext_mut().bulk = Some(BulkFacts {
@@ -403,7 +419,8 @@ fn bulk<'src>(
         source,
         reduction,
         completion,
-        multicast: mods.iter().any(|m| m.starts_with("multicast")),
+        multicast,
+        multicast_ctas: None,
         mbarrier: None,
         residues_16: Vec::new(),
     });
