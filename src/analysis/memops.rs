@@ -374,6 +374,26 @@ fn aux_const(
     })
 }
 
+/// The CTAs a `.multicast::cluster` copy writes, from its `ctaMask`: one
+/// per set bit of its low 16 bits (PTX ISA, `cp.async.bulk`: each bit names
+/// the destination CTA of that `%cluster_ctarank`; a cluster has at most 16
+/// CTAs). `None` where the mask names no CTA, or a rank the kernel's
+/// `.reqnctapercluster` shape does not have (the ISA leaves that undefined:
+/// not counted rather than guessed).
+pub(crate) fn multicast_ctas(mask: i64, cluster_dim: Option<[u64; 3]>) -> Option<u32> {
+    let m = mask as u16;
+    if m == 0 {
+        return None;
+    }
+    if let Some(d) = cluster_dim {
+        let n: u64 = d.iter().map(|&x| x.max(1)).product();
+        if n < 16 && u64::from(m) >> n != 0 {
+            return None;
+        }
+    }
+    Some(m.count_ones())
+}
+
 /// Bulk facts, decoded descriptors and the caveats of one access.
 pub(super) fn describe(
     info: &MemInfo,
@@ -387,8 +407,8 @@ pub(super) fn describe(
         b.mbarrier = info.aux(Aux::Mbarrier).and_then(|m| src_key(low, m));
         b.residues_16 = residues_16(info, results, stmt);
         if b.multicast {
-            b.multicast_ctas =
-                aux_const(info, low, results, stmt, Aux::CtaMask).map(|m| (m as u16).count_ones());
+            b.multicast_ctas = aux_const(info, low, results, stmt, Aux::CtaMask)
+                .and_then(|m| multicast_ctas(m, low.launch.cluster_dim));
         }
         if b.tensor_dims.is_none() {
             b.bytes =

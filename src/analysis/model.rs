@@ -718,7 +718,8 @@ pub struct Totals {
     /// Bulk and tensor copies issued (one per executing lane).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub bulk_copies: u64,
-    /// Bytes of those copies, when every copy's size is in the PTX.
+    /// Bytes of those copies as issued (a multicast copy once, whatever
+    /// its destinations), when every copy's size is in the PTX.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bulk_bytes: Option<u64>,
     /// Global sectors the copy engine read for the 1-D bulk copies from

@@ -2,11 +2,9 @@
 //! through pointer arithmetic, for the facts the dataflow's values do not
 //! carry (the driver's space resolution and the dataflow's depot inputs).
 //!
-//! **Domain.** None of values: a walk visits SSA values ([`ArithWalk`]), each
-//! at most once, expanding phis into their arguments and following the
-//! register sources of *pointer arithmetic* — `mov`, `cvt` (and `cvta`),
-//! `add`, `sub`, `mad` ([`is_pointer_arith`]) — and asks of every other
-//! definition whether it is the origin sought:
+//! **Domain.** No abstract values: a walk visits SSA values
+//! ([`ArithWalk`]), each at most once, and asks of each definition it meets
+//! whether it is the origin sought:
 //!
 //! - [`from_mapa`]: a `mapa` result, an address in another CTA's shared
 //!   memory (the cluster's window);
@@ -17,22 +15,37 @@
 //!   members of struct parameters are generic addresses of global memory);
 //! - [`local_depot`]: the one `.local` variable an address is an offset of.
 //!
+//! **Transfer.** Phis are expanded into their arguments; the register
+//! sources of *pointer arithmetic* — `mov`, `cvt` (and `cvta`), `add`,
+//! `sub`, `mad` ([`is_pointer_arith`]) — are followed, every source alike
+//! (which one is the base and which the offset is not asked); any other
+//! definition ends that path. [`local_depot`] does not follow a source
+//! defined by a `mul` or `shl` (an index, not a base). A guarded
+//! definition's value in the lanes where its guard is off (`merges`) is
+//! not followed.
+//!
 //! [`Depots`] gathers once per function what every `.local` store stores, and
 //! [`depot_fields`] the loads whose depot holds only `ld.param` values (read
 //! by the dataflow as the join of those parameters' values).
 //!
-//! **Soundness.** A walk answers only when every path it follows is pointer
-//! arithmetic ending at the origin (an `add` of an index to a base keeps the
-//! base's space and variable); any other definition ends that path without
-//! an answer, so an answer is never given for an address that is not derived
-//! from its origin. Reading a depot is sound only under [`depot_stores`]'
-//! conditions (no generic address of local memory, no call, every local store
-//! into a known depot): then its `.local` stores are all the writes.
+//! **Soundness.** [`from_mapa`] and [`generic_base_param`] answer with
+//! the first origin found on any path: the other paths (entry values,
+//! loads, other phi arguments) are assumed to be offsets or the same base,
+//! which holds for the addresses compilers build (a base plus offsets) but
+//! is not proven: a phi of a `mapa` result and a CTA-local address is taken
+//! as the cluster's window. [`local_depot`] is stricter: every path must end
+//! at constants or the one depot, any other source (a load, a parameter, an
+//! entry value) answers nothing. Reading a depot is sound only under
+//! [`depot_stores`]' conditions (no generic address of local memory, no
+//! call, every local store into a known depot): then its `.local` stores
+//! are all the writes.
 //!
 //! **Limits.** Each walk stops after a fixed number of values (256; 64 for
 //! [`local_depot`]) and then answers nothing; depots are read through at most
 //! four deep. Which slot of a depot a load reads is not asked: all its stores
-//! are the candidates.
+//! are the candidates. Not following `merges` (above) means a depot address
+//! chosen under a guard (`@p mov %rd, depotB`) is credited to the depot of
+//! its unguarded definition only.
 
 use super::model::{AccessOp, Space};
 use super::transfer::AluOp;
@@ -61,7 +74,7 @@ fn is_pointer_arith(op: AluOp) -> bool {
 
 /// What [`ArithWalk::next`] gives: the next value's definition.
 enum Step {
-    /// A kernel input (a special register, a value live on entry).
+    /// A register's content at the function's start (no definition).
     Entry,
     /// The op that defines the value.
     Op(OpId),
@@ -444,7 +457,7 @@ pub(crate) fn depot_fields(
         };
         let mut fields = Vec::new();
         for mut v in stores {
-            // through `mov`/`cvt` of one register to its `ld.param`
+            // through `mov`s of one register to its `ld.param`
             let field = loop {
                 let ValueDef::Op {
                     op: d,

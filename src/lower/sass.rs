@@ -665,12 +665,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             match self.bank0(addr.offset() as u32) {
                 Bank0::Special(sp) => {
                     if let Some(&d) = dsts.first() {
-                        let mut k = alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
-                        if dsts.len() > 1 {
-                            // LDC.64 of two launch values: keep the first exact.
-                            k = alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
-                        }
-                        return k;
+                        // An LDC.64 of two launch values keeps the first exact
+                        // (the second register is not written).
+                        return alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
                     }
                     return OpKind::Nop;
                 }

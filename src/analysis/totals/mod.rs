@@ -536,6 +536,8 @@ struct Warp<'a> {
     ctaid: [i64; 3],
     /// `%cluster_ctarank`, where the kernel names its cluster shape.
     cluster_rank: Option<i64>,
+    /// The kernel's cluster shape (`.reqnctapercluster`), where it names one.
+    cluster_dim: Option<[u64; 3]>,
     inputs: &'a SimInputs,
 }
 
@@ -873,6 +875,7 @@ pub fn simulate(
                 tid,
                 ctaid,
                 cluster_rank: cluster,
+                cluster_dim: low.launch.cluster_dim,
                 inputs,
             };
             regs.reset();
@@ -1668,9 +1671,11 @@ fn record_mem(
                         };
                         let ctas = match (b.multicast, mask) {
                             (false, _) => Ok(1),
-                            (true, Some(m)) => {
-                                lane_src(regs, w, m, l).map(|m| u64::from((m as u16).count_ones()))
-                            }
+                            (true, Some(m)) => lane_src(regs, w, m, l).and_then(|m| {
+                                super::memops::multicast_ctas(m, w.cluster_dim)
+                                    .map(u64::from)
+                                    .ok_or(false)
+                            }),
                             (true, None) => Err(false),
                         };
                         match (

@@ -22,7 +22,9 @@
 //!   `.tensor` forms and `multimem.cp.*`: one copy per executing lane, run by
 //!   the copy engine (TMA). Bytes per copy come from the `size` operand
 //!   ([`Aux::Size`]) of the non-tensor forms; a tensor copy's bytes are the
-//!   tensor map's box, which the PTX does not contain.
+//!   tensor map's box, which the PTX does not contain. A
+//!   `.multicast::cluster` copy keeps its `ctaMask` operand
+//!   ([`Aux::CtaMask`]; not for the `.im2col::w` modes).
 //! * `multimem.ld_reduce` / `st` / `red`: per-lane accesses to a multicast
 //!   address in global memory.
 //! * `wgmma.mma_async`: its shared-memory operands, through 64-bit matrix
@@ -395,7 +397,10 @@ fn bulk<'src>(
         }
     }
     let multicast = mods.iter().any(|m| m.starts_with("multicast"));
-    if multicast && !prefetch && !global_dst {
+    // `.im2col::w` / `.im2col::w::128` (sm_100) take a scalar pair
+    // (wHalo, wOffset) before the mask: the mask is not taken there.
+    let im2col_w = mods.iter().any(|m| m.starts_with("im2col::w"));
+    if multicast && !prefetch && !global_dst && !im2col_w {
         // `[dst], [src], size, [mbar], ctaMask` (`[dst], [map, coords],
         // [mbar], {im2col offsets}, ctaMask` for a tensor copy), a cache
         // policy after it with `.L2::cache_hint`: the first scalar operand
