@@ -67,7 +67,9 @@
 //! run so far) and to [`MAX_CLASSES`]: the longest period is halved until
 //! they fit (coarser classes are unions of finer ones, still classes), and
 //! coordinate 0 loses its class last. The classes are counted exactly over
-//! the interior.
+//! the interior. A grid of more than 64 times the blocks the budget is
+//! expected to run has one class (its walks, a few per cover round, would
+//! cost more than its few samples tell).
 //!
 //! # Estimate
 //!
@@ -404,34 +406,39 @@ impl Sampler {
         let run = (self.edges_done as u64 + self.interior_done).max(1);
         let affordable = (budget as u128 * run as u128 / used.max(1) as u128) as u64;
         let cap = (affordable / 3).clamp(1, MAX_CLASSES);
+        if self.nblocks / 64 > affordable {
+            // The walks over the grid would cost more than the sample
+            // tells: one class.
+            period = [1; 3];
+            first = [false; 3];
+        }
         // Coarser until the classes with blocks fit (the last step, one
         // class, always does).
-        let mut classes = loop {
-            let mut c = Classes {
-                period,
-                first,
-                count: Vec::new(),
-                seen: Vec::new(),
-                live: 0,
-                cells: HashMap::new(),
-                by_coord: HashMap::new(),
-            };
-            let n = c.len();
-            if n <= 1 << 20 {
-                let mut nonempty = 0;
-                c.count = vec![0; n as usize];
-                for b in 0..self.nblocks {
-                    if !self.is_edge(b) {
-                        let k = c.of(self.coords(b)) as usize;
-                        nonempty += u64::from(c.count[k] == 0);
-                        c.count[k] += 1;
-                    }
-                }
-                if nonempty <= cap || n == 1 {
-                    c.seen = vec![0; n as usize];
-                    c.live = nonempty;
-                    break c;
-                }
+        // Coarser until the classes with blocks fit (the last step, one
+        // class, always does). Counted along each dimension (the interior
+        // is a product of coordinate ranges but for block 0: at most one
+        // more than the classes that hold blocks), then exactly.
+        let range = [0, 1, 2].map(|d| match d {
+            0 => self.grid[0].saturating_sub(1),
+            _ if self.grid[d] > 1 => self.grid[d] - 1,
+            _ => 1,
+        });
+        let values = |p: &[u64; 3], f: &[bool; 3]| -> u64 {
+            let all: u64 = (0..3)
+                .map(|d| match (f[d], range[d]) {
+                    (_, 0) => 0,
+                    (true, r) => 1 + p[d].min(r - 1),
+                    (false, r) => p[d].min(r),
+                })
+                .product();
+            // Block 0's class, when no other block shares it, holds none.
+            let alone = (0..3).all(|d| f[d] || range[d] == 1);
+            all.saturating_sub(u64::from(alone))
+        };
+        loop {
+            let n: u64 = (0..3).map(|d| period[d] + u64::from(first[d])).product();
+            if n == 1 || (n <= 1 << 20 && values(&period, &first) <= cap) {
+                break;
             }
             let d = (0..3).max_by_key(|&d| period[d]).unwrap_or(0);
             if period[d] > 1 {
@@ -439,7 +446,31 @@ impl Sampler {
             } else {
                 first = [false; 3];
             }
+        }
+        let mut classes = Classes {
+            period,
+            first,
+            count: Vec::new(),
+            seen: Vec::new(),
+            live: 0,
+            cells: HashMap::new(),
+            by_coord: HashMap::new(),
         };
+        let n = classes.len() as usize;
+        classes.count = vec![0; n];
+        classes.seen = vec![0; n];
+        if n == 1 {
+            classes.count[0] = self.nblocks - self.edges.len() as u64;
+            classes.live = u64::from(classes.count[0] > 0);
+        } else {
+            for b in 0..self.nblocks {
+                if !self.is_edge(b) {
+                    let k = classes.of(self.coords(b)) as usize;
+                    classes.live += u64::from(classes.count[k] == 0);
+                    classes.count[k] += 1;
+                }
+            }
+        }
         for (b, sig, delta) in std::mem::take(&mut self.pending) {
             classes.add(self.grid, self.coords(b), sig, &delta);
         }
@@ -1224,30 +1255,38 @@ mod tests {
         );
     }
 
-    /// Residue classes are held to a third of the blocks the budget runs:
-    /// a period of 128 blocks with a budget of 60 is halved to 16 classes,
-    /// and the budget is kept.
-    #[test]
-    fn classes_fit_the_budget() {
-        let f = |c: [u64; 3]| (1, (c[0] % 128) as f64);
-        let mut s = Sampler::new([10_000, 1, 1]);
-        let (mut used, budget) = (0, 60);
+    /// Runs a 1-D grid of `n` blocks, block `b` reading 4 bytes at `4 · b`
+    /// (a period of 32 blocks mod 128), with a budget of `budget` blocks;
+    /// returns the classes' periods and the blocks run.
+    fn classes_of(n: u64, budget: u64) -> ([u64; 3], u64, u64) {
+        let mut s = Sampler::new([n, 1, 1]);
+        let mut used = 0;
         while used < budget {
             let Some(b) = s.next(used, budget) else { break };
             if s.wants_firsts(b) {
                 s.probe(b, Firsts::from([(7, (0, b as i64 * 4))]));
             }
-            let mut d = block(f(s.coords(b)).0);
-            d.get_mut(&7).unwrap().sectors = f(s.coords(b)).1;
-            s.record(b, d);
+            s.record(b, block(1));
             used += 1;
         }
         let c = s.classes.as_ref().unwrap();
-        assert_eq!(c.period, [16, 1, 1]);
-        assert!(c.live <= 20);
+        let (period, live) = (c.period, c.live);
         let (all, done, whole) = s.finish();
-        assert!(whole && done == 60);
-        assert_eq!(all[&7].requests, 10_000);
+        assert!(whole);
+        assert_eq!(all[&7].requests, n);
+        (period, live, done)
+    }
+
+    /// Residue classes are held to a third of the blocks the budget runs:
+    /// a period of 32 blocks with a budget of 30 is halved to 8 classes
+    /// (and the "first" one, empty: block 0 is an edge block), and the
+    /// budget is kept; with a budget of 120, the whole period. A grid of
+    /// more than 64 times the blocks the budget runs has one class.
+    #[test]
+    fn classes_fit_the_budget() {
+        assert_eq!(classes_of(1000, 30), ([8, 1, 1], 8, 30));
+        assert_eq!(classes_of(1000, 120), ([32, 1, 1], 32, 120));
+        assert_eq!(classes_of(10_000, 120), ([1, 1, 1], 1, 120));
     }
 
     /// Past the limit of distinct signatures the interior is a scaled sample.
