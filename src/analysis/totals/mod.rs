@@ -381,6 +381,9 @@ pub struct SimResult {
     /// requests, for the per-request figures only (its request count is not
     /// the launch's).
     pub loop_stats: HashMap<u32, SimStats>,
+    /// While a probe block of the sampler runs: each instruction's first
+    /// known lane address (`sample::Firsts`).
+    firsts: Option<sample::Firsts>,
 }
 
 impl SimStats {
@@ -857,6 +860,9 @@ pub fn simulate(
     while let Some(bid) = sampler.next(used, inputs.budget) {
         let ctaid = sampler.ctaid(bid);
         let mut over = false;
+        if sampler.wants_firsts(bid) {
+            res.firsts = Some(sample::Firsts::new());
+        }
         for w in 0..nwarps {
             let mut tid = [[0i64; WARP]; 3];
             let mut exists = 0u32;
@@ -902,6 +908,7 @@ pub fn simulate(
         }
         // A block's counts are its own: the sampler sums or estimates them.
         let delta = std::mem::take(&mut res.stats);
+        let firsts = res.firsts.take();
         if over {
             // A block that runs past the budget is dropped whole (its
             // partial counts would bias the sample), unless it is the first.
@@ -915,6 +922,9 @@ pub fn simulate(
                 });
             }
             break;
+        }
+        if let Some(f) = firsts {
+            sampler.probe(bid, f);
         }
         sampler.record(bid, delta);
         done_blocks += 1;
@@ -2144,6 +2154,13 @@ fn record(
     atomic_form: SharedAtomicForm,
 ) {
     let bytes = bits.div_ceil(8).max(1);
+    if let Some(f) = &mut res.firsts {
+        let lanes = known & exec;
+        if lanes != 0 {
+            let l = lanes.trailing_zeros();
+            f.entry(stmt).or_insert((l, addrs[l as usize]));
+        }
+    }
     let e = res.stats.entry(stmt).or_default();
     let active = exec.count_ones();
     e.requests += 1;

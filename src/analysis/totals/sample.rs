@@ -14,25 +14,62 @@
 //!
 //! # Order
 //!
-//! 1. The edge blocks, by stratum (block 0; each combination of the last
-//!    column, row and plane it lies on): the small strata
-//!    ([`SMALL_STRATUM`] blocks or fewer: block 0, corners) whole, first;
-//!    then the others in a spread order, all of them while they are
+//! 1. The edge blocks of the small strata ([`SMALL_STRATUM`] blocks or
+//!    fewer: block 0, corners; strata are block 0 and each combination of
+//!    the last column, row and plane a block lies on), whole.
+//! 2. The probe blocks (interior): the base block (coordinate 1 along each
+//!    dimension of three blocks or more, else 0) and the block one step
+//!    from it along each dimension of four blocks or more. The simulation
+//!    records, for each instruction, the address of the lowest known lane
+//!    of its first request ([`Firsts`]); they set the residue classes
+//!    below.
+//! 3. The other edge blocks in a spread order, all of them while they are
 //!    expected to fit in nine tenths of the work budget at the mean cost of
 //!    those run so far, else (when the grid has interior blocks) until half
 //!    the budget is used. A grid of two columns of programs (`ctaid.y` in
 //!    `0..2`, the second masked at a row's tail) has half its blocks on an
 //!    edge, and they must not eat the whole budget.
-//! 2. The interior in a spread order (a step coprime with the block count,
-//!    near `n / φ`), until three quarters of the work budget are used: a
-//!    low-discrepancy sample of the whole interior.
-//! 3. Bisection: of the gaps between neighbouring sampled blocks whose request
-//!    signatures differ, the widest is split at its middle block, until the
-//!    budget is used or no such gap has a block left in it; then the spread
-//!    order goes on. A grid-stride loop whose last trip runs in blocks
-//!    `0..k` only, persistent programs of which the first `k` take one more
-//!    tile, a causal mask's staircase: the block where the count changes is
-//!    found in `log2(gap)` more blocks.
+//! 4. The class cover: in the interior's spread order (below), a block of
+//!    every residue class none of whose blocks ran.
+//! 5. The interior in a spread order (a step coprime with the block count,
+//!    near `n / φ`): a low-discrepancy sample of the whole interior. From
+//!    half the budget on, the cell cover first: for every cell (below) with
+//!    blocks not run and none run, its middle block not run; the cells are
+//!    listed again when the list is used up and blocks ran since, at most
+//!    [`CELL_ROUNDS`] times.
+//! 6. From three quarters of the budget on: the cell cover (as many rounds
+//!    more), then bisection: of the gaps between neighbouring sampled
+//!    blocks whose request signatures differ, the widest is split at its
+//!    middle block, until the budget is used or no such gap has a block
+//!    left in it; then the cell cover (as many rounds more) and the spread
+//!    order go on. A grid-stride loop whose last trip runs in blocks `0..k`
+//!    only, persistent programs of which the first `k` take one more tile, a
+//!    causal mask's staircase: the block where the count changes is found in
+//!    `log2(gap)` more blocks.
+//!
+//! # Residue classes
+//!
+//! A block's sectors and lines depend on where its addresses fall mod 128
+//! (the L1 line; sectors are 32 bytes of it): a row of 8,200 bytes starts at
+//! another offset mod 128 in each block. Where an address is `A + s ·
+//! ctaid.d` (plus terms that do not depend on the block), its residue mod
+//! 128 repeats every `128 / gcd(s mod 128, 128)` blocks along `d`: the
+//! period, a power of two. The stride `s` of each instruction is read off
+//! the probes (the first known address in the block one step along `d`
+//! less that in the base block, the same lane in both; instructions whose
+//! lane differs, or that only one of them issues, are left out), and the
+//! period along `d` is the largest of the instructions'. Coordinate 0 along
+//! a dimension of three blocks or more is a class of its own (a clamped
+//! window's first row or column: the last is an edge block already). A
+//! block's class is, along each dimension, its coordinate mod the period
+//! (or "first"). The classes that hold interior blocks are held to a third
+//! of the blocks the budget is expected to run (at the mean cost of those
+//! run so far) and to [`MAX_CLASSES`]: the longest period is halved until
+//! they fit (coarser classes are unions of finer ones, still classes), and
+//! coordinate 0 loses its class last. The classes are counted exactly over
+//! the interior. A grid of more than 64 times the blocks the budget is
+//! expected to run has one class (its walks, a few per cover round, would
+//! cost more than its few samples tell).
 //!
 //! # Estimate
 //!
@@ -54,13 +91,47 @@
 //! block id with their changes found by the bisection (the grid-stride
 //! shapes above). In a grid of several dimensions whose run blocks'
 //! signatures are seen to be a function of one coordinate (at least two run
-//! blocks per value on average, none in conflict: a causal mask's
-//! `ctaid.x`, equal in every head), every block joins the group of its
-//! coordinate instead, which is exact for such grids; per-request figures that change from block to block at
-//! equal request counts (each block's rows at another alignment) are the
-//! group's sample mean, as a scaled sample gives them.
+//! blocks per value on average, none in conflict, every value of the
+//! interior seen: a causal mask's `ctaid.x`, equal in every head; with one
+//! group, trivially the first such dimension, `x` first), every block joins
+//! the group of its coordinate instead, which is exact for such grids;
+//! per-request figures that change from block to block at equal request
+//! counts (each block's rows at another alignment) are the group's sample
+//! mean, as a scaled sample gives them.
+//!
+//! With residue classes (more than one class holding interior blocks), the
+//! blocks are finer divided into **cells**: in a grid whose signatures are
+//! a function of one coordinate of at most [`MAX_COORD`] values, by
+//! (coordinate value, class); else by (group, class). Each interior block
+//! stands at the mean of its cell's run blocks, the cells counted exactly;
+//! a block of a (coordinate, class) cell with none run at its (group,
+//! class) cell's mean, and one of a (group, class) cell with none run at
+//! its group's mean. A grid whose per-block figures are a function of the
+//! block's cell is then exact when every cell ran a block: rows at offsets
+//! that cycle mod 128 with the block and persistent programs of one more or
+//! one fewer row (group, class); a clamped first row or column (its
+//! class); a causal mask's partial last vector, or source columns
+//! `floor(2 · x / 3)` that repeat every three columns of blocks (the
+//! coordinate). The classes cost the probes and the class cover (a third of
+//! the budget's blocks at most); the cell cover fills cells while the
+//! budget lasts. A grid whose addresses do not move mod 128 with the block
+//! has the "first" classes only, and such a 1-D grid (whose first block is
+//! block 0, an edge) one class: its estimate is the one above.
 //!
 //! # Limits
+//!
+//! The strides are those of the first request: an address that is not
+//! affine in the block mod 128 (a clamp inside the grid, `floor(2 · x /
+//! 3)`, a row picked by a loaded index) is classed by its first request's
+//! stride, which may not be its period; a cell whose blocks differ stands
+//! at its sample mean, as a group did before. Request counts that are
+//! periodic in the block id at a period that is not seen (a 1-D grid over
+//! the pixels of an image whose rows are 7 blocks long: each block's
+//! border taps) are neither groups nor classes: such a grid stays a
+//! sample. Large edge strata that are sampled are not classed. Each cell
+//! map keeps at most [`MAX_CELLS`] cells (later blocks of new cells stand
+//! at the next coarser mean); the classes and cells are kept for grids of
+//! at most [`EDGE_SCAN_MAX`] blocks, and set up in a walk over them.
 //!
 //! At most [`MAX_DISTINCT`] distinct signatures and [`MAX_SAMPLES`] run interior
 //! blocks are remembered; past either, the sampler stops remembering and the
@@ -85,8 +156,84 @@ pub const MAX_SAMPLES: usize = 1 << 20;
 /// (larger ones have none apart: every block is interior).
 pub const EDGE_SCAN_MAX: u64 = 1 << 22;
 
+/// Residue classes at most (the product of the periods, each coordinate 0
+/// counted as a class of its own).
+pub const MAX_CLASSES: u64 = 512;
+/// (signature, class) cells whose sums are kept at most.
+pub const MAX_CELLS: usize = 1 << 14;
+/// Dimensions of at most this many blocks keep cells by coordinate.
+pub const MAX_COORD: u64 = 4096;
+/// Rounds of filling the cells with no run block at most.
+const CELL_ROUNDS: u32 = 2;
+
 /// Per-instruction statistics of one block (or of a sum of blocks).
 pub type Delta = HashMap<u32, SimStats>;
+
+/// Per instruction: the lowest lane of its first request whose address the
+/// simulation knew, and that address (what a probe block records).
+pub type Firsts = HashMap<u32, (u32, i64)>;
+
+/// The residue classes of the interior blocks ("Residue classes" above).
+struct Classes {
+    /// Per dimension: the period of the addresses mod 128 along it (a power
+    /// of two) and whether coordinate 0 is a class of its own.
+    period: [u64; 3],
+    first: [bool; 3],
+    /// Interior blocks per class, and those run.
+    count: Vec<u64>,
+    seen: Vec<u64>,
+    /// Classes with blocks.
+    live: u64,
+    /// Per (signature, class): the sum of its run blocks' deltas and their
+    /// number.
+    cells: HashMap<(u32, u32), (Delta, u64)>,
+    /// Per (dimension, coordinate, class), for the dimensions of at most
+    /// [`MAX_COORD`] blocks that are not the whole grid: the same.
+    by_coord: HashMap<(u8, u64, u32), (Delta, u64)>,
+}
+
+impl Classes {
+    fn of(&self, c: [u64; 3]) -> u32 {
+        let mut idx = 0u64;
+        for d in (0..3).rev() {
+            let radix = self.period[d] + u64::from(self.first[d]);
+            let v = if self.first[d] && c[d] == 0 {
+                self.period[d]
+            } else {
+                c[d] % self.period[d]
+            };
+            idx = idx * radix + v;
+        }
+        idx as u32
+    }
+
+    /// Adds a run block's delta to its cells (each map held to
+    /// [`MAX_CELLS`] cells).
+    fn add(&mut self, grid: [u64; 3], c: [u64; 3], sig: u32, delta: &Delta) {
+        let k = self.of(c);
+        self.seen[k as usize] += 1;
+        fn put<K: std::hash::Hash + Eq>(m: &mut HashMap<K, (Delta, u64)>, key: K, d: &Delta) {
+            if m.len() < MAX_CELLS || m.contains_key(&key) {
+                let cell = m.entry(key).or_default();
+                add_into(&mut cell.0, d, 1);
+                cell.1 += 1;
+            }
+        }
+        put(&mut self.cells, (sig, k), delta);
+        let n: u64 = grid.iter().product();
+        for d in 0..3 {
+            if (3..=MAX_COORD).contains(&grid[d]) && grid[d] < n {
+                put(&mut self.by_coord, (d as u8, c[d], k), delta);
+            }
+        }
+    }
+
+    fn len(&self) -> u64 {
+        (0..3)
+            .map(|d| self.period[d] + u64::from(self.first[d]))
+            .product()
+    }
+}
 
 /// Chooses the blocks to run and estimates the grid from them.
 pub struct Sampler {
@@ -126,6 +273,26 @@ pub struct Sampler {
     gaps: BinaryHeap<(u64, u64, u64)>,
     /// Past the memory limits: the interior is a scaled sample.
     fallback: bool,
+    /// The probe blocks (interior): the base, then one step from it along
+    /// each dimension of four blocks or more ([`Sampler::probe_dims`]).
+    probes: Vec<u64>,
+    probe_dims: [Option<u64>; 3],
+    next_probe: usize,
+    /// What the probe blocks recorded, by block.
+    firsts: HashMap<u64, Firsts>,
+    /// The residue classes, once the probes ran (`None` before, and for
+    /// grids too large to scan).
+    classes: Option<Classes>,
+    /// Interior blocks recorded before the classes were set: their cells
+    /// are filled when they are.
+    pending: Vec<(u64, u32, Delta)>,
+    /// Position of the class cover in the spread order.
+    cover_k: u64,
+    /// Blocks queued to fill cells with no run block, and the rounds of it.
+    cell_queue: Vec<u64>,
+    cell_rounds: u32,
+    /// Interior blocks run when the cell queue was last filled.
+    cells_at: usize,
 }
 
 impl Sampler {
@@ -152,6 +319,16 @@ impl Sampler {
             groups: Vec::new(),
             gaps: BinaryHeap::new(),
             fallback: false,
+            probes: Vec::new(),
+            probe_dims: [None; 3],
+            next_probe: 0,
+            firsts: HashMap::new(),
+            classes: None,
+            pending: Vec::new(),
+            cover_k: 0,
+            cell_queue: Vec::new(),
+            cell_rounds: 0,
+            cells_at: 0,
         };
         if nblocks <= EDGE_SCAN_MAX {
             s.edges = (0..nblocks).filter(|&b| s.is_edge(b)).collect();
@@ -167,8 +344,232 @@ impl Sampler {
             s.edge_step = spread_step(large.len() as u64);
             order.extend(large);
             s.edge_order = order;
+            s.set_probes();
         }
         s
+    }
+
+    /// The probe blocks: the base (coordinate 1 along each dimension of
+    /// three blocks or more, else 0) and, along each dimension of four or
+    /// more, the block one step from it; all interior (none when the base
+    /// is an edge block: the grid then has no interior to classify).
+    fn set_probes(&mut self) {
+        let [gx, gy, _] = self.grid;
+        let id = |c: [u64; 3]| c[0] + gx * (c[1] + gy * c[2]);
+        let base = self.grid.map(|g| u64::from(g >= 3));
+        if self.is_edge(id(base)) {
+            return;
+        }
+        self.probes.push(id(base));
+        for d in 0..3 {
+            if self.grid[d] >= 4 {
+                let mut c = base;
+                c[d] += 1;
+                self.probe_dims[d] = Some(id(c));
+                self.probes.push(id(c));
+            }
+        }
+    }
+
+    /// Whether the caller should record block `bid`'s [`Firsts`] and hand
+    /// them to [`Sampler::probe`].
+    pub fn wants_firsts(&self, bid: u64) -> bool {
+        self.classes.is_none() && self.probes.contains(&bid)
+    }
+
+    /// The [`Firsts`] of probe block `bid`.
+    pub fn probe(&mut self, bid: u64, firsts: Firsts) {
+        self.firsts.insert(bid, firsts);
+    }
+
+    /// Sets the residue classes from the probes' addresses, with classes
+    /// of blocks at most a third of the blocks the budget is expected to
+    /// run (at the mean cost of those run so far).
+    fn set_classes(&mut self, used: u64, budget: u64) {
+        let base = self.probes.first().and_then(|b| self.firsts.get(b));
+        let mut period = self.probe_dims.map(|probe| {
+            let (Some(base), Some(step)) = (base, probe.and_then(|b| self.firsts.get(&b))) else {
+                return 1;
+            };
+            let mut p = 1;
+            for (stmt, (lane, a)) in base {
+                if let Some((l, b)) = step.get(stmt) {
+                    if l == lane {
+                        let s = b.wrapping_sub(*a).rem_euclid(128) as u64;
+                        p = p.max(128 / gcd(s, 128));
+                    }
+                }
+            }
+            p
+        });
+        let mut first = [0, 1, 2].map(|d| self.grid[d] >= 3);
+        let run = (self.edges_done as u64 + self.interior_done).max(1);
+        let affordable = (budget as u128 * run as u128 / used.max(1) as u128) as u64;
+        let cap = (affordable / 3).clamp(1, MAX_CLASSES);
+        if self.nblocks / 64 > affordable {
+            // The walks over the grid would cost more than the sample
+            // tells: one class.
+            period = [1; 3];
+            first = [false; 3];
+        }
+        // Coarser until the classes with blocks fit (the last step, one
+        // class, always does).
+        // Coarser until the classes with blocks fit (the last step, one
+        // class, always does). Counted along each dimension (the interior
+        // is a product of coordinate ranges but for block 0: at most one
+        // more than the classes that hold blocks), then exactly.
+        let range = [0, 1, 2].map(|d| match d {
+            0 => self.grid[0].saturating_sub(1),
+            _ if self.grid[d] > 1 => self.grid[d] - 1,
+            _ => 1,
+        });
+        let values = |p: &[u64; 3], f: &[bool; 3]| -> u64 {
+            let all: u64 = (0..3)
+                .map(|d| match (f[d], range[d]) {
+                    (_, 0) => 0,
+                    (true, r) => 1 + p[d].min(r - 1),
+                    (false, r) => p[d].min(r),
+                })
+                .product();
+            // Block 0's class, when no other block shares it, holds none.
+            let alone = (0..3).all(|d| f[d] || range[d] == 1);
+            all.saturating_sub(u64::from(alone))
+        };
+        loop {
+            let n: u64 = (0..3).map(|d| period[d] + u64::from(first[d])).product();
+            if n == 1 || (n <= 1 << 20 && values(&period, &first) <= cap) {
+                break;
+            }
+            let d = (0..3).max_by_key(|&d| period[d]).unwrap_or(0);
+            if period[d] > 1 {
+                period[d] /= 2;
+            } else {
+                first = [false; 3];
+            }
+        }
+        let mut classes = Classes {
+            period,
+            first,
+            count: Vec::new(),
+            seen: Vec::new(),
+            live: 0,
+            cells: HashMap::new(),
+            by_coord: HashMap::new(),
+        };
+        let n = classes.len() as usize;
+        classes.count = vec![0; n];
+        classes.seen = vec![0; n];
+        if n == 1 {
+            classes.count[0] = self.nblocks - self.edges.len() as u64;
+            classes.live = u64::from(classes.count[0] > 0);
+        } else {
+            for b in 0..self.nblocks {
+                if !self.is_edge(b) {
+                    let k = classes.of(self.coords(b)) as usize;
+                    classes.live += u64::from(classes.count[k] == 0);
+                    classes.count[k] += 1;
+                }
+            }
+        }
+        for (b, sig, delta) in std::mem::take(&mut self.pending) {
+            classes.add(self.grid, self.coords(b), sig, &delta);
+        }
+        self.classes = Some(classes);
+    }
+
+    fn coords(&self, bid: u64) -> [u64; 3] {
+        let [gx, gy, _] = self.grid;
+        [bid % gx, (bid / gx) % gy, bid / (gx * gy)]
+    }
+
+    /// The next block of the class cover: in the spread order, one not run
+    /// of a class none of whose blocks ran.
+    fn next_cover(&mut self) -> Option<u64> {
+        let classes = self.classes.as_ref()?;
+        if self.fallback
+            || !classes
+                .count
+                .iter()
+                .zip(&classes.seen)
+                .any(|(c, s)| *c > 0 && *s == 0)
+        {
+            return None;
+        }
+        while self.cover_k < self.nblocks {
+            let b = (self.cover_k as u128 * self.step as u128 % self.nblocks as u128) as u64;
+            self.cover_k += 1;
+            if !self.is_edge(b)
+                && !self.samples.contains_key(&b)
+                && classes.seen[classes.of(self.coords(b)) as usize] == 0
+            {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    /// The next block of the cell cover: from its queue, refilled while
+    /// fewer than `rounds` rounds ran and blocks ran since the last.
+    fn next_cell(&mut self, rounds: u32) -> Option<u64> {
+        loop {
+            while let Some(b) = self.cell_queue.pop() {
+                if !self.samples.contains_key(&b) {
+                    return Some(b);
+                }
+            }
+            if self.cell_rounds >= rounds || self.fallback || self.cells_at == self.samples.len() {
+                return None;
+            }
+            self.cell_rounds += 1;
+            self.cells_at = self.samples.len();
+            self.queue_cells();
+        }
+    }
+
+    /// Queues, for every (group, class) cell of the interior with blocks
+    /// not run and none run, its middle block not run.
+    fn queue_cells(&mut self) {
+        let Some(classes) = self.classes.as_ref() else {
+            return;
+        };
+        let groups = self.assignment();
+        let dim = self.cell_dim();
+        // (dimension, coordinate, class) cells, or (3, group, class).
+        let mut want: HashMap<(u8, u64, u32), Vec<u64>> = HashMap::new();
+        for (b, g) in groups.iter().enumerate() {
+            let b = b as u64;
+            if *g == u32::MAX || self.samples.contains_key(&b) {
+                continue;
+            }
+            let c = self.coords(b);
+            let k = classes.of(c);
+            let key = match dim {
+                Some(d) => (d, c[d as usize], k),
+                None => (3, u64::from(*g), k),
+            };
+            let run = match dim {
+                Some(_) => classes.by_coord.contains_key(&key),
+                None => classes.cells.contains_key(&(*g, k)),
+            };
+            if !run {
+                want.entry(key).or_default().push(b);
+            }
+        }
+        let mut queue: Vec<u64> = want.into_values().map(|v| v[v.len() / 2]).collect();
+        // Popped from the end: the lowest block first.
+        queue.sort_unstable_by(|a, b| b.cmp(a));
+        self.cell_queue = queue;
+    }
+
+    /// The dimension whose (coordinate, class) cells the blocks stand in:
+    /// that of [`Sampler::coordinate_map`] (the first, `x` first, whose
+    /// coordinate the run blocks' request counts are seen to be a function
+    /// of: trivially so when they all fall in one group), when it keeps such
+    /// cells ([`MAX_COORD`]).
+    fn cell_dim(&self) -> Option<u8> {
+        let (d, _) = self.coordinate_map()?;
+        let g = self.grid[d];
+        ((3..=MAX_COORD).contains(&g) && g < self.nblocks).then_some(d as u8)
     }
 
     /// Blocks in the grid.
@@ -226,6 +627,13 @@ impl Sampler {
             self.next_edge += 1;
             return Some(self.edge_order[self.next_edge - 1]);
         }
+        if self.next_probe < self.probes.len() {
+            self.next_probe += 1;
+            return Some(self.probes[self.next_probe - 1]);
+        }
+        if self.classes.is_none() && self.nblocks <= EDGE_SCAN_MAX && !self.fallback {
+            self.set_classes(used, budget);
+        }
         let has_interior = self.nblocks > self.edges.len() as u64;
         if self.next_edge < self.edges.len()
             && (!has_interior || self.edges_fit(used, budget) || used < budget / 2)
@@ -236,10 +644,31 @@ impl Sampler {
             self.next_edge += 1;
             return Some(self.edge_order[i]);
         }
+        if let Some(b) = self.next_cover() {
+            return Some(b);
+        }
+        // The cell cover from half the budget on (its rounds), again once
+        // the bisection found no gap left (as many more).
+        let classed = self.classes.as_ref().is_some_and(|c| c.live > 1);
+        if classed && !self.fallback && used >= budget / 2 && used < budget / 4 * 3 {
+            if let Some(b) = self.next_cell(CELL_ROUNDS) {
+                return Some(b);
+            }
+        }
         if !self.fallback && used >= budget / 4 * 3 {
+            if classed {
+                if let Some(b) = self.next_cell(2 * CELL_ROUNDS) {
+                    return Some(b);
+                }
+            }
             while let Some((_, lo, hi)) = self.gaps.pop() {
                 if let Some(mid) = self.split_point(lo, hi) {
                     return Some(mid);
+                }
+            }
+            if classed {
+                if let Some(b) = self.next_cell(3 * CELL_ROUNDS) {
+                    return Some(b);
                 }
             }
         }
@@ -301,12 +730,22 @@ impl Sampler {
             self.signatures = HashMap::new();
             self.groups = Vec::new();
             self.gaps = BinaryHeap::new();
+            self.classes = None;
+            self.pending = Vec::new();
             return;
         }
         let n = self.signatures.len() as u32;
         let sig = *self.signatures.entry(key).or_insert(n);
         if sig as usize == self.groups.len() {
             self.groups.push((Delta::new(), 0));
+        }
+        let coords = self.coords(bid);
+        match &mut self.classes {
+            None if self.nblocks <= EDGE_SCAN_MAX => {
+                self.pending.push((bid, sig, delta.clone()));
+            }
+            None => {}
+            Some(classes) => classes.add(self.grid, coords, sig, &delta),
         }
         let g = &mut self.groups[sig as usize];
         add_into(&mut g.0, &delta, 1);
@@ -373,11 +812,88 @@ impl Sampler {
             add_scaled(&mut all, &self.interior_sum, f);
             return (all, done, true);
         }
+        if let Some(classes) = self.classes.as_ref().filter(|c| c.live > 1) {
+            // Each block stands at the mean of its (coordinate, class) cell
+            // when the groups are a function of that coordinate, else of its
+            // (group, class) cell, else of its group.
+            let dim = self.cell_dim();
+            let mut times = vec![0u64; self.groups.len()];
+            let mut cell_times: HashMap<(u32, u32), u64> = HashMap::new();
+            let mut coord_times: HashMap<(u8, u64, u32), u64> = HashMap::new();
+            for (b, g) in self.assignment().into_iter().enumerate() {
+                if g == u32::MAX {
+                    continue;
+                }
+                let c = self.coords(b as u64);
+                let k = classes.of(c);
+                if let Some(d) = dim {
+                    let key = (d, c[d as usize], k);
+                    if classes.by_coord.contains_key(&key) {
+                        *coord_times.entry(key).or_default() += 1;
+                        continue;
+                    }
+                }
+                match classes.cells.contains_key(&(g, k)) {
+                    true => *cell_times.entry((g, k)).or_default() += 1,
+                    false => times[g as usize] += 1,
+                }
+            }
+            for (key, t) in coord_times {
+                let (sum, run) = &classes.by_coord[&key];
+                add_scaled(&mut all, sum, t as f64 / *run as f64);
+            }
+            for ((g, k), t) in cell_times {
+                let (sum, run) = &classes.cells[&(g, k)];
+                add_scaled(&mut all, sum, t as f64 / *run as f64);
+            }
+            for ((sum, run), t) in self.groups.iter().zip(times) {
+                add_scaled(&mut all, sum, t as f64 / *run as f64);
+            }
+            return (all, done, true);
+        }
         let times = self.by_coordinate().unwrap_or_else(|| self.by_neighbours());
         for ((sum, run), t) in self.groups.iter().zip(times) {
             add_scaled(&mut all, sum, t as f64 / *run as f64);
         }
         (all, done, true)
+    }
+
+    /// Per block (edge blocks `u32::MAX`): the group it stands in, as
+    /// [`Sampler::by_coordinate`] or else [`Sampler::by_neighbours`] count
+    /// them (a run block in its own).
+    fn assignment(&self) -> Vec<u32> {
+        let mut of = vec![u32::MAX; self.nblocks as usize];
+        if let Some((d, sig)) = self.coordinate_map() {
+            for (b, g) in of.iter_mut().enumerate() {
+                if !self.is_edge(b as u64) {
+                    *g = sig[self.coords(b as u64)[d] as usize];
+                }
+            }
+            return of;
+        }
+        let interior: Vec<u64> = (0..self.nblocks).filter(|&b| !self.is_edge(b)).collect();
+        let pos = |b: u64| interior.partition_point(|&x| x < b);
+        let mut prev: Option<(usize, u32)> = None;
+        for (&bid, &id) in &self.samples {
+            let i = pos(bid);
+            match prev {
+                None => interior[..i].iter().for_each(|&x| of[x as usize] = id),
+                Some((pi, pid)) => {
+                    let gap = &interior[pi + 1..i];
+                    let lower = if pid == id { gap.len() } else { gap.len() / 2 };
+                    gap[..lower].iter().for_each(|&x| of[x as usize] = pid);
+                    gap[lower..].iter().for_each(|&x| of[x as usize] = id);
+                }
+            }
+            of[bid as usize] = id;
+            prev = Some((i, id));
+        }
+        if let Some((pi, pid)) = prev {
+            interior[pi + 1..]
+                .iter()
+                .for_each(|&x| of[x as usize] = pid);
+        }
+        of
     }
 
     /// Blocks per group in a grid of several dimensions whose run blocks'
@@ -387,15 +903,22 @@ impl Sampler {
     /// least two run blocks per coordinate value on average, no two with one
     /// value in different groups, and every value of the blocks not run seen.
     fn by_coordinate(&self) -> Option<Vec<u64>> {
+        let (d, of) = self.coordinate_map()?;
+        let mut times = vec![0u64; self.groups.len()];
+        for b in 0..self.nblocks {
+            if !self.is_edge(b) {
+                times[of[self.coords(b)[d] as usize] as usize] += 1;
+            }
+        }
+        Some(times)
+    }
+
+    /// The dimension of [`Sampler::by_coordinate`] and, per value of its
+    /// coordinate, the signature id of the blocks there.
+    fn coordinate_map(&self) -> Option<(usize, Vec<u32>)> {
         if self.nblocks > EDGE_SCAN_MAX {
             return None;
         }
-        let [gx, gy, _] = self.grid;
-        let coord = |b: u64, d: usize| match d {
-            0 => b % gx,
-            1 => (b / gx) % gy,
-            _ => b / (gx * gy),
-        };
         'dims: for d in 0..3 {
             let g = self.grid[d];
             if g <= 1 || g == self.nblocks {
@@ -404,7 +927,7 @@ impl Sampler {
             let mut of = vec![u32::MAX; g as usize];
             let mut values = 0u64;
             for (&b, &sig) in &self.samples {
-                let c = coord(b, d) as usize;
+                let c = self.coords(b)[d] as usize;
                 if of[c] == u32::MAX {
                     of[c] = sig;
                     values += 1;
@@ -415,18 +938,12 @@ impl Sampler {
             if (self.samples.len() as u64) < 2 * values {
                 continue;
             }
-            let mut times = vec![0u64; self.groups.len()];
             for b in 0..self.nblocks {
-                if self.is_edge(b) {
-                    continue;
-                }
-                let sig = of[coord(b, d) as usize];
-                if sig == u32::MAX {
+                if !self.is_edge(b) && of[self.coords(b)[d] as usize] == u32::MAX {
                     continue 'dims;
                 }
-                times[sig as usize] += 1;
             }
-            return Some(times);
+            return Some((d, of));
         }
         None
     }
@@ -623,6 +1140,155 @@ mod tests {
         assert_eq!(all[&7].requests, 8 * (1..=16).sum::<u64>());
     }
 
+    /// Runs a sampler over `grid` with a budget of `budget` blocks of one
+    /// warp instruction each; block `b` at coordinates `c` issues `f(c)`
+    /// (requests, sectors) on instruction 7, whose first address is
+    /// `addr(c)` (lane 0). Returns the estimate and the blocks run.
+    fn run_classed(
+        grid: [u64; 3],
+        budget: u64,
+        f: impl Fn([u64; 3]) -> (u64, f64),
+        addr: impl Fn([u64; 3]) -> i64,
+    ) -> (SimStats, u64) {
+        let mut s = Sampler::new(grid);
+        let mut used = 0;
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            let c = s.coords(b);
+            if s.wants_firsts(b) {
+                s.probe(b, Firsts::from([(7, (0, addr(c)))]));
+            }
+            let (r, sectors) = f(c);
+            let mut d = block(r);
+            d.get_mut(&7).unwrap().sectors = sectors;
+            s.record(b, d);
+            used += 1;
+        }
+        let (all, done, whole) = s.finish();
+        assert!(whole);
+        (all[&7].clone(), done)
+    }
+
+    /// Rows of 8,200 bytes, one a block (`rmsnorm_bwd_c4100` of
+    /// tests/hw/blind8, whose 264 programs take 7 or 8 rows): a row's
+    /// sectors depend on its start mod 128, which steps by 8 bytes from
+    /// block to block (a period of 16 blocks). Blocks below 152 take 8
+    /// rows, the others 7. With a budget of 50 of the 264 blocks every
+    /// (group, residue) cell runs a block and the estimate is exact.
+    #[test]
+    fn residue_classes_make_a_sample_exact() {
+        let row = |b: u64| {
+            let start = (b * 8200) % 128;
+            // 8,200 bytes from `start`: the 32-byte sectors it touches.
+            ((start + 8200).div_ceil(32) - start / 32) as f64
+        };
+        let f = |c: [u64; 3]| {
+            let rows = if c[0] < 152 { 8 } else { 7 };
+            (rows, rows as f64 * row(c[0]))
+        };
+        let (st, done) = run_classed([264, 1, 1], 50, f, |c| (c[0] * 8200) as i64);
+        assert!(done <= 51);
+        let exact: f64 = (0..264).map(|b| f([b, 0, 0]).1).sum();
+        assert_eq!(st.requests, (0..264).map(|b| f([b, 0, 0]).0).sum::<u64>());
+        assert!(
+            (st.sectors - exact).abs() < 1e-6,
+            "{} for {exact}",
+            st.sectors
+        );
+    }
+
+    /// A 2-D image whose clamped first row and column of blocks read fewer
+    /// sectors (a 3 x 3 window at the border, `median3x3_u8` of
+    /// tests/hw/blind9), and whose columns of blocks start 32 bytes apart
+    /// (a period of 4 along x): "first" classes and residues make a sample
+    /// of a quarter of the grid exact.
+    #[test]
+    fn a_clamped_first_row_and_column_are_classes() {
+        let f = |c: [u64; 3]| {
+            let mut s = 10.0 + (c[0] % 4) as f64;
+            if c[0] == 0 {
+                s -= 3.0;
+            }
+            if c[1] == 0 {
+                s -= 5.0;
+            }
+            (3, s)
+        };
+        let grid = [32u64, 88, 1];
+        let (st, done) = run_classed(grid, 704, f, |c| (c[0] * 32 + c[1] * 8192) as i64);
+        assert!(done < 32 * 88);
+        let exact: f64 = (0..88)
+            .flat_map(|y| (0..32).map(move |x| [x, y, 0]))
+            .map(|c| f(c).1)
+            .sum();
+        assert_eq!(st.requests, 3 * 32 * 88);
+        assert!(
+            (st.sectors - exact).abs() < 1e-6,
+            "{} for {exact}",
+            st.sectors
+        );
+    }
+
+    /// A causal mask whose query blocks (x) issue more requests and
+    /// sectors down the grid, the same in every head (y): the sectors are
+    /// a function of x at equal request counts too (a row's partial last
+    /// vector; `causal_softmax_768` of tests/hw/blind6). Every block stands
+    /// at its column's mean: exact.
+    #[test]
+    fn a_function_of_x_keeps_its_columns() {
+        let f = |c: [u64; 3]| {
+            (
+                c[0] / 32 + 1,
+                (c[0] / 32) as f64 * 4.0 + 1.0 + (c[0] % 32) as f64 / 8.0,
+            )
+        };
+        let grid = [192u64, 24, 1];
+        let (st, done) = run_classed(grid, 840, f, |c| (c[0] * 6144 + c[1] * 1179648) as i64);
+        assert!(done < 192 * 24);
+        let all = (0..24).flat_map(|y| (0..192).map(move |x| [x, y, 0]));
+        let exact: f64 = all.clone().map(|c| f(c).1).sum();
+        assert_eq!(st.requests, all.map(|c| f(c).0).sum::<u64>());
+        assert!(
+            (st.sectors - exact).abs() < 1e-6,
+            "{} for {exact}",
+            st.sectors
+        );
+    }
+
+    /// Runs a 1-D grid of `n` blocks, block `b` reading 4 bytes at `4 · b`
+    /// (a period of 32 blocks mod 128), with a budget of `budget` blocks;
+    /// returns the classes' periods and the blocks run.
+    fn classes_of(n: u64, budget: u64) -> ([u64; 3], u64, u64) {
+        let mut s = Sampler::new([n, 1, 1]);
+        let mut used = 0;
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            if s.wants_firsts(b) {
+                s.probe(b, Firsts::from([(7, (0, b as i64 * 4))]));
+            }
+            s.record(b, block(1));
+            used += 1;
+        }
+        let c = s.classes.as_ref().unwrap();
+        let (period, live) = (c.period, c.live);
+        let (all, done, whole) = s.finish();
+        assert!(whole);
+        assert_eq!(all[&7].requests, n);
+        (period, live, done)
+    }
+
+    /// Residue classes are held to a third of the blocks the budget runs:
+    /// a period of 32 blocks with a budget of 30 is halved to 8 classes
+    /// (and the "first" one, empty: block 0 is an edge block), and the
+    /// budget is kept; with a budget of 120, the whole period. A grid of
+    /// more than 64 times the blocks the budget runs has one class.
+    #[test]
+    fn classes_fit_the_budget() {
+        assert_eq!(classes_of(1000, 30), ([8, 1, 1], 8, 30));
+        assert_eq!(classes_of(1000, 120), ([32, 1, 1], 32, 120));
+        assert_eq!(classes_of(10_000, 120), ([1, 1, 1], 1, 120));
+    }
+
     /// Past the limit of distinct signatures the interior is a scaled sample.
     #[test]
     fn many_distinct_deltas_fall_back_to_scaling() {
@@ -680,7 +1346,8 @@ mod tests {
 
     /// Edge blocks that fit in nine tenths of the budget all run, even past
     /// its half (`mmq_q8_0_tile` of tests/hw/blind6: 29 x 2 blocks, 31 of
-    /// them on an edge).
+    /// them on an edge), before the interior but for its two probe blocks
+    /// (1, 0) and (2, 0).
     #[test]
     fn edges_that_fit_all_run() {
         let mut s = Sampler::new([29, 2, 1]);
@@ -694,7 +1361,8 @@ mod tests {
         }
         let edges: Vec<u64> = (0..58).filter(|&b| s.is_edge(b)).collect();
         assert_eq!(edges.len(), 31);
-        assert!(edges.iter().all(|e| seen[..31].contains(e)));
+        assert_eq!(s.probes, vec![1, 2]);
+        assert!(edges.iter().all(|e| seen[..33].contains(e)));
     }
 
     /// Work only block 0 does (an init) counts once when the edge strata

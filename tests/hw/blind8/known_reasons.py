@@ -137,7 +137,6 @@ R = {
  ("t8_lut_gather","blind8_triton.py:217","ld shared"): "wavefronts not modelled: `tl.gather` of the 256-entry table is an LDS of `table + 4 * idx` with `idx` loaded (random int32 in 0..255): 3.152 wavefronts per request measured (31,264 requests both), the expected conflicts of 32 random words among 256 (as blind7's histogram ATOMS, 3.155); the model gives no figure for a shared access whose lanes' words are loaded (bounds 1..31.99 hold)",
 }
 T = {
- "rmsnorm_bwd_c4100": "kernel totals, sectors: rows of 8,200 bytes (bf16) start at 8-byte steps mod 128; the simulation's sample of interior blocks, scaled, gives 3,562,800 load and 621,700 store sectors, 3,564,000 and 622,000 measured (0.03%, 0.05%); requests match (not inspected)",
  "fp8_rowquant_e4m3": "kernel totals, request count: the row loop unrolled by ptxas with split lanes (lines 167, 174, 176): 120,000 load and 64,000 store requests measured, 88,000 and 48,000 modelled; sectors match (1,000,000 and 174,000)",
  "hash_insert_cas64": "no totals: the probe loop exits on the CAS result (PTX line 3995) and is stepped over",
  "hash_find": "no totals: the probe loop exits on loaded keys (PTX line 4326) and is stepped over",
@@ -150,7 +149,6 @@ T = {
  "shared_atomics_u64": "no totals: the float-max CAS loop exits on the returned value (PTX line 6619) and is stepped over",
  "warpspec_namedbar": "no totals: the simulation stopped at PTX line 6853: `bar.arrive %r159, 160` is lowered as writing its register operand, the loop counter, which becomes unknown (with a constant id the totals are the measured 32,000 load requests / 512,000 sectors and 2,000 store requests / 8,000 sectors)",
  "newline_index": "kernel totals, branch on loaded data: `if (!m) continue` on the ballot of loaded bytes; 30,983 atom requests and 31,200 store sectors measured, 262,144 requests and 8,388,577 store sectors modelled (every round, every lane); the load rows match",
- "t8_layernorm_fwd": "kernel totals, sectors: fp16 rows of 10,000 bytes start at 16-byte steps mod 128; the simulation's sample, scaled, gives 17,981,848 load and 786,616 store sectors, 17,980,000 and 786,000 measured (0.01%, 0.08%); requests and every per-line row match (not inspected)",
  "t8_attn_varlen": "no totals: the key loop runs to the loaded sequence length (PTX line 847) and is stepped over",
  "t8_jagged_sum": "no totals: the row loop runs between loaded offsets (PTX line 245) and is stepped over",
 }

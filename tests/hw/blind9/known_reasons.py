@@ -86,9 +86,9 @@ R = {
  ("gat_edge_softmax_agg","blind9.cu:246","ld global"): GAT_LANE % "el[u] (random, 8.51 lines) and er[v] (broadcast, 1 line), 2 x 246,510 requests and 4.753 lines / 4.755 sectors a request measured, 2 x 262,144 and 16.5 modelled (32 random lines and 1)",
  ("gat_edge_softmax_agg","blind9.cu:263","ld global"): GAT_H,
  ("bvh_point_query","blind9.cu:344","ld global"): BVH,
- ("tsdf_integrate","blind9.cu:493","ld global"): F32 % ("8,024 depth gathers modelled, 50,436 measured (29.9 lanes, 2.72 lines and 8.80 sectors a request)", "50,626 requests of 2.75 lines and 8.93 sectors: the lanes whose `dmm == 0` / `sdf < -trunc` on loaded depth is unknown count on every path"),
- ("tsdf_integrate","blind9.cu:499","ld global"): F32 % ("8,024 voxel loads modelled, 50,095 measured (15.3 lanes, 1 line and 3.52 sectors a request)", "50,626 requests of 3.82 sectors: the band test on the loaded depth is not known, so every lane that may be in it counts"),
- ("tsdf_integrate","blind9.cu:502","st global"): F32 % ("8,024 voxel stores modelled, 50,095 measured (15.3 lanes, 1 line and 3.52 sectors a request)", "50,626 requests of 3.82 sectors: the band test on the loaded depth is not known, so every lane that may be in it counts"),
+ ("tsdf_integrate","blind9.cu:493","ld global"): F32 % ("8,024 depth gathers modelled, 50,436 measured (29.9 lanes, 2.72 lines and 8.80 sectors a request)", "49,859 requests of 2.70 lines and 8.72 sectors: the lanes whose `dmm == 0` / `sdf < -trunc` on loaded depth is unknown count on every path"),
+ ("tsdf_integrate","blind9.cu:499","ld global"): F32 % ("8,024 voxel loads modelled, 50,095 measured (15.3 lanes, 1 line and 3.52 sectors a request)", "49,859 requests of 3.79 sectors: the band test on the loaded depth is not known, so every lane that may be in it counts"),
+ ("tsdf_integrate","blind9.cu:502","st global"): F32 % ("8,024 voxel stores modelled, 50,095 measured (15.3 lanes, 1 line and 3.52 sectors a request)", "49,859 requests of 3.79 sectors: the band test on the loaded depth is not known, so every lane that may be in it counts"),
  ("strings_lower","blind9.cu:785","ld global"): STR,
  ("strings_lower","blind9.cu:786","st global"): STR,
  ("t9_paged_attn_decode","standard.py:43","ld shared"): PAGED_LINE % "4,096 requests measured here, none modelled",
@@ -106,17 +106,10 @@ R = {
  ("t9_conv2d_nhwc_igemm","blind9_triton.py:213","wgmma shared"): HGMMA % ("392 at line 209, 6,272 at 211, 7,056 at 213, 392 at 214", "blind9_triton.py:213: 14,112"),
  ("t9_conv2d_nhwc_igemm","blind9_triton.py:214","wgmma shared"): HGMMA % ("392 at line 209, 6,272 at 211, 7,056 at 213, 392 at 214", "blind9_triton.py:213: 14,112"),
 }
-SAMPLED = ("kernel totals, sectors, sampled grid: %s; the simulation runs a sample of the blocks and scales it (not inspected); "
-           "the requests and every per-line row match")
 T = {
- "dequant_q3_K": SAMPLED % "110-byte blocks start at 64 offsets mod 128 (20,000 blocks): 729,997 load sectors modelled, 730,000 measured",
  "gat_edge_softmax_agg": "no totals: the aggregation loop runs to the loaded degree (PTX line 1721) and is stepped over",
  "bvh_point_query": "no totals: the traversal loop pops loaded node indices until the stack is empty (PTX line 2370) and is stepped over",
- "resize_nearest_u8c4": SAMPLED % "6,627 blocks whose source rows (floor(y * 750 / 1125)) and columns repeat irregularly: 175,507 load sectors modelled, 175,500 measured",
- "median3x3_u8": SAMPLED % "2,816 blocks, clamped borders: 331,812 load sectors modelled, 331,800 measured",
- "depth_bilateral_u16": SAMPLED % "1,200 blocks, clamped 5 x 5 windows: 681,550 load sectors modelled, 681,600 measured",
- "tsdf_integrate": "kernel totals, branch on loaded data (blind, with the f32 parameters passed as bit patterns: 16,048 load and 8,024 store requests): 101,252 load and 50,626 store requests modelled, 100,531 and 50,095 measured: the lanes whose `dmm == 0` / band test on the loaded depth is unknown count on every path",
- "vol_u8_grad_p128": SAMPLED % "5,000 blocks of a 100^3 volume at pitch 128: 300,016 load sectors modelled, 300,000 measured",
+ "tsdf_integrate": "kernel totals, branch on loaded data (blind, with the f32 parameters passed as bit patterns: 16,048 load and 8,024 store requests): 99,718 load and 49,859 store requests modelled (a sample of 50 of the 64 blocks, each standing at its cell's mean; every block simulated: 100,872 and 50,436), 100,531 and 50,095 measured: the lanes whose `dmm == 0` / band test on the loaded depth is unknown count on every path",
  "strings_lower": "no totals: the byte loop runs between loaded offsets (PTX line 7582) and is stepped over",
  "t9_paged_attn_decode": "no totals: the block loop runs to the loaded sequence length (PTX line 693) and is stepped over",
  "t9_kv_cache_scatter": "kernel totals, request count: the V store after `@!P0 EXIT` on the loaded slot (blind9_triton.py:112): 24,000 store requests and 384,000 sectors modelled, 22,632 and 362,112 measured (the 684 warps of padding tokens exit)",
