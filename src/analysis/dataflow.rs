@@ -186,13 +186,15 @@
 //! active): sound, and reported as a caveat.
 //!
 //! The accesses are recorded by applying the blocks once more to their
-//! final entry states. When the last round changed no existing symbol's
-//! facts, every block was last applied to its final state under the final
-//! facts (a round after a change of facts applies every block that may have
-//! read the old ones), so applying
-//! it again gives the same values and changes no fact: only the blocks that
-//! hold an access (or the focus's) are applied then. Otherwise, or with a
-//! probe, every block is, in order.
+//! final entry states. A block last applied to its final entry state under
+//! the final facts of the symbols it reads gives the same values again and
+//! changes no fact. When the last round changed no existing symbol's facts,
+//! that is every block (a round after a change of facts applies every block
+//! that may have read the old ones), so only the blocks that hold an access
+//! (or the focus's) are applied then. When it changed some, the blocks it
+//! made dirty are applied too, in order, and from the first of them that
+//! changes a fact again, every later block is, as those facts may reach it.
+//! After giving up, or with a probe, every block is, in order.
 //!
 //! # Soundness and limits
 //!
@@ -376,6 +378,8 @@ struct Engine<'a, 'src> {
     moved: Vec<(u32, u64)>,
     /// The number of the fixpoint's current block application (from 1).
     app: u64,
+    /// The opaque symbols that are quotients ([`Quotient::Of`] once).
+    quot_ids: Vec<u32>,
     /// Scratch for an instruction's operand values (empty between ops).
     args: Vec<Value>,
     /// The value of each immediate operand met so far, shared by every
@@ -1428,7 +1432,8 @@ impl OpaqueSource for Engine<'_, '_> {
                     x: std::rc::Rc::new(x.clone()),
                     c,
                     unsigned,
-                }
+                };
+                self.quot_ids.push(id);
             }
             Quotient::Of {
                 x: x0,
@@ -1652,6 +1657,7 @@ pub fn analyze_class_in(
         home: Vec::new(),
         moved: Vec::new(),
         app: 0,
+        quot_ids: Vec::new(),
         args: Vec::new(),
         consts: HashMap::default(),
         specials: vec![None; PURE_SPECIALS],
@@ -1714,6 +1720,7 @@ pub fn analyze_class_in(
     // [`Engine::app`]; 0: never), and scratch for the blocks a change of
     // facts makes dirty.
     let mut last: Vec<u64> = vec![0; nblocks];
+    let mut scratch = MoveScratch::default();
     loop {
         let mut changed = false;
         eng.facts_changed = false;
@@ -1816,7 +1823,7 @@ pub fn analyze_class_in(
         if eng.facts_changed {
             if all_moved
                 || every_block()
-                || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty)
+                || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty, &mut scratch)
             {
                 dirty.iter_mut().for_each(|d| *d = true);
             }
@@ -1903,6 +1910,17 @@ pub fn analyze_class_in(
     }
 }
 
+/// Scratch of [`dirty_after_moves`], kept over the rounds of a run.
+#[derive(Default)]
+struct MoveScratch {
+    /// The latest change of each opaque symbol's facts (0: none).
+    chg: Vec<u64>,
+    /// The symbols whose entry in `chg` is set.
+    touched: Vec<u32>,
+    /// The latest change among the symbols of each value met, by address.
+    seen: HashMap<*const u8, u64>,
+}
+
 /// Marks dirty the blocks that may have read a symbol's facts before they
 /// changed in the round just ended (see *Fixpoint* in the module doc):
 /// `last` is each block's latest application ([`Engine::app`]), and a
@@ -1921,12 +1939,26 @@ fn dirty_after_moves(
     entry: &[Option<(Vec<Value>, u32)>],
     last: &[u64],
     dirty: &mut [bool],
+    scratch: &mut MoveScratch,
 ) -> bool {
-    let nsyms = eng.facts.opaque.len();
-    let mut chg: Vec<u64> = vec![0; nsyms];
+    let MoveScratch { chg, touched, seen } = scratch;
+    // `chg` is all zero between calls: only the entries in `touched` are set.
+    for &id in touched.iter() {
+        chg[id as usize] = 0;
+    }
+    touched.clear();
+    seen.clear();
+    if chg.len() < eng.facts.opaque.len() {
+        chg.resize(eng.facts.opaque.len(), 0);
+    }
     for &(id, t) in &eng.moved {
         match chg.get_mut(id as usize) {
-            Some(c) => *c = (*c).max(t),
+            Some(c) => {
+                if *c == 0 {
+                    touched.push(id);
+                }
+                *c = (*c).max(t);
+            }
             None => return false,
         }
     }
@@ -1946,11 +1978,14 @@ fn dirty_after_moves(
     // symbols' indices usually suffices).
     loop {
         let mut grew = false;
-        for (t, q) in eng.facts.quotients.iter().enumerate() {
-            if let Quotient::Of { x, .. } = q {
-                let m = latest(&chg, x);
-                if let Some(c) = chg.get_mut(t) {
+        for &t in &eng.quot_ids {
+            if let Some(Quotient::Of { x, .. }) = eng.facts.quotients.get(t as usize) {
+                let m = latest(chg, x);
+                if let Some(c) = chg.get_mut(t as usize) {
                     if m > *c {
+                        if *c == 0 {
+                            touched.push(t);
+                        }
                         *c = m;
                         grew = true;
                     }
@@ -1961,11 +1996,11 @@ fn dirty_after_moves(
             break;
         }
     }
-    for (id, &t) in chg.iter().enumerate() {
-        if t == 0 {
-            continue;
-        }
-        match eng.home.get(id).copied() {
+    let mut tmax = 0;
+    for &id in touched.iter() {
+        let t = chg[id as usize];
+        tmax = tmax.max(t);
+        match eng.home.get(id as usize).copied() {
             Some(h) if h != NO_HOME => {
                 if last.get(h as usize).is_some_and(|&l| l <= t) {
                     dirty[h as usize] = true;
@@ -1974,17 +2009,30 @@ fn dirty_after_moves(
             _ => return false,
         }
     }
+    // A block that is dirty already or was applied after every change
+    // (and so are its predecessors) can be marked by nothing here: its
+    // entry is not read. Values met again (shared along the blocks they
+    // flow through) are looked up by address.
+    let settled = |dirty: &[bool], b: usize| dirty[b] || last[b] > tmax;
     for (y, e) in entry.iter().enumerate() {
         let Some((vals, _)) = e else { continue };
-        let m = vals
-            .iter()
-            .map(|v| match v {
-                Value::Poly(p) => latest(&chg, p),
-                Value::Range(r) => latest(&chg, &r.base),
-                _ => 0,
-            })
-            .max()
-            .unwrap_or(0);
+        if settled(dirty, y)
+            && cfg
+                .predecessors(BlockId(y as u32))
+                .all(|(p, _)| settled(dirty, p.index()))
+        {
+            continue;
+        }
+        let mut m = 0;
+        for v in vals {
+            let (key, p): (*const u8, &Poly) = match v {
+                Value::Poly(p) => (std::rc::Rc::as_ptr(p).cast(), p),
+                Value::Range(r) => (std::rc::Rc::as_ptr(r).cast(), &r.base),
+                _ => continue,
+            };
+            let t = *seen.entry(key).or_insert_with(|| latest(chg, p));
+            m = m.max(t);
+        }
         if m == 0 {
             continue;
         }
