@@ -1820,13 +1820,12 @@ pub fn analyze_class_in(
             changed = true;
         }
         facts_moved = eng.facts_changed;
-        if eng.facts_changed {
-            if all_moved
+        if eng.facts_changed
+            && (all_moved
                 || every_block()
-                || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty, &mut scratch)
-            {
-                dirty.iter_mut().for_each(|d| *d = true);
-            }
+                || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty, &mut scratch))
+        {
+            dirty.iter_mut().for_each(|d| *d = true);
         }
         if every_block() {
             dirty.iter_mut().for_each(|d| *d = true);
