@@ -1820,8 +1820,13 @@ pub fn analyze_class_in(
             changed = true;
         }
         facts_moved = eng.facts_changed;
+        // In the first round nearly every block is applied before the
+        // changes (a loop's join sites change when its back edge first
+        // arrives): every block is dirty after it, as finding the few that
+        // are not costs more than applying them.
         if eng.facts_changed
             && (all_moved
+                || round == 0
                 || every_block()
                 || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty, &mut scratch))
         {
@@ -1916,8 +1921,6 @@ struct MoveScratch {
     chg: Vec<u64>,
     /// The symbols whose entry in `chg` is set.
     touched: Vec<u32>,
-    /// The latest change among the symbols of each value met, by address.
-    seen: HashMap<*const u8, u64>,
 }
 
 /// Marks dirty the blocks that may have read a symbol's facts before they
@@ -1940,13 +1943,12 @@ fn dirty_after_moves(
     dirty: &mut [bool],
     scratch: &mut MoveScratch,
 ) -> bool {
-    let MoveScratch { chg, touched, seen } = scratch;
+    let MoveScratch { chg, touched } = scratch;
     // `chg` is all zero between calls: only the entries in `touched` are set.
     for &id in touched.iter() {
         chg[id as usize] = 0;
     }
     touched.clear();
-    seen.clear();
     if chg.len() < eng.facts.opaque.len() {
         chg.resize(eng.facts.opaque.len(), 0);
     }
@@ -2010,8 +2012,7 @@ fn dirty_after_moves(
     }
     // A block that is dirty already or was applied after every change
     // (and so are its predecessors) can be marked by nothing here: its
-    // entry is not read. Values met again (shared along the blocks they
-    // flow through) are looked up by address.
+    // entry is not read.
     let settled = |dirty: &[bool], b: usize| dirty[b] || last[b] > tmax;
     for (y, e) in entry.iter().enumerate() {
         let Some((vals, _)) = e else { continue };
@@ -2024,12 +2025,11 @@ fn dirty_after_moves(
         }
         let mut m = 0;
         for v in vals {
-            let (key, p): (*const u8, &Poly) = match v {
-                Value::Poly(p) => (std::rc::Rc::as_ptr(p).cast(), p),
-                Value::Range(r) => (std::rc::Rc::as_ptr(r).cast(), &r.base),
+            let t = match v {
+                Value::Poly(p) => latest(chg, p),
+                Value::Range(r) => latest(chg, &r.base),
                 _ => continue,
             };
-            let t = *seen.entry(key).or_insert_with(|| latest(chg, p));
             m = m.max(t);
         }
         if m == 0 {
