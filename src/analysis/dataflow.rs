@@ -174,7 +174,9 @@
 //! the dividend of a quotient among these (values elsewhere hold only
 //! symbols that flowed there from these). A block last applied after every
 //! change of those in the round read the new facts already and stays clean
-//! (`dirty_after_moves`); a change of a lockstep counter's range (below)
+//! (`dirty_after_moves`); a change of a lockstep counter's range (below),
+//! or any change in the first round (where nearly every block precedes
+//! the changes: a loop's sites change when its back edge first arrives),
 //! makes every block dirty. The rounds, their changes and the result are
 //! those of applying every block every round (held so on the committed
 //! corpus by `dirty_blocks_give_what_every_block_gives`). On the cuDNN
