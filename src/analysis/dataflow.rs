@@ -166,20 +166,37 @@
 //! block applied to the same state under the same symbol facts does what it
 //! did before (its opaque sites exist, congruence and range joins are
 //! idempotent). The symbol facts are shared, so a round in which an existing
-//! symbol's congruence or range changed makes every block dirty for the next
-//! one; the rounds, their changes and the result are those of applying every
-//! block every round. The iteration is nevertheless capped at
+//! symbol's congruence, range or quotient changed makes dirty for the next
+//! one every block that may have read the old facts: a block reads the facts
+//! of the opaque symbols its entry values mention, of those made at its
+//! statements or out-edges (the symbol's *home*), of those its successors'
+//! entries mention (the joins along its out-edges), and of the symbols of
+//! the dividend of a quotient among these (values elsewhere hold only
+//! symbols that flowed there from these). A block last applied after every
+//! change of those in the round read the new facts already and stays clean
+//! (`dirty_after_moves`); a change of a lockstep counter's range (below),
+//! or any change in the first round (where nearly every block precedes
+//! the changes: a loop's sites change when its back edge first arrives),
+//! makes every block dirty. The rounds, their changes and the result are
+//! those of applying every block every round (held so on the committed
+//! corpus by `dirty_blocks_give_what_every_block_gives`). On the cuDNN
+//! modules, whose loops widen join sites' ranges round after round, this
+//! spares about two thirds of the third round (BENCHMARKS.md, stop 28). The
+//! iteration is nevertheless capped at
 //! [`MAX_ROUNDS`] rounds, after which every live slot at every block entry
 //! is set to the top element (`Varying { data: true }`, every lane possibly
 //! active): sound, and reported as a caveat.
 //!
 //! The accesses are recorded by applying the blocks once more to their
-//! final entry states. When the last round changed no existing symbol's
-//! facts, every block was last applied to its final state under the final
-//! facts (a round after a change of facts applies every block), so applying
-//! it again gives the same values and changes no fact: only the blocks that
-//! hold an access (or the focus's) are applied then. Otherwise, or with a
-//! probe, every block is, in order.
+//! final entry states. A block last applied to its final entry state under
+//! the final facts of the symbols it reads gives the same values again and
+//! changes no fact. When the last round changed no existing symbol's facts,
+//! that is every block (a round after a change of facts applies every block
+//! that may have read the old ones), so only the blocks that hold an access
+//! (or the focus's) are applied then. When it changed some, the blocks it
+//! made dirty are applied too, in order, and from the first of them that
+//! changes a fact again, every later block is, as those facts may reach it.
+//! After giving up, or with a probe, every block is, in order.
 //!
 //! # Soundness and limits
 //!
@@ -310,6 +327,27 @@ const NO_SLOT: u32 = u32::MAX;
 /// No opaque symbol allocated yet at a join site.
 const NO_SITE: u32 = u32::MAX;
 
+/// An opaque symbol whose home block is not known: a change of its facts
+/// makes every block dirty.
+const NO_HOME: u32 = u32::MAX;
+
+/// In tests: apply every block in every round (no dirty blocks), the
+/// iteration the dirty blocks must reproduce.
+#[cfg(test)]
+static EVERY_BLOCK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True when every block is to be applied in every round (tests only).
+fn every_block() -> bool {
+    #[cfg(test)]
+    {
+        EVERY_BLOCK.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
 struct Engine<'a, 'src> {
     low: &'a Lowered<'src>,
     /// Register -> slot in the state vectors ([`NO_SLOT`]: not computed).
@@ -329,6 +367,21 @@ struct Engine<'a, 'src> {
     /// changed after the symbol was created: blocks applied before may have
     /// read the old facts (see the fixpoint's dirty blocks).
     facts_changed: bool,
+    /// The block being applied (its out-edges included).
+    cur_block: u32,
+    /// The home block of each opaque symbol, by index: the block whose
+    /// statement or out-edge made it, or the block at whose entry a join
+    /// site stands (see the fixpoint's dirty blocks); [`NO_HOME`] where
+    /// not known.
+    home: Vec<u32>,
+    /// The opaque symbols whose facts changed in this round, each with the
+    /// application ([`Engine::app`]) during which it changed (with
+    /// repeats): for the dirty blocks of the next round.
+    moved: Vec<(u32, u64)>,
+    /// The number of the fixpoint's current block application (from 1).
+    app: u64,
+    /// The opaque symbols that are quotients ([`Quotient::Of`] once).
+    quot_ids: Vec<u32>,
     /// Scratch for an instruction's operand values (empty between ops).
     args: Vec<Value>,
     /// The value of each immediate operand met so far, shared by every
@@ -470,8 +523,25 @@ impl Engine<'_, '_> {
         let id = *self.sites.entry((kind, a, b)).or_insert(n);
         if id == n {
             self.facts.opaque.push(cong);
+            self.set_home(id, self.cur_block);
         }
         Sym::Opaque(id)
+    }
+
+    /// Records `block` as the home of the new opaque symbol `id`.
+    fn set_home(&mut self, id: u32, block: u32) {
+        let i = id as usize;
+        if self.home.len() <= i {
+            self.home.resize(i + 1, NO_HOME);
+        }
+        self.home[i] = block;
+    }
+
+    /// Notes that opaque symbol `id`'s facts changed after it was made:
+    /// blocks applied before may have read the old ones.
+    fn fact_moved(&mut self, id: u32) {
+        self.facts_changed = true;
+        self.moved.push((id, self.app));
     }
 
     /// The value a warp-uniform `.local` load (statement `s`, element `k`)
@@ -522,6 +592,7 @@ impl Engine<'_, '_> {
         let sites = &mut self.sites;
         let entry_sites = &mut self.entry_sites;
         let mut seen: Option<SiteFacts> = None;
+        let mut made: Option<u32> = None;
         let join = match dense {
             Some(_) => join_distinct,
             None => join,
@@ -539,6 +610,7 @@ impl Engine<'_, '_> {
             };
             if id == n {
                 f.opaque.push(None);
+                made = Some(id);
             } else {
                 seen = Some((
                     id,
@@ -548,12 +620,18 @@ impl Engine<'_, '_> {
             }
             Sym::Opaque(id)
         });
+        if let Some(id) = made {
+            // A block entry's site stands at that block (`key.1`), where
+            // the values it joins meet; any other at the current block.
+            let home = if key.0 == 3 { key.1 } else { self.cur_block };
+            self.set_home(id, home);
+        }
         if let Some((id, before, range)) = seen {
             let i = id as usize;
             if self.facts.opaque.get(i).copied().flatten() != before
                 || self.facts.opaque_range.get(i).copied().flatten() != range
             {
-                self.facts_changed = true;
+                self.fact_moved(id);
             }
         }
         j
@@ -692,6 +770,7 @@ impl Engine<'_, '_> {
         let mut exit_guard: Option<Option<PredVal>> = None;
         // The guarded terminator: its statement and guard (register, negated).
         let mut term: Option<(u32, (u32, bool))> = None;
+        self.cur_block = b.0;
         for s in cfg.block(b).stmts.clone() {
             self.cur_stmt = s;
             if let (Some((ps, pr)), true) = (self.probe, record.is_some()) {
@@ -1333,7 +1412,7 @@ impl OpaqueSource for Engine<'_, '_> {
                 let new = Some(c.map(|old| old.join(cong)).unwrap_or(cong));
                 if *c != new {
                     *c = new;
-                    self.facts_changed = true;
+                    self.fact_moved(id);
                 }
             }
         }
@@ -1355,7 +1434,8 @@ impl OpaqueSource for Engine<'_, '_> {
                     x: std::rc::Rc::new(x.clone()),
                     c,
                     unsigned,
-                }
+                };
+                self.quot_ids.push(id);
             }
             Quotient::Of {
                 x: x0,
@@ -1364,7 +1444,7 @@ impl OpaqueSource for Engine<'_, '_> {
             } if **x0 == *x && *c0 == c && *u0 == unsigned => {}
             Quotient::Of { .. } => {
                 *q = Quotient::Conflict;
-                self.facts_changed = true;
+                self.fact_moved(id);
             }
             Quotient::Conflict => {}
         }
@@ -1382,7 +1462,7 @@ impl OpaqueSource for Engine<'_, '_> {
         });
         if *slot != new {
             *slot = new;
-            self.facts_changed = true;
+            self.fact_moved(id);
         }
     }
 }
@@ -1575,6 +1655,11 @@ pub fn analyze_class_in(
         probe,
         probed: None,
         facts_changed: false,
+        cur_block: 0,
+        home: Vec::new(),
+        moved: Vec::new(),
+        app: 0,
+        quot_ids: Vec::new(),
         args: Vec::new(),
         consts: HashMap::default(),
         specials: vec![None; PURE_SPECIALS],
@@ -1633,9 +1718,18 @@ pub fn analyze_class_in(
     // Whether the last round changed a symbol's facts (see the recording
     // pass below).
     let mut facts_moved;
+    // When each block was last applied (the application's number,
+    // [`Engine::app`]; 0: never), and scratch for the blocks a change of
+    // facts makes dirty.
+    let mut last: Vec<u64> = vec![0; nblocks];
+    let mut scratch = MoveScratch::default();
     loop {
         let mut changed = false;
         eng.facts_changed = false;
+        eng.moved.clear();
+        // A change of facts that no symbol's home bounds (the lockstep
+        // ranges below): every block is dirty after it.
+        let mut all_moved = false;
         for &b in &rpo {
             let Some((vals, mask)) = &entry[b.index()] else {
                 continue;
@@ -1648,6 +1742,8 @@ pub fn analyze_class_in(
             }
             let mask = *mask;
             load(&mut work, b.index(), vals);
+            eng.app += 1;
+            last[b.index()] = eng.app;
             let edges = eng.block(cfg, b, &mut work, mask, None);
             let targets: Vec<BlockId> = edges.iter().map(|e| e.0).collect();
             for (succ, m, refined) in edges {
@@ -1722,10 +1818,23 @@ pub fn analyze_class_in(
             // Values computed under the old ranges may be too narrow: run
             // every block again.
             eng.facts_changed = true;
+            all_moved = true;
             changed = true;
         }
         facts_moved = eng.facts_changed;
-        if eng.facts_changed {
+        // In the first round nearly every block is applied before the
+        // changes (a loop's join sites change when its back edge first
+        // arrives): every block is dirty after it, as finding the few that
+        // are not costs more than applying them.
+        if eng.facts_changed
+            && (all_moved
+                || round == 0
+                || every_block()
+                || !dirty_after_moves(&eng, cfg, &entry, &last, &mut dirty, &mut scratch))
+        {
+            dirty.iter_mut().for_each(|d| *d = true);
+        }
+        if every_block() {
             dirty.iter_mut().for_each(|d| *d = true);
         }
         round += 1;
@@ -1758,9 +1867,14 @@ pub fn analyze_class_in(
     // its final entry state under the final facts, so applying it again
     // changes no fact and gives what it gave then: only the blocks whose
     // accesses are recorded (those holding a memory op, or the focus's)
-    // need to run. Otherwise every applied block runs, in order, as the
-    // facts it changes may reach a later block.
-    let every = gave_up || facts_moved || probe.is_some();
+    // need to run. When the last round changed facts, the blocks it made
+    // dirty (those that may have read the old facts; `dirty_after_moves`)
+    // run too, in order, and once one of them changes a fact again every
+    // later block runs, as the facts it changes may reach it: a block
+    // applied again to its entry state under the facts it last read
+    // changes nothing. After giving up, or with a probe, every applied
+    // block runs.
+    let mut every = gave_up || probe.is_some();
     let recorded: Vec<bool> = match focus {
         Some(f) => f.record.clone(),
         None => cfg
@@ -1781,12 +1895,17 @@ pub fn analyze_class_in(
         let Some((vals, mask)) = &entry[b.index()] else {
             continue;
         };
-        if !applied(b.index()) || !(every || recorded[b.index()]) {
+        let again = facts_moved && dirty[b.index()];
+        if !applied(b.index()) || !(every || again || recorded[b.index()]) {
             continue;
         }
         let mask = *mask;
         load(&mut work, b.index(), vals);
+        let moves = eng.moved.len();
         eng.block(cfg, b, &mut work, mask, Some(&mut accesses));
+        if eng.moved.len() != moves {
+            every = true;
+        }
     }
     let probe = eng.probed.take();
     ClassResult {
@@ -1795,6 +1914,139 @@ pub fn analyze_class_in(
         gave_up,
         probe,
     }
+}
+
+/// Scratch of [`dirty_after_moves`], kept over the rounds of a run.
+#[derive(Default)]
+struct MoveScratch {
+    /// The latest change of each opaque symbol's facts (0: none).
+    chg: Vec<u64>,
+    /// The symbols whose entry in `chg` is set.
+    touched: Vec<u32>,
+}
+
+/// Marks dirty the blocks that may have read a symbol's facts before they
+/// changed in the round just ended (see *Fixpoint* in the module doc):
+/// `last` is each block's latest application ([`Engine::app`]), and a
+/// block applied after every change of the facts it may read is left
+/// clean. A block reads the facts of the symbols its entry values
+/// mention, of those it makes (its home's), of those its successors'
+/// entries mention (the joins along its out-edges) and of those a
+/// quotient among them divides; so the latest change of each symbol is
+/// carried to the quotients that mention it, and then to every block
+/// whose entry mentions one and to its predecessors, and to each
+/// symbol's home. False when some changed symbol has no known home (the
+/// caller makes every block dirty).
+fn dirty_after_moves(
+    eng: &Engine<'_, '_>,
+    cfg: &Cfg,
+    entry: &[Option<(Vec<Value>, u32)>],
+    last: &[u64],
+    dirty: &mut [bool],
+    scratch: &mut MoveScratch,
+) -> bool {
+    let MoveScratch { chg, touched } = scratch;
+    // `chg` is all zero between calls: only the entries in `touched` are set.
+    for &id in touched.iter() {
+        chg[id as usize] = 0;
+    }
+    touched.clear();
+    if chg.len() < eng.facts.opaque.len() {
+        chg.resize(eng.facts.opaque.len(), 0);
+    }
+    for &(id, t) in &eng.moved {
+        match chg.get_mut(id as usize) {
+            Some(c) => {
+                if *c == 0 {
+                    touched.push(id);
+                }
+                *c = (*c).max(t);
+            }
+            None => return false,
+        }
+    }
+    let latest = |chg: &[u64], p: &Poly| -> u64 {
+        p.terms()
+            .iter()
+            .flat_map(|(m, _)| m.syms())
+            .map(|s| match s {
+                Sym::Opaque(id) => chg.get(*id as usize).copied().unwrap_or(0),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    // A quotient's facts are read with its dividend's: to a fixpoint (a
+    // dividend is made before its quotient, so one pass in order of the
+    // symbols' indices usually suffices).
+    loop {
+        let mut grew = false;
+        for &t in &eng.quot_ids {
+            if let Some(Quotient::Of { x, .. }) = eng.facts.quotients.get(t as usize) {
+                let m = latest(chg, x);
+                if let Some(c) = chg.get_mut(t as usize) {
+                    if m > *c {
+                        if *c == 0 {
+                            touched.push(t);
+                        }
+                        *c = m;
+                        grew = true;
+                    }
+                }
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut tmax = 0;
+    for &id in touched.iter() {
+        let t = chg[id as usize];
+        tmax = tmax.max(t);
+        match eng.home.get(id as usize).copied() {
+            Some(h) if h != NO_HOME => {
+                if last.get(h as usize).is_some_and(|&l| l <= t) {
+                    dirty[h as usize] = true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    // A block that is dirty already or was applied after every change
+    // (and so are its predecessors) can be marked by nothing here: its
+    // entry is not read.
+    let settled = |dirty: &[bool], b: usize| dirty[b] || last[b] > tmax;
+    for (y, e) in entry.iter().enumerate() {
+        let Some((vals, _)) = e else { continue };
+        if settled(dirty, y)
+            && cfg
+                .predecessors(BlockId(y as u32))
+                .all(|(p, _)| settled(dirty, p.index()))
+        {
+            continue;
+        }
+        let mut m = 0;
+        for v in vals {
+            let t = match v {
+                Value::Poly(p) => latest(chg, p),
+                Value::Range(r) => latest(chg, &r.base),
+                _ => continue,
+            };
+            m = m.max(t);
+        }
+        if m == 0 {
+            continue;
+        }
+        if last[y] <= m {
+            dirty[y] = true;
+        }
+        for (p, _) in cfg.predecessors(BlockId(y as u32)) {
+            if last[p.index()] <= m {
+                dirty[p.index()] = true;
+            }
+        }
+    }
+    true
 }
 
 /// The latest value each live slot of a block with several ways in received
@@ -2385,6 +2637,55 @@ pub(crate) fn field_value(fields: &[(u16, i64, i64)], p: u16, offset: i64) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dirty blocks (a change of a symbol's facts dirties only the
+    /// blocks reachable from its home and their predecessors) give what
+    /// applying every block in every round gives, on every kernel of the
+    /// committed corpus, and with a launch configuration (so that the
+    /// per-warp runs and their focus run too).
+    #[test]
+    fn dirty_blocks_give_what_every_block_gives() {
+        use std::sync::atomic::Ordering;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let mut files = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).expect("tests/corpus").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    if !p.ends_with("invalid") {
+                        dirs.push(p);
+                    }
+                } else if p.extension().is_some_and(|x| x == "ptx") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() > 50, "{} files", files.len());
+        let launched = crate::analysis::Options {
+            launch: crate::analysis::LaunchConfig {
+                block: Some([256, 1, 1]),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut kernels = 0;
+        for p in &files {
+            let text = std::fs::read_to_string(p).expect("read");
+            let file = crate::source::SourceFile::from_text(p.to_string_lossy().into_owned(), text);
+            for opts in [&crate::analysis::Options::default(), &launched] {
+                EVERY_BLOCK.store(false, Ordering::Relaxed);
+                let dirty = crate::analyze(&file, opts);
+                EVERY_BLOCK.store(true, Ordering::Relaxed);
+                let every = crate::analyze(&file, opts);
+                EVERY_BLOCK.store(false, Ordering::Relaxed);
+                assert!(dirty == every, "{} differs", p.display());
+                kernels += dirty.kernels.len();
+            }
+        }
+        assert!(kernels > 100, "{kernels} kernels");
+    }
 
     /// The alias search as it was before its memo: every path followed.
     fn resolve_by_every_path(al: &Aliases<'_>, s: Sym, depth: u32) -> (Sym, i64) {
