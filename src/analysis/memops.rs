@@ -287,9 +287,10 @@ pub(super) fn class_figures(
         MemKind::Atomic | MemKind::Reduction if space == Space::Shared => {
             let form = super::cost::shared_atomic::shared_atomic_form_of(info);
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                s.wavefronts = mean_wavefronts(f, facts, bytes, (0, None, Some(form)), |a| {
-                    super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form)
-                });
+                s.wavefronts =
+                    mean_wavefronts(f, facts, bytes, MeanRule::SharedAtomic(form), |a| {
+                        super::cost::shared_atomic::wavefronts(a, f.mask, bytes, form)
+                    });
                 s
             })
         }
@@ -304,7 +305,7 @@ pub(super) fn class_figures(
                 && matches!(bytes, 8 | 16) =>
         {
             static_access(f, facts, bytes, params, true).map(|mut s| {
-                if let Some(w) = mean_wavefronts(f, facts, bytes, (1, None, None), |a| {
+                if let Some(w) = mean_wavefronts(f, facts, bytes, MeanRule::WideSharedLoad, |a| {
                     super::cost::shared_load_wavefronts(a, f.mask, bytes)
                 }) {
                     s.wavefronts = Some(w);
@@ -330,10 +331,13 @@ pub(super) fn class_figures(
         _ if space == Space::Shared => static_access(f, facts, bytes, params, true).map(|mut s| {
             if s.wavefronts.is_none() && matches!(f.addr, Value::Range(_)) {
                 let form = super::cost::shared_atomic::shared_atomic_form_of(info);
-                s.wavefronts =
-                    mean_wavefronts(f, facts, bytes, (2, Some(info.op), Some(form)), |a| {
-                        super::cost::shared_request_wavefronts(info.op, form, a, f.mask, bytes)
-                    });
+                s.wavefronts = mean_wavefronts(
+                    f,
+                    facts,
+                    bytes,
+                    MeanRule::SharedRequest(info.op, form),
+                    |a| super::cost::shared_request_wavefronts(info.op, form, a, f.mask, bytes),
+                );
             }
             s
         }),
@@ -591,7 +595,7 @@ fn mean_wavefronts(
     f: &AccessFact,
     facts: &SymFacts,
     bytes: u32,
-    rule: RuleKey,
+    rule: MeanRule,
     cost: impl Fn(&super::domain::Lanes) -> u32,
 ) -> Option<f64> {
     // Lanes drawn from a known set (`hist[b & 255]`): the expected cost
@@ -630,19 +634,26 @@ fn mean_wavefronts(
     Some(c.iter().map(|a| cost(a) as f64).sum::<f64>() / c.len().max(1) as f64)
 }
 
-/// Which cost rule a [`mean_wavefronts`] call applies: a tag (0 shared
-/// atomic, 1 wide shared load, 2 any shared request), the direction and
-/// the atomic form.
-type RuleKey = (
-    u8,
-    Option<crate::ir::AccessOp>,
-    Option<super::cost::shared_atomic::SharedAtomicForm>,
-);
+/// Which cost rule a [`mean_wavefronts`] call applies (with what the rule
+/// reads besides the addresses), for its memo.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum MeanRule {
+    /// A shared atomic of this form.
+    SharedAtomic(super::cost::shared_atomic::SharedAtomicForm),
+    /// A wide (vector) shared load.
+    WideSharedLoad,
+    /// Any shared request of this direction and atomic form
+    /// (`cost::shared_request_wavefronts`).
+    SharedRequest(
+        crate::ir::AccessOp,
+        super::cost::shared_atomic::SharedAtomicForm,
+    ),
+}
 
 /// Everything [`super::cost::ranged_mean`]'s result depends on.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct RangedKey {
-    rule: RuleKey,
+    rule: MeanRule,
     bytes: u32,
     mask: u32,
     bounds: (i64, i64),

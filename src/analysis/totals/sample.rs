@@ -413,8 +413,6 @@ impl Sampler {
             first = [false; 3];
         }
         // Coarser until the classes with blocks fit (the last step, one
-        // class, always does).
-        // Coarser until the classes with blocks fit (the last step, one
         // class, always does). Counted along each dimension (the interior
         // is a product of coordinate ranges but for block 0: at most one
         // more than the classes that hold blocks), then exactly.
