@@ -1275,6 +1275,28 @@ mod tests {
         (period, live, done)
     }
 
+    /// [`Sampler::assignment`] (per block, for the cells) and
+    /// [`Sampler::by_neighbours`] (counts only, for grids too large to
+    /// list) state one rule: the blocks each group stands for agree.
+    #[test]
+    fn the_neighbour_rule_per_block_and_counted_agree() {
+        let mut s = Sampler::new([1000, 1, 1]);
+        let mut used = 0;
+        while used < 60 {
+            let Some(b) = s.next(used, 60) else { break };
+            // three request counts in runs of uneven length
+            s.record(b, block(1 + (b * b / 7919) % 3));
+            used += 1;
+        }
+        assert!(s.coordinate_map().is_none());
+        let mut counted = vec![0u64; s.groups.len()];
+        for g in s.assignment().into_iter().filter(|&g| g != u32::MAX) {
+            counted[g as usize] += 1;
+        }
+        assert!(counted.iter().filter(|&&c| c > 0).count() > 1);
+        assert_eq!(counted, s.by_neighbours());
+    }
+
     /// Residue classes are held to a third of the blocks the budget runs:
     /// a period of 32 blocks with a budget of 30 is halved to 8 classes
     /// (and the "first" one, empty: block 0 is an edge block), and the
