@@ -108,3 +108,25 @@ fn syntax_errors_are_reported_not_fatal() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("error[E0"), "{stdout}");
 }
+
+/// `report --format json` carries a bulk copy's structured facts, as
+/// `check --format json` does: the multicast fixture's first kernel copies
+/// 8,192 bytes to the 2 CTAs of mask 3 (`tests/fixtures/analysis/bulk_multicast.ptx`).
+#[test]
+fn report_json_has_the_bulk_facts() {
+    let (code, out, err) = warpscope(&[
+        "report",
+        "--format",
+        "json",
+        "--kernel",
+        "mcast_bulk_mask3",
+        "tests/fixtures/analysis/bulk_multicast.ptx",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let accesses = v["files"][0]["kernels"][0]["accesses"].as_array().unwrap();
+    let bulk: Vec<_> = accesses.iter().filter_map(|a| a.get("bulk")).collect();
+    assert_eq!(bulk.len(), 1, "{out}");
+    assert_eq!(bulk[0]["bytes"], 8192);
+    assert_eq!(bulk[0]["multicast_ctas"], 2);
+}

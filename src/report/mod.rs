@@ -558,6 +558,20 @@ pub struct AccessRow {
     /// bulk copy's bytes, a `wgmma` descriptor.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<String>,
+    /// `cp.async`: its shared-memory side, as `check`'s JSON gives it
+    /// (the details above say the same in words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_side: Option<crate::analysis::model::SharedSide>,
+    /// `ldmatrix`/`stmatrix`: the matrices and which lanes supply their rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<crate::ir::MatrixFacts>,
+    /// Bulk and tensor copies: bytes per copy, dimensions, direction,
+    /// multicast CTAs, mbarrier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bulk: Option<crate::ir::BulkFacts>,
+    /// `wgmma`: the decoded shared-memory matrix descriptors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub descriptors: Vec<crate::analysis::model::MatrixDescriptor>,
 }
 
 /// Whole-launch figures of one access (per-request figures × requests).
@@ -669,6 +683,10 @@ impl AccessRow {
             kind: access.kind,
             unknown_cause: access.unknown_cause.clone(),
             details: access_details(access),
+            shared_side: access.shared_side.clone(),
+            matrix: access.matrix.clone(),
+            bulk: access.bulk.clone(),
+            descriptors: access.descriptors.clone(),
         }
     }
 }
