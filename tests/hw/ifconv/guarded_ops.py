@@ -12,7 +12,10 @@ the plain loads before a guarded op at the kernel's end
 * Loads before the final guarded store (`tail_*`): used only by it, also by
   other code, across a barrier or a store, through a conversion, two loads,
   the guard computed after the load or from it, and Triton's shape
-  (`bar.sync; st.shared; bar.sync; ld.shared; @p st.global; ret`).
+  (`bar.sync; st.shared; bar.sync; ld.shared; @p st.global; ret`); with
+  earlier guarded or branched-around stores between (`tail2_*`, CUB
+  `WarpStore`'s end `tail5_cub`) and a final op a branch skips to the exit
+  (`tail_bra_only`).
 
 Line conventions as in gen_probes.py: in kernel k, access j of the body is on
 `.loc` line 1000*k + j, the prologue on 1000*k + 998, the epilogue on
