@@ -220,11 +220,21 @@ impl Plan {
         let mut out = ir.clone();
         for g in &self.groups {
             let mut dsts_all = Vec::new();
+            // The one reader of every member's registers, if one op reads
+            // them all (a load that tail op alone reads may sink below the
+            // tail exit: `memops::sunk_below_exit`).
+            let mut readers = Vec::new();
             for &m in &g.members {
-                if let Some(OpKind::Mem { dsts, .. }) = ir.ops.get(m as usize).map(|o| &o.kind) {
+                if let Some(OpKind::Mem { dsts, info }) = ir.ops.get(m as usize).map(|o| &o.kind) {
                     dsts_all.extend(dsts.iter().copied());
+                    readers.push(info.sole_reader);
                 }
             }
+            let reader = readers
+                .first()
+                .copied()
+                .flatten()
+                .filter(|r| readers.iter().all(|x| *x == Some(*r)));
             for &m in &g.members {
                 let Some(op) = out.ops.get_mut(m as usize) else {
                     continue;
@@ -249,6 +259,7 @@ impl Plan {
                     if info.op == AccessOp::Load {
                         *dsts = dsts_all.clone();
                         info.result_used = true;
+                        info.sole_reader = reader;
                     }
                 }
             }
@@ -266,6 +277,8 @@ impl Plan {
             {
                 dsts.extend(extra);
                 info.result_used = true;
+                // Two loads' registers: not one reader's alone.
+                info.sole_reader = None;
             }
             if let Some(op) = out.ops.get_mut(u.op as usize) {
                 op.kind = OpKind::Nop;
@@ -1396,6 +1409,37 @@ mod tests {
         )];
         let a = accesses(body, &opts);
         assert!(a.iter().all(|x| merged(&x.1).is_none()), "{a:?}");
+    }
+
+    /// A merged load whose members' registers different ops read does not
+    /// sink below the tail exit with one of them (ptxas needs the wide
+    /// load before the first reader): the `LDS.64` of `sm[2 tid]`,
+    /// `sm[2 tid + 1]` issues in both warps, though only warp 0 reaches the
+    /// guarded tail store that alone reads the first word (`tid < 32`, 64
+    /// threads). This kernel's SASS (ptxas 13.5, sm_90): `LDS.64`, the
+    /// first `STG`, `@P0 EXIT`, the tail's `STG`.
+    #[test]
+    fn merged_loads_keep_their_readers() {
+        let mut opts = crate::analysis::Options::default();
+        opts.launch.block = Some([64, 1, 1]);
+        opts.launch.grid = Some([1, 1, 1]);
+        let ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\
+                   .visible .entry k(.param .u64 k_out)\n{\n\
+                   .reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<8>;\n\
+                   .shared .align 16 .b8 sm[512];\n\
+                   ld.param.u64 %rd1, [k_out];\ncvta.to.global.u64 %rd2, %rd1;\n\
+                   mov.u32 %r1, %tid.x;\nmov.u32 %r2, sm;\nshl.b32 %r3, %r1, 3;\n\
+                   add.s32 %r4, %r2, %r3;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+                   ld.shared.f32 %f1, [%r4];\nld.shared.f32 %f2, [%r4+4];\n\
+                   st.global.f32 [%rd4+256], %f2;\n\
+                   setp.lt.u32 %p1, %r1, 32;\n@%p1 st.global.f32 [%rd4], %f1;\nret;\n}\n";
+        let file = crate::source::SourceFile::from_text("k.ptx", ptx.to_string());
+        let a = crate::pipeline::analyze(&file, &opts);
+        let acc = &a.kernels[0].accesses;
+        assert_eq!(merged(&acc[0].caveats), Some(8), "{acc:?}");
+        assert_eq!(acc[0].requests, Some(2), "{acc:?}");
+        // The tail store alone: 1 request (warp 1 exits).
+        assert_eq!(acc[3].requests, Some(1), "{acc:?}");
     }
 
     #[test]
