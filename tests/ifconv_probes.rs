@@ -182,6 +182,7 @@ fn ptxas_guarded_ops_probes() {
     let mut counts = BTreeMap::new();
     for f in &funcs {
         let ptxas = sass.get(f.name).expect("probe in guarded_ops.txt");
+        let predicated = warpscope::analysis::ifconvert::predicated_accesses(f);
         for id in f.op_ids() {
             if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
                 continue;
@@ -197,6 +198,9 @@ fn ptxas_guarded_ops_probes() {
             let mine = if memops::after_tail_exit(f, i) {
                 'E'
             } else if guarded && memops::guard_off_issues(f, i) {
+                'P'
+            } else if !guarded && predicated.contains(&id.0) {
+                // In a block a branch skips, which ptxas if-converts.
                 'P'
             } else {
                 'B'

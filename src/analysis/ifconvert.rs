@@ -523,6 +523,9 @@ pub(crate) struct Memo {
     accesses: std::collections::HashMap<(u32, u32), Vec<u32>>,
     sunk: std::collections::HashMap<u32, Option<(crate::ir::Reg, bool)>>,
     fall: std::collections::HashMap<u32, Vec<u32>>,
+    /// The loads whose requests the simulation records at a tail op
+    /// ([`memops::sunk_deferred`]), by tail op; computed once.
+    deferred: Option<std::collections::HashMap<u32, Vec<u32>>>,
 }
 
 impl Memo {
@@ -551,6 +554,37 @@ impl Memo {
             .sunk
             .entry(i)
             .or_insert_with(|| memops::sunk_guard(low, i as usize))
+    }
+
+    /// The loads whose requests the simulation records when a warp
+    /// reaches tail op `k` ([`memops::sunk_deferred`]), in PTX order.
+    pub(crate) fn deferred_to(&mut self, low: &Lowered<'_>, k: u32) -> &[u32] {
+        self.deferred_map(low).get(&k).map_or(&[], Vec::as_slice)
+    }
+
+    /// True when load `i`'s request is recorded at its tail op instead.
+    pub(crate) fn is_deferred(&mut self, low: &Lowered<'_>, i: u32) -> bool {
+        let Some(k) = low.ops.get(i as usize).and_then(|o| match &o.kind {
+            OpKind::Mem { info, .. } => info.sole_reader,
+            _ => None,
+        }) else {
+            return false;
+        };
+        self.deferred_to(low, k.0).contains(&i)
+    }
+
+    fn deferred_map(&mut self, low: &Lowered<'_>) -> &std::collections::HashMap<u32, Vec<u32>> {
+        self.deferred.get_or_insert_with(|| {
+            let mut m: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+            for (i, op) in low.ops.iter().enumerate() {
+                if op.guard.is_none() && matches!(op.kind, OpKind::Mem { .. }) {
+                    if let Some(k) = memops::sunk_deferred(low, i) {
+                        m.entry(k as u32).or_default().push(i as u32);
+                    }
+                }
+            }
+            m
+        })
     }
 
     /// [`if_converted_accesses`], once per branch.

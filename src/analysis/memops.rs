@@ -65,18 +65,23 @@
 //!   `tensormap.*`; probed with the local ptxas:
 //!   `tests/hw/ifconv/guarded_ops.txt`).
 //! * **Loads sunk below the tail exit**: a plain load whose result only the
-//!   kernel's final guarded op reads, with nothing but arithmetic and such
-//!   loads between them, follows that op below its `@!P EXIT`
-//!   ([`sunk_below_exit`]); the launch simulation runs it under the op's
+//!   kernel's final op reads (guarded, or skipped by a branch to the exit:
+//!   `@p bra L; st; L: ret`), with only arithmetic, other loads, forward
+//!   branches within the stretch and stores to a state space the load
+//!   cannot alias between them, follows that op below its `@!P EXIT`
+//!   ([`sunk_below_exit`], probed: `tests/hw/ifconv/guarded_ops.txt`,
+//!   sm_90 and sm_80 alike); the launch simulation runs it under the op's
 //!   guard (a warp with no lane left issues nothing, the others issue it
-//!   with the guard's lanes).
+//!   with the guard's lanes): at the load when the tail is guarded by a
+//!   predicate no op between writes ([`sunk_guard`]), else when the warp
+//!   reaches the tail, with the lanes that run it ([`sunk_deferred`]).
 //!
 //! # Limits
 //!
 //! A sunk load keeps its own (unguarded) lanes in the static figures; only
 //! the simulation applies the tail's guard, and only when no op between
-//! the load and the tail op writes the guard's predicate (otherwise the
-//! load counts every warp, an upper bound). `atom.shared.add.f32` and a
+//! the load and the tail op writes the registers of the load's address
+//! (otherwise the load counts every warp, an upper bound). `atom.shared.add.f32` and a
 //! generic `atom.add.f32` expand to a compare-and-swap loop in the SASS
 //! (`tests/hw/ifconv/README.md`), costed here as one request.
 //!
@@ -766,11 +771,12 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
 
 /// Whether ptxas puts op `i` after the `@!P EXIT` that ends the kernel for
 /// the lanes whose guard is off: a guarded op followed only by the exit,
-/// or a load that moves below it ([`sunk_below_exit`]).
+/// an op a branch skips to the exit (`@p bra L; st; L: ret`:
+/// `tail_bra_only`), or a load that moves below it ([`sunk_below_exit`]).
 pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
     match ir.ops.get(i) {
         Some(op) if op.guard.is_some() => before_exit(ir, i),
-        Some(_) => sunk_below_exit(ir, i).is_some(),
+        Some(_) => sunk_below_exit(ir, i).is_some() || branched_around(ir, i).is_some(),
         None => false,
     }
 }
@@ -789,22 +795,36 @@ fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
     false
 }
 
-/// The guarded op at the kernel's end below whose `@!P EXIT` ptxas moves
-/// the unguarded load `i` (`tests/hw/ifconv/guarded_ops.txt`, the `tail_*`
+/// The op at the kernel's end below whose `@!P EXIT` ptxas moves the
+/// unguarded load `i` (`tests/hw/ifconv/guarded_ops.txt`, the `tail_*`
 /// probes): `i` is a plain load whose result registers only that op reads
 /// ([`MemInfo::sole_reader`]: not another store, not a conversion, not the
 /// guard: `tail_lds_used`, `tail_lds_cvt`, `tail_lds_guard_loaded` keep
-/// the load above the exit), the op is guarded and followed only by the
-/// exit, and between them are no barrier or fence, store, atomic, label,
-/// branch or call (`tail_lds_bar`, `tail_lds_sts`), only arithmetic (the
-/// guard's own computation: `tail_lds_guard_after`) and other such loads
-/// (`tail_2lds_v2`). Measured: `tests/hw/blind9` `t9_topk_gating` 132,
-/// Triton's last `ld.shared` before its masked `st.global`: 3,751 `LDS`
-/// requests, the one warp that stores (`tail_triton`).
+/// the load above the exit); the op (the *tail*) is a memory op that is
+/// guarded and followed only by the exit, or that a forward branch skips to
+/// the exit (`@p bra L; st; L: ret`, NVVM's form: `tail_bra_only`). Between
+/// the load and the tail may stand arithmetic (the guard's own computation:
+/// `tail_lds_guard_after`, `tail2_bra_guard_after`), other plain loads
+/// (`tail_2lds_v2`, `tail2_bra_lds_between`), forward branches and their
+/// labels within the stretch (earlier stores that ptxas if-converts), and
+/// stores to a state space the load cannot alias: declared, neither the
+/// load's nor generic (`tail2_bra_global`, `tail2_guarded_global`,
+/// `tail5_cub`: a shared load past global stores); no barrier or fence,
+/// atomic, call, exit, store to the load's space or a generic one
+/// (`tail_lds_bar`, `tail_lds_sts`, `tail2_bra_sts_first`,
+/// `tail2_bra_stgeneric_first`, `tail2_bra_ldg`: global loads past a global
+/// store stay above), nor a label that a branch from outside the stretch
+/// names. Measured: `tests/hw/blind9` `t9_topk_gating` 132, Triton's last
+/// `ld.shared` before its masked `st.global`: 3,751 `LDS` requests, the one
+/// warp that stores (`tail_triton`); `tests/hw/blind10`
+/// `cub_warp_transpose5` `warp_exchange_smem.cuh:112`, `WarpStore`'s fifth
+/// item: its `ld.shared` below four if-converted `st.global` and the exit
+/// (6,250 executions, the last warp exits before it).
 pub fn sunk_below_exit(ir: &Lowered<'_>, i: usize) -> Option<usize> {
+    use crate::ir::{Form, OpKind};
     let sinkable = |j: usize| -> Option<usize> {
         let op = ir.ops.get(j)?;
-        let crate::ir::OpKind::Mem { info, .. } = &op.kind else {
+        let OpKind::Mem { info, .. } = &op.kind else {
             return None;
         };
         if op.guard.is_some()
@@ -818,41 +838,141 @@ pub fn sunk_below_exit(ir: &Lowered<'_>, i: usize) -> Option<usize> {
     };
     let k = sinkable(i)?;
     let tail = ir.ops.get(k)?;
-    if tail.guard.is_none()
-        || !matches!(tail.kind, crate::ir::OpKind::Mem { .. })
-        || !before_exit(ir, k)
-    {
+    if !matches!(tail.kind, OpKind::Mem { .. }) {
         return None;
     }
+    // The exit the tail ends at, and where a branch around the tail goes.
+    let end = if tail.guard.is_some() && before_exit(ir, k) {
+        k
+    } else if tail.guard.is_none() {
+        branched_around(ir, k)?
+    } else {
+        return None;
+    };
+    let space = match &ir.ops[i].kind {
+        OpKind::Mem { info, .. } => info.space,
+        _ => return None,
+    };
+    let plain = |j: usize| {
+        let m = ir.mnemonics.get(j).copied().unwrap_or("");
+        ![".volatile", ".acquire", ".release", ".mmio"]
+            .iter()
+            .any(|q| m.contains(q))
+    };
     for j in i + 1..k {
         let o = &ir.ops[j];
         match (&o.kind, o.form) {
-            (_, crate::ir::Form::Label) => return None,
-            (_, crate::ir::Form::Other) => {}
+            (_, Form::Label) => {}
+            (_, Form::Other) => {}
             (
-                crate::ir::OpKind::Nop
-                | crate::ir::OpKind::Branch { .. }
-                | crate::ir::OpKind::Exit
-                | crate::ir::OpKind::Call { .. },
+                OpKind::Branch {
+                    target, indexed, ..
+                },
                 _,
-            ) => return None,
-            (crate::ir::OpKind::Mem { .. }, _) if sinkable(j) != Some(k) => return None,
+            ) => {
+                // Forward, within the stretch (the tail's exit included).
+                let ok =
+                    indexed.is_empty() && target.is_some_and(|t| t.index() > j && t.index() <= end);
+                if !ok {
+                    return None;
+                }
+            }
+            (OpKind::Nop | OpKind::Exit | OpKind::Call { .. }, _) => return None,
+            (OpKind::Mem { info, .. }, _) => {
+                if info.kind != MemKind::Plain || !plain(j) || info.ext.is_some() {
+                    return None;
+                }
+                let other_space =
+                    info.space != space && info.space != Space::Generic && space != Space::Generic;
+                match info.op {
+                    super::model::AccessOp::Load => {}
+                    super::model::AccessOp::Store if other_space => {}
+                    _ => return None,
+                }
+            }
             _ => {}
+        }
+    }
+    // No path enters the stretch from elsewhere: every branch to a label
+    // in it stands in it (a branch to the exit's own label leaves, as an
+    // early `if (...) return` does).
+    let inside = |t: usize| t > i && t < end;
+    for (j, o) in ir.ops.iter().enumerate() {
+        if let OpKind::Branch {
+            target, indexed, ..
+        } = &o.kind
+        {
+            if target.iter().chain(indexed).any(|t| inside(t.index())) && !(i < j && j < end) {
+                return None;
+            }
         }
     }
     Some(k)
 }
 
+/// The label a forward branch right before the unguarded op `k` skips to,
+/// when only the exit follows it (`@p bra L; st; L: ret`): its index.
+fn branched_around(ir: &Lowered<'_>, k: usize) -> Option<usize> {
+    use crate::ir::{Form, OpKind};
+    let before = (0..k).rev().find(|&j| {
+        let o = &ir.ops[j];
+        !(matches!(o.kind, OpKind::Nop) && o.form != Form::Instruction)
+    })?;
+    let OpKind::Branch {
+        target: Some(t), ..
+    } = &ir.ops[before].kind
+    else {
+        return None;
+    };
+    let t = t.index();
+    if ir.ops[before].guard.is_none() || t <= k {
+        return None;
+    }
+    // Between the tail and the label only labels and directives; after
+    // the label only the exit.
+    let quiet = (k + 1..t).all(|j| {
+        let o = &ir.ops[j];
+        matches!(o.kind, OpKind::Nop) && o.form != Form::Instruction
+    });
+    (quiet && ir.ops[t].form == Form::Label && before_exit(ir, t)).then_some(t)
+}
+
 /// The guard under which the launch simulation runs the load `i` that
-/// ptxas moves below the tail exit ([`sunk_below_exit`]): the tail op's,
-/// when no op between them writes its predicate (else `None`: the
-/// simulation, which evaluates the guard at `i`, leaves the load unguarded
-/// as written, an upper bound on its requests).
+/// ptxas moves below the tail exit ([`sunk_below_exit`]) at the load: the
+/// tail op's, when it is guarded and no op between them writes its
+/// predicate (else `None`: the simulation records the load when the warp
+/// reaches the tail, [`sunk_deferred`], or, where it cannot, runs it
+/// unguarded as written, an upper bound on its requests).
 pub(crate) fn sunk_guard(ir: &Lowered<'_>, i: usize) -> Option<(crate::ir::Reg, bool)> {
     let k = sunk_below_exit(ir, i)?;
     let (g, neg) = ir.ops.get(k)?.guard?;
     let written = ir.ops[i + 1..k].iter().any(|o| o.kind.dsts().contains(&g));
     (!written).then_some((g, neg))
+}
+
+/// The tail op at which the launch simulation records the load `i` that
+/// ptxas moves below the tail exit, when [`sunk_guard`] cannot take the
+/// tail's guard at the load (a tail branched around, or a guard computed
+/// after the load): the lanes that reach the tail (and its guard leaves
+/// on) issue it, at the address the load's registers held, which no op
+/// between them writes (else `None`).
+pub(crate) fn sunk_deferred(ir: &Lowered<'_>, i: usize) -> Option<usize> {
+    let k = sunk_below_exit(ir, i)?;
+    if sunk_guard(ir, i).is_some() {
+        return None;
+    }
+    let crate::ir::OpKind::Mem { info, .. } = &ir.ops[i].kind else {
+        return None;
+    };
+    let regs: Vec<crate::ir::Reg> = match &info.addr {
+        Src::Reg(r, _) => vec![*r],
+        Src::Var(..) | Src::Imm(_) => Vec::new(),
+        _ => return None,
+    };
+    let written = ir.ops[i + 1..k]
+        .iter()
+        .any(|o| o.kind.dsts().iter().any(|d| regs.contains(d)));
+    (!written).then_some(k)
 }
 
 /// True when `s` has the same value in every lane of a warp whatever the

@@ -60,6 +60,33 @@
 //!   order, as ptxas's line table puts them (`bitonic_smem`,
 //!   `softmax_online_f4` in `tests/hw/blind*` confirm it on measured rows).
 //!
+//! **Across blocks** (loads only; probes `xb_*` of
+//! `tests/hw/vecmerge/probes.ptx`, sm_90 and sm_80 alike). ptxas also
+//! merges a load with loads of later blocks that its block dominates,
+//! speculating those a branch may skip: an unrolled remainder's chain
+//! `ld [a]; @p bra J; ld [a+4]; @q bra J; ld [a+8]; J:` is one `LDS.128`
+//! at the first load (`xb_chain3`, `xb_chain4_tid`, `xb_nested`), loads
+//! of constant addresses each after an if/else are `LDS.128`s at the first
+//! of each chunk (`xb_diamonds_const`), whatever stands between that does
+//! not stop a load merge (a loop, global accesses, a branch to `ret`:
+//! `xb_loop_between`, `xb_skip_ldg`, `xb_skip_long`, `xb_skip_ret`). A
+//! shared or generic store, a barrier on some path between stops it
+//! (`xb_sts_in_skip`, `xb_skip_stgeneric`, `xb_bar_in_skip`), and loads
+//! neither of which dominates the other do not merge (`xb_first_skipped`,
+//! `xb_arms`). The loads no stretch merged ([`cross_blocks`]) form a
+//! cluster with the first of them whose block dominates theirs, in the
+//! same innermost loop, at a constant offset in every class that reaches
+//! them; its chunks follow the rules above, carried by the member that
+//! dominates the others (the first in PTX order), with nothing that stops
+//! a load merge on any path from the carrier to a member ([`clear_paths`]),
+//! and a member's registers written by that member alone (the carrier
+//! writes them earlier, also on paths that skip the member). Measured:
+//! `tests/hw/blind6` `topp_scan` (`for (w < warp) before += warp_tot[w]`,
+//! unrolled by 4 by NVVM: the body's four loads one `LDS.128`, the
+//! remainder's three loads in three blocks one more: 20,480 requests at 2
+//! wavefronts), `tests/hw/blind10` `argmax_vocab` (`wv[1..7]`, each after
+//! a diamond: two `LDS.128`).
+//!
 //! **Reuse.** ptxas does not issue a shared load again when an earlier load
 //! of the stretch read the same bytes ([`Reuse`]): it keeps the registers
 //! (common subexpression). A load is reused when it and the earlier one
@@ -96,12 +123,18 @@
 //! **Limits.** Global and local accesses are never merged. ptxas merges
 //! global ones only where the arithmetic proves the alignment (an `and`
 //! with -16, probe `ldg4_and`; never through a pointer parameter, `.ptr
-//! .align 16` or not, nor a global variable). ptxas also merges across
-//! blocks (a load after a branch with the unconditional one before it,
-//! speculating the guarded one: probes `ld2_branch`, `ld2_branch_around`)
-//! and reuses a load's registers across blocks and for a guarded load: not
-//! modelled (merges and reuse stay within a straight-line stretch, among
-//! unguarded loads). Reuse among loads of different widths (a word of an
+//! .align 16` or not, nor a global variable). Stores merge within a
+//! straight-line stretch only. A merge across blocks is formed only from
+//! loads no stretch merged: loads that ptxas would merge into one chunk
+//! across blocks while two of them already pair within a stretch stay two
+//! groups here. ptxas also hoists a loop-invariant load out of a loop and
+//! merges it with one before the loop (`xb_into_loop`), and merges a load
+//! whose register another instruction also writes (`xb_mov_init`,
+//! `ld2_branch_around`): not modelled (a member must be in the carrier's
+//! innermost loop and write its registers alone). ptxas reuses a load's
+//! registers across blocks and for a guarded load, and merges a guarded
+//! load with an unguarded one: not modelled (reuse stays within a
+//! straight-line stretch, among unguarded loads). Reuse among loads of different widths (a word of an
 //! earlier `LDS.64`) is not modelled either. The plan without the
 //! launch's values costs a second analysis of a kernel that has a merge or
 //! a reuse under them; a kernel with none under them is taken to have none
@@ -112,7 +145,8 @@
 
 use super::dataflow::ClassResult;
 use super::domain::{Coef, Cong, Poly, Sym, SymFacts, Value, WARP};
-use crate::ir::{AccessOp, Form, Function, MemKind, OpKind, Space, Src};
+use crate::cfg::{BlockId, Cfg};
+use crate::ir::{AccessOp, Form, Function, MemKind, OpId, OpKind, Space, Src};
 use std::collections::HashMap;
 
 /// The alignment ptxas's layout of shared variables gives their addresses:
@@ -186,11 +220,21 @@ impl Plan {
         let mut out = ir.clone();
         for g in &self.groups {
             let mut dsts_all = Vec::new();
+            // The one reader of every member's registers, if one op reads
+            // them all (a load that tail op alone reads may sink below the
+            // tail exit: `memops::sunk_below_exit`).
+            let mut readers = Vec::new();
             for &m in &g.members {
-                if let Some(OpKind::Mem { dsts, .. }) = ir.ops.get(m as usize).map(|o| &o.kind) {
+                if let Some(OpKind::Mem { dsts, info }) = ir.ops.get(m as usize).map(|o| &o.kind) {
                     dsts_all.extend(dsts.iter().copied());
+                    readers.push(info.sole_reader);
                 }
             }
+            let reader = readers
+                .first()
+                .copied()
+                .flatten()
+                .filter(|r| readers.iter().all(|x| *x == Some(*r)));
             for &m in &g.members {
                 let Some(op) = out.ops.get_mut(m as usize) else {
                     continue;
@@ -215,6 +259,7 @@ impl Plan {
                     if info.op == AccessOp::Load {
                         *dsts = dsts_all.clone();
                         info.result_used = true;
+                        info.sole_reader = reader;
                     }
                 }
             }
@@ -232,6 +277,8 @@ impl Plan {
             {
                 dsts.extend(extra);
                 info.result_used = true;
+                // Two loads' registers: not one reader's alone.
+                info.sole_reader = None;
             }
             if let Some(op) = out.ops.get_mut(u.op as usize) {
                 op.kind = OpKind::Nop;
@@ -607,8 +654,8 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
                 && plan.reuse_of(i as u32).is_none()
         })
         .collect();
+    let layout = SharedLayout::of(ir);
     if cands.len() >= 2 {
-        let layout = SharedLayout::of(ir);
         for &(start, end) in &stretches {
             let lo = cands.partition_point(|&c| c < start);
             let hi = cands.partition_point(|&c| c < end);
@@ -624,6 +671,20 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
                 );
             }
         }
+    }
+    // The loads no stretch merged: with a load of another block that
+    // dominates them (see the module essay, *across blocks*).
+    let rest: Vec<usize> = cands
+        .iter()
+        .copied()
+        .filter(|&i| !plan.by_op.contains_key(&(i as u32)))
+        .filter(|&i| {
+            let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
+            matches!(mergeable(ir, i, space), Some((AccessOp::Load, _)))
+        })
+        .collect();
+    if rest.len() >= 2 {
+        cross_blocks(ir, results, spaces, &layout, &rest, &mut plan);
     }
     plan.groups.sort_by_key(|g| g.carrier);
     plan.by_op.clear();
@@ -949,6 +1010,235 @@ fn stretch(
     }
 }
 
+/// The groups of loads that ptxas merges across blocks (see the module
+/// essay, *across blocks*): `cands` are the load candidates (ascending) no
+/// stretch merged. A cluster gathers the loads whose block the cluster's
+/// first load (its *anchor*) dominates, in the same innermost loop, whose
+/// addresses differ from the anchor's by one constant in every class that
+/// reaches them (a class that reaches one reaches the anchor); its chunks
+/// are formed as in a stretch, each carried by the member that dominates
+/// the others, with nothing on any path from it to a member that stops a
+/// load merge.
+fn cross_blocks(
+    ir: &Function<'_>,
+    results: &[ClassResult],
+    spaces: &HashMap<u32, Space>,
+    layout: &SharedLayout,
+    cands: &[usize],
+    plan: &mut Plan,
+) {
+    let cfg = Cfg::build(ir);
+    struct Cluster {
+        anchor: usize,
+        block: BlockId,
+        space: Space,
+        keys: Vec<Option<Poly>>,
+        members: Vec<(usize, Vec<Option<i64>>)>,
+    }
+    // A later load may join: every class reaching it reaches the anchor
+    // with the same key.
+    let compatible = |anchor: &[Option<Poly>], keys: &[Option<Poly>]| {
+        anchor.len() == keys.len()
+            && anchor.iter().zip(keys).all(|(a, k)| match (a, k) {
+                (_, None) => true,
+                (Some(a), Some(k)) => a == k,
+                (None, Some(_)) => false,
+            })
+    };
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for &i in cands {
+        let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
+        let Some((keys, consts)) = keyed(results, i as u32, layout) else {
+            continue;
+        };
+        let b = cfg.block_of(OpId(i as u32));
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        let home = clusters.iter_mut().find(|c| {
+            c.space == space
+                && cfg.dominates(c.block, b)
+                && cfg.loop_of(c.block) == cfg.loop_of(b)
+                && compatible(&c.keys, &keys)
+        });
+        match home {
+            Some(c) => c.members.push((i, consts)),
+            None => clusters.push(Cluster {
+                anchor: i,
+                block: b,
+                space,
+                keys,
+                members: vec![(i, consts)],
+            }),
+        }
+    }
+    // Op `a` runs before op `b` on every path to `b`.
+    let dominates = |a: u32, b: u32| {
+        let (ba, bb) = (cfg.block_of(OpId(a)), cfg.block_of(OpId(b)));
+        if ba == bb {
+            a <= b
+        } else {
+            cfg.dominates(ba, bb)
+        }
+    };
+    // The registers a member writes are written by it alone (the carrier
+    // writes them earlier, on paths that may skip the member).
+    let single = |m: u32| {
+        ir.ops.get(m as usize).is_some_and(|op| {
+            op.kind
+                .dsts()
+                .iter()
+                .all(|r| ir.single_defs.def.get(r) == Some(&OpId(m)))
+        })
+    };
+    for c in clusters {
+        if c.members.len() < 2 {
+            continue;
+        }
+        let ref_consts = &c.members[0].1;
+        let mut cs: Vec<Cand> = Vec::new();
+        for (i, consts) in &c.members {
+            let d: Vec<i64> = consts
+                .iter()
+                .zip(ref_consts)
+                .filter_map(|(a, b)| Some(a.as_ref()?.wrapping_sub(*b.as_ref()?)))
+                .collect();
+            if d.is_empty() || d.iter().any(|&x| x != d[0]) {
+                continue;
+            }
+            let Some((_, size)) = mergeable(ir, *i, c.space) else {
+                continue;
+            };
+            cs.push(Cand {
+                op: *i as u32,
+                off: d[0],
+                size,
+            });
+        }
+        let declared = match ir.ops.get(c.anchor).map(|o| &o.kind) {
+            Some(OpKind::Mem { info, .. }) => info.space,
+            _ => Space::Generic,
+        };
+        for w in [16i64, 8] {
+            let Some(r) = residue(results, c.anchor as u32, layout, w as u64) else {
+                continue;
+            };
+            let mut chunks: std::collections::BTreeMap<i64, Vec<Cand>> = Default::default();
+            for m in &cs {
+                if plan.by_op.contains_key(&m.op) {
+                    continue;
+                }
+                let Some(pos) = r.checked_add(m.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
+                    continue;
+                };
+                if pos.rem_euclid(m.size) != 0 {
+                    continue;
+                }
+                chunks.entry(pos.div_euclid(w)).or_default().push(*m);
+            }
+            for (chunk, mut ms) in chunks {
+                if ms.len() < 2 {
+                    continue;
+                }
+                ms.sort_by_key(|m| m.off);
+                let overlap = ms.windows(2).any(|p| p[0].off + p[0].size > p[1].off);
+                let covered: i64 = ms.iter().map(|m| m.size).sum();
+                if overlap || covered < if w == 16 { 12 } else { 8 } {
+                    continue;
+                }
+                ms.sort_by_key(|m| m.op);
+                let Some(carrier) = ms
+                    .iter()
+                    .copied()
+                    .find(|a| ms.iter().all(|m| dominates(a.op, m.op)))
+                else {
+                    continue;
+                };
+                let ok = ms.iter().filter(|m| m.op != carrier.op).all(|m| {
+                    single(m.op) && clear_paths(ir, &cfg, spaces, (carrier.op, m.op), &ms)
+                });
+                if !ok {
+                    continue;
+                }
+                let start = chunk * w - r;
+                let mut members: Vec<u32> = ms.iter().map(|m| m.op).collect();
+                members.sort_unstable();
+                let g = Group {
+                    carrier: carrier.op,
+                    members,
+                    bytes: w as u32,
+                    delta: start - carrier.off,
+                    sass: sass_name(AccessOp::Load, declared, w as u32),
+                };
+                for m in &g.members {
+                    plan.by_op.insert(*m, usize::MAX);
+                }
+                plan.groups.push(g);
+            }
+        }
+    }
+}
+
+/// True when nothing on any path from op `from` to op `to` (which `from`
+/// dominates) stops ptxas from merging loads (`barrier`, a slow-path
+/// instruction), the `members` aside: the rest of `from`'s block, every
+/// block on such a path, and `to`'s block up to `to` (all of it when a
+/// cycle of the region passes through it).
+fn clear_paths(
+    ir: &Function<'_>,
+    cfg: &Cfg,
+    spaces: &HashMap<u32, Space>,
+    (from, to): (u32, u32),
+    members: &[Cand],
+) -> bool {
+    let stops = |i: usize| {
+        !members.iter().any(|m| m.op as usize == i)
+            && (barrier(ir, i, spaces).0 || slow_path(ir.mnemonics.get(i).copied().unwrap_or("")))
+    };
+    let (bf, bt) = (cfg.block_of(OpId(from)), cfg.block_of(OpId(to)));
+    if bf == bt {
+        return (from as usize + 1..to as usize).all(|i| !stops(i));
+    }
+    let n = cfg.blocks().len();
+    // Blocks reachable from `bf` (not through it again), and those that
+    // reach `bt` (likewise).
+    let walk = |start: BlockId, forward: bool| {
+        let mut seen = vec![false; n];
+        let next = |x: BlockId| -> Vec<BlockId> {
+            if forward {
+                cfg.successors(x).map(|(y, _)| y).collect()
+            } else {
+                cfg.predecessors(x).map(|(y, _)| y).collect()
+            }
+        };
+        let mut stack = next(start);
+        while let Some(x) = stack.pop() {
+            if x == bf || seen[x.index()] {
+                continue;
+            }
+            seen[x.index()] = true;
+            stack.extend(next(x));
+        }
+        seen
+    };
+    let (fwd, back) = (walk(bf, true), walk(bt, false));
+    let range = |b: BlockId| {
+        let s = &cfg.block(b).stmts;
+        s.start as usize..s.end as usize
+    };
+    let tail = from as usize + 1..range(bf).end;
+    let head = if back[bt.index()] {
+        range(bt)
+    } else {
+        range(bt).start..to as usize
+    };
+    let between = (0..n)
+        .map(|x| BlockId(x as u32))
+        .filter(|&x| x != bt && fwd[x.index()] && back[x.index()])
+        .flat_map(range);
+    tail.chain(head).chain(between).all(|i| !stops(i))
+}
+
 /// True when nothing between ops `first` and `last` stops ptxas from
 /// merging the `members` (a chunk of direction `dir`).
 fn clear_between(
@@ -1119,6 +1409,37 @@ mod tests {
         )];
         let a = accesses(body, &opts);
         assert!(a.iter().all(|x| merged(&x.1).is_none()), "{a:?}");
+    }
+
+    /// A merged load whose members' registers different ops read does not
+    /// sink below the tail exit with one of them (ptxas needs the wide
+    /// load before the first reader): the `LDS.64` of `sm[2 tid]`,
+    /// `sm[2 tid + 1]` issues in both warps, though only warp 0 reaches the
+    /// guarded tail store that alone reads the first word (`tid < 32`, 64
+    /// threads). This kernel's SASS (ptxas 13.5, sm_90): `LDS.64`, the
+    /// first `STG`, `@P0 EXIT`, the tail's `STG`.
+    #[test]
+    fn merged_loads_keep_their_readers() {
+        let mut opts = crate::analysis::Options::default();
+        opts.launch.block = Some([64, 1, 1]);
+        opts.launch.grid = Some([1, 1, 1]);
+        let ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\
+                   .visible .entry k(.param .u64 k_out)\n{\n\
+                   .reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<8>;\n\
+                   .shared .align 16 .b8 sm[512];\n\
+                   ld.param.u64 %rd1, [k_out];\ncvta.to.global.u64 %rd2, %rd1;\n\
+                   mov.u32 %r1, %tid.x;\nmov.u32 %r2, sm;\nshl.b32 %r3, %r1, 3;\n\
+                   add.s32 %r4, %r2, %r3;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+                   ld.shared.f32 %f1, [%r4];\nld.shared.f32 %f2, [%r4+4];\n\
+                   st.global.f32 [%rd4+256], %f2;\n\
+                   setp.lt.u32 %p1, %r1, 32;\n@%p1 st.global.f32 [%rd4], %f1;\nret;\n}\n";
+        let file = crate::source::SourceFile::from_text("k.ptx", ptx.to_string());
+        let a = crate::pipeline::analyze(&file, &opts);
+        let acc = &a.kernels[0].accesses;
+        assert_eq!(merged(&acc[0].caveats), Some(8), "{acc:?}");
+        assert_eq!(acc[0].requests, Some(2), "{acc:?}");
+        // The tail store alone: 1 request (warp 1 exits).
+        assert_eq!(acc[3].requests, Some(1), "{acc:?}");
     }
 
     #[test]

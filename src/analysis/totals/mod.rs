@@ -1282,7 +1282,30 @@ fn run_warp(
                     0
                 };
                 let space = spaces.get(&minpc).copied().unwrap_or(info.space);
+                // A load ptxas moves below the tail exit whose guard is not
+                // known here: its request is recorded when the warp reaches
+                // the tail (`memops::sunk_deferred`), with the tail's lanes.
+                let deferred = ifconv.is_deferred(low, minpc);
                 if exec | uncertain != 0 {
+                    for &d in ifconv.deferred_to(low, minpc) {
+                        if let OpKind::Mem { info: di, .. } = &low.ops[d as usize].kind {
+                            let ds = spaces.get(&d).copied().unwrap_or(di.space);
+                            record_mem(
+                                res,
+                                d,
+                                di,
+                                regs,
+                                w,
+                                (exec | uncertain, uncertain, predicated),
+                                ds,
+                                shapes,
+                            );
+                        }
+                    }
+                }
+                if deferred {
+                    // Recorded at the tail (above).
+                } else if exec | uncertain != 0 {
                     record_mem(
                         res,
                         minpc,

@@ -49,12 +49,6 @@ EDGE = ("line attribution: the two `atomicAdd` of lines 427 and 428 are consecut
         "`FADD R13, -R15, -RZ` of `-flux` (line 428, which takes line 428's call-site row); ncu lists both `REDG`s at 427 "
         "(185,626 requests), the model keys the second at 428 (92,813 each); per request 31.98 lines and 32 sectors both, "
         "the kernel totals agree")
-CUBSINK = ("request count, a load sunk below the tail exit: `WarpStore`'s fifth guarded `st.global` (item 4, `@%p11 bra` "
-           "around it, the kernel's last op) becomes `@P1 EXIT` + STG, as modelled (31,254 store requests both); ptxas also "
-           "moves the `ld.shared [%r5+512]` that only that store reads below the exit (`LDS [R5+0x200]` at 0x0570, 6,250 "
-           "executions: the last warp, 83 valid items, exits before it); the PTX load sits before the four other "
-           "if-converted stores and their labels, which `memops::sunk_below_exit` does not look past: 31,255 requests "
-           "modelled, 31,254 measured")
 AVGSAMPLE = ("request count, sampled grid: the simulation runs a sample of the 784 / 490 blocks and scales it; the "
              "border output rows (`oy == 0`: `y = -1` skipped by whole warps) recur every 24.5 blocks, which the sample "
              "misses in part: %s. With a grid of 98 blocks (4 whole images, every block simulated) the CLI gives 756 / "
@@ -65,10 +59,10 @@ SWA = ("request count, ptxas unrolls a loop whose trip count differs by lane: `f
        "issues 4 + 2 + 1 = 7 requests, where the PTX loop (and the model) has 4. %s")
 ARGMAX = ("request count, ptxas's code for a short loop over shared results: the 7 trips of `for (k = 1; k < 8; ++k) if "
           "(wv[k] > best || (wv[k] == best && wi[k] < bi))` by thread 0; the PTX loads `wv[k]` once a trip and `wi[k]` in "
-          "both arms of the `||` (2 copies a trip); ptxas loads `wv[0..7]` as two `LDS.128` from constant addresses and "
-          "keeps both `wi[k]` copies behind branches (each warp runs one: e.g. 33 + 31 = 64 at +0x24): 9 requests a block "
-          "measured (576), the model counts 7 `wv` loads and both `wi` copies of each trip (the arm not taken with no "
-          "lane): 21 a block (1,344); 1 wavefront a request both")
+          "both arms of the `||` (2 copies a trip); ptxas loads `wv[0..7]` as two `LDS.128` from constant addresses (as "
+          "modelled: the loads across blocks, `merge`) and keeps both `wi[k]` copies behind branches (each warp runs one: "
+          "e.g. 33 + 31 = 64 at +0x24): 9 requests a block measured (576); the model predicates both `wi` copies of each "
+          "trip (the arm not taken with no lane): 2 + 14 = 16 a block (1,024); 1 wavefront a request both")
 GN196 = ("line attribution: the last `ld.shared.b32 [global_smem]` (the reduction result read back) has `.loc 1 0 30` "
          "(line 0); the model keys it at the line before (197: no measured row there), ncu lists its `LDS [UR6]` at 196 "
          "(1,024 requests, 1 wavefront)")
@@ -89,7 +83,6 @@ R = {
  ("rle_decode","blind10.cu:100","ld global"): RLE,
  ("aes128_ttable","blind10.cu:304","ld shared"): AES,
  ("edge_flux_atomic","blind10.cu:427","red global"): EDGE,
- ("cub_warp_transpose5","warp_exchange_smem.cuh:112","ld shared"): CUBSINK,
  ("avgpool3s2_c64","blind10.cu:541","ld global"): AVGSAMPLE % "55,986 requests modelled, 55,776 measured (3 of the 9 copies skipped by the 224 warps of `oy == 0`); per request 3.953 lines and 15.812 sectors modelled, 3.952 and 15.810 measured",
  ("avgpool3s2_c40","blind10.cu:541","ld global"): AVGSAMPLE % "34,970 requests modelled, 34,928 measured; per request 8.633 lines and 19.329 sectors modelled, 8.631 and 19.324 measured",
  ("swa_softmax_w256","blind10.cu:609","ld global"): SWA % "Window 256: every lane of a row i >= 255 takes 8 trips (both 8), the rows i < 255 split: 15,488 requests modelled, 15,736 measured (3,776 x 4 + 190 x 2 + 252); 1.897 / 4.785 lines / sectors modelled, 1.883 / 4.724 measured",
@@ -153,6 +146,7 @@ WHY = {
  "t10_swiglu_bwd": "the rows' alignment (11,000-byte rows, the up half 5,500 bytes in: 5,500 mod 128 = 124) needs the row stride and the program ids",
 }
 STATIC = {
+ ("argmax_vocab","blind10.cu:650","ld shared"): "static only: " + "without the block the lanes of thread 0's loop (`threadIdx.x == 0`) are not known: the two `LDS.128` of `wv[0..7]` count as 16-byte broadcasts of a whole warp (2 wavefronts), 1.125 wavefronts a request over the line without the grid; thread 0 alone reads them (1 wavefront), 1.000 measured; the simulation with the launch gives 1.000 (its request count differs for the `wi` copies: the simulated row)",
  ("avgpool3s2_c64","blind10.cu:541","ld global"): "static only: " + "the border conditions need H, W, OH, OW: 4 lines and 16 sectors without the grid, 3.952 and 15.810 measured (the simulated row differs only by the sampled grid)",
  ("avgpool3s2_c40","blind10.cu:541","ld global"): "static only: " + "the border conditions and the 80-byte pixels need the launch: 32 lines (addresses unknown) without the grid, 8.631 measured (the simulated row differs only by the sampled grid)",
 }

@@ -12,7 +12,10 @@ the plain loads before a guarded op at the kernel's end
 * Loads before the final guarded store (`tail_*`): used only by it, also by
   other code, across a barrier or a store, through a conversion, two loads,
   the guard computed after the load or from it, and Triton's shape
-  (`bar.sync; st.shared; bar.sync; ld.shared; @p st.global; ret`).
+  (`bar.sync; st.shared; bar.sync; ld.shared; @p st.global; ret`); with
+  earlier guarded or branched-around stores between (`tail2_*`, CUB
+  `WarpStore`'s end `tail5_cub`) and a final op a branch skips to the exit
+  (`tail_bra_only`).
 
 Line conventions as in gen_probes.py: in kernel k, access j of the body is on
 `.loc` line 1000*k + j, the prologue on 1000*k + 998, the epilogue on
@@ -133,6 +136,52 @@ probe("tail_lds_mid", "ld.shared used only by a guarded store, then more code", 
       [("ld.shared.u32 %r20, [%r30];", []), ("@%p1 st.global.u32 [%rd61], %r20;", [])],
       ["ld.global.f32 %f5, [%rd5];", "add.f32 %f0, %f0, %f5;"], False)
 
+
+# Loads sunk below the tail exit past earlier guarded stores: the tail op
+# branched around (`@p bra L; st; L: ret`, NVVM's form) or guarded, an
+# earlier guarded store to global, shared or generic memory between.
+TWO = ["setp.ge.u32 %p1, %r1, %r2;", "setp.ge.u32 %p2, %r1, %r3;"]
+probe("tail2_bra_global", "2 ld.shared; @p1 bra; st.global x1; @p2 bra; st.global x2 (the tail); ret", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", ["@%p1 bra $L_a;"]),
+       ("st.global.u32 [%rd61], %r20;", ["$L_a:", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail2_bra_sts_first", "as tail2_bra_global, the first guarded store a st.shared", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", ["@%p1 bra $L_a;"]),
+       ("st.shared.u32 [%r30+1024], %r20;", ["$L_a:", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail2_bra_stgeneric_first", "as tail2_bra_global, the first guarded store generic", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", ["@%p1 bra $L_a;"]),
+       ("st.u32 [%rd6], %r20;", ["$L_a:", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail2_bra_ldg", "as tail2_bra_global with ld.global loads", TWO,
+      [("ld.global.u32 %r20, [%rd5];", []), ("ld.global.u32 %r21, [%rd5+512];", ["@%p1 bra $L_a;"]),
+       ("st.global.u32 [%rd61], %r20;", ["$L_a:", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail2_guarded_global", "2 ld.shared; @p1 st.global x1; @p2 st.global x2 (the tail)", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", []),
+       ("@%p1 st.global.u32 [%rd61], %r20;", []), ("@%p2 st.global.u32 [%rd61+512], %r21;", [])], [], True)
+probe("tail_bra_only", "ld.shared; @p1 bra; st.global (the tail); ret", TWO,
+      [("ld.shared.u32 %r20, [%r30];", ["@%p1 bra $L_b;"]), ("st.global.u32 [%rd61], %r20;", ["$L_b:"])], [], True)
+probe("tail2_bra_guard_after", "as tail2_bra_global, the tail's guard computed after the first store", TWO[:1],
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", ["@%p1 bra $L_a;"]),
+       ("st.global.u32 [%rd61], %r20;", ["$L_a:", "add.s32 %r40, %r1, 32;", "setp.ge.u32 %p2, %r40, %r3;", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail2_bra_lds_between", "as tail2_bra_global, the first skipped block loads shared memory too", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", ["@%p1 bra $L_a;"]),
+       ("ld.shared.u32 %r22, [%r30+1024];", ["add.s32 %r23, %r22, %r20;"]),
+       ("st.global.u32 [%rd61], %r23;", ["$L_a:", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+512], %r21;", ["$L_b:"])], [], True)
+probe("tail5_cub", "cub WarpStore's end: 4 ld.shared; @p bra around ld.shared + st.global; 3 more @p bra around st.global; the tail", [],
+      [("ld.shared.u32 %r21, [%r30+128];", []), ("ld.shared.u32 %r22, [%r30+256];", []),
+       ("ld.shared.u32 %r23, [%r30+384];", []), ("ld.shared.u32 %r24, [%r30+512];", ["setp.ge.u32 %p1, %r1, %r2;", "@%p1 bra $L_a;"]),
+       ("ld.shared.u32 %r20, [%r30];", []), ("st.global.u32 [%rd61], %r20;", ["$L_a:", "add.s32 %r40, %r1, 32;", "setp.ge.u32 %p2, %r40, %r2;", "@%p2 bra $L_b;"]),
+       ("st.global.u32 [%rd61+128], %r21;", ["$L_b:", "add.s32 %r41, %r1, 64;", "setp.ge.u32 %p3, %r41, %r2;", "@%p3 bra $L_c;"]),
+       ("st.global.u32 [%rd61+256], %r22;", ["$L_c:", "add.s32 %r42, %r1, 96;", "setp.ge.u32 %p4, %r42, %r2;", "@%p4 bra $L_d;"]),
+       ("st.global.u32 [%rd61+384], %r23;", ["$L_d:", "add.s32 %r43, %r1, 128;", "setp.ge.u32 %p5, %r43, %r2;", "@%p5 bra $L_e;"]),
+       ("st.global.u32 [%rd61+512], %r24;", ["$L_e:"])], [], True)
+probe("tail2_stg_plain", "2 ld.shared; an unguarded st.global x1; @p2 st.global x2 (the tail)", TWO,
+      [("ld.shared.u32 %r20, [%r30];", []), ("ld.shared.u32 %r21, [%r30+512];", []),
+       ("st.global.u32 [%rd61], %r20;", []), ("@%p2 st.global.u32 [%rd61+512], %r21;", [])], [], True)
 
 def render():
     out = [HEAD]

@@ -301,6 +301,65 @@ probe("ldl4", "4 x st.local.f32 [la+0..12] then 4 x ld.local.f32 at la+16*(n&3)+
       + "\n".join(f"cvt.rn.f32.u32 %f{50+i}, %r{20+i};\nst.local.f32 [la+{4*i}], %f{50+i};" for i in range(16))
       + "\n" + loads([0, 4, 8, 12], space="local"), ".local .align 16 .b8 la[64];")
 
+# ---- across blocks (a load of a block the first one dominates)
+def xl(off, reg, base="%r10"):
+    o = f"+{off}" if off else ""
+    return f"ld.shared.f32 {reg}, [{base}{o}];\nadd.f32 %f0, %f0, {reg};"
+
+
+probe("xb_chain3", "ld [+0]; @p bra J; ld [+4]; @q bra J; ld [+8]; J: at sm+16*tid, p, q uniform (an unrolled remainder)",
+      tidk(16) + "\nand.b32 %r3, %r2, 3;\n" + xl(0, "%f1") + "\nsetp.eq.u32 %p1, %r3, 1;\n@%p1 bra J;\n" + xl(4, "%f2")
+      + "\nsetp.eq.u32 %p2, %r3, 2;\n@%p2 bra J;\n" + xl(8, "%f3") + "\nJ:", smem(16))
+probe("xb_chain4_tid", "ld [+0]; skip; ld [+4]; skip; ld [+8]; skip; ld [+12]; J: skips on tid",
+      tidk(16) + "\nand.b32 %r3, %r1, 3;\n" + xl(0, "%f1") + "\nsetp.eq.u32 %p1, %r3, 1;\n@%p1 bra J;\n" + xl(4, "%f2")
+      + "\nsetp.eq.u32 %p2, %r3, 2;\n@%p2 bra J;\n" + xl(8, "%f3") + "\nsetp.eq.u32 %p3, %r3, 3;\n@%p3 bra J;\n" + xl(12, "%f4") + "\nJ:", smem(16))
+probe("xb_nested", "ld [+0]; @p bra J; (@q bra K; ld [+4]; K:) ld [+8]; J",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nsetp.eq.u32 %p2, %r1, 5;\n@%p2 bra K;\n" + xl(4, "%f2")
+      + "\nK:\n" + xl(8, "%f3") + "\nJ:", smem(16))
+
+
+def xb_diamond(k, v):
+    return (f"setp.gt.f32 %p1, {v}, %f20;\n@%p1 bra T{k};\nbra.uni E{k};\nT{k}:\nld.global.f32 %f21, [%rd4+{4*k}];\n"
+            f"add.f32 %f0, %f0, %f21;\nmov.f32 %f20, {v};\nbra.uni J{k};\nE{k}:\nadd.f32 %f20, %f20, 0f3F800000;\nJ{k}:")
+
+
+probe("xb_diamonds_const", "ld [sm+4k], k = 1..7, each followed by an if/else (argmax_vocab's unrolled loop)",
+      "mov.f32 %f20, 0f00000000;\n" + "\n".join(f"ld.shared.f32 %f{k}, [sm+{4*k}];\n" + xb_diamond(k, f"%f{k}") for k in range(1, 8))
+      + "\nadd.f32 %f0, %f0, %f20;", smem(16))
+probe("xb_first_skipped", "@p bra J; ld [+0]; J: ld [+4]: the first load does not dominate the second",
+      tidk(16) + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\n" + xl(0, "%f1") + "\nJ:\n" + xl(4, "%f2"), smem(16))
+probe("xb_arms", "if (p) ld [+0] else ld [+4]",
+      tidk(16) + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra E;\n" + xl(0, "%f1") + "\nbra.uni J;\nE:\n" + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_sts_in_skip", "ld [+0]; @p bra J; st.shared [ot]; J: ld [+4]",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nst.shared.u32 [ot], %r1;\nJ:\n" + xl(4, "%f2"),
+      smem(16) + "\n.shared .align 4 .b8 ot[4];")
+probe("xb_bar_in_skip", "ld [+0]; @p bra J; bar.sync 0; J: ld [+4] (p uniform)",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r2, 5;\n@%p1 bra J;\nbar.sync 0;\nJ:\n" + xl(4, "%f2"), smem(16))
+probe("xb_loop_between", "ld [+0]; a loop of n trips (arithmetic); ld [+4]",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nmov.u32 %r5, 0;\nLP:\nadd.f32 %f0, %f0, 0f3F800000;\nadd.u32 %r5, %r5, 1;\n"
+      "setp.lt.u32 %p1, %r5, %r2;\n@%p1 bra LP;\n" + xl(4, "%f2"), smem(16))
+probe("xb_into_loop", "ld [+0]; a loop of n trips that loads [+4]",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nmov.u32 %r5, 0;\nLP:\n" + xl(4, "%f2") + "\nadd.u32 %r5, %r5, 1;\n"
+      "setp.lt.u32 %p1, %r5, %r2;\n@%p1 bra LP;", smem(16))
+probe("xb_skip_long", "ld [+0]; @p bra J; 40 fma, st.global, ld [+4]; J",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\n"
+      + "\n".join("fma.rn.f32 %f0, %f0, %f0, %f0;" for _ in range(40)) + "\nst.global.f32 [%rd4], %f0;\n" + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_skip_ldg", "ld [+0]; @p bra J; ld.global; ld [+4]; J",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nld.global.f32 %f5, [%rd4];\nadd.f32 %f0, %f0, %f5;\n"
+      + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_skip_uniform", "ld [+0]; @p bra J; ld [+4]; J (p from the parameter)",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r2, 7;\n@%p1 bra J;\n" + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_skip_ret", "ld [+0]; @p bra X; ld [+4]; ...; X: ret",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra X;\n" + xl(4, "%f2") + "\nbra.uni Y;\nX:\nret;\nY:", smem(16))
+probe("xb_skip_unaligned", "ld [+4]; @p bra J; ld [+8]; J: no aligned pair",
+      tidk(16) + "\n" + xl(4, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\n" + xl(8, "%f2") + "\nJ:", smem(16))
+probe("xb_skip_8", "ld [+0]; @p bra J; ld [+4]; J at sm+8*tid",
+      tidk(8) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\n" + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_skip_stgeneric", "ld [+0]; @p bra J; st [generic]; ld [+4]; J",
+      tidk(16) + "\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nst.f32 [%rd4], %f0;\n" + xl(4, "%f2") + "\nJ:", smem(16))
+probe("xb_mov_init", "mov %f2, 0; ld [+0]; @p bra J; ld %f2, [+4]; J: (the skipped load's register also set before)",
+      tidk(16) + "\nmov.f32 %f2, 0f00000000;\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nld.shared.f32 %f2, [%r10+4];\nJ:\nadd.f32 %f0, %f0, %f2;", smem(16))
+
 
 def main():
     out = [HEAD]
