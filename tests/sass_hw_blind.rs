@@ -47,19 +47,22 @@ const BATCHES: [&str; 10] = [
 ];
 
 /// Per batch: (global agree, global compared, shared agree, shared compared,
-/// missing). The test fails when an agreement drops below its floor or the
-/// missing count rises above its ceiling.
+/// missing). The test fails when an agreement drops below its floor, fewer
+/// global instructions are compared, or the missing count rises above its
+/// ceiling. (Shared instructions are compared where warpscope predicts
+/// wavefronts, as in `tests/sass_hw.rs`; those it does not are counted in
+/// the summary's "shared without wavefronts".)
 const FLOORS: [(&str, usize, usize, usize, usize, usize); 10] = [
-    ("blind", 261, 451, 270, 384, 12),
-    ("blind2", 156, 284, 58, 130, 4),
-    ("blind3", 137, 464, 111, 470, 14),
-    ("blind4", 119, 598, 150, 389, 10),
-    ("blind5", 109, 623, 265, 673, 28),
-    ("blind6", 197, 879, 238, 577, 28),
-    ("blind7", 223, 711, 317, 1087, 16),
-    ("blind8", 108, 653, 38, 239, 12),
-    ("blind9", 195, 585, 309, 484, 40),
-    ("blind10", 177, 646, 164, 368, 28),
+    ("blind", 368, 451, 349, 392, 12),
+    ("blind2", 218, 284, 142, 146, 4),
+    ("blind3", 319, 464, 407, 524, 14),
+    ("blind4", 286, 598, 228, 411, 10),
+    ("blind5", 271, 623, 421, 721, 28),
+    ("blind6", 633, 879, 523, 658, 28),
+    ("blind7", 407, 711, 833, 1247, 16),
+    ("blind8", 333, 653, 158, 247, 12),
+    ("blind9", 270, 585, 392, 504, 40),
+    ("blind10", 441, 646, 334, 408, 28),
 ];
 
 fn load(path: &str) -> J {
@@ -112,6 +115,8 @@ struct Figures {
     agree: usize,
     shared: usize,
     shared_agree: usize,
+    /// Shared instructions with an access but no wavefront prediction.
+    shared_unpredicted: usize,
     missing: usize,
 }
 
@@ -174,6 +179,17 @@ fn batch(
             for d in &a.diagnostics {
                 diagnostics.push(format!("{name} {id}: {d:?}"));
             }
+            // Why the launch has no request counts, when it has none (the
+            // analysis's reason, shortened to its first clause).
+            let why_unsimulated = a
+                .kernels
+                .first()
+                .and_then(|k| k.totals_unavailable.as_deref())
+                .map(|w| {
+                    let w = w.split(';').next().unwrap_or(w);
+                    format!(" [not simulated: {}]", w.trim())
+                })
+                .unwrap_or_default();
             let by_offset: BTreeMap<u32, &warpscope::Access> = a
                 .kernels
                 .first()
@@ -233,8 +249,13 @@ fn batch(
                         diffs.push((
                             key,
                             format!(
-                                "`{sass}`: requests {pred_req}/{requests}, lines {:.2}/{ml:.2}, sectors {:.2}/{ms:.2} [{:.2}, {:.2}] ({:?})",
-                                pr.l1_lines, pr.sectors, pr.sectors_min, pr.sectors_max, acc.pattern
+                                "`{sass}`: requests {pred_req}/{requests}, lines {:.2}/{ml:.2}, sectors {:.2}/{ms:.2} [{:.2}, {:.2}] ({:?}){}",
+                                pr.l1_lines,
+                                pr.sectors,
+                                pr.sectors_min,
+                                pr.sectors_max,
+                                acc.pattern,
+                                if acc.requests.is_none() { why_unsimulated.as_str() } else { "" }
                             ),
                         ));
                     }
@@ -248,6 +269,7 @@ fn batch(
                     let (Some(pw), Some(mw)) =
                         (acc.shared_wavefronts, ins["shared_wavefronts"].as_f64())
                     else {
+                        fig.shared_unpredicted += 1;
                         continue;
                     };
                     fig.shared += 1;
@@ -258,8 +280,9 @@ fn batch(
                         diffs.push((
                             key,
                             format!(
-                                "`{sass}` (shared): requests {pred_req}/{requests}, wavefronts/request {pw:.2}/{:.2}",
-                                mw / requests
+                                "`{sass}` (shared): requests {pred_req}/{requests}, wavefronts/request {pw:.2}/{:.2}{}",
+                                mw / requests,
+                                if acc.requests.is_none() { why_unsimulated.as_str() } else { "" }
                             ),
                         ));
                     }
@@ -284,7 +307,7 @@ fn sass_blind_batches_agree_with_the_hardware() {
         "| batch | launch | offset | SASS | line | pattern | requests pred | meas | lines/req pred | meas | sectors/req pred | meas | agree |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
     );
     let mut summary = String::from(
-        "| batch | global agree / compared | shared agree / compared | missing |\n| --- | --- | --- | --- |\n",
+        "| batch | global agree / compared | shared agree / compared | shared without wavefronts | missing |\n| --- | --- | --- | --- | --- |\n",
     );
     let mut all_diffs = Vec::new();
     let mut diagnostics = Vec::new();
@@ -295,8 +318,13 @@ fn sass_blind_batches_agree_with_the_hardware() {
         let fig = batch(b, &mut table, &mut all_diffs, &mut diagnostics);
         writeln!(
             summary,
-            "| {b} | {}/{} | {}/{} | {} |",
-            fig.agree, fig.global, fig.shared_agree, fig.shared, fig.missing
+            "| {b} | {}/{} | {}/{} | {} | {} |",
+            fig.agree,
+            fig.global,
+            fig.shared_agree,
+            fig.shared,
+            fig.shared_unpredicted,
+            fig.missing
         )
         .unwrap();
         total.global += fig.global;
@@ -304,10 +332,10 @@ fn sass_blind_batches_agree_with_the_hardware() {
         total.shared += fig.shared;
         total.shared_agree += fig.shared_agree;
         total.missing += fig.missing;
+        total.shared_unpredicted += fig.shared_unpredicted;
         if fig.agree < floor.1
             || fig.global < floor.2
             || fig.shared_agree < floor.3
-            || fig.shared < floor.4
             || fig.missing > floor.5
         {
             failures.push(format!(
@@ -318,16 +346,25 @@ fn sass_blind_batches_agree_with_the_hardware() {
     }
     writeln!(
         summary,
-        "| all | {}/{} | {}/{} | {} |",
-        total.agree, total.global, total.shared_agree, total.shared, total.missing
+        "| all | {}/{} | {}/{} | {} | {} |",
+        total.agree,
+        total.global,
+        total.shared_agree,
+        total.shared,
+        total.shared_unpredicted,
+        total.missing
     )
     .unwrap();
     let mut listed = String::new();
     let mut unexplained = 0;
     for (key, what) in &all_diffs {
         let why = known.get(key).map(String::as_str).unwrap_or_else(|| {
-            unexplained += 1;
-            "(unexplained)"
+            if what.contains("[not simulated:") {
+                "no request count: the launch was not simulated (the analysis's reason in brackets)"
+            } else {
+                unexplained += 1;
+                "(unexplained)"
+            }
         });
         writeln!(listed, "{key}: {what} — {why}").unwrap();
     }
@@ -341,7 +378,13 @@ fn sass_blind_batches_agree_with_the_hardware() {
     );
     let _ = std::fs::create_dir_all("target");
     let _ = std::fs::write("target/sass_hw_blind_agreement.md", &report);
-    insta::assert_snapshot!("sass_blind_summary", format!("{summary}\n{listed}"));
+    insta::assert_snapshot!(
+        "sass_blind_summary",
+        format!(
+            "{summary}\ndisagreements: {}, of which without a listed reason or a missing simulation: {unexplained}\n\n{listed}",
+            all_diffs.len()
+        )
+    );
     assert!(
         failures.is_empty(),
         "{}\n{summary}(see target/sass_hw_blind_agreement.md)",
@@ -352,5 +395,4 @@ fn sass_blind_batches_agree_with_the_hardware() {
         "tests/hw/sass_blind_known.txt lists entries that now agree: {stale:?}"
     );
     assert!(total.global >= 1000, "too few global instructions compared");
-    let _ = unexplained;
 }
