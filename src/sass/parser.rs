@@ -422,20 +422,18 @@ impl<'src> Parser<'src> {
                     }
                 }
             }
-            ".headerflags" => {
-                // `@"EF_CUDA_TEXMODE_UNIFIED … EF_CUDA_SM90
-                // EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"`: nvdisasm prints no
-                // `.target` for a cubin of the newer ELF layout (Triton's,
-                // "switching to Old format"), and the flags are then the
-                // only place that names the architecture. The first
-                // `EF_CUDA_SM<n>` is the real one; a `.target` wins.
-                if self.arch.is_none() {
-                    if let Some(a) = headerflags_sm(args) {
-                        self.arch = Some(self.tok(start, a));
-                        if let Some(f) = self.listing.functions.last_mut() {
-                            if f.arch.is_none() {
-                                f.arch = self.arch;
-                            }
+            // `@"EF_CUDA_TEXMODE_UNIFIED … EF_CUDA_SM90
+            // EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"`: nvdisasm prints no
+            // `.target` for a cubin of the newer ELF layout (Triton's,
+            // "switching to Old format"), and the flags are then the only
+            // place that names the architecture. The first `EF_CUDA_SM<n>`
+            // is the real one; a `.target` wins.
+            ".headerflags" if self.arch.is_none() => {
+                if let Some(a) = headerflags_sm(args) {
+                    self.arch = Some(self.tok(start, a));
+                    if let Some(f) = self.listing.functions.last_mut() {
+                        if f.arch.is_none() {
+                            f.arch = self.arch;
                         }
                     }
                 }
