@@ -13,7 +13,12 @@
 //! is `R6 = (R10 << 2) + UR8` in 64 bits; an address `[R6.64]` reads `R6`.
 //! The instructions that compute only a high word (`LEA.HI.X`, `IADD3.X`,
 //! `IMAD.X`, `IMAD.HI`, `SHF.L.U64.HI`, …) write an opaque value (uniform
-//! when their inputs are) that no address reads. This is exact as long as
+//! when their inputs are) that no address reads — except a `.X` op whose
+//! carry-in comes from a low-half add (`IADD3`/`LEA` with a carry-out)
+//! whose result register and carry predicate are not written in between:
+//! it is that 64-bit value shifted right by 32 (ptxas branches on such high
+//! words, `IADD3.X R10, …, P1` / `ISETP.NE.U32.AND P0, PT, R10, RZ, PT`, to
+//! pick a 32-bit division). The pairing follows listing order, not the CFG. This is exact as long as
 //! the carry chains compute 64-bit sums (what ptxas emits for pointer
 //! arithmetic); a 32-bit operation on the low word of a 64-bit value
 //! (truncation) keeps the 64-bit value, which only matters for addresses
@@ -31,6 +36,11 @@
 //! | sm_70 – sm_89 | 0x0, 0x4, 0x8 | 0xc, 0x10, 0x14 | 0x28 | 0x160 |
 //! | sm_90 | 0x0, 0x4, 0x8 | 0xc, 0x10, 0x14 | 0x28 | 0x210 |
 //! | sm_100, sm_120 | 0x360, 0x364, 0x368 | 0x370, 0x374, 0x378 | 0x37c | 0x380 |
+//!
+//! The architecture is the listing's `.target` (nvdisasm), `code for`
+//! (cuobjdump) or, where nvdisasm printed neither (the newer ELF layout of
+//! Triton's cubins: "switching to Old format"), the first `EF_CUDA_SM<n>` of
+//! `.headerflags`; with none, the sm_70 layout is assumed.
 //!
 //! When the listing printed the function's `.nv.info` (nvdisasm without
 //! `-c`), its `EIATTR_PARAM_CBANK` gives the parameter base and
@@ -55,13 +65,18 @@
 //!   `{c, a} << s` plus `b`: a funnel shift), `SHF` (shifts and funnel
 //!   shifts of two 32-bit words), `LOP3.LUT` (the truth table decides: the
 //!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself), `SEL`,
-//!   `IMNMX`/`VIMNMX`, `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
+//!   `IMNMX`/`VIMNMX`, `VIADDMNMX` (min/max of a sum), `VIMNMX3`, `SGXT`
+//!   (the low bits, sign- or zero-extended), `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
 //!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
 //!   half immediates: a 32-bit constant). Other floating point is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
-//!   comparison of the low words), `PLOP3.LUT` (two-input and/or/xor), `P2R`
-//!   and `R2P` (opaque).
+//!   comparison of the low words), `FSETP` on `f32` values (`setp.f32`,
+//!   ordered and unordered; operands with `-`/`|…|` are opaque),
+//!   `PLOP3.LUT` (two-input and/or/xor), `P2R Rd, PR, Rb, mask` (one
+//!   `selp` per predicate of the mask: ptxas saves predicates in register
+//!   bits and restores them with `ISETP.NE`) and `R2P PR, Rs, mask`
+//!   (`P<i> = bit i`); their `.B1`–`.B3` byte forms are opaque.
 //! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
 //!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` (writes every register
 //!   the function writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
@@ -167,6 +182,11 @@ struct Lowerer<'a, 'src> {
     low_compare: HashMap<Reg, (Cmp, Src, Src)>,
     /// A predicate that is always false (for `@!PT`), made on first use.
     false_pred: Option<Reg>,
+    /// Carry-out predicate -> the register the low half of its 64-bit sum
+    /// went to (`IADD3 R9, P1, R9, -0x1, RZ`: P1 -> R9), while neither is
+    /// written again: a `.X` op reading the carry computes that sum's high
+    /// word.
+    carry_low: HashMap<Reg, Reg>,
     /// Registers written anywhere (what a `CALL` may clobber).
     written: Vec<Reg>,
     /// Ops that follow the instruction's own op (high words of pairs).
@@ -196,6 +216,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         files: Vec::new(),
         low_compare: HashMap::new(),
         false_pred: None,
+        carry_low: HashMap::new(),
         written: Vec::new(),
         post: Vec::new(),
     };
@@ -571,6 +592,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         r.index?; // RZ, PT: the result is dropped
         let d = self.reg_of(r, 0)?;
         self.written.push(d);
+        self.carry_low.retain(|&p, &mut l| p != d && l != d);
         Some(d)
     }
 
@@ -585,6 +607,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let n = bits.div_ceil(32).max(1);
         let v: Vec<Reg> = (0..n).filter_map(|k| self.reg_of(&r, k)).collect();
         self.written.extend(&v);
+        self.carry_low
+            .retain(|p, l| !v.contains(p) && !v.contains(l));
         v
     }
 
@@ -951,6 +975,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     },
                 }
             }
+            "VIADDMNMX" | "UVIADDMNMX" | "VIMNMX3" | "UVIMNMX3" => self.mnmx3(ins, &mods, span, mn),
+            "SGXT" | "USGXT" => self.sgxt(ins, &mods, span, mn),
             "IABS" | "UIABS" => {
                 let srcs = self.srcs_at(ins, 1..2, span, mn);
                 self.alu_into(ops.first(), alu(AluOp::Abs, s32()), srcs)
@@ -1030,7 +1056,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             },
             // ---- predicates
             "ISETP" | "UISETP" => self.isetp(ins, &mods, span, mn),
+            "FSETP" => self.fsetp(ins, &mods, span, mn),
             "PLOP3" | "UPLOP3" => self.plop3(ins, span, mn),
+            "P2R" if mods.is_empty() => self.p2r(ins, span, mn),
+            "R2P" if mods.is_empty() => self.r2p(ins, span, mn),
             // ---- no effect on values
             "BSSY" | "BSYNC" | "WARPSYNC" | "BAR" | "BMOV" | "NOP" | "DEPBAR" | "MEMBAR"
             | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "WARPGROUP"
@@ -1321,6 +1350,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         if has("X") {
             if has("WIDE") {
                 self.dst_high(ops.first());
+            } else if let Some(low) = self.carry_high(ops) {
+                return self.high_of(d, low);
             }
             return OpKind::Other {
                 dsts: vec![d],
@@ -1378,12 +1409,69 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         if let Some(r) = o.and_then(|o| o.reg()).copied() {
             if let Some(h) = self.reg_of(&r, 1) {
                 self.written.push(h);
+                self.carry_low.retain(|&p, &mut l| p != h && l != h);
                 self.post.push(OpKind::Other {
                     dsts: vec![h],
                     srcs: vec![Src::Special(Special::OtherUniform)],
                 });
             }
         }
+    }
+
+    /// Records the carry-out predicates of a low-half add (`ops[1..k]`)
+    /// as carrying out of the 64-bit value now in `low`.
+    fn note_carry_out(&mut self, ops: &[Operand<'src>], k: usize, low: Reg) {
+        for o in &ops[1..k] {
+            if let Some(r) = o.reg().filter(|r| r.index.is_some()).copied() {
+                if let Some(p) = self.reg_of(&r, 0) {
+                    self.carry_low.insert(p, low);
+                }
+            }
+        }
+    }
+
+    /// The high word of a 64-bit sum, for a `.X` op (`IADD3.X`, `IMAD.X`,
+    /// `LEA.HI.X`) whose carry-in comes from a low-half add recorded by
+    /// [`Self::note_carry_out`]: the low register holds the whole 64-bit
+    /// value (module documentation), so the pair's high word is that
+    /// value shifted right by 32. ptxas computes 64-bit values' high words
+    /// this way (`IADD3 R9, P1, R9, -0x1, RZ` / `IADD3.X R10, RZ, -0x1, R3,
+    /// P1, P0` / `ISETP.NE.U32.AND P0, PT, R10, RZ, PT`: does `n - 1` fit
+    /// in 32 bits?) and branches on them. `None` when no carry-in is
+    /// recorded (or one is negated).
+    fn carry_high(&mut self, ops: &[Operand<'src>]) -> Option<Src> {
+        let (k, _) = skip_carry_outs(ops, 1);
+        let mut low = None;
+        for o in &ops[k..] {
+            let Some(r) = o
+                .reg()
+                .filter(|r| r.index.is_some() && r.file == RegFile::P)
+            else {
+                continue;
+            };
+            let Some(&l) = self
+                .regs
+                .get(&(r.file, r.index?))
+                .and_then(|p| self.carry_low.get(p))
+            else {
+                continue;
+            };
+            if o.not || low.is_some_and(|x| x != l) {
+                return None;
+            }
+            low = Some(l);
+        }
+        Some(Src::Reg(low?, 0))
+    }
+
+    /// `Rd = low >> 32` (64-bit unsigned): see [`Self::carry_high`].
+    fn high_of(&self, d: Reg, low: Src) -> OpKind {
+        let u64t = Ty {
+            bits: 64,
+            signed: false,
+            float: false,
+        };
+        alu_op(alu(AluOp::Shr, u64t), d, vec![low, Src::Imm(32)])
     }
 
     fn iadd3(
@@ -1410,12 +1498,18 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             .map(|o| self.src(o, span, mn))
             .collect();
         if mods.contains(&"X") {
+            if let Some(low) = self.carry_high(ops) {
+                return self.high_of(d, low);
+            }
             return OpKind::Other {
                 dsts: vec![d],
                 srcs,
             };
         }
         let ty = if carry_out { s64() } else { s32() };
+        if carry_out {
+            self.note_carry_out(ops, k, d);
+        }
         let mut nz: Vec<Src> = srcs.into_iter().filter(|s| *s != Src::Imm(0)).collect();
         match nz.len() {
             0 => alu_op(alu(AluOp::Mov, ty), d, vec![Src::Imm(0)]),
@@ -1453,6 +1547,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 _ => None,
             };
             let Some(sh) = sh else {
+                if mods.contains(&"X") {
+                    if let Some(low) = self.carry_high(ops) {
+                        return self.high_of(d, low);
+                    }
+                }
                 let mut srcs = vec![a, b];
                 srcs.extend(rest);
                 return OpKind::Other {
@@ -1503,6 +1602,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             };
         };
         let ty = if carry_out { s64() } else { s32() };
+        if carry_out {
+            self.note_carry_out(ops, k, d);
+        }
         let t = self.temp();
         self.push_alu(alu(AluOp::Shl, ty), t, vec![a, Src::Imm(s)], span, mn);
         alu_op(alu(AluOp::Add, ty), d, vec![Src::Reg(t, 0), b])
@@ -1790,6 +1892,278 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         OpKind::Alu {
             alu: alu(AluOp::Setp(cmp, combine), ty),
+            dst: d,
+            dst2: d2,
+            srcs,
+        }
+    }
+
+    /// `VIADDMNMX Rd, a, b, c, PT|!PT`: min (PT) or max (!PT) of `a + b`
+    /// and `c`; `VIMNMX3 Rd, a, b, c, PT|!PT`: of the three.
+    fn mnmx3(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let pick = ops.get(4).and_then(|o| o.reg().map(|r| (r.index, o.not)));
+        let ty = if mods.contains(&"U32") { u32t() } else { s32() };
+        let Some((None, not)) = pick else {
+            return self.opaque(ins, span, mn);
+        };
+        let mnmx = if not { AluOp::Max } else { AluOp::Min };
+        let first = if ins.opcode().ends_with("VIADDMNMX") {
+            AluOp::Add
+        } else {
+            mnmx
+        };
+        let srcs = self.srcs_at(ins, 1..4, span, mn);
+        if srcs.len() < 3 {
+            return self.opaque(ins, span, mn);
+        }
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        let t = self.temp();
+        self.push_alu(alu(first, ty), t, srcs[..2].to_vec(), span, mn);
+        alu_op(alu(mnmx, ty), d, vec![Src::Reg(t, 0), srcs[2].clone()])
+    }
+
+    /// `SGXT[.U32] Rd, a, n`: the low `n` bits of `a`, sign-extended
+    /// (zero-extended with `.U32`); Triton extracts lane-index bits with it
+    /// (`SHF.R.U32.HI R11, RZ, 0x7, R10` / `SGXT.U32 R11, R11, 0x1`).
+    fn sgxt(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let ops = &ins.operands;
+        let n = match ops.get(2).map(|o| &o.kind) {
+            Some(OperandKind::Int(n)) if (1..32).contains(n) => *n,
+            _ => return self.opaque(ins, span, mn),
+        };
+        let a = self.src_at(ins, 1, span, mn);
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        if mods.contains(&"U32") {
+            alu_op(alu(AluOp::And, u32t()), d, vec![a, Src::Imm((1 << n) - 1)])
+        } else {
+            let t = self.temp();
+            self.push_alu(
+                alu(AluOp::Shl, s32()),
+                t,
+                vec![a, Src::Imm(32 - n)],
+                span,
+                mn,
+            );
+            alu_op(
+                alu(AluOp::Shr, s32()),
+                d,
+                vec![Src::Reg(t, 0), Src::Imm(32 - n)],
+            )
+        }
+    }
+
+    /// The predicate register `P<i>` (`P7` is `PT`, always true).
+    fn pred(&mut self, i: u32) -> Src {
+        if i >= 7 {
+            return Src::Imm(1);
+        }
+        let key = (RegFile::P, i);
+        let r = match self.regs.get(&key) {
+            Some(&r) => r,
+            None => {
+                let r = self.temp();
+                self.regs.insert(key, r);
+                r
+            }
+        };
+        Src::Reg(r, 0)
+    }
+
+    /// `P2R Rd, PR, Rb, mask`: `Rd = (Rb & ~mask) | (PR & mask)`, bit `i`
+    /// of `PR` being `P<i>` (ptxas saves predicates across code that
+    /// needs them for something else: `P2R R20, PR, RZ, 0x8` … `ISETP.NE.AND
+    /// P3, PT, R20, RZ, PT`). Lowered to one `selp` per predicate of the
+    /// mask and `or`s, so the predicate a later `ISETP` restores is the one
+    /// saved.
+    fn p2r(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let mask = match ops.get(3).map(|o| &o.kind) {
+            Some(OperandKind::Int(m)) if (0..0x100).contains(m) => *m,
+            _ => return self.opaque(ins, span, mn),
+        };
+        let rb = self.src_at(ins, 2, span, mn);
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
+        let mut terms: Vec<Src> = Vec::new();
+        if rb != Src::Imm(0) {
+            let t = self.temp();
+            self.push_alu(
+                alu(AluOp::And, u32t()),
+                t,
+                vec![rb, Src::Imm(!mask & 0xffff_ffff)],
+                span,
+                mn,
+            );
+            terms.push(Src::Reg(t, 0));
+        }
+        for i in 0..8u32 {
+            if mask >> i & 1 == 0 {
+                continue;
+            }
+            match self.pred(i) {
+                Src::Imm(_) => terms.push(Src::Imm(1 << i)),
+                p => {
+                    let t = self.temp();
+                    self.push_alu(
+                        alu(AluOp::Selp, u32t()),
+                        t,
+                        vec![Src::Imm(1 << i), Src::Imm(0), p],
+                        span,
+                        mn,
+                    );
+                    terms.push(Src::Reg(t, 0));
+                }
+            }
+        }
+        let mut acc = terms.pop().unwrap_or(Src::Imm(0));
+        while let Some(t) = terms.pop() {
+            let r = self.temp();
+            self.push_alu(alu(AluOp::Or, u32t()), r, vec![t, acc], span, mn);
+            acc = Src::Reg(r, 0);
+        }
+        alu_op(alu(AluOp::Mov, u32t()), d, vec![acc])
+    }
+
+    /// `R2P PR, Rs, mask`: `P<i> = (Rs >> i) & 1` for each bit `i` of the
+    /// mask (the inverse of [`Self::p2r`]).
+    fn r2p(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> OpKind {
+        let ops = &ins.operands;
+        let mask = match ops.get(2).map(|o| &o.kind) {
+            Some(OperandKind::Int(m)) if (0..0x80).contains(m) => *m,
+            _ => return self.opaque(ins, span, mn),
+        };
+        let rs = self.src_at(ins, 1, span, mn);
+        let mut out: Vec<OpKind> = Vec::new();
+        for i in 0..7u32 {
+            if mask >> i & 1 == 0 {
+                continue;
+            }
+            let Src::Reg(p, _) = self.pred(i) else {
+                continue;
+            };
+            self.written.push(p);
+            let t = self.temp();
+            self.push_alu(
+                alu(AluOp::And, u32t()),
+                t,
+                vec![rs.clone(), Src::Imm(1 << i)],
+                span,
+                mn,
+            );
+            out.push(OpKind::Alu {
+                alu: alu(AluOp::Setp(Cmp::Ne, None), u32t()),
+                dst: p,
+                dst2: None,
+                srcs: vec![Src::Reg(t, 0), Src::Imm(0)],
+            });
+        }
+        if out.is_empty() {
+            return OpKind::Nop;
+        }
+        let first = out.remove(0);
+        self.post.extend(out);
+        first
+    }
+
+    /// `FSETP.cmp[.FTZ].bop Pd, Pq, a, b, Pc` on `f32` values: `setp.cmp.f32`
+    /// (ordered comparisons without `.FTZ` as `AluOp::Setp` on a float type,
+    /// the others as [`FloatOp::Cmp`]: the PTX lowering's forms). Operands
+    /// with `-` or `|…|` stay opaque (the integer negation `src` emits is
+    /// not a float one).
+    fn fsetp(
+        &mut self,
+        ins: &Instruction<'src>,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        use crate::ir::alu::{FCmp, FMode, FloatOp};
+        let ops = &ins.operands;
+        let has = |m: &str| mods.contains(&m);
+        let fc = match mods.first().copied() {
+            Some("EQ") => FCmp::Ordered(Cmp::Eq),
+            Some("NE") => FCmp::Ordered(Cmp::Ne),
+            Some("LT") => FCmp::Ordered(Cmp::Lt),
+            Some("LE") => FCmp::Ordered(Cmp::Le),
+            Some("GT") => FCmp::Ordered(Cmp::Gt),
+            Some("GE") => FCmp::Ordered(Cmp::Ge),
+            Some("EQU") => FCmp::Unordered(Cmp::Eq),
+            Some("NEU") => FCmp::Unordered(Cmp::Ne),
+            Some("LTU") => FCmp::Unordered(Cmp::Lt),
+            Some("LEU") => FCmp::Unordered(Cmp::Le),
+            Some("GTU") => FCmp::Unordered(Cmp::Gt),
+            Some("GEU") => FCmp::Unordered(Cmp::Ge),
+            Some("NUM") => FCmp::Num,
+            Some("NAN") => FCmp::Nan,
+            _ => return self.opaque(ins, span, mn),
+        };
+        if [2, 3].iter().any(|&i| {
+            ops.get(i)
+                .is_some_and(|o| o.negated || o.absolute || o.inverted)
+        }) {
+            return self.opaque(ins, span, mn);
+        }
+        let bop = if has("OR") {
+            AluOp2::Or
+        } else if has("XOR") {
+            AluOp2::Xor
+        } else {
+            AluOp2::And
+        };
+        let a = self.src_at(ins, 2, span, mn);
+        let b = self.src_at(ins, 3, span, mn);
+        let c = ops
+            .get(4)
+            .map(|o| self.src(o, span, mn))
+            .unwrap_or(Src::Imm(1));
+        let d = self.dst(ops.first());
+        let d2 = self.dst(ops.get(1));
+        let Some(d) = d else { return OpKind::Nop };
+        let combine = if matches!(c, Src::Imm(1)) && bop == AluOp2::And {
+            None
+        } else {
+            Some(bop)
+        };
+        let mut srcs = vec![a, b];
+        if combine.is_some() {
+            srcs.push(c);
+        }
+        let ty = Ty {
+            bits: 32,
+            signed: true,
+            float: true,
+        };
+        let ftz = has("FTZ");
+        let op = match fc {
+            FCmp::Ordered(cmp) if !ftz => AluOp::Setp(cmp, combine),
+            _ => AluOp::Float(
+                FloatOp::Cmp(fc, combine),
+                FMode {
+                    ftz,
+                    ..FMode::NEAREST
+                },
+            ),
+        };
+        OpKind::Alu {
+            alu: alu(op, ty),
             dst: d,
             dst2: d2,
             srcs,

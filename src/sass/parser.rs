@@ -422,6 +422,22 @@ impl<'src> Parser<'src> {
                     }
                 }
             }
+            // `@"EF_CUDA_TEXMODE_UNIFIED … EF_CUDA_SM90
+            // EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"`: nvdisasm prints no
+            // `.target` for a cubin of the newer ELF layout (Triton's,
+            // "switching to Old format"), and the flags are then the only
+            // place that names the architecture. The first `EF_CUDA_SM<n>`
+            // is the real one; a `.target` wins.
+            ".headerflags" if self.arch.is_none() => {
+                if let Some(a) = headerflags_sm(args) {
+                    self.arch = Some(self.tok(start, a));
+                    if let Some(f) = self.listing.functions.last_mut() {
+                        if f.arch.is_none() {
+                            f.arch = self.arch;
+                        }
+                    }
+                }
+            }
             ".other" => {
                 if let Some((sym, flags)) = args.split_once(',') {
                     let sym = sym.trim();
@@ -1254,4 +1270,43 @@ pub fn parse_int(s: &str) -> Option<i64> {
         body.parse::<i64>().ok()?
     };
     Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// The architecture named by `.headerflags`' first `EF_CUDA_SM<n>` flag
+/// (`SM90` of `@"EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90 …"`), a slice of `args`.
+fn headerflags_sm(args: &str) -> Option<&str> {
+    let i = args.find("EF_CUDA_SM")? + "EF_CUDA_".len();
+    let rest = &args[i..];
+    let n = 2 + rest[2..]
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(rest.len() - 2);
+    let a = &rest[..n];
+    a[2..]
+        .starts_with(|c: char| c.is_ascii_digit())
+        .then_some(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nvdisasm's listing of a Triton cubin has no `.target`: the
+    /// architecture comes from `.headerflags` (the header of
+    /// `tests/hw/blind3/raw/sass.tgz`'s `triton_td_transpose_batched`).
+    #[test]
+    fn architecture_from_headerflags() {
+        let src = "nvdisasm warning : Disassembling Std Elf to Old format or Old Elf to Std format not supported yet, switching to Old format\n\t.headerflags\t@\"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_ACCELERATORS EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n\t.elftype\t@\"ET_EXEC\"\n\n\t.section\t.text.k,\"ax\",@progbits\n        .global         k\nk:\n        /*0000*/                   EXIT ;\n";
+        let (l, _) = parse(src);
+        assert_eq!(l.functions.len(), 1);
+        assert_eq!(l.functions[0].sm(), Some(90));
+        assert_eq!(
+            headerflags_sm("@\"EF_CUDA_SM100 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM100)\""),
+            Some("SM100")
+        );
+        assert_eq!(headerflags_sm("@\"EF_CUDA_64BIT_ADDRESS\""), None);
+        // a `.target` is kept
+        let with_target = src.replace("\t.elftype", "\t.target\tsm_80\n\t.elftype");
+        let (l, _) = parse(&with_target);
+        assert_eq!(l.functions[0].sm(), Some(80));
+    }
 }

@@ -2,7 +2,9 @@
 
 #![allow(dead_code)] // each test binary uses its own subset
 
+use serde_json::Value as J;
 use std::path::{Path, PathBuf};
+use warpscope::analysis::{LaunchConfig, Options, ParamKey, ParamValue};
 use warpscope::source::SourceFile;
 
 /// Every `*.ptx` file below `dir` (relative to the crate root, or absolute),
@@ -38,4 +40,67 @@ pub fn load(path: &Path) -> SourceFile {
         .display()
         .to_string();
     SourceFile::new(name, bytes).unwrap()
+}
+
+/// The analysis options of one launch of a `launches.json` (schema:
+/// `tests/hw/README.md`): block, grid, and the parameters by index — a
+/// pointer as a distinct base per buffer (`(k + 1) << 32` plus the offset, 0
+/// mod 4096 as in the measured runs), a by-value struct's pointer fields as
+/// `INDEX+BYTE`, a float by its value (launches.json gives its bits), a
+/// tensor map not at all. Shared by `tests/hw_agreement.rs` and
+/// `tests/sass_hw_blind.rs`.
+pub fn launch_options(launch: &J, buffers: &[String]) -> Options {
+    let dim = |k: &str| -> [u32; 3] {
+        let v = launch[k].as_array().expect("dim");
+        [0, 1, 2].map(|i| v[i].as_u64().expect("dim") as u32)
+    };
+    let mut params = Vec::new();
+    for p in launch["params"].as_array().expect("params") {
+        let idx = p["index"].as_u64().expect("index") as usize;
+        // distinct bases, 0 mod 4096 as in the measured run
+        let pointer = |p: &J| -> ParamValue {
+            let b = p["buffer"].as_str().expect("buffer");
+            let k = buffers.iter().position(|x| x == b).expect("known buffer") as i64;
+            (((k + 1) << 32) + p["offset_bytes"].as_i64().expect("offset")).into()
+        };
+        if p["kind"] == "struct" {
+            // a struct passed by value (`tests/hw/blind4`'s
+            // `TensorListMetadata`, blind9's `CachePtrs`): its pointer
+            // fields, by byte offset (`INDEX+OFFSET`); the rest is not given
+            for f in p["pointers"].as_array().into_iter().flatten() {
+                let byte = f["byte"].as_u64().expect("byte");
+                params.push((ParamKey::Name(format!("{idx}+{byte}")), pointer(f)));
+            }
+            continue;
+        }
+        if p["kind"] == "tensormap" {
+            // a CUtensorMap: no scalar value to give
+            continue;
+        }
+        let v: ParamValue = if p["kind"] == "pointer" {
+            pointer(p)
+        } else {
+            // launches.json gives a float parameter's bit pattern (what the
+            // host passed); the library takes its value
+            let bits = p["value"]
+                .as_i64()
+                .or_else(|| p["value"].as_u64().map(|u| u as i64))
+                .expect("value");
+            match p["type"].as_str() {
+                Some("f32") => ParamValue::Float(f32::from_bits(bits as u32) as f64),
+                Some("f64") => ParamValue::Float(f64::from_bits(bits as u64)),
+                _ => bits.into(),
+            }
+        };
+        params.push((ParamKey::Index(idx), v));
+    }
+    Options {
+        launch: LaunchConfig {
+            block: Some(dim("block")),
+            grid: Some(dim("grid")),
+            params,
+        },
+        kernel_filter: Some(launch["kernel"].as_str().expect("kernel").to_string()),
+        ..Options::default()
+    }
 }
