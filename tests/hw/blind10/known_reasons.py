@@ -153,6 +153,8 @@ WHY = {
  "t10_swiglu_bwd": "the rows' alignment (11,000-byte rows, the up half 5,500 bytes in: 5,500 mod 128 = 124) needs the row stride and the program ids",
 }
 STATIC = {
+ ("swa_softmax_w100","blind10.cu:609","ld global"): "static only: without the launch the static analysis has no trip count per lane, so it keeps the rolled PTX loop's lanes together where ptxas's unrolled code (`analysis::unroll`, tests/hw/unroll_probes) splits the lanes of different trip counts into its 4-copy loop and 2- and 1-copy remainder blocks (`for (j = lo + lane; j <= i; j += 32)`, 4 or 3 trips a lane): 1.969 lines and 4.875 sectors per request without the grid, 1.408 and 2.664 measured; the simulation with the launch matches",
+ ("swa_softmax_w100","blind10.cu:613","ld global"): "static only: without the launch the static analysis has no trip count per lane, so it keeps the rolled PTX loop's lanes together where ptxas's unrolled code (`analysis::unroll`, tests/hw/unroll_probes) splits the lanes of different trip counts into its 4-copy loop and 2- and 1-copy remainder blocks (the same loop's second pass, 4 or 3 trips a lane): 1.969 lines and 4.875 sectors per request without the grid, 1.408 and 2.664 measured; the simulation with the launch matches",
  ("avgpool3s2_c64","blind10.cu:541","ld global"): "static only: " + "the border conditions need H, W, OH, OW: 4 lines and 16 sectors without the grid, 3.952 and 15.810 measured (the simulated row differs only by the sampled grid)",
  ("avgpool3s2_c40","blind10.cu:541","ld global"): "static only: " + "the border conditions and the 80-byte pixels need the launch: 32 lines (addresses unknown) without the grid, 8.631 measured (the simulated row differs only by the sampled grid)",
 }
