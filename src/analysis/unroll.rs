@@ -44,11 +44,11 @@
 //!   loads, not).
 //!
 //! ptxas unrolls NVVM's 4-copy body of `for (j = lane; j < n; j += 32)`
-//! (the loop after a `nounroll` remainder loop, [`after_remainder_loop`])
+//! (the loop after a `nounroll` remainder loop, `after_remainder_loop`)
 //! again by 4 (16 copies, then 8, then 4: `lt_ld1`, `lt_f4`, `lt_copy`),
 //! which in trips of the PTX loop is the same ladder, but only when every
 //! access addresses a pointer the loop steps by an immediate
-//! ([`pointer_addresses`]: `lt_copy_base128` and `tests/hw/blind5`
+//! (`pointer_addresses`: `lt_copy_base128` and `tests/hw/blind5`
 //! `ln_bwd_fused`, whose addresses are recomputed from the counter each
 //! trip, are not unrolled again). A loop NVVM left rolled is unrolled
 //! whatever its addresses (`le_shared`, `le_idiv`, `tests/hw/blind5`
