@@ -55,8 +55,7 @@
 //! (`tests/hw/blind*`). A wrong answer changes request counts (requests
 //! with no lane), never sectors or lines. The cost estimate is one or two
 //! SASS instructions off at the limit for some blocks (`seq*_wide7`); the
-//! loops ptxas itself unrolls (a remainder it predicates) are not modelled
-//! (`tests/hw/ifconv/README.md`). A diamond's arms are charged lane-less
+//! loops ptxas itself unrolls are `unroll`'s (`tests/hw/unroll_probes`). A diamond's arms are charged lane-less
 //! requests where the simulation sees a whole warp take, or fall through,
 //! its conditional branch ([`if_converted_accesses`],
 //! [`fall_through_accesses`]); a diamond on a guard it does not know runs

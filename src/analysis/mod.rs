@@ -97,6 +97,7 @@ mod reconverge;
 pub mod symbolic;
 pub mod totals;
 pub mod transfer;
+pub mod unroll;
 
 pub use caveat::Caveat;
 pub use driver::analyze_function;

@@ -914,7 +914,8 @@ pub struct Function<'src> {
     pub spans: Vec<Span>,
     /// The source location in force at each op.
     pub locs: Vec<Option<LocId>>,
-    /// The instruction mnemonic of each op (`ld.global.v4.f32`; empty for
+    /// The instruction mnemonic of each op (`ld.global.v4.f32`; a
+    /// `.pragma`'s string, `"nounroll"`; empty for other
     /// non-instructions).
     pub mnemonics: Vec<&'src str>,
     /// Source locations (`.loc` lines and their inline call sites).

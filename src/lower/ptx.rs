@@ -601,6 +601,10 @@ fn lower_body<'src>(
                     // `t7_softmax_online_2pass` in tests/hw/blind7/).
                     StmtKind::Loc(l) if l.line == 0 => {}
                     StmtKind::Loc(l) => cur_loc = Some(loc_table.push(l)),
+                    // `.pragma "nounroll";` at a loop's head keeps ptxas
+                    // from unrolling it (`analysis::unroll`): the pragma's
+                    // text stands as the statement's mnemonic.
+                    StmtKind::Pragma(p) => mnemonic = p.text,
                     _ => {}
                 }
                 Op {

@@ -49,6 +49,15 @@
 //! memory instructions still issue once each with no lane, as they do on the
 //! H100 (`tests/hw/blind`: `cub_block_reduce`, `stencil2d_smem`, …; and the
 //! `tid == 0` guard of `cp.async.bulk.prefetch.L2` in `tests/hw/modern.cu`).
+//! ptxas unrolls a small counted loop by 4 with a remainder of 2 copies,
+//! then 1 (`super::unroll`, probed in `tests/hw/unroll_probes`): when a
+//! warp enters such a loop with every lane's trip count known and not all
+//! equal, the simulation runs the body once per pass of the unrolled code
+//! (the 4-copy loop's copies, the 2-copy block, the last copy), each with
+//! the lanes that run it, each lane at its own trip, and the lanes leave
+//! together by the back edge's fall-through; a warp whose lanes take 4 and
+//! 3 trips issues 7 requests (`tests/hw/blind10` `swa_softmax_w100`).
+//!
 //! A block holding an instruction that ptxas expands with a call to a
 //! slow-path subroutine (IEEE `div`, `rcp`, `sqrt` on `f32`/`f64`, 64-bit
 //! integer `div`/`rem`) keeps its branch (`tests/hw/blind4`:
@@ -249,6 +258,24 @@ struct Frame {
     /// frame uncertain: a loop back to or above it with those lanes still
     /// uncertain is a loop whose exit the simulation cannot decide.
     split_rank: Option<u32>,
+    /// A loop that ptxas unrolls, run pass by pass (`unroll`): this frame
+    /// runs its body once per pass with the pass's lanes, each at its own
+    /// trip, and ends after the last pass.
+    unroll: Option<Box<Passes>>,
+}
+
+/// The passes of an unrolled loop over a warp's lanes (`unroll::next_pass`).
+struct Passes {
+    /// The label the body starts at.
+    head: u32,
+    /// The back edge (not run: a pass ends there).
+    back: u32,
+    /// Each lane's trip count.
+    trips: [u64; WARP],
+    /// The lanes that entered the loop.
+    lanes: u32,
+    /// The pass running.
+    pass: u64,
 }
 
 impl Frame {
@@ -261,8 +288,42 @@ impl Frame {
             own: 0,
             dirty: Vec::new(),
             split_rank: None,
+            unroll: None,
         }
     }
+}
+
+/// When the warp's `lanes` enter the counted loop `l` (`unroll::loops`)
+/// with every lane's trip count known and not all equal: the passes ptxas's
+/// unrolled code makes them run, the first one's lanes.
+fn unroll_passes(
+    l: &super::unroll::CountedLoop,
+    regs: &Regs,
+    w: &Warp<'_>,
+    lanes: u32,
+) -> Option<Passes> {
+    let mut trips = [0u64; WARP];
+    let mut m = lanes;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let iv = lane_src(regs, w, &Src::Reg(l.iv, 0), i).ok()?;
+        let step = lane_src(regs, w, &l.step, i).ok()?;
+        let bound = lane_src(regs, w, &l.bound, i).ok()?;
+        trips[i] = super::unroll::trips(l, iv, step, bound)?;
+    }
+    let first = trips[lanes.trailing_zeros() as usize];
+    if (0..WARP).all(|i| lanes & (1 << i) == 0 || trips[i] == first) {
+        // Every lane runs the same copies: the PTX loop's requests.
+        return None;
+    }
+    Some(Passes {
+        head: l.head,
+        back: l.back,
+        trips,
+        lanes,
+        pass: 0,
+    })
 }
 
 /// Branches and exits on loaded data that were followed both ways.
@@ -851,6 +912,7 @@ pub fn simulate(
     let nblocks = sampler.nblocks();
     let mut regs = Regs::new(low.regs.len());
     let recon = Reconvergence::new(low);
+    let unrolled = super::unroll::loops(low);
     let mut res = SimResult::default();
     let mut used = 0u64;
     // The sampler hands out the grid's edge blocks first, then the interior
@@ -894,7 +956,7 @@ pub fn simulate(
                 spaces,
                 &mut shapes,
                 &mut ifconv,
-                &recon,
+                (&recon, &unrolled),
                 &mut used,
                 inputs.budget,
             ) {
@@ -951,11 +1013,14 @@ fn run_warp(
     spaces: &HashMap<u32, Space>,
     shapes: &mut Shapes<'_>,
     ifconv: &mut IfConvMemo,
-    recon: &Reconvergence,
+    (recon, unrolled): (&Reconvergence, &HashMap<u32, super::unroll::CountedLoop>),
     used: &mut u64,
     budget: u64,
 ) -> Result<(), SimError> {
     let mut live = exists;
+    // The op run last (a loop's head reached from its back edge is not an
+    // entry into the loop).
+    let mut prev_pc = u32::MAX;
     let n = low.ops.len() as u32;
     // A predicated block under a guard unknown in some lanes (`MaybeRegion`).
     let mut region: Option<MaybeRegion> = None;
@@ -986,8 +1051,52 @@ fn run_warp(
             join_dirty(&mut stack, regs, f);
             continue;
         }
+        if let Some(p) = top.unroll.as_deref() {
+            if top.pc == p.back {
+                // A pass of an unrolled loop ends at the back edge: the
+                // next pass, or the loop's end (the frame below waits at
+                // its exit).
+                let (trips, lanes, from) = (p.trips, p.lanes & live, p.pass + 1);
+                let top = stack.last_mut().expect("the running frame");
+                match super::unroll::next_pass(&trips, lanes, from) {
+                    Some((pass, mask)) => {
+                        if let Some(p) = top.unroll.as_deref_mut() {
+                            p.pass = pass;
+                            top.pc = p.head;
+                        }
+                        top.mask = mask;
+                    }
+                    None => {
+                        stack.pop();
+                    }
+                }
+                continue;
+            }
+        }
         let path_maybe = top.maybe & active;
         let maybe_here = path_maybe | (maybe_dead & active);
+        if let Some(l) = unrolled.get(&top.pc).filter(|l| {
+            prev_pc != l.back
+                && top.unroll.is_none()
+                && maybe_here == 0
+                && region.is_none()
+                && top.dirty.is_empty()
+        }) {
+            // Entering a loop that ptxas unrolls, with lanes of different
+            // trip counts: the body runs once per pass of the unrolled
+            // code with that pass's lanes (`unroll`), then every lane
+            // leaves by the back edge's fall-through.
+            if let Some(p) = unroll_passes(l, regs, w, active) {
+                if let Some((pass, mask)) = super::unroll::next_pass(&p.trips, p.lanes, 0) {
+                    let top = stack.last_mut().expect("the running frame");
+                    top.pc = l.back + 1;
+                    let mut f = Frame::new(l.head, mask, None);
+                    f.unroll = Some(Box::new(Passes { pass, ..p }));
+                    stack.push(f);
+                    continue;
+                }
+            }
+        }
         if stack.len() > MAX_DIVERGENCE {
             return Err(SimError {
                 stmt: Some(top.pc),
@@ -1002,6 +1111,7 @@ fn run_warp(
             });
         }
         let minpc = top.pc;
+        prev_pc = minpc;
         let op = &low.ops[minpc as usize];
         // Guard.
         let mut exec = active;
@@ -1549,6 +1659,7 @@ fn run_warp(
                     own: own & mask,
                     dirty,
                     split_rank: split_rank.filter(|_| maybe & mask != 0),
+                    unroll: None,
                 };
                 let (own, dirty) = if rpc == top.rpc {
                     // The enclosing frame already waits there: its paths

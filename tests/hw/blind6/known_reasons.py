@@ -130,6 +130,7 @@ WHY = {
  "t6_fp8_e5m2_matmul": "the masked edge rows (M, N = 1,000 of 8 x 128) are unknown without the sizes, and the static analysis gives the copies' shared side 6 wavefronts where the simulation's 4 match",
 }
 STATIC = {
+ ("reduce_inner_vec","blind6.cu:143","ld global"): "static only: without the launch the static analysis has no trip count per lane, so it keeps the rolled PTX loop's lanes together where ptxas's unrolled code (`analysis::unroll`, tests/hw/unroll_probes) splits the lanes of different trip counts into its 4-copy loop and 2- and 1-copy remainder blocks (NVVM's 4-copy float4 body unrolled again, 7 or 8 trips a lane): 4.875 lines and 16.500 sectors per request without the grid, 2.954 and 8.817 measured; the simulation with the launch matches",
  ("t6_matmul_persistent_flat","blind6_triton.py:111","cp.async global,shared"): "static only (and the simulated row's sectors): the clamped rows `tl.where(offs_am < M, offs_am, 0)` are unknown without M, so the source is `unknown` (32 lines, the worst case); 2.924 lines and 11.813 sectors measured",
 }
 for r in rows(sec_sta):
