@@ -57,7 +57,8 @@
 //! on the seventh, `tests/hw/blind7/` (`tests/hw/blind7/known.txt`); `blind8_hardware_agreement`
 //! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`); `blind9_hardware_agreement`
 //! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`); `blind10_hardware_agreement`
-//! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`).
+//! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`); `blind11_hardware_agreement`
+//! on the eleventh, `tests/hw/blind11/` (`tests/hw/blind11/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -206,6 +207,18 @@ const BLIND10_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind10/triton/launches.json",
         "tests/hw/blind10/measured_triton.json",
+    ),
+];
+
+/// The eleventh held-out batch (`tests/hw/blind11/`): CUDA kernels and Triton ones.
+const BLIND11_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind11/launches.json",
+        "tests/hw/blind11/measured.json",
+    ),
+    (
+        "tests/hw/blind11/triton/launches.json",
+        "tests/hw/blind11/measured_triton.json",
     ),
 ];
 
@@ -730,6 +743,32 @@ fn blind10_hardware_agreement() {
         &BLIND10_SUITES,
         "tests/hw/blind10/known.txt",
         "hw_agreement_blind10",
+        true,
+    );
+}
+
+/// The eleventh held-out batch (`tests/hw/blind11/`, README there): kernels
+/// in the style of graph analytics (PageRank pull, Bellman-Ford relaxation
+/// with `atomicMin`, triangle counting by sorted-list merges), physics codes
+/// (FDTD Yee updates, counting-sort particle binning, SPH cell lists), column
+/// databases (hash group-by with `atomicCAS`, selection-vector gathers, Arrow
+/// validity bitmaps, merge path), batched linear algebra (4 x 4 inverses,
+/// warp triangular solves, SYRK tiles with and without padding), MoE row
+/// permutes and an AWQ int4 GEMV, image pipelines (16-bit dilation,
+/// `INTER_AREA` resize, RGBA to I420, label propagation), Hopper codes (TMA
+/// with an L2 tensor prefetch, a 128-byte swizzle read by `ldmatrix`,
+/// `cp.async` completing on mbarriers, `st.async` into a peer CTA, a
+/// shared-to-shared bulk copy) and Triton kernels (softmax and fused
+/// cross-entropy backward, `tl.permute` / `tl.gather` / `tl.split` layout
+/// ops, a beam-search KV reorder, STFT framing, bias-GELU backward with a
+/// vector atomic, masked mean pooling, an IEEE fp32 `tl.dot`), measured
+/// before warpscope's model was looked at for them.
+#[test]
+fn blind11_hardware_agreement() {
+    agreement(
+        &BLIND11_SUITES,
+        "tests/hw/blind11/known.txt",
+        "hw_agreement_blind11",
         true,
     );
 }
