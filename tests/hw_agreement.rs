@@ -25,7 +25,9 @@
 //!   bytes moved, where the PTX gives the size: for 1-D copies between
 //!   global and shared memory the model's copy-engine sectors
 //!   (`tests/hw/bulkprobe/`), for the others whole 32-byte sectors of each
-//!   copy.
+//!   copy; a copy between shared memories (`cp.async.bulk.shared::cluster.shared::cta`)
+//!   has no global side: its bytes are compared with the distributed-shared
+//!   counter (`l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st`).
 //!
 //! Shared-memory rows are compared on wavefronts per request (ncu counts no
 //! lines or sectors for them). Rows of the newer paths carry the PTX
@@ -1128,7 +1130,9 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             // are the model's copy-engine sectors where it gives them
             // (`Totals::bulk_*_sectors`, `tests/hw/bulkprobe/`); otherwise
             // a copy moves whole 32-byte sectors (16-byte copies: 32 bytes),
-            // once for each CTA a multicast copy writes to. A
+            // once for each CTA a multicast copy writes to. A copy between
+            // shared memories is in none of the global counters: its bytes
+            // are compared with the distributed-shared one. A
             // prefetch to L2 appears in none of these counters; a tensor
             // copy's bytes are the tensor map's box (not in the PTX).
             {
@@ -1139,6 +1143,10 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                                                         // bytes are undetermined by the model, not by the PTX, so the
                                                         // row does not agree.
                 let mut mask_unknown = [false; 3];
+                // Copies between shared memories (`BulkFacts::shared_to_shared`):
+                // copies and bytes, compared with the distributed-shared
+                // counter only.
+                let mut s2s = (0u64, Some(0u64));
                 for a in &k.accesses {
                     let Some(b) = &a.bulk else { continue };
                     // A prefetch to L2 is in none of these counters; the
@@ -1152,6 +1160,15 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                     }
                     let lanes = a.per_request.active_lanes.unwrap_or(0.0);
                     let n = (a.requests.unwrap_or(0) as f64 * lanes).round() as u64;
+                    if b.shared_to_shared() {
+                        s2s.0 += n;
+                        s2s.1 = match (s2s.1, b.bytes) {
+                            (Some(t), Some(x)) => Some(t + n * x),
+                            _ if n == 0 => s2s.1,
+                            _ => None,
+                        };
+                        continue;
+                    }
                     let slot = if b.reduction.is_some() {
                         2
                     } else if b.destination == "global" {
@@ -1185,7 +1202,7 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                         }
                     }
                 }
-                if pred.iter().any(|p| p.0 > 0) {
+                if pred.iter().any(|p| p.0 > 0) || s2s.0 > 0 {
                     let mcopies = [
                         g("smsp__sass_inst_executed_op_tma_ld.sum"),
                         g("smsp__sass_inst_executed_op_tma_st.sum"),
@@ -1215,6 +1232,21 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                             None => "not in the PTX".to_string(),
                         };
                         cells.push(format!("{pc}/{mc} | {pbs}/{}", mbytes[i]));
+                    }
+                    // A copy between shared memories: its bytes are
+                    // `l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st`
+                    // (tests/hw/blind11 `bulk_s2s_pair`); an extra cell only
+                    // in the rows that have such copies.
+                    if s2s.0 > 0 {
+                        let m = g("l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st.sum");
+                        ok &= s2s.1.is_none_or(|b| (b as f64 - m).abs() < 0.5);
+                        let pbs = s2s
+                            .1
+                            .map_or("not in the PTX".to_string(), |b| b.to_string());
+                        cells.push(format!(
+                            "shared-to-shared: {} copies, bytes {pbs}/{m} (dshared)",
+                            s2s.0
+                        ));
                     }
                     brows += 1;
                     let bkey = format!("{id}|copy-engine|-|-");
