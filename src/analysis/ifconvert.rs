@@ -33,7 +33,9 @@
 //! else-side to the join, or, NVVM's other layout, the taken arm comes
 //! first: `@p bra A; bra.uni B; A: ..; bra.uni J; B: ..; J:`) has both
 //! sides predicated when each is straight-line, holds no global atomic and is
-//! within [`IF_CONVERT_MAX`], whatever follows: a warp whose lanes all
+//! within [`IF_CONVERT_MAX`], whatever follows (an if-then laid out taken arm
+//! first, `@p bra A; bra.uni B; A: ..; B:`, is the block `@!p` skips, under
+//! the rule above, with an empty fall-through arm): a warp whose lanes all
 //! take the branch issues the other arm with no lane
 //! ([`if_converted_accesses`]), one whose lanes all fall through issues
 //! the taken arm so ([`fall_through_accesses`]).
@@ -620,7 +622,15 @@ fn next_significant(low: &Lowered<'_>, i: u32) -> Option<u32> {
 ///   (`tests/hw/blind9` `dequant_q3_K`): `@p bra A; bra.uni B; A: taken;
 ///   bra.uni J; B: fall; J:` (`c + 1` is the `bra.uni` to `B`, `A` = `l`
 ///   follows it, the taken arm ends with a `bra` to `J` after `B`, and `B`
-///   follows that).
+///   follows that);
+/// * its degenerate form, an if-then laid out taken arm first: `@p bra A;
+///   bra.uni B; A: taken; B:` (the taken arm runs into `B`): the fall-through
+///   arm is empty, and the taken arm is predicated under the rule of a
+///   block that a forward branch skips ([`block_convertible`], not the
+///   looser one of two arms). Measured: `tests/hw/blind11`
+///   `tma2d_prefetch_rowsum`'s `if (kt + 2 < ntiles)` around a
+///   `cp.async.bulk.prefetch.tensor` is `@!UP0 UTMAPF.L2.2D`, issued with no
+///   lane on the two last trips (2,048 requests, 1,920 thread instructions).
 ///
 /// Both arms straight-line code without barriers, calls, global atomics or
 /// slow-path instructions, each costing at most [`IF_CONVERT_MAX`]. The
@@ -689,8 +699,21 @@ pub(crate) fn diamond(low: &Lowered<'_>, c: u32, l: u32) -> Option<Diamond> {
         let u = (l + 1..b)
             .rev()
             .find(|&i| low.ops[i as usize].form == crate::ir::Form::Instruction)?;
-        let j = jump_at(u)?;
-        if j <= b || j > n || low.ops.get(b as usize)?.form != crate::ir::Form::Label {
+        if low.ops.get(b as usize)?.form != crate::ir::Form::Label {
+            return None;
+        }
+        let Some(j) = jump_at(u) else {
+            // No jump at the end of the taken arm: it runs into `B`, an
+            // if-then laid out taken arm first (`@p bra A; bra.uni B; A:
+            // block; B:`): the block `@!p` skips, under the rule of a
+            // forward branch over a block ([`block_convertible`]), with an
+            // empty fall-through arm.
+            return block_convertible(low, c, l + 1, b).then_some(Diamond {
+                fall: (b, b),
+                taken: (l + 1, b),
+            });
+        };
+        if j <= b || j > n {
             return None;
         }
         if (u + 1..b).any(|i| low.ops[i as usize].form != crate::ir::Form::Other) {
@@ -772,6 +795,16 @@ pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
     if !ptx_branch || t <= b + 1 || t as usize > low.ops.len() {
         return false;
     }
+    block_convertible(low, b, b + 1, t)
+}
+
+/// [`if_convertible`]'s rule for the block `from..t` that the conditional
+/// branch at `b` guards: `b + 1..t` for a forward branch over it, the taken
+/// arm of an if-then laid out taken arm first ([`diamond`]).
+fn block_convertible(low: &Lowered<'_>, b: u32, from: u32, t: u32) -> bool {
+    if t <= from || t as usize > low.ops.len() {
+        return false;
+    }
     let mut cost = 0usize;
     let mut long = false;
     for (i, o) in low
@@ -779,7 +812,7 @@ pub(crate) fn if_convertible(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         .iter()
         .enumerate()
         .take(t as usize)
-        .skip(b as usize + 1)
+        .skip(from as usize)
     {
         match (&o.kind, o.form) {
             (_, crate::ir::Form::Label) => return false,

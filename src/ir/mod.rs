@@ -561,6 +561,21 @@ pub struct BulkFacts {
     pub residues_16: Vec<(String, i64)>,
 }
 
+impl BulkFacts {
+    /// A copy between shared memories (`cp.async.bulk.shared::cluster.shared::cta`:
+    /// PTX ISA, from the executing CTA's shared memory into that of a CTA
+    /// of its cluster): it has no global side, so the copy engine reads and
+    /// writes no global memory. Nsight Compute counts it as neither a
+    /// `tma_ld` nor a `tma_st` instruction and its bytes as distributed
+    /// shared-memory TMA stores,
+    /// `l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st`
+    /// (`tests/hw/blind11`: `bulk_s2s_pair`, 512 copies of 8,192 bytes,
+    /// 4,194,304 bytes there and 0 in the global counters).
+    pub fn shared_to_shared(&self) -> bool {
+        self.destination.starts_with("shared") && self.source.starts_with("shared")
+    }
+}
+
 /// The role of a further operand of a memory operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Aux {
