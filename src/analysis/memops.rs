@@ -605,6 +605,10 @@ fn mean_wavefronts(
             return None;
         }
         let (residues, classes) = super::figures::range_residues(q, facts, f.mask, bytes);
+        // Every rule's count is the same with the exact part moved by whole
+        // lines (`LaneClasses::normalized`): one memo entry for a tile read
+        // at several offsets.
+        let classes = classes.normalized();
         let key = RangedKey {
             rule,
             bytes,
