@@ -214,6 +214,12 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
     if let Some(c) = distinct_sectors_in_span(sectors) {
         return c;
     }
+    if n <= 64 {
+        return distinct_sectors_hashed::<128>(sectors);
+    }
+    if n <= 256 {
+        return distinct_sectors_hashed::<512>(sectors);
+    }
     sectors.sort_unstable();
     let mut distinct = 0u32;
     let mut lines = 0u32;
@@ -238,11 +244,12 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
 }
 
 /// Sectors (or words) up to which the distinct ones of a request are
-/// counted in a bitmap rather than by sorting: a request within 32 KB, a
-/// shared group within 4 KB. The counts are the same either way
-/// (`bitmap_counts_are_the_sorted_ones`); the bitmap spares the sort, which
-/// was most of the time of the expected-cost draws ([`ranged_mean`],
-/// [`classed_cost`]: 4,096 requests each).
+/// counted in a bitmap: a request within 32 KB, a shared group within 4 KB.
+/// Wider ones, of up to 256 sectors (words), are counted in a small hash
+/// set ([`Seen`]), and only larger ones by sorting. The counts are the same
+/// every way (`bitmap_counts_are_the_sorted_ones`); the bitmap and the set
+/// spare the sort, which was most of the time of the expected-cost draws
+/// ([`ranged_mean`], [`classed_cost`]: 4,096 requests each).
 const SPAN_BITS: usize = 1024;
 
 /// [`request_cost`] of the touched `sectors` (any order, repeats allowed)
@@ -278,6 +285,60 @@ fn distinct_sectors_in_span(sectors: &[i64]) -> Option<RequestCost> {
         lines,
         sectors: distinct,
     })
+}
+
+/// A set of at most `S / 2` values (`S` a power of two), on the stack:
+/// open addressing, multiplicative hashing, no value equal to
+/// [`Seen::EMPTY`] (sectors and words are addresses divided by 4 or more).
+struct Seen<const S: usize> {
+    slots: [i64; S],
+}
+
+impl<const S: usize> Seen<S> {
+    const EMPTY: i64 = i64::MIN;
+
+    fn new() -> Self {
+        Seen {
+            slots: [Self::EMPTY; S],
+        }
+    }
+
+    /// Adds `v`; true when it was not there.
+    fn insert(&mut self, v: i64) -> bool {
+        let shift = 64 - S.trailing_zeros();
+        let mut i = ((v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+        loop {
+            let s = self.slots[i];
+            if s == v {
+                return false;
+            }
+            if s == Self::EMPTY {
+                self.slots[i] = v;
+                return true;
+            }
+            i = (i + 1) & (S - 1);
+        }
+    }
+}
+
+/// [`request_cost`] of at most `S / 2` touched `sectors` (any order, repeats
+/// allowed) spread too far for [`distinct_sectors_in_span`]: classes of
+/// lanes drawn independently over a large set.
+fn distinct_sectors_hashed<const S: usize>(sectors: &[i64]) -> RequestCost {
+    let (mut seen, mut seen_lines) = (Seen::<S>::new(), Seen::<S>::new());
+    let (mut distinct, mut lines) = (0u32, 0u32);
+    for &s in sectors {
+        if seen.insert(s) {
+            distinct += 1;
+            if seen_lines.insert(s.div_euclid(LINE / SECTOR)) {
+                lines += 1;
+            }
+        }
+    }
+    RequestCost {
+        lines,
+        sectors: distinct,
+    }
 }
 
 /// Ideal sectors for `active` lanes of `bytes` each.
@@ -346,6 +407,10 @@ fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: us
             total += most;
             continue;
         }
+        if words.len() <= 256 {
+            total += most_words_in_a_bank_hashed(words);
+            continue;
+        }
         words.sort_unstable();
         let mut per_bank = [0u32; 32];
         let mut last = None;
@@ -380,6 +445,18 @@ fn most_words_in_a_bank_in_span(words: &[i64]) -> Option<u32> {
         }
     }
     per_bank.iter().copied().max()
+}
+
+/// [`most_words_in_a_bank_in_span`] for at most 256 words spread further.
+fn most_words_in_a_bank_hashed(words: &[i64]) -> u32 {
+    let mut seen = Seen::<512>::new();
+    let mut per_bank = [0u32; 32];
+    for &w in words {
+        if seen.insert(w) {
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+    }
+    per_bank.iter().copied().max().unwrap_or(0)
 }
 
 /// Shared-memory wavefronts of one load request (`ld.shared`, `LDS`): as
@@ -1394,9 +1471,10 @@ mod tests {
         assert_eq!(far.normalized().exact, far.exact);
     }
 
-    /// The bitmap counts of [`request_cost`] and [`shared_wavefronts`] are
-    /// the sorted ones: addresses spread over a few bytes to far beyond
-    /// [`SPAN_BITS`] (the sorting fallback), negative ones, every width.
+    /// The bitmap and hash-set counts of [`request_cost`] and
+    /// [`shared_wavefronts`] are the sorted ones: addresses spread over a
+    /// few bytes to far beyond [`SPAN_BITS`] (the hash set, and the sorting
+    /// fallback for many sectors), negative ones, every width.
     #[test]
     fn bitmap_counts_are_the_sorted_ones() {
         let mut state = 7u64;
@@ -1407,7 +1485,7 @@ mod tests {
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         };
-        let (mut bitmap, mut sorted) = (0, 0);
+        let (mut bitmap, mut hashed, mut sorted) = (0, 0, 0);
         for i in 0..20_000u64 {
             let spread = [4i64, 64, 512, 4096, 32_760, 32_800, 1 << 20, 1 << 40][(i % 8) as usize];
             let base = (next() % (1 << 30)) as i64 - (1 << 29);
@@ -1422,10 +1500,22 @@ mod tests {
                 a - a.rem_euclid(i64::from(bytes.min(16)))
             });
             let span = addrs.iter().max().unwrap() - addrs.iter().min().unwrap();
+            // Sectors touched, repeats counted (what picks the way).
+            let touched: i64 = (0..WARP)
+                .filter(|l| active & (1 << l) != 0)
+                .map(|l| {
+                    let a = addrs[l];
+                    (a + i64::from(bytes) - 1).div_euclid(SECTOR) - a.div_euclid(SECTOR) + 1
+                })
+                .sum();
             if span / SECTOR < SPAN_BITS as i64 - 20 {
                 bitmap += 1;
             } else if span / SECTOR > SPAN_BITS as i64 + 20 {
-                sorted += 1;
+                if touched <= 256 {
+                    hashed += 1;
+                } else {
+                    sorted += 1;
+                }
             }
             assert_eq!(
                 request_cost(&addrs, active, bytes),
@@ -1440,8 +1530,11 @@ mod tests {
                 );
             }
         }
-        // Both ways of counting were taken.
-        assert!(bitmap > 1000 && sorted > 1000, "{bitmap} {sorted}");
+        // Every way of counting was taken.
+        assert!(
+            bitmap > 1000 && hashed > 1000 && sorted > 100,
+            "{bitmap} {hashed} {sorted}"
+        );
     }
 
     /// Draws stay in the set, follow the mask, and are reproducible.
