@@ -214,11 +214,11 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
     if let Some(c) = distinct_sectors_in_span(sectors) {
         return c;
     }
-    if n <= 64 {
-        return distinct_sectors_hashed::<128>(sectors);
-    }
-    if n <= 256 {
-        return distinct_sectors_hashed::<512>(sectors);
+    match n {
+        0..=32 => return distinct_sectors_hashed::<64>(sectors),
+        33..=64 => return distinct_sectors_hashed::<128>(sectors),
+        65..=256 => return distinct_sectors_hashed::<512>(sectors),
+        _ => {}
     }
     sectors.sort_unstable();
     let mut distinct = 0u32;
@@ -449,7 +449,17 @@ fn most_words_in_a_bank_in_span(words: &[i64]) -> Option<u32> {
 
 /// [`most_words_in_a_bank_in_span`] for at most 256 words spread further.
 fn most_words_in_a_bank_hashed(words: &[i64]) -> u32 {
-    let mut seen = Seen::<512>::new();
+    // The table as small as the words allow: clearing it is a good part of
+    // the cost of a warp's 32 words.
+    match words.len() {
+        0..=32 => most_words_in_a_bank_in::<64>(words),
+        33..=64 => most_words_in_a_bank_in::<128>(words),
+        _ => most_words_in_a_bank_in::<512>(words),
+    }
+}
+
+fn most_words_in_a_bank_in<const S: usize>(words: &[i64]) -> u32 {
+    let mut seen = Seen::<S>::new();
     let mut per_bank = [0u32; 32];
     for &w in words {
         if seen.insert(w) {
@@ -822,25 +832,51 @@ pub fn ranged_samples<'a>(
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
+    let (of_residues, of_count) = (Modulus::new(residues.len() as i128), Modulus::new(count));
     (0..n).map(move |_| {
-        let u = residues[(next() % residues.len() as u64) as usize] as i128;
-        let mut drawn: [Option<i128>; WARP] = [None; WARP];
+        let u = residues[of_residues.of(next()) as usize] as i128;
+        // Each class's draw, taken by its first active lane.
+        let mut drawn = [0i128; WARP];
+        let mut taken = 0u32;
         std::array::from_fn(|l| {
             if mask & (1 << l) == 0 {
                 return 0;
             }
-            let k = *drawn[l & key].get_or_insert_with(|| draw(next(), count));
-            (u + elements.at(k)) as i64 + classes.exact_at(l)
+            let c = l & key;
+            if taken & (1 << c) == 0 {
+                drawn[c] = of_count.of(next());
+                taken |= 1 << c;
+            }
+            (u + elements.at(drawn[c])) as i64 + classes.exact_at(l)
         })
     })
 }
 
-/// `z mod count` (`count >= 1`): in 64 bits when `count` fits them (the same
-/// value, without the 128-bit division).
-fn draw(z: u64, count: i128) -> i128 {
-    match u64::try_from(count) {
-        Ok(c) => (z % c) as i128,
-        Err(_) => (z as u128 % count as u128) as i128,
+/// `z mod count` for one `count >= 1` and many `z`: a mask when `count` is
+/// a power of two (`[-2^31, 2^31)`: 2^32 elements), a 64-bit division when
+/// it fits 64 bits, else a 128-bit one; the same value every way.
+#[derive(Clone, Copy)]
+enum Modulus {
+    Mask(u64),
+    Narrow(u64),
+    Wide(u128),
+}
+
+impl Modulus {
+    fn new(count: i128) -> Modulus {
+        match u64::try_from(count) {
+            Ok(c) if c.is_power_of_two() => Modulus::Mask(c - 1),
+            Ok(c) => Modulus::Narrow(c),
+            Err(_) => Modulus::Wide(count as u128),
+        }
+    }
+
+    fn of(self, z: u64) -> i128 {
+        match self {
+            Modulus::Mask(m) => (z & m) as i128,
+            Modulus::Narrow(c) => (z % c) as i128,
+            Modulus::Wide(c) => (z as u128 % c) as i128,
+        }
     }
 }
 
@@ -1535,6 +1571,85 @@ mod tests {
             bitmap > 1000 && hashed > 1000 && sorted > 100,
             "{bitmap} {hashed} {sorted}"
         );
+    }
+
+    /// The draws are those of the first sampler (an `Option` per class,
+    /// every modulo in 128 bits), value for value: the figures over them
+    /// do not move with [`Modulus`].
+    #[test]
+    fn draws_are_the_reference_draws() {
+        fn reference(
+            residues: &[i64],
+            bounds: (i64, i64),
+            cong: (u64, i64),
+            classes: &LaneClasses,
+            mask: u32,
+            n: usize,
+        ) -> Vec<Lanes> {
+            let Some(elements) = set_elements(bounds, cong, classes.bits) else {
+                return vec![];
+            };
+            let count = elements.count();
+            let key = (classes.key & 0x1f) as usize;
+            let mut state = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = move || {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            };
+            (0..n)
+                .map(|_| {
+                    let u = residues[(next() as u128 % residues.len() as u128) as usize] as i128;
+                    let mut drawn: [Option<i128>; WARP] = [None; WARP];
+                    std::array::from_fn(|l| {
+                        if mask & (1 << l) == 0 {
+                            return 0;
+                        }
+                        let k = *drawn[l & key]
+                            .get_or_insert_with(|| (next() as u128 % count as u128) as i128);
+                        (u + elements.at(k)) as i64 + classes.exact_at(l)
+                    })
+                })
+                .collect()
+        }
+        let tile: Lanes = std::array::from_fn(|l| 8 * (l as i64 % 8) + 72 * (l as i64 / 8));
+        let classes = [
+            LaneClasses::INDEPENDENT,
+            LaneClasses {
+                exact: Some(tile),
+                key: 0x1f,
+                bits: KnownBits::UNKNOWN,
+            },
+            LaneClasses {
+                exact: Some(tile),
+                key: 0x10,
+                bits: KnownBits::UNKNOWN,
+            },
+        ];
+        let sets = [
+            // 2^32 elements (a mask), 1,021 (a division), unbounded sides.
+            ((-(1i64 << 31), (1i64 << 31) - 1), (1u64, 0i64)),
+            ((0, 1020), (1, 0)),
+            ((0, 1020), (4, 0)),
+            ((i64::MIN, i64::MAX), (576, 0)),
+            ((i64::MIN, 4096), (3, 1)),
+        ];
+        let mut compared = 0;
+        for c in &classes {
+            for &(bounds, cong) in &sets {
+                for residues in [&[0i64][..], &[0, 16, 32, 48, 64, 80, 96, 112], &[8, 40, 72]] {
+                    for mask in [u32::MAX, 0x00ff_ff00, 0x8000_0001] {
+                        let got: Vec<Lanes> =
+                            ranged_samples(residues, bounds, cong, c, mask, 64).collect();
+                        assert_eq!(got, reference(residues, bounds, cong, c, mask, 64));
+                        compared += got.len();
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 3 * 5 * 3 * 3 * 64);
     }
 
     /// Draws stay in the set, follow the mask, and are reproducible.
