@@ -215,9 +215,9 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
         return c;
     }
     match n {
-        0..=32 => return distinct_sectors_hashed::<64>(sectors),
-        33..=64 => return distinct_sectors_hashed::<128>(sectors),
-        65..=256 => return distinct_sectors_hashed::<512>(sectors),
+        0..=32 => return distinct_sectors_hashed::<128>(sectors),
+        33..=64 => return distinct_sectors_hashed::<256>(sectors),
+        65..=256 => return distinct_sectors_hashed::<1024>(sectors),
         _ => {}
     }
     sectors.sort_unstable();
@@ -287,7 +287,8 @@ fn distinct_sectors_in_span(sectors: &[i64]) -> Option<RequestCost> {
     })
 }
 
-/// A set of at most `S / 2` values (`S` a power of two), on the stack:
+/// A set of fewer than `S` values (`S` a power of two; kept at a quarter
+/// full or less, where probes rarely collide), on the stack:
 /// open addressing, multiplicative hashing, no value equal to
 /// [`Seen::EMPTY`] (sectors and words are addresses divided by 4 or more).
 struct Seen<const S: usize> {
@@ -321,7 +322,7 @@ impl<const S: usize> Seen<S> {
     }
 }
 
-/// [`request_cost`] of at most `S / 2` touched `sectors` (any order, repeats
+/// [`request_cost`] of at most `S / 4` touched `sectors` (any order, repeats
 /// allowed) spread too far for [`distinct_sectors_in_span`]: classes of
 /// lanes drawn independently over a large set.
 fn distinct_sectors_hashed<const S: usize>(sectors: &[i64]) -> RequestCost {
@@ -449,12 +450,12 @@ fn most_words_in_a_bank_in_span(words: &[i64]) -> Option<u32> {
 
 /// [`most_words_in_a_bank_in_span`] for at most 256 words spread further.
 fn most_words_in_a_bank_hashed(words: &[i64]) -> u32 {
-    // The table as small as the words allow: clearing it is a good part of
-    // the cost of a warp's 32 words.
+    // A table four times the words (few collisions: a probe's branch is
+    // hard to predict), no larger (clearing it is part of the cost).
     match words.len() {
-        0..=32 => most_words_in_a_bank_in::<64>(words),
-        33..=64 => most_words_in_a_bank_in::<128>(words),
-        _ => most_words_in_a_bank_in::<512>(words),
+        0..=32 => most_words_in_a_bank_in::<128>(words),
+        33..=64 => most_words_in_a_bank_in::<256>(words),
+        _ => most_words_in_a_bank_in::<1024>(words),
     }
 }
 
