@@ -114,6 +114,18 @@
 //! read at a loaded byte or nibble) the static figures and the launch
 //! simulation both give its mean over the set's draws ([`ranged_mean`]).
 //!
+//! # Evaluation
+//!
+//! The figures over draws are exact functions of their inputs (the draws
+//! are seeded), so [`classed_cost`] keeps them per thread, keyed by its
+//! arguments with the exact lane part moved by whole lines
+//! ([`LaneClasses::normalized`]: a request moved by a multiple of 128 bytes
+//! touches as many sectors, lines and bank words). Each draw's distinct
+//! sectors (words) are counted in a bitmap when they lie within
+//! [`SPAN_BITS`] of each other, in a small hash set on the stack when
+//! fewer than 256 are spread further (lanes drawing independently over a
+//! large set), and by sorting only beyond that: the same counts every way.
+//!
 //! # Older architectures
 //!
 //! On Pascal (`Arch::Sm60`) global loads are cached in L2 only (seed 002); the
