@@ -1438,9 +1438,14 @@ mod tests {
         let mut total = 0;
         for g in (0..WARP).step_by(group.max(1)) {
             let mut words = Vec::new();
-            for l in g..(g + group.max(1)).min(WARP) {
+            for (l, a) in addrs
+                .iter()
+                .enumerate()
+                .take((g + group.max(1)).min(WARP))
+                .skip(g)
+            {
                 if active & (1 << l) != 0 {
-                    let w0 = addrs[l].div_euclid(4);
+                    let w0 = a.div_euclid(4);
                     words.extend(w0..w0 + per_lane);
                 }
             }
