@@ -1469,7 +1469,7 @@ mod tests {
         // cuBLAS's unrolled tile reads (`libcublas.so.96`): 8 * (lane % 8)
         // + 72 * (lane / 8) + 1152 * k, four rows per class.
         let tile = |k: i64| -> Lanes {
-            std::array::from_fn(|l| 8 * (l as i64 % 8) + 72 * (l as i64 / 8) + 1152 * k - 640)
+            std::array::from_fn(|l| 8 * (l as i64 % 8) + 72 * (l as i64 / 8) + 1152 * k - 560)
         };
         let half_rows = |k: i64| LaneClasses {
             exact: Some(tile(k)),
@@ -1485,6 +1485,10 @@ mod tests {
                     let c = half_rows(k);
                     let n = c.normalized();
                     assert_ne!(c.exact, half_rows(0).exact);
+                    // Moved by whole lines, lane 0 into the first line.
+                    let (ce, ne) = (c.exact.unwrap(), n.exact.unwrap());
+                    assert!((0..LINE).contains(&ne[0]), "{ne:?}");
+                    assert!((0..WARP).all(|l| (ce[l] - ne[l]) % LINE == 0));
                     assert_eq!(n.exact, half_rows(0).normalized().exact);
                     moved += 1;
                     assert_eq!(
