@@ -46,8 +46,9 @@
 //!   (`cost::shared_request_wavefronts`) over draws of the warp's addresses
 //!   (`cost::ranged_mean`), the figure the launch simulation gives such an
 //!   access too (memoised per thread by the set, the lanes, moved by whole
-//!   lines, and the rule: the draws are seeded); a plain shared access with exact lane offsets gets the mean
-//!   of `cost::shared_wavefronts` over its base's alignments (`figures`).
+//!   lines, and the rule: the draws are seeded); a plain shared access
+//!   with exact lane offsets gets the mean of `cost::shared_wavefronts`
+//!   over its base's alignments (`figures`).
 //! * **Tensor maps** (`tensormap.replace`: a store of its field's width;
 //!   `tensormap.cp_fenceproxy`: an exchange of the 128-byte object into
 //!   global memory, `lower::ptx::mem`). A copy moves the object once per
