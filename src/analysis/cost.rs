@@ -114,6 +114,18 @@
 //! read at a loaded byte or nibble) the static figures and the launch
 //! simulation both give its mean over the set's draws ([`ranged_mean`]).
 //!
+//! # Evaluation
+//!
+//! The figures over draws are exact functions of their inputs (the draws
+//! are seeded), so [`classed_cost`] keeps them per thread, keyed by its
+//! arguments with the exact lane part moved by whole lines
+//! ([`LaneClasses::normalized`]: a request moved by a multiple of 128 bytes
+//! touches as many sectors, lines and bank words). Each draw's distinct
+//! sectors (words) are counted in a bitmap when they lie within
+//! [`SPAN_BITS`] of each other, in a small hash set on the stack when
+//! fewer than 256 are spread further (lanes drawing independently over a
+//! large set), and by sorting only beyond that: the same counts every way.
+//!
 //! # Older architectures
 //!
 //! On Pascal (`Arch::Sm60`) global loads are cached in L2 only (seed 002); the
@@ -211,6 +223,15 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
         }
     }
     let sectors = &mut sectors[..n];
+    if let Some(c) = distinct_sectors_in_span(sectors) {
+        return c;
+    }
+    match n {
+        0..=32 => return distinct_sectors_hashed::<128>(sectors),
+        33..=64 => return distinct_sectors_hashed::<256>(sectors),
+        65..=256 => return distinct_sectors_hashed::<1024>(sectors),
+        _ => {}
+    }
     sectors.sort_unstable();
     let mut distinct = 0u32;
     let mut lines = 0u32;
@@ -226,6 +247,105 @@ pub fn request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
         if prev_l != Some(line) {
             lines += 1;
             prev_l = Some(line);
+        }
+    }
+    RequestCost {
+        lines,
+        sectors: distinct,
+    }
+}
+
+/// Sectors (or words) up to which the distinct ones of a request are
+/// counted in a bitmap: a request within 32 KB, a shared group within 4 KB.
+/// Wider ones, of up to 256 sectors (words), are counted in a small hash
+/// set ([`Seen`]), and only larger ones by sorting. The counts are the same
+/// every way (`bitmap_counts_are_the_sorted_ones`); the bitmap and the set
+/// spare the sort, which was most of the time of the expected-cost draws
+/// ([`ranged_mean`], [`classed_cost`]: 4,096 requests each).
+const SPAN_BITS: usize = 1024;
+
+/// [`request_cost`] of the touched `sectors` (any order, repeats allowed)
+/// when they lie within [`SPAN_BITS`] sectors of the least; `None` otherwise.
+fn distinct_sectors_in_span(sectors: &[i64]) -> Option<RequestCost> {
+    let per_line = LINE / SECTOR;
+    let lo = *sectors.iter().min()?;
+    let hi = *sectors.iter().max()?;
+    if hi.checked_sub(lo)? >= SPAN_BITS as i64 {
+        return None;
+    }
+    let lo_line = lo.div_euclid(per_line);
+    let mut seen = [0u64; SPAN_BITS / 64];
+    // Lines of a span of SPAN_BITS sectors: at most SPAN_BITS / 4 + 1.
+    let mut seen_lines = [0u64; SPAN_BITS / 4 / 64 + 1];
+    let (mut distinct, mut lines) = (0u32, 0u32);
+    for &s in sectors {
+        let i = (s - lo) as usize;
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        if seen[w] & b != 0 {
+            continue;
+        }
+        seen[w] |= b;
+        distinct += 1;
+        let j = (s.div_euclid(per_line) - lo_line) as usize;
+        let (w, b) = (j / 64, 1u64 << (j % 64));
+        if seen_lines[w] & b == 0 {
+            seen_lines[w] |= b;
+            lines += 1;
+        }
+    }
+    Some(RequestCost {
+        lines,
+        sectors: distinct,
+    })
+}
+
+/// A set of fewer than `S` values (`S` a power of two; kept at a quarter
+/// full or less, where probes rarely collide), on the stack:
+/// open addressing, multiplicative hashing, no value equal to
+/// [`Seen::EMPTY`] (sectors and words are addresses divided by 4 or more).
+struct Seen<const S: usize> {
+    slots: [i64; S],
+}
+
+impl<const S: usize> Seen<S> {
+    const EMPTY: i64 = i64::MIN;
+
+    fn new() -> Self {
+        Seen {
+            slots: [Self::EMPTY; S],
+        }
+    }
+
+    /// Adds `v`; true when it was not there.
+    fn insert(&mut self, v: i64) -> bool {
+        let shift = 64 - S.trailing_zeros();
+        let mut i = ((v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+        loop {
+            let s = self.slots[i];
+            if s == v {
+                return false;
+            }
+            if s == Self::EMPTY {
+                self.slots[i] = v;
+                return true;
+            }
+            i = (i + 1) & (S - 1);
+        }
+    }
+}
+
+/// [`request_cost`] of at most `S / 4` touched `sectors` (any order, repeats
+/// allowed) spread too far for [`distinct_sectors_in_span`]: classes of
+/// lanes drawn independently over a large set.
+fn distinct_sectors_hashed<const S: usize>(sectors: &[i64]) -> RequestCost {
+    let (mut seen, mut seen_lines) = (Seen::<S>::new(), Seen::<S>::new());
+    let (mut distinct, mut lines) = (0u32, 0u32);
+    for &s in sectors {
+        if seen.insert(s) {
+            distinct += 1;
+            if seen_lines.insert(s.div_euclid(LINE / SECTOR)) {
+                lines += 1;
+            }
         }
     }
     RequestCost {
@@ -296,6 +416,14 @@ fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: us
         if words.is_empty() {
             continue;
         }
+        if let Some(most) = most_words_in_a_bank_in_span(words) {
+            total += most;
+            continue;
+        }
+        if words.len() <= 256 {
+            total += most_words_in_a_bank_hashed(words);
+            continue;
+        }
         words.sort_unstable();
         let mut per_bank = [0u32; 32];
         let mut last = None;
@@ -308,6 +436,50 @@ fn shared_wavefronts_in_groups(addrs: &Lanes, active: u32, bytes: u32, group: us
         total += per_bank.iter().copied().max().unwrap_or(0);
     }
     total
+}
+
+/// The most distinct `words` (any order, repeats allowed) in one of the 32
+/// banks, when they lie within [`SPAN_BITS`] words of the least; `None`
+/// otherwise (then [`shared_wavefronts_in_groups`] sorts them).
+fn most_words_in_a_bank_in_span(words: &[i64]) -> Option<u32> {
+    let lo = *words.iter().min()?;
+    let hi = *words.iter().max()?;
+    if hi.checked_sub(lo)? >= SPAN_BITS as i64 {
+        return None;
+    }
+    let mut seen = [0u64; SPAN_BITS / 64];
+    let mut per_bank = [0u32; 32];
+    for &w in words {
+        let i = (w - lo) as usize;
+        let (k, b) = (i / 64, 1u64 << (i % 64));
+        if seen[k] & b == 0 {
+            seen[k] |= b;
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+    }
+    per_bank.iter().copied().max()
+}
+
+/// [`most_words_in_a_bank_in_span`] for at most 256 words spread further.
+fn most_words_in_a_bank_hashed(words: &[i64]) -> u32 {
+    // A table four times the words (few collisions: a probe's branch is
+    // hard to predict), no larger (clearing it is part of the cost).
+    match words.len() {
+        0..=32 => most_words_in_a_bank_in::<128>(words),
+        33..=64 => most_words_in_a_bank_in::<256>(words),
+        _ => most_words_in_a_bank_in::<1024>(words),
+    }
+}
+
+fn most_words_in_a_bank_in<const S: usize>(words: &[i64]) -> u32 {
+    let mut seen = Seen::<S>::new();
+    let mut per_bank = [0u32; 32];
+    for &w in words {
+        if seen.insert(w) {
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+    }
+    per_bank.iter().copied().max().unwrap_or(0)
 }
 
 /// Shared-memory wavefronts of one load request (`ld.shared`, `LDS`): as
@@ -496,6 +668,28 @@ impl LaneClasses {
     fn exact_at(&self, l: usize) -> i64 {
         self.exact.as_ref().map(|e| e[l]).unwrap_or(0)
     }
+    /// The same classes with the exact part moved by a multiple of
+    /// [`LINE`] so that lane 0's offset is in `[0, LINE)` (kept when a lane
+    /// is beyond `±2^40`). Every cost of this module over the draws
+    /// ([`classed_cost`], and [`ranged_mean`] of the per-request rules:
+    /// sectors, lines, banks, equal addresses) is the same for both: moving
+    /// every address of a request by a multiple of 128 bytes moves its
+    /// sectors and lines by whole lines and its words by whole bank rows.
+    /// Memos of those costs key on it: cuBLAS unrolls one shared tile's
+    /// reads at offsets 1,152 bytes apart (`libcublas.so.96`), each once
+    /// 4,096 draws.
+    pub fn normalized(&self) -> LaneClasses {
+        let exact = self.exact.map(|e| {
+            let shift = e[0].div_euclid(LINE) * LINE;
+            const FAR: i64 = 1 << 40;
+            if e.iter().all(|x| (-FAR..=FAR).contains(x)) {
+                e.map(|x| x - shift)
+            } else {
+                e
+            }
+        });
+        LaneClasses { exact, ..*self }
+    }
 }
 
 /// Values an unbounded side of a known set is drawn from: `2^40`, or fewer
@@ -651,17 +845,52 @@ pub fn ranged_samples<'a>(
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
+    let (of_residues, of_count) = (Modulus::new(residues.len() as i128), Modulus::new(count));
     (0..n).map(move |_| {
-        let u = residues[(next() % residues.len() as u64) as usize] as i128;
-        let mut drawn: [Option<i128>; WARP] = [None; WARP];
+        let u = residues[of_residues.of(next()) as usize] as i128;
+        // Each class's draw, taken by its first active lane.
+        let mut drawn = [0i128; WARP];
+        let mut taken = 0u32;
         std::array::from_fn(|l| {
             if mask & (1 << l) == 0 {
                 return 0;
             }
-            let k = *drawn[l & key].get_or_insert_with(|| (next() as u128 % count as u128) as i128);
-            (u + elements.at(k)) as i64 + classes.exact_at(l)
+            let c = l & key;
+            if taken & (1 << c) == 0 {
+                drawn[c] = of_count.of(next());
+                taken |= 1 << c;
+            }
+            (u + elements.at(drawn[c])) as i64 + classes.exact_at(l)
         })
     })
+}
+
+/// `z mod count` for one `count >= 1` and many `z`: a mask when `count` is
+/// a power of two (`[-2^31, 2^31)`: 2^32 elements), a 64-bit division when
+/// it fits 64 bits, else a 128-bit one; the same value every way.
+#[derive(Clone, Copy)]
+enum Modulus {
+    Mask(u64),
+    Narrow(u64),
+    Wide(u128),
+}
+
+impl Modulus {
+    fn new(count: i128) -> Modulus {
+        match u64::try_from(count) {
+            Ok(c) if c.is_power_of_two() => Modulus::Mask(c - 1),
+            Ok(c) => Modulus::Narrow(c),
+            Err(_) => Modulus::Wide(count as u128),
+        }
+    }
+
+    fn of(self, z: u64) -> i128 {
+        match self {
+            Modulus::Mask(m) => (z & m) as i128,
+            Modulus::Narrow(c) => (z % c) as i128,
+            Modulus::Wide(c) => (z as u128 % c) as i128,
+        }
+    }
 }
 
 /// Bounds and expectation of a request whose lanes of `mask` read the known
@@ -671,7 +900,67 @@ pub fn ranged_samples<'a>(
 /// [`request_cost`] over [`RANGED_SAMPLES`] draws ([`ranged_random_cost`] is
 /// the closed form for independent lanes without an exact part). The bounds
 /// hold for every draw ([`class_bounds`]).
+///
+/// Memoised per thread by its arguments, the classes
+/// [`LaneClasses::normalized`] (the draws are seeded: the same arguments
+/// give the same figures).
 pub fn classed_cost(
+    residues: &[i64],
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    classes: &LaneClasses,
+    mask: u32,
+    bytes: u32,
+) -> CostRange {
+    let classes = classes.normalized();
+    let key = ClassedKey {
+        residues: residues.to_vec(),
+        bounds,
+        cong,
+        exact: classes.exact,
+        key: classes.key,
+        bits: classes.bits,
+        mask,
+        bytes,
+    };
+    if let Some(c) = CLASSED_COSTS.with(|m| m.borrow().get(&key).copied()) {
+        return c;
+    }
+    let c = classed_cost_drawn(residues, bounds, cong, &classes, mask, bytes);
+    CLASSED_COSTS.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= CLASSED_MEMO {
+            m.clear();
+        }
+        m.insert(key, c);
+    });
+    c
+}
+
+/// Everything [`classed_cost`]'s result depends on.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct ClassedKey {
+    residues: Vec<i64>,
+    bounds: (i64, i64),
+    cong: (u64, i64),
+    exact: Option<Lanes>,
+    key: u8,
+    bits: KnownBits,
+    mask: u32,
+    bytes: u32,
+}
+
+/// The most memoised [`classed_cost`] figures a thread keeps (then the memo
+/// starts again).
+const CLASSED_MEMO: usize = 4096;
+
+thread_local! {
+    static CLASSED_COSTS: std::cell::RefCell<crate::util::FastMap<ClassedKey, CostRange>> =
+        std::cell::RefCell::new(Default::default());
+}
+
+/// [`classed_cost`], drawn.
+fn classed_cost_drawn(
     residues: &[i64],
     bounds: (i64, i64),
     cong: (u64, i64),
@@ -1121,6 +1410,269 @@ pub fn shape(d: &Lanes, active: u32) -> Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`request_cost`] and [`shared_wavefronts_in_groups`] as they were
+    /// before the bitmaps: every touched sector (word) sorted.
+    fn sorted_request_cost(addrs: &Lanes, active: u32, bytes: u32) -> RequestCost {
+        let bytes = bytes.max(1) as i64;
+        let mut sectors = Vec::new();
+        for (l, &a) in addrs.iter().enumerate() {
+            if active & (1 << l) != 0 {
+                let first = a.div_euclid(SECTOR);
+                let last = a.saturating_add(bytes - 1).div_euclid(SECTOR);
+                sectors.extend(first..=last.min(first.saturating_add(16)));
+            }
+        }
+        sectors.sort_unstable();
+        sectors.dedup();
+        let mut lines: Vec<i64> = sectors.iter().map(|s| s.div_euclid(4)).collect();
+        lines.dedup();
+        RequestCost {
+            lines: lines.len() as u32,
+            sectors: sectors.len() as u32,
+        }
+    }
+
+    fn sorted_wavefronts(addrs: &Lanes, active: u32, bytes: u32, group: usize) -> u32 {
+        let per_lane = bytes.max(1).div_ceil(4) as i64;
+        let mut total = 0;
+        for g in (0..WARP).step_by(group.max(1)) {
+            let mut words = Vec::new();
+            for (l, a) in addrs
+                .iter()
+                .enumerate()
+                .take((g + group.max(1)).min(WARP))
+                .skip(g)
+            {
+                if active & (1 << l) != 0 {
+                    let w0 = a.div_euclid(4);
+                    words.extend(w0..w0 + per_lane);
+                }
+            }
+            words.sort_unstable();
+            words.dedup();
+            let mut per_bank = [0u32; 32];
+            for w in words {
+                per_bank[w.rem_euclid(32) as usize] += 1;
+            }
+            total += per_bank.iter().copied().max().unwrap_or(0);
+        }
+        total
+    }
+
+    /// What the memos of [`classed_cost`] and `memops`' expected wavefronts
+    /// rely on ([`LaneClasses::normalized`]): the figures over the draws are
+    /// the same with the exact part moved by whole lines, for every
+    /// per-request rule; and the memoised figure is the drawn one.
+    #[test]
+    fn draws_moved_by_whole_lines_cost_the_same() {
+        // cuBLAS's unrolled tile reads (`libcublas.so.96`): 8 * (lane % 8)
+        // + 72 * (lane / 8) + 1152 * k, four rows per class.
+        let tile = |k: i64| -> Lanes {
+            std::array::from_fn(|l| 8 * (l as i64 % 8) + 72 * (l as i64 / 8) + 1152 * k - 560)
+        };
+        let half_rows = |k: i64| LaneClasses {
+            exact: Some(tile(k)),
+            key: 0x10,
+            bits: KnownBits::UNKNOWN,
+        };
+        let mut moved = 0;
+        for (bounds, cong) in [((0, 1020), (4, 0)), ((i64::MIN, i64::MAX), (576, 0))] {
+            for bytes in [4, 8, 16] {
+                let base =
+                    classed_cost_drawn(&[0, 64], bounds, cong, &half_rows(0), u32::MAX, bytes);
+                for k in [1, 7, -3] {
+                    let c = half_rows(k);
+                    let n = c.normalized();
+                    assert_ne!(c.exact, half_rows(0).exact);
+                    // Moved by whole lines, lane 0 into the first line.
+                    let (ce, ne) = (c.exact.unwrap(), n.exact.unwrap());
+                    assert!((0..LINE).contains(&ne[0]), "{ne:?}");
+                    assert!((0..WARP).all(|l| (ce[l] - ne[l]) % LINE == 0));
+                    assert_eq!(n.exact, half_rows(0).normalized().exact);
+                    moved += 1;
+                    assert_eq!(
+                        classed_cost_drawn(&[0, 64], bounds, cong, &c, u32::MAX, bytes),
+                        base
+                    );
+                    assert_eq!(
+                        classed_cost(&[0, 64], bounds, cong, &c, u32::MAX, bytes),
+                        base
+                    );
+                    for op in [
+                        crate::ir::AccessOp::Load,
+                        crate::ir::AccessOp::Store,
+                        crate::ir::AccessOp::Atomic,
+                    ] {
+                        for form in [
+                            shared_atomic::SharedAtomicForm::Native,
+                            shared_atomic::SharedAtomicForm::Aggregated,
+                        ] {
+                            let w = |c: &LaneClasses| {
+                                ranged_mean(&[0, 64], bounds, cong, c, u32::MAX, |a| {
+                                    shared_request_wavefronts(op, form, a, u32::MAX, bytes)
+                                })
+                            };
+                            assert_eq!(w(&c), w(&half_rows(0)));
+                            assert_eq!(w(&n), w(&half_rows(0)));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(moved, 18);
+        // Far offsets are kept as they are.
+        let far = LaneClasses {
+            exact: Some(std::array::from_fn(|l| (l as i64) << 45)),
+            ..LaneClasses::INDEPENDENT
+        };
+        assert_eq!(far.normalized().exact, far.exact);
+    }
+
+    /// The bitmap and hash-set counts of [`request_cost`] and
+    /// [`shared_wavefronts`] are the sorted ones: addresses spread over a
+    /// few bytes to far beyond [`SPAN_BITS`] (the hash set, and the sorting
+    /// fallback for many sectors), negative ones, every width.
+    #[test]
+    fn bitmap_counts_are_the_sorted_ones() {
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let (mut bitmap, mut hashed, mut sorted) = (0, 0, 0);
+        for i in 0..20_000u64 {
+            let spread = [4i64, 64, 512, 4096, 32_760, 32_800, 1 << 20, 1 << 40][(i % 8) as usize];
+            let base = (next() % (1 << 30)) as i64 - (1 << 29);
+            let bytes = [1u32, 2, 3, 4, 8, 12, 16, 32, 64, 600][(next() % 10) as usize];
+            let active = match i % 3 {
+                0 => u32::MAX,
+                1 => next() as u32,
+                _ => 1 << (next() % 32),
+            };
+            let addrs: Lanes = std::array::from_fn(|_| {
+                let a = base + (next() % spread as u64) as i64;
+                a - a.rem_euclid(i64::from(bytes.min(16)))
+            });
+            let span = addrs.iter().max().unwrap() - addrs.iter().min().unwrap();
+            // Sectors touched, repeats counted (what picks the way).
+            let touched: i64 = (0..WARP)
+                .filter(|l| active & (1 << l) != 0)
+                .map(|l| {
+                    let a = addrs[l];
+                    (a + i64::from(bytes) - 1).div_euclid(SECTOR) - a.div_euclid(SECTOR) + 1
+                })
+                .sum();
+            if span / SECTOR < SPAN_BITS as i64 - 20 {
+                bitmap += 1;
+            } else if span / SECTOR > SPAN_BITS as i64 + 20 {
+                if touched <= 256 {
+                    hashed += 1;
+                } else {
+                    sorted += 1;
+                }
+            }
+            assert_eq!(
+                request_cost(&addrs, active, bytes),
+                sorted_request_cost(&addrs, active, bytes),
+                "{addrs:?} {active:#x} {bytes}"
+            );
+            for group in [4, 8, 16, 32] {
+                assert_eq!(
+                    shared_wavefronts_in_groups(&addrs, active, bytes, group),
+                    sorted_wavefronts(&addrs, active, bytes, group),
+                    "{addrs:?} {active:#x} {bytes} {group}"
+                );
+            }
+        }
+        // Every way of counting was taken.
+        assert!(
+            bitmap > 1000 && hashed > 1000 && sorted > 100,
+            "{bitmap} {hashed} {sorted}"
+        );
+    }
+
+    /// The draws are those of the first sampler (an `Option` per class,
+    /// every modulo in 128 bits), value for value: the figures over them
+    /// do not move with [`Modulus`].
+    #[test]
+    fn draws_are_the_reference_draws() {
+        fn reference(
+            residues: &[i64],
+            bounds: (i64, i64),
+            cong: (u64, i64),
+            classes: &LaneClasses,
+            mask: u32,
+            n: usize,
+        ) -> Vec<Lanes> {
+            let Some(elements) = set_elements(bounds, cong, classes.bits) else {
+                return vec![];
+            };
+            let count = elements.count();
+            let key = (classes.key & 0x1f) as usize;
+            let mut state = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = move || {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            };
+            (0..n)
+                .map(|_| {
+                    let u = residues[(next() as u128 % residues.len() as u128) as usize] as i128;
+                    let mut drawn: [Option<i128>; WARP] = [None; WARP];
+                    std::array::from_fn(|l| {
+                        if mask & (1 << l) == 0 {
+                            return 0;
+                        }
+                        let k = *drawn[l & key]
+                            .get_or_insert_with(|| (next() as u128 % count as u128) as i128);
+                        (u + elements.at(k)) as i64 + classes.exact_at(l)
+                    })
+                })
+                .collect()
+        }
+        let tile: Lanes = std::array::from_fn(|l| 8 * (l as i64 % 8) + 72 * (l as i64 / 8));
+        let classes = [
+            LaneClasses::INDEPENDENT,
+            LaneClasses {
+                exact: Some(tile),
+                key: 0x1f,
+                bits: KnownBits::UNKNOWN,
+            },
+            LaneClasses {
+                exact: Some(tile),
+                key: 0x10,
+                bits: KnownBits::UNKNOWN,
+            },
+        ];
+        let sets = [
+            // 2^32 elements (a mask), 1,021 (a division), unbounded sides.
+            ((-(1i64 << 31), (1i64 << 31) - 1), (1u64, 0i64)),
+            ((0, 1020), (1, 0)),
+            ((0, 1020), (4, 0)),
+            ((i64::MIN, i64::MAX), (576, 0)),
+            ((i64::MIN, 4096), (3, 1)),
+        ];
+        let mut compared = 0;
+        for c in &classes {
+            for &(bounds, cong) in &sets {
+                for residues in [&[0i64][..], &[0, 16, 32, 48, 64, 80, 96, 112], &[8, 40, 72]] {
+                    for mask in [u32::MAX, 0x00ff_ff00, 0x8000_0001] {
+                        let got: Vec<Lanes> =
+                            ranged_samples(residues, bounds, cong, c, mask, 64).collect();
+                        assert_eq!(got, reference(residues, bounds, cong, c, mask, 64));
+                        compared += got.len();
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 3 * 5 * 3 * 3 * 64);
+    }
 
     /// Draws stay in the set, follow the mask, and are reproducible.
     #[test]

@@ -45,8 +45,10 @@
 //!   expected wavefronts of the request kind's rule
 //!   (`cost::shared_request_wavefronts`) over draws of the warp's addresses
 //!   (`cost::ranged_mean`), the figure the launch simulation gives such an
-//!   access too; a plain shared access with exact lane offsets gets the mean
-//!   of `cost::shared_wavefronts` over its base's alignments (`figures`).
+//!   access too (memoised per thread by the set, the lanes, moved by whole
+//!   lines, and the rule: the draws are seeded); a plain shared access
+//!   with exact lane offsets gets the mean of `cost::shared_wavefronts`
+//!   over its base's alignments (`figures`).
 //! * **Tensor maps** (`tensormap.replace`: a store of its field's width;
 //!   `tensormap.cp_fenceproxy`: an exchange of the 128-byte object into
 //!   global memory, `lower::ptx::mem`). A copy moves the object once per
@@ -610,6 +612,10 @@ fn mean_wavefronts(
             return None;
         }
         let (residues, classes) = super::figures::range_residues(q, facts, f.mask, bytes);
+        // Every rule's count is the same with the exact part moved by whole
+        // lines (`LaneClasses::normalized`): one memo entry for a tile read
+        // at several offsets.
+        let classes = classes.normalized();
         let key = RangedKey {
             rule,
             bytes,
