@@ -81,9 +81,11 @@
 //! # Limits
 //!
 //! A sunk load keeps its own (unguarded) lanes in the static figures; only
-//! the simulation applies the tail's guard, and only when no op between
-//! the load and the tail op writes the registers of the load's address
-//! (otherwise the load counts every warp, an upper bound). `atom.shared.add.f32` and a
+//! the simulation applies the tail's guard: at the load when no op between
+//! the load and the tail writes the tail's guard predicate ([`sunk_guard`]);
+//! else at the tail when no op between them writes the registers of the
+//! load's address ([`sunk_deferred`]); otherwise the load counts every warp
+//! that reaches it, an upper bound. `atom.shared.add.f32` and a
 //! generic `atom.add.f32` expand to a compare-and-swap loop in the SASS
 //! (`tests/hw/ifconv/README.md`), costed here as one request.
 //!

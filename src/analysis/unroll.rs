@@ -59,9 +59,11 @@
 //!
 //! # Soundness and limits
 //!
-//! This predicts a compiler's choice; it is not a property of the PTX. It
-//! is checked against the SASS of the probes (`tests/hw/unroll_probes`) and
-//! the H100's counts of the held-out batches (`tests/hw/blind*`). It only
+//! This predicts a compiler's choice; it is not a property of the PTX.
+//! `tests/unroll_probes.rs` holds [`loops`] to what ptxas did to each of
+//! the 52 probes (`tests/hw/unroll_probes/probes.ptx` and `table.txt`);
+//! the H100's counts of the held-out batches (`tests/hw/blind*`) check the
+//! request counts. It only
 //! regroups the lanes of a warp into requests: every lane still runs each
 //! of its trips once, at the addresses the PTX gives, so the sectors and
 //! lines summed over a launch change only through the grouping, and a warp
@@ -69,17 +71,21 @@
 //! issues. Where a lane's trip count is not known before the loop (an
 //! induction variable, bound or step that is loaded data or not given, a
 //! lane that may not be on the path) the loop runs as written. Known
-//! misses, listed with the probes: NVVM's body of `lt_vg2` (8 stores through
-//! stepped pointers, 20 instructions) is not unrolled again although it is
-//! within the rule, and which of NVVM's bodies ptxas unrolls again is
-//! otherwise not settled (`tests/hw/unroll_probes/README.md` lists the
-//! held-out batches' loops of both kinds); the limits between 44 and 72
-//! instructions were not probed; unsigned comparisons are not modelled (`le_u32`: ptxas adds a
-//! copy); loops with a constant bound whose trip count ptxas knows to
-//! within one may be unrolled further (`c1000`: 33 copies, not 29).
+//! misses, listed in that test with the probes: unsigned back-edge
+//! comparisons are not modelled, and ptxas unrolls such loops (`le_u32`,
+//! with an extra copy for the wrap; NVVM's body of `c1000`, 33 copies;
+//! `c1000_4`, 24 copies of 20 loads, not the ladder); NVVM's body of
+//! `lt_vg2` (8 stores through stepped pointers, 20 instructions) is not
+//! unrolled again although it is within the rule, and that of `lt_shared`
+//! (shared loads whose addresses are recomputed from the counter) is,
+//! although the pointer criterion says not: which of NVVM's bodies ptxas
+//! unrolls again is not settled (`tests/hw/unroll_probes/README.md` lists
+//! the held-out batches' loops of both kinds); a `shfl.sync` in NVVM's
+//! body (`lt_shfl`) gets 3 more copies, not the ladder; the limits between
+//! 44 and 72 instructions were not probed.
 
 use crate::ir::alu::{AluOp, Cmp, Ty};
-use crate::ir::{Form, Function as Lowered, MemKind, OpKind, Reg, Src};
+use crate::ir::{Form, FrontEnd, Function as Lowered, MemKind, OpKind, Reg, Src};
 use std::collections::HashMap;
 
 /// PTX instructions a loop may hold for ptxas to unroll it (`le_alu32`:
@@ -144,6 +150,9 @@ fn blocks_unrolling(m: &str) -> bool {
 /// op). Only PTX input: a SASS listing is already ptxas's code.
 pub fn loops(low: &Lowered<'_>) -> HashMap<u32, CountedLoop> {
     let mut out = HashMap::new();
+    if low.front_end != FrontEnd::Ptx {
+        return out;
+    }
     for (b, op) in low.ops.iter().enumerate() {
         let OpKind::Branch {
             target: Some(t), ..
@@ -364,6 +373,10 @@ fn signed(v: i64, bits: u32) -> i128 {
 /// [`MAX_TRIPS`].
 pub fn trips(l: &CountedLoop, iv: i64, step: i64, bound: i64) -> Option<u64> {
     let bits = l.ty.bits;
+    if !(1..=64).contains(&bits) {
+        // No compare of another width is an induction test ptxas counts.
+        return None;
+    }
     let (iv, step, bound) = (signed(iv, bits), signed(step, bits), signed(bound, bits));
     if step == 0 {
         return None;
@@ -390,11 +403,22 @@ pub fn trips(l: &CountedLoop, iv: i64, step: i64, bound: i64) -> Option<u64> {
     if !again(0)? {
         return Some(1);
     }
+    // The last k whose compared value is in range: the search never probes
+    // past it, so a loop that stops before the wrap is counted.
+    let in_range = if step > 0 {
+        (hi - iv) / step
+    } else {
+        (iv - lo) / -step
+    } - i128::from(l.stepped);
     let mut ok = 0i128; // again(ok) holds
-    let mut stop = 1i128;
+    let mut stop = 1i128.min(in_range);
     while again(stop)? {
+        if stop >= in_range {
+            // Still going at the last value in range: the next one wraps.
+            return None;
+        }
         ok = stop;
-        stop *= 2;
+        stop = (stop * 2).min(in_range);
         if stop > MAX_TRIPS {
             return None;
         }
@@ -526,5 +550,26 @@ mod tests {
         // Negative values in 32-bit registers (zero-extended).
         assert_eq!(trips(&l, (-64i32) as u32 as i64, 32, 0), Some(3));
         assert_eq!(trips(&l, 0, 0, 5), None);
+        // 16 bits, step 1000, j <= 20000: 21 trips although the search's
+        // doubling (32 trips: 33000) would leave the range; a bound the
+        // values reach only past the range's last value wraps.
+        let l16 = CountedLoop {
+            ty: Ty { bits: 16, ..l.ty },
+            ..l.clone()
+        };
+        assert_eq!(trips(&l16, 0, 1000, 20000), Some(21));
+        assert_eq!(trips(&l16, 0, 1000, 32767), None);
+        // Counting down: j >= -20000, j -= 1000.
+        let down = CountedLoop {
+            cmp: Cmp::Ge,
+            ..l16.clone()
+        };
+        assert_eq!(trips(&down, 0, -1000, -20000), Some(21));
+        // A width that is not a register's.
+        let wide = CountedLoop {
+            ty: Ty { bits: 128, ..l.ty },
+            ..l.clone()
+        };
+        assert_eq!(trips(&wide, 0, 1, 5), None);
     }
 }

@@ -904,6 +904,16 @@ pub enum FunctionKind {
     Device,
 }
 
+/// The language a function was lowered from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// PTX: ptxas still schedules, unrolls, merges and if-converts it, and
+    /// the analysis models those choices.
+    Ptx,
+    /// A SASS listing: ptxas's output, taken as it is.
+    Sass,
+}
+
 /// One function body in the IR.
 #[derive(Clone, Debug)]
 pub struct Function<'src> {
@@ -913,6 +923,9 @@ pub struct Function<'src> {
     pub demangled: String,
     /// Kernel or device function.
     pub kind: FunctionKind,
+    /// The front end that lowered it: PTX (code ptxas will still
+    /// transform) or a SASS listing (ptxas's code itself).
+    pub front_end: FrontEnd,
     /// The whole function.
     pub span: Span,
     /// The name.

@@ -430,6 +430,7 @@ pub fn lower_in<'src>(
     IrFunction {
         name: func.name.text,
         demangled: super::demangle(func.name.text),
+        front_end: crate::ir::FrontEnd::Ptx,
         kind: match func.kind {
             FunctionKind::Entry => IrKind::Kernel,
             FunctionKind::Func => IrKind::Device,

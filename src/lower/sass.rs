@@ -329,6 +329,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
     IrFunction {
         name,
         demangled: demangle(name),
+        front_end: crate::ir::FrontEnd::Sass,
         kind: if func.entry {
             FunctionKind::Kernel
         } else {
@@ -2060,6 +2061,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 continue;
             };
             self.written.push(p);
+            // The predicate is rewritten: a carry it held is stale.
+            self.carry_low.retain(|&q, &mut l| q != p && l != p);
             let t = self.temp();
             self.push_alu(
                 alu(AluOp::And, u32t()),

@@ -16,6 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 "$here/probes.py" > "$tmp/probes.cu"
 cmp -s "$tmp/probes.cu" "$here/probes.cu" || { echo "probes.cu is stale: python3 probes.py > probes.cu" >&2; exit 1; }
 "$bin/nvcc" -arch=sm_90a -O3 -lineinfo -ptx -o "$tmp/probes.ptx" "$here/probes.cu" 2>/dev/null
+cp "$tmp/probes.ptx" "$here/probes.ptx"   # read by tests/unroll_probes.rs
 "$bin/ptxas" -arch=sm_90a -O3 -lineinfo -o "$tmp/probes.cubin" "$tmp/probes.ptx"
 "$bin/nvdisasm" -g -c "$tmp/probes.cubin" > "$tmp/probes.sass"
 { "$bin/ptxas" --version | tail -1; python3 "$here/count.py" "$tmp/probes.ptx" "$tmp/probes.sass"; } > "$here/table.txt"
