@@ -305,7 +305,7 @@ fn nested_block_registers_are_distinct() {
     assert_eq!(
         figures,
         vec![
-            ("ld.global.f32".to_string(), Some(1), Some(32.0), 4.0),
+            ("ld.global.f32".to_string(), Some(2), Some(16.0), 2.0),
             ("ld.global.f32".to_string(), Some(2), Some(16.0), 4.0),
             ("st.global.f32".to_string(), Some(2), Some(16.0), 2.0),
         ],

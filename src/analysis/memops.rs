@@ -62,10 +62,11 @@
 //!   false in every lane still issues it (Nsight counts an executed
 //!   instruction): one request with no lanes, no sectors, no wavefronts,
 //!   which lowers the per-request averages; except where ptxas branches
-//!   around it ([`guard_off_issues`]: a guard ending in `exit`, a
-//!   warp-uniform guard, an atomic or reduction in any state space,
-//!   `tensormap.*`; probed with the local ptxas:
-//!   `tests/hw/ifconv/guarded_ops.txt`).
+//!   around it ([`guard_off_issues`]: a guard ending in `exit`, a lone
+//!   scalar global load (the only load of its block, whatever its guard), a
+//!   warp-uniform guard of another instruction, an atomic or reduction in
+//!   any state space, `tensormap.*`; probed with the local ptxas:
+//!   `tests/hw/ifconv/guarded_ops.txt`, `guarded_loads.txt`).
 //! * **Loads sunk below the tail exit**: a plain load whose result only the
 //!   kernel's final op reads (guarded, or skipped by a branch to the exit:
 //!   `@p bra L; st; L: ret`), with only arithmetic, other loads, forward
@@ -737,10 +738,16 @@ fn candidates(
 ///   measured: `tests/hw/blind9` `t9_hist2d`'s masked `ATOMG` copies and
 ///   `tests/hw/blind7` `t7_splitk_atomic` issue nothing in a warp with no
 ///   lane (`measured_sass_triton.json`);
-/// * a guard that is warp-uniform by construction ([`uniform_by_construction`])
-///   becomes a branch on a uniform predicate, which such a warp takes around
-///   the op (measured: `pred_off_warps`, guard `((tid >> 5) & 1) == 0`:
-///   512 requests for 1,024 warps, the off warps issue nothing).
+/// * a guarded PTX load that ptxas branches around: the only load of its
+///   block, with one destination register ([`lone_load_branched`]);
+///   whether the guard is uniform does not matter for loads (the lane,
+///   warp and block guards of `tests/hw/ifconv/guarded_loads.txt` give the
+///   same SASS in every shape); `pred_off_warps` (guard `((tid >> 5) & 1)
+///   == 0`, 512 requests for 1,024 warps) is such a lone load;
+/// * another guarded op (not a load) under a guard that is warp-uniform by
+///   construction ([`uniform_by_construction`]) is taken to become a
+///   branch on a uniform predicate, which such a warp takes around the op
+///   (finding 17's reading of `pred_off_warps`; not probed for stores).
 ///
 /// * `tensormap.*` (`tensormap.replace`'s read-modify-writes, the copy and
 ///   proxy fence of `tensormap.cp_fenceproxy`) is a sequence of SASS
@@ -757,6 +764,10 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         return true;
     };
     if let Some((g, _)) = op.guard {
+        if ir.front_end == crate::ir::FrontEnd::Ptx && is_plain_load(op) {
+            // Whatever the guard's uniformity: `lone_load_branched`.
+            return !(before_exit(ir, i) || lone_load_branched(ir, i));
+        }
         if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
             return false;
         }
@@ -775,6 +786,88 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         return !before_exit(ir, i);
     }
     !before_exit(ir, i) && sunk_below_exit(ir, i).is_none()
+}
+
+/// A plain (not atomic, not copy) load of any state space.
+fn is_plain_load(op: &crate::ir::Op) -> bool {
+    matches!(&op.kind, crate::ir::OpKind::Mem { info, .. }
+        if info.kind == MemKind::Plain && info.op == super::model::AccessOp::Load)
+}
+
+/// Whether ptxas branches around the guarded load `i` (`@p ld`) instead of
+/// predicating it, so that a warp whose guard is off in every lane does not
+/// issue it. Probed with the local ptxas for sm_90a
+/// (`tests/hw/ifconv/guarded_loads.txt`: 216 kernels, every pair of lane,
+/// warp-uniform (`tid.x >> 5`) and block-uniform (`ctaid.x < n`) guards
+/// alike): ptxas branches (`BSSY; @P BRA; LDG`) around a guarded global
+/// load with one destination register (8 to 64 bits: `u8` … `u64`) when it
+/// is the only load of its block (from the previous label, branch or
+/// barrier to the next) and no store stands between it and the first
+/// instruction that reads its result; a `.v2` or `.v4` load, a second
+/// guarded load, another load of any space before or after it (a shared
+/// `LDS` included: `pre_lds`, `post_ld`) or a store issued before the
+/// result is used (`ld_then_st_other`) keep it predicated (`@P LDG`), as
+/// does a guarded shared load (`shared_only`). Measured: `tests/hw` `pred_off_warps`
+/// (a lone `@q ld.global.f32` before `@q st`: 512 requests for 1,024
+/// warps), `tests/hw/blind11` `t11_permute_bshd_bhsd` (8 `@p ld.global.v4`
+/// under guards that are uniform in each warp: every warp issues each,
+/// 2,048 requests). Where no reader lies within the block the load stays
+/// predicated (the default).
+fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
+    use crate::ir::{Form, OpKind};
+    let Some(OpKind::Mem { info, dsts }) = ir.ops.get(i).map(|o| &o.kind) else {
+        return false;
+    };
+    if info.space != Space::Global && info.space != Space::Generic
+        || info.vector != 1
+        || info.elem_bits > 64
+        || dsts.len() != 1
+    {
+        return false;
+    }
+    let d = dsts[0];
+    let boundary = |j: usize| {
+        let o = &ir.ops[j];
+        let m = ir.mnemonics.get(j).copied().unwrap_or("");
+        o.form == Form::Label
+            || matches!(
+                o.kind,
+                OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }
+            )
+            || ["bar", "barrier", "membar", "fence", "mbarrier"]
+                .iter()
+                .any(|b| m.starts_with(b))
+    };
+    // No other load earlier in the block.
+    for j in (0..i).rev() {
+        if boundary(j) {
+            break;
+        }
+        if let OpKind::Mem { info, .. } = &ir.ops[j].kind {
+            if info.op != super::model::AccessOp::Store || info.kind != MemKind::Plain {
+                return false;
+            }
+        }
+    }
+    // No other load later in the block, and the result is read before any
+    // other access.
+    let mut read = false;
+    for j in i + 1..ir.ops.len() {
+        if boundary(j) {
+            break;
+        }
+        let o = &ir.ops[j];
+        let mut reads = info.sole_reader.is_some_and(|r| r.index() == j);
+        crate::ir::ssa::op_reads(o, |r| reads |= r == d);
+        if let OpKind::Mem { info: m, .. } = &o.kind {
+            let store = m.op == super::model::AccessOp::Store && m.kind == MemKind::Plain;
+            if !store || !(read || reads) {
+                return false;
+            }
+        }
+        read |= reads;
+    }
+    read
 }
 
 /// Whether ptxas puts op `i` after the `@!P EXIT` that ends the kernel for

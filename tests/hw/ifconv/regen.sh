@@ -36,4 +36,10 @@ if [ -f "$here/atomics.cu" ]; then
   "$bin/nvdisasm" -c "$tmp/atomics.cubin" \
     | grep -E '^\s+\.section\s+\.text|BRA|ATOM|RED|LDG|STS|BAR' | grep -v 'BRA `(.L_x_[0-9]*);' >> "$here/atomics.txt"
 fi
-echo "wrote excerpts.txt, guarded_ops.txt, loops.ptx, loops.txt, atomics.txt"
+# guarded loads: predicated or branched around (guarded_loads.txt; the PTX
+# is kept for tests/guarded_load_probes.rs)
+python3 "$here/guarded_loads.py" > "$tmp/guarded_loads.cu"
+"$bin/nvcc" -arch=sm_90a -O3 -ptx -o "$here/guarded_loads.ptx" "$tmp/guarded_loads.cu"
+"$bin/ptxas" -arch=sm_90a -O3 -o "$tmp/guarded_loads.cubin" "$here/guarded_loads.ptx"
+{ "$bin/ptxas" --version | tail -1; "$bin/nvdisasm" -c "$tmp/guarded_loads.cubin" > "$tmp/guarded_loads.sass"; python3 "$here/guarded_loads_table.py" "$tmp/guarded_loads.sass"; } > "$here/guarded_loads.txt"
+echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt"
