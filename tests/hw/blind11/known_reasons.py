@@ -81,12 +81,6 @@ TMAPF = ("request count, ptxas's if-conversion of a taken-arm-first if-then: `if
          "ptxas predicates it on a uniform predicate (`@!UP0 UTMAPF.L2.2D`), so the last two trips issue it with no "
          "lane (2,048 requests, 1,920 thread instructions measured); `ifconvert` only recognises a block skipped by "
          "a forward `@p bra` (and diamonds), so the model branches around it: 1,920")
-PERM = ("request count, a load not sunk below the tail exit: the last of the 8 `ld.global.v4` of the [32, 256] tile "
-        "is read only by the kernel's last store; `memops::sunk_below_exit` moves it below the tail's `@P EXIT` with "
-        "the store (64 fewer requests: the 2 warps with no valid row in the 16 last sequence blocks x 2), but ptxas "
-        "keeps all 8 `LDG.E.128` above the exit, predicated (`@!P6 LDG.E.128` at 0x28b70: 2,048 requests, 63,488 "
-        "thread instructions); only the last `STG.E.128` (0x28e10, 1,984 requests) is below it. A global load "
-        "stays above (as blind10's probe found); the ldsmerge branch's cause")
 GATHER = ("shared wavefronts not modelled: `tl.gather` along a row is lowered to a layout conversion through shared "
           "memory and an `ld.shared` at the loaded int32 indices (a random permutation of each row of 512: 3.39 "
           "wavefronts a request measured); the model gives no wavefront figure for this access (`wf not modelled`, "
@@ -123,7 +117,6 @@ R = {
  ("ccl_label_prop","blind11.cu:598","red global"): CCLRED2,
  ("ccl_label_prop","blind11.cu:604","red global"): CCLOR,
  ("tma2d_prefetch_rowsum","blind11.cu:635","bulk global"): TMAPF,
- ("t11_permute_bshd_bhsd","blind11_triton.py:77","ld global"): PERM,
  ("t11_gather_rowperm","blind11_triton.py:92","ld shared"): GATHER,
 }
 for k in ("syrk_tile_pad", "syrk_tile_nopad"):
@@ -167,7 +160,7 @@ WHY = {
 STATIC = {
  ("cpasync_mbar_gather","blind11.cu:736","cp.async global,shared"): "static only: the 4-byte `cp.async.ca` gathers at loaded indices (`src + (idx & mask)`): the shared-side wavefronts of an LDGSTS depend on where the lanes' sources fall in their 16-byte chunks; without the launch the static figure is 1.000 wavefront, the simulation gives 3.545 (3.533 measured)",
  ("dsmem_st_async_ring","blind11.cu:780","st global,shared"): "static only: `st.async.shared::cluster` into the peer CTA (`STAS.128`): the static figure gives no wavefront figure for a remote shared store (`wf not modelled`); the simulation gives 0, as measured (no local shared wavefront)",
- ("t11_permute_bshd_bhsd","blind11_triton.py:77","ld global"): "static only: the masked last sequence block (S = 1,000: 8 of 32 rows valid) needs S: 4 lines and 16 sectors without the grid, 3.906 and 15.625 measured (the simulated row differs for the sunk-load cause)",
+ ("t11_permute_bshd_bhsd","blind11_triton.py:77","ld global"): "static only: the masked last sequence block (S = 1,000: 8 of 32 rows valid) needs S: 4 lines and 16 sectors without the grid, 3.906 and 15.625 measured (the simulated row matches)",
 }
 
 def figs(r, sim):
