@@ -771,6 +771,13 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         return true;
     };
     if let Some((g, _)) = op.guard {
+        let tensormap = ir
+            .mnemonics
+            .get(i)
+            .is_some_and(|m| m.starts_with("tensormap."));
+        if tensormap {
+            return false;
+        }
         if ir.front_end == crate::ir::FrontEnd::Ptx {
             // Whatever the guard's uniformity: `lone_load_branched`; a
             // guarded store is predicated unless it ends the kernel.
@@ -783,13 +790,6 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
             }
         }
         if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
-            return false;
-        }
-        if ir
-            .mnemonics
-            .get(i)
-            .is_some_and(|m| m.starts_with("tensormap."))
-        {
             return false;
         }
         if matches!(&op.kind, crate::ir::OpKind::Mem { info, .. }
