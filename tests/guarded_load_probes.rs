@@ -80,3 +80,56 @@ fn guarded_loads_are_predicated_or_branched_as_ptxas_does() {
     // Both outcomes occur, and the store probes were asked.
     assert!(pred > 0 && branch > 0 && stores > 0);
 }
+
+/// An op under a predicate that is false by construction (Triton's
+/// `mov.pred %p, 0` for tiles it knows are masked off) is deleted by
+/// ptxas: no warp issues it, and the op before it may be the kernel's tail
+/// (`tests/hw/blind12` `t12_paged_decode_gqa` lines 96 and 115: one
+/// `LDG.E.128` and one `STG.E.128` a thread where the PTX has two, the
+/// kept store after `@P5 EXIT`, `tests/hw/blind12/raw/sass.tgz`).
+#[test]
+fn ops_under_a_false_predicate_are_deleted() {
+    let ptx = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [a];
+    ld.param.u64 %rd2, [b];
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 64;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd5, %rd2, %rd3;
+    mov.pred %p2, 0;
+    mov.pred %p3, -1;
+    mov.u32 %r2, 0;
+    mov.u32 %r3, 0;
+    @%p1 ld.global.v2.b32 {%r2, %r4}, [%rd4];
+    @%p2 ld.global.v2.b32 {%r3, %r5}, [%rd4+512];
+    @!%p3 ld.global.v2.b32 {%r6, %r7}, [%rd4+1024];
+    @%p1 st.global.b32 [%rd5], %r2;
+    @%p2 st.global.b32 [%rd5+512], %r3;
+    ret;
+}
+"#;
+    let funcs = warpscope::pipeline::lower_text(ptx);
+    let f = &funcs[0];
+    let mem: Vec<usize> = (0..f.ops.len())
+        .filter(|&i| matches!(f.ops[i].kind, OpKind::Mem { .. }) && f.ops[i].guard.is_some())
+        .collect();
+    assert_eq!(mem.len(), 5);
+    let issues: Vec<bool> = mem
+        .iter()
+        .map(|&i| memops::guard_off_issues(f, i))
+        .collect();
+    // The first load is predicated (a `.v2` load), the two under a false
+    // guard are deleted, the first store is the tail (the store after it
+    // is deleted), the last is deleted.
+    assert_eq!(issues, vec![true, false, false, false, false]);
+    assert!(memops::after_tail_exit(f, mem[3]));
+}

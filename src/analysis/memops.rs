@@ -68,7 +68,10 @@
 //!   warp-uniform guard of an instruction other than a plain load or
 //!   store, an atomic or reduction in
 //!   any state space, `tensormap.*`; probed with the local ptxas:
-//!   `tests/hw/ifconv/guarded_ops.txt`, `guarded_loads.txt`).
+//!   `tests/hw/ifconv/guarded_ops.txt`, `guarded_loads.txt`). An op under
+//!   a predicate false by construction (`mov.pred %p, 0`) is deleted by
+//!   ptxas: no warp issues it, and it does not stand between an op and the
+//!   kernel's exit ([`never_runs`]).
 //! * **Loads sunk below the tail exit**: a plain load whose result only the
 //!   kernel's final op reads (guarded, or skipped by a branch to the exit:
 //!   `@p bra L; st; L: ret`), with only arithmetic, other loads, forward
@@ -770,6 +773,9 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
     let Some(op) = ir.ops.get(i) else {
         return true;
     };
+    if never_runs(ir, op) {
+        return false;
+    }
     if let Some((g, _)) = op.guard {
         let tensormap = ir
             .mnemonics
@@ -800,6 +806,43 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         return !before_exit(ir, i);
     }
     !before_exit(ir, i) && sunk_below_exit(ir, i).is_none()
+}
+
+/// Whether the PTX op `op` is guarded by a predicate that is false in
+/// every lane by construction (`mov.pred %p, 0; @%p ld …`, or `@!%p` of a
+/// predicate set to true: Triton writes them for tiles it knows are
+/// masked off). ptxas deletes such an instruction, so no warp issues it
+/// (`tests/hw/blind12` `t12_paged_decode_gqa` lines 96 and 115: one
+/// `LDG.E.128` and one `STG.E.128` where the PTX has two, and the kept
+/// store becomes the kernel's tail). A SASS instruction under `@!PT` is
+/// another matter: Nsight counts it as executed with no lane.
+pub(crate) fn never_runs(ir: &Lowered<'_>, op: &crate::ir::Op) -> bool {
+    if ir.front_end != crate::ir::FrontEnd::Ptx {
+        return false;
+    }
+    let Some((g, negated)) = op.guard else {
+        return false;
+    };
+    // The predicate's one definition: an unguarded `mov.pred` of an
+    // immediate (the lowering's `PredLogic` "mov").
+    let Some(def) = ir.single_defs.def.get(&g) else {
+        return false;
+    };
+    let Some(d) = ir.ops.get(def.index()) else {
+        return false;
+    };
+    let is_mov = ir
+        .mnemonics
+        .get(def.index())
+        .is_some_and(|m| m.starts_with("mov"));
+    match &d.kind {
+        crate::ir::OpKind::PredLogic {
+            op: "mov", srcs, ..
+        } if d.guard.is_none() && is_mov => {
+            matches!(srcs.as_slice(), [Src::Imm(v)] if (*v != 0) == negated)
+        }
+        _ => false,
+    }
 }
 
 /// The direction of a plain (not atomic, not copy) access of any state
@@ -903,6 +946,10 @@ pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
 /// unguarded `ret`/`exit`.
 fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
     for op in ir.ops.iter().skip(i + 1) {
+        if never_runs(ir, op) {
+            // Deleted by ptxas: what follows it follows the op.
+            continue;
+        }
         match (&op.kind, op.form) {
             (_, crate::ir::Form::Label) => return false,
             (crate::ir::OpKind::Nop, _) => continue,
