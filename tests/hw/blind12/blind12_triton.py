@@ -117,13 +117,12 @@ def t12_paged_decode_gqa(Q, Kbuf, Vbuf, ReqToTok, SeqLens, O, sm_scale, stride_r
 
 @triton.jit
 def t12_rope_neox_qk_inplace(QKV, Pos, CosSin, stride_t, HQ: tl.constexpr, HKV: tl.constexpr,
-                             D: tl.constexpr):
+                             D: tl.constexpr, HALF: tl.constexpr):
     # vLLM-style rotary embedding (NeoX halves) applied in place to q and k, which are
     # column slices of the fused qkv projection output; one program a token
     Q = QKV
     K = QKV + HQ * D
     t = tl.program_id(0)
-    HALF: tl.constexpr = D // 2
     pos = tl.load(Pos + t)
     h2 = tl.arange(0, HALF)
     cos = tl.load(CosSin + pos * D + h2)
@@ -513,7 +512,7 @@ def main():
         q0 = q.float().clone().view(T, HQ, D)
         k0 = k.float().clone().view(T, HKV, D)
         args = (qkv, posn, cs, qkv.stride(0))
-        h = t12_rope_neox_qk_inplace[(T,)](*args, HQ=HQ, HKV=HKV, D=D, num_warps=4)
+        h = t12_rope_neox_qk_inplace[(T,)](*args, HQ=HQ, HKV=HKV, D=D, HALF=D // 2, num_warps=4)
         torch.cuda.synchronize()
         c = cs[posn, :D // 2][:, None, :]
         s = cs[posn, D // 2:][:, None, :]
@@ -523,7 +522,7 @@ def main():
             return torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], dim=-1)
         err = max(rel(q.view(T, HQ, D), rot(q0)), rel(k.view(T, HKV, D), rot(k0)))
         save(out, launches, "t12_rope_neox_qk_inplace", h, "t12_rope_neox_qk_inplace",
-             ("QKV", "Pos", "CosSin", "stride_t"), args, {"HQ": HQ, "HKV": HKV, "D": D}, (T,),
+             ("QKV", "Pos", "CosSin", "stride_t"), args, {"HQ": HQ, "HKV": HKV, "D": D, "HALF": D // 2}, (T,),
              "vLLM-style NeoX rotary embedding in place on q and k, column slices of a fused bf16 qkv [2,048, 6,144] (12,288-byte token rows; k 8,192 bytes into the row), positions int64 loaded (random 0..4,095), an fp32 cos|sin cache [4,096, 128] row gathered by position, q as two [32, 64] half tiles and k as two [8, 64], one program a token, num_warps=4; rel. error %.2e" % err)
 
     def rms_bwd():
