@@ -584,7 +584,7 @@ def main():
         save(out, launches, "t12_fp8_block_scaled_mm", h, "t12_fp8_block_scaled_mm",
              ("A", "B", "C", "As", "Bs", "M", "N", "K", "ks_groups"), args,
              {"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "SCALE_N": BS}, grid,
-             "w8a8 block-scaled fp8 GEMM (DeepSeek-V3 / vLLM style): A fp8 e4m3 [1,000, 2,048] with per-token-group fp32 scales [1,000, 16], B fp8 [1,536, 2,048] (K-major, read as [128, 128] column tiles) with 128 x 128 block scales [12, 16], two scale loads a K step, 64 x 128 x 128 tiles in grouped order (GROUP_M 8), rows wrapped by % M (the last M block 40 rows), bf16 out masked, num_warps=4, num_stages=3; rel. error %.2e" % rel(c, ref))
+             "w8a8 block-scaled fp8 GEMM (DeepSeek-V3 / vLLM style): A fp8 e4m3 [1,000, 2,048] with per-token-group fp32 scales [1,000, 16], B fp8 [1,536, 2,048] (K-major, read as [128, 128] column tiles) with 128 x 128 block scales [12, 16], two scale loads a K step, 64 x 128 x 128 tiles in grouped order (GROUP_M 8), rows wrapped by %% M (the last M block 40 rows), bf16 out masked, num_warps=4, num_stages=3; rel. error %.2e" % rel(c, ref))
 
     def topp():
         R, V = 256, 32000
@@ -636,7 +636,7 @@ def main():
         ref = (x.float() + bias.float()[None, :, None, None]) * torch.sigmoid(gate.float())[:, :, None, None]
         save(out, launches, "t12_poi_fused_add_mul_sigmoid_0", h, "t12_poi_fused_add_mul_sigmoid_0",
              ("in_ptr0", "in_ptr1", "in_ptr2", "out_ptr0", "xnumel"), args, {"XBLOCK": 1024}, grid,
-             "torch-inductor-style pointwise kernel (squeeze-excite scaling): fp16 NCHW [30, 192, 27, 27] (4,199,040 elements, XBLOCK 1,024, the last block 640), bias[c] and sigmoid(gate[n, c]) broadcast by x // 729 % 192 and x // 139,968 with eviction_policy evict_last, num_warps=4; rel. error %.2e" % rel(o, ref))
+             "torch-inductor-style pointwise kernel (squeeze-excite scaling): fp16 NCHW [30, 192, 27, 27] (4,199,040 elements, XBLOCK 1,024, the last block 640), bias[c] and sigmoid(gate[n, c]) broadcast by x // 729 %% 192 and x // 139,968 with eviction_policy evict_last, num_warps=4; rel. error %.2e" % rel(o, ref))
 
     def welford():
         N, C, HW = 64, 256, 784
