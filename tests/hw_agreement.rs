@@ -233,7 +233,7 @@ const BLIND12_SUITES: [(&str, &str); 1] = [(
 )];
 
 fn load(path: &str) -> J {
-    let t = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let t = common::read_measurement(path);
     serde_json::from_str(&t).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -22,6 +22,8 @@
 //! The table of every comparison is written to
 //! `target/sass_hw_agreement.md`.
 
+mod common;
+
 use serde_json::Value as J;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -32,7 +34,7 @@ use warpscope::source::SourceFile;
 const TOL: f64 = 0.05;
 
 fn load(path: &str) -> J {
-    let t = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let t = common::read_measurement(path);
     serde_json::from_str(&t).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -63,8 +63,10 @@
 //!   instruction): one request with no lanes, no sectors, no wavefronts,
 //!   which lowers the per-request averages; except where ptxas branches
 //!   around it ([`guard_off_issues`]: a guard ending in `exit`, a lone
-//!   scalar global load (the only load of its block, whatever its guard), a
-//!   warp-uniform guard of another instruction, an atomic or reduction in
+//!   scalar global load (the only load of its block, whatever its guard; a
+//!   guarded plain store is predicated unless it ends the kernel), a
+//!   warp-uniform guard of an instruction other than a plain load or
+//!   store, an atomic or reduction in
 //!   any state space, `tensormap.*`; probed with the local ptxas:
 //!   `tests/hw/ifconv/guarded_ops.txt`, `guarded_loads.txt`).
 //! * **Loads sunk below the tail exit**: a plain load whose result only the
@@ -744,10 +746,15 @@ fn candidates(
 ///   warp and block guards of `tests/hw/ifconv/guarded_loads.txt` give the
 ///   same SASS in every shape); `pred_off_warps` (guard `((tid >> 5) & 1)
 ///   == 0`, 512 requests for 1,024 warps) is such a lone load;
-/// * another guarded op (not a load) under a guard that is warp-uniform by
-///   construction ([`uniform_by_construction`]) is taken to become a
-///   branch on a uniform predicate, which such a warp takes around the op
-///   (finding 17's reading of `pred_off_warps`; not probed for stores).
+///   a guarded PTX store is predicated unless it ends the kernel, whatever
+///   its guard (the `s_*` probes of `guarded_loads.txt`: 32- and 128-bit
+///   stores, one or two, before loads, stores, arithmetic or the end,
+///   under lane, warp and block guards: `@P STG` in every one);
+/// * another guarded op (neither a plain load nor a plain store) under a
+///   guard that is warp-uniform by construction ([`uniform_by_construction`])
+///   is taken to become a branch on a uniform predicate, which such a warp
+///   takes around the op (finding 17's reading of `pred_off_warps`, not
+///   probed for those ops).
 ///
 /// * `tensormap.*` (`tensormap.replace`'s read-modify-writes, the copy and
 ///   proxy fence of `tensormap.cp_fenceproxy`) is a sequence of SASS
@@ -764,9 +771,16 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
         return true;
     };
     if let Some((g, _)) = op.guard {
-        if ir.front_end == crate::ir::FrontEnd::Ptx && is_plain_load(op) {
-            // Whatever the guard's uniformity: `lone_load_branched`.
-            return !(before_exit(ir, i) || lone_load_branched(ir, i));
+        if ir.front_end == crate::ir::FrontEnd::Ptx {
+            // Whatever the guard's uniformity: `lone_load_branched`; a
+            // guarded store is predicated unless it ends the kernel.
+            match plain_access(op) {
+                Some(super::model::AccessOp::Load) => {
+                    return !(before_exit(ir, i) || lone_load_branched(ir, i));
+                }
+                Some(super::model::AccessOp::Store) => return !before_exit(ir, i),
+                _ => {}
+            }
         }
         if uniform_by_construction(ir, &Src::Reg(g, 0), 0) {
             return false;
@@ -788,10 +802,13 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
     !before_exit(ir, i) && sunk_below_exit(ir, i).is_none()
 }
 
-/// A plain (not atomic, not copy) load of any state space.
-fn is_plain_load(op: &crate::ir::Op) -> bool {
-    matches!(&op.kind, crate::ir::OpKind::Mem { info, .. }
-        if info.kind == MemKind::Plain && info.op == super::model::AccessOp::Load)
+/// The direction of a plain (not atomic, not copy) access of any state
+/// space.
+fn plain_access(op: &crate::ir::Op) -> Option<super::model::AccessOp> {
+    match &op.kind {
+        crate::ir::OpKind::Mem { info, .. } if info.kind == MemKind::Plain => Some(info.op),
+        _ => None,
+    }
 }
 
 /// Whether ptxas branches around the guarded load `i` (`@p ld`) instead of

@@ -30,6 +30,23 @@ pub fn ptx_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
     out
 }
 
+/// The text of a measurement file: `path` itself, or, where only
+/// `path.gz` is committed (the `measured*.json` files are stored gzipped to
+/// keep the checkout small), its decompressed contents.
+pub fn read_measurement(path: &str) -> String {
+    use std::io::Read as _;
+    if let Ok(t) = std::fs::read_to_string(path) {
+        return t;
+    }
+    let gz = format!("{path}.gz");
+    let f = std::fs::File::open(&gz).unwrap_or_else(|e| panic!("{path} (or {gz}): {e}"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(f)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("{gz}: {e}"));
+    text
+}
+
 /// Reads a file into a [`SourceFile`] named by its path relative to the crate
 /// root (so snapshots do not depend on where the checkout lives).
 pub fn load(path: &Path) -> SourceFile {

@@ -17,6 +17,7 @@ aligned (each measured base was 0 mod 4096).
 
 Output: one row per (launch, source line, op): measured and modelled totals.
 """
+import gzip
 import json
 import os
 import re
@@ -359,7 +360,7 @@ def specs_for(launch, n_of):
 def main():
     md = "--markdown" in sys.argv
     launches = json.load(open(os.path.join(HERE, "launches.json")))
-    meas = json.load(open(os.path.join(HERE, "measured.json")))
+    meas = json.load(gzip.open(os.path.join(HERE, "measured.json.gz"), "rt"))  # stored gzipped
     M = {l["id"]: l for l in meas["launches"]}
     bases = {}
     for k, name in enumerate(launches["buffers"]):

@@ -14,13 +14,14 @@ launches against tests/hw/measured.json (no GPU needed):
 
   python3 tests/hw/rules_check.py > tests/hw/rules_check.txt
 """
+import gzip
 import json
 import os
 import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = open(os.path.join(HERE, "modern.cu")).read().split("\n")
-D = json.load(open(os.path.join(HERE, "measured.json")))
+D = json.load(gzip.open(os.path.join(HERE, "measured.json.gz"), "rt"))  # stored gzipped
 LJ = {l["id"]: l for l in json.load(open(os.path.join(HERE, "launches.json")))["launches"]}
 WIDTH = {"u8": 1, "u16": 2, "v2.u8": 2, "u32": 4, "v2.u16": 4, "v4.u8": 4, "u64": 8, "v2.u32": 8, "v4.u16": 8,
          "v2.u64": 16, "v4.u32": 16}

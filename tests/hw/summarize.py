@@ -5,6 +5,7 @@ per-request figures.
 
   python3 tests/hw/summarize.py > tests/hw/SUMMARY.md
 """
+import gzip
 import json
 import os
 
@@ -22,7 +23,7 @@ print("Global columns are `-` for shared-memory rows and the shared column is `-
       "`global,shared` rows (cp.async = LDGSTS, bulk copies) show both. `never` rows are SASS whose guard "
       "is never true (`@!PT`), counted by ncu as executed with no lane.\n")
 for mfile, lfile in (("measured.json", "launches.json"), ("measured_triton.json", "triton/launches.json")):
-    d = json.load(open(os.path.join(HERE, mfile)))
+    d = json.load(gzip.open(os.path.join(HERE, mfile + ".gz"), "rt"))  # stored gzipped
     print("## %s\n" % mfile)
     print("| launch | grid / block | source line | op | sass | requests | lanes/req | L1 tags/req | sectors/req | ideal sectors/req | shared wavefronts/req |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -7,9 +7,10 @@ k_w{bits}_c{loads}_{after}_{before}_{guard}: `loads` guarded loads of
 n`); before them nothing, an unguarded load or an unguarded store; after
 them a store under the same guard (`tail`), an unguarded store of the
 value (`use`) or arithmetic then that store (`arith`). The named kernels
-at the end vary one thing more. guarded_loads.txt says, per kernel,
-whether its guarded loads are predicated (`pred`) or branched around
-(`branch`) in ptxas's SASS (`regen.sh`)."""
+at the end vary one thing more; the `s_*` kernels put guarded stores in
+the middle of a kernel (`stores`). guarded_loads.txt says, per kernel,
+whether its guarded loads (for `s_*`: stores) are predicated (`pred`) or
+branched around (`branch`) in ptxas's SASS (`regen.sh`)."""
 import itertools
 
 GUARDS = {
@@ -72,6 +73,31 @@ def shapes():
     return out
 
 
+def stores():
+    """s_w{bits}_c{stores}_{after}_{guard}: one or two guarded stores of 32
+    or 128 bits in the middle of a kernel, followed by a load and a store, a
+    store, arithmetic and a store, or nothing (the last is then the
+    kernel's tail)."""
+    out = []
+    for g, w, cnt, after in itertools.product(GUARDS, [32, 128], [1, 2], ["ld", "st", "arith", "none"]):
+        name = f"s_w{w}_c{cnt}_{after}_{g}"
+        out.append(f'extern "C" __global__ void LB(256) {name}(const unsigned* in, unsigned* out, unsigned* o2, int n) {{')
+        out.append(f"  int i = blockIdx.x * blockDim.x + threadIdx.x; int on = {GUARDS[g]}; unsigned v = in[i];")
+        for k in range(cnt):
+            if w == 32:
+                out.append(f'  asm volatile("{{\\n\\t.reg .pred q;\\n\\tsetp.ne.s32 q, %2, 0;\\n\\t@q st.global.u32 [%0], %1;\\n\\t}}" :: "l"(out + i + {k} * 8192), "r"(v + {k}), "r"(on) : "memory");')
+            else:
+                out.append(f'  asm volatile("{{\\n\\t.reg .pred q;\\n\\tsetp.ne.s32 q, %5, 0;\\n\\t@q st.global.v4.u32 [%0], {{%1, %2, %3, %4}};\\n\\t}}" :: "l"(out + (size_t)(i + {k} * 8192) * 4), "r"(v), "r"(v + 1), "r"(v + 2), "r"(v + {k}), "r"(on) : "memory");')
+        if after == "ld":
+            out.append("  o2[i] = in[i + 65536] * 3u;")
+        elif after == "st":
+            out.append("  o2[i] = v * 5u;")
+        elif after == "arith":
+            out.append("  unsigned z = v; for (int r = 0; r < 3; ++r) z = z * 2654435761u + (z >> 7); o2[i] = z;")
+        out.append("}")
+    return out
+
+
 NAMED = r'''
 #define LDG32(t, p, on) asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\t@q ld.global.u32 %0, [%1];\n\t}" : "+r"(t) : "l"(p), "r"(on) : "memory")
 #define LDS32(t, p, on) asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\t@q ld.shared.u32 %0, [%1];\n\t}" : "+r"(t) : "r"(p), "r"(on) : "memory")
@@ -112,5 +138,5 @@ extern "C" __global__ void LB(256) v2_tail(const uint2* in, uint2* out) {
 
 
 if __name__ == "__main__":
-    print("\n".join(shapes()))
+    print("\n".join(shapes() + stores()))
     print(NAMED)
