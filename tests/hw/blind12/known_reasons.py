@@ -37,10 +37,12 @@ TAILLBL = ("request count, the tail exit behind a label: the last guarded `@%p85
            "model predicates the store in every warp (16,384); ptxas puts it after `@!P3 EXIT` (SASS 0x5400/0x5410, the 7 "
            "stores before it stay predicated): the 8 warps of the last query block whose 16 rows (112..127) are past "
            "S = 1,000 skip it, 32 x 8 = 256 requests fewer (1,792 for that instruction, 16,128 in all); per request 3.968 lines")
-TAILMM = ("request count at the tail exit: ptxas puts the last of the 8 `STG.E.128` after `@!P1 EXIT` (SASS 0x37e0); it "
-          "covers rows 56..63 of the 64-row tile, all past M = 1,000 in the 12 programs of the last M block (40 rows), "
-          "so 12 x 4 = 48 warps skip it (720 of 768 requests, 6,096 in all); the model gives 6,112 (32 skipped); why 32 "
-          "and not 48 (the grouped program order over a 1-D grid of 192 programs, sampled by the simulation?): not investigated")
+TAILMM = ("request count at the tail exit, in a sampled grid: ptxas puts the last of the 8 `STG.E.128` after `@!P1 EXIT` "
+          "(SASS 0x37e0); it covers rows 56..63 of the 64-row tile, all past M = 1,000 in the 12 programs of the last "
+          "M block (40 rows), so 12 x 4 = 48 warps skip it (720 of 768 requests, 6,096 in all); the model applies the "
+          "tail exit too, but estimates the grid from 160 of its 192 programs (`warpscope report`: \"totals estimated "
+          "from 160 of 192 blocks (simulation budget)\"; the grouped program order scatters the last M block's 12 "
+          "programs): 32 warps skip it (736), and the two partial stores before it get 30.67 lanes for 30.00 measured")
 CONSTF96 = ("a load guarded by a constant-false predicate: Triton's `[16, 128]` q tile masked to the group's 4 heads is "
             "loaded by two `ld.global.v4` a thread, the second under `mov.pred %p2, 0; @%p2 ld.global.v4` (rows 8..15, "
             "never valid); ptxas deletes it (one `@!P3 LDG.E.128` at line 96: 1,024 requests, 16 lanes, 2 lines); the model "
@@ -77,11 +79,14 @@ TMAP = ("tensor descriptors built on the device: `tl.make_tensor_descriptor` wri
         "read-modify-writes (13 `STS`/`STS.64` and 11 `LDS` of warp 0 only, 512 each), and copies the tensormap out "
         "by `LDS` + `ATOMG.E.EXCH`: 10,752 `STS` requests of 0.714 wavefronts and 5,632 `LDS` (at line 371, "
         "7,168 at 372) that the PTX does not have (no row)")
-TMASTG = ("request count of the last TMA store: the model counts 31,232 for line 377 (the last `cp.async.bulk.tensor` "
-          "store, 512 for its copy: one warp a program); ptxas keeps it as `@UP1 UTMASTG.2D` (SASS 0x6930, a uniform "
-          "predicate from `VOTEU.ANY` of `elect` and tid < 32, no `EXIT` before it), issued by all 4 warps like the 15 "
-          "stores before it (2,048 each, as modelled for them): 32,768; it is the last memory op before "
-          "`cp.async.bulk.commit_group; wait_group.read 0; bar.sync; ret`; why the model treats it apart: not investigated")
+TMASTG = ("request count of the last TMA store, a tail exit through a barrier: the model counts 512 for the last "
+          "`@%p66 cp.async.bulk.tensor` store (line 377: one warp a program, 31,232 in all) because "
+          "`memops::before_exit` skips `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group.read 0` and `bar.sync 0`, "
+          "which the PTX front end lowers to `OpKind::Nop` (no destination), and takes the store for the op that ends "
+          "the kernel (`guard_off_issues`: the warps whose guard is off issue nothing); ptxas keeps it as `@UP1 "
+          "UTMASTG.2D` (SASS 0x6930: a uniform predicate from `VOTEU.ANY` of `elect` and tid < 32) before "
+          "`UTMACMDFLUSH; DEPBAR; BAR.SYNC; EXIT`, issued by all 4 warps like the 15 stores before it (2,048 each, as "
+          "modelled for them): 32,768")
 NF4MERGE = ("ptxas merges identical loads: Triton emits eight `@%p1 ld.global.b8` of the same address `[%rd2]` (the "
             "absmax code `AbsQ + offs // 32` of a thread's 8 bytes, all in one 32-byte block) and ptxas keeps one "
             "(`@!P0 LDG.E.U8`: 32,032 requests, 1 line); the model counts eight (256,256 requests; the same 1 line each)")
@@ -117,10 +122,10 @@ R = {
 }
 T = {
  "t12_paged_decode_gqa": "no totals: a loop exits on loaded data (the decode loop to the loaded sequence length), so the accesses inside it are not counted",
- "t12_fp8_block_scaled_mm": "kernel totals, stores: the tail store's skipped warps (row 219: 48 warps skip the last `STG.E.128` after `@!P1 EXIT`, the model 32): 6,048 store requests modelled, 6,000 measured (96,768 / 96,000 sectors); not investigated further",
- "t12_poi_fused_add_mul_sigmoid_0": "kernel totals, load sectors: 530,184 modelled, 530,280 measured (96 more, 0.02%); requests and every per-instruction row agree; not investigated",
+ "t12_fp8_block_scaled_mm": "kernel totals, stores, sampled grid: the totals are estimated from 160 of the 192 programs, which count 8 programs' worth of the last M block for 12 (row 219: 32 warps skip the tail store for 48; the two partial stores' lanes): 6,048 store requests modelled, 6,000 measured (96,768 / 96,000 sectors)",
+ "t12_poi_fused_add_mul_sigmoid_0": "kernel totals, load sectors, sampled grid: the totals are estimated from 2,094 of the 4,101 programs (`warpscope report`); each of the 16 `evict_last` broadcast loads (`LDG.E.EL.U16`, lines 269, 270) gets 16,734 sectors for 16,740 measured: 530,184 modelled, 530,280 measured (96 fewer, 0.02%); requests and every per-instruction row agree to the table's precision",
  "t12_vocab_parallel_embed": "kernel totals on loaded data: the embedding rows are read under a mask from the loaded ids (rows outside the rank's shard not read); warps whose 16 tokens are all outside the shard issue lane-less requests, which the per-instruction counters count (49,152 at line 331, as modelled) and the kernel's `l1tex__t_requests` does not: 45,426 load requests measured for 73,728 (sectors: 811,008 modelled, bounds 679,936..1,466,368; 358,176 measured, below the bounds, which count every listed request's sectors)",
- "t12_dwconv3x3_nhwc": "kernel totals, lane-less requests: the nine border-masked tile loads issue requests with no lane in warps whose pixels are all padding, which the kernel counter does not count: 771,838 load requests modelled, 772,704 measured (817,152 per instruction on both sides); where the 866 differ: not investigated",
+ "t12_dwconv3x3_nhwc": "kernel totals, lane-less requests in a sampled grid: the nine border-masked tile loads issue requests with no lane in warps whose lanes are all masked (the padding rows above and below the image, the last pixel and channel runs), which the kernel counter does not count (817,152 per instruction on both sides, 772,704 in the kernel counter); the model estimates the totals from 998 of the 10,752 programs (`warpscope report`): 771,838 load requests (866 fewer), 5,277,256 sectors for 5,282,208; which programs the estimate misses: not investigated",
  "t12_nf4_dequant": "kernel totals: the merged absmax-code loads (row 391: 224,224 requests fewer measured = 1,313,312 - 1,089,088 exactly) and the table lookups at loaded codes (row 392: 10.7 sectors a request modelled, 4.09 measured) account for the load requests and sectors (7,024,946 modelled, 3,411,050 measured)",
 }
 C = {}
