@@ -60,7 +60,8 @@
 //! on the eighth, `tests/hw/blind8/` (`tests/hw/blind8/known.txt`); `blind9_hardware_agreement`
 //! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`); `blind10_hardware_agreement`
 //! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`); `blind11_hardware_agreement`
-//! on the eleventh, `tests/hw/blind11/` (`tests/hw/blind11/known.txt`).
+//! on the eleventh, `tests/hw/blind11/` (`tests/hw/blind11/known.txt`); `blind12_hardware_agreement`
+//! on the twelfth, `tests/hw/blind12/` (Triton kernels only; `tests/hw/blind12/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -224,6 +225,12 @@ const BLIND11_SUITES: [(&str, &str); 2] = [
         "tests/hw/blind11/measured_triton.json",
     ),
 ];
+
+/// The twelfth held-out batch (`tests/hw/blind12/`): Triton kernels only (no CUDA part).
+const BLIND12_SUITES: [(&str, &str); 1] = [(
+    "tests/hw/blind12/triton/launches.json",
+    "tests/hw/blind12/measured_triton.json",
+)];
 
 fn load(path: &str) -> J {
     let t = common::read_measurement(path);
@@ -716,6 +723,26 @@ fn blind11_hardware_agreement() {
         &BLIND11_SUITES,
         "tests/hw/blind11/known.txt",
         "hw_agreement_blind11",
+        true,
+    );
+}
+
+/// The twelfth held-out batch (`tests/hw/blind12/`, README there): Triton
+/// kernels only, in the styles of real projects: a causal FlashAttention-2
+/// forward with block pointers and an early return, a GQA decode attention
+/// over a token-granular page table, vLLM's NeoX rotary embedding in place,
+/// a Liger-style RMSNorm backward, per-token-group fp8 quantisation and a
+/// block-scaled fp8 GEMM, a top-k / top-p filter by `tl.cumsum`, a segmented
+/// scan by `tl.associative_scan`, torch-inductor pointwise and Welford
+/// reduction kernels, a vocabulary-parallel embedding, a depthwise NHWC
+/// convolution, `copy_blocks` through tensor descriptors and NF4
+/// dequantisation, measured before warpscope's model was looked at for them.
+#[test]
+fn blind12_hardware_agreement() {
+    agreement(
+        &BLIND12_SUITES,
+        "tests/hw/blind12/known.txt",
+        "hw_agreement_blind12",
         true,
     );
 }
