@@ -943,7 +943,8 @@ pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
 }
 
 /// Whether op `i` is followed, in straight-line code, only by an
-/// unguarded `ret`/`exit`.
+/// unguarded `ret`/`exit` (arithmetic, which is dead there, and ops ptxas
+/// deletes, [`never_runs`], in between).
 fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
     for op in ir.ops.iter().skip(i + 1) {
         if never_runs(ir, op) {
@@ -953,6 +954,15 @@ fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
         match (&op.kind, op.form) {
             (_, crate::ir::Form::Label) => return false,
             (crate::ir::OpKind::Nop, _) => continue,
+            // Arithmetic after the kernel's last access feeds nothing but
+            // deleted ops: dead code that ptxas removes (Triton's
+            // `mov.pred %p, 0` before the op it deletes).
+            (
+                crate::ir::OpKind::Alu { .. }
+                | crate::ir::OpKind::PredLogic { .. }
+                | crate::ir::OpKind::LdParam { .. },
+                _,
+            ) => continue,
             (crate::ir::OpKind::Exit, _) => return op.guard.is_none(),
             _ => return false,
         }
