@@ -125,7 +125,9 @@ use crate::sass::ast::{
     Address, Function, Instruction, LineInfo, Operand, OperandKind, RegFile, Register,
 };
 use crate::source::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+mod float;
 
 /// Where launch values and parameters sit in constant bank 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +193,9 @@ struct Lowerer<'a, 'src> {
     written: Vec<Reg>,
     /// Ops that follow the instruction's own op (high words of pairs).
     post: Vec<OpKind>,
+    /// Registers last written (in listing order) by an `I2F` rounding up:
+    /// the start of ptxas's integer division (`float.rs`).
+    i2f_rp: HashSet<Reg>,
 }
 
 /// Lowers one function of a listing.
@@ -219,6 +224,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         carry_low: HashMap::new(),
         written: Vec::new(),
         post: Vec::new(),
+        i2f_rp: HashSet::new(),
     };
     lw.params = lw.infer_params();
     // Every branch target (label or address) becomes a label op.
@@ -878,6 +884,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let mods: Vec<&str> = ins.modifiers().collect();
         let has = |m: &str| mods.contains(&m);
         let ops = &ins.operands;
+        let written_before = self.written.len();
         let kind = match opc {
             // ---- control flow
             "BRA" | "JMP" => OpKind::Branch {
@@ -1069,11 +1076,27 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             {
                 OpKind::Nop
             }
+            "FADD" | "FADD32I" | "FMUL" | "FMUL32I" | "FFMA" | "FFMA32I" | "FSEL" | "FMNMX"
+            | "I2F" | "I2FP" | "F2I" | "FRND" | "MUFU" => {
+                match self.float_instruction(ins, opc, &mods, span, mn) {
+                    Some(k) => k,
+                    None => self.opaque(ins, span, mn),
+                }
+            }
             _ => match mem_class(opc) {
                 Some(class) => self.memory(ins, class, &mods, span, mn),
                 None => self.opaque(ins, span, mn),
             },
         };
+        // What this instruction wrote no longer holds an `I2F.RP` result,
+        // unless it is one.
+        let fresh: Vec<Reg> = self.written[written_before..].to_vec();
+        self.i2f_rp.retain(|r| !fresh.contains(r));
+        if matches!(opc, "I2F" | "I2FP") && has("RP") && matches!(kind, OpKind::Alu { .. }) {
+            if let OpKind::Alu { dst, .. } = kind {
+                self.i2f_rp.insert(dst);
+            }
+        }
         // The instruction's own op, then the ones it queued for after it (a
         // pair's high word, a predicate output), all under its guard.
         let post = std::mem::take(&mut self.post);
@@ -1361,7 +1384,51 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         let c_zero = matches!(c, Src::Imm(0));
         if has("HI") && !has("WIDE") {
-            // `IMAD.HI[.U32] Rd, a, b, c`: `mad.hi` (`mul.hi` when c is zero).
+            // `IMAD.HI.U32 Rd, a, b, Rc`: the addend is the register pair
+            // `Rc+1:Rc`, a 64-bit value, as for `IMAD.WIDE`: Rd = (a·b +
+            // (Rc+1:Rc)) >> 32. ptxas's division writes `q0 + mul.hi(q0,
+            // e)` so (`MOV R4, RZ` / `IMAD.HI.U32 R5, R5, R11, R4`: the
+            // pair R5:R4 is q0·2^32).
+            let pair_hi = ops
+                .get(k + 2)
+                .and_then(|o| o.reg())
+                .filter(|r| r.index.is_some() && matches!(r.file, RegFile::R | RegFile::Ur))
+                .copied();
+            if let (Some(r), true, false) = (pair_hi, unsigned, c_zero) {
+                if let Some(hi) = self.reg_of(&r, 1) {
+                    let u64t = Ty {
+                        bits: 64,
+                        signed: false,
+                        float: false,
+                    };
+                    let prod = self.temp();
+                    self.push_alu(
+                        alu(AluOp::Mul(MulMode::Wide), ty),
+                        prod,
+                        vec![a, b],
+                        span,
+                        mn,
+                    );
+                    let high = self.temp();
+                    let h = vec![Src::Reg(hi, 0), Src::Imm(32)];
+                    self.push_alu(alu(AluOp::Shl, u64t), high, h, span, mn);
+                    let low = self.temp();
+                    let l = vec![c, Src::Imm(0xffff_ffff)];
+                    self.push_alu(alu(AluOp::And, u64t), low, l, span, mn);
+                    let s1 = self.temp();
+                    let s = vec![Src::Reg(prod, 0), Src::Reg(high, 0)];
+                    self.push_alu(alu(AluOp::Add, u64t), s1, s, span, mn);
+                    let s2 = self.temp();
+                    let s = vec![Src::Reg(s1, 0), Src::Reg(low, 0)];
+                    self.push_alu(alu(AluOp::Add, u64t), s2, s, span, mn);
+                    return alu_op(
+                        alu(AluOp::Shr, u64t),
+                        d,
+                        vec![Src::Reg(s2, 0), Src::Imm(32)],
+                    );
+                }
+            }
+            // Otherwise `mad.hi` (`mul.hi` when c is zero).
             let (op, srcs) = if c_zero {
                 (AluOp::Mul(MulMode::Hi), vec![a, b])
             } else {
