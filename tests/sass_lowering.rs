@@ -168,3 +168,36 @@ fn division_by_a_run_time_value() {
     assert_eq!(figures_at(&file, 13, 0x150), (Some(1), 1.0));
     assert_eq!(figures_at(&file, 3, 0x150), (Some(1), 4.0));
 }
+
+/// `CALL.REL.NOINC` to a subroutine of the listing is inlined (as
+/// blind10's `swa_softmax` calls `$__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath`):
+/// the callee sets `R9 = 2n` and returns; lanes with `tid < 2n` load 4
+/// bytes each at 0x60. Expected: n = 4, 8 lanes, 32 bytes in 1 sector;
+/// n = 8, 16 lanes, 2 sectors. Before the rule the call was not followed
+/// and the launch not simulated (no request count).
+#[test]
+fn calls_to_subroutines_are_inlined() {
+    let body = "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   MOV R10, 0x30 ;\n        /*0020*/                   CALL.REL.NOINC `($__internal_f) ;\n        /*0030*/                   ISETP.GE.AND P0, PT, R0, R9, PT ;\n        /*0040*/                   LDC.64 R2, c[0x0][0x210] ;\n        /*0050*/                   IMAD.WIDE R2, R0, 0x4, R2 ;\n        /*0060*/              @!P0 LDG.E R4, desc[UR4][R2.64] ;\n        /*0070*/                   EXIT ;\n.L_x_0:\n        /*0080*/                   BRA `(.L_x_0);\n        .weak           $__internal_f\n        .type           $__internal_f,@function\n        .size           $__internal_f,(.L_x_1 - $__internal_f)\n$__internal_f:\n        /*0090*/                   LDC R9, c[0x0][0x218] ;\n        /*00a0*/                   IMAD.SHL.U32 R9, R9, 0x2, RZ ;\n        /*00b0*/                   RET.REL.NODEC R10 `(k) ;\n.L_x_1:\n";
+    let file = listing(SM90, body);
+    assert_eq!(figures_at(&file, 4, 0x60), (Some(1), 1.0));
+    assert_eq!(figures_at(&file, 8, 0x60), (Some(1), 2.0));
+}
+
+/// `FSETP` reads an integer immediate as the float nvdisasm prints
+/// (`FSETP.GT.AND P0, PT, R1, 15, PT`: 15.0, not the bits 0xf) and a
+/// negated operand as `neg.f32` (`src/lower/sass/float.rs`): with
+/// `R1 = float(tid)` (`I2FP.F32.U32`), lanes 0–15 load (64 bytes, 2
+/// sectors); with `-R1 < -7.5`, lanes 8–31 (96 bytes, 3 sectors).
+#[test]
+fn float_immediates_and_negation() {
+    let body = |setp: &str| {
+        format!(
+            "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   I2FP.F32.U32 R1, R0 ;\n        /*0020*/                   {setp} ;\n{}",
+            load_under("@!P0")
+        )
+    };
+    let f = listing(SM90, &body("FSETP.GT.AND P0, PT, R1, 15, PT"));
+    assert_eq!(figures(&f, 0), (Some(1), 2.0));
+    let f = listing(SM90, &body("FSETP.GT.AND P0, PT, -R1, -7.5, PT"));
+    assert_eq!(figures(&f, 0), (Some(1), 3.0));
+}
