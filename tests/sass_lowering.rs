@@ -20,6 +20,11 @@ fn listing(header: &str, body: &str) -> SourceFile {
 /// The one global access's (requests, sectors per request) for a 32-thread
 /// block, one block, parameter 0 a pointer at `1 << 32` and parameter 1 `n`.
 fn figures(file: &SourceFile, n: i64) -> (Option<u64>, f64) {
+    figures_at(file, n, 0x100)
+}
+
+/// [`figures`] of the access at `offset`.
+fn figures_at(file: &SourceFile, n: i64, offset: u32) -> (Option<u64>, f64) {
     let opts = Options {
         launch: LaunchConfig {
             block: Some([32, 1, 1]),
@@ -37,9 +42,9 @@ fn figures(file: &SourceFile, n: i64) -> (Option<u64>, f64) {
     let g: Vec<_> = k
         .accesses
         .iter()
-        .filter(|x| x.sass_offset == Some(0x100))
+        .filter(|x| x.sass_offset == Some(offset))
         .collect();
-    assert_eq!(g.len(), 1, "one access at 0x100");
+    assert_eq!(g.len(), 1, "one access at {offset:#x}");
     (g[0].requests, g[0].per_request.sectors)
 }
 
@@ -145,4 +150,54 @@ fn carry_high_word_of_a_64_bit_sum() {
     assert_eq!(figures(&f, 8), (Some(1), 4.0));
     // n - 1 = 2^32 does not: no lane loads.
     assert_eq!(figures(&f, (1i64 << 32) + 1).0, Some(0));
+}
+
+/// ptxas's unsigned division by a run-time value (Triton's
+/// `t5_matmul_s3` divides the program id so; `src/lower/sass/float.rs`):
+/// lanes with `tid < 100 / n` load 4 bytes each (the `LDG` at 0x150).
+/// Expected: 100/7 = 14 lanes, 56 bytes in 2 sectors; 100/13 = 7 lanes, 1
+/// sector; 100/3 = 33, all 32 lanes, 4 sectors. Before the rule the
+/// reciprocal estimate (`I2F.U32.RP`, `MUFU.RCP`, `F2I`) was opaque and
+/// `IMAD.HI.U32`'s addend was read as one register instead of the pair
+/// `R9:R8`: the guard was unknown (no request count).
+#[test]
+fn division_by_a_run_time_value() {
+    let body = "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   LDC R5, c[0x0][0x218] ;\n        /*0020*/                   I2F.U32.RP R6, R5 ;\n        /*0030*/                   MUFU.RCP R6, R6 ;\n        /*0040*/                   IADD3 R8, R6, 0xffffffe, RZ ;\n        /*0050*/                   F2I.FTZ.U32.TRUNC.NTZ R9, R8 ;\n        /*0060*/                   IMAD.MOV R10, RZ, RZ, -R9 ;\n        /*0070*/                   IMAD R11, R10, R5, RZ ;\n        /*0080*/                   MOV R8, RZ ;\n        /*0090*/                   IMAD.HI.U32 R9, R9, R11, R8 ;\n        /*00a0*/                   IMAD.HI.U32 R9, R9, 0x64, RZ ;\n        /*00b0*/                   IMAD.MOV R12, RZ, RZ, -R9 ;\n        /*00c0*/                   IMAD R12, R5, R12, 0x64 ;\n        /*00d0*/                   ISETP.GE.U32.AND P0, PT, R12, R5, PT ;\n        /*00e0*/               @P0 IADD3 R12, R12, -R5, RZ ;\n        /*00f0*/               @P0 VIADD R9, R9, 0x1 ;\n        /*0100*/                   ISETP.GE.U32.AND P1, PT, R12, R5, PT ;\n        /*0110*/               @P1 VIADD R9, R9, 0x1 ;\n        /*0120*/                   ISETP.GE.U32.AND P2, PT, R0, R9, PT ;\n        /*0130*/                   LDC.64 R2, c[0x0][0x210] ;\n        /*0140*/                   IMAD.WIDE R2, R0, 0x4, R2 ;\n        /*0150*/              @!P2 LDG.E R4, desc[UR4][R2.64] ;\n        /*0160*/                   EXIT ;\n";
+    let file = listing(SM90, body);
+    assert_eq!(figures_at(&file, 7, 0x150), (Some(1), 2.0));
+    assert_eq!(figures_at(&file, 13, 0x150), (Some(1), 1.0));
+    assert_eq!(figures_at(&file, 3, 0x150), (Some(1), 4.0));
+}
+
+/// `CALL.REL.NOINC` to a subroutine of the listing is inlined (as
+/// blind10's `swa_softmax` calls `$__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath`):
+/// the callee sets `R9 = 2n` and returns; lanes with `tid < 2n` load 4
+/// bytes each at 0x60. Expected: n = 4, 8 lanes, 32 bytes in 1 sector;
+/// n = 8, 16 lanes, 2 sectors. Before the rule the call was not followed
+/// and the launch not simulated (no request count).
+#[test]
+fn calls_to_subroutines_are_inlined() {
+    let body = "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   MOV R10, 0x30 ;\n        /*0020*/                   CALL.REL.NOINC `($__internal_f) ;\n        /*0030*/                   ISETP.GE.AND P0, PT, R0, R9, PT ;\n        /*0040*/                   LDC.64 R2, c[0x0][0x210] ;\n        /*0050*/                   IMAD.WIDE R2, R0, 0x4, R2 ;\n        /*0060*/              @!P0 LDG.E R4, desc[UR4][R2.64] ;\n        /*0070*/                   EXIT ;\n.L_x_0:\n        /*0080*/                   BRA `(.L_x_0);\n        .weak           $__internal_f\n        .type           $__internal_f,@function\n        .size           $__internal_f,(.L_x_1 - $__internal_f)\n$__internal_f:\n        /*0090*/                   LDC R9, c[0x0][0x218] ;\n        /*00a0*/                   IMAD.SHL.U32 R9, R9, 0x2, RZ ;\n        /*00b0*/                   RET.REL.NODEC R10 `(k) ;\n.L_x_1:\n";
+    let file = listing(SM90, body);
+    assert_eq!(figures_at(&file, 4, 0x60), (Some(1), 1.0));
+    assert_eq!(figures_at(&file, 8, 0x60), (Some(1), 2.0));
+}
+
+/// `FSETP` reads an integer immediate as the float nvdisasm prints
+/// (`FSETP.GT.AND P0, PT, R1, 15, PT`: 15.0, not the bits 0xf) and a
+/// negated operand as `neg.f32` (`src/lower/sass/float.rs`): with
+/// `R1 = float(tid)` (`I2FP.F32.U32`), lanes 0–15 load (64 bytes, 2
+/// sectors); with `-R1 < -7.5`, lanes 8–31 (96 bytes, 3 sectors).
+#[test]
+fn float_immediates_and_negation() {
+    let body = |setp: &str| {
+        format!(
+            "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   I2FP.F32.U32 R1, R0 ;\n        /*0020*/                   {setp} ;\n{}",
+            load_under("@!P0")
+        )
+    };
+    let f = listing(SM90, &body("FSETP.GT.AND P0, PT, R1, 15, PT"));
+    assert_eq!(figures(&f, 0), (Some(1), 2.0));
+    let f = listing(SM90, &body("FSETP.GT.AND P0, PT, -R1, -7.5, PT"));
+    assert_eq!(figures(&f, 0), (Some(1), 3.0));
 }

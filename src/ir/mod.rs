@@ -737,7 +737,8 @@ pub enum CallLimit {
     Size,
     /// The function was lowered without its module.
     NoModule,
-    /// A SASS call (the SASS front end does not follow calls).
+    /// A SASS call the SASS front end did not inline (its callee accesses
+    /// memory, calls, or branches where it cannot follow).
     Sass,
 }
 
@@ -752,7 +753,7 @@ impl CallLimit {
             CallLimit::Depth => "the inlining depth limit was reached",
             CallLimit::Size => "the inlined size limit was reached",
             CallLimit::NoModule => "lowered without its module",
-            CallLimit::Sass => "SASS calls are not followed",
+            CallLimit::Sass => "a SASS call that was not inlined",
         }
     }
 }

@@ -58,7 +58,9 @@
 //!
 //! - Special registers (`S2R`, `S2UR`, `CS2R`): `SR_TID.*`, `SR_CTAID.*`,
 //!   `SR_LANEID`, the lane masks; other special registers are opaque.
-//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI` as `mad.hi`, `.SHL`, `.MOV`,
+//! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI` as `mad.hi`; `IMAD.HI.U32`
+//!   with a register addend adds the pair `Rc+1:Rc` to the 64-bit product,
+//!   as ptxas's division reads it; `.SHL`, `.MOV`,
 //!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
 //!   its sources, which magic-number division reads), `IADD3` (a second op
 //!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
@@ -68,18 +70,25 @@
 //!   `IMNMX`/`VIMNMX`, `VIADDMNMX` (min/max of a sum), `VIMNMX3`, `SGXT`
 //!   (the low bits, sign- or zero-extended), `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
 //!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
-//!   half immediates: a 32-bit constant). Other floating point is opaque.
+//!   half immediates: a 32-bit constant).
+//! - Floating point (`float.rs`): `FADD`, `FMUL`, `FFMA`, `I2F`/`I2FP`,
+//!   `F2I`, `FRND`, `FSEL`, `FMNMX` on `f32` exactly, `MUFU.RCP` only
+//!   inside ptxas's integer division; other floating point (64-bit and
+//!   16-bit formats, the other `MUFU` functions) is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
 //!   comparison of the low words), `FSETP` on `f32` values (`setp.f32`,
-//!   ordered and unordered; operands with `-`/`|…|` are opaque),
+//!   ordered and unordered; `-`/`|…|` and immediates as in `float.rs`),
 //!   `PLOP3.LUT` (two-input and/or/xor), `P2R Rd, PR, Rb, mask` (one
 //!   `selp` per predicate of the mask: ptxas saves predicates in register
 //!   bits and restores them with `ISETP.NE`) and `R2P PR, Rs, mask`
 //!   (`P<i> = bit i`); their `.B1`–`.B3` byte forms are opaque.
 //! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
-//!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` (writes every register
-//!   the function writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
+//!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` to a subroutine of
+//!   the listing inlined ([`inline_calls`]: its body copied after the
+//!   function's code, `RET` a branch back; a callee with memory accesses or
+//!   calls is not followed and the call writes every register the function
+//!   writes), `BSSY/BSYNC/WARPSYNC/BAR`: no effect on values.
 //! - Cross-lane: `SHFL` is `shfl.sync` (its predicate output too), `VOTE` /
 //!   `VOTEU` the ballot (register) and `vote.any/all/uni` (predicate),
 //!   `REDUX` `redux.sync`, `ELECT` the lowest active lane (its predicate true
@@ -110,14 +119,14 @@
 //! Floating-point values and anything the list above calls opaque become
 //! opaque values: uniform when their inputs are,
 //! varying otherwise, data-dependent when an input was loaded. Calls to
-//! subroutines in the same section are not followed.
+//! subroutines that access memory or call are not followed.
 
 use super::demangle;
 use crate::analysis::transfer::{
     Alu, AluOp, AluOp2, Cmp, MulMode, PrmtMode, ReduxOp, ShflMode, Ty, WarpOp,
 };
 use crate::ir::{
-    AccessOp, Aux, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind,
+    AccessOp, Aux, CacheHints, Eviction, Form, Function as IrFunction, FunctionKind, InlineSite,
     LaunchDirectives, Loc, LocId, MatrixFacts, MemExt, MemKind, MemOp, Op, OpId, OpKind, Param,
     Reg, Space, Special, Src,
 };
@@ -125,7 +134,9 @@ use crate::sass::ast::{
     Address, Function, Instruction, LineInfo, Operand, OperandKind, RegFile, Register,
 };
 use crate::source::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+mod float;
 
 /// Where launch values and parameters sit in constant bank 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +202,9 @@ struct Lowerer<'a, 'src> {
     written: Vec<Reg>,
     /// Ops that follow the instruction's own op (high words of pairs).
     post: Vec<OpKind>,
+    /// Registers last written (in listing order) by an `I2F` rounding up:
+    /// the start of ptxas's integer division (`float.rs`).
+    i2f_rp: HashSet<Reg>,
 }
 
 /// Lowers one function of a listing.
@@ -219,6 +233,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         carry_low: HashMap::new(),
         written: Vec::new(),
         post: Vec::new(),
+        i2f_rp: HashSet::new(),
     };
     lw.params = lw.infer_params();
     // Every branch target (label or address) becomes a label op.
@@ -243,6 +258,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
     let mut label_op: Vec<Option<OpId>> = vec![None; func.instructions.len() + 1];
     let mut labels: Vec<(OpId, &'src str)> = Vec::new();
     let mut pending_branches: Vec<(usize, usize)> = Vec::new(); // (op index, instr index)
+    let mut pending_calls: Vec<(usize, usize)> = Vec::new(); // (op index, instr index)
     for (i, names) in label_at.iter().enumerate() {
         if !names.is_empty() {
             let span = func
@@ -273,6 +289,9 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
             if matches!(lw.ops[k].kind, OpKind::Branch { .. }) {
                 pending_branches.push((k, i));
             }
+            if matches!(lw.ops[k].kind, OpKind::Call { .. }) {
+                pending_calls.push((k, i));
+            }
         }
     }
     // Branch targets, now that every label has its op.
@@ -300,7 +319,20 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
             *ix = indexed;
         }
     }
-    // Calls clobber every register the function writes.
+    // Calls to subroutines of the listing are inlined where they can be;
+    // the others clobber every register the function writes.
+    let calls: Vec<(usize, OpId, &'src str)> = pending_calls
+        .into_iter()
+        .filter_map(|(k, i)| {
+            let ins = &func.instructions[i];
+            ins.operands.iter().find_map(|o| match &o.kind {
+                OperandKind::Label(t) => Some((k, label_op_of(t.text.trim())?, t.text.trim())),
+                OperandKind::Int(a) => Some((k, addr_op_of(*a)?, "")),
+                _ => None,
+            })
+        })
+        .collect();
+    let inlined = inline_calls(&mut lw, &calls);
     let written = std::mem::take(&mut lw.written);
     for op in &mut lw.ops {
         if let OpKind::Call { dsts, .. } = &mut op.kind {
@@ -352,10 +384,134 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         pointer_params,
         expect_tx: Vec::new(),
         single_defs: Default::default(),
-        inlined: Vec::new(),
+        inlined,
         layout_rank: Vec::new(),
         line_frames: Vec::new(),
     }
+}
+
+/// Inlines each call `(call op, entry label op, callee name)` whose callee
+/// can be followed: the ops reachable from the entry (fall-through and
+/// branch targets, up to `RET`) are copied, in order, after the function's
+/// own ops, `RET` becoming a branch to the op after the call and the call a
+/// branch to the copy (a guarded call falls through when off), as the PTX
+/// front end inlines `call` (`ptx/calls.rs`). SASS subroutines share the
+/// caller's registers, so the copy reads and writes them as they are: the
+/// callee computes with the caller's values (the `__internal_*` division,
+/// reciprocal and square-root slow paths, which return a value in a
+/// register). A callee is not followed (the call stays [`OpKind::Call`])
+/// when it accesses memory (a copy would give one instruction two
+/// accesses), calls, branches through a table or to an unresolved target,
+/// or would take the inlined ops past [`crate::ir::MAX_INLINED_OPS`].
+/// The copy's layout rank is its op index: after the function's code, where
+/// ptxas places the subroutines.
+fn inline_calls(lw: &mut Lowerer<'_, '_>, calls: &[(usize, OpId, &str)]) -> Vec<InlineSite> {
+    let own = lw.ops.len();
+    let mut sites = Vec::new();
+    for &(c, entry, callee) in calls {
+        let mut seen = vec![false; own];
+        let mut stack = vec![entry.0 as usize];
+        let mut ok = true;
+        while let Some(i) = stack.pop() {
+            if i >= own || i == c {
+                ok = false;
+                break;
+            }
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            let op = &lw.ops[i];
+            match &op.kind {
+                OpKind::Branch {
+                    target: Some(t),
+                    indexed,
+                    ..
+                } if indexed.is_empty() => {
+                    stack.push(t.0 as usize);
+                    if op.guard.is_some() {
+                        stack.push(i + 1);
+                    }
+                }
+                OpKind::Branch { .. } | OpKind::Call { .. } | OpKind::Mem { .. } => {
+                    ok = false;
+                    break;
+                }
+                OpKind::Exit => {
+                    if op.guard.is_some() {
+                        stack.push(i + 1);
+                    }
+                }
+                _ => stack.push(i + 1),
+            }
+        }
+        let body: Vec<usize> = (0..own).filter(|&i| seen[i]).collect();
+        if !ok || lw.ops.len() + body.len() + 1 > own + crate::ir::MAX_INLINED_OPS {
+            continue;
+        }
+        // The function's own code must not fall through into the first copy.
+        if lw.ops.len() == own {
+            let ends = lw
+                .ops
+                .iter()
+                .rev()
+                .find(|o| o.form == Form::Instruction)
+                .is_some_and(|o| o.guard.is_none() && o.is_terminator());
+            if !ends {
+                let span = lw.spans.last().copied().unwrap_or_default();
+                lw.push_raw(
+                    Op {
+                        guard: None,
+                        kind: OpKind::Exit,
+                        form: Form::Instruction,
+                    },
+                    span,
+                    "",
+                );
+            }
+        }
+        let base = lw.ops.len();
+        let new_id = |old: usize| -> Option<OpId> {
+            body.binary_search(&old)
+                .ok()
+                .map(|k| OpId((base + k) as u32))
+        };
+        for &i in &body {
+            let mut op = lw.ops[i].clone();
+            let is_ret = lw.mnemonics[i].starts_with("RET");
+            match &mut op.kind {
+                OpKind::Branch { target, .. } => {
+                    *target = target.and_then(|t| new_id(t.0 as usize))
+                }
+                OpKind::Exit if is_ret => {
+                    op.kind = OpKind::Branch {
+                        target: Some(OpId(c as u32 + 1)),
+                        indexed: Vec::new(),
+                        uniform: false,
+                    }
+                }
+                _ => {}
+            }
+            let (span, mn, loc) = (lw.spans[i], lw.mnemonics[i], lw.locs[i]);
+            lw.ops.push(op);
+            lw.spans.push(span);
+            lw.mnemonics.push(mn);
+            lw.locs.push(loc);
+        }
+        let start = new_id(entry.0 as usize).unwrap_or(OpId(base as u32));
+        lw.ops[c].kind = OpKind::Branch {
+            target: Some(start),
+            indexed: Vec::new(),
+            uniform: false,
+        };
+        sites.push(InlineSite {
+            call: OpId(c as u32),
+            callee: callee.to_string(),
+            ops: base as u32..lw.ops.len() as u32,
+            body_start: start,
+            depth: 1,
+        });
+    }
+    sites
 }
 
 /// `<kernel>_param_<k>`, as nvcc names parameters in PTX. The IR borrows
@@ -878,6 +1034,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let mods: Vec<&str> = ins.modifiers().collect();
         let has = |m: &str| mods.contains(&m);
         let ops = &ins.operands;
+        let written_before = self.written.len();
         let kind = match opc {
             // ---- control flow
             "BRA" | "JMP" => OpKind::Branch {
@@ -1069,11 +1226,27 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             {
                 OpKind::Nop
             }
+            "FADD" | "FADD32I" | "FMUL" | "FMUL32I" | "FFMA" | "FFMA32I" | "FSEL" | "FMNMX"
+            | "I2F" | "I2FP" | "F2I" | "FRND" | "MUFU" => {
+                match self.float_instruction(ins, opc, &mods, span, mn) {
+                    Some(k) => k,
+                    None => self.opaque(ins, span, mn),
+                }
+            }
             _ => match mem_class(opc) {
                 Some(class) => self.memory(ins, class, &mods, span, mn),
                 None => self.opaque(ins, span, mn),
             },
         };
+        // What this instruction wrote no longer holds an `I2F.RP` result,
+        // unless it is one.
+        let fresh: Vec<Reg> = self.written[written_before..].to_vec();
+        self.i2f_rp.retain(|r| !fresh.contains(r));
+        if matches!(opc, "I2F" | "I2FP") && has("RP") && matches!(kind, OpKind::Alu { .. }) {
+            if let OpKind::Alu { dst, .. } = kind {
+                self.i2f_rp.insert(dst);
+            }
+        }
         // The instruction's own op, then the ones it queued for after it (a
         // pair's high word, a predicate output), all under its guard.
         let post = std::mem::take(&mut self.post);
@@ -1361,7 +1534,51 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         let c_zero = matches!(c, Src::Imm(0));
         if has("HI") && !has("WIDE") {
-            // `IMAD.HI[.U32] Rd, a, b, c`: `mad.hi` (`mul.hi` when c is zero).
+            // `IMAD.HI.U32 Rd, a, b, Rc`: the addend is the register pair
+            // `Rc+1:Rc`, a 64-bit value, as for `IMAD.WIDE`: Rd = (a·b +
+            // (Rc+1:Rc)) >> 32. ptxas's division writes `q0 + mul.hi(q0,
+            // e)` so (`MOV R4, RZ` / `IMAD.HI.U32 R5, R5, R11, R4`: the
+            // pair R5:R4 is q0·2^32).
+            let pair_hi = ops
+                .get(k + 2)
+                .and_then(|o| o.reg())
+                .filter(|r| r.index.is_some() && matches!(r.file, RegFile::R | RegFile::Ur))
+                .copied();
+            if let (Some(r), true, false) = (pair_hi, unsigned, c_zero) {
+                if let Some(hi) = self.reg_of(&r, 1) {
+                    let u64t = Ty {
+                        bits: 64,
+                        signed: false,
+                        float: false,
+                    };
+                    let prod = self.temp();
+                    self.push_alu(
+                        alu(AluOp::Mul(MulMode::Wide), ty),
+                        prod,
+                        vec![a, b],
+                        span,
+                        mn,
+                    );
+                    let high = self.temp();
+                    let h = vec![Src::Reg(hi, 0), Src::Imm(32)];
+                    self.push_alu(alu(AluOp::Shl, u64t), high, h, span, mn);
+                    let low = self.temp();
+                    let l = vec![c, Src::Imm(0xffff_ffff)];
+                    self.push_alu(alu(AluOp::And, u64t), low, l, span, mn);
+                    let s1 = self.temp();
+                    let s = vec![Src::Reg(prod, 0), Src::Reg(high, 0)];
+                    self.push_alu(alu(AluOp::Add, u64t), s1, s, span, mn);
+                    let s2 = self.temp();
+                    let s = vec![Src::Reg(s1, 0), Src::Reg(low, 0)];
+                    self.push_alu(alu(AluOp::Add, u64t), s2, s, span, mn);
+                    return alu_op(
+                        alu(AluOp::Shr, u64t),
+                        d,
+                        vec![Src::Reg(s2, 0), Src::Imm(32)],
+                    );
+                }
+            }
+            // Otherwise `mad.hi` (`mul.hi` when c is zero).
             let (op, srcs) = if c_zero {
                 (AluOp::Mul(MulMode::Hi), vec![a, b])
             } else {
@@ -2118,12 +2335,6 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             Some("NAN") => FCmp::Nan,
             _ => return self.opaque(ins, span, mn),
         };
-        if [2, 3].iter().any(|&i| {
-            ops.get(i)
-                .is_some_and(|o| o.negated || o.absolute || o.inverted)
-        }) {
-            return self.opaque(ins, span, mn);
-        }
         let bop = if has("OR") {
             AluOp2::Or
         } else if has("XOR") {
@@ -2131,8 +2342,12 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         } else {
             AluOp2::And
         };
-        let a = self.src_at(ins, 2, span, mn);
-        let b = self.src_at(ins, 3, span, mn);
+        // Float operands: `-x`, `|x|` and immediates as `f32` (`float.rs`).
+        let (Some(a), Some(b)) = (ops.get(2), ops.get(3)) else {
+            return self.opaque(ins, span, mn);
+        };
+        let a = self.fsrc(a, span, mn);
+        let b = self.fsrc(b, span, mn);
         let c = ops
             .get(4)
             .map(|o| self.src(o, span, mn))
