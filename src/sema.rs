@@ -1597,7 +1597,12 @@ mod tests {
         assert_eq!(codes(&d), vec!["E0101"], "{d:#?}");
         assert_eq!(d[0].span(), at(&t, "%r5", 0));
         let f = s.function(last_fn(&m));
-        for (name, decl) in [("%f12", "%f1"), ("%r3", "%r"), ("%rd8", "%rd"), ("%h101", "%h10")] {
+        for (name, decl) in [
+            ("%f12", "%f1"),
+            ("%r3", "%r"),
+            ("%rd8", "%rd"),
+            ("%h101", "%h10"),
+        ] {
             let r = f.resolve(at(&t, name, 0)).unwrap();
             assert_eq!(r.decl_span, at(&t, decl, 0), "{name}");
         }

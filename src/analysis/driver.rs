@@ -468,7 +468,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     // ptxas sees no launch: where one gives values, the plan is made
     // from the analysis without them (a value can prove an alignment or an
     // equality ptxas cannot).
-    let mut merges = merge::plan(ir, &p.results, &spaces);
+    let mut merges = merge::plan(ir, &p.cfg, &p.results, &spaces);
     if !merges.is_empty() && (opts.launch != LaunchConfig::default() || !opts.kernels.is_empty()) {
         let bare = Options {
             launch: LaunchConfig::default(),
@@ -477,7 +477,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         };
         let q = prepare(ir, &bare, None);
         let (bare_spaces, _) = resolve_spaces(ir, &q);
-        merges = merge::plan(ir, &q.results, &bare_spaces);
+        merges = merge::plan(ir, &q.cfg, &q.results, &bare_spaces);
     }
     let merged_ir;
     let cost_ir: &Function<'_> = if merges.is_empty() {
