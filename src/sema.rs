@@ -560,10 +560,10 @@ fn digit_splits(name: &str) -> impl Iterator<Item = (&str, u64)> {
 }
 
 /// [`digit_splits`] whose prefix `keep` accepts (the others not parsed).
-fn digit_splits_where<'n>(
-    name: &'n str,
+fn digit_splits_where(
+    name: &str,
     keep: impl Fn(&str) -> bool,
-) -> impl Iterator<Item = (&'n str, u64)> {
+) -> impl Iterator<Item = (&str, u64)> {
     let digits = name
         .bytes()
         .rev()
