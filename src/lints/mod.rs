@@ -12,7 +12,10 @@
 //! that rustdoc shows. The file also defines one pure function,
 //! `check(&LintContext) -> Vec<Finding>`, over the analysis result types of
 //! [`crate::analysis::model`]: lints never look at the syntax tree, so they are
-//! testable with hand-built [`Access`] values.
+//! testable with hand-built [`Access`] values. They do not read an access's
+//! `unknown_cause` either: [`check_file_parts`] and [`check_file_with`]
+//! without kept kernels, what `check` runs, do not compute it
+//! ([`Options::unknown_causes`](crate::analysis::Options::unknown_causes)).
 //!
 //! # Adding a lint
 //!
