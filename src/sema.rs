@@ -556,6 +556,14 @@ fn duplicate_with(second: Ident<'_>, first: Span, message: String) -> Diagnostic
 /// Every split of a name's trailing decimal digits into a prefix and a
 /// canonical index (`%f12` gives (`%f1`, 2) and (`%f`, 12)); at most 20.
 fn digit_splits(name: &str) -> impl Iterator<Item = (&str, u64)> {
+    digit_splits_where(name, |_| true)
+}
+
+/// [`digit_splits`] whose prefix `keep` accepts (the others not parsed).
+fn digit_splits_where(
+    name: &str,
+    keep: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = (&str, u64)> {
     let digits = name
         .bytes()
         .rev()
@@ -564,7 +572,7 @@ fn digit_splits(name: &str) -> impl Iterator<Item = (&str, u64)> {
         .min(20);
     (1..=digits).filter_map(move |k| {
         let (prefix, index) = name.split_at(name.len() - k);
-        if k > 1 && index.starts_with('0') {
+        if (k > 1 && index.starts_with('0')) || !keep(prefix) {
             return None;
         }
         Some((prefix, index.parse().ok()?))
@@ -605,6 +613,11 @@ struct Visible<'src> {
     depth: Vec<u32>,
     /// The open scopes, innermost last.
     open: Vec<ScopeId>,
+    /// The lengths of the range prefixes declared in any scope (bit
+    /// `len.min(63)`), and whether one of them ends in a digit: a split of
+    /// a register's name whose prefix cannot be one is not looked up.
+    range_lens: u64,
+    range_digit: bool,
 }
 
 /// The declarations of one kind of name (plain registers, register ranges,
@@ -685,7 +698,13 @@ impl<'src> Visible<'src> {
             labels: ScopedNames::new(n, &syms.scopes.labels, |&(st, _)| st),
             depth: vec![0; n],
             open: Vec::new(),
+            range_lens: 0,
+            range_digit: false,
         };
+        for &(_, prefix) in syms.reg_ranges.keys() {
+            v.range_lens |= 1 << prefix.len().min(63);
+            v.range_digit |= prefix.ends_with(|c: char| c.is_ascii_digit());
+        }
         for s in 1..n {
             // Parents have smaller ids than their children.
             let p = syms
@@ -725,7 +744,13 @@ impl<'src> Visible<'src> {
     fn register(&self, syms: &FunctionSymbols<'src>, name: &str) -> Option<RegId> {
         let depth = |r: RegId| self.depth[syms.reg(r).scope.index()];
         let mut best = self.plain.innermost(name);
-        for (prefix, n) in digit_splits(name) {
+        // Only the splits whose prefix may be a declared range's (the
+        // others have no stack): most names have one.
+        let maybe = |prefix: &str| {
+            self.range_lens & (1 << prefix.len().min(63)) != 0
+                && (self.range_digit || !prefix.ends_with(|c: char| c.is_ascii_digit()))
+        };
+        for (prefix, n) in digit_splits_where(name, maybe) {
             let Some(stack) = self.ranges.stack(prefix) else {
                 continue;
             };
@@ -1556,6 +1581,31 @@ mod tests {
         assert_eq!(f.register("%f12").unwrap().ty, "f32");
         assert!(f.register("%f13").is_none());
         assert_eq!(f.register("%v").unwrap().vector, 4);
+    }
+
+    #[test]
+    fn uses_resolve_ranges_of_every_prefix_length() {
+        // Resolution tries only the splits whose prefix may be a declared
+        // range's (its length, a trailing digit): `%f1<3>` ends in a digit
+        // and is found for `%f12`; `%rd<9>` and `%r<4>` differ in length.
+        let t = src(
+            "",
+            ".reg .f32 %f1<3>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<9>;\n{\n.reg .b16 %h10<2>;\nmov.b16 %h101, 0;\n}\n\
+             mov.f32 %f12, 0f00000000;\nmov.u32 %r3, 0;\nmov.u64 %rd8, 0;\nmov.u32 %r5, 0;\nret;",
+        );
+        let (m, s, d) = check(&t);
+        assert_eq!(codes(&d), vec!["E0101"], "{d:#?}");
+        assert_eq!(d[0].span(), at(&t, "%r5", 0));
+        let f = s.function(last_fn(&m));
+        for (name, decl) in [
+            ("%f12", "%f1"),
+            ("%r3", "%r"),
+            ("%rd8", "%rd"),
+            ("%h101", "%h10"),
+        ] {
+            let r = f.resolve(at(&t, name, 0)).unwrap();
+            assert_eq!(r.decl_span, at(&t, decl, 0), "{name}");
+        }
     }
 
     #[test]

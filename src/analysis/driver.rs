@@ -61,6 +61,9 @@ pub(crate) struct Prepared<'a> {
     /// The memory ops that take `by_warp`'s figures: those the classes
     /// left unresolved and the first warp resolved.
     pub per_warp_ops: Vec<bool>,
+    /// The kernel's CFG (of `ir`; the SSA forms built after the dataflow,
+    /// for the spaces and the unknown causes, are built on it).
+    pub cfg: Cfg,
 }
 
 /// Runs the dataflow of every warp class; `probe` asks for a register's value
@@ -256,6 +259,7 @@ pub(crate) fn prepare<'a>(
         results,
         by_warp,
         per_warp_ops: unresolved,
+        cfg,
     }
 }
 
@@ -363,10 +367,19 @@ pub(crate) fn resolve_spaces(
     ir: &Function<'_>,
     p: &Prepared<'_>,
 ) -> (HashMap<u32, Space>, HashMap<u32, Caveat>) {
+    resolve_spaces_in(ir, p, &mut None)
+}
+
+/// [`resolve_spaces`] with the kernel's SSA form in `ssa`, built there on
+/// `p.cfg` when first needed (and kept for the caller's later needs).
+fn resolve_spaces_in(
+    ir: &Function<'_>,
+    p: &Prepared<'_>,
+    ssa: &mut Option<Ssa>,
+) -> (HashMap<u32, Space>, HashMap<u32, Caveat>) {
     let mut spaces: HashMap<u32, Space> = HashMap::new();
     let mut space_notes: HashMap<u32, Caveat> = HashMap::new();
     // Built on the first generic access whose value does not name its base.
-    let mut ssa: Option<Ssa> = None;
     let mut depots: Option<Depots> = None;
     let has_mapa = ir.ops.iter().any(
         |op| matches!(&op.kind, OpKind::Alu { alu, .. } if alu.op == super::transfer::AluOp::Mapa),
@@ -387,7 +400,7 @@ pub(crate) fn resolve_spaces(
             )
             && has_mapa
         {
-            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
+            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &p.cfg));
             if from_mapa(ir, ssa, i as u32) {
                 spaces.insert(i as u32, Space::SharedCluster);
                 continue;
@@ -400,7 +413,7 @@ pub(crate) fn resolve_spaces(
         if space == Space::Generic {
             // A given parameter value leaves no symbol in the address:
             // follow its definitions instead.
-            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &Cfg::build(ir)));
+            let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, &p.cfg));
             let depots = depots.get_or_insert_with(|| Depots::build(ir, ssa));
             if let Some((k, how)) = generic_base_param(ir, ssa, depots, &p.pointer_params, i as u32)
             {
@@ -445,14 +458,17 @@ fn source_location(ir: &Function<'_>, i: usize) -> Option<SourceLocation> {
 /// into (for line numbers in the results).
 pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) -> KernelAnalysis {
     let mut p = prepare(ir, opts, None);
-    let (spaces, space_notes) = resolve_spaces(ir, &p);
+    // The kernel's SSA form, built on the first need (a space to follow
+    // back to a parameter, an unknown access's cause) and shared.
+    let mut ssa: Option<Ssa> = None;
+    let (spaces, space_notes) = resolve_spaces_in(ir, &p, &mut ssa);
     // The adjacent accesses ptxas merges (PTX input): each group is costed
     // as one wide access at its carrier, on the function as ptxas's SASS
     // has it (`merge`); the other members report no request of their own.
     // ptxas sees no launch: where one gives values, the plan is made
     // from the analysis without them (a value can prove an alignment or an
     // equality ptxas cannot).
-    let mut merges = merge::plan(ir, &p.results, &spaces);
+    let mut merges = merge::plan(ir, &p.cfg, &p.results, &spaces);
     if !merges.is_empty() && (opts.launch != LaunchConfig::default() || !opts.kernels.is_empty()) {
         let bare = Options {
             launch: LaunchConfig::default(),
@@ -461,7 +477,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         };
         let q = prepare(ir, &bare, None);
         let (bare_spaces, _) = resolve_spaces(ir, &q);
-        merges = merge::plan(ir, &q.results, &bare_spaces);
+        merges = merge::plan(ir, &q.cfg, &q.results, &bare_spaces);
     }
     let merged_ir;
     let cost_ir: &Function<'_> = if merges.is_empty() {
@@ -648,8 +664,11 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             }),
             (_, s) => s,
         };
-        let unknown_cause = (figs.pattern == Pattern::Unknown)
-            .then(|| unknown_cause(ir, &mut deps, i, info, &figs.lane_pattern, &caveats))
+        let unknown_cause = (opts.unknown_causes && figs.pattern == Pattern::Unknown)
+            .then(|| {
+                let at = (&p.cfg, &mut ssa, &mut deps);
+                unknown_cause(ir, at, i, info, &figs.lane_pattern, &caveats)
+            })
             .flatten();
         accesses.push(Access {
             sass_offset: None,
@@ -848,7 +867,11 @@ fn merged_accesses(
 /// form through the whole analysis would raise every kernel's peak memory.
 fn unknown_cause(
     ir: &Function<'_>,
-    deps: &mut Option<(Ssa, super::coverage::Dependences)>,
+    (cfg, ssa, deps): (
+        &Cfg,
+        &mut Option<Ssa>,
+        &mut Option<super::coverage::Dependences>,
+    ),
     i: usize,
     info: &crate::ir::MemOp,
     lane_pattern: &str,
@@ -870,12 +893,8 @@ fn unknown_cause(
     let crate::ir::Src::Reg(r, _) = info.addr else {
         return None;
     };
-    let (ssa, d) = deps.get_or_insert_with(|| {
-        let cfg = Cfg::build(ir);
-        let ssa = Ssa::build(ir, &cfg);
-        let d = Dependences::build(ir, &cfg, &ssa);
-        (ssa, d)
-    });
+    let ssa = ssa.get_or_insert_with(|| Ssa::build(ir, cfg));
+    let d = deps.get_or_insert_with(|| Dependences::build(ir, cfg, ssa));
     let v = ssa.use_of(crate::ir::OpId(i as u32), r)?;
     Some(d.cause(ir, v))
 }

@@ -636,8 +636,14 @@ fn split_constant(p: &Poly, layout: &SharedLayout) -> (Poly, i64) {
 }
 
 /// The groups of memory ops ptxas merges in `ir` (see the module essay),
-/// from the dataflow's `results` and the resolved `spaces`.
-pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Space>) -> Plan {
+/// from the dataflow's `results` and the resolved `spaces`; `cfg` is
+/// `ir`'s CFG.
+pub fn plan(
+    ir: &Function<'_>,
+    cfg: &Cfg,
+    results: &[ClassResult],
+    spaces: &HashMap<u32, Space>,
+) -> Plan {
     let mut plan = Plan::default();
     if results.is_empty() {
         return plan;
@@ -684,7 +690,7 @@ pub fn plan(ir: &Function<'_>, results: &[ClassResult], spaces: &HashMap<u32, Sp
         })
         .collect();
     if rest.len() >= 2 {
-        cross_blocks(ir, results, spaces, &layout, &rest, &mut plan);
+        cross_blocks(ir, results, spaces, &layout, &rest, &mut plan, cfg);
     }
     plan.groups.sort_by_key(|g| g.carrier);
     plan.by_op.clear();
@@ -1026,8 +1032,8 @@ fn cross_blocks(
     layout: &SharedLayout,
     cands: &[usize],
     plan: &mut Plan,
+    cfg: &Cfg,
 ) {
-    let cfg = Cfg::build(ir);
     struct Cluster {
         anchor: usize,
         block: BlockId,
@@ -1154,9 +1160,10 @@ fn cross_blocks(
                 else {
                     continue;
                 };
-                let ok = ms.iter().filter(|m| m.op != carrier.op).all(|m| {
-                    single(m.op) && clear_paths(ir, &cfg, spaces, (carrier.op, m.op), &ms)
-                });
+                let ok = ms
+                    .iter()
+                    .filter(|m| m.op != carrier.op)
+                    .all(|m| single(m.op) && clear_paths(ir, cfg, spaces, (carrier.op, m.op), &ms));
                 if !ok {
                     continue;
                 }

@@ -178,6 +178,19 @@ pub struct Options {
     pub kernel_filter: Option<String>,
     /// Alignment assumed for pointer parameters, in bytes (cudaMalloc gives 256).
     pub pointer_align: u32,
+    /// Whether each `unknown` access gets its [`Access::unknown_cause`]
+    /// (`analysis::coverage`: an SSA form and a dependence pass of the
+    /// kernel). On by default; a caller that reads no cause turns it off:
+    /// `lints::check_file_parts` and `check_file_with` when they drop the
+    /// kernels once linted (no lint reads the cause). No other field of an
+    /// access depends on it; it is not serialised.
+    #[serde(skip, default = "unknown_causes_default")]
+    pub unknown_causes: bool,
+}
+
+/// [`Options::unknown_causes`]' default: on.
+fn unknown_causes_default() -> bool {
+    true
 }
 
 impl Default for Options {
@@ -188,6 +201,7 @@ impl Default for Options {
             kernels: Vec::new(),
             kernel_filter: None,
             pointer_align: 256,
+            unknown_causes: true,
         }
     }
 }

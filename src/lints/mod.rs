@@ -12,7 +12,10 @@
 //! that rustdoc shows. The file also defines one pure function,
 //! `check(&LintContext) -> Vec<Finding>`, over the analysis result types of
 //! [`crate::analysis::model`]: lints never look at the syntax tree, so they are
-//! testable with hand-built [`Access`] values.
+//! testable with hand-built [`Access`] values. They do not read an access's
+//! `unknown_cause` either: [`check_file_parts`] and [`check_file_with`]
+//! without kept kernels, what `check` runs, do not compute it
+//! ([`Options::unknown_causes`](crate::analysis::Options::unknown_causes)).
 //!
 //! # Adding a lint
 //!
@@ -380,11 +383,26 @@ pub fn check_file(file: &SourceFile, config: &Config) -> CheckResult {
 /// of a kernel otherwise, so the file's kernels are never all alive at once
 /// (on the largest cuBLAS module they are 1.1 GB: BENCHMARKS.md, "Stop 19").
 pub fn check_file_with(file: &SourceFile, config: &Config, keep_kernels: bool) -> CheckResult {
-    let (kernels, diagnostics) = crate::pipeline::analyze_each(file, &config.options, |k| {
+    let opts = if keep_kernels {
+        std::borrow::Cow::Borrowed(&config.options)
+    } else {
+        std::borrow::Cow::Owned(lint_only(&config.options))
+    };
+    let (kernels, diagnostics) = crate::pipeline::analyze_each(file, &opts, |k| {
         let linted = lint_kernel(file, &k, config);
         (linted, keep_kernels.then_some(k))
     });
     assemble(diagnostics, kernels, config)
+}
+
+/// The options of an analysis whose kernels are linted and dropped: no
+/// lint reads an access's [`unknown_cause`](crate::analysis::model::Access::unknown_cause),
+/// so it is not computed (the figures and every other field are the same).
+fn lint_only(options: &crate::analysis::Options) -> crate::analysis::Options {
+    crate::analysis::Options {
+        unknown_causes: false,
+        ..options.clone()
+    }
 }
 
 /// Runs the lints over an analysis that was already computed, and applies
@@ -509,7 +527,7 @@ pub fn check_file_parts(
     let mut count = 0u32;
     crate::pipeline::analyze_settled(
         file,
-        &config.options,
+        &lint_only(&config.options),
         |k| lint_kernel(file, &k, config),
         |stretch| {
             let mut findings = Findings::new();
