@@ -10,7 +10,7 @@
 //! no lane where the guard is off, and Nsight counts each as a request).
 //! The launch simulation (`totals`) asks this module which it is.
 //!
-//! # The rule (`tests/hw/ifconv/README.md`: 274 probes compiled by ptxas)
+//! # The rule (`tests/hw/ifconv/README.md`: 340 probes compiled by ptxas)
 //!
 //! [`if_convertible`]: a forward PTX `bra` over straight-line code (no
 //! label, branch, exit, call or barrier; no instruction that ptxas expands
@@ -52,7 +52,7 @@
 //! # Soundness and limits
 //!
 //! This is a model of a compiler's heuristic, not a semantic property: it
-//! is checked against the SASS ptxas emits for the probes (615 of 623
+//! is checked against the SASS ptxas emits for the probes (703 of 749
 //! accesses agree) and the H100's counts of the held-out batches
 //! (`tests/hw/blind*`). A wrong answer changes request counts (requests
 //! with no lane), never sectors or lines. The cost estimate is one or two

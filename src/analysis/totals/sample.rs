@@ -8,7 +8,15 @@
 //! first block, and the last in each dimension of more than one block: where
 //! tails, partial tiles and `blockIdx == 0` work live), which are always
 //! simulated first and exactly, and **interior** blocks, ordered by linear
-//! block id. The sampler keeps, for every interior block it ran, the block's
+//! block id. Blocks whose fate a block-uniform guard decides before they
+//! run ([`super::exits`], for grids of at most [`EDGE_SCAN_MAX`] blocks)
+//! are set apart: **idle** blocks (they leave with no memory work: a
+//! triangular grid's upper half) are neither edge nor interior blocks, are
+//! never run and count as empty, exactly; blocks that **exit** after
+//! memory work are an edge stratum of their own (never a neighbour of a
+//! working block in the estimate below). The interior is then the working
+//! blocks only, so its spread order, bisection, classes and neighbours are
+//! among those. The sampler keeps, for every interior block it ran, the block's
 //! *request signature* (requests per instruction, interned), and the sum and
 //! count of the deltas of each signature.
 //!
@@ -18,8 +26,10 @@
 //!    fewer: block 0, corners; strata are block 0 and each combination of
 //!    the last column, row and plane a block lies on), whole.
 //! 2. The probe blocks (interior): the base block (coordinate 1 along each
-//!    dimension of three blocks or more, else 0) and the block one step
-//!    from it along each dimension of four blocks or more. The simulation
+//!    dimension of three blocks or more, else 0; in a grid with idle blocks,
+//!    the first interior block from there in block order whose steps are
+//!    interior too) and the block one step from it along each dimension of
+//!    four blocks or more (when it is interior). The simulation
 //!    records, for each instruction, the address of the lowest known lane
 //!    of its first request ([`Firsts`]); they set the residue classes
 //!    below.
@@ -73,7 +83,7 @@
 //!
 //! # Estimate
 //!
-//! When every edge block ran, they count exactly; when the budget stopped
+//! Idle blocks count as empty. When every edge block ran, they count exactly; when the budget stopped
 //! them first, each edge stratum stands at the mean of its blocks run (the
 //! spread order makes them a sample of it; block 0 and the other small
 //! strata ran whole, so they count exactly), and the interior is estimated
@@ -142,8 +152,13 @@ use super::SimStats;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Edge strata: the eight combinations of the last column, row and plane,
-/// and block 0.
-const STRATA: usize = 9;
+/// block 0, and the blocks that exit after memory work
+/// ([`super::exits::Fate::Exits`]).
+const STRATA: usize = 10;
+/// The stratum of block 0.
+const BLOCK0_STRATUM: usize = 8;
+/// The stratum of the blocks that exit after memory work.
+const EXITS_STRATUM: usize = 9;
 /// Edge strata of at most this many blocks run whole before any other edge
 /// block (block 0, corners, the last column of a grid of few rows).
 pub const SMALL_STRATUM: u64 = 8;
@@ -293,11 +308,26 @@ pub struct Sampler {
     cell_rounds: u32,
     /// Interior blocks run when the cell queue was last filled.
     cells_at: usize,
+    /// Blocks decided idle before they run ([`super::exits`]): never run,
+    /// counted as empty, neither edge nor interior blocks; and their number.
+    idle: Bits,
+    idle_count: u64,
+    /// Blocks that exit after memory work: an edge stratum of their own.
+    exits: Bits,
 }
 
 impl Sampler {
-    /// A sampler of a grid of `grid` blocks.
+    /// A sampler of a grid of `grid` blocks, no fates decided.
+    #[cfg(test)]
     pub fn new(grid: [u64; 3]) -> Sampler {
+        Sampler::with_fates(grid, None)
+    }
+
+    /// A sampler of a grid of `grid` blocks some of whose fates are decided
+    /// ([`super::exits`]; only for grids of at most [`EDGE_SCAN_MAX`]
+    /// blocks): the idle blocks are never run and count as empty, the
+    /// blocks that exit after memory work are an edge stratum of their own.
+    pub fn with_fates(grid: [u64; 3], fates: Option<super::exits::Fates>) -> Sampler {
         let [gx, gy, gz] = grid.map(|d| d.max(1));
         let nblocks = gx.saturating_mul(gy).saturating_mul(gz);
         let mut s = Sampler {
@@ -329,7 +359,16 @@ impl Sampler {
             cell_queue: Vec::new(),
             cell_rounds: 0,
             cells_at: 0,
+            idle: Bits::default(),
+            idle_count: 0,
+            exits: Bits::default(),
         };
+        if let Some(mut f) = fates.filter(|_| nblocks <= EDGE_SCAN_MAX) {
+            f.idle.seal();
+            s.idle = f.idle;
+            s.idle_count = f.idle_count;
+            s.exits = f.exits;
+        }
         if nblocks <= EDGE_SCAN_MAX {
             s.edges = (0..nblocks).filter(|&b| s.is_edge(b)).collect();
             for i in 0..s.edges.len() {
@@ -356,8 +395,29 @@ impl Sampler {
     fn set_probes(&mut self) {
         let [gx, gy, _] = self.grid;
         let id = |c: [u64; 3]| c[0] + gx * (c[1] + gy * c[2]);
-        let base = self.grid.map(|g| u64::from(g >= 3));
-        if self.is_edge(id(base)) {
+        let mut base = self.grid.map(|g| u64::from(g >= 3));
+        if self.idle_count > 0 {
+            // Blocks decided idle are not probes: the first interior block
+            // (in block order, from the usual base on) whose steps are
+            // interior too, else the usual base.
+            let steps_ok = |s: &Sampler, c: [u64; 3]| {
+                s.is_interior(id(c))
+                    && (0..3).all(|d| {
+                        s.grid[d] < 4 || {
+                            let mut e = c;
+                            e[d] += 1;
+                            e[d] < s.grid[d] && s.is_interior(id(e))
+                        }
+                    })
+            };
+            if let Some(b) = (id(base)..self.nblocks)
+                .take(1 << 16)
+                .find(|&b| steps_ok(self, self.coords(b)))
+            {
+                base = self.coords(b);
+            }
+        }
+        if !self.is_interior(id(base)) {
             return;
         }
         self.probes.push(id(base));
@@ -365,6 +425,9 @@ impl Sampler {
             if self.grid[d] >= 4 {
                 let mut c = base;
                 c[d] += 1;
+                if c[d] >= self.grid[d] || !self.is_interior(id(c)) {
+                    continue;
+                }
                 self.probe_dims[d] = Some(id(c));
                 self.probes.push(id(c));
             }
@@ -458,11 +521,11 @@ impl Sampler {
         classes.count = vec![0; n];
         classes.seen = vec![0; n];
         if n == 1 {
-            classes.count[0] = self.nblocks - self.edges.len() as u64;
+            classes.count[0] = self.nblocks - self.edges.len() as u64 - self.idle_count;
             classes.live = u64::from(classes.count[0] > 0);
         } else {
             for b in 0..self.nblocks {
-                if !self.is_edge(b) {
+                if self.is_interior(b) {
                     let k = classes.of(self.coords(b)) as usize;
                     classes.live += u64::from(classes.count[k] == 0);
                     classes.count[k] += 1;
@@ -496,7 +559,7 @@ impl Sampler {
         while self.cover_k < self.nblocks {
             let b = (self.cover_k as u128 * self.step as u128 % self.nblocks as u128) as u64;
             self.cover_k += 1;
-            if !self.is_edge(b)
+            if self.is_interior(b)
                 && !self.samples.contains_key(&b)
                 && classes.seen[classes.of(self.coords(b)) as usize] == 0
             {
@@ -589,8 +652,11 @@ impl Sampler {
     /// the last column, row and plane it lies on (a corner is a stratum of
     /// its own).
     fn stratum(&self, bid: u64) -> usize {
+        if self.exits.get(bid) {
+            return EXITS_STRATUM;
+        }
         if bid == 0 {
-            return STRATA - 1;
+            return BLOCK0_STRATUM;
         }
         let [gx, gy, gz] = self.grid;
         let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
@@ -599,13 +665,30 @@ impl Sampler {
             | usize::from(gz > 1 && z == gz - 1) << 2
     }
 
+    /// Whether block `bid` is in an edge stratum (run before the interior,
+    /// counted per stratum): an edge of the grid or a block that exits
+    /// after memory work, not an idle block.
     fn is_edge(&self, bid: u64) -> bool {
-        if self.nblocks > EDGE_SCAN_MAX {
+        if self.nblocks > EDGE_SCAN_MAX || self.idle.get(bid) {
             return false;
+        }
+        if self.exits.get(bid) {
+            return true;
         }
         let [gx, gy, gz] = self.grid;
         let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
         bid == 0 || x == gx - 1 || (gy > 1 && y == gy - 1) || (gz > 1 && z == gz - 1)
+    }
+
+    /// Whether block `bid` is an interior block: neither in an edge
+    /// stratum nor idle.
+    fn is_interior(&self, bid: u64) -> bool {
+        !self.is_edge(bid) && !self.idle.get(bid)
+    }
+
+    /// Blocks decided idle.
+    pub fn idle_blocks(&self) -> u64 {
+        self.idle_count
     }
 
     /// Interior blocks with ids in `lo..hi`.
@@ -615,7 +698,8 @@ impl Sampler {
         }
         let a = self.edges.partition_point(|&e| e < lo);
         let b = self.edges.partition_point(|&e| e < hi);
-        (hi - lo) - (b - a) as u64
+        let idle = self.idle.rank(hi) - self.idle.rank(lo);
+        (hi - lo) - (b - a) as u64 - idle
     }
 
     /// The next block to run, given the warp instructions `used` of a
@@ -632,7 +716,7 @@ impl Sampler {
         if self.classes.is_none() && self.nblocks <= EDGE_SCAN_MAX && !self.fallback {
             self.set_classes(used, budget);
         }
-        let has_interior = self.nblocks > self.edges.len() as u64;
+        let has_interior = self.nblocks > self.edges.len() as u64 + self.idle_count;
         if self.next_edge < self.edges.len()
             && (!has_interior || self.edges_fit(used, budget) || used < budget / 2)
         {
@@ -673,7 +757,7 @@ impl Sampler {
         while self.spread_k < self.nblocks {
             let b = (self.spread_k as u128 * self.step as u128 % self.nblocks as u128) as u64;
             self.spread_k += 1;
-            if !self.is_edge(b) && !self.samples.contains_key(&b) {
+            if self.is_interior(b) && !self.samples.contains_key(&b) {
                 return Some(b);
             }
         }
@@ -700,7 +784,7 @@ impl Sampler {
         (0..64u64)
             .flat_map(|d| [mid.checked_add(d), mid.checked_sub(d + 1)])
             .flatten()
-            .find(|&b| b > lo && b < hi && !self.is_edge(b))
+            .find(|&b| b > lo && b < hi && self.is_interior(b))
     }
 
     /// Records the delta of block `bid`, which ran whole.
@@ -771,7 +855,7 @@ impl Sampler {
     /// scales them.
     pub fn finish(self) -> (Delta, u64, bool) {
         let done = self.edges_done as u64 + self.interior_done;
-        let n_int = self.nblocks - self.edges.len() as u64;
+        let n_int = self.nblocks - self.edges.len() as u64 - self.idle_count;
         let mut all = Delta::new();
         for (_, sum, _) in &self.strata {
             add_into(&mut all, sum, 1);
@@ -863,13 +947,13 @@ impl Sampler {
         let mut of = vec![u32::MAX; self.nblocks as usize];
         if let Some((d, sig)) = self.coordinate_map() {
             for (b, g) in of.iter_mut().enumerate() {
-                if !self.is_edge(b as u64) {
+                if self.is_interior(b as u64) {
                     *g = sig[self.coords(b as u64)[d] as usize];
                 }
             }
             return of;
         }
-        let interior: Vec<u64> = (0..self.nblocks).filter(|&b| !self.is_edge(b)).collect();
+        let interior: Vec<u64> = (0..self.nblocks).filter(|&b| self.is_interior(b)).collect();
         let pos = |b: u64| interior.partition_point(|&x| x < b);
         let mut prev: Option<(usize, u32)> = None;
         for (&bid, &id) in &self.samples {
@@ -904,7 +988,7 @@ impl Sampler {
         let (d, of) = self.coordinate_map()?;
         let mut times = vec![0u64; self.groups.len()];
         for b in 0..self.nblocks {
-            if !self.is_edge(b) {
+            if self.is_interior(b) {
                 times[of[self.coords(b)[d] as usize] as usize] += 1;
             }
         }
@@ -937,7 +1021,7 @@ impl Sampler {
                 continue;
             }
             for b in 0..self.nblocks {
-                if !self.is_edge(b) && of[self.coords(b)[d] as usize] == u32::MAX {
+                if self.is_interior(b) && of[self.coords(b)[d] as usize] == u32::MAX {
                     continue 'dims;
                 }
             }
@@ -967,6 +1051,67 @@ impl Sampler {
             times[pid as usize] += self.interior_in(pb + 1, self.nblocks);
         }
         times
+    }
+}
+
+/// A set of block ids (a bit a block), with the count of members below
+/// any id once sealed.
+#[derive(Clone, Debug, Default)]
+pub struct Bits {
+    words: Vec<u64>,
+    /// Members below each word (after [`Bits::seal`]).
+    before: Vec<u64>,
+}
+
+impl Bits {
+    /// An empty set of ids below `n`.
+    pub fn new(n: u64) -> Bits {
+        Bits {
+            words: vec![0; n.div_ceil(64) as usize],
+            before: Vec::new(),
+        }
+    }
+
+    /// Adds `i` (below the size).
+    pub fn set(&mut self, i: u64) {
+        if let Some(w) = self.words.get_mut((i / 64) as usize) {
+            *w |= 1 << (i % 64);
+        }
+        self.before.clear();
+    }
+
+    /// Whether `i` is a member.
+    pub fn get(&self, i: u64) -> bool {
+        self.words
+            .get((i / 64) as usize)
+            .is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
+    /// Counts the members below each word, for [`Bits::rank`].
+    pub fn seal(&mut self) {
+        let mut n = 0;
+        self.before = self
+            .words
+            .iter()
+            .map(|w| {
+                let b = n;
+                n += u64::from(w.count_ones());
+                b
+            })
+            .collect();
+    }
+
+    /// Members below `i` (sealed; 0 for an empty set).
+    fn rank(&self, i: u64) -> u64 {
+        let k = (i / 64) as usize;
+        if k >= self.words.len() {
+            return match self.words.last() {
+                Some(w) => self.before[self.words.len() - 1] + u64::from(w.count_ones()),
+                None => 0,
+            };
+        }
+        let low = self.words[k] & ((1u64 << (i % 64)) - 1);
+        self.before[k] + u64::from(low.count_ones())
     }
 }
 
@@ -1076,6 +1221,103 @@ mod tests {
         };
         let (r, _, _) = run(5000, 1, 400, f);
         assert_eq!(r, (0..5000).map(f).sum::<u64>());
+    }
+
+    /// Runs a sampler over a 2-D grid with decided fates: block `b` issues
+    /// `f(b)` requests; idle blocks must never be handed out.
+    fn run_fated(
+        grid: [u64; 3],
+        fates: super::super::exits::Fates,
+        budget: u64,
+        f: impl Fn(u64) -> u64,
+    ) -> (u64, u64, bool) {
+        let idle: Vec<bool> = (0..grid.iter().product::<u64>())
+            .map(|b| fates.idle.get(b))
+            .collect();
+        let mut s = Sampler::with_fates(grid, Some(fates));
+        let mut used = 0;
+        while used < budget {
+            let Some(b) = s.next(used, budget) else { break };
+            assert!(!idle[b as usize], "idle block {b} handed out");
+            s.record(b, block(f(b)));
+            used += 1;
+        }
+        let (all, done, whole) = s.finish();
+        (all.get(&7).map_or(0, |s| s.requests), done, whole)
+    }
+
+    /// The staircase of `tests/hw/blind11` `syrk_tile_*`: 32 x 32 blocks,
+    /// those with x > y idle (496), the 528 others 512 requests each. A
+    /// budget of 200 blocks runs a sample of the working blocks only, and
+    /// the estimate is exact: 528 x 512 = 270,336 (the measured count of
+    /// each load line, `tests/hw/blind11/measured.json`). Without the
+    /// fates the same sampler estimates the working blocks from their
+    /// neighbours in block order, across the staircase's 64 change points.
+    #[test]
+    fn idle_blocks_of_a_staircase_are_exact() {
+        let grid = [32, 32, 1];
+        let mut fates = super::super::exits::Fates {
+            idle: Bits::new(1024),
+            exits: Bits::new(1024),
+            idle_count: 0,
+        };
+        for b in 0..1024u64 {
+            if b % 32 > b / 32 {
+                fates.idle.set(b);
+                fates.idle_count += 1;
+            }
+        }
+        assert_eq!(fates.idle_count, 496);
+        let f = |b: u64| if b % 32 > b / 32 { 0 } else { 512 };
+        let (r, done, whole) = run_fated(grid, fates, 200, f);
+        assert!(whole);
+        assert!(done < 528, "{done}");
+        assert_eq!(r, 528 * 512);
+        // The same grid without fates: not exact in the same budget.
+        let mut s = Sampler::new(grid);
+        let mut used = 0;
+        while used < 200 {
+            let Some(b) = s.next(used, 200) else { break };
+            s.record(b, block(f(b)));
+            used += 1;
+        }
+        let (all, _, _) = s.finish();
+        assert_ne!(all[&7].requests, 528 * 512);
+    }
+
+    /// Blocks that exit after memory work (x > y: 3 requests) are a
+    /// stratum of their own, never a neighbour of a working block (x <= y:
+    /// 100 requests); the blocks x = y + 1 are idle. Exact: 528 x 100 +
+    /// (496 - 31) x 3.
+    #[test]
+    fn exiting_blocks_are_a_stratum() {
+        let grid = [32, 32, 1];
+        let mut fates = super::super::exits::Fates {
+            idle: Bits::new(1024),
+            exits: Bits::new(1024),
+            idle_count: 0,
+        };
+        for b in 0..1024u64 {
+            let (x, y) = (b % 32, b / 32);
+            if x == y + 1 {
+                fates.idle.set(b);
+                fates.idle_count += 1;
+            } else if x > y {
+                fates.exits.set(b);
+            }
+        }
+        let f = |b: u64| {
+            let (x, y) = (b % 32, b / 32);
+            match x {
+                _ if x == y + 1 => 0,
+                _ if x > y => 3,
+                _ => 100,
+            }
+        };
+        let (r, done, whole) = run_fated(grid, fates, 700, f);
+        assert!(whole);
+        assert!(done < 1024 - 31, "{done}");
+        assert_eq!(r, 528 * 100 + (496 - 31) * 3);
     }
 
     /// A linear staircase (a causal mask: block b runs b / 8 + 1 tiles) is

@@ -498,6 +498,101 @@ for nt in [16, 20]:
     add(f"diamond_{nt}_{nt}", f"if/else with {nt} / {nt} ALU and a load on each side", diamond(nt, nt))
 
 
+# A guarded block whose join is followed by a cross-lane instruction
+# (tests/hw/blind11 `bitmap_filter_*`: `if (i < n)` around two
+# `ld.global.nc`, then `__ballot_sync` of their result; ptxas kept that
+# branch). `op`: the instruction after the join (`none`: nothing); `gap`: the
+# ALU instructions between the join and it (`load`: a global load there;
+# the accesses after the op are on the outer line, not compared);
+# `of`: what it reads (`result`: a predicate of the block's loaded value;
+# `other`: a lane value computed before the guard).
+XLANE = {
+    "none": [],
+    "ballot": ["vote.sync.ballot.b32 %r50, %p3, -1;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+    "any": ["vote.sync.any.pred %p4, %p3, -1;", "selp.f32 %f5, 0f3F800000, 0f00000000, %p4;", "add.f32 %f0, %f0, %f5;"],
+    "shfl": ["shfl.sync.bfly.b32 %r50, %r51, 1, 31, -1;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+    "match": ["match.any.sync.b32 %r50, %r51, -1;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+    "redux": ["redux.sync.add.u32 %r50, %r51, -1;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+    "activemask": ["activemask.b32 %r50;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+    "bar": ["bar.sync 0;"],
+    # not cross-lane: the same value, lane-wise
+    "cvt": ["cvt.rzi.u32.f32 %r50, %f1;", "cvt.rn.f32.u32 %f5, %r50;", "add.f32 %f0, %f0, %f5;"],
+}
+
+
+def before_xlane(op, n=0, contents="acc", gap=0, of="result", then=None):
+    b = Body()
+    b.other(GUARDS["lane"].split("\n") + ["mov.f32 %f1, 0f00000000;"], "outer")
+    if of == "other":
+        b.other(["add.s32 %r51, %r1, %r3;", "setp.ne.s32 %p3, %r51, 5;"], "outer")
+    b.raw("@%p1 bra $L_skip;")
+    b.other(alu(n))
+    for i, c in enumerate(contents.split("+")):
+        addr, ld = load(f"%f{20 + i}", nc=c == "accnc")
+        # each load at its own address (ptxas merges equal .nc loads)
+        b.other(addr)
+        b.mem(ld.replace("];", f"+{512 * i}];") if i else ld)
+        b.other([f"add.f32 %f1, %f1, %f{20 + i};"])
+    b.raw("$L_skip:")
+    if of == "result":
+        b.other(["setp.gt.f32 %p3, %f1, 0f00000000;", "cvt.rzi.u32.f32 %r51, %f1;"], "outer")
+    if gap == "load":
+        b.other(["mul.wide.u32 %rd52, %r1, 4;", "add.s64 %rd53, %rd4, %rd52;"], "outer")
+        b.mem("ld.global.f32 %f3, [%rd53+16384];")
+        b.other(["add.f32 %f0, %f0, %f3;"], "outer")
+    elif gap:
+        b.other(alu(gap, "%r11") + ["cvt.rn.f32.u32 %f4, %r11;", "add.f32 %f0, %f0, %f4;"], "outer")
+    b.other(XLANE[op], "outer")
+    if then == "load":
+        # an independent load after it
+        b.other(["mul.wide.u32 %rd52, %r1, 4;", "add.s64 %rd53, %rd4, %rd52;"], "outer")
+        b.mem("ld.global.f32 %f3, [%rd53+16384];")
+        b.other(["add.f32 %f0, %f0, %f3;"], "outer")
+    elif then == "atom":
+        # an atomic of its result, by every lane
+        b.other(["atom.global.add.u32 %r52, [%rd2+8192], %r50;"], "outer")
+        b.other(["cvt.rn.f32.u32 %f6, %r52;", "add.f32 %f0, %f0, %f6;"], "outer")
+    elif then == "lane0":
+        # `bitmap_filter`: lane 0 stores the ballot and adds its popcount
+        b.other(["and.b32 %r53, %r1, 31;", "setp.ne.s32 %p5, %r53, 0;"], "outer")
+        b.raw("@%p5 bra $L_lane0;")
+        b.other(["shr.u32 %r54, %r1, 5;", "mul.wide.u32 %rd54, %r54, 4;", "add.s64 %rd55, %rd2, %rd54;"], "outer")
+        b.other(["st.global.u32 [%rd55+8192], %r50;", "popc.b32 %r55, %r50;", "red.global.add.u32 [%rd2+4096], %r55;"], "outer")
+        b.raw("$L_lane0:")
+    elif then == "lane0load":
+        # lane 0 loads a value independent of the block and stores it
+        b.other(["and.b32 %r53, %r1, 31;", "setp.ne.s32 %p5, %r53, 0;"], "outer")
+        b.raw("@%p5 bra $L_lane0;")
+        b.other(["shr.u32 %r54, %r1, 5;", "mul.wide.u32 %rd54, %r54, 4;", "add.s64 %rd55, %rd4, %rd54;"], "outer")
+        b.mem("ld.global.u32 %r56, [%rd55+16384];")
+        b.other(["add.s32 %r56, %r56, %r50;", "add.s64 %rd56, %rd2, %rd54;"], "outer")
+        b.mem("st.global.u32 [%rd56+8192], %r56;")
+        b.raw("$L_lane0:")
+    b.other(["add.f32 %f0, %f0, %f1;"], "outer")
+    return b, True
+
+
+for op in XLANE:
+    for contents in ["acc", "accnc+accnc"]:
+        for n in [0, 6]:
+            c = contents.replace("+", "_")
+            add(f"xl_{op}_{c}_alu{n}", f"lane guard over {n} ALU + {contents}, then {op} of the block's result", before_xlane(op, n, contents))
+for op in ["ballot", "shfl", "activemask"]:
+    for gap in [2, 8, 16, "load"]:
+        add(f"xl_{op}_gap{gap}", f"lane guard over an ld.global.nc pair, {gap} between the join and {op}", before_xlane(op, 0, "accnc+accnc", gap))
+    add(f"xl_{op}_other", f"lane guard over an ld.global.nc pair, then {op} of a value computed before the guard", before_xlane(op, 0, "accnc+accnc", 0, "other"))
+for gap in [0, 1]:
+    add(f"xl_ballot_gap{gap}", f"lane guard over an ld.global.nc pair, {gap} ALU between the join and ballot", before_xlane("ballot", 0, "accnc+accnc", gap))
+for op in ["none", "ballot", "shfl", "bar", "activemask"]:
+    for then in ["load", "atom", "lane0"]:
+        if op in ("none", "bar", "activemask") and then != "load":
+            continue
+        add(f"xl_{op}_then_{then}", f"lane guard over an ld.global.nc pair, then {op} of its result, then {then}", before_xlane(op, 0, "accnc+accnc", then=then))
+for op in ["cvt", "ballot"]:
+    for then in (["lane0", "lane0load", "atom"] if op == "cvt" else ["lane0load"]):
+        add(f"xl_{op}_then_{then}", f"lane guard over an ld.global.nc pair, then {op} of its result, then {then}", before_xlane(op, 0, "accnc+accnc", then=then))
+
+
 def render():
     out = [HEAD]
     for k, (name, doc, decls, b, epi) in enumerate(PROBES, start=1):

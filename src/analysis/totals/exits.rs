@@ -1,0 +1,557 @@
+//! Blocks whose fate a block-uniform guard decides before they run: the
+//! blocks of a grid that leave at an early exit, found for every block
+//! without simulating it, so that the sampler ([`super::sample`]) counts
+//! them exactly and samples only among the blocks that work.
+//!
+//! # Why
+//!
+//! A triangular grid (SYRK / TRMM tiles above the diagonal, a causal
+//! attention block past the diagonal: `if (blockIdx.x > blockIdx.y)
+//! return;`), a persistent kernel whose last blocks find no tile, a grid
+//! padded beyond the problem: whether a block works is decided by a guard
+//! on `%ctaid`, `%nctaid`, `%ntid`, parameters and constants only. When
+//! the grid is sampled, the nearest-neighbour estimate in block order sees
+//! a change point at every row of a staircase, more than the bisection
+//! finds in its budget (`tests/hw/blind11` `syrk_tile_*`: 707 working
+//! blocks estimated for 528). The guard itself is cheap to evaluate for
+//! every block.
+//!
+//! # Domain
+//!
+//! One scalar value per register, known (a block-uniform value: the
+//! register was computed from `%ctaid`, `%nctaid`, `%ntid`,
+//! `%cluster_ctarank`, parameters as the simulation reads them, shared
+//! variables' synthetic addresses and constants, by the lane-wise
+//! instructions the simulation evaluates exactly) or unknown (anything
+//! that reads `%tid`, `%laneid`, a lane mask, loaded data, a cross-lane
+//! instruction, an unknown parameter). A value known here is the same in
+//! every thread of the block and equal to what every lane of the
+//! simulation computes for it.
+//!
+//! # Transfer
+//!
+//! From the kernel's entry, one block at a time ([`Plan::fate`]), each op
+//! in program order as the simulation runs it (`run_warp`): ALU,
+//! predicate and `ld.param` ops compute their results ([`super::alu_value`],
+//! the operands of `lane_src`), under a guard that is known false they do
+//! nothing, under an unknown guard their results are unknown; a memory
+//! access marks the block as having issued memory work (its results are
+//! unknown data); a branch whose guard is known goes its one way (a branch
+//! every lane takes over a block ptxas predicates, or falls through to a
+//! diamond's predicated arm, issues requests: memory work, as the
+//! simulation counts them); an exit whose guard is known true ends the
+//! walk. The walk stops, the block *working*, at a branch or exit whose
+//! guard is unknown (a guard on `%tid` or loaded data), a backward branch
+//! (a loop), an indirect branch, a call, or where no block-uniform
+//! decision lies ahead ([`Plan`]: from there the path is the same for
+//! every block, so its end is read off the plan instead of walked).
+//!
+//! Fates ([`Fate`]): **idle** (the walk reached an exit, or the end of the
+//! body, with no memory work on the way: every warp of the block issues no
+//! request, so its delta is empty), **exits** (the same after memory work:
+//! such a block is simulated, in an edge stratum of its own, see
+//! [`super::sample`]), **works** (anything else).
+//!
+//! # Soundness
+//!
+//! An idle block is exactly zero: every instruction that records
+//! statistics in the simulation is a memory access or a branch whose
+//! predicated block issues, and the walk met neither on the one path every
+//! thread of the block takes (its guards are known and uniform). The
+//! exits fate only moves a block into a stratum that is simulated like the
+//! edge blocks: it never changes a block's figures, only which blocks
+//! stand for which in an estimate.
+//!
+//! # Limits and cost
+//!
+//! The scan runs only when the plan finds a branch or exit on a
+//! block-uniform guard ahead of an exit (a flow-insensitive taint over the
+//! registers), for grids the sampler scans ([`super::sample::EDGE_SCAN_MAX`]
+//! blocks), and stops, giving no fates, past [`SCAN_STEPS_PER_BUDGET`]
+//! steps per warp instruction of the simulation's budget (each step is one
+//! scalar op; a warp instruction of the simulation is 32 lanes). The
+//! exits fate is kept only when some block works (a kernel every block of
+//! which reaches an exit on its one uniform path, a straight-line body
+//! after a block-0 branch, is left to the sampler as before). A guard that
+//! reads a loaded value (`if (blockIdx.x * B >= *count) return;`) is not
+//! decided: those blocks work. Blocks that exit at different exits, or
+//! after different memory work, share one stratum (its mean when the
+//! budget does not run them all).
+
+use super::sample::Bits;
+use super::{alu_value, cluster_rank, synthetic_base, SimInputs, VAR_SHIFT};
+use crate::analysis::ifconvert::Memo as IfConvMemo;
+use crate::analysis::transfer::AluOp;
+use crate::ir::{Function as Lowered, OpKind, Reg, Special, Src};
+
+/// Scan steps allowed per warp instruction of the simulation's budget.
+pub const SCAN_STEPS_PER_BUDGET: u64 = 1;
+
+/// Ops the plan explores from the entry, at most.
+const PLAN_OPS: usize = 1 << 14;
+
+/// What a block does, decided before it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Goes on to work the walk cannot decide.
+    Works,
+    /// Leaves with no memory work: its delta is empty.
+    Idle,
+    /// Leaves after memory work on a path of uniform guards.
+    Exits,
+}
+
+/// The blocks' fates: idle blocks and blocks that exit after memory work.
+#[derive(Debug, Default)]
+pub struct Fates {
+    /// Idle blocks, by linear id.
+    pub idle: Bits,
+    /// Blocks that exit after memory work.
+    pub exits: Bits,
+    /// Idle blocks in the grid.
+    pub idle_count: u64,
+}
+
+/// What the static pass found: per op of the explored region, whether a
+/// block-uniform decision lies ahead, and, where none does, where the one
+/// path leads.
+pub struct Plan {
+    /// A branch or exit on a uniform guard is reachable from the op.
+    decides: Vec<bool>,
+    /// Where no decision lies ahead: `Some(mem)` when the path ends at an
+    /// exit (with memory work on the way when `mem`), `None` when it stops
+    /// at work the walk cannot decide.
+    tail: Vec<Option<bool>>,
+    /// Branches that issue requests when every lane takes them (a
+    /// predicated block skipped) or falls through them (a diamond's
+    /// predicated taken arm).
+    issues_taken: Vec<bool>,
+    issues_fall: Vec<bool>,
+}
+
+fn cross_lane(op: AluOp) -> bool {
+    matches!(op, AluOp::Shfl(_) | AluOp::Warp(_))
+}
+
+/// Registers that may hold a block-uniform value: every definition is a
+/// lane-wise op of uniform operands under a uniform (or no) guard
+/// (flow-insensitive: a register written from `%tid` anywhere is not).
+fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
+    let mut uni = vec![true; low.regs.len()];
+    let is_uni = |uni: &[bool], s: &Src| match s {
+        Src::Reg(r, _) | Src::NotPred(r) => uni.get(*r as usize).copied().unwrap_or(false),
+        Src::Imm(_) | Src::Var(..) => true,
+        Src::Param(..) | Src::Unknown => false,
+        Src::Special(sp) => matches!(
+            sp,
+            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::ClusterCtaRank
+        ),
+    };
+    loop {
+        let mut changed = false;
+        for op in &low.ops {
+            let guard = op.guard.is_none_or(|(r, _)| is_uni(&uni, &Src::Reg(r, 0)));
+            let ok = guard
+                && match &op.kind {
+                    OpKind::Alu { alu, srcs, .. } => {
+                        !cross_lane(alu.op) && srcs.iter().all(|s| is_uni(&uni, s))
+                    }
+                    OpKind::PredLogic { srcs, .. } => srcs.iter().all(|s| is_uni(&uni, s)),
+                    OpKind::LdParam { .. } => true,
+                    _ => false,
+                };
+            if !ok {
+                for d in op.kind.dsts() {
+                    if let Some(u) = uni.get_mut(d as usize).filter(|u| **u) {
+                        *u = false;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return uni;
+        }
+    }
+}
+
+impl Plan {
+    /// The plan of `low`, when some block-uniform decision lies ahead of an
+    /// exit (else no block's fate differs from another's by such a guard).
+    pub fn new(low: &Lowered<'_>, ifconv: &mut IfConvMemo) -> Option<Plan> {
+        let n = low.ops.len();
+        if n == 0 {
+            return None;
+        }
+        let uni = uniform_regs(low);
+        let guard_uni =
+            |g: Option<(Reg, bool)>| g.map(|(r, _)| uni.get(r as usize).copied().unwrap_or(false));
+        let forward = |a: usize, b: u32| low.rank(b) > low.rank(a as u32);
+        // The region: ops reachable from the entry through uniform
+        // decisions, forward edges and memory work.
+        let mut seen = vec![false; n];
+        let mut stack = vec![0usize];
+        let mut region = Vec::new();
+        let mut any_exit = false;
+        let mut any_decision = false;
+        while let Some(pc) = stack.pop() {
+            if pc >= n {
+                any_exit = true;
+                continue;
+            }
+            if seen[pc] {
+                continue;
+            }
+            if region.len() >= PLAN_OPS {
+                return None;
+            }
+            seen[pc] = true;
+            region.push(pc);
+            let op = &low.ops[pc];
+            match &op.kind {
+                OpKind::Branch {
+                    target: Some(t),
+                    indexed,
+                    ..
+                } if indexed.is_empty() && forward(pc, t.0) => match guard_uni(op.guard) {
+                    None => stack.push(t.0 as usize),
+                    Some(true) => {
+                        any_decision = true;
+                        stack.push(t.0 as usize);
+                        stack.push(pc + 1);
+                    }
+                    Some(false) => {}
+                },
+                OpKind::Branch { .. } | OpKind::Call { .. } => {}
+                OpKind::Exit => match guard_uni(op.guard) {
+                    None => any_exit = true,
+                    Some(true) => {
+                        any_decision = true;
+                        any_exit = true;
+                        stack.push(pc + 1);
+                    }
+                    Some(false) => {}
+                },
+                _ => stack.push(pc + 1),
+            }
+        }
+        if !(any_exit && any_decision) {
+            return None;
+        }
+        let mut plan = Plan {
+            decides: vec![false; n],
+            tail: vec![None; n],
+            issues_taken: vec![false; n],
+            issues_fall: vec![false; n],
+        };
+        // Successors rank above their op: fill from the last in layout.
+        region.sort_unstable_by_key(|&pc| std::cmp::Reverse(low.rank(pc as u32)));
+        let at = |plan: &Plan, pc: usize| -> (bool, Option<bool>) {
+            if pc >= n {
+                (false, Some(false))
+            } else {
+                (plan.decides[pc], plan.tail[pc])
+            }
+        };
+        for pc in region {
+            let op = &low.ops[pc];
+            let (decides, tail) = match &op.kind {
+                OpKind::Branch {
+                    target: Some(t),
+                    indexed,
+                    ..
+                } if indexed.is_empty() && forward(pc, t.0) => {
+                    let t = t.0;
+                    plan.issues_taken[pc] = !ifconv.accesses(low, pc as u32, t).is_empty();
+                    plan.issues_fall[pc] =
+                        op.guard.is_some() && !ifconv.fall_through(low, pc as u32).is_empty();
+                    match guard_uni(op.guard) {
+                        None => {
+                            let (d, tl) = at(&plan, t as usize);
+                            (d, tl.map(|m| m || plan.issues_taken[pc]))
+                        }
+                        Some(true) => (true, None),
+                        Some(false) => (false, None),
+                    }
+                }
+                OpKind::Branch { .. } | OpKind::Call { .. } => (false, None),
+                OpKind::Exit => match guard_uni(op.guard) {
+                    None => (false, Some(false)),
+                    Some(true) => (true, None),
+                    Some(false) => (false, None),
+                },
+                OpKind::Mem { .. } => {
+                    let (d, tl) = at(&plan, pc + 1);
+                    (d, tl.map(|_| true))
+                }
+                _ => at(&plan, pc + 1),
+            };
+            plan.decides[pc] = decides;
+            plan.tail[pc] = tail;
+        }
+        plan.decides[0].then_some(plan)
+    }
+
+    /// The fate of the block `ctaid`, and the steps the walk took; `regs`
+    /// is scratch space reused between blocks.
+    pub fn fate(
+        &self,
+        low: &Lowered<'_>,
+        inputs: &SimInputs,
+        ctaid: [i64; 3],
+        regs: &mut Scalars,
+    ) -> (Fate, u64) {
+        regs.next_block(low.regs.len());
+        let n = low.ops.len();
+        let cluster = low.launch.cluster_dim.map(|d| cluster_rank(ctaid, d));
+        let src = |regs: &Scalars, s: &Src| -> Option<i64> {
+            match s {
+                Src::Reg(r, off) => regs.get(*r).map(|v| v.wrapping_add(*off)),
+                Src::NotPred(r) => regs.get(*r).map(|v| (v == 0) as i64),
+                Src::Imm(v) => Some(*v),
+                Src::Var(v, off) => Some((((*v as i64) + 1) << VAR_SHIFT).wrapping_add(*off)),
+                Src::Param(..) | Src::Unknown => None,
+                Src::Special(sp) => {
+                    let d = |x: u8| x.min(2) as usize;
+                    match sp {
+                        Special::Ntid(x) => Some(inputs.block.dims()[d(*x)] as i64),
+                        Special::Ctaid(x) => Some(ctaid[d(*x)]),
+                        Special::Nctaid(x) => Some(inputs.grid[d(*x)] as i64),
+                        Special::ClusterCtaRank => cluster,
+                        _ => None,
+                    }
+                }
+            }
+        };
+        let mut pc = 0usize;
+        let mut mem = false;
+        let mut steps = 0u64;
+        let end = |mem: bool| if mem { Fate::Exits } else { Fate::Idle };
+        loop {
+            if pc >= n {
+                return (end(mem), steps);
+            }
+            if !self.decides[pc] {
+                return match self.tail[pc] {
+                    Some(m) => (end(mem || m), steps),
+                    None => (Fate::Works, steps),
+                };
+            }
+            steps += 1;
+            let op = &low.ops[pc];
+            // `None`: no guard; `Some(None)`: a guard not known.
+            let guard: Option<Option<bool>> = op
+                .guard
+                .map(|(r, neg)| regs.get(r).map(|v| (v != 0) != neg));
+            let runs = guard.unwrap_or(Some(true));
+            match &op.kind {
+                OpKind::Nop => {}
+                OpKind::Alu {
+                    alu,
+                    dst,
+                    dst2,
+                    srcs,
+                } => {
+                    if runs != Some(false) {
+                        let mut buf = [0i64; 4];
+                        let ns = srcs.len().min(4);
+                        let mut known = runs == Some(true) && !cross_lane(alu.op);
+                        for (b, s) in buf.iter_mut().zip(srcs.iter()) {
+                            match src(regs, s) {
+                                Some(v) => *b = v,
+                                None => known = false,
+                            }
+                        }
+                        let out = if known {
+                            alu_value(*alu, &buf[..ns])
+                        } else {
+                            None
+                        };
+                        regs.set(*dst, out);
+                        if let Some(d2) = dst2 {
+                            let o2 = out.and_then(|_| {
+                                crate::analysis::transfer::second_scalar(*alu, &buf[..ns], out)
+                            });
+                            regs.set(*d2, o2);
+                        }
+                    }
+                }
+                OpKind::PredLogic { op: lop, dst, srcs } => {
+                    if runs != Some(false) {
+                        let a = srcs.first().and_then(|s| src(regs, s));
+                        let b = match srcs.get(1) {
+                            Some(s) => src(regs, s),
+                            None => Some(0),
+                        };
+                        let out = match (a, b, runs) {
+                            (Some(a), Some(b), Some(true)) => {
+                                let (a, b) = (a != 0, b != 0);
+                                Some(match *lop {
+                                    "and" => a && b,
+                                    "or" => a || b,
+                                    "xor" => a ^ b,
+                                    "not" => !a,
+                                    _ => a,
+                                } as i64)
+                            }
+                            _ => None,
+                        };
+                        regs.set(*dst, out);
+                    }
+                }
+                OpKind::LdParam { dsts, param } => {
+                    if runs != Some(false) {
+                        let v = match param {
+                            Some((p, 0)) => {
+                                let p = *p as usize;
+                                match inputs.params.get(p).copied().flatten() {
+                                    Some(v) => Some(v),
+                                    None if inputs
+                                        .pointer_params
+                                        .get(p)
+                                        .copied()
+                                        .unwrap_or(false) =>
+                                    {
+                                        Some(synthetic_base(p))
+                                    }
+                                    None => None,
+                                }
+                            }
+                            Some((p, off)) => {
+                                crate::analysis::dataflow::field_value(&inputs.fields, *p, *off)
+                            }
+                            _ => None,
+                        }
+                        .filter(|_| runs == Some(true));
+                        for (k, d) in dsts.iter().enumerate() {
+                            regs.set(*d, if k == 0 { v } else { None });
+                        }
+                    }
+                }
+                OpKind::Mem { dsts, .. } => {
+                    mem = true;
+                    for d in dsts {
+                        regs.set(*d, None);
+                    }
+                }
+                OpKind::Other { dsts, .. } => {
+                    for d in dsts {
+                        regs.set(*d, None);
+                    }
+                }
+                OpKind::Call { .. } => return (Fate::Works, steps),
+                OpKind::Branch {
+                    target: Some(t),
+                    indexed,
+                    ..
+                } if indexed.is_empty() => match runs {
+                    None => return (Fate::Works, steps),
+                    Some(true) => {
+                        if low.rank(t.0) <= low.rank(pc as u32) {
+                            return (Fate::Works, steps);
+                        }
+                        mem |= self.issues_taken[pc];
+                        pc = t.0 as usize;
+                        continue;
+                    }
+                    Some(false) => mem |= self.issues_fall[pc],
+                },
+                OpKind::Branch { .. } => return (Fate::Works, steps),
+                OpKind::Exit => match runs {
+                    None => return (Fate::Works, steps),
+                    Some(true) => return (end(mem), steps),
+                    Some(false) => {}
+                },
+            }
+            pc += 1;
+        }
+    }
+}
+
+/// A scalar register file whose values are forgotten between blocks in
+/// constant time (a generation stamp per register).
+#[derive(Default)]
+pub struct Scalars {
+    v: Vec<i64>,
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Scalars {
+    fn next_block(&mut self, n: usize) {
+        if self.v.len() < n {
+            self.v.resize(n, 0);
+            self.stamp.resize(n, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+
+    fn get(&self, r: Reg) -> Option<i64> {
+        let r = r as usize;
+        (self.stamp.get(r) == Some(&self.generation)).then(|| self.v[r])
+    }
+
+    fn set(&mut self, r: Reg, v: Option<i64>) {
+        let r = r as usize;
+        if r >= self.v.len() {
+            return;
+        }
+        match v {
+            Some(x) => {
+                self.v[r] = x;
+                self.stamp[r] = self.generation;
+            }
+            None => self.stamp[r] = 0,
+        }
+    }
+}
+
+/// Decides every block of a grid of `nblocks` blocks (`ctaid` gives each
+/// one's coordinates): the fates, or `None` when no block is idle and none
+/// keeps the exits fate, or the scan ran past its steps
+/// ([`SCAN_STEPS_PER_BUDGET`] times the budget).
+pub fn scan(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    ifconv: &mut IfConvMemo,
+    nblocks: u64,
+    ctaid: impl Fn(u64) -> [i64; 3],
+) -> Option<Fates> {
+    let plan = Plan::new(low, ifconv)?;
+    let cap = inputs.budget.saturating_mul(SCAN_STEPS_PER_BUDGET);
+    let mut regs = Scalars::default();
+    let mut fates = Fates {
+        idle: Bits::new(nblocks),
+        exits: Bits::new(nblocks),
+        idle_count: 0,
+    };
+    let (mut steps, mut works, mut exits) = (0u64, false, false);
+    for b in 0..nblocks {
+        let (f, s) = plan.fate(low, inputs, ctaid(b), &mut regs);
+        steps += s;
+        if steps > cap {
+            return None;
+        }
+        match f {
+            Fate::Works => works = true,
+            Fate::Idle => {
+                fates.idle.set(b);
+                fates.idle_count += 1;
+            }
+            Fate::Exits => {
+                fates.exits.set(b);
+                exits = true;
+            }
+        }
+    }
+    if exits && !works {
+        // Every block leaves on its one path: nothing to set apart.
+        fates.exits = Bits::new(0);
+        exits = false;
+    }
+    (fates.idle_count > 0 || exits).then_some(fates)
+}
