@@ -944,12 +944,31 @@ pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
 
 /// Whether op `i` is followed, in straight-line code, only by an
 /// unguarded `ret`/`exit` (arithmetic, which is dead there, and ops ptxas
-/// deletes, [`never_runs`], in between).
+/// deletes, [`never_runs`], in between; a barrier or a bulk-copy group's
+/// commit or wait ends the search: the op stays above them).
 fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
-    for op in ir.ops.iter().skip(i + 1) {
+    for (j, op) in ir.ops.iter().enumerate().skip(i + 1) {
         if never_runs(ir, op) {
             // Deleted by ptxas: what follows it follows the op.
             continue;
+        }
+        // A barrier or a bulk-copy group's commit or wait keeps the op
+        // above it (`tests/hw/blind12` `t12_copy_blocks_tdesc` 377: the
+        // last TMA store before `cp.async.bulk.commit_group; wait_group.read
+        // 0; bar.sync 0; ret` stays predicated, issued by every warp).
+        let m = ir.mnemonics.get(j).copied().unwrap_or("");
+        if [
+            "bar",
+            "barrier",
+            "membar",
+            "fence",
+            "cp.async.bulk.commit_group",
+            "cp.async.bulk.wait_group",
+        ]
+        .iter()
+        .any(|b| m.starts_with(b))
+        {
+            return false;
         }
         match (&op.kind, op.form) {
             (_, crate::ir::Form::Label) => return false,
