@@ -898,10 +898,13 @@ fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
                 .iter()
                 .any(|b| m.starts_with(b))
     };
-    // No other load earlier in the block.
+    // No other load earlier in the block (ops ptxas deletes do not count).
     for j in (0..i).rev() {
         if boundary(j) {
             break;
+        }
+        if never_runs(ir, &ir.ops[j]) {
+            continue;
         }
         if let OpKind::Mem { info, .. } = &ir.ops[j].kind {
             if info.op != super::model::AccessOp::Store || info.kind != MemKind::Plain {
@@ -917,6 +920,9 @@ fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
             break;
         }
         let o = &ir.ops[j];
+        if never_runs(ir, o) {
+            continue;
+        }
         let mut reads = info.sole_reader.is_some_and(|r| r.index() == j);
         crate::ir::ssa::op_reads(o, |r| reads |= r == d);
         if let OpKind::Mem { info: m, .. } = &o.kind {
@@ -975,13 +981,14 @@ fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
             (crate::ir::OpKind::Nop, _) => continue,
             // Arithmetic after the kernel's last access feeds nothing but
             // deleted ops: dead code that ptxas removes (Triton's
-            // `mov.pred %p, 0` before the op it deletes).
+            // `mov.pred %p, 0` before the op it deletes); in a SASS
+            // listing, ptxas's code as it is, it stays.
             (
                 crate::ir::OpKind::Alu { .. }
                 | crate::ir::OpKind::PredLogic { .. }
                 | crate::ir::OpKind::LdParam { .. },
                 _,
-            ) => continue,
+            ) if ir.front_end == crate::ir::FrontEnd::Ptx => continue,
             (crate::ir::OpKind::Exit, _) => return op.guard.is_none(),
             _ => return false,
         }

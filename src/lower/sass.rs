@@ -325,6 +325,11 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         .into_iter()
         .filter_map(|(k, i)| {
             let ins = &func.instructions[i];
+            // An indirect call (`CALL.REL.NOINC R2 0x0`: a register target)
+            // is not resolved to the address its immediate names.
+            if ins.operands.iter().any(|o| o.reg().is_some()) {
+                return None;
+            }
             ins.operands.iter().find_map(|o| match &o.kind {
                 OperandKind::Label(t) => Some((k, label_op_of(t.text.trim())?, t.text.trim())),
                 OperandKind::Int(a) => Some((k, addr_op_of(*a)?, "")),
@@ -390,6 +395,47 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
     }
 }
 
+/// The ops of the subroutine entered at `entry` (sorted), walked along its
+/// branches and fall-through up to `RET`; `None` when it accesses memory,
+/// calls, branches through a table or to no resolved target, runs off the
+/// listing's end, or the walk would pass `budget` steps (spent as it goes).
+fn callee_body(ops: &[Op], entry: usize, budget: &mut usize) -> Option<Vec<usize>> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut stack = vec![entry];
+    while let Some(i) = stack.pop() {
+        if i >= ops.len() || *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        if !seen.insert(i) {
+            continue;
+        }
+        let op = &ops[i];
+        match &op.kind {
+            OpKind::Branch {
+                target: Some(t),
+                indexed,
+                ..
+            } if indexed.is_empty() => {
+                stack.push(t.0 as usize);
+                if op.guard.is_some() {
+                    stack.push(i + 1);
+                }
+            }
+            OpKind::Branch { .. } | OpKind::Call { .. } | OpKind::Mem { .. } => return None,
+            OpKind::Exit => {
+                if op.guard.is_some() {
+                    stack.push(i + 1);
+                }
+            }
+            _ => stack.push(i + 1),
+        }
+    }
+    let mut body: Vec<usize> = seen.into_iter().collect();
+    body.sort_unstable();
+    Some(body)
+}
+
 /// Inlines each call `(call op, entry label op, callee name)` whose callee
 /// can be followed: the ops reachable from the entry (fall-through and
 /// branch targets, up to `RET`) are copied, in order, after the function's
@@ -408,44 +454,25 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
 fn inline_calls(lw: &mut Lowerer<'_, '_>, calls: &[(usize, OpId, &str)]) -> Vec<InlineSite> {
     let own = lw.ops.len();
     let mut sites = Vec::new();
+    // Each callee's body is walked once (by its entry); the walks together
+    // take at most `budget` steps, so a listing of many calls stays linear.
+    let mut bodies: HashMap<usize, Option<Vec<usize>>> = HashMap::new();
+    let mut budget = 4 * own + crate::ir::MAX_INLINED_OPS;
     for &(c, entry, callee) in calls {
-        let mut seen = vec![false; own];
-        let mut stack = vec![entry.0 as usize];
-        let mut ok = true;
-        while let Some(i) = stack.pop() {
-            if i >= own || i == c {
-                ok = false;
-                break;
-            }
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
-            let op = &lw.ops[i];
-            match &op.kind {
-                OpKind::Branch {
-                    target: Some(t),
-                    indexed,
-                    ..
-                } if indexed.is_empty() => {
-                    stack.push(t.0 as usize);
-                    if op.guard.is_some() {
-                        stack.push(i + 1);
-                    }
-                }
-                OpKind::Branch { .. } | OpKind::Call { .. } | OpKind::Mem { .. } => {
-                    ok = false;
-                    break;
-                }
-                OpKind::Exit => {
-                    if op.guard.is_some() {
-                        stack.push(i + 1);
-                    }
-                }
-                _ => stack.push(i + 1),
-            }
+        if lw.ops.len() >= own + crate::ir::MAX_INLINED_OPS {
+            break;
         }
-        let body: Vec<usize> = (0..own).filter(|&i| seen[i]).collect();
-        if !ok || lw.ops.len() + body.len() + 1 > own + crate::ir::MAX_INLINED_OPS {
+        let body = bodies
+            .entry(entry.0 as usize)
+            .or_insert_with(|| callee_body(&lw.ops[..own], entry.0 as usize, &mut budget))
+            .clone();
+        // Not followed: memory, a call, an unresolved branch, falling off
+        // the end, the walk's budget spent, or the call inside its callee.
+        let Some(body) = body else { continue };
+        if body.binary_search(&c).is_ok() {
+            continue;
+        }
+        if lw.ops.len() + body.len() + 1 > own + crate::ir::MAX_INLINED_OPS {
             continue;
         }
         // The function's own code must not fall through into the first copy.

@@ -147,32 +147,41 @@ fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
             Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::ClusterCtaRank
         ),
     };
-    loop {
-        let mut changed = false;
-        for op in &low.ops {
-            let guard = op.guard.is_none_or(|(r, _)| is_uni(&uni, &Src::Reg(r, 0)));
-            let ok = guard
-                && match &op.kind {
-                    OpKind::Alu { alu, srcs, .. } => {
-                        !cross_lane(alu.op) && srcs.iter().all(|s| is_uni(&uni, s))
-                    }
-                    OpKind::PredLogic { srcs, .. } => srcs.iter().all(|s| is_uni(&uni, s)),
-                    OpKind::LdParam { .. } => true,
-                    _ => false,
-                };
-            if !ok {
-                for d in op.kind.dsts() {
-                    if let Some(u) = uni.get_mut(d as usize).filter(|u| **u) {
-                        *u = false;
-                        changed = true;
+    // A worklist: an op is looked at again only when a register it reads
+    // stops being uniform (each register flips once: linear in the ops).
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); uni.len()];
+    for (i, op) in low.ops.iter().enumerate() {
+        crate::ir::ssa::op_reads(op, |r| {
+            if let Some(v) = readers.get_mut(r as usize) {
+                v.push(i as u32);
+            }
+        });
+    }
+    let mut work: Vec<u32> = (0..low.ops.len() as u32).rev().collect();
+    while let Some(i) = work.pop() {
+        let op = &low.ops[i as usize];
+        let guard = op.guard.is_none_or(|(r, _)| is_uni(&uni, &Src::Reg(r, 0)));
+        let ok = guard
+            && match &op.kind {
+                OpKind::Alu { alu, srcs, .. } => {
+                    !cross_lane(alu.op) && srcs.iter().all(|s| is_uni(&uni, s))
+                }
+                OpKind::PredLogic { srcs, .. } => srcs.iter().all(|s| is_uni(&uni, s)),
+                OpKind::LdParam { .. } => true,
+                _ => false,
+            };
+        if !ok {
+            for d in op.kind.dsts() {
+                if let Some(u) = uni.get_mut(d as usize).filter(|u| **u) {
+                    *u = false;
+                    if let Some(rs) = readers.get(d as usize) {
+                        work.extend(rs.iter().copied());
                     }
                 }
             }
         }
-        if !changed {
-            return uni;
-        }
     }
+    uni
 }
 
 impl Plan {
@@ -338,6 +347,11 @@ impl Plan {
                 };
             }
             steps += 1;
+            if steps as usize > n {
+                // More steps than ops: a path that does not reach its end
+                // by falling forward; the block is run, not decided.
+                return (Fate::Works, steps);
+            }
             let op = &low.ops[pc];
             // `None`: no guard; `Some(None)`: a guard not known.
             let guard: Option<Option<bool>> = op

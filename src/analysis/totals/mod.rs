@@ -918,7 +918,7 @@ pub fn simulate(
     // Blocks a block-uniform guard sends to an exit (`exits`): decided for
     // every block of a grid the sampler scans, before any runs.
     let grid = inputs.grid.map(|d| u64::from(d).max(1));
-    let all: u64 = grid.iter().product();
+    let all: u64 = grid.iter().fold(1u64, |a, &d| a.saturating_mul(d));
     let fates = (all <= sample::EDGE_SCAN_MAX)
         .then(|| {
             exits::scan(low, inputs, &mut ifconv, all, |b| {

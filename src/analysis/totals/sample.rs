@@ -1106,12 +1106,15 @@ impl Bits {
         let k = (i / 64) as usize;
         if k >= self.words.len() {
             return match self.words.last() {
-                Some(w) => self.before[self.words.len() - 1] + u64::from(w.count_ones()),
+                Some(w) => {
+                    let b = self.before.get(self.words.len() - 1).copied().unwrap_or(0);
+                    b + u64::from(w.count_ones())
+                }
                 None => 0,
             };
         }
         let low = self.words[k] & ((1u64 << (i % 64)) - 1);
-        self.before[k] + u64::from(low.count_ones())
+        self.before.get(k).copied().unwrap_or(0) + u64::from(low.count_ones())
     }
 }
 
