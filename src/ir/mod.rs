@@ -975,7 +975,9 @@ pub struct Function<'src> {
     pub inlined: Vec<InlineSite>,
     /// Each op's rank in the code layout, where every inlined body stands
     /// right after its call (as if written there); empty when that is the
-    /// op order itself (nothing inlined). The launch simulation, which
+    /// op order itself (nothing inlined by the PTX front end; a SASS
+    /// listing's inlined subroutines stay where ptxas put them, after the
+    /// function's code, so it is empty there too). The launch simulation, which
     /// reconverges a divergent warp by running its lanes at the lowest
     /// position first, orders lanes by it.
     pub layout_rank: Vec<u32>,

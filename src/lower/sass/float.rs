@@ -22,7 +22,7 @@
 //! Any other modifier (`FMUL.D2`, `.M4`, `.NAN`…) leaves the instruction
 //! opaque. Conversions read their types from the modifiers: `I2F` converts
 //! from `.S32` (default), `.U32`, `.S16/.U16/.S8/.U8` to `.F32`; `I2FP.F32`
-//! the same; `F2I` from `.F32` to `.S32` (default), `.U32`, `.S16/.U16`
+//! the same; `F2I` from `.F32` to `.S32` (default), `.U32`, `.S16/.U16/.S8/.U8`
 //! with `.TRUNC` (`rzi`), `.FLOOR` (`rmi`), `.CEIL` (`rpi`) or none (`rni`);
 //! `FRND` rounds to an integral `f32` the same way. 64-bit and 16-bit float
 //! formats (`.F64`, `.F16`), 64-bit integers and the packed `HADD2`/`HFMA2`
