@@ -845,6 +845,15 @@ pub(crate) fn never_runs(ir: &Lowered<'_>, op: &crate::ir::Op) -> bool {
     }
 }
 
+/// A barrier or a memory fence (`bar.*`, `barrier.*`, `membar.*`,
+/// `fence.*`): the walks of [`lone_load_branched`] and `before_exit` stop
+/// there.
+fn synchronises(mnemonic: &str) -> bool {
+    ["bar", "membar", "fence"]
+        .iter()
+        .any(|b| mnemonic.starts_with(b))
+}
+
 /// The direction of a plain (not atomic, not copy) access of any state
 /// space.
 fn plain_access(op: &crate::ir::Op) -> Option<super::model::AccessOp> {
@@ -894,9 +903,8 @@ fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
                 o.kind,
                 OpKind::Branch { .. } | OpKind::Exit | OpKind::Call { .. }
             )
-            || ["bar", "barrier", "membar", "fence", "mbarrier"]
-                .iter()
-                .any(|b| m.starts_with(b))
+            || synchronises(m)
+            || m.starts_with("mbarrier")
     };
     // No other load earlier in the block (ops ptxas deletes do not count).
     for j in (0..i).rev() {
@@ -963,16 +971,9 @@ fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
         // last TMA store before `cp.async.bulk.commit_group; wait_group.read
         // 0; bar.sync 0; ret` stays predicated, issued by every warp).
         let m = ir.mnemonics.get(j).copied().unwrap_or("");
-        if [
-            "bar",
-            "barrier",
-            "membar",
-            "fence",
-            "cp.async.bulk.commit_group",
-            "cp.async.bulk.wait_group",
-        ]
-        .iter()
-        .any(|b| m.starts_with(b))
+        if synchronises(m)
+            || m.starts_with("cp.async.bulk.commit_group")
+            || m.starts_with("cp.async.bulk.wait_group")
         {
             return false;
         }
