@@ -270,6 +270,7 @@ impl<'a, 'src> Ctx<'a, 'src> {
 }
 
 mod calls;
+mod liveness;
 mod mem;
 
 pub use calls::Callees;
@@ -526,6 +527,10 @@ fn lower_body<'src>(
     // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
     // Per open block, the mappings it shadowed.
     let mut shadowed: Vec<Vec<(&'src str, Option<u32>)>> = Vec::new();
+    // Which load results are used (`liveness`): each instruction's reads
+    // and writes by register, and the names of the one at hand.
+    let mut live = liveness::Liveness::default();
+    let (mut names_read, mut names_written): (Vec<&'src str>, Vec<&'src str>) = Default::default();
     for (i, st) in statements.iter().enumerate() {
         let at = base + i;
         cx.cursor.step(&st.kind);
@@ -575,6 +580,12 @@ fn lower_body<'src>(
                         here.push(g.pred);
                     }
                 }
+                names_read.clear();
+                names_read.extend_from_slice(&here);
+                names_written.clear();
+                if let (true, Some(o)) = (writes_first, ins.operands.first()) {
+                    collect_reads(o, &mut names_written);
+                }
                 for name in here.drain(..) {
                     let e = readers.entry(name).or_insert((0, at));
                     e.0 += 1;
@@ -582,6 +593,21 @@ fn lower_body<'src>(
                 }
                 let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
                 note_param_address(cx, &lowered.kind);
+                let id = |n: &&'src str| {
+                    (!crate::isa::is_special_register(n))
+                        .then(|| cx.regs.get(n).copied())
+                        .flatten()
+                };
+                if liveness::pure(ins.opcode(), ins.mnemonic) {
+                    live.instruction(
+                        true,
+                        names_read.iter().filter_map(id),
+                        names_written.iter().filter_map(id),
+                    );
+                } else {
+                    let all = names_read.iter().chain(&names_written).filter_map(id);
+                    live.instruction(false, all, []);
+                }
                 lowered
             }
             other => {
@@ -630,9 +656,16 @@ fn lower_body<'src>(
             *indexed = entries;
         }
     }
+    let needed = live.needed(cx.names.len());
     for op in &mut out.ops[base..] {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
             if !info.no_result {
+                info.live_results = dsts
+                    .iter()
+                    .take(8)
+                    .enumerate()
+                    .filter(|(_, d)| needed.get(**d as usize).copied().unwrap_or(true))
+                    .fold(0u8, |bits, (k, _)| bits | (1 << k));
                 info.result_used = dsts.iter().any(|d| {
                     cx.names
                         .get(*d as usize)
