@@ -580,11 +580,19 @@ fn lower_body<'src>(
                         here.push(g.pred);
                     }
                 }
+                // (Registers named without `%`, such as inline asm's
+                // scoped `.reg .b32 t;`, parse as symbols: both count.)
                 names_read.clear();
-                names_read.extend_from_slice(&here);
                 names_written.clear();
-                if let (true, Some(o)) = (writes_first, ins.operands.first()) {
-                    collect_reads(o, &mut names_written);
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        liveness::names(o, &mut names_read);
+                    } else {
+                        liveness::names(o, &mut names_written);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    names_read.push(g.pred);
                 }
                 for name in here.drain(..) {
                     let e = readers.entry(name).or_insert((0, at));

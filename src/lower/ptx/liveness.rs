@@ -14,6 +14,8 @@
 //! every definition of it needed, which can only keep more loads (never
 //! deletes a used one).
 
+use crate::syntax::ast::{Operand, OperandKind};
+
 /// The instructions of one body, as reads and writes of register ids.
 #[derive(Default)]
 pub(super) struct Liveness {
@@ -76,6 +78,22 @@ impl Liveness {
             }
         }
         needed
+    }
+}
+
+/// The register names operand `o` mentions: registers and symbols (a
+/// register named without `%`, as inline asm's scoped `.reg .b32 t;`,
+/// parses as a symbol; symbols that name no register find no id).
+pub(super) fn names<'src>(o: &Operand<'src>, out: &mut Vec<&'src str>) {
+    match &o.kind {
+        OperandKind::Reg { name, .. } | OperandKind::Symbol(name) => out.push(name),
+        OperandKind::Address { base: Some(b), .. } => names(b, out),
+        OperandKind::Offset { base, .. } | OperandKind::Not(base) => names(base, out),
+        OperandKind::AddressList(v) | OperandKind::Vector(v) | OperandKind::List(v) => {
+            v.iter().for_each(|x| names(x, out))
+        }
+        OperandKind::PredPair(pair) => pair.iter().for_each(|x| names(x, out)),
+        _ => {}
     }
 }
 
