@@ -802,12 +802,7 @@ fn place(file: &SourceFile, ir: &Function<'_>, i: u32) -> String {
 /// place of op `at`: nothing when that is `at` itself. Given for SASS
 /// listings (where the lowering is the usual suspect); PTX reasons keep
 /// their text.
-fn origin_text(
-    file: &SourceFile,
-    ir: &Function<'_>,
-    at: u32,
-    o: totals::UnknownOrigin,
-) -> String {
+fn origin_text(file: &SourceFile, ir: &Function<'_>, at: u32, o: totals::UnknownOrigin) -> String {
     if (o.op as usize) >= ir.ops.len() || (o.op == at && !o.unwritten) {
         return String::new();
     }

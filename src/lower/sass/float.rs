@@ -352,7 +352,10 @@ impl<'src> Lowerer<'_, 'src> {
         for next in self.func.instructions.iter().skip(at + 1).take(16) {
             let ops = &next.operands;
             if next.opcode() == "FCHK" {
-                if ops.get(2).is_some_and(|o| same(o) && !o.negated && !o.absolute) {
+                if ops
+                    .get(2)
+                    .is_some_and(|o| same(o) && !o.negated && !o.absolute)
+                {
                     return true;
                 }
             } else if ops.first().is_some_and(same)
@@ -403,7 +406,13 @@ impl<'src> Lowerer<'_, 'src> {
         let ea = exponent(self, a);
         let eb = exponent(self, b);
         let diff = self.temp();
-        self.push_alu(alu(AluOp::Sub, s32), diff, vec![ea.clone(), eb.clone()], span, mn);
+        self.push_alu(
+            alu(AluOp::Sub, s32),
+            diff,
+            vec![ea.clone(), eb.clone()],
+            span,
+            mn,
+        );
         let mut inside: Option<Reg> = None;
         for (v, (lo, hi)) in [(eb, SAFE_B), (ea, SAFE_A), (Src::Reg(diff, 0), SAFE_DIFF)] {
             for (cmp, bound) in [(Cmp::Ge, lo), (Cmp::Le, hi)] {
@@ -597,8 +606,13 @@ mod tests {
                 continue;
             }
             checked += 1;
-            let rn = eval(FloatOp::Rcp, FMode::NEAREST, F32, &[i64::from(b.to_bits() as i32)])
-                .expect("rcp.rn") as u32;
+            let rn = eval(
+                FloatOp::Rcp,
+                FMode::NEAREST,
+                F32,
+                &[i64::from(b.to_bits() as i32)],
+            )
+            .expect("rcp.rn") as u32;
             let want = (a / b).to_bits();
             for r in [rn, rn.wrapping_add(1), rn.wrapping_sub(1)] {
                 let got = fast_division(a, b, f32::from_bits(r)).to_bits();
