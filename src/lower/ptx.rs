@@ -461,6 +461,7 @@ pub fn lower_in<'src>(
         layout_rank,
         inlined: out.inlined,
         line_frames,
+        sass_offsets: Vec::new(),
     }
 }
 
