@@ -65,7 +65,7 @@ const FLOORS: [(&str, usize, usize, usize, usize, usize); 12] = [
     ("blind9", 549, 585, 472, 504, 40),
     ("blind10", 595, 646, 386, 408, 28),
     ("blind11", 646, 767, 208, 273, 0),
-    ("blind13", 173, 329, 105, 136, 4),
+    ("blind13", 289, 329, 105, 136, 4),
 ];
 
 fn load(path: &str) -> J {
