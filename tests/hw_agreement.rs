@@ -61,7 +61,9 @@
 //! on the ninth, `tests/hw/blind9/` (`tests/hw/blind9/known.txt`); `blind10_hardware_agreement`
 //! on the tenth, `tests/hw/blind10/` (`tests/hw/blind10/known.txt`); `blind11_hardware_agreement`
 //! on the eleventh, `tests/hw/blind11/` (`tests/hw/blind11/known.txt`); `blind12_hardware_agreement`
-//! on the twelfth, `tests/hw/blind12/` (Triton kernels only; `tests/hw/blind12/known.txt`).
+//! on the twelfth, `tests/hw/blind12/` (Triton kernels only; `tests/hw/blind12/known.txt`);
+//! `blind13_hardware_agreement` on the thirteenth, `tests/hw/blind13/` (CUDA kernels only;
+//! `tests/hw/blind13/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -230,6 +232,12 @@ const BLIND11_SUITES: [(&str, &str); 2] = [
 const BLIND12_SUITES: [(&str, &str); 1] = [(
     "tests/hw/blind12/triton/launches.json",
     "tests/hw/blind12/measured_triton.json",
+)];
+
+/// The thirteenth held-out batch (`tests/hw/blind13/`): CUDA kernels only (no Triton part).
+const BLIND13_SUITES: [(&str, &str); 1] = [(
+    "tests/hw/blind13/launches.json",
+    "tests/hw/blind13/measured.json",
 )];
 
 fn load(path: &str) -> J {
@@ -743,6 +751,29 @@ fn blind12_hardware_agreement() {
         &BLIND12_SUITES,
         "tests/hw/blind12/known.txt",
         "hw_agreement_blind12",
+        true,
+    );
+}
+
+/// The thirteenth held-out batch (`tests/hw/blind13/`, README there):
+/// hand-written CUDA on the modern memory paths, in the styles of real
+/// projects: a CUTLASS-style multistage `cp.async` GEMM with XOR-swizzled
+/// tiles read by `ldmatrix` / `.trans` and an `stmatrix` epilogue, a
+/// FlashAttention-2-style forward with `cp.async` K/V tiles, a
+/// warp-specialised TMA pipeline on full / empty mbarriers, a 1-D bulk copy
+/// in and out, a `wgmma` tile on shared descriptors, llama.cpp-style q4_0 /
+/// q8_0 mat-vecs on packed 18- and 34-byte blocks, an int8 `dp4a` GEMV, a
+/// FlashInfer-style paged KV decode, a CUB-style radix histogram with shared
+/// atomics, a segmented reduction, a 3-D stencil with halo, a padded
+/// transpose, an embedding bag, fp16 / float4 elementwise kernels with heads
+/// and tails, a warp-shuffle RMSNorm and a cooperative-groups tiled scan,
+/// measured before warpscope's model was looked at for them.
+#[test]
+fn blind13_hardware_agreement() {
+    agreement(
+        &BLIND13_SUITES,
+        "tests/hw/blind13/known.txt",
+        "hw_agreement_blind13",
         true,
     );
 }

@@ -201,3 +201,96 @@ fn float_immediates_and_negation() {
     let f = listing(SM90, &body("FSETP.GT.AND P0, PT, -R1, -7.5, PT"));
     assert_eq!(figures(&f, 0), (Some(1), 3.0));
 }
+
+/// The requests and sectors per request of the access at `offset` for a
+/// 32-thread block, one block, the parameters `params` (index, value).
+fn figures_with(file: &SourceFile, params: &[(usize, i64)], offset: u32) -> (Option<u64>, f64) {
+    let opts = Options {
+        launch: LaunchConfig {
+            block: Some([32, 1, 1]),
+            grid: Some([1, 1, 1]),
+            params: params
+                .iter()
+                .map(|&(k, v)| (ParamKey::Index(k), v.into()))
+                .collect(),
+        },
+        ..Options::default()
+    };
+    let a = warpscope::analyze(file, &opts);
+    assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+    let k = &a.kernels[0];
+    let g: Vec<_> = k
+        .accesses
+        .iter()
+        .filter(|x| x.sass_offset == Some(offset))
+        .collect();
+    assert_eq!(g.len(), 1, "one access at {offset:#x}");
+    (g[0].requests, g[0].per_request.sectors)
+}
+
+/// A `.X` op may write the register its carry's low half went to
+/// (Triton's `t7_bf16_matmul_w4s4`: `IADD3 R106, P1, R0, UR4, RZ` /
+/// `IMAD.X R106, RZ, RZ, UR5, P1`): it is still the high word of that
+/// sum. Lanes load when `n + 1` fits in 32 bits. Expected: n = 8, every
+/// lane, 4 sectors; n = 2^32 − 1, no lane. Before the rule the link was
+/// dropped as the `.X` op's destination was written, the high word was
+/// opaque and the launch not simulated.
+#[test]
+fn carry_high_word_written_over_its_low_word() {
+    let body = format!(
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   LDC.64 R6, c[0x0][0x218] ;\n        /*0020*/                   IADD3 R9, P1, R6, 0x1, RZ ;\n        /*0030*/                   IMAD.X R9, RZ, RZ, R7, P1 ;\n        /*0040*/                   ISETP.NE.U32.AND P0, PT, R9, RZ, PT ;\n{}",
+        load_under("@!P0")
+    );
+    let f = listing(SM90, &body);
+    assert_eq!(figures(&f, 8), (Some(1), 4.0));
+    assert_eq!(figures(&f, (1i64 << 32) - 1).0, Some(0));
+}
+
+/// Parameters inferred from constant-bank reads skip the ABI's padding
+/// before an 8-byte parameter: `int a` at 0x218, then a 64-bit `n` at
+/// 0x220 is parameter 2 (not 3, as when the 4 bytes at 0x21c counted as
+/// a parameter no instruction reads; blind10's `integral_rows_u8` and
+/// `spmv_dia5`). Lanes with `tid < n` load. Expected: n = 8, 8 lanes, 32
+/// bytes, 1 sector.
+#[test]
+fn parameter_padding_before_an_8_byte_parameter() {
+    let body = "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   LDC R5, c[0x0][0x218] ;\n        /*0020*/                   LDC.64 R6, c[0x0][0x220] ;\n        /*0030*/                   IADD3 R0, R0, R5, RZ ;\n        /*0040*/                   ISETP.GE.U32.AND P0, PT, R0, R6, PT ;\n        /*0050*/                   ISETP.GE.U32.AND.EX P0, PT, RZ, R7, PT, P0 ;\n        /*0060*/                   LDC.64 R2, c[0x0][0x210] ;\n        /*0070*/                   IMAD.WIDE R2, R0, 0x4, R2 ;\n        /*0080*/              @!P0 LDG.E R4, desc[UR4][R2.64] ;\n        /*0090*/                   EXIT ;\n";
+    let f = listing(SM90, body);
+    assert_eq!(
+        figures_with(&f, &[(0, 1i64 << 32), (1, 0), (2, 8)], 0x80),
+        (Some(1), 1.0)
+    );
+}
+
+/// ptxas's `f32` division (`src/lower/sass/float.rs`, "`FCHK`"): `100 /
+/// float(n)` by the fast path, `FCHK` false for these operands, the slow
+/// path (here a stand-in writing 0) skipped; lanes with `tid <
+/// trunc(100 / n)` load. Expected: n = 8, 12 lanes, 48 bytes in 2
+/// sectors; n = 3, all 32 lanes, 4 sectors; n = 0 (a zero divisor: `FCHK`
+/// true), the stand-in's 0, no lane. Before the rule `FCHK` was opaque (and
+/// clobbered its first source), `MUFU.RCP` opaque, the branch not known.
+#[test]
+fn f32_division_fast_path() {
+    let body = "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   LDC R5, c[0x0][0x218] ;\n        /*0020*/                   I2FP.F32.S32 R6, R5 ;\n        /*0030*/                   MOV R7, 0x42c80000 ;\n        /*0040*/                   MUFU.RCP R8, R6 ;\n        /*0050*/                   FFMA R9, -R6, R8, 1 ;\n        /*0060*/                   FFMA R9, R8, R9, R8 ;\n        /*0070*/                   FCHK P0, R7, R6 ;\n        /*0080*/                   FFMA R10, R7, R9, RZ ;\n        /*0090*/                   FFMA R11, -R6, R10, R7 ;\n        /*00a0*/                   FFMA R10, R9, R11, R10 ;\n        /*00b0*/              @!P0 BRA `(.L_x_0) ;\n        /*00c0*/                   MOV R10, RZ ;\n.L_x_0:\n        /*00d0*/                   F2I.TRUNC.NTZ R12, R10 ;\n        /*00e0*/                   ISETP.GE.AND P2, PT, R0, R12, PT ;\n        /*00f0*/                   LDC.64 R2, c[0x0][0x210] ;\n        /*0100*/                   IMAD.WIDE R2, R0, 0x4, R2 ;\n        /*0110*/              @!P2 LDG.E R4, desc[UR4][R2.64] ;\n        /*0120*/                   EXIT ;\n";
+    let f = listing(SM90, body);
+    assert_eq!(figures_at(&f, 8, 0x110), (Some(1), 2.0));
+    assert_eq!(figures_at(&f, 3, 0x110), (Some(1), 4.0));
+    assert_eq!(figures_at(&f, 0, 0x110).0, Some(0));
+}
+
+/// `@!PT` reads a predicate made false before the first instruction, so
+/// a use on a path that did not pass the first use (blind5's
+/// `cp_async_8b_c301`) still has it. Lanes 16–31 jump over the first
+/// `@!PT LDS` to the second; the `LDG` at 0x100 is then issued by the
+/// warp with every lane. Expected: 1 request, 4 sectors. Before the rule
+/// the predicate was written at the first use only and the second guard
+/// was not known on the jump's path (no request count).
+#[test]
+fn never_true_guard_on_every_path() {
+    let body = format!(
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n        /*0010*/                   ISETP.GE.AND P1, PT, R0, 0x10, PT ;\n        /*0020*/               @P1 BRA `(.L_x_0) ;\n        /*0030*/              @!PT LDS RZ, [RZ] ;\n.L_x_0:\n        /*0040*/              @!PT LDS RZ, [RZ] ;\n{}",
+        load_under("")
+    );
+    let f = listing(SM90, &body);
+    assert_eq!(figures(&f, 8), (Some(1), 4.0));
+}

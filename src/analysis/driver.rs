@@ -508,7 +508,15 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 Ok(r) => sim = Some(r),
                 Err(e) => {
                     let mut why = match e.stmt.filter(|&i| (i as usize) < ir.spans.len()) {
-                        Some(i) => format!("{} (PTX line {})", e.message, ptx_line(file, ir, i)),
+                        Some(i) => format!(
+                            "{} ({}{})",
+                            e.message,
+                            place(file, ir, i),
+                            e.origin
+                                .filter(|_| ir.front_end == crate::ir::FrontEnd::Sass)
+                                .map(|o| origin_text(file, ir, i, o))
+                                .unwrap_or_default()
+                        ),
                         None => e.message.clone(),
                     };
                     // Name the scalar parameters that were not given; for a
@@ -746,8 +754,12 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
                 .collect();
             let accesses = uncounted.len();
             let line = lines.first().copied().unwrap_or(0);
+            let at = s
+                .skipped_loops
+                .first()
+                .map_or_else(|| format!("PTX line {line}"), |l| place(file, ir, l.branch));
             totals_unavailable = Some(format!(
-                "a loop exits on loaded data (PTX line {line}): the accesses inside it are not counted"
+                "a loop exits on loaded data ({at}): the accesses inside it are not counted"
             ));
             caveats.push(Caveat::LoopsOnLoadedData { lines, accesses });
         } else if s.blocks.0 < s.blocks.1 {
@@ -770,6 +782,43 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
         caveats,
         expect_tx: memops::expect_tx(ir, file),
         span: ir.name_span,
+    }
+}
+
+/// Where op `i` is, for a message: its PTX line, or, in a SASS listing,
+/// its offset and the listing's line.
+fn place(file: &SourceFile, ir: &Function<'_>, i: u32) -> String {
+    let line = ptx_line(file, ir, i);
+    match ir.sass_offsets.get(i as usize) {
+        Some(off) if ir.front_end == crate::ir::FrontEnd::Sass => {
+            format!("at {off:#06x}, listing line {line}")
+        }
+        _ => format!("PTX line {line}"),
+    }
+}
+
+/// The clause of a stopped simulation's reason that names where the value
+/// it could not decide on came from (`totals::UnknownOrigin`), after the
+/// place of op `at`: nothing when that is `at` itself. Given for SASS
+/// listings (where the lowering is the usual suspect); PTX reasons keep
+/// their text.
+fn origin_text(file: &SourceFile, ir: &Function<'_>, at: u32, o: totals::UnknownOrigin) -> String {
+    if (o.op as usize) >= ir.ops.len() || (o.op == at && !o.unwritten) {
+        return String::new();
+    }
+    let what = ir.mnemonics.get(o.op as usize).copied().unwrap_or("");
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!("`{what}` ")
+    };
+    if o.unwritten {
+        format!(
+            ", from a register that {what}{} reads before any instruction writes it",
+            place(file, ir, o.op)
+        )
+    } else {
+        format!(", the value comes from {what}{}", place(file, ir, o.op))
     }
 }
 

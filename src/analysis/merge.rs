@@ -573,6 +573,11 @@ fn barrier(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> (bool, 
 /// not `.approx`/`.full`, nor 32-bit integer division: `ld2_div_full_f32`,
 /// `ld2_sqrt_approx_f32`, `ld2_div_u32`).
 fn slow_path(mn: &str) -> bool {
+    // Every candidate starts with `d`, `r` or `s`: most mnemonics are
+    // rejected by their first byte (this runs for every op of a kernel).
+    if !matches!(mn.as_bytes().first(), Some(b'd' | b'r' | b's')) {
+        return false;
+    }
     let base = mn.split('.').next().unwrap_or("");
     if !matches!(base, "div" | "rcp" | "sqrt" | "rem")
         || mn.contains(".approx")

@@ -963,6 +963,10 @@ pub struct Function<'src> {
     /// source view lists the instruction under each of them. Empty when not
     /// modelled (SASS input): one frame.
     pub line_frames: Vec<u8>,
+    /// The SASS offset (`/*0120*/`) of the instruction each op came from,
+    /// for a SASS listing (labels: the instruction they name); empty for
+    /// PTX.
+    pub sass_offsets: Vec<u32>,
     /// `.file` index → file name.
     pub files: Vec<(u32, &'src str)>,
     /// Label names, by op.

@@ -6,6 +6,7 @@
 //! (CFG, analysis, cost model, lints, reports) is front-end neutral.
 
 mod module;
+mod names;
 pub mod ptx;
 pub mod sass;
 

@@ -27,6 +27,7 @@
 
 use super::module::{dims, line_frames, symbol_name, variables, LocChains};
 pub use super::module::{module_files, module_globals};
+use super::names::NameMap;
 use crate::ir::alu::{decode, Ty};
 use crate::ir::{
     AccessOp, CacheHints, Form, Function as IrFunction, FunctionKind as IrKind, LaunchDirectives,
@@ -41,7 +42,7 @@ use crate::util::FastMap as HashMap;
 struct Ctx<'a, 'src> {
     cursor: LabelCursor<'a, 'src>,
     body: &'a [crate::syntax::ast::Statement<'src>],
-    regs: HashMap<&'src str, u32>,
+    regs: NameMap<'src, u32>,
     names: Vec<&'src str>,
     params: HashMap<&'src str, u16>,
     vars: HashMap<&'src str, u32>,
@@ -96,7 +97,7 @@ impl<'a, 'src> Ctx<'a, 'src> {
         Ctx {
             cursor: LabelCursor::new(scopes),
             body,
-            regs: HashMap::default(),
+            regs: NameMap::default(),
             names,
             params: HashMap::default(),
             vars: HashMap::default(),
@@ -461,6 +462,7 @@ pub fn lower_in<'src>(
         layout_rank,
         inlined: out.inlined,
         line_frames,
+        sass_offsets: Vec::new(),
     }
 }
 
@@ -518,7 +520,7 @@ fn lower_body<'src>(
     let base = cx.base as usize;
     let mut table_entries: HashMap<u32, Vec<OpId>> = HashMap::default();
     // Per register name: how many instructions read it, and the last one.
-    let mut readers: HashMap<&'src str, (u32, usize)> = HashMap::default();
+    let mut readers: NameMap<'src, (u32, usize)> = NameMap::default();
     // The names one instruction reads, once each (reused: cleared by
     // draining; a few operands, so a list).
     let mut here: Vec<&'src str> = Vec::new();
@@ -595,7 +597,7 @@ fn lower_body<'src>(
                     names_read.push(g.pred);
                 }
                 for name in here.drain(..) {
-                    let e = readers.entry(name).or_insert((0, at));
+                    let e = readers.get_or_insert_with(name, || (0, at));
                     e.0 += 1;
                     e.1 = at;
                 }

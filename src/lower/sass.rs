@@ -15,7 +15,9 @@
 //! `IMAD.X`, `IMAD.HI`, `SHF.L.U64.HI`, …) write an opaque value (uniform
 //! when their inputs are) that no address reads — except a `.X` op whose
 //! carry-in comes from a low-half add (`IADD3`/`LEA` with a carry-out)
-//! whose result register and carry predicate are not written in between:
+//! whose result register and carry predicate are not written in between
+//! (by an instruction before the `.X` one: `IADD3 R106, P1, R0, UR4, RZ` /
+//! `IMAD.X R106, RZ, RZ, UR5, P1` writes the high word over the low one):
 //! it is that 64-bit value shifted right by 32 (ptxas branches on such high
 //! words, `IADD3.X R10, …, P1` / `ISETP.NE.U32.AND P0, PT, R10, RZ, PT`, to
 //! pick a 32-bit division). The pairing follows listing order, not the CFG. This is exact as long as
@@ -46,13 +48,18 @@
 //! `-c`), its `EIATTR_PARAM_CBANK` gives the parameter base and
 //! `EIATTR_KPARAM_INFO` each parameter's ordinal, offset and size; otherwise
 //! the parameters are inferred from the constant-bank reads (each offset
-//! read at the start of an 8-byte-aligned slot, with the width read there).
+//! read at the start of an 8-byte-aligned slot, with the width read there;
+//! bytes never read between two reads are parameters the code does not
+//! read, except the ABI's padding: up to a 4-byte boundary after a narrower
+//! parameter, and 4 bytes at `8k + 4` before an 8-byte read at `8k + 8`,
+//! `int n; float* p`).
 //! Parameters are named `<kernel>_param_<k>` as nvcc names them in PTX, so
 //! `--param` means the same for a kernel's PTX and its SASS. A read of
-//! bank 0 is [`OpKind::LdParam`] (the parameter's value, or an opaque
-//! uniform value for the high word of a 64-bit parameter), a launch value
-//! is its special register, anything else in a constant bank an opaque
-//! uniform value.
+//! bank 0 is [`OpKind::LdParam`] (the parameter's value; a 64-bit read of
+//! an 8-byte parameter also writes its high word, `value >> 32`, to the
+//! pair's high register), a launch value is its special register (an
+//! `LDC.64` of two launch values gives each register its own), anything
+//! else in a constant bank an opaque uniform value.
 //!
 //! # Instructions
 //!
@@ -73,8 +80,10 @@
 //!   half immediates: a 32-bit constant).
 //! - Floating point (`float.rs`): `FADD`, `FMUL`, `FFMA`, `I2F`/`I2FP`,
 //!   `F2I`, `FRND`, `FSEL`, `FMNMX` on `f32` exactly, `MUFU.RCP` only
-//!   inside ptxas's integer division; other floating point (64-bit and
-//!   16-bit formats, the other `MUFU` functions) is opaque.
+//!   inside ptxas's integer and `f32` divisions, `FCHK` (the `f32`
+//!   division's slow-path test, a predicate only) as `float.rs` models it;
+//!   other floating point (64-bit and 16-bit formats, the other `MUFU`
+//!   functions) is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
 //!   comparison of the low words), `FSETP` on `f32` values (`setp.f32`,
@@ -83,6 +92,8 @@
 //!   `selp` per predicate of the mask: ptxas saves predicates in register
 //!   bits and restores them with `ISETP.NE`) and `R2P PR, Rs, mask`
 //!   (`P<i> = bit i`); their `.B1`–`.B3` byte forms are opaque.
+//! - Guards: `@!PT` (never true) reads a predicate made false before the
+//!   function's first instruction, so every path to it has it.
 //! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
 //!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` to a subroutine of
 //!   the listing inlined ([`inline_calls`]: its body copied after the
@@ -184,6 +195,10 @@ struct Lowerer<'a, 'src> {
     spans: Vec<Span>,
     mnemonics: Vec<&'src str>,
     locs: Vec<Option<LocId>>,
+    /// The SASS offset of each op's instruction.
+    offsets: Vec<u32>,
+    /// The offset of the instruction being lowered.
+    cur_offset: u32,
     cur_loc: Option<LocId>,
     loc_table: Vec<Loc>,
     loc_keys: HashMap<(u32, u32, u32, Option<LocId>), LocId>,
@@ -198,6 +213,11 @@ struct Lowerer<'a, 'src> {
     /// written again: a `.X` op reading the carry computes that sum's high
     /// word.
     carry_low: HashMap<Reg, Reg>,
+    /// `carry_low` as it was when the instruction being lowered began, for
+    /// a `.X` instruction: it may write the register its carry's low half
+    /// went to (`IADD3 R106, P1, R0, UR4, RZ` / `IMAD.X R106, RZ, RZ, UR5,
+    /// P1`), which ends that link only once the instruction has read it.
+    carry_in: Option<HashMap<Reg, Reg>>,
     /// Registers written anywhere (what a `CALL` may clobber).
     written: Vec<Reg>,
     /// Ops that follow the instruction's own op (high words of pairs).
@@ -224,6 +244,8 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         spans: Vec::new(),
         mnemonics: Vec::new(),
         locs: Vec::new(),
+        offsets: Vec::new(),
+        cur_offset: 0,
         cur_loc: None,
         loc_table: Vec::new(),
         loc_keys: HashMap::new(),
@@ -231,6 +253,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         low_compare: HashMap::new(),
         false_pred: None,
         carry_low: HashMap::new(),
+        carry_in: None,
         written: Vec::new(),
         post: Vec::new(),
         i2f_rp: HashSet::new(),
@@ -254,12 +277,23 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
             }
         }
     }
+    // The always-false predicate of `@!PT` is made before any instruction,
+    // so that it is written on every path to each of its uses.
+    if let Some(ins) = func
+        .instructions
+        .iter()
+        .find(|i| i.guard.is_some_and(|g| g.reg.index.is_none() && g.negated))
+    {
+        lw.cur_offset = ins.offset;
+        let _ = lw.guard(ins, ins.span, ins.mnemonic.text);
+    }
     // Ops: a label op precedes the instruction it names.
     let mut label_op: Vec<Option<OpId>> = vec![None; func.instructions.len() + 1];
     let mut labels: Vec<(OpId, &'src str)> = Vec::new();
     let mut pending_branches: Vec<(usize, usize)> = Vec::new(); // (op index, instr index)
     let mut pending_calls: Vec<(usize, usize)> = Vec::new(); // (op index, instr index)
     for (i, names) in label_at.iter().enumerate() {
+        lw.cur_offset = func.instructions.get(i).map_or(lw.cur_offset, |x| x.offset);
         if !names.is_empty() {
             let span = func
                 .instructions
@@ -392,6 +426,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         inlined,
         layout_rank: Vec::new(),
         line_frames: Vec::new(),
+        sass_offsets: lw.offsets,
     }
 }
 
@@ -519,10 +554,12 @@ fn inline_calls(lw: &mut Lowerer<'_, '_>, calls: &[(usize, OpId, &str)]) -> Vec<
                 _ => {}
             }
             let (span, mn, loc) = (lw.spans[i], lw.mnemonics[i], lw.locs[i]);
+            let offset = lw.offsets[i];
             lw.ops.push(op);
             lw.spans.push(span);
             lw.mnemonics.push(mn);
             lw.locs.push(loc);
+            lw.offsets.push(offset);
         }
         let start = new_id(entry.0 as usize).unwrap_or(OpId(base as u32));
         lw.ops[c].kind = OpKind::Branch {
@@ -563,6 +600,13 @@ fn s32() -> Ty {
 fn u32t() -> Ty {
     Ty {
         bits: 32,
+        signed: false,
+        float: false,
+    }
+}
+fn u64t() -> Ty {
+    Ty {
+        bits: 64,
         signed: false,
         float: false,
     }
@@ -652,12 +696,22 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         // Reads inside an earlier (wider) read belong to it; a gap between
         // reads is a parameter the code never reads (8 bytes when aligned
-        // and room, else 4), so later indices stay those of the source.
+        // and room, else 4), so later indices stay those of the source —
+        // except the padding the ABI puts before a parameter aligned to its
+        // size: the bytes up to a 4-byte boundary after a narrower
+        // parameter, and 4 bytes at `8k + 4` before an 8-byte read at
+        // `8k + 8` (`int n; T* p`: `n` at 0x218, `p` at 0x220).
         let mut out: Vec<ParamSlot> = Vec::new();
         let mut end = 0u32;
         for (off, size) in seen {
             if off < end {
                 continue;
+            }
+            if !end.is_multiple_of(4) && off >= end.next_multiple_of(4) {
+                end = end.next_multiple_of(4);
+            }
+            if end % 8 == 4 && off == end + 4 && size == 8 {
+                end = off;
             }
             while end < off {
                 let s = if end.is_multiple_of(8) && off - end >= 8 {
@@ -873,8 +927,21 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             match self.bank0(addr.offset() as u32) {
                 Bank0::Special(sp) => {
                     if let Some(&d) = dsts.first() {
-                        // An LDC.64 of two launch values keeps the first exact
-                        // (the second register is not written).
+                        // An LDC.64 of two launch values: the second register
+                        // gets the next one (`%ntid.y` after `%ntid.x`),
+                        // or an opaque uniform value past `%nctaid.z`.
+                        if let Some(&d2) = dsts.get(1) {
+                            let next = addr.offset() as u32 + 4;
+                            self.post.push(match self.bank0(next) {
+                                Bank0::Special(s2) => {
+                                    alu_op(alu(AluOp::Mov, u32t()), d2, vec![Src::Special(s2)])
+                                }
+                                _ => OpKind::Other {
+                                    dsts: vec![d2],
+                                    srcs: vec![Src::Special(Special::OtherUniform)],
+                                },
+                            });
+                        }
                         return alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
                     }
                     return OpKind::Nop;
@@ -896,6 +963,20 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                                 };
                             }
                         }
+                    }
+                    // A 64-bit parameter read whole: the low register holds
+                    // its value (the pair convention), the high one its
+                    // high word.
+                    if dsts.len() == 2 && off == 0 && p.size == 8 {
+                        self.post.push(alu_op(
+                            alu(AluOp::Shr, u64t()),
+                            dsts[1],
+                            vec![Src::Reg(dsts[0], 0), Src::Imm(32)],
+                        ));
+                        return OpKind::LdParam {
+                            dsts: vec![dsts[0]],
+                            param: Some((k, 0)),
+                        };
                     }
                     return OpKind::LdParam {
                         dsts,
@@ -922,6 +1003,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         self.spans.push(span);
         self.mnemonics.push(mn);
         self.locs.push(self.cur_loc);
+        self.offsets.push(self.cur_offset);
     }
 
     fn push(&mut self, op: Op, span: Span, mn: &'src str) {
@@ -1062,6 +1144,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let has = |m: &str| mods.contains(&m);
         let ops = &ins.operands;
         let written_before = self.written.len();
+        self.carry_in = has("X").then(|| self.carry_low.clone());
         let kind = match opc {
             // ---- control flow
             "BRA" | "JMP" => OpKind::Branch {
@@ -1260,6 +1343,20 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     None => self.opaque(ins, span, mn),
                 }
             }
+            // `FCHK Pd, a, b` writes only its predicate (`float.rs`).
+            "FCHK" => match self.float_instruction(ins, opc, &mods, span, mn) {
+                Some(k) => k,
+                None => {
+                    let srcs = self.srcs_at(ins, 1..3, span, mn);
+                    match self.dst(ops.first()) {
+                        Some(d) => OpKind::Other {
+                            dsts: vec![d],
+                            srcs,
+                        },
+                        None => OpKind::Nop,
+                    }
+                }
+            },
             _ => match mem_class(opc) {
                 Some(class) => self.memory(ins, class, &mods, span, mn),
                 None => self.opaque(ins, span, mn),
@@ -1694,10 +1791,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             else {
                 continue;
             };
+            let links = self.carry_in.as_ref().unwrap_or(&self.carry_low);
             let Some(&l) = self
                 .regs
                 .get(&(r.file, r.index?))
-                .and_then(|p| self.carry_low.get(p))
+                .and_then(|p| links.get(p))
             else {
                 continue;
             };

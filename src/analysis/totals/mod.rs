@@ -218,6 +218,15 @@
 //! that leave after memory work are a stratum the sampler runs like the
 //! edge blocks, so that a triangular grid's sample stands for its working
 //! blocks only. Every step is bounded.
+//!
+//! A value that is neither known nor loaded data carries its origin
+//! ([`UnknownOrigin`], one `u32` per register, set as it is written): the
+//! op that made it from operands that were all known (an opaque
+//! instruction, a parameter not given), or the op that read a register
+//! no op had written; an op that reads such a value passes its origin on.
+//! A stop on a guard that is not known names that origin, so that the
+//! reason points at the instruction that lost the value rather than at the
+//! branch.
 
 use super::cost::shared_atomic::{shared_atomic_form_of, SharedAtomicForm};
 use super::cost::{
@@ -561,6 +570,43 @@ struct Regs {
     tags: tagged::Tags,
     /// What each lane stored to local memory (`local`).
     local: local::LocalMem,
+    /// Per register, where its lanes that are not known (and not loaded
+    /// data) got that way ([`UnknownOrigin`], encoded by
+    /// [`UnknownOrigin::code`]; [`NO_ORIGIN`] before any such write).
+    origin: Vec<u32>,
+    /// The origin given to the values not known that the op running now
+    /// writes: the origin of the first operand it reads that is not known
+    /// in a running lane, else the op itself.
+    cur: u32,
+}
+
+/// [`Regs::origin`] of a register no op has made unknown.
+const NO_ORIGIN: u32 = u32::MAX;
+
+/// Where a value that is neither known nor loaded data first appeared in a
+/// warp's run: the op that made it from operands that were all known (an
+/// opaque instruction, a parameter not given), or the op that read a
+/// register no op had written before it (`unwritten`). It names, in the
+/// reason the simulation gives for stopping, the instruction that lost the
+/// value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownOrigin {
+    /// The op.
+    pub op: u32,
+    /// True when the op read a register no op had written.
+    pub unwritten: bool,
+}
+
+impl UnknownOrigin {
+    fn code(self) -> u32 {
+        self.op | (u32::from(self.unwritten) << 31)
+    }
+    fn of_code(c: u32) -> UnknownOrigin {
+        UnknownOrigin {
+            op: c & !(1 << 31),
+            unwritten: c >> 31 != 0,
+        }
+    }
 }
 
 impl Regs {
@@ -571,13 +617,43 @@ impl Regs {
             data: vec![0; n],
             tags: tagged::Tags::default(),
             local: local::LocalMem::default(),
+            origin: vec![NO_ORIGIN; n],
+            cur: NO_ORIGIN,
         }
     }
     fn reset(&mut self) {
         self.known.iter_mut().for_each(|k| *k = 0);
         self.data.iter_mut().for_each(|k| *k = 0);
+        self.origin.iter_mut().for_each(|k| *k = NO_ORIGIN);
         self.tags.reset();
         self.local.reset();
+    }
+    /// Sets [`Regs::cur`] for `op` at `pc` running `lanes`: the origin of
+    /// the first register it reads (its guard first) that is neither known
+    /// nor data in one of them, else `pc` itself.
+    fn enter(&mut self, op: &crate::ir::Op, pc: u32, lanes: u32) {
+        let mut cur = None;
+        crate::ir::ssa::op_reads(op, |r| {
+            let r = r as usize;
+            if cur.is_none() && r < self.known.len() && lanes & !self.known[r] & !self.data[r] != 0
+            {
+                cur = Some(match self.origin[r] {
+                    NO_ORIGIN => UnknownOrigin {
+                        op: pc,
+                        unwritten: true,
+                    }
+                    .code(),
+                    c => c,
+                });
+            }
+        });
+        self.cur = cur.unwrap_or(
+            UnknownOrigin {
+                op: pc,
+                unwritten: false,
+            }
+            .code(),
+        );
     }
     fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
         let r = r as usize;
@@ -598,6 +674,7 @@ impl Regs {
                     self.data[r] |= bit;
                 } else {
                     self.data[r] &= !bit;
+                    self.origin[r] = self.cur;
                 }
             }
         }
@@ -728,6 +805,9 @@ pub struct SimError {
     pub stmt: Option<u32>,
     /// What happened.
     pub message: String,
+    /// For a guard that is not known (and not loaded data): where that
+    /// value first appeared.
+    pub origin: Option<UnknownOrigin>,
 }
 
 /// One operand's values in every lane, gathered once per instruction.
@@ -1006,6 +1086,7 @@ pub fn simulate(
                         "one block needs more than {} warp instructions to simulate",
                         inputs.budget
                     ),
+                    origin: None,
                 });
             }
             break;
@@ -1136,6 +1217,7 @@ fn run_warp(
             return Err(SimError {
                 stmt: Some(top.pc),
                 message: format!("divergence nested deeper than {MAX_DIVERGENCE} regions"),
+                origin: None,
             });
         }
         *used += 1;
@@ -1143,11 +1225,14 @@ fn run_warp(
             return Err(SimError {
                 stmt: None,
                 message: "budget".to_string(),
+                origin: None,
             });
         }
         let minpc = top.pc;
         prev_pc = minpc;
         let op = &low.ops[minpc as usize];
+        regs.enter(op, minpc, active);
+        let cur_origin = regs.cur;
         // Guard.
         let mut exec = active;
         let mut unknown_guard = 0u32;
@@ -1203,6 +1288,7 @@ fn run_warp(
         }
         let why = |what: &str, data: bool| SimError {
             stmt: Some(minpc),
+            origin: (!data).then(|| UnknownOrigin::of_code(cur_origin)),
             message: if data {
                 format!("{what} depends on loaded data")
             } else {
@@ -1595,6 +1681,7 @@ fn run_warp(
                             return Err(SimError {
                                 stmt: Some(minpc),
                                 message: "an indirect branch".to_string(),
+                                origin: None,
                             })
                         }
                     }
@@ -1619,6 +1706,7 @@ fn run_warp(
                 return Err(SimError {
                     stmt: Some(minpc),
                     message: "a call that was not followed (see the kernel's caveats)".to_string(),
+                    origin: None,
                 });
             }
             OpKind::Other { dsts, srcs } => {

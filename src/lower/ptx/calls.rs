@@ -336,8 +336,13 @@ pub(super) struct Expansion<'c, 'm, 'src: 'c> {
 }
 
 /// Registers and slots of inlined callees, by module index.
-pub(super) type CalleeRegs<'src> =
-    HashMap<usize, (HashMap<&'src str, u32>, HashMap<(&'src str, i64), u32>)>;
+pub(super) type CalleeRegs<'src> = HashMap<
+    usize,
+    (
+        super::super::names::NameMap<'src, u32>,
+        HashMap<(&'src str, i64), u32>,
+    ),
+>;
 
 /// Expands the calls `pending` of a body whose slots are `slots`: inlines
 /// each that can be followed, and makes the others [`OpKind::Call`] with

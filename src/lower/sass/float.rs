@@ -1,7 +1,7 @@
 //! Floating-point SASS instructions the lowering evaluates exactly: the
 //! IEEE 754 binary32 arithmetic (`FADD`, `FMUL`, `FFMA`, their `32I`
 //! forms), conversions (`I2F`, `I2FP`, `F2I`, `FRND`), `FSEL`, `FMNMX`, and
-//! `MUFU.RCP` inside ptxas's integer division (below). Each becomes the
+//! `MUFU.RCP` and `FCHK` inside ptxas's integer and `f32` divisions (below). Each becomes the
 //! [`AluOp::Float`] op whose PTX instruction ptxas compiles to it
 //! (`add/mul/fma.rnd.f32`, `cvt`, `selp`, `min/max`), which
 //! `analysis::float` evaluates lane by lane when the operands are known.
@@ -53,9 +53,44 @@
 //! for this idiom) is lowered to `rcp.rn.f32`: the intermediate estimate may
 //! differ from the hardware's in its last bits, the quotient and remainder
 //! the sequence produces do not.
+//!
+//! # `FCHK` and `MUFU.RCP` in an `f32` division
+//!
+//! ptxas compiles `div.rn.f32 q, a, b` (CUDA's `a / b`) to a fast path and
+//! a call of a slow-path subroutine (`__internal_…_div_rn_noftz_f32_slowpath`,
+//! no memory access) taken when `FCHK` says so
+//! (`tests/hw/blind/raw/sass.tgz`, `rmsnorm_f32` at 0x09d0; the same from
+//! `ptxas -arch=sm_90` on `div.rn.f32`):
+//!
+//! ```text
+//! MUFU.RCP R8, b            ; r ≈ 1/b
+//! FFMA R5, -b, R8, 1        ; e = 1 − b·r
+//! FFMA R5, R8, R5, R8       ; r' = r + r·e
+//! FCHK P0, a, b             ; P0: the fast path may be inexact
+//! FFMA R4, a, R5, RZ        ; q0 = a·r'
+//! FFMA R6, -b, R4, a        ; rem = a − b·q0 (exact)
+//! FFMA R4, R5, R6, R4       ; q = q0 + r'·rem (correctly rounded)
+//! @!P0 BRA done  ;  MOV R4, ret ; CALL slowpath ; IMAD.MOV R4, RZ, RZ, R0
+//! ```
+//!
+//! Both paths give the correctly rounded quotient, and the branch is over
+//! code without memory accesses, so a model of `FCHK` that sends more
+//! inputs to the slow path than the hardware does changes no figure. The
+//! hardware's rule is not documented; the lowering's `FCHK` is true unless
+//! `b`'s exponent is in `[-125, 125]`, `a`'s in `[-100, 127]` and their
+//! difference in `[-100, 125]` (every NaN, infinity, zero and subnormal
+//! goes to the slow path), where the fast path is exact for any
+//! reciprocal estimate within an ulp: the test
+//! `the_f32_division_fast_path_is_exact_where_fchk_is_false` checks it on
+//! three million operand pairs (the estimate correctly rounded and an ulp
+//! either side). A `MUFU.RCP` whose source is the divisor of an `FCHK`
+//! within the next 16 instructions (none writing the divisor, no branch
+//! between) is then `rcp.rn.f32`, like the integer division's: the
+//! quotient the fast path computes is exact. The slow path's own
+//! `MUFU.RCP` stays opaque (its quotient unknown).
 
 use super::{alu, alu_op, Lowerer};
-use crate::ir::alu::{AluOp, FMode, FloatOp, Round, Ty};
+use crate::ir::alu::{AluOp, AluOp2, Cmp, FMode, FloatOp, Round, Ty};
 use crate::ir::{OpKind, Reg, Src};
 use crate::sass::ast::{Instruction, Operand, OperandKind};
 use crate::source::Span;
@@ -263,15 +298,141 @@ impl<'src> Lowerer<'_, 'src> {
                 let src = ops.get(1)?;
                 let r = src.reg().filter(|r| r.index.is_some())?;
                 let sr: Reg = self.reg_of(r, 0)?;
-                if !self.i2f_rp.contains(&sr) || src.negated || src.absolute {
+                if !(self.i2f_rp.contains(&sr) || self.checked_divisor(ins))
+                    || src.negated
+                    || src.absolute
+                {
                     return None;
                 }
                 let s = Src::Reg(sr, 0);
                 let d = self.dst(ops.first())?;
                 Some(alu_op(alu(AluOp::Float(FloatOp::Rcp, m), F32), d, vec![s]))
             }
+            "FCHK" if rest.is_empty() && m == FMode::NEAREST => self.fchk(ins, span, mn),
             _ => None,
         }
+    }
+}
+
+/// Biased exponents (`bits >> 23 & 0xff`) of an `f32` division `a / b`
+/// for which ptxas's fast path (module documentation, "`FCHK`") gives the
+/// correctly rounded quotient with any reciprocal estimate within an ulp:
+/// `b` with an exponent in `[-125, 125]` (its reciprocal normal), `a` in
+/// `[-100, 127]` (the remainder `a - b·q0` exact), their difference in
+/// `[-100, 125]` (the quotient and `a·r` normal and finite).
+const SAFE_B: (i64, i64) = (2, 252);
+const SAFE_A: (i64, i64) = (27, 254);
+const SAFE_DIFF: (i64, i64) = (-100, 125);
+
+/// `FCHK`'s predicate as the lowering computes it: true unless both
+/// exponents and their difference are in the ranges above.
+#[cfg(test)]
+fn fchk_model(a: f32, b: f32) -> bool {
+    let e = |x: f32| i64::from((x.to_bits() >> 23) & 0xff);
+    let (ea, eb) = (e(a), e(b));
+    let inside = |v: i64, (lo, hi): (i64, i64)| v >= lo && v <= hi;
+    !(inside(eb, SAFE_B) && inside(ea, SAFE_A) && inside(ea - eb, SAFE_DIFF))
+}
+
+impl<'src> Lowerer<'_, 'src> {
+    /// True when `ins` (`MUFU.RCP Rd, b`) starts ptxas's `f32` division
+    /// by `b`: an `FCHK P, a, b` follows within 16 instructions, with no
+    /// instruction between them writing `b`.
+    fn checked_divisor(&self, ins: &Instruction<'src>) -> bool {
+        let Some(b) = ins.operands.get(1).and_then(|o| o.reg()) else {
+            return false;
+        };
+        let same = |o: &Operand<'_>| {
+            o.reg()
+                .is_some_and(|r| r.file == b.file && r.index == b.index && r.index.is_some())
+        };
+        let Some(at) = self.func.at_offset(ins.offset) else {
+            return false;
+        };
+        for next in self.func.instructions.iter().skip(at + 1).take(16) {
+            let ops = &next.operands;
+            if next.opcode() == "FCHK" {
+                if ops
+                    .get(2)
+                    .is_some_and(|o| same(o) && !o.negated && !o.absolute)
+                {
+                    return true;
+                }
+            } else if ops.first().is_some_and(same)
+                || next.opcode().starts_with("BR")
+                || next.opcode() == "EXIT"
+                || next.opcode() == "CALL"
+            {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// `FCHK Pd, a, b`: whether ptxas's `f32` division `a / b` must take
+    /// its slow path. The hardware's exact rule is not documented; the
+    /// lowering's `Pd` is true outside the exponent ranges in which the
+    /// fast path is exact ([`SAFE_A`], [`SAFE_B`], [`SAFE_DIFF`]), a
+    /// superset of the inputs the hardware sends to the slow path
+    /// (module documentation, "`FCHK`").
+    fn fchk(&mut self, ins: &Instruction<'src>, span: Span, mn: &'src str) -> Option<OpKind> {
+        let ops = &ins.operands;
+        let a = self.fsrc(ops.get(1)?, span, mn);
+        let b = self.fsrc(ops.get(2)?, span, mn);
+        let s32 = Ty {
+            bits: 32,
+            signed: true,
+            float: false,
+        };
+        let exponent = |lw: &mut Self, x: Src| {
+            let t = lw.temp();
+            lw.push_alu(
+                alu(AluOp::And, s32),
+                t,
+                vec![x, Src::Imm(0x7f80_0000)],
+                span,
+                mn,
+            );
+            let e = lw.temp();
+            lw.push_alu(
+                alu(AluOp::Shr, s32),
+                e,
+                vec![Src::Reg(t, 0), Src::Imm(23)],
+                span,
+                mn,
+            );
+            Src::Reg(e, 0)
+        };
+        let ea = exponent(self, a);
+        let eb = exponent(self, b);
+        let diff = self.temp();
+        self.push_alu(
+            alu(AluOp::Sub, s32),
+            diff,
+            vec![ea.clone(), eb.clone()],
+            span,
+            mn,
+        );
+        let mut inside: Option<Reg> = None;
+        for (v, (lo, hi)) in [(eb, SAFE_B), (ea, SAFE_A), (Src::Reg(diff, 0), SAFE_DIFF)] {
+            for (cmp, bound) in [(Cmp::Ge, lo), (Cmp::Le, hi)] {
+                let p = self.temp();
+                let (comb, mut srcs) = match inside {
+                    Some(q) => (Some(AluOp2::And), vec![Src::Reg(q, 0)]),
+                    None => (None, Vec::new()),
+                };
+                srcs.insert(0, Src::Imm(bound));
+                srcs.insert(0, v.clone());
+                self.push_alu(alu(AluOp::Setp(cmp, comb), s32), p, srcs, span, mn);
+                inside = Some(p);
+            }
+        }
+        let d = self.dst(ops.first())?;
+        Some(OpKind::PredLogic {
+            op: "not",
+            dst: d,
+            srcs: vec![Src::Reg(inside?, 0)],
+        })
     }
 }
 
@@ -402,5 +563,62 @@ mod tests {
             f32_immediate(&op(OperandKind::Float(tok("+QNAN")), false)),
             None
         );
+    }
+
+    /// ptxas's `f32` division fast path (module documentation, "`FCHK`")
+    /// with the reciprocal estimate `r`, its FFMAs evaluated as this
+    /// lowering does.
+    fn fast_division(a: f32, b: f32, r: f32) -> f32 {
+        let e = (-b).mul_add(r, 1.0);
+        let r = r.mul_add(e, r);
+        let q0 = a.mul_add(r, 0.0);
+        let rem = (-b).mul_add(q0, a);
+        r.mul_add(rem, q0)
+    }
+
+    /// Where `FCHK`'s model says the fast path suffices, the fast path
+    /// gives the correctly rounded quotient `a / b` with the correctly
+    /// rounded reciprocal (what the lowering evaluates) and with the
+    /// estimates an ulp either side (the hardware's `MUFU.RCP` is within
+    /// that bound): over random operands of every sign and exponent, and
+    /// the exponents at the model's edges.
+    #[test]
+    fn the_f32_division_fast_path_is_exact_where_fchk_is_false() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0u32;
+        for k in 0..3_000_000u32 {
+            let (u, v) = (next(), next());
+            let (mut a, mut b) = (f32::from_bits(u as u32), f32::from_bits((u >> 32) as u32));
+            if k % 3 == 0 {
+                // Exponents at the model's edges.
+                let ea = [27u32, 28, 127, 253, 254][(v % 5) as usize];
+                let eb = [2u32, 3, 127, 251, 252][((v >> 8) % 5) as usize];
+                a = f32::from_bits((a.to_bits() & 0x807f_ffff) | (ea << 23));
+                b = f32::from_bits((b.to_bits() & 0x807f_ffff) | (eb << 23));
+            }
+            if fchk_model(a, b) {
+                continue;
+            }
+            checked += 1;
+            let rn = eval(
+                FloatOp::Rcp,
+                FMode::NEAREST,
+                F32,
+                &[i64::from(b.to_bits() as i32)],
+            )
+            .expect("rcp.rn") as u32;
+            let want = (a / b).to_bits();
+            for r in [rn, rn.wrapping_add(1), rn.wrapping_sub(1)] {
+                let got = fast_division(a, b, f32::from_bits(r)).to_bits();
+                assert_eq!(got, want, "{a:e} / {b:e} with the estimate {r:#x}");
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
     }
 }
