@@ -123,5 +123,8 @@ fn unused_load_results_are_deleted_or_narrowed_as_ptxas_does() {
     );
     assert_eq!(known_seen.len(), KNOWN.len(), "every known miss is a probe");
     // Both rules were exercised.
-    assert!(dead >= 20 && narrowed >= 20, "dead {dead}, narrowed {narrowed}");
+    assert!(
+        dead >= 20 && narrowed >= 20,
+        "dead {dead}, narrowed {narrowed}"
+    );
 }

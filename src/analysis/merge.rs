@@ -143,10 +143,10 @@
 //! variables declared in an inlined `.func` are laid out as if the kernel
 //! declared them after its own (not probed).
 
-use super::memops;
-pub use super::memops::LoadUse;
 use super::dataflow::ClassResult;
 use super::domain::{Coef, Cong, Poly, Sym, SymFacts, Value, WARP};
+use super::memops;
+pub use super::memops::LoadUse;
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{AccessOp, Form, Function, MemKind, OpId, OpKind, Space, Src};
 use std::collections::HashMap;
