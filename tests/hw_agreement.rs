@@ -1417,7 +1417,9 @@ fn small_launch<V: Into<warpscope::ParamValue>>(
 /// ncu's per-instruction count; the kernel-level L1 request counter counts
 /// only the 2 with a lane on: `cub_block_reduce` 31,264 executions, 31,250
 /// requests); when the block is followed by `ret`, the branch becomes
-/// `@P EXIT` and only the 2 warps with a lane on issue.
+/// `@P EXIT` and only the 2 warps with a lane on issue. (The load is
+/// `.volatile`: nothing uses its result, and ptxas deletes a plain load
+/// whose result is unused, `memops::load_use`.)
 #[test]
 fn if_converted_blocks_issue_in_every_warp() {
     let kernel = |tail: &str| {
@@ -1427,7 +1429,7 @@ fn if_converted_blocks_issue_in_every_warp() {
              .reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<2>;\n\
              ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nmov.u32 %r2, %tid.x;\n\
              setp.ge.s32 %p1, %r2, %r1;\n@%p1 bra $L_skip;\n\
-             mul.wide.s32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.f32 %f1, [%rd3];\n\
+             mul.wide.s32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.volatile.global.f32 %f1, [%rd3];\n\
              $L_skip:\n{tail}\nret;\n}}\n"
         )
     };
@@ -1464,7 +1466,9 @@ fn unknown_guard_over_memory_free_code_is_stepped_over() {
 /// compare-and-swap, `tests/hw/blind` `bitonic_smem`: `@!P0 STS`, about 16
 /// of 32 lanes per request): ptxas predicates it, so every warp issues the
 /// store once; the simulation no longer stops there, counts the store in
-/// each of the 4 warps and gives its sectors as bounds.
+/// each of the 4 warps and gives its sectors as bounds. (The load after
+/// the barrier is `.volatile`: ptxas deletes a plain load whose result is
+/// unused, `memops::load_use`.)
 #[test]
 fn data_guarded_short_blocks_issue_with_unknown_lanes() {
     let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
@@ -1474,7 +1478,7 @@ fn data_guarded_short_blocks_issue_with_unknown_lanes() {
                mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.f32 %f1, [%rd3];\n\
                setp.gt.f32 %p1, %f1, 0f00000000;\n@%p1 bra $L_a;\n\
                st.global.f32 [%rd3], %f1;\n\
-               $L_a:\nbar.sync 0;\nld.global.f32 %f2, [%rd3+512];\nret;\n}\n";
+               $L_a:\nbar.sync 0;\nld.volatile.global.f32 %f2, [%rd3+512];\nret;\n}\n";
     let k = small_launch::<i64>(ptx, vec![]);
     let store = k
         .accesses

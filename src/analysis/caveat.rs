@@ -200,6 +200,20 @@ pub enum Caveat {
         /// PTX line of the load whose registers are reused.
         line: u32,
     },
+    /// Nothing with an effect uses any result of this load, so ptxas
+    /// deletes it (`analysis::memops::load_use`): no request.
+    DeadLoad,
+    /// Some elements of this vector load are unused, so ptxas reads only
+    /// the naturally aligned part that holds the used ones
+    /// (`analysis::memops::load_use`): costed as that access.
+    NarrowedLoad {
+        /// Bits per lane of the written vector.
+        written_bits: u32,
+        /// Bits per lane ptxas reads.
+        bits: u32,
+        /// Bytes from the written address to the part read.
+        delta: i64,
+    },
     /// A call the front end did not follow (inline): the registers it
     /// returns are unknown and the callee's own accesses are not counted.
     CallNotFollowed {
@@ -229,7 +243,11 @@ impl Caveat {
     pub fn is_ptxas_merge(&self) -> bool {
         matches!(
             self,
-            Caveat::MergedAccess { .. } | Caveat::MergedInto { .. } | Caveat::ReusedLoad { .. }
+            Caveat::MergedAccess { .. }
+                | Caveat::MergedInto { .. }
+                | Caveat::ReusedLoad { .. }
+                | Caveat::DeadLoad
+                | Caveat::NarrowedLoad { .. }
         )
     }
 
@@ -379,6 +397,18 @@ impl fmt::Display for Caveat {
             Caveat::ReusedLoad { line } => write!(
                 f,
                 "ptxas does not issue this load again: the load of the same address at PTX line {line} left its bytes in registers, with no shared store, barrier, fence, atomic or call between: no request of its own"
+            ),
+            Caveat::DeadLoad => write!(
+                f,
+                "nothing uses this load's result, so ptxas deletes it: no request"
+            ),
+            Caveat::NarrowedLoad {
+                written_bits,
+                bits,
+                delta,
+            } => write!(
+                f,
+                "only part of this {written_bits}-bit vector is used, so ptxas reads {bits} bits a lane (at +{delta} bytes): costed as that access"
             ),
             Caveat::CallNotFollowed { callee, limit } => {
                 let callee = if callee.is_empty() { "?" } else { callee };

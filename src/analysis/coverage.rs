@@ -414,6 +414,9 @@ mod tests {
              ld.param.u64 %rd1, [k_p];\nld.param.u32 %r9, [k_n];\n\
              cvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n{body}\nret;\n}}\n"
         );
+        // Nothing uses the loads' results: `.volatile` keeps them (ptxas
+        // deletes unused plain loads, `memops::load_use`).
+        let text = text.replace("ld.global.", "ld.volatile.global.");
         let file = crate::source::SourceFile::new("t.ptx", text).unwrap();
         let a = analyze(&file, &Options::default());
         a.kernels[0]

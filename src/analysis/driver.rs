@@ -907,6 +907,36 @@ fn merged_accesses(
         a.unknown_cause = None;
         a.caveats = vec![Caveat::ReusedLoad { line: line(u.of) }];
     }
+    for &(op, what) in &merges.unused {
+        let Some(a) = index(op).and_then(|k| accesses.get_mut(k)) else {
+            continue;
+        };
+        match what {
+            merge::LoadUse::Dead => {
+                a.lane_pattern = "deleted by ptxas (result unused)".into();
+                a.per_request = PerRequest::default();
+                a.requests = a.requests.map(|_| 0);
+                a.shared_wavefronts = None;
+                a.predicated_off_requests = None;
+                a.empty_requests = None;
+                a.unknown_cause = None;
+                a.caveats = vec![Caveat::DeadLoad];
+            }
+            merge::LoadUse::Narrowed { delta, .. } => {
+                let written_bits = match ir.ops.get(op as usize).map(|o| &o.kind) {
+                    Some(OpKind::Mem { info, .. }) => info.bits,
+                    _ => continue,
+                };
+                a.caveats.push(Caveat::NarrowedLoad {
+                    written_bits,
+                    bits: a.bits,
+                    delta,
+                });
+                caveat::sort_dedup(&mut a.caveats);
+            }
+            merge::LoadUse::Kept => {}
+        }
+    }
 }
 
 /// Why the `unknown` access of memory op `i` is unknown

@@ -553,7 +553,7 @@ mod tests {
             \tld.param.u64 %rd2, [k_param_1];\n\tcvta.to.global.u64 %rd3, %rd2;\n\
             \tmov.u32 %r2, %tid.x;\n\tsetp.ge.u32 %p1, %r2, %r1;\n\t@%p1 bra DONE;\n\
             \tmul.wide.s32 %rd4, %r2, 4;\n\tadd.s64 %rd5, %rd3, %rd4;\n\
-            \tld.global.f32 %r3, [%rd5];\nDONE:\n\tret;\n}\n";
+            \tld.volatile.global.f32 %r3, [%rd5];\nDONE:\n\tret;\n}\n";
         let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
         let mut o = Options::default();
         o.launch.grid = Some([2, 1, 1]);

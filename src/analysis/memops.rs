@@ -72,6 +72,14 @@
 //!   a predicate false by construction (`mov.pred %p, 0`) is deleted by
 //!   ptxas: no warp issues it, and it does not stand between an op and the
 //!   kernel's exit ([`never_runs`]).
+//! * **Unused results** ([`load_use`]): ptxas deletes a plain load (not
+//!   `.volatile`/`.mmio`) whose results nothing with an effect uses, even
+//!   through arithmetic (the lowering's `live_results`), and narrows a
+//!   vector load to the naturally aligned part of the vector that holds
+//!   the used elements (16 bits or more; probed:
+//!   `tests/hw/deadload/probes.txt`). `merge::Plan` carries both: a deleted
+//!   load reports no request ([`Caveat::DeadLoad`]), a narrowed one is
+//!   costed at its new width and offset ([`Caveat::NarrowedLoad`]).
 //! * **Loads sunk below the tail exit**: a plain load whose result only the
 //!   kernel's final op reads (guarded, or skipped by a branch to the exit:
 //!   `@p bra L; st; L: ret`), with only arithmetic, other loads, forward
@@ -94,6 +102,12 @@
 //! that reaches it, an upper bound. `atom.shared.add.f32` and a
 //! generic `atom.add.f32` expand to a compare-and-swap loop in the SASS
 //! (`tests/hw/ifconv/README.md`), costed here as one request.
+//!
+//! Two used 32-bit elements of a `.v4` load in different halves are
+//! issued by ptxas as two scalar loads; the model keeps the vector load
+//! (one request where ptxas issues two). Identical unguarded global loads
+//! that ptxas issues once (probes `cse_*`) are not merged here (shared
+//! ones are: `merge`'s reuse).
 //!
 //! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
 //! read (the sectors of a partial read are the same unless it crosses a
@@ -773,7 +787,7 @@ pub fn guard_off_issues(ir: &Lowered<'_>, i: usize) -> bool {
     let Some(op) = ir.ops.get(i) else {
         return true;
     };
-    if never_runs(ir, op) {
+    if deleted(ir, i) {
         return false;
     }
     if let Some((g, _)) = op.guard {
@@ -845,6 +859,100 @@ pub(crate) fn never_runs(ir: &Lowered<'_>, op: &crate::ir::Op) -> bool {
     }
 }
 
+/// What ptxas does with PTX load `i` given which of its results are used
+/// ([`crate::ir::MemOp::live_results`]; probed with the local ptxas for
+/// sm_90a: `tests/hw/deadload/probes.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadUse {
+    /// Issued as written.
+    Kept,
+    /// Deleted: nothing uses any of its results.
+    Dead,
+    /// A vector load narrowed to its used elements: `vector` elements of
+    /// `elem_bits` bits at `delta` bytes from the written address.
+    Narrowed {
+        /// Bits of one element.
+        elem_bits: u32,
+        /// Elements.
+        vector: u32,
+        /// Bytes from the written address to the narrowed access.
+        delta: i64,
+        /// The elements kept (bit `k`: the written vector's element `k`).
+        kept: u8,
+    },
+}
+
+/// What ptxas does with load `i` of a PTX function (see [`LoadUse`]): a
+/// plain load, not `.volatile` or `.mmio`, none of whose results anything
+/// with an effect uses, is deleted (an `ld.global`, `.nc`, `.relaxed`,
+/// `.acquire`, `ld.shared`, `ld.local`, generic, scalar or vector: probes
+/// `dead_*`, `v4_none`; Triton's eight `@%p ld.global.b8` of one address of
+/// which it uses one, `tests/hw/blind12` `t12_nf4_dequant` 391: one
+/// `LDG.E.U8`, 32,032 requests measured). A vector load of which some
+/// elements are used shrinks to the naturally aligned half, quarter… of
+/// the vector that holds them all, down to one element of 16 bits or more
+/// (`v4_b32_x` → `LDG.E` at its offset, `xy` → `LDG.E.64`, `zw` →
+/// `LDG.E.64` at +8; `v4_b16_zw` → `LDG.E` at +4, `v4_b16_y` →
+/// `LDG.E.U16` at +2; `v2_b64_y` → `LDG.E.64` at +8); 8-bit elements
+/// are not narrowed (`v4_b8_*`: `LDG.E` of the 4 bytes). Not modelled (the
+/// load is kept as written): two used 32-bit elements in different halves,
+/// which ptxas issues as two scalar loads (`v4_b32_xz`, `xw`, `yz`, `yw`).
+pub fn load_use(ir: &Lowered<'_>, i: usize) -> LoadUse {
+    use crate::ir::OpKind;
+    if ir.front_end != crate::ir::FrontEnd::Ptx {
+        return LoadUse::Kept;
+    }
+    let Some(OpKind::Mem { info, dsts }) = ir.ops.get(i).map(|o| &o.kind) else {
+        return LoadUse::Kept;
+    };
+    let mn = ir.mnemonics.get(i).copied().unwrap_or("");
+    if info.op != super::model::AccessOp::Load
+        || info.kind != MemKind::Plain
+        || info.ext.is_some()
+        || dsts.is_empty()
+        || dsts.len() > 8
+        || !(mn.starts_with("ld.") || mn.starts_with("ldu."))
+        || mn.contains(".volatile")
+        || mn.contains(".mmio")
+    {
+        return LoadUse::Kept;
+    }
+    let all = ((1u16 << dsts.len()) - 1) as u8;
+    let used = info.live_results & all;
+    if used == 0 {
+        return LoadUse::Dead;
+    }
+    let n = info.vector;
+    let e = info.elem_bits;
+    if used == all || dsts.len() != n as usize || !matches!(n, 2 | 4) || !matches!(e, 16 | 32 | 64)
+    {
+        return LoadUse::Kept;
+    }
+    // The smallest naturally aligned run of elements holding every used one.
+    let (lo, hi) = (used.trailing_zeros(), 7 - used.leading_zeros());
+    let mut len = 1u32;
+    while lo / len != hi / len {
+        len *= 2;
+    }
+    if len >= n {
+        return LoadUse::Kept;
+    }
+    let start = lo / len * len;
+    LoadUse::Narrowed {
+        elem_bits: e,
+        vector: len,
+        delta: i64::from(start * e / 8),
+        kept: ((((1u16 << len) - 1) << start) & 0xff) as u8,
+    }
+}
+
+/// Whether ptxas deletes PTX op `i`: under a predicate false by
+/// construction ([`never_runs`]) or a load whose results nothing uses
+/// ([`load_use`]).
+pub(crate) fn deleted(ir: &Lowered<'_>, i: usize) -> bool {
+    ir.ops.get(i).is_some_and(|op| never_runs(ir, op)) || load_use(ir, i) == LoadUse::Dead
+}
+
 /// A barrier or a memory fence (`bar.*`, `barrier.*`, `membar.*`,
 /// `fence.*`): the walks of [`lone_load_branched`] and `before_exit` stop
 /// there.
@@ -911,7 +1019,7 @@ fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
         if boundary(j) {
             break;
         }
-        if never_runs(ir, &ir.ops[j]) {
+        if deleted(ir, j) {
             continue;
         }
         if let OpKind::Mem { info, .. } = &ir.ops[j].kind {
@@ -928,7 +1036,7 @@ fn lone_load_branched(ir: &Lowered<'_>, i: usize) -> bool {
             break;
         }
         let o = &ir.ops[j];
-        if never_runs(ir, o) {
+        if deleted(ir, j) {
             continue;
         }
         let mut reads = info.sole_reader.is_some_and(|r| r.index() == j);
@@ -962,7 +1070,7 @@ pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
 /// commit or wait ends the search: the op stays above them).
 fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
     for (j, op) in ir.ops.iter().enumerate().skip(i + 1) {
-        if never_runs(ir, op) {
+        if deleted(ir, j) {
             // Deleted by ptxas: what follows it follows the op.
             continue;
         }

@@ -145,6 +145,8 @@
 
 use super::dataflow::ClassResult;
 use super::domain::{Coef, Cong, Poly, Sym, SymFacts, Value, WARP};
+use super::memops;
+pub use super::memops::LoadUse;
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{AccessOp, Form, Function, MemKind, OpId, OpKind, Space, Src};
 use std::collections::HashMap;
@@ -190,6 +192,10 @@ pub struct Plan {
     pub groups: Vec<Group>,
     /// The loads ptxas reuses, in PTX order.
     pub reused: Vec<Reuse>,
+    /// The loads ptxas deletes or narrows because (some of) their results
+    /// are unused (`memops::load_use`), in PTX order: they take no part in
+    /// merging or reuse.
+    pub unused: Vec<(u32, LoadUse)>,
     /// Op → its group (an index into `groups`).
     by_op: HashMap<u32, usize>,
 }
@@ -197,7 +203,7 @@ pub struct Plan {
 impl Plan {
     /// True when nothing is merged or reused.
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty() && self.reused.is_empty()
+        self.groups.is_empty() && self.reused.is_empty() && self.unused.is_empty()
     }
 
     /// The reuse that leaves op `op` unissued.
@@ -285,6 +291,39 @@ impl Plan {
                 op.form = Form::Other;
             }
         }
+        // A deleted load: no instruction; a narrowed one reads its kept
+        // elements only.
+        for &(i, what) in &self.unused {
+            let Some(op) = out.ops.get_mut(i as usize) else {
+                continue;
+            };
+            match what {
+                LoadUse::Dead => {
+                    op.kind = OpKind::Nop;
+                    op.form = Form::Other;
+                }
+                LoadUse::Narrowed {
+                    elem_bits,
+                    vector,
+                    delta,
+                    kept,
+                } => {
+                    if let OpKind::Mem { info, dsts } = &mut op.kind {
+                        info.elem_bits = elem_bits;
+                        info.vector = vector;
+                        info.bits = elem_bits * vector;
+                        info.addr = shift(&info.addr, delta);
+                        let mut k = 0;
+                        dsts.retain(|_| {
+                            k += 1;
+                            kept & (1 << (k - 1)) != 0
+                        });
+                        info.live_results = u8::MAX;
+                    }
+                }
+                LoadUse::Kept => {}
+            }
+        }
         out
     }
 
@@ -292,11 +331,16 @@ impl Plan {
     /// dataflow ran on the PTX as written; the registers' values do not
     /// change, only which bytes the carrier reads).
     pub fn shift_results(&self, results: &mut [ClassResult]) {
-        for g in &self.groups {
+        let narrowed = self.unused.iter().filter_map(|&(i, u)| match u {
+            LoadUse::Narrowed { delta, .. } if delta != 0 => Some((i, delta)),
+            _ => None,
+        });
+        let shifts = self.groups.iter().map(|g| (g.carrier, g.delta));
+        for (op, delta) in shifts.chain(narrowed) {
             for r in results.iter_mut() {
-                if let Some(f) = r.accesses.get_mut(&g.carrier) {
+                if let Some(f) = r.accesses.get_mut(&op) {
                     if let Value::Poly(p) = &f.addr {
-                        f.addr = Value::poly(p.add_const(g.delta));
+                        f.addr = Value::poly(p.add_const(delta));
                     }
                 }
             }
@@ -452,6 +496,7 @@ fn mergeable(ir: &Function<'_>, i: usize, space: Space) -> Option<(AccessOp, i64
         .any(|q| mn.contains(q));
     if !ptx
         || ordered
+        || memops::load_use(ir, i) != LoadUse::Kept
         || op.guard.is_some()
         || info.kind != MemKind::Plain
         || info.ext.is_some()
@@ -653,6 +698,11 @@ pub fn plan(
     if results.is_empty() {
         return plan;
     }
+    plan.unused = (0..ir.ops.len())
+        .filter(|&i| matches!(ir.ops[i].kind, OpKind::Mem { .. }))
+        .map(|i| (i as u32, memops::load_use(ir, i)))
+        .filter(|u| u.1 != LoadUse::Kept)
+        .collect();
     let stretches = stretches(ir);
     plan.reused = stretches
         .iter()
@@ -795,7 +845,7 @@ fn reusable(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> bool {
     let ordered = [".volatile", ".acquire", ".release", ".mmio", ".weak."]
         .iter()
         .any(|q| mn.contains(q));
-    mn.starts_with("ld.") && !ordered
+    mn.starts_with("ld.") && !ordered && memops::load_use(ir, i) == LoadUse::Kept
 }
 
 /// The address of op `op` in each class (`None` where the class does not
@@ -1319,16 +1369,24 @@ mod tests {
              .reg .pred %p<8>;\n.reg .b32 %r<64>;\n.reg .f32 %f<32>;\n.reg .b64 %rd<8>;\n\
              .shared .align 4 .b8 sm[4096];\n\
              ld.param.u32 %r2, [k_n];\nmov.u32 %r1, %tid.x;\nmov.u32 %r9, sm;\n\
-             {body}\nret;\n}}\n"
+             {body}\n{SINK}ret;\n}}\n"
         );
         let file = crate::source::SourceFile::from_text("k.ptx", ptx);
         let a = crate::pipeline::analyze(&file, opts);
         a.kernels[0]
             .accesses
             .iter()
+            .filter(|x| x.instruction != "st.volatile.global.f32")
             .map(|x| (x.instruction.clone(), x.caveats.clone()))
             .collect()
     }
+
+    /// Uses the loads' results (`%f1`..`%f8`), as real code does: ptxas
+    /// deletes a load whose result is unused (`memops::load_use`). Its
+    /// store is left out of the accesses the tests see.
+    const SINK: &str = "add.f32 %f31, %f1, %f2;\nadd.f32 %f31, %f31, %f3;\n\
+        add.f32 %f31, %f31, %f4;\nadd.f32 %f31, %f31, %f5;\nadd.f32 %f31, %f31, %f6;\n\
+        add.f32 %f31, %f31, %f7;\nadd.f32 %f31, %f31, %f8;\nst.volatile.global.f32 [%rd7], %f31;\n";
 
     fn reused(c: &[Caveat]) -> bool {
         c.iter().any(|c| matches!(c, Caveat::ReusedLoad { .. }))

@@ -346,6 +346,13 @@ pub struct MemOp {
     /// store's data operand included); `None` when none or several do, or
     /// not known (SASS input). `memops::sunk_below_exit` asks it.
     pub sole_reader: Option<OpId>,
+    /// For PTX loads: bit `k` is set when result register `k` is read by an
+    /// instruction with an effect (a store, a branch, an atomic, a call…),
+    /// directly or through the values computed from it; a load whose bits
+    /// are all clear computes nothing that is used (ptxas deletes it:
+    /// `analysis::memops::dead_load`). Every bit set where not known (SASS
+    /// input, constructed ops).
+    pub live_results: u8,
     /// The element type's name (`f32`, `u8`, `b128`), when the instruction
     /// names one.
     pub elem_type: Option<&'static str>,
@@ -381,6 +388,7 @@ impl MemOp {
             no_result,
             result_used: true,
             sole_reader: None,
+            live_results: u8::MAX,
             elem_type: None,
             elem_signed: false,
             elem_float: false,

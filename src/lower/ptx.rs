@@ -271,6 +271,7 @@ impl<'a, 'src> Ctx<'a, 'src> {
 }
 
 mod calls;
+mod liveness;
 mod mem;
 
 pub use calls::Callees;
@@ -528,6 +529,10 @@ fn lower_body<'src>(
     // asm declares `.reg .pred q;` in sibling blocks; they are distinct).
     // Per open block, the mappings it shadowed.
     let mut shadowed: Vec<Vec<(&'src str, Option<u32>)>> = Vec::new();
+    // Which load results are used (`liveness`): each instruction's reads
+    // and writes by register, and the names of the one at hand.
+    let mut live = liveness::Liveness::default();
+    let (mut names_read, mut names_written): (Vec<&'src str>, Vec<&'src str>) = Default::default();
     for (i, st) in statements.iter().enumerate() {
         let at = base + i;
         cx.cursor.step(&st.kind);
@@ -577,6 +582,20 @@ fn lower_body<'src>(
                         here.push(g.pred);
                     }
                 }
+                // (Registers named without `%`, such as inline asm's
+                // scoped `.reg .b32 t;`, parse as symbols: both count.)
+                names_read.clear();
+                names_written.clear();
+                for (k, o) in ins.operands.iter().enumerate() {
+                    if k > 0 || !writes_first {
+                        liveness::names(o, &mut names_read);
+                    } else {
+                        liveness::names(o, &mut names_written);
+                    }
+                }
+                if let Some(g) = &ins.guard {
+                    names_read.push(g.pred);
+                }
                 for name in here.drain(..) {
                     let e = readers.get_or_insert_with(name, || (0, at));
                     e.0 += 1;
@@ -584,6 +603,21 @@ fn lower_body<'src>(
                 }
                 let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
                 note_param_address(cx, &lowered.kind);
+                let id = |n: &&'src str| {
+                    (!crate::isa::is_special_register(n))
+                        .then(|| cx.regs.get(n).copied())
+                        .flatten()
+                };
+                if liveness::pure(ins.opcode(), ins.mnemonic) {
+                    live.instruction(
+                        true,
+                        names_read.iter().filter_map(id),
+                        names_written.iter().filter_map(id),
+                    );
+                } else {
+                    let all = names_read.iter().chain(&names_written).filter_map(id);
+                    live.instruction(false, all, []);
+                }
                 lowered
             }
             other => {
@@ -632,9 +666,16 @@ fn lower_body<'src>(
             *indexed = entries;
         }
     }
+    let needed = live.needed(cx.names.len());
     for op in &mut out.ops[base..] {
         if let OpKind::Mem { info, dsts } = &mut op.kind {
             if !info.no_result {
+                info.live_results = dsts
+                    .iter()
+                    .take(8)
+                    .enumerate()
+                    .filter(|(_, d)| needed.get(**d as usize).copied().unwrap_or(true))
+                    .fold(0u8, |bits, (k, _)| bits | (1 << k));
                 info.result_used = dsts.iter().any(|d| {
                     cx.names
                         .get(*d as usize)
