@@ -63,7 +63,8 @@
 //! on the eleventh, `tests/hw/blind11/` (`tests/hw/blind11/known.txt`); `blind12_hardware_agreement`
 //! on the twelfth, `tests/hw/blind12/` (Triton kernels only; `tests/hw/blind12/known.txt`);
 //! `blind13_hardware_agreement` on the thirteenth, `tests/hw/blind13/` (CUDA kernels only;
-//! `tests/hw/blind13/known.txt`).
+//! `tests/hw/blind13/known.txt`); `blind14_hardware_agreement` on the fourteenth,
+//! `tests/hw/blind14/` (CUDA kernels only; `tests/hw/blind14/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -238,6 +239,12 @@ const BLIND12_SUITES: [(&str, &str); 1] = [(
 const BLIND13_SUITES: [(&str, &str); 1] = [(
     "tests/hw/blind13/launches.json",
     "tests/hw/blind13/measured.json",
+)];
+
+/// The fourteenth held-out batch (`tests/hw/blind14/`): CUDA kernels only (no Triton part).
+const BLIND14_SUITES: [(&str, &str); 1] = [(
+    "tests/hw/blind14/launches.json",
+    "tests/hw/blind14/measured.json",
 )];
 
 fn load(path: &str) -> J {
@@ -774,6 +781,29 @@ fn blind13_hardware_agreement() {
         &BLIND13_SUITES,
         "tests/hw/blind13/known.txt",
         "hw_agreement_blind13",
+        true,
+    );
+}
+
+/// The fourteenth held-out batch (`tests/hw/blind14/`, README there):
+/// hand-written CUDA in the style of real projects' library kernels: an ATen
+/// TensorIterator `where` with an OffsetCalculator (IntDivider magic numbers
+/// and byte strides in a by-value struct), ATen's vectorized elementwise
+/// kernel with its scalar fallback (aligned and 4 bytes off), cat through a
+/// by-value metadata struct indexed by `blockIdx.y`, embedding backward over
+/// sorted indices, RoI-Align, an NMS bitmask, a CUB-style two-pass
+/// reduction, a Thrust-style counting-iterator transform, a Faiss-style
+/// warp-queue k-select, a CSR SpMM with shared row tiles, a FIR with
+/// `__constant__` taps, softmax with a block a row (ILP 4, alignment shift)
+/// and a warp two rows (fp16), a 2-D-block column reduction, grid_sample and
+/// pixel_shuffle on a 3-D block, measured before warpscope's model was looked
+/// at for them.
+#[test]
+fn blind14_hardware_agreement() {
+    agreement(
+        &BLIND14_SUITES,
+        "tests/hw/blind14/known.txt",
+        "hw_agreement_blind14",
         true,
     );
 }

@@ -62,8 +62,8 @@ pub fn load(path: &Path) -> SourceFile {
 /// The analysis options of one launch of a `launches.json` (schema:
 /// `tests/hw/README.md`): block, grid, and the parameters by index — a
 /// pointer as a distinct base per buffer (`(k + 1) << 32` plus the offset, 0
-/// mod 4096 as in the measured runs), a by-value struct's pointer fields as
-/// `INDEX+BYTE`, a float by its value (launches.json gives its bits), a
+/// mod 4096 as in the measured runs), a by-value struct's pointer and scalar
+/// fields as `INDEX+BYTE`, a float by its value (launches.json gives its bits), a
 /// tensor map not at all. Shared by `tests/hw_agreement.rs` and
 /// `tests/sass_hw_blind.rs`.
 pub fn launch_options(launch: &J, buffers: &[String]) -> Options {
@@ -83,10 +83,18 @@ pub fn launch_options(launch: &J, buffers: &[String]) -> Options {
         if p["kind"] == "struct" {
             // a struct passed by value (`tests/hw/blind4`'s
             // `TensorListMetadata`, blind9's `CachePtrs`): its pointer
-            // fields, by byte offset (`INDEX+OFFSET`); the rest is not given
+            // fields, by byte offset (`INDEX+OFFSET`); its scalar fields where `fields` lists them
             for f in p["pointers"].as_array().into_iter().flatten() {
                 let byte = f["byte"].as_u64().expect("byte");
                 params.push((ParamKey::Name(format!("{idx}+{byte}")), pointer(f)));
+            }
+            // its 32-bit scalar fields where the batch lists them
+            // (`tests/hw/blind14`'s OffsetCalculator and cat metadata), by
+            // value as the host wrote them
+            for f in p["fields"].as_array().into_iter().flatten() {
+                let byte = f["byte"].as_u64().expect("byte");
+                let v = f["value"].as_i64().expect("value");
+                params.push((ParamKey::Name(format!("{idx}+{byte}")), v.into()));
             }
             continue;
         }
