@@ -99,5 +99,47 @@ for ctx in ["s", "l"]:
                 for w in [0, 2, 4, 6, 8, 12]:
                     g.add(f"b{ctx}_{pre}_{kind}{k}_w{w}", f"{ctx} {pre}: {k} x {kind}, each address a chain of {w}", probe(ctx, kind, k, w, pre), SM)
 
+
+# A lone global load in a block, and what stands between it and the first
+# reader of its value (`cg_tile16_scan_u16` in tests/hw/blind13: `@%p1 bra`
+# over `ld.global.nc.u16`, then a block under the same guard storing
+# something else, then the shuffles of the loaded value): `st` a store of
+# another value in the block after the load, `same` that store in a second
+# block under the same guard, `other` in a block under another guard,
+# `after` unguarded after the join, `val` the block stores the loaded value,
+# `none` nothing; then the value is read (added to the accumulator).
+def store_between(where, nc):
+    b = Body()
+    b.other(["setp.ge.u32 %p1, %r1, %r2;", "mov.f32 %f20, 0f00000000;"], "outer")
+    b.raw("@%p1 bra $L_skip;")
+    sp = "global.nc" if nc else "global"
+    b.other(["mul.wide.u32 %rd40, %r1, 4;", "add.s64 %rd41, %rd4, %rd40;"])
+    b.mem(f"ld.{sp}.f32 %f20, [%rd41];")
+    st = ["mul.wide.u32 %rd42, %r1, 4;", "add.s64 %rd43, %rd2, %rd42;"]
+    if where == "st":
+        b.other(st)
+        b.mem("st.global.u32 [%rd43+4096], %r3;")
+    if where == "val":
+        b.other(st)
+        b.mem("st.global.f32 [%rd43+4096], %f20;")
+    b.raw("$L_skip:")
+    if where in ("same", "other"):
+        if where == "other":
+            b.other(["setp.ge.u32 %p2, %r1, %r3;"], "outer")
+        b.raw("@%p1 bra $L_skip2;" if where == "same" else "@%p2 bra $L_skip2;")
+        b.other(st)
+        b.mem("st.global.u32 [%rd43+4096], %r3;")
+        b.raw("$L_skip2:")
+    if where == "after":
+        b.other(st, "outer")
+        b.mem("st.global.u32 [%rd43+4096], %r3;")
+    b.other(["add.f32 %f0, %f0, %f20;"], "outer")
+    return b, True
+
+
+for where in ["none", "st", "same", "other", "after", "val"]:
+    for nc in [False, True]:
+        g.add(f"sb_{where}{'_nc' if nc else ''}", f"a lone global load in a block, then {where}", store_between(where, nc))
+
 if __name__ == "__main__":
     print(g.render(), end="")
