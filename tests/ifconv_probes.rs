@@ -146,14 +146,26 @@ fn guarded_block_access(f: &warpscope::ir::Function<'_>, id: warpscope::ir::OpId
 
 #[test]
 fn ptxas_ifconv_probes() {
-    check_probes("probes.ptx", "excerpts.txt", "known.txt", "probes.ptx", false);
+    check_probes(
+        "probes.ptx",
+        "excerpts.txt",
+        "known.txt",
+        "probes.ptx",
+        false,
+    );
 }
 
 /// The stop-32 probes (`blocks.py`): blocks of parallel address chains,
 /// cp.async, loads, stores, in straight-line code and in a loop.
 #[test]
 fn ptxas_block_probes() {
-    check_probes("blocks.ptx", "blocks.txt", "blocks_known.txt", "blocks.ptx", true);
+    check_probes(
+        "blocks.ptx",
+        "blocks.txt",
+        "blocks_known.txt",
+        "blocks.ptx",
+        true,
+    );
 }
 
 /// How ptxas compiled one access of a `guarded_ops` probe: `P` predicated
