@@ -12,7 +12,7 @@ warp that reaches it).
 import re
 import sys
 
-MEM = {"LDS", "STS", "LDG", "STG", "LD", "ST", "LDL", "STL", "ATOMS", "ATOMG", "ATOM", "RED", "REDG"}
+MEM = {"LDGSTS", "LDS", "STS", "LDG", "STG", "LD", "ST", "LDL", "STL", "ATOMS", "ATOMG", "ATOM", "RED", "REDG"}
 kernel = None
 line = None
 rows = {}

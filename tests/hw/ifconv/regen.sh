@@ -42,4 +42,10 @@ python3 "$here/guarded_loads.py" > "$tmp/guarded_loads.cu"
 "$bin/nvcc" -arch=sm_90a -O3 -ptx -o "$here/guarded_loads.ptx" "$tmp/guarded_loads.cu"
 "$bin/ptxas" -arch=sm_90a -O3 -o "$tmp/guarded_loads.cubin" "$here/guarded_loads.ptx"
 { "$bin/ptxas" --version | tail -1; "$bin/nvdisasm" -c "$tmp/guarded_loads.cubin" > "$tmp/guarded_loads.sass"; python3 "$here/guarded_loads_table.py" "$tmp/guarded_loads.sass"; } > "$here/guarded_loads.txt"
-echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt"
+# stop 32: blocks of parallel address chains (blocks.txt, sm_90a as the
+# blind batches) and the variants of blind13's cutlass_gemm_cpasync_swz
+python3 "$here/blocks.py" > "$tmp/blocks.ptx"
+cmp -s "$tmp/blocks.ptx" "$here/blocks.ptx" || { echo "blocks.ptx is stale: python3 blocks.py > blocks.ptx" >&2; exit 1; }
+{ "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/blocks.cubin" "$here/blocks.ptx"; "$bin/nvdisasm" -g -c "$tmp/blocks.cubin" | python3 "$here/excerpts.py"; } > "$here/blocks.txt"
+python3 "$here/cutlass_delta.py" "$bin" > "$here/cutlass_delta.txt"
+echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt"
