@@ -241,7 +241,9 @@
 //! no call is left in the function, and that every `.local` store's
 //! address comes from a known depot, so the `.local` stores it sees are
 //! every write. It does not ask which slot each store writes or whether a
-//! store comes before the load: every store into the depot is a candidate
+//! store comes before the load: every store into the depot of the load's
+//! width is a candidate (stores of other widths are other fields of the
+//! copied struct, `origin::depot_stores`)
 //! (a load of a slot never stored reads undefined memory, which the
 //! source languages do not do). Whether the value read back is a pointer
 //! (a generic access through it is global) is
@@ -889,28 +891,27 @@ impl Engine<'_, '_> {
                     };
                     self.assign(st, *dst, Value::Pred(r), guard, mask);
                 }
-                OpKind::LdParam { dsts, param } => {
-                    let v = match param {
-                        Some((p, 0)) => {
-                            match self.inputs.params.get(*p as usize).copied().flatten() {
-                                Some(c) => Value::constant(c),
-                                None => Value::sym(Sym::Param(*p)),
-                            }
-                        }
-                        Some((p, off)) => match field_value(&self.inputs.fields, *p, *off) {
-                            Some(c) => Value::constant(c),
-                            None => self.uniform_opaque(0),
-                        },
-                        _ => self.uniform_opaque(0),
-                    };
+                OpKind::LdParam {
+                    dsts,
+                    param,
+                    elem_bytes,
+                } => {
                     for (k, d) in dsts.iter().enumerate() {
                         if self.slot(*d).is_none() {
                             continue;
                         }
-                        let v = if k == 0 {
-                            v.clone()
-                        } else {
-                            self.uniform_opaque(k as u32)
+                        let v = match crate::ir::ld_param_element(*param, *elem_bytes, k) {
+                            Some((p, 0)) => {
+                                match self.inputs.params.get(p as usize).copied().flatten() {
+                                    Some(c) => Value::constant(c),
+                                    None => Value::sym(Sym::Param(p)),
+                                }
+                            }
+                            Some((p, off)) => match field_value(&self.inputs.fields, p, off) {
+                                Some(c) => Value::constant(c),
+                                None => self.uniform_opaque(k as u32),
+                            },
+                            _ => self.uniform_opaque(k as u32),
                         };
                         self.assign(st, *d, v, guard, mask);
                     }

@@ -984,13 +984,19 @@ fn param_offsets_read(ir: &Function<'_>) -> HashMap<u16, Vec<i64>> {
     let mut out: HashMap<u16, Vec<i64>> = HashMap::new();
     for op in &ir.ops {
         if let OpKind::LdParam {
-            param: Some((p, off)),
-            ..
+            param,
+            elem_bytes,
+            dsts,
         } = &op.kind
         {
-            let v = out.entry(*p).or_default();
-            if let Err(i) = v.binary_search(off) {
-                v.insert(i, *off);
+            for k in 0..dsts.len().max(1) {
+                let Some((p, off)) = crate::ir::ld_param_element(*param, *elem_bytes, k) else {
+                    continue;
+                };
+                let v = out.entry(p).or_default();
+                if let Err(i) = v.binary_search(&off) {
+                    v.insert(i, off);
+                }
             }
         }
     }

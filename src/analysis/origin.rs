@@ -233,7 +233,9 @@ fn pointer_origin(
                 let aggregate = ir.params.get(k).is_some_and(|q| q.bits != 64);
                 let mn = ir.mnemonics.get(d.index()).copied().unwrap_or("");
                 let wide_load = [".u64", ".s64", ".b64"].iter().any(|t| mn.ends_with(t));
-                if wide_load && (aggregate || *off != 0) && !mn.contains(".v") {
+                // (each element of a vector read, `ld.param.v2.u64`, is
+                // such a field too)
+                if wide_load && (aggregate || *off != 0) {
                     break Some((k, ORIGIN_FIELD));
                 }
             }
@@ -332,10 +334,10 @@ pub(crate) fn local_depot(ir: &Function<'_>, ssa: &Ssa, op: u32, addr: &Src) -> 
 pub(crate) struct Depots {
     /// False where nothing may be forwarded (see [`depot_stores`]).
     sealed: bool,
-    /// By depot (the variable's index): the element width of its stores
-    /// and the SSA values they store, or `None` where a store into it
-    /// cannot be read (widths differ, a value is not a register).
-    stores: HashMap<u32, Option<(u32, Vec<ValueId>)>>,
+    /// By depot (the variable's index): the element width of each of its
+    /// stores' values and the SSA value, or `None` where a store into it
+    /// cannot be read (a value is not a register).
+    stores: HashMap<u32, Option<Vec<(u32, ValueId)>>>,
 }
 
 impl Depots {
@@ -367,12 +369,9 @@ impl Depots {
                 })
                 .collect();
             let stored = stored.filter(|v| v.len() == s.vector as usize && !v.is_empty());
-            let e = d
-                .stores
-                .entry(depot)
-                .or_insert_with(|| Some((s.elem_bits, Vec::new())));
+            let e = d.stores.entry(depot).or_insert_with(|| Some(Vec::new()));
             match (e.as_mut(), stored) {
-                (Some((bits, vals)), Some(v)) if *bits == s.elem_bits => vals.extend(v),
+                (Some(vals), Some(v)) => vals.extend(v.into_iter().map(|v| (s.elem_bits, v))),
                 _ => *e = None,
             }
         }
@@ -394,13 +393,18 @@ impl Depots {
 /// - the function follows no call (a callee's `.local` frame is its own,
 ///   but an uninlined call is not read at all);
 /// - every `.local` store's address comes from a known depot and gives
-///   its stored values (`Aux::Stored`), and those into this depot have
-///   the load's element width.
+///   its stored values (`Aux::Stored`).
 ///
-/// Which slot the load reads is not asked: every store into the depot is
-/// returned (a load before any store reads undefined memory, which the
-/// source languages do not do). `None` otherwise, or when the depot has
-/// no store.
+/// Which slot the load reads is not asked: every store into the depot of
+/// the load's element width is returned (a load before any store reads
+/// undefined memory, which the source languages do not do). Stores of
+/// another width are other fields of the copied struct (NVVM copies a
+/// by-value struct field by field, each at its own type: `CatMeta3`'s
+/// three pointers by `st.local.u64`, its `int` arrays by
+/// `st.local.v2.u32`) and are left out: a 64-bit load indexed into the
+/// pointers reads one of them, as an index past the source's array would
+/// be undefined behaviour. `None` otherwise, or when the depot has no
+/// store of the load's width.
 pub(crate) fn depot_stores(
     depots: &Depots,
     ir: &Function<'_>,
@@ -416,8 +420,15 @@ pub(crate) fn depot_stores(
         return None;
     }
     let depot = local_depot(ir, ssa, op, &info.addr)?;
-    let (bits, vals) = depots.stores.get(&depot)?.as_ref()?;
-    (*bits == info.elem_bits && !vals.is_empty()).then(|| vals.clone())
+    let vals: Vec<ValueId> = depots
+        .stores
+        .get(&depot)?
+        .as_ref()?
+        .iter()
+        .filter(|&&(bits, _)| bits == info.elem_bits)
+        .map(|&(_, v)| v)
+        .collect();
+    (!vals.is_empty()).then_some(vals)
 }
 
 /// The `.local` loads of `ir` whose depot holds only values loaded by
@@ -468,9 +479,19 @@ pub(crate) fn depot_fields(
                 };
                 match &ir.ops[d.index()].kind {
                     OpKind::LdParam {
-                        param: Some((p, off)),
+                        param,
                         dsts,
-                    } if dsts.len() == 1 => break (*p, *off),
+                        elem_bytes,
+                    } => {
+                        let reg = ssa.value(v).reg;
+                        let Some(k) = dsts.iter().position(|&d| d == reg) else {
+                            continue 'ops;
+                        };
+                        match crate::ir::ld_param_element(*param, *elem_bytes, k) {
+                            Some(field) => break field,
+                            None => continue 'ops,
+                        }
+                    }
                     OpKind::Alu { alu, srcs, .. } if alu.op == AluOp::Mov && srcs.len() == 1 => {
                         let Src::Reg(q, 0) = srcs[0] else {
                             continue 'ops;
@@ -538,6 +559,26 @@ mod tests {
             generic_load_space(&depot_kernel("%rd9", "%rd2")),
             Space::Global
         );
+    }
+
+    #[test]
+    fn stores_of_other_widths_are_other_fields() {
+        // `aten_cat3_dim1` (tests/hw/blind14): the struct's `int` fields
+        // are copied by 32-bit stores beside its pointers; the 64-bit load
+        // reads one of the pointers
+        let ints = depot_kernel("%rd1", "%rd2").replace(
+            "\tmov.u32 %r1, %ctaid.x;",
+            "\tld.param.v2.u32 {%r2, %r3}, [k_param_0+8];\n\
+             \tst.local.v2.u32 [%SPL+8], {%r2, %r3};\n\tmov.u32 %r1, %ctaid.x;",
+        );
+        assert_eq!(generic_load_space(&ints), Space::Global);
+        // but a 64-bit store of anything else still leaves it generic
+        let other = depot_kernel("%rd1", "%rd10").replace(
+            "\tmov.u32 %r1, %ctaid.x;",
+            "\tld.param.v2.u32 {%r2, %r3}, [k_param_0+8];\n\
+             \tst.local.v2.u32 [%SPL+8], {%r2, %r3};\n\tmov.u32 %r1, %ctaid.x;",
+        );
+        assert_eq!(generic_load_space(&other), Space::Generic);
     }
 
     #[test]

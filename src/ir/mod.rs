@@ -673,6 +673,10 @@ pub enum OpKind {
         dsts: Vec<Reg>,
         /// Parameter index, offset.
         param: Option<(u16, i64)>,
+        /// Bytes per element of a vector read (`ld.param.v2.u32`: 4), so
+        /// that destination `k` reads `offset + k * elem_bytes`; 0 where
+        /// only the first destination's location is known.
+        elem_bytes: u8,
     },
     /// A memory access (not `ld.param`).
     Mem {
@@ -812,6 +816,19 @@ pub struct Op {
     pub kind: OpKind,
     /// What it was in the source.
     pub form: Form,
+}
+
+/// The parameter location destination `k` of an `ld.param` reads: the
+/// first destination reads `param` itself, a later one of a vector read the
+/// element `k * elem_bytes` bytes further on (unknown where `elem_bytes` is
+/// 0).
+pub fn ld_param_element(param: Option<(u16, i64)>, elem_bytes: u8, k: usize) -> Option<(u16, i64)> {
+    let (p, off) = param?;
+    match k {
+        0 => Some((p, off)),
+        _ if elem_bytes == 0 => None,
+        _ => Some((p, off + k as i64 * i64::from(elem_bytes))),
+    }
 }
 
 impl OpKind {

@@ -858,7 +858,12 @@ fn lower_instr<'src>(
                 if let (Some((p, 0)), [d]) = (param, dsts.as_slice()) {
                     param_regs.insert(*d, p);
                 }
-                OpKind::LdParam { dsts, param }
+                let elem_bytes = u8::try_from(elem_bits(&mods) / 8).unwrap_or(0);
+                OpKind::LdParam {
+                    dsts,
+                    param,
+                    elem_bytes,
+                }
             } else {
                 mark_pointer(&addr, pointer_params, param_regs);
                 let (op, kind) = match opcode {

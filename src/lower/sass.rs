@@ -956,10 +956,12 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                                 self.post.push(OpKind::LdParam {
                                     dsts: vec![dsts[1]],
                                     param: Some((k + 1, 0)),
+                                    elem_bytes: 0,
                                 });
                                 return OpKind::LdParam {
                                     dsts: vec![dsts[0]],
                                     param: Some((k, 0)),
+                                    elem_bytes: 0,
                                 };
                             }
                         }
@@ -976,11 +978,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         return OpKind::LdParam {
                             dsts: vec![dsts[0]],
                             param: Some((k, 0)),
+                            elem_bytes: 0,
                         };
                     }
                     return OpKind::LdParam {
                         dsts,
                         param: Some((k, off)),
+                        elem_bytes: 0,
                     };
                 }
                 Bank0::Other => {}

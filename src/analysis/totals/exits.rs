@@ -79,7 +79,7 @@
 //! budget does not run them all).
 
 use super::sample::Bits;
-use super::{alu_value, cluster_rank, synthetic_base, SimInputs, VAR_SHIFT};
+use super::{alu_value, cluster_rank, param_value, SimInputs, VAR_SHIFT};
 use crate::analysis::ifconvert::Memo as IfConvMemo;
 use crate::analysis::transfer::AluOp;
 use crate::ir::{Function as Lowered, OpKind, Reg, Special, Src};
@@ -413,32 +413,16 @@ impl Plan {
                         regs.set(*dst, out);
                     }
                 }
-                OpKind::LdParam { dsts, param } => {
+                OpKind::LdParam {
+                    dsts,
+                    param,
+                    elem_bytes,
+                } => {
                     if runs != Some(false) {
-                        let v = match param {
-                            Some((p, 0)) => {
-                                let p = *p as usize;
-                                match inputs.params.get(p).copied().flatten() {
-                                    Some(v) => Some(v),
-                                    None if inputs
-                                        .pointer_params
-                                        .get(p)
-                                        .copied()
-                                        .unwrap_or(false) =>
-                                    {
-                                        Some(synthetic_base(p))
-                                    }
-                                    None => None,
-                                }
-                            }
-                            Some((p, off)) => {
-                                crate::analysis::dataflow::field_value(&inputs.fields, *p, *off)
-                            }
-                            _ => None,
-                        }
-                        .filter(|_| runs == Some(true));
                         for (k, d) in dsts.iter().enumerate() {
-                            regs.set(*d, if k == 0 { v } else { None });
+                            let loc = crate::ir::ld_param_element(*param, *elem_bytes, k);
+                            let v = param_value(inputs, loc).filter(|_| runs == Some(true));
+                            regs.set(*d, v);
                         }
                     }
                 }

@@ -226,7 +226,8 @@
 //! no op had written; an op that reads such a value passes its origin on.
 //! A stop on a guard that is not known names that origin, so that the
 //! reason points at the instruction that lost the value rather than at the
-//! branch.
+//! branch. Only SASS input tracks origins (only its stop reasons print
+//! them); a PTX run leaves them out of every step.
 
 use super::cost::shared_atomic::{shared_atomic_form_of, SharedAtomicForm};
 use super::cost::{
@@ -578,6 +579,10 @@ struct Regs {
     /// writes: the origin of the first operand it reads that is not known
     /// in a running lane, else the op itself.
     cur: u32,
+    /// Whether origins are tracked at all: only stop reasons of SASS input
+    /// name them (`driver::origin_text`), so a PTX run skips the work on
+    /// every simulated step.
+    track_origin: bool,
 }
 
 /// [`Regs::origin`] of a register no op has made unknown.
@@ -610,8 +615,9 @@ impl UnknownOrigin {
 }
 
 impl Regs {
-    fn new(n: usize) -> Regs {
+    fn new(n: usize, track_origin: bool) -> Regs {
         Regs {
+            track_origin,
             v: vec![[0; WARP]; n],
             known: vec![0; n],
             data: vec![0; n],
@@ -632,6 +638,9 @@ impl Regs {
     /// the first register it reads (its guard first) that is neither known
     /// nor data in one of them, else `pc` itself.
     fn enter(&mut self, op: &crate::ir::Op, pc: u32, lanes: u32) {
+        if !self.track_origin {
+            return;
+        }
         let mut cur = None;
         crate::ir::ssa::op_reads(op, |r| {
             let r = r as usize;
@@ -974,6 +983,26 @@ impl Shapes<'_> {
     }
 }
 
+/// The value an `ld.param` destination reads at `loc` (parameter index,
+/// byte offset; see [`crate::ir::ld_param_element`]): a scalar parameter's
+/// launch value or a pointer's synthetic base at offset 0, a by-value
+/// field's launch value elsewhere, unknown otherwise.
+pub(super) fn param_value(inputs: &SimInputs, loc: Option<(u16, i64)>) -> Option<i64> {
+    match loc? {
+        (p, 0) => {
+            let p = p as usize;
+            match inputs.params.get(p).copied().flatten() {
+                Some(v) => Some(v),
+                None if inputs.pointer_params.get(p).copied().unwrap_or(false) => {
+                    Some(synthetic_base(p))
+                }
+                None => None,
+            }
+        }
+        (p, off) => super::dataflow::field_value(&inputs.fields, p, off),
+    }
+}
+
 /// Synthetic base address of pointer parameter `k` when its value is not given.
 pub fn synthetic_base(k: usize) -> i64 {
     ((k as i64) + 1) << 32
@@ -1015,7 +1044,7 @@ pub fn simulate(
     let threads = bx * by * bz;
     let nwarps = threads.div_ceil(WARP as u64);
     let nblocks = sampler.nblocks();
-    let mut regs = Regs::new(low.regs.len());
+    let mut regs = Regs::new(low.regs.len(), low.front_end == crate::ir::FrontEnd::Sass);
     let recon = Reconvergence::new(low);
     let unrolled = super::unroll::loops(low);
     let mut res = SimResult::default();
@@ -1288,7 +1317,7 @@ fn run_warp(
         }
         let why = |what: &str, data: bool| SimError {
             stmt: Some(minpc),
-            origin: (!data).then(|| UnknownOrigin::of_code(cur_origin)),
+            origin: (!data && cur_origin != NO_ORIGIN).then(|| UnknownOrigin::of_code(cur_origin)),
             message: if data {
                 format!("{what} depends on loaded data")
             } else {
@@ -1461,25 +1490,17 @@ fn run_warp(
                     regs.set(*dst, l, out, data);
                 }
             }
-            OpKind::LdParam { dsts, param } => {
-                let v = match param {
-                    Some((p, 0)) => {
-                        let p = *p as usize;
-                        match w.inputs.params.get(p).copied().flatten() {
-                            Some(v) => Some(v),
-                            None if w.inputs.pointer_params.get(p).copied().unwrap_or(false) => {
-                                Some(synthetic_base(p))
-                            }
-                            None => None,
-                        }
-                    }
-                    Some((p, off)) => super::dataflow::field_value(&w.inputs.fields, *p, *off),
-                    _ => None,
-                };
-                for l in 0..WARP {
-                    if (exec | unknown_guard) & (1 << l) != 0 {
-                        for (k, d) in dsts.iter().enumerate() {
-                            regs.set(*d, l, if k == 0 { v } else { None }, false);
+            OpKind::LdParam {
+                dsts,
+                param,
+                elem_bytes,
+            } => {
+                for (k, d) in dsts.iter().enumerate() {
+                    let loc = crate::ir::ld_param_element(*param, *elem_bytes, k);
+                    let v = param_value(w.inputs, loc);
+                    for l in 0..WARP {
+                        if (exec | unknown_guard) & (1 << l) != 0 {
+                            regs.set(*d, l, v, false);
                         }
                     }
                 }
