@@ -58,12 +58,16 @@ MOE_C = ("addresses on loaded data and the early return: the C rows are stored a
          "as random (7.94 lines) and counts the programs past the loaded count; measured 2.97 lines, 11.9 sectors "
          "(the lanes of padding slots off), and fewer requests than the 5,632 of the epilogue's other rows: ptxas "
          "branches around the stores of the warps whose rows are all padding")
-PERM = ("no count: the token loop's latch block (`$L__BB0_10`, `add; setp; @%p11 bra $L__BB0_2`) is laid out above "
-        "its header, and the loop body branches on the loaded destination rows (`@%p9 bra $L__BB0_10`: `dst >= 0`, "
-        "one for each of the 4 top-k slots); the simulation reports that the exit of the loop depends on loaded data "
-        "(PTX line 182, `bra.uni $L__BB0_10`) and counts no access of the kernel, although the loop runs to the "
-        "parameter H (3 trips of 1,024, the last 832, in every program): a model limit (the loop's trip count is not "
-        "data-dependent), measured 3.75 lines a request for the hidden-row load and the scattered stores")
+PERM = ("no count, a join laid out above its branch taken for a loop: the body of the loop over the hidden row "
+        "(bound H, a parameter: 3 trips in every program) branches on each loaded destination row (`@%p9 bra "
+        "$L__BB0_10` for `dst < 0`), and both arms meet at the loop's latch `$L__BB0_10`, which LLVM lays out above "
+        "the header; the arm that stores ends in `bra.uni $L__BB0_10` (PTX line 182), a jump to the join whose "
+        "layout rank is below the uncertain branch's; the launch simulation (`totals::mod`, the test `low.rank(t) <= "
+        "r` on the frame's `split_rank`) takes such a jump for a loop back edge whose exit it cannot decide, finds "
+        "no way out after the branch, and gives up: `no totals: the exit of a loop depends on loaded data (PTX line "
+        "182)`, no access of the kernel counted; a model limit (the jump's target is the branch's join, its "
+        "immediate post-dominator, not a loop header); measured 3.75 lines a request for the hidden-row load and "
+        "the scattered stores")
 DROP_LBL = ("request count, the tail exit behind a debug label: the last `@%p4 st.global.v2` (the keep mask of the "
             "fourth block) is followed by `$L__tmp43:` (a line-table label no branch names), `.loc` and `ret`; "
             "`memops::before_exit` stops at any label, so the model keeps the store predicated in every warp (46,880 "
