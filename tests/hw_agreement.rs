@@ -64,7 +64,8 @@
 //! on the twelfth, `tests/hw/blind12/` (Triton kernels only; `tests/hw/blind12/known.txt`);
 //! `blind13_hardware_agreement` on the thirteenth, `tests/hw/blind13/` (CUDA kernels only;
 //! `tests/hw/blind13/known.txt`); `blind14_hardware_agreement` on the fourteenth,
-//! `tests/hw/blind14/` (CUDA kernels only; `tests/hw/blind14/known.txt`).
+//! `tests/hw/blind14/` (CUDA kernels only; `tests/hw/blind14/known.txt`); `blind15_hardware_agreement`
+//! on the fifteenth, `tests/hw/blind15/` (Triton kernels only; `tests/hw/blind15/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -245,6 +246,12 @@ const BLIND13_SUITES: [(&str, &str); 1] = [(
 const BLIND14_SUITES: [(&str, &str); 1] = [(
     "tests/hw/blind14/launches.json",
     "tests/hw/blind14/measured.json",
+)];
+
+/// The fifteenth held-out batch (`tests/hw/blind15/`): Triton kernels only (no CUDA part).
+const BLIND15_SUITES: [(&str, &str); 1] = [(
+    "tests/hw/blind15/triton/launches.json",
+    "tests/hw/blind15/measured_triton.json",
 )];
 
 fn load(path: &str) -> J {
@@ -804,6 +811,27 @@ fn blind14_hardware_agreement() {
         &BLIND14_SUITES,
         "tests/hw/blind14/known.txt",
         "hw_agreement_blind14",
+        true,
+    );
+}
+
+/// The fifteenth held-out batch (`tests/hw/blind15/`, README there): Triton
+/// kernels only, in the styles of real projects the earlier Triton batches do
+/// not have: the tutorials' persistent matmul through device-side tensor
+/// descriptors, vLLM's fused_moe over sorted token ids and padded blocks, MoE
+/// permute / unpermute through a loaded row map, moe_align's expert counts by
+/// `tl.histogram` and a block `tl.sort`, a bias-dropout-residual with
+/// `tl.rand4x`, Liger's cross entropy with the gradient in place, a
+/// channels-last causal conv1d, Mamba2's state passing, FLA's varlen
+/// chunk-local cumsum and gated `chunk_fwd_h`, an int4 GEMV unpacked by
+/// shifts, Unsloth's GeGLU backward in place and `merge_attn_states`, measured
+/// before warpscope's model was looked at for them.
+#[test]
+fn blind15_hardware_agreement() {
+    agreement(
+        &BLIND15_SUITES,
+        "tests/hw/blind15/known.txt",
+        "hw_agreement_blind15",
         true,
     );
 }
