@@ -265,3 +265,50 @@ fn ptxas_guarded_ops_probes() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A guarded store at a kernel's end with a line-table label, the join of
+/// an early return, or a `bra.uni` to that join between it and `ret`
+/// (`tests/hw/ifconv/exit_joins.ptx`): ptxas puts it after an `@P EXIT`
+/// (an unguarded `STG`), so a warp whose lanes are all off issues nothing;
+/// a guarded store with another store after it stays predicated (`@P
+/// STG`). The model's `guard_off_issues` must say the same for every
+/// guarded store, in order (`exit_joins.txt`, written by `regen.sh`).
+#[test]
+fn exit_joins() {
+    let dir = "tests/hw/ifconv";
+    let text = std::fs::read_to_string(format!("{dir}/exit_joins.ptx")).expect("probes");
+    let sass = std::fs::read_to_string(format!("{dir}/exit_joins.txt")).expect("sass");
+    // per kernel, per STG in order: predicated (issued by every warp)
+    let mut theirs: BTreeMap<String, Vec<bool>> = BTreeMap::new();
+    let mut cur = String::new();
+    for line in sass.lines() {
+        if let Some(rest) = line.strip_prefix("//") {
+            if let Some(name) = rest.split(".text.").nth(1) {
+                cur = name.split_whitespace().next().unwrap_or("").to_string();
+            }
+            continue;
+        }
+        if line.contains("STG") {
+            let instr = line.split("*/").nth(1).unwrap_or("").trim();
+            theirs
+                .entry(cur.clone())
+                .or_default()
+                .push(instr.starts_with('@'));
+        }
+    }
+    let funcs = warpscope::pipeline::lower_text(&text);
+    assert_eq!(funcs.len(), 3);
+    for f in &funcs {
+        let mine: Vec<bool> = f
+            .op_ids()
+            .filter(|&id| matches!(f.op(id).kind, OpKind::Mem { .. }) && f.op(id).guard.is_some())
+            .map(|id| warpscope::analysis::memops::guard_off_issues(f, id.index()))
+            .collect();
+        assert_eq!(
+            Some(&mine),
+            theirs.get(f.name),
+            "{}: the model's guarded stores (issued with no lane?) against ptxas's",
+            f.name
+        );
+    }
+}

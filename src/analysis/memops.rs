@@ -1068,8 +1068,20 @@ pub fn after_tail_exit(ir: &Lowered<'_>, i: usize) -> bool {
 /// unguarded `ret`/`exit` (arithmetic, which is dead there, and ops ptxas
 /// deletes, [`never_runs`], in between; a barrier or a bulk-copy group's
 /// commit or wait ends the search: the op stays above them).
+///
+/// In PTX, what lies between may also be a label that no branch below it
+/// names (a line-table label, `$L__tmpN:`, or the join of early returns
+/// from above, `%common.ret`) and an unguarded forward `bra` (followed to
+/// its target): ptxas gives the op's path an exit of its own, so the op
+/// still ends it (`tests/hw/ifconv/exit_joins.ptx`: `@P0 EXIT; STG` after
+/// each; `tests/hw/blind15` `t15_bias_dropout_add_rand4x` 194, 46,876
+/// requests measured).
 fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
-    for (j, op) in ir.ops.iter().enumerate().skip(i + 1) {
+    let ptx = ir.front_end == crate::ir::FrontEnd::Ptx;
+    let mut j = i;
+    while j + 1 < ir.ops.len() {
+        j += 1;
+        let op = &ir.ops[j];
         if deleted(ir, j) {
             // Deleted by ptxas: what follows it follows the op.
             continue;
@@ -1086,7 +1098,23 @@ fn before_exit(ir: &Lowered<'_>, i: usize) -> bool {
             return false;
         }
         match (&op.kind, op.form) {
-            (_, crate::ir::Form::Label) => return false,
+            (_, crate::ir::Form::Label) => {
+                if ptx && ir.last_branch_to(j).is_none_or(|b| b < j) {
+                    continue;
+                }
+                return false;
+            }
+            (
+                crate::ir::OpKind::Branch {
+                    target: Some(t),
+                    indexed,
+                    ..
+                },
+                _,
+            ) if ptx && op.guard.is_none() && indexed.is_empty() && t.index() > j => {
+                // the target is looked at next
+                j = t.index() - 1;
+            }
             (crate::ir::OpKind::Nop, _) => continue,
             // Arithmetic after the kernel's last access feeds nothing but
             // deleted ops: dead code that ptxas removes (Triton's

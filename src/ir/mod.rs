@@ -1010,9 +1010,42 @@ pub struct Function<'src> {
     /// reconverges a divergent warp by running its lanes at the lowest
     /// position first, orders lanes by it.
     pub layout_rank: Vec<u32>,
+    /// The ops (labels) some branch names, `bra` or `brx.idx`, each with
+    /// the index of the last op that names it, sorted by target
+    /// ([`branch_targets`]). A label that no branch names is only a place
+    /// in the line table (Triton's and NVVM's `$L__tmpN:`), which ptxas
+    /// does not see as a join.
+    pub branch_targets: Vec<(u32, u32)>,
+}
+
+/// The ops some branch of `ops` names, with the last op naming each,
+/// sorted by target.
+pub fn branch_targets(ops: &[Op]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for (j, o) in ops.iter().enumerate() {
+        if let OpKind::Branch {
+            target, indexed, ..
+        } = &o.kind
+        {
+            out.extend(target.iter().chain(indexed).map(|t| (t.0, j as u32)));
+        }
+    }
+    // by target, the last source first, then one entry a target
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    out.dedup_by_key(|e| e.0);
+    out
 }
 
 impl Function<'_> {
+    /// The last op (by index) of the branches that name op `i`, `None`
+    /// when no branch names it ([`Function::branch_targets`]).
+    pub fn last_branch_to(&self, i: usize) -> Option<usize> {
+        self.branch_targets
+            .binary_search_by_key(&(i as u32), |e| e.0)
+            .ok()
+            .map(|k| self.branch_targets[k].1 as usize)
+    }
+
     /// The layout rank of op `i` ([`Function::layout_rank`]).
     pub fn rank(&self, i: u32) -> u32 {
         match self.layout_rank.get(i as usize) {

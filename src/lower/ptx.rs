@@ -429,6 +429,7 @@ pub fn lower_in<'src>(
             }
         })
         .collect();
+    let branch_targets = crate::ir::branch_targets(&out.ops);
     IrFunction {
         name: func.name.text,
         demangled: super::demangle(func.name.text),
@@ -463,6 +464,7 @@ pub fn lower_in<'src>(
         inlined: out.inlined,
         line_frames,
         sass_offsets: Vec::new(),
+        branch_targets,
     }
 }
 

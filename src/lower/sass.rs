@@ -397,6 +397,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         })
         .collect();
     let pointer_params = vec![false; params.len()];
+    let branch_targets = crate::ir::branch_targets(&lw.ops);
     IrFunction {
         name,
         demangled: demangle(name),
@@ -427,6 +428,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         layout_rank: Vec::new(),
         line_frames: Vec::new(),
         sass_offsets: lw.offsets,
+        branch_targets,
     }
 }
 

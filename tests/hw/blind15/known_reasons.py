@@ -77,12 +77,12 @@ LIG_BR = ("request count, a branch on a loaded label: `if y == ignore_index` (y 
           "ignored rows to the zeroing loop and the 931 others to the two passes; the model cannot decide the branch "
           "and counts both arms in all 1,024 programs (16 warps each); measured the zeroing stores in the 93 ignored "
           "rows only and the rest in the 931 others (0.909 of the model's requests)")
-LIG_TAIL = ("the tail exit behind the early return's join label, and the branch on the loaded label: the z-loss store "
-            "is followed by `$L__BB0_4: // %common.ret` and `ret`; `memops::before_exit` stops at the label, so the "
-            "model predicates the store (`@%p68`: tid < 32 and the row not ignored) in all 16 warps of every program "
-            "(16,384 requests, 0.0625 lines); ptxas emits `@P0 STG` for the loss, then `@!P0 EXIT` and the z-loss "
-            "`STG` (SASS 0x5540): only warp 0 of the 931 non-ignored rows issues it (931 requests of 1 line) "
-            "(blind12's cause 3, `t12_attn_fwd_causal_bp` 80)")
+LIG_TAIL = ("the branch on the loaded label: the z-loss store is followed by `$L__BB0_4: // %common.ret` and `ret`; "
+            "ptxas emits `@P0 STG` for the loss, then `@!P0 EXIT` and the z-loss `STG` (SASS 0x5540): only warp 0 of "
+            "the 931 non-ignored rows issues it (931 requests of 1 line). Since stop 33 the model puts it after the "
+            "exit too (`memops::before_exit` sees through the join label: 16,384 requests of 0.0625 lines before), "
+            "so warp 0 of every program issues it: 1,024, as the ignored rows' early return is on the loaded label "
+            "(blind12's cause 3, `t12_attn_fwd_causal_bp` 80, fixed the same way)")
 SPILL_CONV = ("ptxas register spill, not in the PTX: ptxas spills registers of the four-tap [64, 128] tile loop to the "
               "stack (27 `STL` and 27 `LDL` in the SASS); the PTX has no local access (a SASS front-end cause, as "
               "blind12's `t12_dwconv3x3_nhwc`)")
