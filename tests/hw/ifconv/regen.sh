@@ -48,4 +48,11 @@ python3 "$here/blocks.py" > "$tmp/blocks.ptx"
 cmp -s "$tmp/blocks.ptx" "$here/blocks.ptx" || { echo "blocks.ptx is stale: python3 blocks.py > blocks.ptx" >&2; exit 1; }
 { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/blocks.cubin" "$here/blocks.ptx"; "$bin/nvdisasm" -g -c "$tmp/blocks.cubin" | python3 "$here/excerpts.py"; } > "$here/blocks.txt"
 python3 "$here/cutlass_delta.py" "$bin" > "$here/cutlass_delta.txt"
-echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt"
+# stop 33: conversions, FP64 and MUFU instructions in guarded blocks, runs of
+# blocks in if/else arms (convert.txt), and selects of two loads (selects.txt)
+for p in convert selects; do
+  python3 "$here/$p.py" > "$tmp/$p.ptx"
+  cmp -s "$tmp/$p.ptx" "$here/$p.ptx" || { echo "$p.ptx is stale: python3 $p.py > $p.ptx" >&2; exit 1; }
+  { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/$p.cubin" "$here/$p.ptx"; "$bin/nvdisasm" -g -c "$tmp/$p.cubin" | python3 "$here/excerpts.py"; } > "$here/$p.txt"
+done
+echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt, convert.txt, selects.txt"
