@@ -295,7 +295,10 @@ fn ptxas_select_probes() {
         .expect("selects_known.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split('|').next().map(|k| k.trim().to_string()))
+        .filter_map(|l| {
+            let mut f = l.split('|');
+            Some(format!("{}|{}", f.next()?.trim(), f.next()?.trim()))
+        })
         .collect();
     let sass = sass(&excerpts);
     let funcs = warpscope::pipeline::lower_text(&text);
