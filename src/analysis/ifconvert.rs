@@ -74,12 +74,15 @@
 //! whatever their size (`cutlass_delta.txt`: the cause was not found).
 //! Conversions (integer, f32, f64, f16, bf16) and FP64 arithmetic cost one
 //! SASS instruction each and keep no branch by themselves (`convert.py`,
-//! stop 33: 1,278 of 1,484 accesses agree, `convert_known.txt`); not
-//! modelled: a run of guarded blocks in the first arm of an if/else, or
-//! before the kernel's exit, whose last block ptxas branches and whose
-//! other blocks it predicates or branches by details no rule fitted
-//! (`arm_*`; `tests/hw/blind14` `thrust_counting_transform`, whose partial
-//! tile is predicated without the if/else around it and branched in it).
+//! stop 33: 1,342 of 1,484 accesses agree, `convert_known.txt`). The last
+//! block of an if/else arm that jumps over the other arm has nothing
+//! before it to overlap, and the scan after a block follows such a jump
+//! ([`overlapping_access`], the `arm_ff_*` probes). Not modelled: a lone
+//! block before the kernel's exit, which ptxas predicates or branches by
+//! details no rule fitted (hoisted addresses, the if/else around it:
+//! `tests/hw/blind14` `thrust_counting_transform`, whose partial tile is
+//! predicated without the if/else around it and branched in its
+//! else-arm), and runs predicated in pairs (`arm_none_epi_b3`).
 //! The
 //! scans for overlapping accesses and the guard comparisons look at most
 //! [`SCAN_MAX`] ops each way, so the rule costs a bounded amount per
@@ -356,7 +359,12 @@ fn long_latency(kind: &OpKind) -> bool {
 /// `one_then_store_*`, `one_then_alu_*`), or a load before the branch, back
 /// to the previous branch, whose value the guard does not depend on (the
 /// last block of `seq*`, where the loads of the blocks before it overlap;
-/// not `g_loaded_*`, whose guard is the loaded value).
+/// not `g_loaded_*`, whose guard is the loaded value). In an if/else arm
+/// that ends with a jump over the other arm the scan after the block
+/// follows the jump (the other arm's loads are not the lanes'), and the
+/// arm's last block has no loads before it to overlap (`arm_ff_*` in
+/// `tests/hw/ifconv/convert.txt`: `B`, `BB`, `PPB` where the same runs in
+/// straight-line code are `B`, `PP`, `PPB`).
 fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
     let loads = |o: &crate::ir::Op| match &o.kind {
         OpKind::Mem { info, .. } => info.op != crate::ir::AccessOp::Store,
@@ -378,10 +386,24 @@ fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
                 i = u.0 as usize;
                 continue;
             }
+            // The end of an if/else arm: the lanes go on at the join, the
+            // other arm's accesses are not theirs (`arm_ff_*_b1`).
+            OpKind::Branch {
+                target: Some(u), ..
+            } if o.guard.is_none() && u.0 as usize > i => {
+                i = u.0 as usize;
+                continue;
+            }
             _ if loads(o) => return true,
             _ => {}
         }
         i += 1;
+    }
+    // The last block of an if/else arm that jumps over the other arm: the
+    // loads before it do not count (`arm_ff_*`: its last block stays a
+    // branch, as a run's last block before the kernel's exit does).
+    if ends_arm(low, t) {
+        return false;
     }
     // The registers the guard depends on, followed back through the
     // straight-line code before the branch.
@@ -420,6 +442,24 @@ fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         }
     }
     found
+}
+
+/// Whether the code at `t` (labels and directives skipped) is an
+/// unconditional forward jump: the end of an if/else arm.
+fn ends_arm(low: &Lowered<'_>, t: u32) -> bool {
+    for (i, o) in low.ops.iter().enumerate().skip(t as usize) {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label | crate::ir::Form::Other) => continue,
+            (
+                OpKind::Branch {
+                    target: Some(u), ..
+                },
+                _,
+            ) => return o.guard.is_none() && u.0 as usize > i,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Ops at most that [`overlapping_access`] looks at on each side of a
