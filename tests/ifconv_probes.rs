@@ -312,3 +312,85 @@ fn exit_joins() {
         );
     }
 }
+
+/// The stop-33 probes (`convert.py`): blocks with conversions, FP64
+/// arithmetic and MUFU instructions, the Thrust partial tile alone and in
+/// an if/else arm, runs of blocks in if/else arms.
+#[test]
+fn ptxas_convert_probes() {
+    check_probes(
+        "convert.ptx",
+        "convert.txt",
+        "convert_known.txt",
+        "convert.ptx",
+        true,
+    );
+}
+
+/// The stop-33 select probes (`selects.py`): of two loads a `selp` picks
+/// between, ptxas issues the second under the predicate that selects it
+/// (`@P0 LDG`); `memops::select_guard` against `selects.txt`, load by load
+/// (the condition's own load and the store are never guarded). Listed in
+/// `selects_known.txt`: what the rule does not take (`slct`, a predicate
+/// computed after the loads).
+#[test]
+fn ptxas_select_probes() {
+    let dir = "tests/hw/ifconv";
+    let text = std::fs::read_to_string(format!("{dir}/selects.ptx")).expect("selects.ptx");
+    let excerpts = std::fs::read_to_string(format!("{dir}/selects.txt")).expect("selects.txt");
+    let known: BTreeSet<String> = std::fs::read_to_string(format!("{dir}/selects_known.txt"))
+        .expect("selects_known.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split('|');
+            Some(format!("{}|{}", f.next()?.trim(), f.next()?.trim()))
+        })
+        .collect();
+    let sass = sass(&excerpts);
+    let funcs = warpscope::pipeline::lower_text(&text);
+    let (mut agree, mut total, mut listed) = (0, 0, 0);
+    let mut failures = Vec::new();
+    let mut seen = BTreeSet::new();
+    for f in &funcs {
+        let ptxas = sass.get(f.name).expect("probe in selects.txt");
+        for id in f.op_ids() {
+            if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
+                continue;
+            }
+            let Some(j) = f.loc_chain(id).next().map(|l| l.line % 1000) else {
+                continue;
+            };
+            let Some(&theirs) = ptxas.get(&j) else {
+                continue;
+            };
+            let mine = warpscope::analysis::memops::select_guard(f, id.index()).is_some();
+            total += 1;
+            let key = format!("{}|a{j}", f.name);
+            match (mine == theirs, known.contains(&key)) {
+                (true, false) => agree += 1,
+                (true, true) => failures.push(format!("{key}: agrees now, remove it")),
+                (false, true) => {
+                    listed += 1;
+                    seen.insert(key);
+                }
+                (false, false) => failures.push(format!(
+                    "{key}: ptxas {}, the model {}",
+                    if theirs {
+                        "predicated"
+                    } else {
+                        "unconditional"
+                    },
+                    if mine { "predicated" } else { "unconditional" }
+                )),
+            }
+        }
+    }
+    for k in known.difference(&seen) {
+        failures.push(format!("{k}: listed but agrees or is no probe access"));
+    }
+    println!(
+        "tests/hw/ifconv selects.ptx: {agree}/{total} loads and stores agree ({listed} listed)"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

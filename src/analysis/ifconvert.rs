@@ -19,7 +19,8 @@
 //!
 //! - whose cost, estimated in SASS instructions ([`sass_cost`]: `cvta`,
 //!   register moves, `ld.param` and an immediate added to an address
-//!   ([`folded_offset`]) cost nothing, 64-bit arithmetic two), is at most
+//!   ([`folded_offset`]) cost nothing, 64-bit arithmetic two, the
+//!   approximate `rcp`, `sqrt` and `ex2` without `.ftz` several), is at most
 //!   [`IF_CONVERT_SMALL`] (about 8 SASS instructions: a shared tree level
 //!   `if (tid < s) t[b] += t[a]` is predicated, `tree_*`) when the block
 //!   has no long-latency access
@@ -70,7 +71,19 @@
 //! load is also predicated when a store of another value follows the join
 //! before the loaded value is read (`sb_*`; the IR does not keep a global
 //! store's value), and the copies of a GEMM main loop are predicated
-//! whatever their size (`cutlass_delta.txt`: the cause was not found). The
+//! whatever their size (`cutlass_delta.txt`: the cause was not found).
+//! Conversions (integer, f32, f64, f16, bf16) and FP64 arithmetic cost one
+//! SASS instruction each and keep no branch by themselves (`convert.py`,
+//! stop 33: 1,342 of 1,484 accesses agree, `convert_known.txt`). The last
+//! block of an if/else arm that jumps over the other arm has nothing
+//! before it to overlap, and the scan after a block follows such a jump
+//! ([`overlapping_access`], the `arm_ff_*` probes). Not modelled: a lone
+//! block before the kernel's exit, which ptxas predicates or branches by
+//! details no rule fitted (hoisted addresses, the if/else around it:
+//! `tests/hw/blind14` `thrust_counting_transform`, whose partial tile is
+//! predicated without the if/else around it and branched in its
+//! else-arm), and runs predicated in pairs (`arm_none_epi_b3`).
+//! The
 //! scans for overlapping accesses and the guard comparisons look at most
 //! [`SCAN_MAX`] ops each way, so the rule costs a bounded amount per
 //! skipped block.
@@ -122,7 +135,10 @@ const IF_CONVERT_SMALL: usize = 8;
 /// block only after deciding: `seqsh*`, `c_shared_alu*`), 16 for a 32-bit
 /// integer division or remainder (the `div_u32` probe: 23 SASS
 /// instructions), 2 for 64-bit integer arithmetic (4 for a 64-bit
-/// product), 1 otherwise (the `cvta*_alu*` probes).
+/// product), 10, 6 and 3 for `rcp`, `sqrt` and `ex2` `.approx` without
+/// `.ftz` (`convert.py`'s `co1_*`: `MUFU` and the scaling of subnormals),
+/// 1 otherwise (the `cvta*_alu*` probes; each conversion and FP64
+/// instruction, `convert.py`).
 fn sass_cost(low: &Lowered<'_>, b: u32, t: u32, i: usize) -> usize {
     let m = low.mnemonics.get(i).copied().unwrap_or("");
     let Some(op) = low.ops.get(i) else { return 0 };
@@ -182,6 +198,18 @@ fn sass_cost(low: &Lowered<'_>, b: u32, t: u32, i: usize) -> usize {
     }
     if (head == "div" || head == "rem") && types.iter().any(|t| *t == "s32" || *t == "u32") {
         return 16;
+    }
+    // The approximate special functions without `.ftz`: `MUFU` with the
+    // scaling of subnormal inputs and results around it (`convert.py`'s
+    // `co1_*`: an `rcp.approx.f32` is about 8 SASS instructions, a
+    // `sqrt.approx.f32` 6, an `ex2.approx.f32` 2 to 6).
+    if m.contains(".approx") && !m.contains(".ftz") {
+        match head {
+            "rcp" => return 10,
+            "sqrt" => return 6,
+            "ex2" => return 3,
+            _ => {}
+        }
     }
     let wide = types.iter().any(|t| t.ends_with("64")) && types.iter().all(int);
     if head == "add" && types.iter().all(int) {
@@ -331,7 +359,12 @@ fn long_latency(kind: &OpKind) -> bool {
 /// `one_then_store_*`, `one_then_alu_*`), or a load before the branch, back
 /// to the previous branch, whose value the guard does not depend on (the
 /// last block of `seq*`, where the loads of the blocks before it overlap;
-/// not `g_loaded_*`, whose guard is the loaded value).
+/// not `g_loaded_*`, whose guard is the loaded value). In an if/else arm
+/// that ends with a jump over the other arm the scan after the block
+/// follows the jump (the other arm's loads are not the lanes'), and the
+/// arm's last block has no loads before it to overlap (`arm_ff_*` in
+/// `tests/hw/ifconv/convert.txt`: `B`, `BB`, `PPB` where the same runs in
+/// straight-line code are `B`, `PP`, `PPB`).
 fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
     let loads = |o: &crate::ir::Op| match &o.kind {
         OpKind::Mem { info, .. } => info.op != crate::ir::AccessOp::Store,
@@ -353,10 +386,24 @@ fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
                 i = u.0 as usize;
                 continue;
             }
+            // The end of an if/else arm: the lanes go on at the join, the
+            // other arm's accesses are not theirs (`arm_ff_*_b1`).
+            OpKind::Branch {
+                target: Some(u), ..
+            } if o.guard.is_none() && u.0 as usize > i => {
+                i = u.0 as usize;
+                continue;
+            }
             _ if loads(o) => return true,
             _ => {}
         }
         i += 1;
+    }
+    // The last block of an if/else arm that jumps over the other arm: the
+    // loads before it do not count (`arm_ff_*`: its last block stays a
+    // branch, as a run's last block before the kernel's exit does).
+    if ends_arm(low, t) {
+        return false;
     }
     // The registers the guard depends on, followed back through the
     // straight-line code before the branch.
@@ -395,6 +442,24 @@ fn overlapping_access(low: &Lowered<'_>, b: u32, t: u32) -> bool {
         }
     }
     found
+}
+
+/// Whether the code at `t` (labels and directives skipped) is an
+/// unconditional forward jump: the end of an if/else arm.
+fn ends_arm(low: &Lowered<'_>, t: u32) -> bool {
+    for (i, o) in low.ops.iter().enumerate().skip(t as usize) {
+        match (&o.kind, o.form) {
+            (_, crate::ir::Form::Label | crate::ir::Form::Other) => continue,
+            (
+                OpKind::Branch {
+                    target: Some(u), ..
+                },
+                _,
+            ) => return o.guard.is_none() && u.0 as usize > i,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Ops at most that [`overlapping_access`] looks at on each side of a
@@ -552,16 +617,18 @@ impl Memo {
             .or_insert_with(|| fall_through_accesses(low, b))
     }
 
-    /// [`memops::sunk_guard`], once per load.
+    /// The guard ptxas gives the unguarded load `i`: the tail op's when it
+    /// sinks below the tail exit ([`memops::sunk_guard`]), else the
+    /// select's when a `selp` picks between it and an earlier load
+    /// ([`memops::select_guard`]); once per load.
     pub(crate) fn sunk_guard(
         &mut self,
         low: &Lowered<'_>,
         i: u32,
     ) -> Option<(crate::ir::Reg, bool)> {
-        *self
-            .sunk
-            .entry(i)
-            .or_insert_with(|| memops::sunk_guard(low, i as usize))
+        *self.sunk.entry(i).or_insert_with(|| {
+            memops::sunk_guard(low, i as usize).or_else(|| memops::select_guard(low, i as usize))
+        })
     }
 
     /// The loads whose requests the simulation records when a warp

@@ -91,6 +91,13 @@
 //!   with the guard's lanes): at the load when the tail is guarded by a
 //!   predicate no op between writes ([`sunk_guard`]), else when the warp
 //!   reaches the tail, with the lanes that run it ([`sunk_deferred`]).
+//! * **The second load of a select**: of two scalar global loads of at
+//!   most 32 bits read only by one `selp`, ptxas issues the second (PTX
+//!   order) under the predicate that selects it (`@P0 LDG` into the first
+//!   one's register: `tests/hw/ifconv/selects.txt`, stop 33;
+//!   `tests/hw/blind14` `aten_where_offsetcalc`); the launch simulation
+//!   runs it under that guard ([`select_guard`]): its requests carry the
+//!   lanes that pick it.
 //!
 //! # Limits
 //!
@@ -107,7 +114,10 @@
 //! issued by ptxas as two scalar loads; the model keeps the vector load
 //! (one request where ptxas issues two). Identical unguarded global loads
 //! that ptxas issues once (probes `cse_*`) are not merged here (shared
-//! ones are: `merge`'s reuse).
+//! ones are: `merge`'s reuse). A select's second load keeps every lane in
+//! the static figures (only the simulation applies [`select_guard`]); a
+//! `slct`, or a `selp` whose predicate is written after the load, is not
+//! taken (ptxas predicates those too).
 //!
 //! `src-size` between 1 and `cp-size - 1` is costed as a full `cp-size`
 //! read (the sectors of a partial read are the same unless it crosses a
@@ -1286,6 +1296,81 @@ pub(crate) fn sunk_guard(ir: &Lowered<'_>, i: usize) -> Option<(crate::ir::Reg, 
     let (g, neg) = ir.ops.get(k)?.guard?;
     let written = ir.ops[i + 1..k].iter().any(|o| o.kind.dsts().contains(&g));
     (!written).then_some((g, neg))
+}
+
+/// The guard under which ptxas issues the unguarded load `i` when a `selp`
+/// picks between it and an earlier load (`tests/hw/ifconv/selects.txt`, the
+/// `sel_*` probes, and `tests/hw/blind14` `aten_where_offsetcalc`: `out = c
+/// ? va : vb` is `LDG` of one value and `@P0 LDG` of the other into the
+/// same register). The rule read off the probes: of two unguarded global
+/// loads of one scalar of at most 32 bits (`u8`, `u16`, `f32`; plain,
+/// `.nc` or volatile), each read only by the same `selp` (its two data
+/// operands), ptxas loads the first in PTX order always and the second
+/// under the predicate that selects it, whatever the operand order
+/// (`sel_*_xy`, `sel_*_yx`) and the condition (a lane's bit, a parameter, a
+/// loaded byte or float). Not when either is 64-bit or a vector
+/// (`sel_*_f64`, `sel_*_v2`: both loads unconditional) or the first is
+/// read elsewhere too (`sel_*_xused`). The second load's guard is then the
+/// select's predicate, negated when the load is the operand picked where
+/// it is false: `Some((p, neg))` when no op between the load and the
+/// select writes `p` and an op before the load does (a predicate computed
+/// after both loads, `sel_*_late`, is predicated by ptxas too, not here).
+/// `slct` (also predicated: `sel_*_slct`) selects on a value's sign, not
+/// a predicate register: not modelled.
+pub fn select_guard(ir: &Lowered<'_>, i: usize) -> Option<(crate::ir::Reg, bool)> {
+    use crate::ir::OpKind;
+    // A plain global scalar load of at most 32 bits, unguarded, one result
+    // register read only by `s`.
+    let scalar_load = |k: usize| -> Option<(crate::ir::Reg, crate::ir::OpId)> {
+        let op = ir.ops.get(k)?;
+        let OpKind::Mem { info, dsts } = &op.kind else {
+            return None;
+        };
+        let ok = op.guard.is_none()
+            && info.op == crate::ir::AccessOp::Load
+            && info.kind == crate::ir::MemKind::Plain
+            && info.space == crate::ir::Space::Global
+            && info.vector == 1
+            && info.bits <= 32
+            && dsts.len() == 1;
+        ok.then_some((*dsts.first()?, info.sole_reader?))
+    };
+    let (y, s) = scalar_load(i)?;
+    let s = s.index();
+    if s <= i || !ir.mnemonics.get(s).is_some_and(|m| m.starts_with("selp")) {
+        return None;
+    }
+    let OpKind::Alu { srcs, .. } = &ir.ops.get(s)?.kind else {
+        return None;
+    };
+    let [a, b, p] = srcs.as_slice() else {
+        return None;
+    };
+    let (p, pneg) = match p {
+        Src::Reg(p, 0) => (*p, false),
+        Src::NotPred(p) => (*p, true),
+        _ => return None,
+    };
+    let reg = |x: &Src| match x {
+        Src::Reg(r, 0) => Some(*r),
+        _ => None,
+    };
+    let (other, neg) = match (reg(a), reg(b)) {
+        (Some(ra), Some(rb)) if ra == y && rb != y => (rb, pneg),
+        (Some(ra), Some(rb)) if rb == y && ra != y => (ra, !pneg),
+        _ => return None,
+    };
+    // The other operand: an earlier such load read only by the select.
+    let first = (0..i)
+        .rev()
+        .find(|&k| ir.ops[k].kind.dsts().contains(&other))?;
+    let (_, s1) = scalar_load(first)?;
+    if s1.index() != s {
+        return None;
+    }
+    let defined_before = ir.ops[..i].iter().any(|o| o.kind.dsts().contains(&p));
+    let written_between = ir.ops[i + 1..s].iter().any(|o| o.kind.dsts().contains(&p));
+    (defined_before && !written_between).then_some((p, neg))
 }
 
 /// The tail op at which the launch simulation records the load `i` that

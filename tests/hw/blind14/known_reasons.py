@@ -27,8 +27,10 @@ WHERE = ("ptxas turns the select of two loads into a predicated load: `out = c ?
          "unconditional `ld.global.nc.f32` and a `selp` on the loaded uint8 condition; ptxas loads b unconditionally and "
          "a under the condition (`@P0 LDG.E.CONSTANT` at 0x03c0, 0x0720, 0x0a60, 0x0db0, one a trip of the unrolled 4), "
          "so a warp's a-load runs with the lanes whose loaded `cond` is non-zero: 16.1 lanes a request measured (the "
-         "0 / 1 mask, 153,580 of 307,200 lanes), a sector each (the permuted view's 12,800-byte lane stride); the model "
-         "costs the PTX's unconditional load, 32 lanes and 32 sectors")
+         "0 / 1 mask, 153,580 of 307,200 lanes), a sector each (the permuted view's 12,800-byte lane stride); the launch "
+         "simulation runs the a-load under the select's predicate (`memops::select_guard`, tests/hw/ifconv stop 33: "
+         "15.9 lanes a request, as measured), the static analysis costs the PTX's unconditional load, 32 lanes and 32 "
+         "sectors")
 CATD = ("by-value struct indexed by blockIdx.y through a local copy: nvcc copies `CatMeta3` into a 64-byte local depot "
         "(`st.local` x 8, SASS `STL.64` x 8) and reads `nElements`, `dimSize`, `offset` and `input` at `[depot + 4 * "
         "%ctaid.y]` (`ld.local`, SASS `LDL`); the model joins the three inputs' values into one opaque uniform value "

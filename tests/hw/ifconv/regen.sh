@@ -51,4 +51,11 @@ python3 "$here/cutlass_delta.py" "$bin" > "$here/cutlass_delta.txt"
 # stop 33: a guarded store at the end behind a label or a forward bra
 { echo "# ptxas $("$bin/ptxas" --version | tail -1 | sed 's/^Cuda compilation tools, //') -arch=sm_90 -lineinfo of exit_joins.ptx, nvdisasm -c, the STG and EXIT lines of each kernel (regen.sh)"; "$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/exit_joins.cubin" "$here/exit_joins.ptx"; "$bin/nvdisasm" -c "$tmp/exit_joins.cubin" | grep -E '^\s*//-+ \.text|STG|EXIT' | sed 's/^ *//'; } > "$here/exit_joins.txt"
 { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -o "$tmp/tail_stores.cubin" "$here/tail_stores.ptx"; "$bin/nvdisasm" -c "$tmp/tail_stores.cubin" | grep -E '^\s*//-+ \.text|STG|EXIT|BRA' | grep -v 'BRA `(.L_x_[0-9]*);$' | sed 's/^ *//'; } > "$here/tail_stores.txt"
-echo "wrote exit_joins.txt, tail_stores.txt, excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt"
+# stop 33: conversions, FP64 and MUFU instructions in guarded blocks, runs of
+# blocks in if/else arms (convert.txt), and selects of two loads (selects.txt)
+for p in convert selects; do
+  python3 "$here/$p.py" > "$tmp/$p.ptx"
+  cmp -s "$tmp/$p.ptx" "$here/$p.ptx" || { echo "$p.ptx is stale: python3 $p.py > $p.ptx" >&2; exit 1; }
+  { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/$p.cubin" "$here/$p.ptx"; "$bin/nvdisasm" -g -c "$tmp/$p.cubin" | python3 "$here/excerpts.py"; } > "$here/$p.txt"
+done
+echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt, exit_joins.txt, tail_stores.txt, convert.txt, selects.txt"
