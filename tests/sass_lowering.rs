@@ -548,3 +548,48 @@ fn tensor_map_parameter_by_address() {
         (Some(1), 1.0)
     );
 }
+
+/// `ISETP.EX` after a low half that names the words in the other order
+/// with the mirrored comparison (blind13's `bulk_copy_1d_affine`:
+/// `ISETP.LT.U32.AND P0, PT, R4, UR7, PT` / `ISETP.GT.AND.EX P0, PT, R2,
+/// RZ, PT, P0`, i.e. `{R2, UR7} > {0, R4}`): `n > tid` for a 64-bit `n`.
+/// Expected: n = 8, lanes 0–7 load, 1 sector. Read in the low half's
+/// order it was `tid > n`: lanes 9–31, 3 sectors.
+#[test]
+fn isetp_ex_with_mirrored_operands() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "LDC.64 R6, c[0x0][0x218]",
+            "ISETP.LT.U32.AND P0, PT, R0, R6, PT",
+            "ISETP.GT.AND.EX P0, PT, R7, RZ, PT, P0",
+        ],
+        "@P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), 8, at), (Some(1), 1.0));
+}
+
+/// `LEA.HI` with a carry-out is a low-half add whose high word a `.X` op
+/// reads (blind13's `bulk_copy_1d_affine` rounds a signed 64-bit division
+/// by 2^14 so: `ULEA.HI UR7, UP0, UR7, UR6, URZ, 0xe` adds the sign's
+/// bias). Here `x = n + 15` for `n = -16` (x = -1): `q = (x + 15) >> 4 =
+/// 0`, so every lane loads (4 sectors). Before the rule the `.X` took the
+/// first add's carry (`x >> 32`: all ones) and `q` was -1 (no lane).
+#[test]
+fn lea_hi_carry_out() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "ULDC.64 UR8, c[0x0][0x218]",
+            "UIADD3 UR6, UP0, UR8, 0xf, URZ",
+            "UIADD3.X UR15, URZ, UR9, URZ, UP0, !UPT",
+            "USHF.R.S32.HI UR7, URZ, 0x1f, UR15",
+            "ULEA.HI UR7, UP0, UR7, UR6, URZ, 0x4",
+            "UIADD3.X UR15, URZ, UR15, URZ, UP0, !UPT",
+            "USHF.R.S64 UR7, UR7, 0x4, UR15",
+            "ISETP.NE.AND P0, PT, RZ, UR7, PT",
+        ],
+        "@!P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), -16, at), (Some(1), 4.0));
+}

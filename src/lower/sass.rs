@@ -103,7 +103,8 @@
 //!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
 //!   its sources, which magic-number division reads), `IADD3` (a second op
 //!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
-//!   `{c, a} << s` plus `b`: a funnel shift), `SHF` (shifts and funnel
+//!   `{c, a} << s` plus `b`: a funnel shift; with a carry-out, a low-half
+//!   add kept in 64 bits), `SHF` (shifts and funnel
 //!   shifts of two 32-bit words; `.U64`/`.S64` shifts of the pair `{hi,
 //!   lo}`, low and high words), `LOP3.LUT` (the truth table decides: the
 //!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself; a
@@ -126,7 +127,8 @@
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
 //!   comparison of the low half's words as 64-bit values, copied when the
-//!   low half ran, when an `.EX` within 256
+//!   low half ran, in the `.EX`'s order (a mirrored `LT`/`GT`, `LE`/`GE`
+//!   pair swaps them), when an `.EX` within 256
 //!   instructions in listing order reads the low half's plain predicate;
 //!   otherwise the `.EX` result is opaque), `FSETP` on `f32` values (`setp.f32`,
 //!   ordered and unordered; `-`/`|…|` and immediates as in `float.rs`),
@@ -248,7 +250,7 @@ struct Lowerer<'a, 'src> {
     files: Vec<(u32, &'src str)>,
     /// The last `ISETP` without `.EX` per predicate: its comparison and the
     /// low words compared (for the `.EX` half that follows).
-    low_compare: HashMap<Reg, [LowWord; 2]>,
+    low_compare: HashMap<Reg, (Cmp, [LowWord; 2])>,
     /// A predicate that is always false (for `@!PT`), made on first use.
     false_pred: Option<Reg>,
     /// Carry-out predicate -> a temporary holding the high word of its
@@ -2449,6 +2451,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 span,
                 mn,
             );
+            // With a carry-out (`ULEA.HI UR7, UP0, UR7, UR6, URZ, 0xe`,
+            // rounding a 64-bit division by 2^14): a low half add, kept
+            // in 64 bits, whose high word a `.X` op reads.
+            if carry_out {
+                self.note_carry_out(ops, k, d);
+                return alu_op(alu(AluOp::Add, s64()), d, vec![Src::Reg(t, 0), b]);
+            }
             return alu_op(alu(AluOp::Add, u32t()), d, vec![Src::Reg(t, 0), b]);
         }
         // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
@@ -2742,8 +2751,19 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             let d = self.dst(ops.first());
             let d2 = self.dst(ops.get(1));
             let Some(d) = d else { return OpKind::Nop };
-            if let Some([la, lb]) = low {
-                let (x, y) = (la.v, lb.v);
+            if let Some((lcmp, [la, lb])) = low {
+                // ptxas may name the low words in the other order, with the
+                // mirrored comparison (`ISETP.LT.U32.AND P0, PT, R4, UR7,
+                // PT` / `ISETP.GT.AND.EX P0, PT, R2, RZ, PT, P0`: `{R2,
+                // UR7} > {0, R4}`): the `.EX`'s order is the pair's.
+                let mirrored = matches!(
+                    (lcmp, cmp),
+                    (Cmp::Lt, Cmp::Gt)
+                        | (Cmp::Gt, Cmp::Lt)
+                        | (Cmp::Le, Cmp::Ge)
+                        | (Cmp::Ge, Cmp::Le)
+                );
+                let (x, y) = if mirrored { (lb.v, la.v) } else { (la.v, lb.v) };
                 let ty = Ty {
                     bits: 64,
                     signed: !unsigned,
@@ -2774,10 +2794,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         // its result: its operands as they are now (a copy where a
         // register operand is written before the `.EX` reads them).
         let low = if matches!(c, Src::Imm(1)) && bop == AluOp2::And && self.ex_follows(ins) {
-            Some([
-                self.low_word(a.clone(), span, mn),
-                self.low_word(b.clone(), span, mn),
-            ])
+            Some((
+                cmp,
+                [
+                    self.low_word(a.clone(), span, mn),
+                    self.low_word(b.clone(), span, mn),
+                ],
+            ))
         } else {
             None
         };
