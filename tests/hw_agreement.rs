@@ -1635,7 +1635,8 @@ fn a_loop_on_loaded_data_is_stepped_over() {
             c,
             warpscope::analysis::Caveat::InLoopOnLoadedData {
                 line: 22,
-                sampled: 4
+                sampled: 4,
+                listing: false
             }
         )));
         assert_eq!(a.per_request.l1_lines, 1.0);

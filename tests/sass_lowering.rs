@@ -294,3 +294,302 @@ fn never_true_guard_on_every_path() {
     let f = listing(SM90, &body);
     assert_eq!(figures(&f, 8), (Some(1), 4.0));
 }
+
+/// A listing body of `instrs` numbered from 0x0 by 0x10 (a label is a line
+/// ending in `:`), and the offset of its `LDG`.
+fn numbered(instrs: &[&str]) -> (String, u32) {
+    let mut body = String::new();
+    let (mut off, mut ldg) = (0u32, 0u32);
+    for i in instrs {
+        if i.ends_with(':') {
+            body.push_str(&format!("{i}\n"));
+            continue;
+        }
+        if i.contains("LDG") {
+            ldg = off;
+        }
+        body.push_str(&format!("        /*{off:04x}*/                   {i} ;\n"));
+        off += 0x10;
+    }
+    (body, ldg)
+}
+
+/// `p[tid]` (parameter 0) under `guard`, then `EXIT`.
+const LOAD: [&str; 3] = [
+    "LDC.64 R2, c[0x0][0x210]",
+    "IMAD.WIDE R2, R0, 0x4, R2",
+    "LDG.E R4, desc[UR4][R2.64]",
+];
+
+fn with_load(before: &[&str], guard: &str) -> (String, u32) {
+    let ldg = format!("{guard} {}", LOAD[2]);
+    let mut v: Vec<&str> = before.to_vec();
+    v.extend([LOAD[0], LOAD[1], ldg.as_str(), "EXIT"]);
+    numbered(&v)
+}
+
+/// `IMAD.WIDE[.U32] Rd, a, b, Rc` adds the register pair `Rc+1:Rc` and
+/// writes the pair `Rd+1:Rd`, whose high word carries (blind6's
+/// `t6_matmul_persistent_flat`: `UMOV UR4, URZ` / `UIMAD.WIDE.U32 UR4,
+/// UR5, UR6, UR4`, ptxas's division's `q0 + mul.hi(q0, e)` in UR5).
+/// Expected, n = 8: R9 = n, lanes `tid < n` load, 32 bytes, 1 sector;
+/// with the low word 0xffffffff, every lane but 0 carries into R9 (`R9 !=
+/// n`: lanes 1–31, bytes 4–127, 4 sectors); with `R8:R9 = 0`, `R9 =
+/// (tid · 2^30) >> 32 = tid >> 2 < 4`: lanes 0–15, 2 sectors. A pair
+/// from a uniform carry chain (`UIADD3 … UP0` / `UIADD3.X … UP0`, blind8's
+/// `rmsnorm_bwd_bf16`) has the high word 1 (`p = 2^32`) and is the
+/// address `p + 16 + 4·tid`: every lane loads, 5 sectors. Before the rule
+/// the high words were opaque (no request count) and the uniform carry
+/// was not linked.
+#[test]
+fn imad_wide_adds_a_register_pair() {
+    let f = |before: &[&str], guard: &str| {
+        let (b, at) = with_load(before, guard);
+        figures_at(&listing(SM90, &b), 8, at)
+    };
+    let common = ["S2R R0, SR_TID.X", "LDC R5, c[0x0][0x218]"];
+    let mut v = common.to_vec();
+    v.extend([
+        "MOV R8, RZ",
+        "MOV R9, R5",
+        "IMAD.WIDE.U32 R8, R0, 0x1, R8",
+        "ISETP.GE.AND P0, PT, R0, R9, PT",
+    ]);
+    assert_eq!(f(&v, "@!P0"), (Some(1), 1.0));
+    let mut v = common.to_vec();
+    v.extend([
+        "MOV R8, 0xffffffff",
+        "MOV R9, R5",
+        "IMAD.WIDE.U32 R8, R0, 0x1, R8",
+        "ISETP.NE.AND P0, PT, R9, R5, PT",
+    ]);
+    assert_eq!(f(&v, "@P0"), (Some(1), 4.0));
+    let mut v = common.to_vec();
+    v.extend([
+        "MOV R6, 0x40000000",
+        "MOV R8, RZ",
+        "MOV R9, RZ",
+        "IMAD.WIDE.U32 R8, R0, R6, R8",
+        "ISETP.GE.U32.AND P0, PT, R9, 0x4, PT",
+    ]);
+    assert_eq!(f(&v, "@!P0"), (Some(1), 2.0));
+    let (b, at) = numbered(&[
+        "S2R R0, SR_TID.X",
+        "ULDC.64 UR10, c[0x0][0x210]",
+        "UIADD3 UR10, UP0, UR10, 0x10, URZ",
+        "UIADD3.X UR11, URZ, UR11, URZ, UP0, !UPT",
+        "IMAD.U32 R10, RZ, RZ, UR10",
+        "MOV R11, UR11",
+        "ISETP.NE.AND P0, PT, R11, 0x1, PT",
+        "IMAD.WIDE R10, R0, 0x4, R10",
+        "@!P0 LDG.E R4, desc[UR4][R10.64]",
+        "EXIT",
+    ]);
+    assert_eq!(figures_at(&listing(SM90, &b), 8, at), (Some(1), 5.0));
+}
+
+/// `SHF.L.U64.HI`, `SHF.R.U64.HI`, `SHF.R.S64.HI`: the high word of the
+/// 64-bit `{hi, lo}` shifted. With `lo = tid << 28` (32 bits: `tid mod
+/// 16` in the top nibble) `{0, lo} << 4` has high word `tid & 15`, `< 8`
+/// in lanes 0–7 and 16–23 (2 sectors); `{tid, 0} >> 1` has high word
+/// `tid >> 1`, `< 8` in lanes 0–15 (2 sectors); `{-tid, 0} >> 1`
+/// (arithmetic) has `-tid >> 1 >= -4` in lanes 0–8 (36 bytes, 2 sectors),
+/// and `< 8` logically in lane 0 only (1 sector). Before the rule these
+/// were opaque (no request count).
+#[test]
+fn shf_64_bit_high_words() {
+    let f = |mid: &[&str], guard: &str| {
+        let mut v = vec!["S2R R0, SR_TID.X", "IMAD.MOV R7, RZ, RZ, -R0"];
+        v.extend(mid);
+        let (b, at) = with_load(&v, guard);
+        figures_at(&listing(SM90, &b), 0, at)
+    };
+    let l = [
+        "IMAD.SHL.U32 R6, R0, 0x10000000, RZ",
+        "SHF.L.U64.HI R9, R6, 0x4, RZ",
+        "ISETP.GE.U32.AND P0, PT, R9, 0x8, PT",
+    ];
+    assert_eq!(f(&l, "@!P0"), (Some(1), 2.0));
+    let r = [
+        "SHF.R.U64.HI R9, RZ, 0x1, R0",
+        "ISETP.GE.U32.AND P0, PT, R9, 0x8, PT",
+    ];
+    assert_eq!(f(&r, "@!P0"), (Some(1), 2.0));
+    let rs = [
+        "SHF.R.S64.HI R9, RZ, 0x1, R7",
+        "ISETP.GE.AND P0, PT, R9, -0x4, PT",
+    ];
+    assert_eq!(f(&rs, "@P0"), (Some(1), 2.0));
+    let ru = [
+        "SHF.R.U64.HI R9, RZ, 0x1, R7",
+        "ISETP.GE.U32.AND P0, PT, R9, 0x8, PT",
+    ];
+    assert_eq!(f(&ru, "@!P0"), (Some(1), 1.0));
+}
+
+/// `ISETP.*.EX` compares its low half's words as 64-bit values, as they
+/// were when the low half read them: `tid >= n` for a 64-bit `n` with the
+/// low word's register written in between (Triton's `t7_matmul_block_ptr`
+/// reads a low half a hundred instructions on). Expected: n = 8, lanes
+/// 0–7 load (1 sector); n = 2^32 + 4, every lane (4 sectors). Before the
+/// rule the low word was read after its register was written (0 here:
+/// every lane loaded for n = 8).
+#[test]
+fn isetp_ex_compares_64_bit_pairs() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "LDC.64 R6, c[0x0][0x218]",
+            "MOV R5, R0",
+            "ISETP.GE.U32.AND P0, PT, R5, R6, PT",
+            "MOV R5, RZ",
+            "ISETP.GE.AND.EX P0, PT, RZ, R7, PT, P0",
+        ],
+        "@!P0",
+    );
+    let f = listing(SM90, &b);
+    assert_eq!(figures_at(&f, 8, at), (Some(1), 1.0));
+    assert_eq!(figures_at(&f, (1i64 << 32) + 4, at), (Some(1), 4.0));
+}
+
+/// `MATCH.ANY Rd, Ra`: the mask of the lanes whose `Ra` equals this
+/// lane's (blind7's `cg_tile16_labeled`). With the key `tid >> 3`, lanes
+/// 0–7 get 0xff: they load 32 bytes, 1 sector. Before the rule `MATCH`
+/// was opaque (no request count).
+#[test]
+fn match_any_lane_mask() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "SHF.R.U32.HI R5, RZ, 0x3, R0",
+            "MATCH.ANY R6, R5",
+            "ISETP.EQ.AND P0, PT, R6, 0xff, PT",
+        ],
+        "@P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), 0, at), (Some(1), 1.0));
+}
+
+/// Triton's packed flags: `LOP3.LUT` with a constant on a register no
+/// instruction wrote before (blind7's `t7_matmul_block_ptr`: `LOP3.LUT
+/// R0, R0, 0xf7ffffff, RZ, 0xc0, !PT`, then bits set and tested one by
+/// one) reads zero at the entry. Bit 0 set where `tid < 8`: lanes 0–7
+/// load, 1 sector. Before the rule the register was read unwritten (no
+/// request count).
+#[test]
+fn packed_flags_on_a_register_never_written() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "LOP3.LUT R3, R3, 0xfffffffe, RZ, 0xc0, !PT",
+            "ISETP.LT.AND P1, PT, R0, 0x8, PT",
+            "@P1 LOP3.LUT R3, R3, 0x1, RZ, 0xfc, !PT",
+            "LOP3.LUT P0, RZ, R3, 0x1, RZ, 0xc0, !PT",
+        ],
+        "@P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), 0, at), (Some(1), 1.0));
+}
+
+/// An 8-byte parameter whose high word is a multiplicand of a plain
+/// `IMAD` with a register addend while its low word is one of an
+/// `IMAD.WIDE.U32` (a 64-bit multiply, blind5's `idx64_colgather`: `long
+/// long ld`) is one
+/// parameter, not two 4-byte ones: `n` at 0x220 is parameter 2. Expected:
+/// n = 8, lanes 0–7 load, 1 sector. Before the rule `ld` counted as two
+/// parameters, `n` as parameter 3 (not given: no request count).
+#[test]
+fn eight_byte_parameter_read_by_a_64_bit_multiply() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "ULDC.64 UR4, c[0x0][0x218]",
+            "LDC R8, c[0x0][0x220]",
+            "SHF.R.S32.HI R7, RZ, 0x1f, R0",
+            "IMAD R9, R7, UR4, RZ",
+            "IMAD.WIDE.U32 R10, R0, UR4, RZ",
+            "IMAD R9, R0, UR5, R9",
+            "IADD3 R11, R11, R9, RZ",
+            "ISETP.GE.AND P0, PT, R0, R8, PT",
+        ],
+        "@!P0",
+    );
+    let f = listing(SM90, &b);
+    assert_eq!(
+        figures_with(&f, &[(0, 1i64 << 32), (1, 3), (2, 8)], at),
+        (Some(1), 1.0)
+    );
+}
+
+/// A `__grid_constant__ CUtensorMap` parameter named by its address
+/// (`c[0x0][0x198]`, the parameter space's generic address on sm_90, plus
+/// 0x30: the map at the 64-byte-aligned 0x240; blind5's
+/// `tma2d_swz128_pipe`) is one 128-byte parameter: `out` at 0x2c0 is
+/// parameter 1, `n` at 0x2c8 parameter 2. Expected: n = 8, lanes 0–7
+/// store, 1 sector. Before the rule the bytes before 0x2c0 counted as 22
+/// parameters (no request count).
+#[test]
+fn tensor_map_parameter_by_address() {
+    let (b, at) = numbered(&[
+        "S2R R0, SR_TID.X",
+        "ULDC.64 UR8, c[0x0][0x198]",
+        "UIADD3 UR12, UP0, UR8, 0x30, URZ",
+        "UIADD3.X UR13, URZ, UR9, URZ, UP0, !UPT",
+        "LDC R5, c[0x0][0x2c8]",
+        "ISETP.GE.AND P0, PT, R0, R5, PT",
+        "LDC.64 R2, c[0x0][0x2c0]",
+        "IMAD.WIDE R2, R0, 0x4, R2",
+        "@!P0 LDG.E R4, desc[UR4][R2.64]",
+        "EXIT",
+    ]);
+    let f = listing(SM90, &b);
+    assert_eq!(
+        figures_with(&f, &[(1, 1i64 << 32), (2, 8)], at),
+        (Some(1), 1.0)
+    );
+}
+
+/// `ISETP.EX` after a low half that names the words in the other order
+/// with the mirrored comparison (blind13's `bulk_copy_1d_affine`:
+/// `ISETP.LT.U32.AND P0, PT, R4, UR7, PT` / `ISETP.GT.AND.EX P0, PT, R2,
+/// RZ, PT, P0`, i.e. `{R2, UR7} > {0, R4}`): `n > tid` for a 64-bit `n`.
+/// Expected: n = 8, lanes 0–7 load, 1 sector. Read in the low half's
+/// order it was `tid > n`: lanes 9–31, 3 sectors.
+#[test]
+fn isetp_ex_with_mirrored_operands() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "LDC.64 R6, c[0x0][0x218]",
+            "ISETP.LT.U32.AND P0, PT, R0, R6, PT",
+            "ISETP.GT.AND.EX P0, PT, R7, RZ, PT, P0",
+        ],
+        "@P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), 8, at), (Some(1), 1.0));
+}
+
+/// `LEA.HI` with a carry-out is a low-half add whose high word a `.X` op
+/// reads (blind13's `bulk_copy_1d_affine` rounds a signed 64-bit division
+/// by 2^14 so: `ULEA.HI UR7, UP0, UR7, UR6, URZ, 0xe` adds the sign's
+/// bias). Here `x = n + 15` for `n = -16` (x = -1): `q = (x + 15) >> 4 =
+/// 0`, so every lane loads (4 sectors). Before the rule the `.X` took the
+/// first add's carry (`x >> 32`: all ones) and `q` was -1 (no lane).
+#[test]
+fn lea_hi_carry_out() {
+    let (b, at) = with_load(
+        &[
+            "S2R R0, SR_TID.X",
+            "ULDC.64 UR8, c[0x0][0x218]",
+            "UIADD3 UR6, UP0, UR8, 0xf, URZ",
+            "UIADD3.X UR15, URZ, UR9, URZ, UP0, !UPT",
+            "USHF.R.S32.HI UR7, URZ, 0x1f, UR15",
+            "ULEA.HI UR7, UP0, UR7, UR6, URZ, 0x4",
+            "UIADD3.X UR15, URZ, UR15, URZ, UP0, !UPT",
+            "USHF.R.S64 UR7, UR7, 0x4, UR15",
+            "ISETP.NE.AND P0, PT, RZ, UR7, PT",
+        ],
+        "@!P0",
+    );
+    assert_eq!(figures_at(&listing(SM90, &b), -16, at), (Some(1), 4.0));
+}

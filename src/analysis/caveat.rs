@@ -152,24 +152,28 @@ pub enum Caveat {
     /// taken: `totals::SimResult::loop_stats`), or the static analysis'
     /// when it ran none.
     InLoopOnLoadedData {
-        /// PTX line of the branch where the loop's exit was found to depend
-        /// on loaded data.
+        /// PTX line (a SASS listing's line for SASS input) of the branch
+        /// where the loop's exit was found to depend on loaded data.
         line: u32,
         /// Requests of the simulated trips that the per-request figures are
         /// taken from, as the simulation counts them (over the blocks it
         /// ran, or the grid they stand for when it samples); 0: the static
         /// analysis'.
         sampled: u64,
+        /// `line` is a SASS listing's line (the kernel was read from SASS).
+        listing: bool,
     },
     /// The launch simulation stepped over loops whose exit depends on
     /// loaded data: their trip counts are data-dependent, so the accesses
     /// inside them have no request count (their per-request figures are
     /// those of the simulated trips: `InLoopOnLoadedData`).
     LoopsOnLoadedData {
-        /// PTX lines of the loops' branches.
+        /// PTX lines (the listing's for SASS input) of the loops' branches.
         lines: Vec<u32>,
         /// Memory accesses inside them.
         accesses: usize,
+        /// `lines` are a SASS listing's lines.
+        listing: bool,
     },
     /// ptxas merges this access with the adjacent ones at these PTX lines
     /// into one wider access (`analysis::merge`): the figures are the wide
@@ -418,21 +422,36 @@ impl fmt::Display for Caveat {
                     limit.describe()
                 )
             }
-            Caveat::InLoopOnLoadedData { line, sampled: 0 } => write!(
+            Caveat::InLoopOnLoadedData {
+                line,
+                sampled: 0,
+                listing,
+            } => write!(
                 f,
-                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are the static analysis'"
+                "inside a loop whose exit depends on loaded data (the branch at {} line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are the static analysis'",
+                if *listing { "listing" } else { "PTX" }
             ),
-            Caveat::InLoopOnLoadedData { line, sampled } => write!(
+            Caveat::InLoopOnLoadedData {
+                line,
+                sampled,
+                listing,
+            } => write!(
                 f,
-                "inside a loop whose exit depends on loaded data (the branch at PTX line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are those of the {sampled} request{} of the trips it ran up to that branch (the exits on loaded data not taken: lanes that would have left count as taking part, the lower bounds leave out those whose way is not known)",
+                "inside a loop whose exit depends on loaded data (the branch at {} line {line}): the trip count is data-dependent, so the launch simulation gives no request count; the per-request figures are those of the {sampled} request{} of the trips it ran up to that branch (the exits on loaded data not taken: lanes that would have left count as taking part, the lower bounds leave out those whose way is not known)",
+                if *listing { "listing" } else { "PTX" },
                 if *sampled == 1 { "" } else { "s" }
             ),
-            Caveat::LoopsOnLoadedData { lines, accesses } => {
+            Caveat::LoopsOnLoadedData {
+                lines,
+                accesses,
+                listing,
+            } => {
                 let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
                 write!(
                     f,
-                    "the exit of the loop{} at PTX line{} {} depends on loaded data: the trip count is data-dependent and the launch simulation stepped over {} after the trips it ran up to that exit, so the {accesses} memory access{} inside {} no request count (their per-request figures are those trips') and there are no kernel totals; everything before and after is counted",
+                    "the exit of the loop{} at {} line{} {} depends on loaded data: the trip count is data-dependent and the launch simulation stepped over {} after the trips it ran up to that exit, so the {accesses} memory access{} inside {} no request count (their per-request figures are those trips') and there are no kernel totals; everything before and after is counted",
                     if lines.len() == 1 { "" } else { "s" },
+                    if *listing { "listing" } else { "PTX" },
                     if lines.len() == 1 { "" } else { "s" },
                     lines.join(", "),
                     if lines.len() == 1 { "it" } else { "them" },

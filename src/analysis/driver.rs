@@ -632,6 +632,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             in_loop = Some(Caveat::InLoopOnLoadedData {
                 line: ptx_line(file, ir, b),
                 sampled,
+                listing: ir.front_end == crate::ir::FrontEnd::Sass,
             });
         } else if let Some(s) = sim.as_ref() {
             requests = Some(match s.stats.get(&(i as u32)) {
@@ -761,7 +762,11 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
             totals_unavailable = Some(format!(
                 "a loop exits on loaded data ({at}): the accesses inside it are not counted"
             ));
-            caveats.push(Caveat::LoopsOnLoadedData { lines, accesses });
+            caveats.push(Caveat::LoopsOnLoadedData {
+                lines,
+                accesses,
+                listing: ir.front_end == crate::ir::FrontEnd::Sass,
+            });
         } else if s.blocks.0 < s.blocks.1 {
             totals_unavailable = None;
             caveats.push(Caveat::TotalsEstimated {

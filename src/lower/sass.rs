@@ -12,19 +12,35 @@
 //! with `R8` read as the 64-bit pair `R8:R9`; `LEA R6, P0, R10, UR8, 0x2`
 //! is `R6 = (R10 << 2) + UR8` in 64 bits; an address `[R6.64]` reads `R6`.
 //! The instructions that compute only a high word (`LEA.HI.X`, `IADD3.X`,
-//! `IMAD.X`, `IMAD.HI`, `SHF.L.U64.HI`, …) write an opaque value (uniform
+//! `IMAD.X`, …) write an opaque value (uniform
 //! when their inputs are) that no address reads — except a `.X` op whose
-//! carry-in comes from a low-half add (`IADD3`/`LEA` with a carry-out)
-//! whose result register and carry predicate are not written in between
-//! (by an instruction before the `.X` one: `IADD3 R106, P1, R0, UR4, RZ` /
-//! `IMAD.X R106, RZ, RZ, UR5, P1` writes the high word over the low one):
-//! it is that 64-bit value shifted right by 32 (ptxas branches on such high
+//! carry-in (a `P` or `UP` predicate) comes from a low-half add (`IADD3`/`LEA` with a carry-out)
+//! whose carry predicate is not written in between: it is that 64-bit
+//! value shifted right by 32, taken right after the add (the low register
+//! may be written before the `.X` reads the carry: `IADD3 R106, P1, R0,
+//! UR4, RZ` / `IMAD.X R106, RZ, RZ, UR5, P1`; Triton's `PRMT R147, …`
+//! between) (ptxas branches on such high
 //! words, `IADD3.X R10, …, P1` / `ISETP.NE.U32.AND P0, PT, R10, RZ, PT`, to
 //! pick a 32-bit division). The pairing follows listing order, not the CFG. This is exact as long as
 //! the carry chains compute 64-bit sums (what ptxas emits for pointer
 //! arithmetic); a 32-bit operation on the low word of a 64-bit value
 //! (truncation) keeps the 64-bit value, which only matters for addresses
 //! that wrap at 4 GiB.
+//!
+//! Where an instruction reads a 64-bit operand as a pair (`IMAD.WIDE`'s
+//! addend `Rc+1:Rc`, the `{hi, lo}` of `SHF.*.U64`, `MATCH.ANY.U64`),
+//! the low register is
+//! read as it is when its last write in listing order left a whole 64-bit
+//! value there (`IMAD.WIDE`, a 64-bit read of an 8-byte parameter, a
+//! low-half add with a carry-out, a `.64` destination, a move of such a
+//! register), and otherwise as the two 32-bit words, `(lo & 0xffffffff) +
+//! (hi << 32)` (`MOV R8, RZ` / `MOV R9, R5` / `IMAD.WIDE.U32 R8, R0, 0x1,
+//! R8` adds `R5 << 32`). The high words `IMAD.WIDE` (`Rd+1`: the 64-bit
+//! result shifted right by 32, carry included) and `SHF.L.U64.HI`,
+//! `SHF.R.U64.HI`, `SHF.R.S64.HI` (the high word of the 64-bit shift)
+//! compute are exact; that pair reading needs them, so a pair whose high
+//! word is opaque is unknown where the low register alone would have been
+//! read before.
 //!
 //! # Constant bank 0: launch values and parameters
 //!
@@ -52,7 +68,21 @@
 //! bytes never read between two reads are parameters the code does not
 //! read, except the ABI's padding: up to a 4-byte boundary after a narrower
 //! parameter, and 4 bytes at `8k + 4` before an 8-byte read at `8k + 8`,
-//! `int n; float* p`).
+//! `int n; float* p`). A 64-bit read is two 4-byte parameters when its high
+//! register is read as a 32-bit value of its own before the path's
+//! unconditional `EXIT` — but not as a multiplicand of a plain `IMAD` with
+//! a register addend while the low register is one of an `IMAD.WIDE.U32`
+//! (a 64-bit multiply by the pair: `long long ld`); a 32-bit shift's
+//! `hi` operand (`SHF.R.S32.HI`) is a read of its own. A 4-byte read at
+//! `8k + 4` whose value only high-word instructions (`.X`, `.EX`) read is
+//! the high half of an 8-byte parameter at `8k` (the parameter shifted
+//! right by 32). On sm_90, `c[0x0][0x198]` is the
+//! parameter space's generic address: an add of an immediate `k` to a
+//! register that read it (`UIADD3 UR12, UP0, UR8, 0x30, URZ`, a
+//! `__grid_constant__ CUtensorMap` that a bulk tensor copy names by its
+//! address) places a 128-byte parameter at `k` when the bank offset is
+//! 64-byte aligned, the bytes before it from the previous parameter on
+//! being padding.
 //! Parameters are named `<kernel>_param_<k>` as nvcc names them in PTX, so
 //! `--param` means the same for a kernel's PTX and its SASS. A read of
 //! bank 0 is [`OpKind::LdParam`] (the parameter's value; a 64-bit read of
@@ -64,16 +94,26 @@
 //! # Instructions
 //!
 //! - Special registers (`S2R`, `S2UR`, `CS2R`): `SR_TID.*`, `SR_CTAID.*`,
-//!   `SR_LANEID`, the lane masks; other special registers are opaque.
+//!   `SR_LANEID`, the lane masks, `SRZ` (zero); other special registers are
+//!   opaque. `CS2R` without `.32` writes a register pair (`CS2R R12, SRZ`
+//!   zeroes `R12` and `R13`).
 //! - Integer arithmetic: `IMAD` (`.WIDE`, `.HI` as `mad.hi`; `IMAD.HI.U32`
-//!   with a register addend adds the pair `Rc+1:Rc` to the 64-bit product,
-//!   as ptxas's division reads it; `.SHL`, `.MOV`,
+//!   and `IMAD.WIDE` with a register addend add the pair `Rc+1:Rc` to the
+//!   64-bit product, as ptxas's division reads it; `.SHL`, `.MOV`,
 //!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
 //!   its sources, which magic-number division reads), `IADD3` (a second op
 //!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
-//!   `{c, a} << s` plus `b`: a funnel shift), `SHF` (shifts and funnel
-//!   shifts of two 32-bit words), `LOP3.LUT` (the truth table decides: the
-//!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself), `SEL`,
+//!   `{c, a} << s` plus `b`: a funnel shift; with a carry-out, a low-half
+//!   add kept in 64 bits), `SHF` (shifts and funnel
+//!   shifts of two 32-bit words; `.U64`/`.S64` shifts of the pair `{hi,
+//!   lo}`, low and high words), `LOP3.LUT` (the truth table decides: the
+//!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself; a
+//!   register that a `LOP3.LUT` with a constant operand reads before any
+//!   instruction writes it, in listing order, is zero at the function's
+//!   entry: Triton's packed flags, `LOP3.LUT R0, R0, 0xf7ffffff, RZ, 0xc0`,
+//!   then bits set and tested one by one, the bits never set never read —
+//!   an instruction's destinations being taken as its leading register
+//!   operands, a misread writer only leaves a register out), `SEL`,
 //!   `IMNMX`/`VIMNMX`, `VIADDMNMX` (min/max of a sum), `VIMNMX3`, `SGXT`
 //!   (the low bits, sign- or zero-extended), `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
 //!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
@@ -86,7 +126,11 @@
 //!   functions) is opaque.
 //! - Predicates: `ISETP` (with its `.AND/.OR/.XOR` combination; the
 //!   `.EX` second half of a 64-bit comparison becomes one 64-bit
-//!   comparison of the low words), `FSETP` on `f32` values (`setp.f32`,
+//!   comparison of the low half's words as 64-bit values, copied when the
+//!   low half ran, in the `.EX`'s order (a mirrored `LT`/`GT`, `LE`/`GE`
+//!   pair swaps them), when an `.EX` within 256
+//!   instructions in listing order reads the low half's plain predicate;
+//!   otherwise the `.EX` result is opaque), `FSETP` on `f32` values (`setp.f32`,
 //!   ordered and unordered; `-`/`|…|` and immediates as in `float.rs`),
 //!   `PLOP3.LUT` (two-input and/or/xor), `P2R Rd, PR, Rb, mask` (one
 //!   `selp` per predicate of the mask: ptxas saves predicates in register
@@ -105,7 +149,8 @@
 //!   `REDUX` `redux.sync`, `ELECT` the lowest active lane (its predicate true
 //!   there): with them ptxas's warp-aggregated atomics (`VOTEU.ANY`, `FLO`,
 //!   `POPC`, one lane's `ATOMG`, `SHFL` of the result) are followed lane by
-//!   lane. `MATCH` is opaque.
+//!   lane. `MATCH.ANY` is `match.any.sync` (the mask of the active lanes
+//!   with this lane's value); `MATCH.ALL` is opaque.
 //! - Waits: `SYNCS.PHASECHK` (`mbarrier.try_wait`) is taken as complete at
 //!   its first test and `ATOMS.CAST.SPIN` (ptxas's retry loop for a shared
 //!   atomic) as succeeding at its first attempt, so the code after such a
@@ -205,13 +250,13 @@ struct Lowerer<'a, 'src> {
     files: Vec<(u32, &'src str)>,
     /// The last `ISETP` without `.EX` per predicate: its comparison and the
     /// low words compared (for the `.EX` half that follows).
-    low_compare: HashMap<Reg, (Cmp, Src, Src)>,
+    low_compare: HashMap<Reg, (Cmp, [LowWord; 2])>,
     /// A predicate that is always false (for `@!PT`), made on first use.
     false_pred: Option<Reg>,
-    /// Carry-out predicate -> the register the low half of its 64-bit sum
-    /// went to (`IADD3 R9, P1, R9, -0x1, RZ`: P1 -> R9), while neither is
-    /// written again: a `.X` op reading the carry computes that sum's high
-    /// word.
+    /// Carry-out predicate -> a temporary holding the high word of its
+    /// 64-bit sum (`IADD3 R9, P1, R9, -0x1, RZ`: P1 -> R9 >> 32, taken
+    /// after the add), while the predicate is not written again: a `.X` op
+    /// reading the carry computes that high word.
     carry_low: HashMap<Reg, Reg>,
     /// `carry_low` as it was when the instruction being lowered began, for
     /// a `.X` instruction: it may write the register its carry's low half
@@ -225,6 +270,23 @@ struct Lowerer<'a, 'src> {
     /// Registers last written (in listing order) by an `I2F` rounding up:
     /// the start of ptxas's integer division (`float.rs`).
     i2f_rp: HashSet<Reg>,
+    /// Registers whose last write (in listing order) left a whole 64-bit
+    /// value in them as the low register of a pair (`IMAD.WIDE`, a 64-bit
+    /// constant-bank read of an 8-byte parameter, a low-half add with a
+    /// carry-out, a `.64` destination): a 64-bit operand `Rn` reads them as
+    /// they are; any other register is the pair `Rn+1:Rn` of two 32-bit
+    /// words ([`Self::pair_value`]).
+    pair_low: HashSet<Reg>,
+    /// Offsets (from the parameter base) of the high words of 8-byte
+    /// parameters read as two 4-byte halves ([`Self::high_halves`]).
+    high_halves: HashSet<u32>,
+}
+
+/// One side of a 64-bit comparison's low half (`ISETP.*.U32` before its
+/// `.EX` half): the low word's value (a copy of a register).
+#[derive(Clone, Debug)]
+struct LowWord {
+    v: Src,
 }
 
 /// Lowers one function of a listing.
@@ -257,7 +319,10 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         written: Vec::new(),
         post: Vec::new(),
         i2f_rp: HashSet::new(),
+        pair_low: HashSet::new(),
+        high_halves: HashSet::new(),
     };
+    lw.high_halves = lw.high_halves();
     lw.params = lw.infer_params();
     // Every branch target (label or address) becomes a label op.
     let mut label_at: Vec<Vec<&'src str>> = vec![Vec::new(); func.instructions.len() + 1];
@@ -286,6 +351,19 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
     {
         lw.cur_offset = ins.offset;
         let _ = lw.guard(ins, ins.span, ins.mnemonic.text);
+    }
+    // Registers a `LOP3.LUT` with a constant operand reads before any
+    // instruction writes them (Triton's packed flags: `LOP3.LUT R0, R0,
+    // 0xf7ffffff, RZ, 0xc0, !PT` clears one bit of a register never
+    // written, then sets and tests bits one by one): the bits never set are
+    // never read, so the register is zero at the function's entry in effect.
+    for r in lop3_unwritten(func) {
+        if let Some(ins) = func.instructions.first() {
+            lw.cur_offset = ins.offset;
+            if let Some(d) = lw.reg_of(&r, 0) {
+                lw.push_alu(alu(AluOp::Mov, u32t()), d, vec![Src::Imm(0)], ins.span, "");
+            }
+        }
     }
     // Ops: a label op precedes the instruction it names.
     let mut label_op: Vec<Option<OpId>> = vec![None; func.instructions.len() + 1];
@@ -580,6 +658,156 @@ fn inline_calls(lw: &mut Lowerer<'_, '_>, calls: &[(usize, OpId, &str)]) -> Vec<
     sites
 }
 
+/// Whether the register `d` is read, in `rest` (listing order, up to its
+/// next write or an unconditional `EXIT`), at least once and only by
+/// instructions `high` accepts.
+fn only_high_reads(
+    rest: &[Instruction<'_>],
+    d: (RegFile, u32),
+    high: &dyn Fn(&Instruction<'_>) -> bool,
+) -> bool {
+    let is_d = |o: &Operand<'_>| {
+        o.reg()
+            .is_some_and(|r| r.file == d.0 && r.index == Some(d.1))
+    };
+    let mut read = false;
+    for ins in rest {
+        let always = ins
+            .guard
+            .is_none_or(|g| g.reg.index.is_none() && !g.negated);
+        if ins.operands.iter().skip(1).any(is_d) {
+            if !high(ins) {
+                return false;
+            }
+            read = true;
+        }
+        if ins.operands.first().is_some_and(is_d) && !ins.opcode().starts_with("ST") {
+            break;
+        }
+        if always && matches!(ins.opcode(), "EXIT" | "RET") {
+            break;
+        }
+    }
+    read
+}
+
+/// Bytes of a `CUtensorMap` parameter.
+const TENSOR_MAP_BYTES: u32 = 128;
+
+/// The offsets (from the parameter base) added to the parameter space's
+/// generic address, read from `c[0x0][addr]`: an add (`IADD3`, `UIADD3`) of
+/// an immediate to a register that read it, before the register is written
+/// again (listing order).
+fn param_address_offsets(func: &Function<'_>, addr: u32) -> Vec<u32> {
+    let mut holds: HashSet<(RegFile, u32)> = HashSet::new();
+    let mut out: Vec<u32> = Vec::new();
+    for ins in &func.instructions {
+        let opc = ins.opcode();
+        let dst = ins
+            .operands
+            .first()
+            .and_then(|o| o.reg())
+            .and_then(|r| Some((r.file, r.index?)));
+        if matches!(opc, "IADD3" | "UIADD3") && !ins.has_modifier("X") {
+            let (k, _) = skip_carry_outs(&ins.operands, 1);
+            let srcs = &ins.operands[k.min(ins.operands.len())..];
+            let reads = srcs.iter().any(|o| {
+                o.reg()
+                    .and_then(|r| Some((r.file, r.index?)))
+                    .is_some_and(|x| holds.contains(&x))
+            });
+            let imm = srcs.iter().find_map(|o| match o.kind {
+                OperandKind::Int(v) if v > 0 => u32::try_from(v).ok(),
+                _ => None,
+            });
+            if let (true, Some(v)) = (reads, imm) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        let loads = ins
+            .operands
+            .iter()
+            .skip(1)
+            .any(|o| bank0_offset(o) == Some(addr));
+        if let Some(d) = dst {
+            if loads && matches!(opc, "LDC" | "ULDC" | "LDCU") {
+                holds.insert(d);
+            } else {
+                holds.remove(&d);
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The registers a `LOP3.LUT` with an immediate operand reads before any
+/// instruction writes them, in listing order. An instruction's
+/// destinations are taken as its leading register operands (the first
+/// general register after any predicates, with the registers its `.64`,
+/// `.128` or `.WIDE` width covers); an instruction taken for a writer that
+/// is not one only leaves a register out, and a register written on some
+/// path after all keeps that write (the zero is only the entry's value).
+fn lop3_unwritten<'src>(func: &Function<'src>) -> Vec<Register<'src>> {
+    let mut written: HashSet<(RegFile, u32)> = HashSet::new();
+    let mut out: Vec<Register<'src>> = Vec::new();
+    for ins in &func.instructions {
+        let opc = ins.opcode();
+        let k = if is_pred_operand(ins.operands.first()) {
+            2
+        } else {
+            1
+        };
+        if (opc == "LOP3" || opc == "ULOP3")
+            && ins
+                .operands
+                .iter()
+                .skip(k)
+                .take(3)
+                .any(|o| matches!(o.kind, OperandKind::Int(v) if v != 0))
+        {
+            for o in ins.operands.iter().skip(k).take(3) {
+                if let Some(r) = o.reg() {
+                    if let Some(i) = r.index {
+                        if matches!(r.file, RegFile::R | RegFile::Ur)
+                            && !written.contains(&(r.file, i))
+                            && !out.iter().any(|x| x.file == r.file && x.index == r.index)
+                        {
+                            out.push(*r);
+                        }
+                    }
+                }
+            }
+        }
+        let bits = width_bits(&ins.modifiers().collect::<Vec<_>>());
+        let n = if ins.has_modifier("WIDE") {
+            2
+        } else {
+            bits.div_ceil(32).max(1)
+        };
+        for o in &ins.operands {
+            let Some(r) = o.reg() else { break };
+            let Some(i) = r.index else {
+                if matches!(r.file, RegFile::P | RegFile::Up) {
+                    continue;
+                }
+                break;
+            };
+            if matches!(r.file, RegFile::P | RegFile::Up) {
+                written.insert((r.file, i));
+                continue;
+            }
+            for j in 0..n {
+                written.insert((r.file, i + j));
+            }
+            break;
+        }
+    }
+    out
+}
+
 /// `<kernel>_param_<k>`, as nvcc names parameters in PTX. The IR borrows
 /// names from the source; these are made once per (kernel, index) and kept
 /// for the process (a listing has few kernels with few parameters).
@@ -696,6 +924,34 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 }
             }
         }
+        // The high word of an 8-byte parameter read by itself belongs to
+        // the parameter 4 bytes before it.
+        for &h in &self.high_halves {
+            seen.remove(&h);
+            let e = seen.entry(h - 4).or_insert(0);
+            *e = (*e).max(8);
+        }
+        // A `__grid_constant__` parameter whose address is taken (a
+        // `CUtensorMap` a bulk tensor copy names by its generic address):
+        // sm_90 keeps the parameter space's generic address at
+        // `c[0x0][0x198]`, and the parameter's address is that plus its
+        // offset (`ULDC.64 UR8, c[0x0][0x198]` / `UIADD3 UR12, UP0, UR8,
+        // 0x30, URZ`: the map at 0x30, the 64-byte-aligned 0x240). Such a
+        // parameter is taken as a 128-byte tensor map, 64-byte aligned in
+        // the bank (the bytes before it from the previous parameter on are
+        // padding).
+        let mut maps: Vec<u32> = Vec::new();
+        if matches!(self.func.sm(), Some(90..=99)) {
+            for rel in param_address_offsets(self.func, 0x198) {
+                if self.is_param_offset(self.layout.params + rel)
+                    && (self.layout.params + rel).is_multiple_of(64)
+                {
+                    let e = seen.entry(rel).or_insert(0);
+                    *e = (*e).max(TENSOR_MAP_BYTES);
+                    maps.push(rel);
+                }
+            }
+        }
         // Reads inside an earlier (wider) read belong to it; a gap between
         // reads is a parameter the code never reads (8 bytes when aligned
         // and room, else 4), so later indices stay those of the source —
@@ -715,6 +971,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             if end % 8 == 4 && off == end + 4 && size == 8 {
                 end = off;
             }
+            if maps.contains(&off) && off - end < 64 {
+                end = off;
+            }
             while end < off {
                 let s = if end.is_multiple_of(8) && off - end >= 8 {
                     8
@@ -731,6 +990,50 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             end = off + size;
         }
         out
+    }
+
+    /// The offsets `8k + 4` (from the parameter base) read only as the high
+    /// word of a 64-bit value: every 4-byte read there is by a high-word
+    /// instruction (`.X`, `.EX`: `LEA.HI.X R5, R2, c[0x0][0x214], R5, 0x2,
+    /// P1`) or into a register that, until it is written again or an
+    /// unconditional `EXIT` (listing order), only such instructions read
+    /// (`LDC R6, c[0x0][0x214]` / `LEA.HI.X R5, R2, R6, R5, 0x2, P1`, with
+    /// `ULDC UR6, c[0x0][0x210]` the low word: blind6's
+    /// `aten_reduce_inner_vec`). That is an 8-byte parameter at `8k` read
+    /// as two halves, not two 4-byte ones.
+    fn high_halves(&self) -> HashSet<u32> {
+        let high = |i: &Instruction<'_>| i.modifiers().any(|m| m == "X" || m == "EX");
+        let mut verdict: std::collections::BTreeMap<u32, bool> = Default::default();
+        let insns = &self.func.instructions;
+        for (n, ins) in insns.iter().enumerate() {
+            for o in &ins.operands {
+                let Some(off) = bank0_offset(o) else { continue };
+                if !self.is_param_offset(off) || cbank_width(ins) != 4 {
+                    continue;
+                }
+                let rel = off - self.layout.params;
+                if rel % 8 != 4 {
+                    continue;
+                }
+                let ok = if matches!(ins.opcode(), "LDC" | "ULDC" | "LDCU") {
+                    let d = ins
+                        .operands
+                        .first()
+                        .and_then(|o| o.reg())
+                        .and_then(|r| Some((r.file, r.index?)));
+                    d.is_some_and(|d| only_high_reads(&insns[n + 1..], d, &high))
+                } else {
+                    high(ins)
+                };
+                let e = verdict.entry(rel).or_insert(true);
+                *e &= ok;
+            }
+        }
+        verdict
+            .into_iter()
+            .filter(|&(_, ok)| ok)
+            .map(|(rel, _)| rel)
+            .collect()
     }
 
     /// For a 64-bit constant-bank read into `Rn:Rn+1`: whether some
@@ -752,6 +1055,15 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         // again (registers are reused once a value is dead).
         let start = self.func.at_offset(ld.offset).map_or(0, |k| k + 1);
         for ins in &self.func.instructions[start..] {
+            // An unconditional exit ends the load's path: what follows in
+            // the listing is reached by branches from elsewhere (a
+            // `WARPSYNC.COLLECTIVE` slow path's own registers).
+            let always = ins
+                .guard
+                .is_none_or(|g| g.reg.index.is_none() && !g.negated);
+            if always && matches!(ins.opcode(), "EXIT" | "RET") {
+                return false;
+            }
             // The destination: the first operand after any predicate
             // outputs (`ATOMG.E.ADD PT, R3, [R2.64], R9`: R3); comparisons
             // write only predicates.
@@ -761,10 +1073,36 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             } else {
                 ins.operands.iter().position(|o| !is_pred_operand(Some(o)))
             };
-            let high_op = ins
-                .modifiers()
-                .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
+            // (`SHF.R.S32.HI UR13, URZ, 0x1f, UR5`, a 32-bit shift of its
+            // `hi` operand, reads a 32-bit value: `int n` sign-extended.)
+            let shift32 = opc.ends_with("SHF") && ins.modifiers().any(|m| m == "S32" || m == "U32");
+            let high_op = !shift32
+                && ins
+                    .modifiers()
+                    .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");
+            // A 64-bit multiply by the pair: `IMAD.WIDE.U32 R4, R2, UR4, R6`
+            // (its low word) and `IMAD R9, R2, UR5, R9` (the high word times
+            // the other factor's low word, added to the other cross
+            // product): the high register is a multiplicand of a plain
+            // `IMAD` with a register addend while the low one is a
+            // multiplicand of an `IMAD.WIDE.U32` (`IMAD R12, R12, R7, RZ`
+            // beside `IMAD.WIDE.U32 R8, R6, UR4, RZ` is two `int`s).
+            let mul_hi = opc.ends_with("IMAD")
+                && !ins.modifiers().any(|m| m != "U32")
+                && ins.operands.iter().skip(1).take(2).any(|o| is(o, hi))
+                && ins
+                    .operands
+                    .get(3)
+                    .and_then(|o| o.reg())
+                    .is_some_and(|r| r.index.is_some())
+                && self.func.instructions[start..].iter().take(64).any(|w| {
+                    w.opcode().ends_with("IMAD")
+                        && w.has_modifier("WIDE")
+                        && w.has_modifier("U32")
+                        && w.operands.iter().skip(1).take(2).any(|o| is(o, i))
+                });
             if !high_op
+                && !mul_hi
                 && ins
                     .operands
                     .iter()
@@ -833,6 +1171,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let d = self.reg_of(r, 0)?;
         self.written.push(d);
         self.carry_low.retain(|&p, &mut l| p != d && l != d);
+        self.pair_low.remove(&d);
+        self.low_compare.remove(&d);
         Some(d)
     }
 
@@ -849,6 +1189,12 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         self.written.extend(&v);
         self.carry_low
             .retain(|p, l| !v.contains(p) && !v.contains(l));
+        for r in &v {
+            self.pair_low.remove(r);
+        }
+        for pair in v.chunks(2).filter(|p| p.len() == 2) {
+            self.pair_low.insert(pair[0]);
+        }
         v
     }
 
@@ -873,6 +1219,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 // (the analysis has no cluster shape for SASS); it places
                 // the CTA's shared-memory window (`ULEA UR4, UR4, 0x400, 0x18`).
                 (RegFile::Sr, _) if r.name.text == "SR_CgaCtaId" => Src::Imm(0),
+                // The zero special register.
+                (RegFile::Sr, _) if r.name.text == "SRZ" => Src::Imm(0),
                 (RegFile::Sr, _) => Src::Special(special(r.name.text)),
                 (_, Some(_)) => Src::Reg(self.reg_of(r, 0).expect("indexed"), 0),
                 _ => Src::Unknown,
@@ -880,16 +1228,22 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             OperandKind::Int(v) => Src::Imm(*v),
             OperandKind::ConstBank { bank, addr } => {
                 let t = self.temp();
+                let queued = self.post.len();
                 let kind = self.cbank_read(bank, addr, 32, vec![t]);
-                self.push(
-                    Op {
-                        guard: None,
-                        kind,
-                        form: Form::Instruction,
-                    },
-                    span,
-                    mn,
-                );
+                // What the read queued (a high word's shift) follows it
+                // here, before the instruction reads `t`.
+                let after: Vec<OpKind> = self.post.drain(queued..).collect();
+                for kind in std::iter::once(kind).chain(after) {
+                    self.push(
+                        Op {
+                            guard: None,
+                            kind,
+                            form: Form::Instruction,
+                        },
+                        span,
+                        mn,
+                    );
+                }
                 Src::Reg(t, 0)
             }
             _ => Src::Unknown,
@@ -955,6 +1309,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     if dsts.len() == 2 && off == 0 && p.size == 4 {
                         if let Some(next) = self.params.get(k as usize + 1) {
                             if next.offset == p.offset + 4 {
+                                self.pair_low.remove(&dsts[0]);
                                 self.post.push(OpKind::LdParam {
                                     dsts: vec![dsts[1]],
                                     param: Some((k + 1, 0)),
@@ -967,6 +1322,24 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                                 };
                             }
                         }
+                    }
+                    // The high word of an 8-byte parameter read as two
+                    // halves: the parameter shifted right by 32.
+                    if dsts.len() == 1
+                        && off == 4
+                        && p.size == 8
+                        && self.high_halves.contains(&(p.offset + 4))
+                    {
+                        self.post.push(alu_op(
+                            alu(AluOp::Shr, u64t()),
+                            dsts[0],
+                            vec![Src::Reg(dsts[0], 0), Src::Imm(32)],
+                        ));
+                        return OpKind::LdParam {
+                            dsts,
+                            param: Some((k, 0)),
+                            elem_bytes: 0,
+                        };
                     }
                     // A 64-bit parameter read whole: the low register holds
                     // its value (the pair convention), the high one its
@@ -1175,6 +1548,28 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             },
             "BPT" if has("TRAP") => OpKind::Exit,
             // ---- special registers and moves
+            // `CS2R Rd, SRZ` (without `.32`) writes the pair `Rd+1:Rd`:
+            // both words zero (Triton and ptxas zero two registers so);
+            // of another special register, the high word is opaque.
+            "CS2R" | "CS2UR" if !has("32") => {
+                let src = self.src_at(ins, 1, span, mn);
+                let zero = src == Src::Imm(0);
+                let dsts = self.dsts_wide(ops.first(), 64);
+                if let Some(&h) = dsts.get(1) {
+                    self.post.push(if zero {
+                        alu_op(alu(AluOp::Mov, u32t()), h, vec![Src::Imm(0)])
+                    } else {
+                        OpKind::Other {
+                            dsts: vec![h],
+                            srcs: vec![src.clone()],
+                        }
+                    });
+                }
+                match dsts.first() {
+                    Some(&d) => alu_op(alu(AluOp::Mov, u32t()), d, vec![src]),
+                    None => OpKind::Nop,
+                }
+            }
             "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
                 let src = self.src_at(ins, 1, span, mn);
                 match self.dst(ops.first()) {
@@ -1192,8 +1587,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     ops.get(1)
                 };
                 let src = s.map(|o| self.src(o, span, mn)).unwrap_or(Src::Unknown);
+                let whole = self.whole_pair(s);
                 match self.dst(ops.first()) {
-                    Some(d) => alu_op(alu(AluOp::Mov, s64()), d, vec![src]),
+                    Some(d) => {
+                        if whole {
+                            self.pair_low.insert(d);
+                        }
+                        alu_op(alu(AluOp::Mov, s64()), d, vec![src])
+                    }
                     None => OpKind::Nop,
                 }
             }
@@ -1309,6 +1710,20 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     }
                     None => self.opaque(ins, span, mn),
                 }
+            }
+            // `MATCH.ANY[.U64] Rd, Ra`: `match.any.sync.b32|b64 d, a,
+            // membermask`, the mask of the active lanes whose `a` equals
+            // this lane's (`.U64`: the pair `Ra+1:Ra`).
+            "MATCH" if has("ANY") && !is_pred_operand(ops.first()) => {
+                let wide = has("U64");
+                let whole = self.whole_pair(ops.get(1));
+                let a = self.src_at(ins, 1, span, mn);
+                let a = match (wide, ops.get(1)) {
+                    (true, Some(o)) => self.pair_value(o, a, whole, span, mn),
+                    _ => a,
+                };
+                let ty = if wide { u64t() } else { u32t() };
+                self.alu_into(ops.first(), alu(AluOp::Warp(WarpOp::MatchAny), ty), vec![a])
             }
             "ELECT" => self.elect(ins, span, mn),
             // `HFMA2[.MMA] Rd, -RZ, RZ, hi, lo`: 0 * 0 plus two half
@@ -1648,6 +2063,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let c = self.src_at(ins, k + 2, span, mn);
         let unsigned = has("U32");
         let ty = if unsigned { u32t() } else { s32() };
+        // Whether the addend held a whole 64-bit value, before the
+        // destination (maybe the same register) is written.
+        let c_whole = self.whole_pair(ops.get(k + 2));
         let Some(d) = self.dst(ops.first()) else {
             return OpKind::Nop;
         };
@@ -1655,7 +2073,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             if has("WIDE") {
                 self.dst_high(ops.first());
             } else if let Some(low) = self.carry_high(ops) {
-                return self.high_of(d, low);
+                return alu_op(alu(AluOp::Mov, u64t()), d, vec![low]);
             }
             return OpKind::Other {
                 dsts: vec![d],
@@ -1718,6 +2136,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
         if has("WIDE") {
             if c_zero {
+                self.pair_low.insert(d);
                 // Without an addend the high word is `mul.hi` of the
                 // sources (magic-number division reads it), computed before
                 // the destination pair is written.
@@ -1736,19 +2155,108 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                             .push(alu_op(alu(AluOp::Mov, u32t()), h, vec![Src::Reg(t, 0)]));
                     }
                 }
-            } else {
-                self.dst_high(ops.first());
+                return alu_op(alu(AluOp::Mad(MulMode::Wide), ty), d, vec![a, b, c]);
+            }
+            // The addend is the register pair `Rc+1:Rc` (a 64-bit value),
+            // the result the pair `Rd+1:Rd`: the high word is the 64-bit
+            // sum shifted right by 32, carry included (`UMOV UR4, URZ` /
+            // `UIMAD.WIDE.U32 UR4, UR5, UR6, UR4` is `(UR5 << 32) + UR5 ·
+            // UR6`, ptxas's division's `q0 + mul.hi(q0, e)` in UR5).
+            let c = match ops.get(k + 2) {
+                Some(o) => self.pair_value(o, c, c_whole, span, mn),
+                None => c,
+            };
+            self.pair_low.insert(d);
+            if let Some(r) = ops.first().and_then(|o| o.reg()).copied() {
+                if let Some(h) = self.reg_of(&r, 1) {
+                    self.written.push(h);
+                    self.carry_low.retain(|&p, &mut l| p != h && l != h);
+                    self.pair_low.remove(&h);
+                    let hi = self.high_of(h, Src::Reg(d, 0));
+                    self.post.push(hi);
+                }
             }
             return alu_op(alu(AluOp::Mad(MulMode::Wide), ty), d, vec![a, b, c]);
         }
         // IMAD, IMAD.SHL, IMAD.IADD, IMAD.MOV (handled by the caller): a*b+c.
         // When c is a 64-bit value (a carry chain's low word), keep 64 bits.
         let ty = if is_pred_operand(ops.get(1)) {
+            self.pair_low.insert(d);
             s64()
         } else {
             ty
         };
         alu_op(alu(AluOp::Mad(MulMode::Lo), ty), d, vec![a, b, c])
+    }
+
+    /// Whether the register operand `o` now holds a whole 64-bit value
+    /// ([`Self::pair_low`]).
+    fn whole_pair(&self, o: Option<&Operand<'src>>) -> bool {
+        o.and_then(|o| o.reg())
+            .filter(|r| r.index.is_some())
+            .and_then(|r| self.regs.get(&(r.file, r.index?)))
+            .is_some_and(|x| self.pair_low.contains(x))
+    }
+
+    /// A 64-bit operand `Rn` whose value `s` was read: the register as it
+    /// is when its last write left a whole 64-bit value there (`whole`,
+    /// from [`Self::whole_pair`] before the instruction wrote anything), else the pair `Rn+1:Rn` of two 32-bit words,
+    /// `(Rn & 0xffffffff) + (Rn+1 << 32)` (`MOV R4, RZ` / `MOV R5, R2`
+    /// is `R2 << 32`). Immediates and `RZ` are `s`.
+    fn pair_value(
+        &mut self,
+        o: &Operand<'src>,
+        s: Src,
+        whole: bool,
+        span: Span,
+        mn: &'src str,
+    ) -> Src {
+        let Src::Reg(lo, 0) = s else { return s };
+        if whole {
+            return s;
+        }
+        let Some(r) = o
+            .reg()
+            .filter(|r| r.index.is_some() && matches!(r.file, RegFile::R | RegFile::Ur))
+            .copied()
+        else {
+            return s;
+        };
+        if o.negated || o.inverted || o.absolute {
+            return s;
+        }
+        let Some(hi) = self.reg_of(&r, 1) else {
+            return s;
+        };
+        self.words64(Src::Reg(lo, 0), Src::Reg(hi, 0), false, span, mn)
+    }
+
+    /// The 64-bit value of the two words `{hi, lo}`: `lo` when it holds
+    /// the whole value (`whole`), else `(lo & 0xffffffff) + (hi << 32)`.
+    fn words64(&mut self, lo: Src, hi: Src, whole: bool, span: Span, mn: &'src str) -> Src {
+        if whole {
+            return lo;
+        }
+        let low = match lo {
+            Src::Imm(v) => Src::Imm(v & 0xffff_ffff),
+            lo => {
+                let l = self.temp();
+                let m = vec![lo, Src::Imm(0xffff_ffff)];
+                self.push_alu(alu(AluOp::And, u64t()), l, m, span, mn);
+                Src::Reg(l, 0)
+            }
+        };
+        match hi {
+            Src::Imm(0) => low,
+            hi => {
+                let (h, v) = (self.temp(), self.temp());
+                let sh = vec![hi, Src::Imm(32)];
+                self.push_alu(alu(AluOp::Shl, u64t()), h, sh, span, mn);
+                let sum = vec![low, Src::Reg(h, 0)];
+                self.push_alu(alu(AluOp::Add, u64t()), v, sum, span, mn);
+                Src::Reg(v, 0)
+            }
+        }
     }
 
     /// The high word of a pair destination gets an opaque value, after the
@@ -1758,6 +2266,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             if let Some(h) = self.reg_of(&r, 1) {
                 self.written.push(h);
                 self.carry_low.retain(|&p, &mut l| p != h && l != h);
+                self.pair_low.remove(&h);
                 self.post.push(OpKind::Other {
                     dsts: vec![h],
                     srcs: vec![Src::Special(Special::OtherUniform)],
@@ -1769,13 +2278,21 @@ impl<'a, 'src> Lowerer<'a, 'src> {
     /// Records the carry-out predicates of a low-half add (`ops[1..k]`)
     /// as carrying out of the 64-bit value now in `low`.
     fn note_carry_out(&mut self, ops: &[Operand<'src>], k: usize, low: Reg) {
+        // The high word is taken now, after the add (a later write of the
+        // low register does not lose it: Triton's `IADD3 R147, P5, R147,
+        // UR4, RZ` / `PRMT R147, RZ, 0x7610, R147` / `IMAD.X R148, RZ, RZ,
+        // UR5, P5`).
+        let hi = self.temp();
+        let h = self.high_of(hi, Src::Reg(low, 0));
+        self.post.push(h);
         for o in &ops[1..k] {
             if let Some(r) = o.reg().filter(|r| r.index.is_some()).copied() {
                 if let Some(p) = self.reg_of(&r, 0) {
-                    self.carry_low.insert(p, low);
+                    self.carry_low.insert(p, hi);
                 }
             }
         }
+        self.pair_low.insert(low);
     }
 
     /// The high word of a 64-bit sum, for a `.X` op (`IADD3.X`, `IMAD.X`,
@@ -1793,7 +2310,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         for o in &ops[k..] {
             let Some(r) = o
                 .reg()
-                .filter(|r| r.index.is_some() && r.file == RegFile::P)
+                .filter(|r| r.index.is_some() && matches!(r.file, RegFile::P | RegFile::Up))
             else {
                 continue;
             };
@@ -1805,10 +2322,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             else {
                 continue;
             };
-            if o.not || low.is_some_and(|x| x != l) {
+            if o.not {
                 return None;
             }
-            low = Some(l);
+            // Two carries (`IADD3 R9, P0, R6, R2, RZ` / `IADD3 R9, P1, R9,
+            // -0x1, RZ` / `IADD3.X R10, RZ, -0x1, R3, P1, P0`): the later
+            // add's whole value includes the earlier one's, so its high
+            // word (the later temporary) is the chain's.
+            low = Some(low.map_or(l, |x: Reg| x.max(l)));
         }
         Some(Src::Reg(low?, 0))
     }
@@ -1848,7 +2369,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             .collect();
         if mods.contains(&"X") {
             if let Some(low) = self.carry_high(ops) {
-                return self.high_of(d, low);
+                return alu_op(alu(AluOp::Mov, u64t()), d, vec![low]);
             }
             return OpKind::Other {
                 dsts: vec![d],
@@ -1898,7 +2419,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             let Some(sh) = sh else {
                 if mods.contains(&"X") {
                     if let Some(low) = self.carry_high(ops) {
-                        return self.high_of(d, low);
+                        return alu_op(alu(AluOp::Mov, u64t()), d, vec![low]);
                     }
                 }
                 let mut srcs = vec![a, b];
@@ -1937,6 +2458,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 span,
                 mn,
             );
+            // With a carry-out (`ULEA.HI UR7, UP0, UR7, UR6, URZ, 0xe`,
+            // rounding a 64-bit division by 2^14): a low half add, kept
+            // in 64 bits, whose high word a `.X` op reads.
+            if carry_out {
+                self.note_carry_out(ops, k, d);
+                return alu_op(alu(AluOp::Add, s64()), d, vec![Src::Reg(t, 0), b]);
+            }
             return alu_op(alu(AluOp::Add, u32t()), d, vec![Src::Reg(t, 0), b]);
         }
         // LEA Rd, a, b, s: (a << s) + b; the shift is the last integer.
@@ -1962,14 +2490,30 @@ impl<'a, 'src> Lowerer<'a, 'src> {
     fn shf(&mut self, ins: &Instruction<'src>, mods: &[&str], span: Span, mn: &'src str) -> OpKind {
         let ops = &ins.operands;
         let has = |m: &str| mods.contains(&m);
-        let Some(d) = self.dst(ops.first()) else {
-            return OpKind::Nop;
-        };
         // SHF.{L,R}.{U32,S32,U64,S64}[.HI] Rd, lo, shift, hi
         let lo = self.src_at(ins, 1, span, mn);
         let sh = self.src_at(ins, 2, span, mn);
         let hi = self.src_at(ins, 3, span, mn);
         let wide = has("U64") || has("S64");
+        // The 64-bit value shifted: `lo` as it is when it holds the whole
+        // pair whose high word is `hi` (`SHF.R.U64 R2, R2, 0x2, R3`), else
+        // the two words `{hi, lo}`.
+        let lo_reg = ops.get(1).and_then(|o| o.reg()).and_then(|r| r.index);
+        let hi_is_next = ops
+            .get(3)
+            .and_then(|o| o.reg())
+            .and_then(|r| r.index)
+            .zip(lo_reg)
+            .is_some_and(|(h, l)| h == l + 1);
+        let whole = hi_is_next && self.whole_pair(ops.get(1));
+        let v = if wide {
+            Some(self.words64(lo.clone(), hi.clone(), whole, span, mn))
+        } else {
+            None
+        };
+        let Some(d) = self.dst(ops.first()) else {
+            return OpKind::Nop;
+        };
         let signed = has("S32") || has("S64");
         let ty = Ty {
             bits: if wide { 64 } else { 32 },
@@ -1994,12 +2538,25 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 d,
                 vec![lo, hi, sh],
             ),
-            // 64-bit low word: the pair (held by `lo`) shifted.
-            (true, false, false) | (false, true, false) if wide => alu_op(
-                alu(if has("L") { AluOp::Shl } else { AluOp::Shr }, ty),
-                d,
-                vec![lo, sh],
-            ),
+            // 64-bit low word: the pair `{hi, lo}` shifted, kept whole in
+            // the low register (the module's pair convention).
+            (true, false, false) | (false, true, false) if wide => {
+                self.pair_low.insert(d);
+                alu_op(
+                    alu(if has("L") { AluOp::Shl } else { AluOp::Shr }, ty),
+                    d,
+                    vec![v.unwrap_or(lo), sh],
+                )
+            }
+            // 64-bit high word: `({hi, lo} << sh) >> 32`, `({hi, lo} >>
+            // sh) >> 32` (arithmetic for `.S64`), the shift clamped at 64.
+            (true, false, true) | (false, true, true) if wide => {
+                let t = self.temp();
+                let op = if has("L") { AluOp::Shl } else { AluOp::Shr };
+                let srcs = vec![v.unwrap_or(lo), sh];
+                self.push_alu(alu(op, ty), t, srcs, span, mn);
+                self.high_of(d, Src::Reg(t, 0))
+            }
             _ => OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![lo, sh, hi],
@@ -2182,13 +2739,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             .get(4)
             .map(|o| self.src(o, span, mn))
             .unwrap_or(Src::Imm(1));
-        let d = self.dst(ops.first());
-        let d2 = self.dst(ops.get(1));
-        let Some(d) = d else { return OpKind::Nop };
         let unsigned = has("U32");
         if has("EX") {
-            // The high half of a 64-bit comparison: `Pin` (the last operand)
-            // is the low half's result. Compare the low words as 64-bit values.
+            // The high half of a 64-bit comparison: `Pin` (the last
+            // operand) is the low half's result, `a`, `b` the high words.
+            // The low words, as the low half read them (copies), are
+            // compared as 64-bit values (the module's pair convention).
+            // (Pairing each with the `.EX`'s high word moved Triton's
+            // `t7_matmul_block_ptr` off the measured figures: not done.)
             let pin = ops.last().and_then(|o| o.reg()).and_then(|r| {
                 if r.index.is_some() {
                     self.reg_of(r, 0)
@@ -2196,22 +2754,37 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     None
                 }
             });
-            if let Some((_, la, lb)) = pin.and_then(|p| self.low_compare.get(&p).cloned()) {
+            let low = pin.and_then(|p| self.low_compare.get(&p).cloned());
+            let d = self.dst(ops.first());
+            let d2 = self.dst(ops.get(1));
+            let Some(d) = d else { return OpKind::Nop };
+            if let Some((lcmp, [la, lb])) = low {
+                // ptxas may name the low words in the other order, with the
+                // mirrored comparison (`ISETP.LT.U32.AND P0, PT, R4, UR7,
+                // PT` / `ISETP.GT.AND.EX P0, PT, R2, RZ, PT, P0`: `{R2,
+                // UR7} > {0, R4}`): the `.EX`'s order is the pair's.
+                let mirrored = matches!(
+                    (lcmp, cmp),
+                    (Cmp::Lt, Cmp::Gt)
+                        | (Cmp::Gt, Cmp::Lt)
+                        | (Cmp::Le, Cmp::Ge)
+                        | (Cmp::Ge, Cmp::Le)
+                );
+                let (x, y) = if mirrored { (lb.v, la.v) } else { (la.v, lb.v) };
                 let ty = Ty {
                     bits: 64,
                     signed: !unsigned,
                     float: false,
                 };
-                let combine = if matches!(c, Src::Imm(1)) {
+                let combine = if matches!(c, Src::Imm(1)) && bop == AluOp2::And {
                     None
                 } else {
                     Some(bop)
                 };
-                let mut srcs = vec![la, lb];
+                let mut srcs = vec![x, y];
                 if combine.is_some() {
                     srcs.push(c);
                 }
-                self.low_compare.remove(&d);
                 return OpKind::Alu {
                     alu: alu(AluOp::Setp(cmp, combine), ty),
                     dst: d,
@@ -2224,12 +2797,36 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 srcs: vec![a, b],
             };
         }
+        // The low half of a 64-bit comparison, when an `.EX` half reads
+        // its result: its operands as they are now (a copy where a
+        // register operand is written before the `.EX` reads them).
+        let ex = if matches!(c, Src::Imm(1)) && bop == AluOp2::And {
+            self.ex_follows(ins)
+        } else {
+            None
+        };
+        let low = ex.map(|ex| {
+            let wa = self.written_before(ops.get(2), ins, ex);
+            let wb = self.written_before(ops.get(3), ins, ex);
+            (
+                cmp,
+                [
+                    self.low_word(a.clone(), wa, span, mn),
+                    self.low_word(b.clone(), wb, span, mn),
+                ],
+            )
+        });
+        let d = self.dst(ops.first());
+        let d2 = self.dst(ops.get(1));
+        let Some(d) = d else { return OpKind::Nop };
+        if let Some(low) = low {
+            self.low_compare.insert(d, low);
+        }
         let ty = Ty {
             bits: 32,
             signed: !unsigned,
             float: false,
         };
-        self.low_compare.insert(d, (cmp, a.clone(), b.clone()));
         let combine = if matches!(c, Src::Imm(1)) && bop == AluOp2::And {
             None
         } else {
@@ -2245,6 +2842,95 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             dst2: d2,
             srcs,
         }
+    }
+
+    /// Whether an `ISETP.EX` within the next 256 instructions (listing
+    /// order) reads the predicate `ins` writes first, before anything else
+    /// writes it (Triton computes a low half once and reads it in `.EX`
+    /// halves a hundred instructions on).
+    fn ex_follows(&self, ins: &Instruction<'src>) -> Option<usize> {
+        let p = ins
+            .operands
+            .first()
+            .and_then(|o| o.reg())
+            .and_then(|r| Some((r.file, r.index?)))?;
+        let is_p = |o: Option<&Operand<'src>>| {
+            o.and_then(|o| o.reg())
+                .is_some_and(|r| r.file == p.0 && r.index == Some(p.1))
+        };
+        let start = self
+            .func
+            .at_offset(ins.offset)
+            .map_or(usize::MAX, |k| k + 1);
+        for (k, next) in self
+            .func
+            .instructions
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(256)
+        {
+            if next.opcode().ends_with("ISETP")
+                && next.has_modifier("EX")
+                && is_p(next.operands.last())
+            {
+                return Some(k);
+            }
+            if is_p(next.operands.first()) || is_p(next.operands.get(1)) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether the register operand `o` of `ins` may be written by an
+    /// instruction after `ins` and before the instruction at index `ex`
+    /// (listing order): a destination (first or second operand) naming it,
+    /// or naming one of the three registers below it (a 64- or 128-bit
+    /// destination covers its successors).
+    fn written_before(
+        &self,
+        o: Option<&Operand<'src>>,
+        ins: &Instruction<'src>,
+        ex: usize,
+    ) -> bool {
+        let Some((file, i)) = o
+            .and_then(|o| o.reg())
+            .and_then(|r| Some((r.file, r.index?)))
+        else {
+            return false;
+        };
+        let start = self
+            .func
+            .at_offset(ins.offset)
+            .map_or(usize::MAX, |k| k + 1);
+        let writes = |d: Option<&Operand<'src>>| {
+            d.and_then(|d| d.reg())
+                .is_some_and(|r| r.file == file && r.index.is_some_and(|j| j <= i && i - j < 4))
+        };
+        self.func
+            .instructions
+            .get(start..ex.min(self.func.instructions.len()))
+            .unwrap_or(&[])
+            .iter()
+            .any(|n| writes(n.operands.first()) || writes(n.operands.get(1)))
+    }
+
+    /// A low word `v` of a 64-bit comparison's low half, copied when it is
+    /// a register `written` before the `.EX` half reads it (the `.EX` half
+    /// may follow a write of it:
+    /// `ISETP.GE.U32.AND P0, PT, R23, R4, PT` / `IADD3 R23, …` /
+    /// `ISETP.GE.U32.AND.EX P0, PT, R13, R5, PT, P0`).
+    fn low_word(&mut self, v: Src, written: bool, span: Span, mn: &'src str) -> LowWord {
+        let v = match v {
+            Src::Reg(r, 0) if written => {
+                let t = self.temp();
+                self.push_alu(alu(AluOp::Mov, s64()), t, vec![Src::Reg(r, 0)], span, mn);
+                Src::Reg(t, 0)
+            }
+            v => v,
+        };
+        LowWord { v }
     }
 
     /// `VIADDMNMX Rd, a, b, c, PT|!PT`: min (PT) or max (!PT) of `a + b`

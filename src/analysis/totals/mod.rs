@@ -1249,7 +1249,16 @@ fn run_warp(
                 origin: None,
             });
         }
-        *used += 1;
+        // The budget counts instructions of the source: an instruction
+        // lowered to several ops (a SASS 64-bit pair's words) costs one; an
+        // op reached by a jump always counts, so every loop iteration does.
+        let pc = top.pc as usize;
+        if pc == 0
+            || prev_pc.wrapping_add(1) != top.pc
+            || low.spans.get(pc) != low.spans.get(pc - 1)
+        {
+            *used += 1;
+        }
         if *used > budget {
             return Err(SimError {
                 stmt: None,
