@@ -290,4 +290,15 @@ fn cfg_command_line() {
     assert_eq!(code, Some(0));
     assert!(err.contains("E0103"), "{err}");
     assert!(text.starts_with(".entry unknown_label"));
+    // A SASS listing: the graph of its lowering, the grid-stride loop of
+    // each kernel (`@!P0 BRA` back to `.L_x_0`) found; no PTX diagnostics.
+    let (code, text, err) = run(&["cfg", "tests/sass/fma.sm_120.nvdisasm-raw.sass"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(".entry")).count(),
+        3,
+        "{text}"
+    );
+    assert!(text.contains("loop"), "{text}");
 }

@@ -23,7 +23,8 @@ pub enum CfgFormat {
 /// Arguments of `warpscope cfg`.
 #[derive(clap::Args, Debug)]
 pub struct CfgArgs {
-    /// PTX file (`-` for stdin).
+    /// PTX file or SASS listing (`cuobjdump -sass`/`nvdisasm` output; `-`
+    /// for stdin).
     pub file: std::path::PathBuf,
     /// Only functions whose mangled or demangled name matches this glob.
     #[arg(long, value_name = "GLOB")]
@@ -86,29 +87,46 @@ pub fn run(a: CfgArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let file = &input.file;
-    let (module, mut diags) = warpscope::syntax::parse(file.text());
-    let (_, sema_diags) = warpscope::sema::check_module(&module);
-    diags.extend(sema_diags);
-    if !diags.is_empty() {
-        eprint!("{}", render_diagnostics(file, &diags));
-    }
     let mut out = String::new();
     let mut matched = 0;
-    for f in &module.functions {
-        if f.body.is_none() || !filter.matches(f.name.text) {
-            continue;
-        }
+    let mut render = |ir: &warpscope::ir::Function<'_>| {
         if matched > 0 && (a.format == CfgFormat::Text || a.ssa) {
             out.push('\n');
         }
         matched += 1;
-        let ir = warpscope::lower::ptx::lower_standalone(f);
-        let cfg = Cfg::build(&ir);
+        let cfg = Cfg::build(ir);
         out.push_str(&match a.format {
-            _ if a.ssa => Ssa::build(&ir, &cfg).render_text(&ir, &cfg, file),
-            CfgFormat::Text => cfg.render_text(&ir, file),
-            CfgFormat::Dot => cfg.render_dot(&ir, file),
+            _ if a.ssa => Ssa::build(ir, &cfg).render_text(ir, &cfg, file),
+            CfgFormat::Text => cfg.render_text(ir, file),
+            CfgFormat::Dot => cfg.render_dot(ir, file),
         });
+    };
+    if warpscope::sass::is_sass_file(file) {
+        // A SASS listing: each function's graph over the warp IR its
+        // lowering gives (the analysis's view of the listing).
+        let (listing, diags) = warpscope::sass::parse_file(file);
+        if !diags.is_empty() {
+            eprint!("{}", render_diagnostics(file, &diags));
+        }
+        for f in &listing.functions {
+            if f.instructions.is_empty() || !filter.matches(f.name.text) {
+                continue;
+            }
+            render(&warpscope::lower::sass::lower(f));
+        }
+    } else {
+        let (module, mut diags) = warpscope::syntax::parse(file.text());
+        let (_, sema_diags) = warpscope::sema::check_module(&module);
+        diags.extend(sema_diags);
+        if !diags.is_empty() {
+            eprint!("{}", render_diagnostics(file, &diags));
+        }
+        for f in &module.functions {
+            if f.body.is_none() || !filter.matches(f.name.text) {
+                continue;
+            }
+            render(&warpscope::lower::ptx::lower_standalone(f));
+        }
     }
     if matched == 0 {
         match &a.kernel {
