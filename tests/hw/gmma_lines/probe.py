@@ -225,6 +225,7 @@ def main():
     in_block = here_same = here_total = here_own = 0
     pos_own, pos_total = collections.Counter(), collections.Counter()
     meas_same = meas_total = dev_same = dev_total = dw_rows = dw_total = fn_total = fn_mapped = shape_same = 0
+    kth_same = kth_total = 0
     print("# module function offset sass | listed meas ownrow prevsass(ptxline:opcode:loc) | "
           + " ".join(rules) + " | block here")
     for ptx in modules():
@@ -263,6 +264,11 @@ def main():
             for n, off in enumerate(gm):
                 text, ch = sass[off]
                 listed = ch[0][1] if ch else None
+                dgm = [o for o in sorted(dev.get(fn, {})) if GMMA.match(dev[fn][o][0])]
+                if len(dgm) == len(gm):
+                    dk = dev[fn][dgm[n]]
+                    kth_total += 1
+                    kth_same += dk[0].split()[0] == text.split()[0] and bool(dk[1]) and dk[1][0][1] == listed
                 dv = dev.get(fn, {}).get(off)
                 if dv is not None:
                     dev_total += 1
@@ -309,6 +315,8 @@ def main():
           f"{fn_mapped} of {fn_total}; the pair's shape (HGMMA.MxNxK, .mMnNkK) agrees at {shape_same} of {total}")
     print(f"# the device's listing (raw/sass.tgz) has the same GMMA at the same offset and line: "
           f"{dev_same} of {dev_total} found there")
+    print(f"# the device's listing has the k-th GMMA of the function with the same opcode and line: "
+          f"{kth_same} of {kth_total} (functions with as many GMMAs there)")
     print(f"# ncu's measured line == the listed line: {meas_same} of {meas_total} measured")
     print("# rule hits (prediction == listed line): "
           + ", ".join(f"{r} {hits[r]}/{total}" for r in rules))
