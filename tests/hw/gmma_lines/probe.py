@@ -23,6 +23,21 @@ k-th wgmma.mma_async of its function in PTX order when the counts agree):
            walking back from the wgmma)
   prev     the `.loc` of the nearest non-wgmma instruction before it in PTX order
   next     the `.loc` of the nearest non-wgmma instruction after it in PTX order
+  acc      the `.loc` of the last non-wgmma writer of its accumulator registers (the
+           first brace list; in a k loop, the `mov`s that carry the accumulator)
+  aop      the `.loc` of the last writer of its A operand: the registers of the second
+           brace list where A is in registers (`ldmatrix`, `cvt`, `mov`), else the
+           first descriptor's writer
+  last     the own `.loc` for the last wgmma.mma_async before a wgmma.commit_group,
+           `prev` for the others (the position the own line holds best)
+
+and two columns that are no rule over the PTX:
+
+  block    1 if the listed line is the `.loc` line of some instruction of the wgmma's
+           PTX basic block (between labels and branches): where the row comes from
+  here     the line this machine's ptxas (`--bin`, `-arch=sm_90a -lineinfo -O3`) gives
+           the same (k-th) GMMA when it compiles the Triton PTX itself, `-` for CUDA
+           modules (compiled here anyway) or where the GMMA counts differ
 """
 import argparse
 import collections
@@ -47,13 +62,16 @@ REG = re.compile(r"%[a-z]+\d+")
 
 
 def ptx_functions(path):
-    """{function: [(ptx line, loc line or None, text)]} of instructions in PTX order"""
-    out, cur, loc, depth = {}, None, None, 0
+    """{function: [(ptx line, loc line or None, text, a label before it)]} in PTX order"""
+    out, cur, loc, depth, label = {}, None, None, 0, False
     for i, l in enumerate(open(path, errors="replace"), 1):
         s = l.strip()
         m = FUNC.match(l)
         if m:
-            cur, loc = out.setdefault(m.group(1), []), None
+            cur, loc, label = out.setdefault(m.group(1), []), None, False
+            continue
+        if cur is not None and re.match(r"^\$?[A-Za-z_$][\w$]*:$", s):
+            label = True
             continue
         m = LOC.match(l)
         if m:
@@ -64,7 +82,8 @@ def ptx_functions(path):
             continue
         if not re.match(r"^(?:@!?%\w+\s+)?[a-z]", s):
             continue
-        cur.append((i, loc, s))
+        cur.append((i, loc, s, label))
+        label = False
     return out
 
 
@@ -74,7 +93,7 @@ def opcode(s):
 
 def candidates(body, k):
     """predictions for the k-th instruction of body (a wgmma.mma_async)"""
-    i, loc, s = body[k]
+    i, loc, s, _ = body[k]
     nonw = lambda t: not opcode(t[2]).startswith("wgmma.") and not opcode(t[2]).startswith("mov.pred")
     prev = next((body[j][1] for j in range(k - 1, -1, -1) if nonw(body[j])), None)
     nxt = next((body[j][1] for j in range(k + 1, len(body)) if nonw(body[j])), None)
@@ -88,7 +107,39 @@ def candidates(body, k):
         if dst and dst[-1] in descs and not opcode(body[j][2]).startswith(("st.", "wgmma.")):
             desc = body[j][1]
             break
-    return {"own": loc, "fence": fence, "desc": desc, "prev": prev, "next": nxt}
+    def writer(regs, skip_wgmma=True):
+        for j in range(k - 1, -1, -1):
+            op = opcode(body[j][2])
+            if op.startswith(("st.", "bar.", "@")) or (skip_wgmma and op.startswith("wgmma.")):
+                continue
+            head = body[j][2].split(";")[0]
+            first = head[len(op):].strip() if not head.startswith("@") else head.split(None, 2)[-1]
+            dst = first.split("}")[0] if first.startswith("{") else first.split(",")[0]
+            if set(REG.findall(dst)) & set(regs):
+                return body[j][1]
+        return None
+    braces = re.findall(r"\{([^}]*)\}", s)
+    acc = writer(REG.findall(braces[0])) if braces else None
+    aop = writer(REG.findall(braces[1])) if len(braces) > 1 else desc
+    # position: the last wgmma.mma_async before the next commit_group
+    last_of_group = True
+    for j in range(k + 1, len(body)):
+        op = opcode(body[j][2])
+        if op.startswith("wgmma.commit_group"):
+            break
+        if op.startswith("wgmma.mma_async"):
+            last_of_group = False
+            break
+    # the wgmma's basic block: the instructions between the labels/branches around it
+    lo = k
+    while lo > 0 and not body[lo - 1][3] and not opcode(body[lo - 1][2]).startswith("bra"):
+        lo -= 1
+    hi = k
+    while hi + 1 < len(body) and not body[hi + 1][3] and not opcode(body[hi][2]).startswith("bra"):
+        hi += 1
+    block = {t[1] for t in body[lo:hi + 1]}
+    return {"own": loc, "fence": fence, "desc": desc, "prev": prev, "next": nxt, "acc": acc, "aop": aop,
+            "last": loc if last_of_group else prev, "_block": block}
 
 
 def measured(batchdir):
@@ -165,15 +216,18 @@ def modules():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default="/work/cuda/cu13/nvidia/cu13/bin")
+    ap.add_argument("--bin", default=os.environ.get("WARPSCOPE_CUDA_BIN", "/work/cuda/cu13/nvidia/cu13/bin"))
     ap.add_argument("--cache", default="/tmp/gmma_lines")
     a = ap.parse_args()
     os.makedirs(a.cache, exist_ok=True)
-    rules = ["own", "fence", "desc", "prev", "next"]
+    rules = ["own", "fence", "desc", "prev", "next", "acc", "aop", "last"]
     hits, total, own_total, prev_kind = collections.Counter(), 0, 0, collections.Counter()
+    in_block = here_same = here_total = here_own = 0
+    pos_own, pos_total = collections.Counter(), collections.Counter()
     meas_same = meas_total = dev_same = dev_total = dw_rows = dw_total = fn_total = fn_mapped = shape_same = 0
+    kth_same = kth_total = 0
     print("# module function offset sass | listed meas ownrow prevsass(ptxline:opcode:loc) | "
-          + " ".join(rules))
+          + " ".join(rules) + " | block here")
     for ptx in modules():
         rel = os.path.relpath(ptx, ROOT)
         cub = cubin_for(ptx, a.bin, a.cache)
@@ -189,6 +243,15 @@ def main():
         if len(g) == 1:
             dwarf = set().union(*[set(q) for q in line_table(cub)[1]])
         lines = open(ptx, errors="replace").read().splitlines()
+        # this machine's ptxas on the Triton PTX: {function: [line of the k-th GMMA]}
+        here = {}
+        if "/triton/" in ptx:
+            hc = os.path.join(a.cache, "here_" + rel.replace("/", "_")[:-4] + ".cubin")
+            if not os.path.exists(hc):
+                subprocess.run([os.path.join(a.bin, "ptxas"), "-arch=sm_90a", "-lineinfo", "-O3", "-o", hc, ptx],
+                               check=True)
+            for hfn, hs in parse_listing(listing(hc, "-g", a.cache, a.bin)).items():
+                here[hfn] = [hs[o][1][0][1] if hs[o][1] else None for o in sorted(hs) if GMMA.match(hs[o][0])]
         for fn, sass in sorted(g.items()):
             gm = [off for off in sorted(sass) if GMMA.match(sass[off][0])]
             if not gm:
@@ -201,6 +264,11 @@ def main():
             for n, off in enumerate(gm):
                 text, ch = sass[off]
                 listed = ch[0][1] if ch else None
+                dgm = [o for o in sorted(dev.get(fn, {})) if GMMA.match(dev[fn][o][0])]
+                if len(dgm) == len(gm):
+                    dk = dev[fn][dgm[n]]
+                    kth_total += 1
+                    kth_same += dk[0].split()[0] == text.split()[0] and bool(dk[1]) and dk[1][0][1] == listed
                 dv = dev.get(fn, {}).get(off)
                 if dv is not None:
                     dev_total += 1
@@ -227,18 +295,36 @@ def main():
                 total += 1
                 for r in rules:
                     hits[r] += preds.get(r) == listed
+                blk = int(listed in preds.get("_block", ())) if mapped else "?"
+                in_block += blk == 1
+                hl = here.get(fn, [])
+                hline = hl[n] if len(hl) == len(gm) else "-"
+                if hline != "-":
+                    here_total += 1
+                    here_same += hline == listed
+                    here_own += hline == preds.get("own")
+                # position counted from the end of the function's GMMAs in address order
+                pos_total[len(gm) - 1 - n] += 1
+                pos_own[len(gm) - 1 - n] += preds.get("own") == listed
                 print(f"{rel} {fn} {off:#06x} {text.split()[0]} | {listed} {m} {int(own)} "
                       f"{pline}:{opcode(ptext) if ptext else '-'}:{ploc} | "
-                      + " ".join(str(preds.get(r, "?")) for r in rules))
+                      + " ".join(str(preds.get(r, "?")) for r in rules) + f" | {blk} {hline}")
     print(f"# GMMA instructions: {total}; with a row of their own (-gp): {own_total}")
     print(f"# GMMA with a .debug_line row at their own address (single-function cubins): {dw_rows} of {dw_total}")
     print(f"# functions whose GMMA count == their wgmma.mma_async count (k-th GMMA <-> k-th wgmma): "
           f"{fn_mapped} of {fn_total}; the pair's shape (HGMMA.MxNxK, .mMnNkK) agrees at {shape_same} of {total}")
     print(f"# the device's listing (raw/sass.tgz) has the same GMMA at the same offset and line: "
           f"{dev_same} of {dev_total} found there")
+    print(f"# the device's listing has the k-th GMMA of the function with the same opcode and line: "
+          f"{kth_same} of {kth_total} (functions with as many GMMAs there)")
     print(f"# ncu's measured line == the listed line: {meas_same} of {meas_total} measured")
     print("# rule hits (prediction == listed line): "
           + ", ".join(f"{r} {hits[r]}/{total}" for r in rules))
+    print(f"# the listed line is a .loc line of the wgmma's own PTX basic block: {in_block} of {total}")
+    print(f"# this machine's ptxas on the Triton PTX gives the k-th GMMA the listed (device) line: "
+          f"{here_same} of {here_total} (the wgmma's own .loc: {here_own} of {here_total})")
+    print("# the own .loc is the listed line, by position from the function's last GMMA (0 = last): "
+          + ", ".join(f"{p}: {pos_own[p]}/{pos_total[p]}" for p in sorted(pos_total)))
     print("# opcode of the PTX instruction whose row the GMMA inherits: "
           + ", ".join(f"{k} {v}" for k, v in prev_kind.most_common()))
 
