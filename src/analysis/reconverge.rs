@@ -39,9 +39,17 @@
 //! closes: its natural loop (the blocks that reach the latch without
 //! passing through the header), or, for a retreating edge into an
 //! irreducible cycle (no natural loop), the layout interval between target
-//! and branch.
+//! and branch. A fall-through can be a back edge too (a loop's body laid
+//! out just above its header: `persistent_atomic_tiles` in
+//! `tests/hw/blind3`), so the simulation asks of both ways a path leaves a
+//! block.
 //!
 //! # Limits
+//!
+//! `totals::exits` (the block-uniform exits evaluated before any block
+//! runs) still takes a jump up the layout for a loop and stops its
+//! evaluation there with `Fate::Works`, the fate of a block the walk
+//! cannot decide (the block is then simulated like any other).
 //!
 //! Unstructured flow (a jump out of a region into another) is followed as
 //! the stack allows: a path pops at the first arrival in its reconvergence
@@ -52,8 +60,8 @@
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{Function as Lowered, OpId, OpKind};
 use petgraph::algo::dominators::simple_fast;
-use std::borrow::Cow;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::borrow::Cow;
 
 /// Per op, its block; per block, its immediate post-dominator's first op,
 /// its place in the reverse post-order and the natural loop it heads.
