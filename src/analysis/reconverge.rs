@@ -22,7 +22,34 @@
 //! different `ret`s, or it is in an endless loop) has no reconvergence
 //! point: its paths run one after the other until their lanes exit.
 //!
+//! # Which way a branch goes
+//!
+//! Whether a jump goes back (closes a loop) is a property of the CFG, not of
+//! the code layout: a jump goes back when its target block comes no later
+//! than its own block in the CFG's reverse post-order (a retreating edge;
+//! in a reducible CFG exactly the back edges of its natural loops, whose
+//! target dominates the source). LLVM may lay a loop's latch out above its
+//! header (`t15_moe_permute_scatter` in `tests/hw/blind15`:
+//! `$L__BB0_10: add; setp; @%p11 bra $L__BB0_2; bra.uni $L__BB0_11;
+//! $L__BB0_2: ...`), so a jump from the body to the latch goes up in the
+//! layout and forward in the CFG, and the back edge goes down in the layout.
+//! [`Reconvergence::retreats`] answers by the reverse post-order (by the
+//! layout only for an op the CFG does not reach), and
+//! [`Reconvergence::closed_loop`] gives the ops of the loop a back edge
+//! closes: its natural loop (the blocks that reach the latch without
+//! passing through the header), or, for a retreating edge into an
+//! irreducible cycle (no natural loop), the layout interval between target
+//! and branch. A fall-through can be a back edge too (a loop's body laid
+//! out just above its header: `persistent_atomic_tiles` in
+//! `tests/hw/blind3`), so the simulation asks of both ways a path leaves a
+//! block.
+//!
 //! # Limits
+//!
+//! `totals::exits` (the block-uniform exits evaluated before any block
+//! runs) still takes a jump up the layout for a loop and stops its
+//! evaluation there with `Fate::Works`, the fate of a block the walk
+//! cannot decide (the block is then simulated like any other).
 //!
 //! Unstructured flow (a jump out of a region into another) is followed as
 //! the stack allows: a path pops at the first arrival in its reconvergence
@@ -34,8 +61,10 @@ use crate::cfg::{BlockId, Cfg};
 use crate::ir::{Function as Lowered, OpId, OpKind};
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::borrow::Cow;
 
-/// Per op, its block; per block, its immediate post-dominator's first op.
+/// Per op, its block; per block, its immediate post-dominator's first op,
+/// its place in the reverse post-order and the natural loop it heads.
 pub(super) struct Reconvergence {
     /// The block of each op.
     block_of: Vec<u32>,
@@ -44,6 +73,51 @@ pub(super) struct Reconvergence {
     ipdom: Vec<Option<(u32, u32)>>,
     /// Per block: its first op.
     starts: Vec<u32>,
+    /// Per block: its position in the CFG's reverse post-order (`u32::MAX`
+    /// when the entry does not reach it).
+    order: Vec<u32>,
+    /// The natural loops (`cfg::Loop`).
+    loops: Vec<LoopOps>,
+}
+
+/// The ops of a loop, as the simulation steps over it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct LoopOps {
+    /// Its header block (`u32::MAX` for a layout interval).
+    header: u32,
+    /// Its blocks, sorted.
+    blocks: Vec<u32>,
+    /// Its ops, in op order.
+    pub(super) ops: Vec<u32>,
+    /// Its first and last op by layout rank: the loop's key.
+    pub(super) ranks: (u32, u32),
+}
+
+impl LoopOps {
+    /// True when block `b` is in the loop (a layout interval: when its first
+    /// op's rank is inside the interval).
+    pub(super) fn contains(&self, low: &Lowered<'_>, recon: &Reconvergence, b: u32) -> bool {
+        if self.header == u32::MAX {
+            recon
+                .start(b)
+                .is_some_and(|s| (self.ranks.0..=self.ranks.1).contains(&low.rank(s)))
+        } else {
+            self.blocks.binary_search(&b).is_ok()
+        }
+    }
+
+    /// The ops whose layout ranks lie in `lo..=hi`.
+    fn interval(low: &Lowered<'_>, lo: u32, hi: u32) -> LoopOps {
+        let ops = (0..low.ops.len() as u32)
+            .filter(|&i| (lo..=hi).contains(&low.rank(i)))
+            .collect();
+        LoopOps {
+            header: u32::MAX,
+            blocks: Vec::new(),
+            ops,
+            ranks: (lo, hi),
+        }
+    }
 }
 
 impl Reconvergence {
@@ -82,10 +156,77 @@ impl Reconvergence {
             .map(|i| cfg.block_of(OpId(i)).0)
             .collect();
         let starts = cfg.blocks().iter().map(|b| b.stmts.start).collect();
+        let mut order = vec![u32::MAX; nb];
+        for (k, b) in cfg.reverse_post_order().iter().enumerate() {
+            order[b.index()] = k as u32;
+        }
+        let loops = cfg
+            .loops()
+            .iter()
+            .map(|l| {
+                let ops: Vec<u32> = l
+                    .body
+                    .iter()
+                    .flat_map(|&b| cfg.block(b).stmts.clone())
+                    .collect();
+                let ranks = ops.iter().fold((u32::MAX, 0), |(lo, hi), &i| {
+                    (lo.min(low.rank(i)), hi.max(low.rank(i)))
+                });
+                LoopOps {
+                    header: l.header.0,
+                    blocks: l.body.iter().map(|b| b.0).collect(),
+                    ops,
+                    ranks,
+                }
+            })
+            .collect();
         Reconvergence {
             block_of,
             ipdom,
             starts,
+            order,
+            loops,
+        }
+    }
+
+    /// True when the jump from op `from` to op `to` goes back: `to`'s block
+    /// comes no later than `from`'s in the reverse post-order (module
+    /// documentation, "Which way a branch goes"); by the layout when the
+    /// CFG does not reach either.
+    pub(super) fn retreats(&self, low: &Lowered<'_>, from: u32, to: u32) -> bool {
+        let at = |pc: u32| {
+            self.order
+                .get(self.block(pc) as usize)
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        match (at(from), at(to)) {
+            (a, b) if a != u32::MAX && b != u32::MAX => b <= a,
+            _ => low.rank(to) <= low.rank(from),
+        }
+    }
+
+    /// The place of block `b` in the reverse post-order (`u32::MAX` when
+    /// unreached).
+    pub(super) fn order(&self, b: u32) -> u32 {
+        self.order.get(b as usize).copied().unwrap_or(u32::MAX)
+    }
+
+    /// The loop that the jump from op `from` back to op `to` closes: the
+    /// natural loop headed by `to`'s block that holds `from`'s block, else
+    /// the layout interval between the two.
+    pub(super) fn closed_loop(&self, low: &Lowered<'_>, from: u32, to: u32) -> Cow<'_, LoopOps> {
+        let (bf, bt) = (self.block(from), self.block(to));
+        match self
+            .loops
+            .iter()
+            .find(|l| l.header == bt && l.blocks.binary_search(&bf).is_ok())
+        {
+            Some(l) => Cow::Borrowed(l),
+            None => {
+                let (a, b) = (low.rank(to), low.rank(from));
+                Cow::Owned(LoopOps::interval(low, a.min(b), a.max(b)))
+            }
         }
     }
 
@@ -103,5 +244,66 @@ impl Reconvergence {
     /// its first op), or `None` (only at the exit).
     pub(super) fn point(&self, pc: u32) -> Option<(u32, u32)> {
         self.ipdom.get(self.block(pc) as usize).copied().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The branches of the first kernel of `latch_above_header.ptx`, in op
+    /// order: (op, guarded, target op).
+    fn branches(low: &Lowered<'_>) -> Vec<(u32, bool, u32)> {
+        low.ops
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o.kind {
+                OpKind::Branch {
+                    target: Some(t), ..
+                } => Some((i as u32, o.guard.is_some(), t.0)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A loop whose latch LLVM laid out above its header (`tests/hw/blind15`
+    /// `t15_moe_permute_scatter`): the body's jump up to the latch is
+    /// forward in the CFG and reconverges there; the latch's jump down to
+    /// the header closes the loop, whose ops are the header, the body and
+    /// the latch, not the exit.
+    #[test]
+    fn a_latch_above_its_header_is_read_off_the_cfg() {
+        let text = include_str!("../../tests/fixtures/analysis/latch_above_header.ptx");
+        let fs = crate::pipeline::lower_text(text);
+        let low = &fs[0];
+        let r = Reconvergence::new(low);
+        let b = branches(low);
+        // bra.uni HEAD; @%p2 bra HEAD (latch); bra.uni EXIT; @%p1 bra LATCH
+        // (body); bra.uni LATCH (the arm's end).
+        assert_eq!(
+            b.iter().map(|&(_, g, _)| g).collect::<Vec<_>>(),
+            [false, true, false, true, false]
+        );
+        let (entry, latch, to_exit, body, arm) = (b[0], b[1], b[2], b[3], b[4]);
+        // The layout says otherwise in both cases.
+        assert!(low.rank(body.2) < low.rank(body.0));
+        assert!(low.rank(latch.2) > low.rank(latch.0));
+        assert!(!r.retreats(low, entry.0, entry.2));
+        assert!(r.retreats(low, latch.0, latch.2));
+        assert!(!r.retreats(low, to_exit.0, to_exit.2));
+        assert!(!r.retreats(low, body.0, body.2));
+        assert!(!r.retreats(low, arm.0, arm.2));
+        // The body's branch reconverges at the latch.
+        let latch_block = r.block(body.2);
+        assert_eq!(r.point(body.0), Some((latch_block, body.2)));
+        // The loop the back edge closes.
+        let lp = r.closed_loop(low, latch.0, latch.2);
+        for pc in [latch.0, latch.2, body.0, arm.0] {
+            assert!(lp.ops.contains(&pc), "op {pc} in the loop");
+            assert!(lp.contains(low, &r, r.block(pc)));
+        }
+        assert!(!lp.ops.contains(&to_exit.0));
+        assert!(!lp.contains(low, &r, r.block(to_exit.2)));
+        assert_eq!(lp.ranks, (low.rank(body.2), low.rank(arm.0)));
     }
 }

@@ -133,7 +133,10 @@
 //!   uncertain lanes (a histogram flush's `if (c) atomicAdd(&bins[..], c)`
 //!   keeps its bank conflicts), and what the block writes is unknown in them
 //!   after it;
-//! - any other forward branch is **followed both ways**: the lanes whose way
+//! - any other forward branch (forward in the CFG's reverse post-order,
+//!   whatever the layout: a jump from a loop's body to a latch that LLVM
+//!   laid out above the header is forward, `reconverge`, "Which way a
+//!   branch goes") is **followed both ways**: the lanes whose way
 //!   is unknown go down both paths as *uncertain* lanes. On each path they
 //!   compute exactly (an address computed after the branch stays known);
 //!   an access counts them at their addresses, as if they take part, and
@@ -159,14 +162,19 @@
 //! A loop whose exit depends on loaded data (`for (j = row_ptr[r]; j <
 //! row_ptr[r + 1]; ++j)`, a bag of offsets, a block table's length, a work
 //! counter) runs a number of times the PTX does not determine. The
-//! simulation finds one at its back edge: a backward branch whose guard is
-//! loaded data in some lane, or a path of uncertain lanes (a split on
-//! loaded data at the loop's test) that returns to or above that test
-//! before the paths met. It then steps the path's lanes over the loop, to
-//! the fall-through of the back edge or to where the test's paths meet,
-//! with every register the loop writes unknown data in them
-//! ([`SkippedLoop`]). The trip count of the accesses inside the loop (the
-//! layout ranks from the back edge's target to the back edge) is then
+//! simulation finds one at its back edge: a backward branch (a retreating
+//! edge of the CFG, `reconverge`, "Which way a branch goes", not a jump up
+//! in the layout) whose guard is loaded data in some lane, or a path of
+//! uncertain lanes (a split on loaded data at the loop's test) that jumps
+//! back to or above that test (in the reverse post-order) before the paths
+//! met, to a block other than where they meet: a split inside the body
+//! whose arms meet at the latch is divergence within one trip, whichever
+//! way the layout places the latch. It then steps the path's lanes over
+//! the loop, to the fall-through of the back edge or to where the test's
+//! paths meet (a block outside the loop), with every register the loop
+//! writes unknown data in them ([`SkippedLoop`]). The trip count of the
+//! accesses inside the loop (the natural loop of the back edge,
+//! `Reconvergence::closed_loop`) is then
 //! data-dependent: they get no request count, and the kernel gives no
 //! totals, saying why. Their per-request figures are those of the trips
 //! the simulation ran before it found the exit on loaded data
@@ -272,10 +280,12 @@ struct Frame {
     own: u32,
     /// Registers written by `maybe` lanes on this path, with the lanes.
     dirty: Vec<(u32, u32)>,
-    /// The earliest branch (by layout rank) whose split made lanes of this
-    /// frame uncertain: a loop back to or above it with those lanes still
-    /// uncertain is a loop whose exit the simulation cannot decide.
-    split_rank: Option<u32>,
+    /// The earliest branch (by the place of its block in the CFG's reverse
+    /// post-order, `reconverge`; then the op) whose split made lanes of
+    /// this frame uncertain, as (place, op): a jump or fall-through back to
+    /// or above it with those lanes still uncertain, other than to where
+    /// they meet, is a loop whose exit the simulation cannot decide.
+    split: Option<(u32, u32)>,
     /// A loop that ptxas unrolls, run pass by pass (`unroll`): this frame
     /// runs its body once per pass with the pass's lanes, each at its own
     /// trip, and ends after the last pass.
@@ -305,7 +315,7 @@ impl Frame {
             maybe: 0,
             own: 0,
             dirty: Vec::new(),
-            split_rank: None,
+            split: None,
             unroll: None,
         }
     }
@@ -1177,7 +1187,7 @@ fn run_warp(
     // Lanes that may have left at an exit whose guard is not known: they
     // run on, uncertain on every path.
     let mut maybe_dead = 0u32;
-    while let Some(top) = stack.last() {
+    'run: while let Some(top) = stack.last() {
         let active = top.mask & live;
         if active == 0 {
             stack.pop();
@@ -1676,7 +1686,7 @@ fn run_warp(
                             data: unknown_guard_data,
                         });
                     } else if let Some(t) = target.filter(|t| {
-                        unknown_guard_data && region.is_none() && low.rank(t.0) > low.rank(minpc)
+                        unknown_guard_data && region.is_none() && !recon.retreats(low, minpc, t.0)
                     }) {
                         // A forward branch the warp's known lanes do not
                         // decide: the unknown lanes go both ways, uncertain
@@ -1686,19 +1696,13 @@ fn run_warp(
                         res.splits.times += 1;
                         jump = Some((exec | unknown_guard, t.0));
                     } else if let Some(t) = target.filter(|t| {
-                        unknown_guard_data && region.is_none() && low.rank(t.0) <= low.rank(minpc)
+                        unknown_guard_data && region.is_none() && recon.retreats(low, minpc, t.0)
                     }) {
                         // A back edge on loaded data: the warp's lanes step
                         // over the loop to its exit, the fall-through
                         // (module documentation, "Loops on loaded data").
-                        skip_loop(
-                            low,
-                            res,
-                            regs,
-                            minpc,
-                            (low.rank(t.0), low.rank(minpc)),
-                            active,
-                        );
+                        let lp = recon.closed_loop(low, minpc, t.0);
+                        skip_loop(low, res, regs, minpc, &lp, active);
                     } else if unknown_guard_data {
                         return Err(why("a loop branch", true));
                     } else {
@@ -1770,22 +1774,38 @@ fn run_warp(
             }
         }
         top.mask &= !path_exit;
-        if let Some((_, t)) = jump {
-            if taken & top.maybe != 0 && top.split_rank.is_some_and(|r| low.rank(t) <= r) {
-                // Back to (or above) the branch that left these lanes
-                // uncertain, before the paths met: a loop whose exit the
-                // simulation cannot decide. The path steps over the loop to
-                // where its paths meet, after the loop.
+        // Where the lanes go on: the taken ones by the jump, the others to
+        // the next op, across a block boundary an edge of the CFG too (a
+        // loop's latch may fall through into its header, laid out below).
+        let ways = [
+            jump.map(|(_, t)| (taken, t, true)),
+            (recon.block(next) != recon.block(minpc)).then_some((fall, next, false)),
+        ];
+        for (lanes, to, by_jump) in ways.into_iter().flatten() {
+            let tb = recon.block(to);
+            let Some((order, split_pc)) = top.split else {
+                break;
+            };
+            if lanes & top.maybe != 0 && top.rpc != Some(tb) && recon.order(tb) <= order {
+                // Back to (or above, in the CFG's order) the branch that
+                // left these lanes uncertain, before the paths met (a jump
+                // to where they meet is no loop, wherever the layout puts
+                // that block): a loop whose exit the simulation cannot
+                // decide. The path steps over the loop to where its paths
+                // meet, outside the loop. The loop is found at the branch
+                // that goes back, or, by a fall-through, at the split.
+                let lp = recon.closed_loop(low, minpc, to);
+                let found = if by_jump { minpc } else { split_pc };
                 match top
                     .rpc
+                    .filter(|&b| !lp.contains(low, recon, b))
                     .and_then(|b| recon.start(b))
-                    .filter(|&s| low.rank(s) > low.rank(minpc))
                 {
                     Some(exit) => {
                         let lanes = top.mask & live;
-                        skip_loop(low, res, regs, minpc, (low.rank(t), low.rank(minpc)), lanes);
+                        skip_loop(low, res, regs, found, &lp, lanes);
                         top.pc = exit;
-                        continue;
+                        continue 'run;
                     }
                     None => return Err(why("the exit of a loop", true)),
                 }
@@ -1798,9 +1818,10 @@ fn run_warp(
                 // branch's immediate post-dominator.
                 let point = recon.point(minpc);
                 let rpc = point.map(|(b, _)| b);
-                let split_rank = match (top.split_rank, split != 0) {
-                    (Some(r), true) => Some(r.min(low.rank(minpc))),
-                    (None, true) => Some(low.rank(minpc)),
+                let at = (recon.order(recon.block(minpc)), minpc);
+                let split_at = match (top.split, split != 0) {
+                    (Some(r), true) => Some(r.min(at)),
+                    (None, true) => Some(at),
                     (r, false) => r,
                 };
                 let maybe = top.maybe | split;
@@ -1811,7 +1832,7 @@ fn run_warp(
                     maybe: maybe & mask,
                     own: own & mask,
                     dirty,
-                    split_rank: split_rank.filter(|_| maybe & mask != 0),
+                    split: split_at.filter(|_| maybe & mask != 0),
                     unroll: None,
                 };
                 let (own, dirty) = if rpc == top.rpc {

@@ -5,18 +5,21 @@
 //! simulation cannot decide" and "Loops on loaded data" in [`super`]).
 //!
 //! Domain: per register, the lanes that wrote it while uncertain
-//! (`Frame::dirty`); per loop, its extent by layout rank, its memory ops and
-//! the registers it writes. Transfer: a write by an uncertain lane marks the
+//! (`Frame::dirty`); per loop, its ops (the natural loop of the back edge
+//! where it was found, `reconverge::Reconvergence::closed_loop`), keyed by
+//! their first and last layout rank, its memory ops and the registers it
+//! writes. Transfer: a write by an uncertain lane marks the
 //! register; at the meeting point the marked lanes' values become unknown
 //! data; a stepped-over loop makes every register it writes unknown data in
 //! the path's lanes and its accesses uncounted (their counts over the trips
 //! simulated before the loop was found, a sample for the per-request
 //! figures, move to `SimResult::loop_stats`). Soundness: a value the
 //! simulation keeps known after either is one no path could have changed.
-//! Limits: a loop's extent is its layout interval (a reducible loop laid out
-//! contiguously, as ptxas and nvcc emit them).
+//! Limits: a retreating edge into an irreducible cycle has no natural loop:
+//! its extent is the layout interval between its target and the branch.
 
 use super::{Frame, Regs, SimResult};
+use crate::analysis::reconverge::LoopOps;
 use crate::ir::{Function as Lowered, OpKind};
 
 /// A loop whose exit depends on loaded data: the simulation moves the lanes
@@ -29,7 +32,8 @@ pub struct SkippedLoop {
     /// The branch at which the simulation found that the loop's exit
     /// depends on loaded data.
     pub branch: u32,
-    /// The loop's extent: the first and the last op by layout rank.
+    /// The first and the last op of the loop by layout rank (its ops are
+    /// those of its natural loop, which need not fill the interval).
     pub ranks: (u32, u32),
     /// The memory ops inside the loop.
     pub accesses: Vec<u32>,
@@ -37,30 +41,28 @@ pub struct SkippedLoop {
     dsts: Vec<u32>,
 }
 
-/// Steps the `lanes` of a path over the loop spanning the layout ranks
-/// `ranks` (found at the branch `branch`): every register the loop writes
-/// becomes unknown data in them, and the loop is recorded so that none of
-/// its accesses is counted ([`SkippedLoop`]).
+/// Steps the `lanes` of a path over the loop `lp` (found at the branch
+/// `branch`): every register the loop writes becomes unknown data in them,
+/// and the loop is recorded so that none of its accesses is counted
+/// ([`SkippedLoop`]).
 pub(super) fn skip_loop(
     low: &Lowered<'_>,
     res: &mut SimResult,
     regs: &mut Regs,
     branch: u32,
-    ranks: (u32, u32),
+    lp: &LoopOps,
     lanes: u32,
 ) {
+    let ranks = lp.ranks;
     let k = match res.skipped_loops.iter().position(|s| s.ranks == ranks) {
         Some(k) => k,
         None => {
             let mut accesses = Vec::new();
             let mut dsts = Vec::new();
-            for (i, o) in low.ops.iter().enumerate() {
-                let r = low.rank(i as u32);
-                if r < ranks.0 || r > ranks.1 {
-                    continue;
-                }
+            for &i in &lp.ops {
+                let o = &low.ops[i as usize];
                 if matches!(o.kind, OpKind::Mem { .. }) {
-                    accesses.push(i as u32);
+                    accesses.push(i);
                 }
                 dsts.extend(o.kind.dsts());
             }

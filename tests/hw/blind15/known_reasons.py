@@ -58,16 +58,18 @@ MOE_C = ("addresses on loaded data and the early return: the C rows are stored a
          "as random (7.94 lines) and counts the programs past the loaded count; measured 2.97 lines, 11.9 sectors "
          "(the lanes of padding slots off), and fewer requests than the 5,632 of the epilogue's other rows: ptxas "
          "branches around the stores of the warps whose rows are all padding")
-PERM = ("no count, a join laid out above its branch taken for a loop: the body of the loop over the hidden row "
-        "(bound H, a parameter: 3 trips in every program) branches on each loaded destination row (`@%p9 bra "
-        "$L__BB0_10` for `dst < 0`), and both arms meet at the loop's latch `$L__BB0_10`, which LLVM lays out above "
-        "the header; the arm that stores ends in `bra.uni $L__BB0_10` (PTX line 182), a jump to the join whose "
-        "layout rank is below the uncertain branch's; the launch simulation (`totals::mod`, the test `low.rank(t) <= "
-        "r` on the frame's `split_rank`) takes such a jump for a loop back edge whose exit it cannot decide, finds "
-        "no way out after the branch, and gives up: `no totals: the exit of a loop depends on loaded data (PTX line "
-        "182)`, no access of the kernel counted; a model limit (the jump's target is the branch's join, its "
-        "immediate post-dominator, not a loop header); measured 3.75 lines a request for the hidden-row load and "
-        "the scattered stores")
+PERM_ROWS = ("request count, the 32 dropped slots (capacity drops, row map -1: 9, 9, 7 and 7 of the 4,096 "
+             "tokens' four slots, the SASS rows): each slot's branch on the loaded destination row (`@%p3`, `%p5`, "
+             "`%p7`, `%p9 bra` for `dst < 0`) is followed both ways (the lanes uncertain: request counts an upper "
+             "bound), so the model issues every slot's row store in every trip of the H loop in every warp (4 slots x "
+             "3 trips x 4 warps x 4,096 programs = 196,608); the hardware skips those of the dropped slots, 12 "
+             "requests each: 384 fewer (49,044, 49,044, 49,068, 49,068 an instruction); 3.75 lines, 15 sectors a "
+             "request on both sides")
+PERM_PROB = ("request count, the 32 dropped slots (row map -1; the loaded `dst < 0` branches followed both ways): the "
+             "model counts every slot's probability load and store, slots 1..3 in all 4 warps (16,384 each, the store "
+             "lane-less outside warp 0), slot 4, behind ptxas's tail `@!P EXIT`, in warp 0 only (4,096): 53,248; the "
+             "hardware skips them for the dropped slots, 4 requests each in slots 1..3 (9, 9, 7 dropped: 16,348, "
+             "16,348, 16,356) and 1 in slot 4 (7 dropped: 4,089): 53,141")
 DROP_LBL = ("request count, the tail exit behind a debug label: the last `@%p4 st.global.v2` (the keep mask of the "
             "fourth block) is followed by `$L__tmp43:` (a line-table label no branch names), `.loc` and `ret`; "
             "`memops::before_exit` stops at any label, so the model keeps the store predicated in every warp (46,880 "
@@ -130,9 +132,9 @@ R = {
  ("t15_geglu_tanh_bwd_inplace", F + "409", "st global"): GEGLU_BR,
  ("t15_liger_ce_inplace", F + "252", "st global"): LIG_TAIL,
 }
-for line in ("126", "128", "130", "132", "134"):
-    for op in ("ld global", "st global"):
-        R[("t15_moe_permute_scatter", F + line, op)] = PERM
+R[("t15_moe_permute_scatter", F + "130", "st global")] = PERM_ROWS
+for op in ("ld global", "st global"):
+    R[("t15_moe_permute_scatter", F + "134", op)] = PERM_PROB
 for line in ("standard.py:191", "standard.py:293"):
     for op in ("ld shared", "st shared"):
         R[("t15_liger_ce_inplace", line, op)] = LIG_BR
@@ -147,7 +149,7 @@ for line in ("372", "373", "376", "378", "379", "382", "383", "384"):
         R[("t15_w4a16_gemv_shift", F + line, op)] = SPILL_GEMV
 T = {
  "t15_fused_moe": "kernel totals on loaded data: the 66 programs past the loaded padded count return at once (the model counts all 418) and the A, weight and C rows are at loaded slot ids (random in the model): 230,736 load requests modelled, 163,394 measured; 6,888,640 load sectors, 2,401,938 measured (within the bounds); stores 6,688 / 3,740",
- "t15_moe_permute_scatter": "no totals: the simulation reports a loop exit on loaded data (PTX line 182; the simulated rows' reason)",
+ "t15_moe_permute_scatter": "kernel totals, the 32 dropped slots (the simulated rows' reason: the loaded `dst < 0` branches followed both ways): 364,544 load requests modelled for 364,437 (107 probability loads), 212,992 store requests for 212,576 (384 row stores and the 32 probability stores of warp 0); sectors 1,052,672 / 1,052,565 loads (within the bounds 999,424..4,018,176), 2,965,504 / 2,959,712 stores (5,792 = 384 x 15 + 32)",
  "t15_moe_unpermute_reduce": "kernel totals, lane-less requests: the 60 dropped slots (row map -1) give gathers whose lanes are all masked off by the loaded value in 2 warps x 6 chunks each; the per-instruction counters count those requests (196,608 at line 150, as modelled), the kernel's `l1tex__t_requests` does not: 589,104 load requests measured for 589,824 (720 = 60 x 2 x 6); load sectors 3,538,944 modelled, 3,331,536 measured (within the bounds; the gathered rows at the loaded row map)",
  "t15_bias_dropout_add_rand4x": "kernel totals, load sectors: requests agree (468,750), sectors 7,702,632 modelled for 7,703,000 measured (368 fewer, 0.005%): the bias gathers at `idx % 3,000` (row 189: 4.885 lines a request, as measured to the table's precision); which instructions give the 368 sectors: not investigated",
  "t15_liger_ce_inplace": "kernel totals on loaded data: the branch on the loaded label (the simulated rows' reason): 307,200 load requests modelled for 280,788, stores 260,096 for 130,886",
