@@ -593,3 +593,54 @@ fn lea_hi_carry_out() {
     );
     assert_eq!(figures_at(&listing(SM90, &b), -16, at), (Some(1), 4.0));
 }
+
+/// The warpgroup MMAs read their shared-memory operands as the PTX
+/// `wgmma.mma_async` does (`cost::tensor_operand`: (bytes of A when A is
+/// read through a descriptor + bytes of B) / 128 / 4 wavefronts a request,
+/// one request a warp). Expected, for a 128-thread block (one warpgroup,
+/// 4 requests each): `HGMMA.64x64x16.F32` with A and B through
+/// `gdesc[UR12]` (f16: 2,048 + 2,048 bytes) 8; with A in registers
+/// (`R88`, 2,048 bytes of B) 4; `HGMMA.64x128x16.F32.BF16` 12;
+/// `QGMMA.64x128x32.F32.E4M3.E4M3` (2,048 + 4,096) 12; `IGMMA.64x64x32.S8.S8`
+/// 8; `HGMMA.64x64x8.F32.TF32` (2,048 + 2,048) 8 — the figures measured on
+/// the H100 for the same PTX shapes (`tests/hw/blind*/known.txt`, the
+/// "HGMMA" rows: 12 and 8 a request for Triton's 64x128x16 and 64x64x16,
+/// 4 with A in registers).
+#[test]
+fn gmma_operands_are_tensor_reads() {
+    let body = [
+        "HGMMA.64x64x16.F32 R24, gdesc[UR12], RZ, !UPT",
+        "HGMMA.64x64x16.F32 R56, R88, gdesc[UR8].tnspB, R56",
+        "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR12], R24",
+        "QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR12], R24",
+        "IGMMA.64x64x32.S8.S8 R24, gdesc[UR12], R24",
+        "HGMMA.64x64x8.F32.TF32 R24, gdesc[UR12], R24, gsb0",
+        "EXIT",
+    ];
+    let text: String = body
+        .iter()
+        .enumerate()
+        .map(|(k, i)| format!("        /*{:04x}*/                   {i} ;\n", k * 16))
+        .collect();
+    let file = listing(SM90, &text);
+    let opts = Options {
+        launch: LaunchConfig {
+            block: Some([128, 1, 1]),
+            grid: Some([1, 1, 1]),
+            params: Vec::new(),
+        },
+        ..Options::default()
+    };
+    let a = warpscope::analyze(&file, &opts);
+    assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+    let got: Vec<(Option<u32>, Option<u64>, Option<f64>)> = a.kernels[0]
+        .accesses
+        .iter()
+        .map(|x| (x.sass_offset, x.requests, x.shared_wavefronts))
+        .collect();
+    let want = [8.0, 4.0, 12.0, 12.0, 8.0, 8.0];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(*g, (Some(16 * k as u32), Some(4), Some(w)), "{got:?}");
+    }
+}

@@ -161,8 +161,10 @@
 //!   the PTX lowering gives `cp.async`: the shared destination, the
 //!   ignore-source predicate, and the `src-size` ptxas encodes in the
 //!   address's low bits for `.ZFILL`), `UBLKCP`, `UBLKPF`, `UTMALDG`,
-//!   `UTMASTG`, `UTMAREDG` (bulk copies on the copy engine) and `HGMMA` /
-//!   `UTCHMMA` shared-memory descriptors (tensor operands). `LDSM`/`STSM`
+//!   `UTMASTG`, `UTMAREDG` (bulk copies on the copy engine) and the
+//!   warpgroup MMAs `HGMMA`/`QGMMA`/`IGMMA`/`BGMMA` (tensor operands: the
+//!   operand bytes of the shape and types, A's only when it is read through
+//!   a descriptor; `tcgen05`'s `UTCHMMA` is not modelled). `LDSM`/`STSM`
 //!   carry the matrix facts of `ldmatrix`/`stmatrix` (`.M88` m8n8, `.MT88`
 //!   transposed, `.2`/`.4` matrices). The width is
 //!   the `.U8/.S8/.U16/.S16/.64/.128` modifier (32 bits otherwise), the
@@ -1743,6 +1745,8 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 },
                 None => OpKind::Nop,
             },
+            // ---- warpgroup matrix multiply-accumulate (`wgmma`)
+            "HGMMA" | "QGMMA" | "IGMMA" | "BGMMA" => self.gmma(ins, opc, &mods, span, mn),
             // ---- predicates
             "ISETP" | "UISETP" => self.isetp(ins, &mods, span, mn),
             "FSETP" => self.fsetp(ins, &mods, span, mn),
@@ -1847,6 +1851,98 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Nop;
         }
         OpKind::Other { dsts, srcs }
+    }
+
+    /// `HGMMA.64x128x16.F32.BF16 Rd, gdesc[URa], Rc` (A and B through the
+    /// descriptor pair at `URa`) or `HGMMA.64x64x16.F32 Rd, Ra, gdesc[URb],
+    /// Rc` (A in registers): `wgmma.mma_async`'s tensor-core read of its
+    /// shared-memory operands, as the PTX lowering gives it — an access of
+    /// kind [`MemKind::TensorOperand`] whose operand bytes are `M × K` of A
+    /// (when A is in shared memory) plus `N × K` of B at the types' sizes
+    /// (`cost::tensor_operand`). The types follow the shape and the
+    /// accumulator's type: `BF16`/`F16`/`TF32` (`HGMMA`; none written is
+    /// f16), `E4M3`/`E5M2` (`QGMMA`), `S8`/`U8` (`IGMMA`), `b1` (`BGMMA`);
+    /// with two, A's comes first. The accumulator registers are the
+    /// access's destinations (the products are not modelled).
+    fn gmma(
+        &mut self,
+        ins: &Instruction<'src>,
+        opc: &str,
+        mods: &[&str],
+        span: Span,
+        mn: &'src str,
+    ) -> OpKind {
+        let shape = mods.first().and_then(|m| {
+            let mut it = m.split('x').map(|v| v.parse::<u32>().ok());
+            match (it.next(), it.next(), it.next(), it.next()) {
+                (Some(Some(m)), Some(Some(n)), Some(Some(k)), None) => Some((m, n, k)),
+                _ => None,
+            }
+        });
+        let ops = &ins.operands;
+        let desc_at = ops.iter().position(
+            |o| matches!(&o.kind, OperandKind::Descriptor { kind, .. } if kind.text == "gdesc"),
+        );
+        let (Some((m, n, k)), Some(desc_at)) = (shape, desc_at) else {
+            return self.opaque(ins, span, mn);
+        };
+        // A in shared memory: the descriptor operand right after the
+        // destination; else A's registers come first.
+        let a_in_shared = desc_at == 1;
+        let bits: Vec<u32> = mods[1..]
+            .iter()
+            .filter_map(|t| match *t {
+                "BF16" | "F16" => Some(16),
+                "TF32" => Some(32),
+                "E4M3" | "E5M2" | "S8" | "U8" => Some(8),
+                _ => None,
+            })
+            .collect();
+        let default = match opc {
+            "HGMMA" => 16,
+            "BGMMA" => 1,
+            _ => 8,
+        };
+        // `HGMMA.64x64x16.F16`: an f16 accumulator, f16 operands; the
+        // accumulator's type is never among the operand types otherwise
+        // (`F32`, or `S32` left unwritten).
+        let (abits, bbits) = match bits.as_slice() {
+            [.., a, b] => (*a, *b),
+            [t] => (*t, *t),
+            [] => (default, default),
+        };
+        let a = if a_in_shared { m * k * abits / 8 } else { 0 };
+        let bytes = a + n * k * bbits / 8;
+        let mut aux = Vec::new();
+        if let Some(OperandKind::Descriptor { addr, .. }) = ops.get(desc_at).map(|o| &o.kind) {
+            let d = addr.clone();
+            let v = self.address(&d, span, mn);
+            aux.push((if a_in_shared { Aux::DescA } else { Aux::DescB }, v));
+        }
+        // The accumulator: `M × N / 128` elements a lane, f32 or s32 (f16
+        // two to a register), the destinations as the PTX lowering gives
+        // `wgmma` its accumulator vector.
+        let acc = if mods.get(1) == Some(&"F16") { 16 } else { 32 };
+        let dsts = self.dsts_wide(ops.first(), m * n / 128 * acc);
+        OpKind::Mem {
+            info: MemOp {
+                result_used: false,
+                ext: Some(Box::new(MemExt {
+                    aux,
+                    operand_bytes: Some(bytes),
+                    ..Default::default()
+                })),
+                ..MemOp::plain(
+                    AccessOp::Load,
+                    MemKind::TensorOperand,
+                    Space::Shared,
+                    (0, 1),
+                    Src::Unknown,
+                    true,
+                )
+            },
+            dsts,
+        }
     }
 
     /// The operands of `LDGSTS[.ZFILL] [shared], [global][, P]` beside the
