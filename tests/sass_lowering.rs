@@ -262,6 +262,57 @@ fn parameter_padding_before_an_8_byte_parameter() {
     );
 }
 
+/// A pointer parameter read with `LDC.64` stays one 8-byte parameter when
+/// its high register is next written as part of a pair or merged into, or
+/// read by the high half of a 64-bit bitwise operation: `CS2R R6, SRZ`
+/// zeroes R6:R7 (blind12's `t12_rmsnorm_bwd_rows`),
+/// `SYNCS.ARRIVE.TRANS64` writes a 64-bit token (blind7's
+/// `barrier_tile_copy`), `PRMT R7, R8, 0x7632, R7` keeps bytes of the dead
+/// word (Triton's `td_transpose_batched`), and two `LOP3.LUT`s of one truth
+/// table mask each word (blind8's `hash_insert_cas64`). Parameters `p`
+/// (0x210), `q` (0x218), `n` (0x220, index 2); lanes with `tid < n` load
+/// `p[tid]`. Expected: n = 8, 8 lanes, 32 bytes, 1 sector. Before the
+/// rules the read of R7 made `q` two 4-byte parameters and `n` index 3 (no
+/// value: not simulated).
+#[test]
+fn pointer_high_word_reused_not_split() {
+    for after in [
+        &["CS2R R6, SRZ", "IADD3 R9, R7, 0x1, RZ"][..],
+        &[
+            "SYNCS.ARRIVE.TRANS64.A1T0 R6, [UR5], RZ",
+            "IADD3 R9, R7, 0x1, RZ",
+        ][..],
+        &["PRMT R7, R8, 0x7632, R7"][..],
+        &[
+            "LOP3.LUT R10, R0, R6, RZ, 0xc0, !PT",
+            "LOP3.LUT R11, R0, R7, RZ, 0xc0, !PT",
+        ][..],
+    ] {
+        let mut v = vec![
+            "S2R R0, SR_TID.X",
+            "LDC.64 R6, c[0x0][0x218]",
+            "IMAD.WIDE R12, R0, 0x4, R6",
+            "STG.E desc[UR4][R12.64], R0",
+        ];
+        v.extend(after);
+        v.extend([
+            "LDC R5, c[0x0][0x220]",
+            "ISETP.GE.AND P0, PT, R0, R5, PT",
+            "LDC.64 R2, c[0x0][0x210]",
+            "IMAD.WIDE R2, R0, 0x4, R2",
+            "@!P0 LDG.E R4, desc[UR4][R2.64]",
+            "EXIT",
+        ]);
+        let (body, ldg) = numbered(&v);
+        let f = listing(SM90, &body);
+        assert_eq!(
+            figures_with(&f, &[(0, 1i64 << 32), (1, 2i64 << 32), (2, 8)], ldg),
+            (Some(1), 1.0),
+            "{after:?}"
+        );
+    }
+}
+
 /// ptxas's `f32` division (`src/lower/sass/float.rs`, "`FCHK`"): `100 /
 /// float(n)` by the fast path, `FCHK` false for these operands, the slow
 /// path (here a stand-in writing 0) skipped; lanes with `tid <
