@@ -313,6 +313,36 @@ fn pointer_high_word_reused_not_split() {
     }
 }
 
+/// A pointer read as two 4-byte halves is one 8-byte parameter when only
+/// high-word instructions read its high half until the register is
+/// written again, the write found after the instruction's predicate
+/// outputs (`LOP3.LUT P2, R6, …` writes R6: blind6's
+/// `aten_reduce_inner_vec`). Parameters `p` (0x210) and `n` (0x218, index
+/// 1); lanes with `tid < n` load `p[tid]`. Expected: n = 8, 8 lanes, 1
+/// sector. Before the rule the `LOP3`'s R6 counted as a read, `p` was two
+/// parameters and `n` index 2 (no value: not simulated).
+#[test]
+fn pointer_halves_high_register_written_after_a_predicate_output() {
+    let (body, ldg) = numbered(&[
+        "S2R R0, SR_TID.X",
+        "ULDC UR6, c[0x0][0x210]",
+        "LDC R6, c[0x0][0x214]",
+        "LEA R2, P1, R0, UR6, 0x2",
+        "LEA.HI.X R3, R0, R6, RZ, 0x2, P1",
+        "LOP3.LUT P2, R6, R0, 0x3, RZ, 0xc0, !PT",
+        "IADD3 R7, R6, 0x1, RZ",
+        "LDC R5, c[0x0][0x218]",
+        "ISETP.GE.AND P0, PT, R0, R5, PT",
+        "@!P0 LDG.E R4, desc[UR4][R2.64]",
+        "EXIT",
+    ]);
+    let f = listing(SM90, &body);
+    assert_eq!(
+        figures_with(&f, &[(0, 1i64 << 32), (1, 8)], ldg),
+        (Some(1), 1.0)
+    );
+}
+
 /// ptxas's `f32` division (`src/lower/sass/float.rs`, "`FCHK`"): `100 /
 /// float(n)` by the fast path, `FCHK` false for these operands, the slow
 /// path (here a stand-in writing 0) skipped; lanes with `tid <

@@ -682,13 +682,27 @@ fn only_high_reads(
         let always = ins
             .guard
             .is_none_or(|g| g.reg.index.is_none() && !g.negated);
-        if ins.operands.iter().skip(1).any(is_d) {
+        // The destination is the first operand after any predicate outputs
+        // (`LOP3.LUT P1, R6, R4, 0x3, RZ, 0xc0, !PT` writes R6: blind6's
+        // `aten_reduce_inner_vec`); comparisons write only predicates.
+        let opc = ins.opcode();
+        let dpos = if opc.ends_with("SETP") || opc.ends_with("PLOP3") {
+            None
+        } else {
+            ins.operands.iter().position(|o| !is_pred_operand(Some(o)))
+        };
+        if ins
+            .operands
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j > 0 && Some(j) != dpos && is_d(o))
+        {
             if !high(ins) {
                 return false;
             }
             read = true;
         }
-        if ins.operands.first().is_some_and(is_d) && !ins.opcode().starts_with("ST") {
+        if dpos.and_then(|p| ins.operands.get(p)).is_some_and(is_d) && !opc.starts_with("ST") {
             break;
         }
         if always && matches!(ins.opcode(), "EXIT" | "RET") {
