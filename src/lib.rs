@@ -98,6 +98,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod diff;
+pub mod front;
 pub mod incremental;
 pub mod ir;
 pub mod isa;

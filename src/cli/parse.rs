@@ -126,38 +126,7 @@ fn parse_one(input: &super::common::Input, a: &ParseArgs) -> FileResult {
             diags,
         )
     } else {
-        // One body at a time: each is counted as it is parsed and dropped
-        // (and parsed again for name resolution), so the whole tree never
-        // exists; its bytes are still counted, body by body.
-        let mut bodies = ParseStats::default();
-        let (module, mut diags) = warpscope::syntax::parse_file_lazy_with(&input.file, &mut |f| {
-            if let Some(b) = &f.body {
-                bodies.add_body(b);
-            }
-        });
-        if !a.syntax_only {
-            let (scope, mut sema_diags) = warpscope::sema::check_module_scope(&module);
-            for f in &module.functions {
-                let parsed;
-                let f = match &f.body {
-                    Some(b) => {
-                        parsed = warpscope::syntax::ast::Function {
-                            body: Some(warpscope::syntax::parse_body(text, b.span)),
-                            ..f.clone()
-                        };
-                        &parsed
-                    }
-                    None => f,
-                };
-                sema_diags.extend(warpscope::sema::check_function_symbols(f, &scope).1);
-            }
-            warpscope::sema::sort_diagnostics(&mut sema_diags);
-            diags.extend(sema_diags);
-            diags.sort_by_key(|d| d.span().start);
-        }
-        let mut stats = ParseStats::of_module(text.len(), &module, diags.len());
-        stats.add(&bodies);
-        (stats, diags)
+        warpscope::front::parse_stats(&input.file, a.syntax_only)
     };
     let mut rendered = String::new();
     if !a.stats && !diags.is_empty() {

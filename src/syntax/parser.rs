@@ -102,6 +102,7 @@ fn parse_with<'a>(
         nesting: 0,
         scratch: Vec::new(),
         lazy,
+        skeleton: false,
         body_checks: Vec::new(),
         on_body,
     };
@@ -130,12 +131,72 @@ pub fn parse_body(src: &str, span: Span) -> Body<'_> {
         nesting: 0,
         scratch: Vec::new(),
         lazy: false,
+        skeleton: false,
         body_checks: Vec::new(),
         on_body: None,
     };
     let (_, body) = p.body(at);
     debug_assert_eq!(body.span, span, "a body parses to the same extent twice");
     body
+}
+
+/// A module whose function bodies are found but not parsed: each [`Body`]
+/// has its span (from its `{` to the end of its `}`, by a scan that skips
+/// comments and strings and counts braces) and no statements. Module-level
+/// items and diagnostics are those of [`parse_lazy`] when every body is
+/// well formed; a body that does not parse to the same extent (a brace in
+/// a place the scan reads differently, an unterminated body) can make them
+/// differ, which [`parse_body_checked`] reports by returning another span.
+/// For a caller that parses the bodies itself, in parallel
+/// (`parse --stats`).
+pub fn parse_skeleton(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
+    let mut p = Parser {
+        src,
+        module: Module::default(),
+        diags: Vec::new(),
+        nesting: 0,
+        scratch: Vec::new(),
+        lazy: false,
+        skeleton: true,
+        body_checks: Vec::new(),
+        on_body: None,
+    };
+    p.module_items();
+    p.module_checks();
+    (p.module, p.diags)
+}
+
+/// [`parse_file`] with [`parse_skeleton`].
+pub fn parse_file_skeleton(file: &crate::source::SourceFile) -> (Module<'_>, Vec<Diagnostic>) {
+    with_encoding_diagnostics(file, parse_skeleton(file.text()))
+}
+
+/// Parses the body at `span` of `src` (a span of [`parse_skeleton`]) with
+/// its diagnostics: the parser's and the body's checks of the module parse
+/// (unknown opcodes, removed state spaces), in that order. The body's span
+/// is the extent the parser found, which is `span` exactly when the
+/// skeleton's scan agreed with the parser. `None` when `span` does not start
+/// at a `{` of `src`.
+pub fn parse_body_checked(src: &str, span: Span) -> Option<(Body<'_>, Vec<Diagnostic>)> {
+    let at = src
+        .get(span.start as usize..)
+        .filter(|r| r.starts_with('{'))?;
+    let mut p = Parser {
+        src,
+        module: Module::default(),
+        diags: Vec::new(),
+        nesting: 0,
+        scratch: Vec::new(),
+        lazy: false,
+        skeleton: false,
+        body_checks: Vec::new(),
+        on_body: None,
+    };
+    let (_, body) = p.body(at);
+    let mut found = Vec::new();
+    p.check_body(&body, &mut found);
+    p.diags.extend(found);
+    Some((body, p.diags))
 }
 
 /// Parses a [`SourceFile`](crate::source::SourceFile): [`parse`] plus a
@@ -169,6 +230,9 @@ struct Parser<'a, 'f> {
     scratch: Vec<Operand<'a>>,
     /// Drop each function body once parsed ([`parse_lazy`]).
     lazy: bool,
+    /// Do not parse function bodies: find each one's end by a scan of its
+    /// braces, comments and strings ([`parse_skeleton`]).
+    skeleton: bool,
     /// With `lazy`: the bodies' checks of [`Parser::module_checks`], made
     /// before each body was dropped, in function order.
     body_checks: Vec<Diagnostic>,
@@ -899,6 +963,9 @@ impl<'a> Parser<'a, '_> {
 
     /// Parses a body starting at `{`; always succeeds (errors are recovered).
     fn body(&mut self, i: &'a str) -> (&'a str, Body<'a>) {
+        if self.skeleton {
+            return self.skip_body(i);
+        }
         let open = i;
         let mut r = &i[1..];
         let mut statements: Vec<Statement<'a>> = Vec::new();
@@ -954,6 +1021,69 @@ impl<'a> Parser<'a, '_> {
         }
         let span = self.span(open, r);
         (r, Body { span, statements })
+    }
+
+    /// [`Parser::body`] for [`parse_skeleton`]: finds the `}` that closes
+    /// the body starting at `{` by counting braces outside comments and
+    /// strings (a string ends at its `"` or at the line's end, as
+    /// [`Parser::string`] reads it); an empty body with that span.
+    fn skip_body(&mut self, i: &'a str) -> (&'a str, Body<'a>) {
+        let b = i.as_bytes();
+        let mut depth = 0usize;
+        let mut k = 1;
+        let end = loop {
+            let Some(off) = b[k..]
+                .iter()
+                .position(|&c| matches!(c, b'{' | b'}' | b'/' | b'"'))
+            else {
+                break None;
+            };
+            k += off;
+            match b[k] {
+                b'{' => depth += 1,
+                b'}' if depth == 0 => break Some(k + 1),
+                b'}' => depth -= 1,
+                b'"' => match b[k + 1..].iter().position(|&c| c == b'"' || c == b'\n') {
+                    Some(n) => k += n + 1,
+                    None => break None,
+                },
+                _ => match b.get(k + 1) {
+                    Some(b'/') => match b[k..].iter().position(|&c| c == b'\n') {
+                        Some(n) => k += n,
+                        None => break None,
+                    },
+                    Some(b'*') => match i[k + 2..].find("*/") {
+                        Some(n) => k += n + 3,
+                        None => break None,
+                    },
+                    _ => {}
+                },
+            }
+            k += 1;
+        };
+        let r = match end {
+            Some(e) => &i[e..],
+            None => {
+                let at = self.off(i);
+                self.diags.push(
+                    Diagnostic::error(
+                        FrontEndCode::UnterminatedComment,
+                        Span::new(at, at + 1),
+                        "unterminated function body",
+                    )
+                    .with_label("this `{` is never closed"),
+                );
+                &i[i.len()..]
+            }
+        };
+        let span = self.span(i, r);
+        (
+            r,
+            Body {
+                span,
+                statements: Vec::new(),
+            },
+        )
     }
 
     /// Parses one statement (or a label) and pushes it.
