@@ -28,6 +28,15 @@
 //! every thread of the block and equal to what every lane of the
 //! simulation computes for it.
 //!
+//! Where a decision may lie ([`Plan`]) is found by a taint of the
+//! registers that may hold such a value (flow-insensitive: every
+//! definition of the register must qualify), refined per definition for a
+//! guard whose register is written more than once: the SSA value the
+//! guard reads ([`uniform_values`]). ptxas reuses its registers (`P0` is a
+//! guard on `%ctaid` at the entry and a carry of a `%tid` sum in the loop,
+//! `tests/hw/blind11` `syrk_tile_*` in SASS), and a PTX loop variable has
+//! several definitions.
+//!
 //! # Transfer
 //!
 //! From the kernel's entry, one block at a time ([`Plan::fate`]), each op
@@ -184,6 +193,62 @@ fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
     uni
 }
 
+/// [`uniform_regs`] per definition: the SSA values that may hold a
+/// block-uniform value. A value is not when its op is not a lane-wise op
+/// of uniform operands (the same ops as [`uniform_regs`] admits), when it
+/// is a register's content at the entry, or when it is computed from a
+/// value that is not (an op's operands, guard and merged old value, a
+/// phi's arguments). A phi of uniform values counts as uniform even after
+/// a branch on a lane-varying guard: the plan only chooses where the walk
+/// looks, and the walk ([`Plan::fate`]) evaluates every guard it meets,
+/// stopping where one is unknown.
+fn uniform_values(low: &Lowered<'_>, ssa: &crate::ir::ssa::Ssa) -> Vec<bool> {
+    use crate::ir::ssa::{User, ValueDef, ValueId};
+    let own = |s: &Src| match s {
+        Src::Reg(..) | Src::NotPred(_) | Src::Imm(_) | Src::Var(..) => true,
+        Src::Param(..) | Src::Unknown => false,
+        Src::Special(sp) => matches!(
+            sp,
+            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::ClusterCtaRank
+        ),
+    };
+    let op_ok = |i: usize| match &low.ops[i].kind {
+        OpKind::Alu { alu, srcs, .. } => !cross_lane(alu.op) && srcs.iter().all(own),
+        OpKind::PredLogic { srcs, .. } => srcs.iter().all(own),
+        OpKind::LdParam { .. } => true,
+        _ => false,
+    };
+    let n = ssa.values().len();
+    let mut uni = vec![true; n];
+    let mut work = Vec::new();
+    for (i, v) in ssa.values().iter().enumerate() {
+        let bad = match v.def {
+            ValueDef::Entry => true,
+            ValueDef::Op { op, .. } => !op_ok(op.index()),
+            ValueDef::Phi(_) => false,
+        };
+        if bad {
+            uni[i] = false;
+            work.push(i);
+        }
+    }
+    while let Some(v) = work.pop() {
+        for &u in ssa.users(ValueId(v as u32)) {
+            let mut mark = |d: ValueId| {
+                if uni[d.index()] {
+                    uni[d.index()] = false;
+                    work.push(d.index());
+                }
+            };
+            match u {
+                User::Op(op) => ssa.defs(op).iter().for_each(|&(_, d)| mark(d)),
+                User::Phi(p) => mark(ssa.phi(p).value),
+            }
+        }
+    }
+    uni
+}
+
 impl Plan {
     /// The plan of `low`, when some block-uniform decision lies ahead of an
     /// exit (else no block's fate differs from another's by such a guard).
@@ -193,8 +258,38 @@ impl Plan {
             return None;
         }
         let uni = uniform_regs(low);
-        let guard_uni =
-            |g: Option<(Reg, bool)>| g.map(|(r, _)| uni.get(r as usize).copied().unwrap_or(false));
+        // A register written more than once (SASS reuses its registers; a
+        // PTX loop variable) may be uniform where a guard reads it although
+        // another of its definitions is not: asked of the SSA value the
+        // guard reads, built at the first such question.
+        let mut defs = vec![0u8; low.regs.len()];
+        for op in &low.ops {
+            for d in op.kind.dsts() {
+                if let Some(n) = defs.get_mut(d as usize) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+        let values: std::cell::OnceCell<(crate::ir::ssa::Ssa, Vec<bool>)> =
+            std::cell::OnceCell::new();
+        let guard_uni = |pc: usize, g: Option<(Reg, bool)>| {
+            g.map(|(r, _)| {
+                if uni.get(r as usize).copied().unwrap_or(false) {
+                    return true;
+                }
+                if defs.get(r as usize).is_none_or(|&n| n < 2) {
+                    return false;
+                }
+                let (ssa, vuni) = values.get_or_init(|| {
+                    let cfg = crate::cfg::Cfg::build(low);
+                    let ssa = crate::ir::ssa::Ssa::build(low, &cfg);
+                    let vuni = uniform_values(low, &ssa);
+                    (ssa, vuni)
+                });
+                ssa.use_of(crate::ir::OpId(pc as u32), r)
+                    .is_some_and(|v| vuni[v.index()])
+            })
+        };
         let forward = |a: usize, b: u32| low.rank(b) > low.rank(a as u32);
         // The region: ops reachable from the entry through uniform
         // decisions, forward edges and memory work.
@@ -222,7 +317,7 @@ impl Plan {
                     target: Some(t),
                     indexed,
                     ..
-                } if indexed.is_empty() && forward(pc, t.0) => match guard_uni(op.guard) {
+                } if indexed.is_empty() && forward(pc, t.0) => match guard_uni(pc, op.guard) {
                     None => stack.push(t.0 as usize),
                     Some(true) => {
                         any_decision = true;
@@ -232,7 +327,7 @@ impl Plan {
                     Some(false) => {}
                 },
                 OpKind::Branch { .. } | OpKind::Call { .. } => {}
-                OpKind::Exit => match guard_uni(op.guard) {
+                OpKind::Exit => match guard_uni(pc, op.guard) {
                     None => any_exit = true,
                     Some(true) => {
                         any_decision = true;
@@ -274,7 +369,7 @@ impl Plan {
                     plan.issues_taken[pc] = !ifconv.accesses(low, pc as u32, t).is_empty();
                     plan.issues_fall[pc] =
                         op.guard.is_some() && !ifconv.fall_through(low, pc as u32).is_empty();
-                    match guard_uni(op.guard) {
+                    match guard_uni(pc, op.guard) {
                         None => {
                             let (d, tl) = at(&plan, t as usize);
                             (d, tl.map(|m| m || plan.issues_taken[pc]))
@@ -284,7 +379,7 @@ impl Plan {
                     }
                 }
                 OpKind::Branch { .. } | OpKind::Call { .. } => (false, None),
-                OpKind::Exit => match guard_uni(op.guard) {
+                OpKind::Exit => match guard_uni(pc, op.guard) {
                     None => (false, Some(false)),
                     Some(true) => (true, None),
                     Some(false) => (false, None),
@@ -552,4 +647,39 @@ pub fn scan(
         exits = false;
     }
     (fates.idle_count > 0 || exits).then_some(fates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The blocks of `kernel` in tests/fixtures/analysis/staircase_exit.ptx
+    /// (64 x 64 blocks of 256 threads) that [`scan`] decides idle.
+    fn idle_blocks(kernel: &str) -> Option<u64> {
+        let text = include_str!("../../../tests/fixtures/analysis/staircase_exit.ptx");
+        let funcs = crate::pipeline::lower_text(text);
+        let low = funcs.iter().find(|f| f.name == kernel).expect("the kernel");
+        let inputs = SimInputs {
+            block: crate::analysis::launch::BlockShape::Known([256, 1, 1]),
+            grid: [64, 64, 1],
+            params: vec![None],
+            fields: Vec::new(),
+            pointer_params: vec![true],
+            budget: 3_000_000,
+        };
+        let mut ifconv = IfConvMemo::default();
+        scan(low, &inputs, &mut ifconv, 64 * 64, |b| {
+            [(b % 64) as i64, (b / 64) as i64, 0]
+        })
+        .map(|f| f.idle_count)
+    }
+
+    #[test]
+    fn a_guard_register_written_again_from_tid_still_decides() {
+        // ctaid.x > ctaid.y: 64 x 63 / 2 = 2,016 idle blocks.
+        assert_eq!(idle_blocks("tri_idle"), Some(2016));
+        // The guard's predicate written again by a bounds check on %tid
+        // (as ptxas reuses P0): the definition the guard reads is uniform.
+        assert_eq!(idle_blocks("tri_reused_predicate"), Some(2016));
+    }
 }

@@ -2825,6 +2825,14 @@ mod tests {
         assert_eq!(after.load_requests, 4096 * 8 + warps * 64);
         assert_eq!(after.load_sectors, (4096 * 8 + warps * 64) * 4);
         assert_eq!(after.store_requests, warps);
+        // The guard's predicate register written again from %tid: the
+        // guard is still decided for every block (exits::uniform_values).
+        let reused = a.kernels[2].totals.as_ref().expect("totals");
+        assert!(reused.blocks_simulated < reused.blocks_total, "{reused:?}");
+        assert_eq!(reused.load_requests, warps * 64);
+        assert_eq!(reused.load_sectors, warps * 64 * 4);
+        assert_eq!(reused.store_requests, warps);
+        assert_eq!(reused.store_sectors, warps * 4);
     }
 
     #[test]
