@@ -725,3 +725,32 @@ fn gmma_operands_are_tensor_reads() {
         assert_eq!(*g, (Some(16 * k as u32), Some(4), Some(w)), "{got:?}");
     }
 }
+
+/// `@!P0 BRA P1, target` branches where the guard *and* the predicate
+/// operand hold: ptxas folds a loop's two exit tests into it (blind5's
+/// `ln_bwd_fused`: `r < r0 + rows_per_block && r < rows`). Here a
+/// do-while of at most 8 trips (`P0`: the trip count reached 8) that also
+/// stops at `n` (`P1`: `r < n`), one load a trip. Expected: n = 3, 3
+/// requests; n = 20, 8. Before the rule the operand was dropped and the
+/// loop always ran 8 trips.
+#[test]
+fn branch_with_a_predicate_operand_needs_both() {
+    let (body, ldg) = numbered(&[
+        "S2R R0, SR_TID.X",
+        "LDC.64 R2, c[0x0][0x210]",
+        "IMAD.WIDE R2, R0, 0x4, R2",
+        "MOV R8, RZ",
+        ".L_x_0:",
+        "LDG.E R4, desc[UR4][R2.64]",
+        "IADD3 R8, R8, 0x1, RZ",
+        "ULDC UR5, c[0x0][0x218]",
+        "ISETP.GE.AND P0, PT, R8, 0x8, PT",
+        "ISETP.LT.AND P1, PT, R8, UR5, PT",
+        "@!P0 BRA P1, `(.L_x_0)",
+        "EXIT",
+    ]);
+    let f = listing(SM90, &body);
+    let with_n = |n: i64| figures_with(&f, &[(0, 1i64 << 32), (1, n)], ldg).0;
+    assert_eq!(with_n(3), Some(3));
+    assert_eq!(with_n(20), Some(8));
+}

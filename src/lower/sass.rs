@@ -1568,12 +1568,47 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         }
     }
 
+    /// The guard under which both `guard` and the predicate `c` hold: `c`
+    /// itself when there is no guard, else a fresh predicate computed
+    /// before the instruction.
+    fn guard_and(
+        &mut self,
+        guard: Option<(Reg, bool)>,
+        c: Src,
+        span: Span,
+        mn: &'src str,
+    ) -> Option<(Reg, bool)> {
+        let g = match (guard, &c) {
+            (g, Src::Imm(v)) if *v != 0 => return g,
+            (None, Src::Reg(r, 0)) => return Some((*r, false)),
+            (None, Src::NotPred(r)) => return Some((*r, true)),
+            (None, _) => Src::Imm(1),
+            (Some((g, false)), _) => Src::Reg(g, 0),
+            (Some((g, true)), _) => Src::NotPred(g),
+        };
+        let t = self.temp();
+        self.push(
+            Op {
+                guard: None,
+                kind: OpKind::PredLogic {
+                    op: "and",
+                    dst: t,
+                    srcs: vec![g, c],
+                },
+                form: Form::Other,
+            },
+            span,
+            mn,
+        );
+        Some((t, false))
+    }
+
     /// Lowers one instruction to one or more ops (the last one carries the
     /// instruction's effect; the ones before compute its operands).
     fn instruction(&mut self, ins: &Instruction<'src>) {
         let span = ins.span;
         let mn = ins.mnemonic.text;
-        let guard = self.guard(ins, span, mn).flatten();
+        let mut guard = self.guard(ins, span, mn).flatten();
         let opc = ins.opcode();
         let mods: Vec<&str> = ins.modifiers().collect();
         let has = |m: &str| mods.contains(&m);
@@ -1582,11 +1617,24 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         self.carry_in = has("X").then(|| self.carry_low.clone());
         let kind = match opc {
             // ---- control flow
-            "BRA" | "JMP" => OpKind::Branch {
-                target: None,
-                indexed: Vec::new(),
-                uniform: has("U"),
-            },
+            "BRA" | "JMP" => {
+                // `@!P0 BRA P1, target`: taken where the guard and the
+                // predicate operand both hold (ptxas folds a loop's two
+                // exit tests so: `r < end && r < rows`).
+                let cond = ops.first().filter(|o| {
+                    ops.len() >= 2
+                        && matches!(&o.kind, OperandKind::Reg(r) if matches!(r.file, RegFile::P | RegFile::Up))
+                });
+                if let Some(o) = cond {
+                    let c = self.src(o, span, mn);
+                    guard = self.guard_and(guard, c, span, mn);
+                }
+                OpKind::Branch {
+                    target: None,
+                    indexed: Vec::new(),
+                    uniform: has("U"),
+                }
+            }
             "BRX" | "BRXU" | "JMX" => OpKind::Branch {
                 target: None,
                 indexed: Vec::new(),
