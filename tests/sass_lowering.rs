@@ -754,3 +754,37 @@ fn branch_with_a_predicate_operand_needs_both() {
     assert_eq!(with_n(3), Some(3));
     assert_eq!(with_n(20), Some(8));
 }
+
+/// CUB's radix-rank counters in SASS (blind7's `cub_hist_sort`,
+/// block_radix_rank.cuh:473): the digit of a loaded byte picks a 16-bit
+/// counter at `4 * tid + 2 * ((d & 8) >> 3)`: `BMSK R15, RZ, 0x4` (0xf),
+/// `LOP3.LUT R16, R15, 0xf8, R24, 0x80` (`d & 8`), `LEA.HI R16, R16, R7,
+/// RZ, 0x1e` (`R7 + (R16 >> 2)`). The data moves bit 1 only, within each
+/// lane's own 4-byte word: every lane its own bank, one wavefront (the
+/// H100 measures 1.000). Before the rules `BMSK` was opaque and `LEA.HI`'s
+/// funnel shift lost the bounds: the address was data over 2^32 bytes,
+/// 3.51 wavefronts.
+#[test]
+fn digit_counter_offsets_keep_their_bounds() {
+    let (body, _) = numbered(&[
+        "S2R R14, SR_TID.X",
+        "LDC.64 R4, c[0x0][0x210]",
+        "IMAD.WIDE R4, R14, 0x1, R4",
+        "LDG.E.U8 R24, desc[UR8][R4.64]",
+        "BMSK R15, RZ, 0x4",
+        "LOP3.LUT R16, R15, 0xf8, R24, 0x80, !PT",
+        "IMAD R7, R14, 0x4, RZ",
+        "LEA.HI R16, R16, R7, RZ, 0x1e",
+        "LDS.U16 R17, [R16]",
+        "EXIT",
+    ]);
+    let f = listing(SM90, &body);
+    let a = warpscope::analyze(&f, &Options::default());
+    assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+    let lds = a.kernels[0]
+        .accesses
+        .iter()
+        .find(|x| x.sass_offset == Some(0x80))
+        .expect("the LDS at 0x80");
+    assert_eq!(lds.shared_wavefronts, Some(1.0), "{}", lds.lane_pattern);
+}

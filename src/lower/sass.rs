@@ -1756,6 +1756,12 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             }
             "VIADDMNMX" | "UVIADDMNMX" | "VIMNMX3" | "UVIMNMX3" => self.mnmx3(ins, &mods, span, mn),
             "SGXT" | "USGXT" => self.sgxt(ins, &mods, span, mn),
+            // `BMSK Rd, start, width`: PTX's `bmsk` (`.W` wraps, else the
+            // clamping form): CUB's `bmsk(0, bits)` digit masks.
+            "BMSK" | "UBMSK" => {
+                let srcs = self.srcs_at(ins, 1..3, span, mn);
+                self.alu_into(ops.first(), alu(AluOp::Bmsk(!has("W")), u32t()), srcs)
+            }
             "IABS" | "UIABS" => {
                 let srcs = self.srcs_at(ins, 1..2, span, mn);
                 self.alu_into(ops.first(), alu(AluOp::Abs, s32()), srcs)
@@ -2643,19 +2649,32 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 Src::Imm(0)
             };
             let t = self.temp();
-            self.push_alu(
-                alu(
-                    AluOp::Shf {
-                        left: true,
-                        clamp: true,
-                    },
-                    u32t(),
-                ),
-                t,
-                vec![a, hi, Src::Imm(sh)],
-                span,
-                mn,
-            );
+            if hi == Src::Imm(0) && (1..32).contains(&sh) {
+                // `{0, a} << s`'s high word is `a >> (32 - s)`: a plain
+                // shift, whose bounds the analysis keeps (a funnel shift's
+                // it does not).
+                self.push_alu(
+                    alu(AluOp::Shr, u32t()),
+                    t,
+                    vec![a, Src::Imm(32 - sh)],
+                    span,
+                    mn,
+                );
+            } else {
+                self.push_alu(
+                    alu(
+                        AluOp::Shf {
+                            left: true,
+                            clamp: true,
+                        },
+                        u32t(),
+                    ),
+                    t,
+                    vec![a, hi, Src::Imm(sh)],
+                    span,
+                    mn,
+                );
+            }
             // With a carry-out (`ULEA.HI UR7, UP0, UR7, UR6, URZ, 0xe`,
             // rounding a 64-bit division by 2^14): a low half add, kept
             // in 64 bits, whose high word a `.X` op reads.
