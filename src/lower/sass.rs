@@ -108,8 +108,9 @@
 //!   `.IADD`; without an addend the high word of `IMAD.WIDE` is `mul.hi` of
 //!   its sources, which magic-number division reads), `IADD3` (a second op
 //!   when all three sources are non-zero), `LEA`, `LEA.HI` (the high word of
-//!   `{c, a} << s` plus `b`: a funnel shift; with a carry-out, a low-half
-//!   add kept in 64 bits), `SHF` (shifts and funnel
+//!   `{c, a} << s` plus `b`: a funnel shift, a plain `a >> (32 - s)` when
+//!   `c` is zero, whose bounds the analysis keeps; with a carry-out, a
+//!   low-half add kept in 64 bits), `SHF` (shifts and funnel
 //!   shifts of two 32-bit words; `.U64`/`.S64` shifts of the pair `{hi,
 //!   lo}`, low and high words), `LOP3.LUT` (the truth table decides: the
 //!   cheapest `and`/`or`/`xor`/`not` expression, else `lop3` itself; a
@@ -120,7 +121,7 @@
 //!   an instruction's destinations being taken as its leading register
 //!   operands, a misread writer only leaves a register out), `SEL`,
 //!   `IMNMX`/`VIMNMX`, `VIADDMNMX` (min/max of a sum), `VIMNMX3`, `SGXT`
-//!   (the low bits, sign- or zero-extended), `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
+//!   (the low bits, sign- or zero-extended), `BMSK` (`bmsk`; `.W` wraps), `IABS`, `MOV`, `R2UR`, `PRMT` (with its mode),
 //!   `POPC`, `FLO` (`bfind`), `BREV`, and `HFMA2 Rd, -RZ, RZ, hi, lo` (two
 //!   half immediates: a 32-bit constant).
 //! - Floating point (`float.rs`): `FADD`, `FMUL`, `FFMA`, `I2F`/`I2FP`,
@@ -143,7 +144,8 @@
 //!   (`P<i> = bit i`); their `.B1`–`.B3` byte forms are opaque.
 //! - Guards: `@!PT` (never true) reads a predicate made false before the
 //!   function's first instruction, so every path to it has it.
-//! - Control flow: `BRA` (to a label or an address), `BRX`/`BRXU` with their
+//! - Control flow: `BRA` (to a label or an address; `BRA P, target` is
+//!   taken where its guard and `P` both hold), `BRX`/`BRXU` with their
 //!   `BRANCH_TARGETS`, `EXIT`, `RET` (an exit), `CALL` to a subroutine of
 //!   the listing inlined ([`inline_calls`]: its body copied after the
 //!   function's code, `RET` a branch back; a callee with memory accesses or
