@@ -1623,10 +1623,9 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 // `@!P0 BRA P1, target`: taken where the guard and the
                 // predicate operand both hold (ptxas folds a loop's two
                 // exit tests so: `r < end && r < rows`).
-                let cond = ops.first().filter(|o| {
-                    ops.len() >= 2
-                        && matches!(&o.kind, OperandKind::Reg(r) if matches!(r.file, RegFile::P | RegFile::Up))
-                });
+                let cond = ops
+                    .first()
+                    .filter(|o| ops.len() >= 2 && is_pred_operand(Some(o)));
                 if let Some(o) = cond {
                     let c = self.src(o, span, mn);
                     guard = self.guard_and(guard, c, span, mn);

@@ -96,15 +96,9 @@ fn parse_with<'a>(
     on_body: Option<&mut dyn FnMut(&Function<'a>)>,
 ) -> (Module<'a>, Vec<Diagnostic>) {
     let mut p = Parser {
-        src,
-        module: Module::default(),
-        diags: Vec::new(),
-        nesting: 0,
-        scratch: Vec::new(),
         lazy,
-        skeleton: false,
-        body_checks: Vec::new(),
         on_body,
+        ..Parser::new(src)
     };
     p.module_items();
     p.module_checks();
@@ -124,17 +118,7 @@ pub fn parse_body(src: &str, span: Span) -> Body<'_> {
             statements: Vec::new(),
         };
     };
-    let mut p = Parser {
-        src,
-        module: Module::default(),
-        diags: Vec::new(),
-        nesting: 0,
-        scratch: Vec::new(),
-        lazy: false,
-        skeleton: false,
-        body_checks: Vec::new(),
-        on_body: None,
-    };
+    let mut p = Parser::new(src);
     let (_, body) = p.body(at);
     debug_assert_eq!(body.span, span, "a body parses to the same extent twice");
     body
@@ -151,15 +135,8 @@ pub fn parse_body(src: &str, span: Span) -> Body<'_> {
 /// (`parse --stats`).
 pub fn parse_skeleton(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
     let mut p = Parser {
-        src,
-        module: Module::default(),
-        diags: Vec::new(),
-        nesting: 0,
-        scratch: Vec::new(),
-        lazy: false,
         skeleton: true,
-        body_checks: Vec::new(),
-        on_body: None,
+        ..Parser::new(src)
     };
     p.module_items();
     p.module_checks();
@@ -181,17 +158,7 @@ pub fn parse_body_checked(src: &str, span: Span) -> Option<(Body<'_>, Vec<Diagno
     let at = src
         .get(span.start as usize..)
         .filter(|r| r.starts_with('{'))?;
-    let mut p = Parser {
-        src,
-        module: Module::default(),
-        diags: Vec::new(),
-        nesting: 0,
-        scratch: Vec::new(),
-        lazy: false,
-        skeleton: false,
-        body_checks: Vec::new(),
-        on_body: None,
-    };
+    let mut p = Parser::new(src);
     let (_, body) = p.body(at);
     let mut found = Vec::new();
     p.check_body(&body, &mut found);
@@ -255,6 +222,21 @@ fn is_ident_char(c: u8) -> bool {
 }
 
 impl<'a> Parser<'a, '_> {
+    /// A parser of `src` that parses bodies and keeps them, with no callback.
+    fn new(src: &'a str) -> Self {
+        Parser {
+            src,
+            module: Module::default(),
+            diags: Vec::new(),
+            nesting: 0,
+            scratch: Vec::new(),
+            lazy: false,
+            skeleton: false,
+            body_checks: Vec::new(),
+            on_body: None,
+        }
+    }
+
     #[inline]
     fn off(&self, rest: &str) -> u32 {
         (self.src.len() - rest.len()) as u32

@@ -142,20 +142,40 @@ fn cross_lane(op: AluOp) -> bool {
     matches!(op, AluOp::Shfl(_) | AluOp::Warp(_))
 }
 
-/// Registers that may hold a block-uniform value: every definition is a
-/// lane-wise op of uniform operands under a uniform (or no) guard
-/// (flow-insensitive: a register written from `%tid` anywhere is not).
-fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
-    let mut uni = vec![true; low.regs.len()];
-    let is_uni = |uni: &[bool], s: &Src| match s {
-        Src::Reg(r, _) | Src::NotPred(r) => uni.get(*r as usize).copied().unwrap_or(false),
+/// Whether a source is block-uniform when every register it reads is
+/// (`reg` says which are): constants, shared variables' addresses and the
+/// block's coordinates and shape are; parameters the simulation may not
+/// know, other special registers and unknowns are not.
+fn uniform_src(s: &Src, reg: impl Fn(Reg) -> bool) -> bool {
+    match s {
+        Src::Reg(r, _) | Src::NotPred(r) => reg(*r),
         Src::Imm(_) | Src::Var(..) => true,
         Src::Param(..) | Src::Unknown => false,
         Src::Special(sp) => matches!(
             sp,
             Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::ClusterCtaRank
         ),
-    };
+    }
+}
+
+/// Whether an op computes a block-uniform result from sources that
+/// `src_ok` admits: a lane-wise ALU or predicate op, or a parameter load.
+fn lane_wise_of(kind: &OpKind, src_ok: impl Fn(&Src) -> bool) -> bool {
+    match kind {
+        OpKind::Alu { alu, srcs, .. } => !cross_lane(alu.op) && srcs.iter().all(src_ok),
+        OpKind::PredLogic { srcs, .. } => srcs.iter().all(src_ok),
+        OpKind::LdParam { .. } => true,
+        _ => false,
+    }
+}
+
+/// Registers that may hold a block-uniform value: every definition is a
+/// lane-wise op of uniform operands under a uniform (or no) guard
+/// (flow-insensitive: a register written from `%tid` anywhere is not).
+fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
+    let mut uni = vec![true; low.regs.len()];
+    let is_uni =
+        |uni: &[bool], s: &Src| uniform_src(s, |r| uni.get(r as usize).copied().unwrap_or(false));
     // A worklist: an op is looked at again only when a register it reads
     // stops being uniform (each register flips once: linear in the ops).
     let mut readers: Vec<Vec<u32>> = vec![Vec::new(); uni.len()];
@@ -170,15 +190,7 @@ fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
     while let Some(i) = work.pop() {
         let op = &low.ops[i as usize];
         let guard = op.guard.is_none_or(|(r, _)| is_uni(&uni, &Src::Reg(r, 0)));
-        let ok = guard
-            && match &op.kind {
-                OpKind::Alu { alu, srcs, .. } => {
-                    !cross_lane(alu.op) && srcs.iter().all(|s| is_uni(&uni, s))
-                }
-                OpKind::PredLogic { srcs, .. } => srcs.iter().all(|s| is_uni(&uni, s)),
-                OpKind::LdParam { .. } => true,
-                _ => false,
-            };
+        let ok = guard && lane_wise_of(&op.kind, |s| is_uni(&uni, s));
         if !ok {
             for d in op.kind.dsts() {
                 if let Some(u) = uni.get_mut(d as usize).filter(|u| **u) {
@@ -195,7 +207,7 @@ fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
 
 /// [`uniform_regs`] per definition: the SSA values that may hold a
 /// block-uniform value. A value is not when its op is not a lane-wise op
-/// of uniform operands (the same ops as [`uniform_regs`] admits), when it
+/// of uniform operands ([`lane_wise_of`], as for [`uniform_regs`]), when it
 /// is a register's content at the entry, or when it is computed from a
 /// value that is not (an op's operands, guard and merged old value, a
 /// phi's arguments). A phi of uniform values counts as uniform even after
@@ -204,20 +216,8 @@ fn uniform_regs(low: &Lowered<'_>) -> Vec<bool> {
 /// stopping where one is unknown.
 fn uniform_values(low: &Lowered<'_>, ssa: &crate::ir::ssa::Ssa) -> Vec<bool> {
     use crate::ir::ssa::{User, ValueDef, ValueId};
-    let own = |s: &Src| match s {
-        Src::Reg(..) | Src::NotPred(_) | Src::Imm(_) | Src::Var(..) => true,
-        Src::Param(..) | Src::Unknown => false,
-        Src::Special(sp) => matches!(
-            sp,
-            Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_) | Special::ClusterCtaRank
-        ),
-    };
-    let op_ok = |i: usize| match &low.ops[i].kind {
-        OpKind::Alu { alu, srcs, .. } => !cross_lane(alu.op) && srcs.iter().all(own),
-        OpKind::PredLogic { srcs, .. } => srcs.iter().all(own),
-        OpKind::LdParam { .. } => true,
-        _ => false,
-    };
+    // The registers an op reads are the SSA values' business (its uses).
+    let op_ok = |i: usize| lane_wise_of(&low.ops[i].kind, |s| uniform_src(s, |_| true));
     let n = ssa.values().len();
     let mut uni = vec![true; n];
     let mut work = Vec::new();

@@ -2825,8 +2825,9 @@ mod tests {
         assert_eq!(after.load_requests, 4096 * 8 + warps * 64);
         assert_eq!(after.load_sectors, (4096 * 8 + warps * 64) * 4);
         assert_eq!(after.store_requests, warps);
-        // The guard's predicate register written again from %tid: the
-        // guard is still decided for every block (exits::uniform_values).
+        // The guard's predicate register written again from %tid: the same
+        // derived figures as `tri_idle` (that its blocks are decided before
+        // any runs is `exits::tests`' check).
         let reused = a.kernels[2].totals.as_ref().expect("totals");
         assert!(reused.blocks_simulated < reused.blocks_total, "{reused:?}");
         assert_eq!(reused.load_requests, warps * 64);
