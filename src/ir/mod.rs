@@ -418,6 +418,7 @@ impl MemOp {
                 || e.operand_bytes.is_some()
                 || e.atomic_op.is_some()
                 || e.adds_one
+                || e.reduces_warp
                 || e.zero_fill
                 || e.warp_copy
         })
@@ -452,6 +453,11 @@ impl MemOp {
     /// `atom`/`red` `.add` of the immediate 1 on a 32-bit integer.
     pub fn adds_one(&self) -> bool {
         self.ext.as_ref().is_some_and(|e| e.adds_one)
+    }
+    /// An `atom`/`red` that ptxas reduces over the warp when its address is
+    /// uniform ([`MemExt::reduces_warp`]).
+    pub fn reduces_warp(&self) -> bool {
+        self.ext.as_ref().is_some_and(|e| e.reduces_warp)
     }
     /// A `cp.async` that ptxas emits as `LDGSTS.ZFILL`.
     pub fn zero_fill(&self) -> bool {
@@ -499,6 +505,16 @@ pub struct MemExt {
     /// emits `ATOMS.POPC.INC`, which serves the lanes on one word as one
     /// (`cost::shared_atomic`).
     pub adds_one: bool,
+    /// A PTX `atom`/`red` whose result no instruction reads, of a 32-bit
+    /// integer `add`, `min`, `max`, `and`, `or` or `xor` (what `redux.sync`
+    /// computes): where every lane's address is the same, ptxas reduces the
+    /// warp's values first (`REDUX`) and one elected lane carries the
+    /// atomic out (`cost::shared_atomic`, [`SharedAtomicForm::Reduced`]).
+    /// Set by the PTX lowering only: a SASS listing shows which form ptxas
+    /// chose.
+    ///
+    /// [`SharedAtomicForm::Reduced`]: crate::analysis::cost::shared_atomic::SharedAtomicForm::Reduced
+    pub reduces_warp: bool,
     /// `cp.async` with a `src-size` operand that is not, by construction,
     /// 0 or the copy size in every lane: ptxas emits `LDGSTS.ZFILL`
     /// (`lower::ptx::mem::mark_zero_fill`).

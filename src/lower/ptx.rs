@@ -696,8 +696,25 @@ fn lower_body<'src>(
                 }
                 info.sole_reader = sole.map(|at| OpId(at as u32));
             }
+            if (info.no_result || !info.result_used) && redux_op(info) {
+                info.ext_mut().reduces_warp = true;
+            }
         }
     }
+}
+
+/// An `atom`/`red` whose operation `redux.sync` also computes: a 32-bit
+/// integer `add`, `min`, `max`, `and`, `or` or `xor` of one element
+/// ([`crate::ir::MemExt::reduces_warp`] when its result is not read).
+fn redux_op(info: &MemOp) -> bool {
+    matches!(info.kind, MemKind::Atomic | MemKind::Reduction)
+        && matches!(
+            info.atomic_op(),
+            Some("add" | "min" | "max" | "and" | "or" | "xor")
+        )
+        && info.elem_bits == 32
+        && info.vector == 1
+        && !info.elem_float
 }
 
 /// Registers defined once: their op, their value when it is a constant

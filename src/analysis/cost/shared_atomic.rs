@@ -20,6 +20,21 @@
 //!   the expected largest number of distinct words in one bank (blind
 //!   `histogram_bytes`, blind2 `radix_digit_hist`, blind4
 //!   `radix_upsweep_warp`; `cost::ranged_samples` gives the expectation).
+//! * **reduced** `REDUX` and one lane's `ATOMS.<op>`: an atomic whose
+//!   result no instruction reads (`red`, or an `atom` into an unread
+//!   register), of a 32-bit integer `add`, `min`, `max`, `and`, `or` or
+//!   `xor` (the operations of `redux.sync`), at an address every lane
+//!   shares: ptxas reduces the warp's values in the uniform datapath and
+//!   the lowest active lane (`VOTEU.ANY`, `UFLO`) carries the atomic out,
+//!   so the request costs one lane's wavefront (measured:
+//!   `tests/hw/blind16` `smith_waterman_antidiag` line 507,
+//!   `atomicMax(&best_s, best)`: `REDUX.MAX.S32` and `@P0 ATOMS.MAX.S32`,
+//!   1.000 wavefront per request over 2,048 requests, where the native rule
+//!   gives 32). Lanes on several addresses keep the native rule; an `atom`
+//!   whose result is read keeps it at one address too (launch `shatom`,
+//!   line 667: `ATOMS.MAX.S32` on one word, 32). The PTX lowering marks
+//!   such atomics ([`crate::ir::MemExt::reduces_warp`]); a SASS listing
+//!   shows the single-lane `ATOMS` itself.
 //! * **compare-and-swap** `ATOMS.CAS`: the request carries the compare value
 //!   and the new value, twice the data of the native form: twice its
 //!   wavefronts (32 distinct words: 2).
@@ -58,6 +73,9 @@ pub enum SharedAtomicForm {
     /// `ATOMS.POPC.INC`: an `add` of the immediate 1 (`atomicAdd(p, 1)`),
     /// which ptxas aggregates: the lanes on one word are served as one.
     Aggregated,
+    /// `REDUX` and one lane's `ATOMS.<op>` where every lane's address is
+    /// the same; [`SharedAtomicForm::Native`] otherwise.
+    Reduced,
 }
 
 /// The form of the shared atomic `info` ([`shared_atomic_form`], and
@@ -65,6 +83,8 @@ pub enum SharedAtomicForm {
 pub fn shared_atomic_form_of(info: &crate::ir::MemOp) -> SharedAtomicForm {
     if info.adds_one() {
         SharedAtomicForm::Aggregated
+    } else if info.reduces_warp() {
+        SharedAtomicForm::Reduced
     } else {
         shared_atomic_form(info.atomic_op(), info.bits, info.elem_float)
     }
@@ -98,9 +118,18 @@ pub fn wavefronts(addrs: &Lanes, active: u32, bytes: u32, form: SharedAtomicForm
         }
         return unshared_wavefronts(addrs, first, bytes);
     }
+    if form == SharedAtomicForm::Reduced && active != 0 {
+        let first = active.trailing_zeros() as usize;
+        let one = 1u32 << first;
+        if (0..32).all(|l| active & (1 << l) == 0 || addrs[l] == addrs[first]) {
+            return unshared_wavefronts(addrs, one, bytes);
+        }
+    }
     let native = unshared_wavefronts(addrs, active, bytes);
     match form {
-        SharedAtomicForm::Native | SharedAtomicForm::Aggregated => native,
+        SharedAtomicForm::Native | SharedAtomicForm::Aggregated | SharedAtomicForm::Reduced => {
+            native
+        }
         SharedAtomicForm::CompareAndSwap | SharedAtomicForm::Emulated => 2 * native,
     }
 }
@@ -133,6 +162,22 @@ mod tests {
         let two: Lanes = std::array::from_fn(|l| if l < 16 { 0 } else { 128 });
         assert_eq!(wavefronts(&two, all, 4, form), 2);
         assert_eq!(wavefronts(&two, all, 4, SharedAtomicForm::Native), 32);
+    }
+
+    /// `tests/hw/blind16/measured_sass.json`, `smith_waterman_antidiag`
+    /// line 507: `atomicMax(&best_s, best)`, result unread, every lane on
+    /// one word: `REDUX.MAX.S32` and one lane's `ATOMS.MAX.S32`, 1.000
+    /// wavefront per request. Lanes on several words keep the native rule.
+    #[test]
+    fn an_unread_reduction_at_one_address_is_one_lane() {
+        let form = SharedAtomicForm::Reduced;
+        assert_eq!(wavefronts(&lanes(0), u32::MAX, 4, form), 1);
+        assert_eq!(wavefronts(&lanes(0), 0xffff_0000, 4, form), 1);
+        assert_eq!(wavefronts(&lanes(128), u32::MAX, 4, form), 32);
+        assert_eq!(wavefronts(&lanes(4), u32::MAX, 4, form), 1);
+        let two: Lanes = std::array::from_fn(|l| if l < 16 { 0 } else { 128 });
+        assert_eq!(wavefronts(&two, u32::MAX, 4, form), 32);
+        assert_eq!(wavefronts(&lanes(0), 0, 4, form), 0);
     }
 
     #[test]
