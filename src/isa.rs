@@ -147,11 +147,17 @@ pub fn special_value(name: &str, component: Option<&str>) -> Option<Special> {
     })
 }
 
-/// True when the opcode's first operand is a destination it writes (false
-/// for stores, reductions, branches, returns, barriers, fences, prefetches,
-/// copies and surface stores, whose operands are all read). `call` writes
-/// its return list when it has one.
-pub fn writes_first_operand(opcode: &str) -> bool {
+/// True when the instruction (its whole mnemonic, `ld.global.u32`, or just
+/// its opcode) writes its first operand (false for stores, reductions,
+/// branches, returns, barriers, fences, prefetches, copies and surface
+/// stores, whose operands are all read). `call` writes its return list when
+/// it has one; a barrier reduction (`bar.red.popc.u32 d, 0, p`,
+/// `barrier.cta.red.or.pred`) writes its result ([`is_barrier_reduction`]).
+pub fn writes_first_operand(mnemonic: &str) -> bool {
+    let opcode = &mnemonic[..mnemonic.find('.').unwrap_or(mnemonic.len())];
+    if is_barrier_reduction(mnemonic) {
+        return true;
+    }
     !matches!(
         opcode,
         "st" | "red"
@@ -171,6 +177,14 @@ pub fn writes_first_operand(opcode: &str) -> bool {
             | "sust"
             | "sured"
     )
+}
+
+/// `bar.red` / `barrier.red` (`__syncthreads_count`, `_and`, `_or`): a
+/// barrier whose result combines a predicate of every thread of the block
+/// (a population count, an `and`, an `or`).
+pub fn is_barrier_reduction(mnemonic: &str) -> bool {
+    let mut parts = mnemonic.split('.');
+    matches!(parts.next(), Some("bar" | "barrier")) && parts.any(|m| m == "red")
 }
 
 #[cfg(test)]
@@ -228,5 +242,19 @@ mod tests {
         for op in ["ld", "atom", "add", "mov", "setp"] {
             assert!(writes_first_operand(op), "{op}");
         }
+        for m in [
+            "bar.red.popc.u32",
+            "bar.red.or.pred",
+            "barrier.red.and.pred",
+            "barrier.cta.red.popc.u32",
+        ] {
+            assert!(writes_first_operand(m), "{m}");
+            assert!(is_barrier_reduction(m), "{m}");
+        }
+        for m in ["bar.sync", "barrier.sync.aligned", "bar.arrive"] {
+            assert!(!writes_first_operand(m), "{m}");
+            assert!(!is_barrier_reduction(m), "{m}");
+        }
+        assert!(!is_barrier_reduction("red.shared.add.u32"));
     }
 }

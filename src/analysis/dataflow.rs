@@ -982,16 +982,21 @@ impl Engine<'_, '_> {
                         self.assign(st, *d, Value::Varying { data: false }, guard, mask);
                     }
                 }
-                OpKind::Other { dsts, srcs } => {
+                OpKind::Other {
+                    dsts,
+                    srcs,
+                    block_wide,
+                } => {
                     let args: Vec<Value> = srcs.iter().map(|x| self.src(st, x)).collect();
-                    let data = args.iter().any(Value::is_data);
+                    // A barrier reduction: the same unknown in every lane.
+                    let data = !*block_wide && args.iter().any(Value::is_data);
                     for (k, d) in dsts.iter().enumerate() {
                         if self.slot(*d).is_none() {
                             continue;
                         }
                         let v = if data {
                             Value::Varying { data: true }
-                        } else if args.iter().all(Value::is_uniform) {
+                        } else if *block_wide || args.iter().all(Value::is_uniform) {
                             self.uniform_opaque(k as u32)
                         } else {
                             Value::Varying { data: false }

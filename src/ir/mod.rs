@@ -727,6 +727,11 @@ pub enum OpKind {
         dsts: Vec<Reg>,
         /// Sources (to propagate data dependence and uniformity).
         srcs: Vec<Src>,
+        /// The result combines a value of every thread of the block (a
+        /// barrier reduction, `bar.red.popc`: `__syncthreads_count`): the
+        /// same in every lane, and run-time data to an analysis of one warp
+        /// (the launch simulation treats it as loaded data).
+        block_wide: bool,
     },
 }
 

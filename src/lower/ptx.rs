@@ -573,7 +573,7 @@ fn lower_body<'src>(
                 if let Some((dst, pack)) = mem::pack(cx, ins, &mods) {
                     out.packs.insert(dst, pack);
                 }
-                let writes_first = crate::isa::writes_first_operand(ins.opcode());
+                let writes_first = crate::isa::writes_first_operand(ins.mnemonic);
                 for (k, o) in ins.operands.iter().enumerate() {
                     if k > 0 || !writes_first {
                         collect_reads(o, &mut here);
@@ -944,7 +944,7 @@ fn lower_instr<'src>(
         _ => {
             // Barriers, fences, prefetches…: every operand is read (`bar.arrive
             // %r159, 160` names its barrier by a register it does not write).
-            let writes = crate::isa::writes_first_operand(opcode);
+            let writes = crate::isa::writes_first_operand(ins.mnemonic);
             let mut dst_ops = if writes {
                 ops.first().map(|o| cx.dsts(o)).unwrap_or_default()
             } else {
@@ -1025,6 +1025,7 @@ fn lower_instr<'src>(
                     _ => OpKind::Other {
                         dsts: dst_ops,
                         srcs,
+                        block_wide: crate::isa::is_barrier_reduction(ins.mnemonic),
                     },
                 }
             }
@@ -1136,7 +1137,11 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
                     dst2: None,
                     srcs,
                 },
-                _ => OpKind::Other { dsts, srcs },
+                _ => OpKind::Other {
+                    dsts,
+                    srcs,
+                    block_wide: false,
+                },
             }
         }
         (Some(2), None) => {
@@ -1169,7 +1174,11 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
         _ => {
             let dsts = cx.dsts(d);
             let srcs = vec![cx.src(s)];
-            OpKind::Other { dsts, srcs }
+            OpKind::Other {
+                dsts,
+                srcs,
+                block_wide: false,
+            }
         }
     }
 }

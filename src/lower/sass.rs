@@ -1353,6 +1353,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                                 _ => OpKind::Other {
                                     dsts: vec![d2],
                                     srcs: vec![Src::Special(Special::OtherUniform)],
+                                    block_wide: false,
                                 },
                             });
                         }
@@ -1430,6 +1431,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             } else {
                 Special::OtherUniform
             })],
+            block_wide: false,
         }
     }
 
@@ -1667,6 +1669,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         OpKind::Other {
                             dsts: vec![h],
                             srcs: vec![src.clone()],
+                            block_wide: false,
                         }
                     });
                 }
@@ -1711,7 +1714,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         let (bank, addr) = (bank.clone(), addr.clone());
                         self.cbank_read(&bank, &addr, bits, dsts)
                     }
-                    _ => OpKind::Other { dsts, srcs: vec![] },
+                    _ => OpKind::Other {
+                        dsts,
+                        srcs: vec![],
+                        block_wide: false,
+                    },
                 }
             }
             // ---- integer arithmetic
@@ -1750,6 +1757,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         Some(d) => OpKind::Other {
                             dsts: vec![d],
                             srcs,
+                            block_wide: false,
                         },
                         None => OpKind::Nop,
                     },
@@ -1886,6 +1894,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         Some(d) => OpKind::Other {
                             dsts: vec![d],
                             srcs,
+                            block_wide: false,
                         },
                         None => OpKind::Nop,
                     }
@@ -1959,7 +1968,13 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         if dsts.is_empty() {
             return OpKind::Nop;
         }
-        OpKind::Other { dsts, srcs }
+        OpKind::Other {
+            dsts,
+            srcs,
+            // `B2R.RESULT Rd`: the result of a barrier reduction
+            // (`BAR.RED.POPC`), which every warp of the block shares.
+            block_wide: ins.opcode() == "B2R",
+        }
     }
 
     /// `HGMMA.64x128x16.F32.BF16 Rd, gdesc[URa], Rc` (A and B through the
@@ -2283,6 +2298,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![a, b, c],
+                block_wide: false,
             };
         }
         let c_zero = matches!(c, Src::Imm(0));
@@ -2475,6 +2491,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 self.post.push(OpKind::Other {
                     dsts: vec![h],
                     srcs: vec![Src::Special(Special::OtherUniform)],
+                    block_wide: false,
                 });
             }
         }
@@ -2579,6 +2596,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs,
+                block_wide: false,
             };
         }
         let ty = if carry_out { s64() } else { s32() };
@@ -2632,6 +2650,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 return OpKind::Other {
                     dsts: vec![d],
                     srcs,
+                    block_wide: false,
                 };
             };
             let hi = if rest.len() >= 2 {
@@ -2694,6 +2713,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![a, b],
+                block_wide: false,
             };
         };
         let ty = if carry_out { s64() } else { s32() };
@@ -2778,6 +2798,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             _ => OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![lo, sh, hi],
+                block_wide: false,
             },
         }
     }
@@ -2812,6 +2833,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 return OpKind::Other {
                     dsts: vec![d],
                     srcs: vec![],
+                    block_wide: false,
                 }
             }
         };
@@ -2820,6 +2842,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![],
+                block_wide: false,
             };
         }
         let zero = |o: &Operand<'_>| {
@@ -2906,6 +2929,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 Some(d) => OpKind::Other {
                     dsts: vec![d],
                     srcs: vec![a, b],
+                    block_wide: false,
                 },
                 None => OpKind::Nop,
             };
@@ -2939,6 +2963,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     Some(d) => OpKind::Other {
                         dsts: vec![d],
                         srcs: vec![],
+                        block_wide: false,
                     },
                     None => OpKind::Nop,
                 };
@@ -3013,6 +3038,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs: vec![a, b],
+                block_wide: false,
             };
         }
         // The low half of a 64-bit comparison, when an `.EX` half reads
@@ -3435,6 +3461,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 return OpKind::Other {
                     dsts: vec![d],
                     srcs: vec![],
+                    block_wide: false,
                 }
             }
         };
@@ -3446,6 +3473,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             return OpKind::Other {
                 dsts: vec![d],
                 srcs: ins3,
+                block_wide: false,
             };
         }
         // Constant inputs (PT = 1, !PT = 0) fold into the table.
@@ -3513,12 +3541,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     None => OpKind::Other {
                         dsts: vec![d],
                         srcs: vec![ins3[*i].clone(), ins3[*j].clone()],
+                        block_wide: false,
                     },
                 }
             }
             _ => OpKind::Other {
                 dsts: vec![d],
                 srcs: ins3,
+                block_wide: false,
             },
         }
     }

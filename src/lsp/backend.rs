@@ -232,7 +232,7 @@ pub fn register_value(
     // shown as computed, i.e. before the next statement.
     let after = match &body.statements[si].kind {
         StmtKind::Instruction(ins) => {
-            let writes = warpscope::isa::writes_first_operand(ins.opcode());
+            let writes = warpscope::isa::writes_first_operand(ins.mnemonic);
             let in_first = ins.operands.first().is_some_and(|o| {
                 o.span.contains(span.start) && !matches!(o.kind, OperandKind::Address { .. })
             });

@@ -1743,15 +1743,23 @@ fn run_warp(
                     origin: None,
                 });
             }
-            OpKind::Other { dsts, srcs } => {
+            OpKind::Other {
+                dsts,
+                srcs,
+                block_wide,
+            } => {
                 for l in 0..WARP {
                     let bit = 1u32 << l;
                     if (exec | unknown_guard) & bit == 0 {
                         continue;
                     }
-                    let data = srcs
-                        .iter()
-                        .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    // A barrier reduction's result depends on the other
+                    // warps of the block, which run on their own here:
+                    // run-time data, as a loaded value is.
+                    let data = *block_wide
+                        || srcs
+                            .iter()
+                            .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }

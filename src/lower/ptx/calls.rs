@@ -271,7 +271,11 @@ pub(super) fn slot_move<'src>(
                 copies_param(param_regs, *d, s);
                 mov(*d, s.clone(), ty)
             }
-            _ => OpKind::Other { dsts: slots, srcs },
+            _ => OpKind::Other {
+                dsts: slots,
+                srcs,
+                block_wide: false,
+            },
         }
     } else {
         let dsts = cx.dsts(value);
@@ -283,6 +287,7 @@ pub(super) fn slot_move<'src>(
             _ => OpKind::Other {
                 dsts,
                 srcs: slots.iter().map(|s| Src::Reg(*s, 0)).collect(),
+                block_wide: false,
             },
         }
     }
@@ -547,6 +552,7 @@ fn inline<'src>(
                 None => OpKind::Other {
                     dsts: vec![d],
                     srcs: Vec::new(),
+                    block_wide: false,
                 },
             };
             out.push(instr(kind), end_span, "", call_loc);
