@@ -88,7 +88,7 @@ impl Ty {
 }
 
 /// Comparison of `setp`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
     /// `eq`
     Eq,

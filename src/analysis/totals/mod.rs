@@ -1605,7 +1605,21 @@ fn run_warp(
                 for l in 0..WARP {
                     let bit = 1u32 << l;
                     if (exec | uncertain) & bit != 0 && is_data_result {
-                        let addr = if names && uncertain & bit == 0 {
+                        // A lane whose own guard is not known but named
+                        // (and whose way here is known) keeps a name too:
+                        // the loaded value or the old one, as the guard says
+                        // (`tagged::guarded_load_tag`).
+                        let named_guard = match guard {
+                            Some((g, neg))
+                                if names
+                                    && own_unknown & bit != 0
+                                    && (uncertain & !own_unknown) & bit == 0 =>
+                            {
+                                regs.tagged(&Src::Reg(g, 0), l).map(|t| (t, neg))
+                            }
+                            _ => None,
+                        };
+                        let addr = if names && (uncertain & bit == 0 || named_guard.is_some()) {
                             match lane_src(regs, w, &info.addr, l) {
                                 Ok(a) => Some(Ok(a)),
                                 Err(_) => regs.tagged(&info.addr, l).map(Err),
@@ -1614,11 +1628,28 @@ fn run_warp(
                             None
                         };
                         for (k, d) in dsts.iter().enumerate() {
-                            match addr {
-                                Some(a) => {
+                            match (addr, named_guard) {
+                                (Some(a), None) => {
                                     regs.set_tagged(*d, l, tagged::load_tag(minpc, k, *used, a))
                                 }
-                                None => regs.set(*d, l, None, true),
+                                (Some(a), Some((g, neg))) => {
+                                    let old = match lane_src(regs, w, &Src::Reg(*d, 0), l) {
+                                        Ok(v) => Some(Ok(v)),
+                                        Err(_) => regs.tagged(&Src::Reg(*d, 0), l).map(Err),
+                                    };
+                                    match old {
+                                        Some(old) => {
+                                            let t = tagged::load_tag(minpc, k, *used, a);
+                                            regs.set_tagged(
+                                                *d,
+                                                l,
+                                                tagged::guarded_load_tag(g, neg, t, old),
+                                            )
+                                        }
+                                        None => regs.set(*d, l, None, true),
+                                    }
+                                }
+                                _ => regs.set(*d, l, None, true),
                             }
                         }
                     }

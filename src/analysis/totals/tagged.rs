@@ -214,6 +214,28 @@ pub(super) fn alu_lane(
             (Opnd::Tag(t), Opnd::Known(c)) | (Opnd::Known(c), Opnd::Tag(t)) => derived(3, c, t),
             _ => return None,
         },
+        // A comparison of tagged (or known) values: a predicate that lanes
+        // with equal operands share (`lo < hi` of two loaded bounds, the
+        // same in every lane that loaded them), named for the guarded
+        // loads it decides (`guarded_load_tag`). Its value is not known.
+        AluOp::Setp(cmp, None) if srcs.len() == 2 => {
+            let key = |o: Opnd| match o {
+                Opnd::Known(v) => (0u64, 0i64, v),
+                Opnd::Tag(t) => (t.tag, t.mul, t.off),
+            };
+            let (a, b) = (get(0)?, get(1)?);
+            if matches!((a, b), (Opnd::Known(_), Opnd::Known(_))) {
+                return None;
+            }
+            let mut h = crate::util::FxHasher::default();
+            use std::hash::{Hash, Hasher};
+            (4u8, cmp, alu.ty.bits, alu.ty.signed, key(a), key(b)).hash(&mut h);
+            Opnd::Tag(Tagged {
+                tag: h.finish() | 1,
+                mul: 1,
+                off: 0,
+            })
+        }
         _ => return None,
     };
     Some(match out {
@@ -278,6 +300,33 @@ fn combine(a: Opnd, b: Opnd, sign: i64) -> Option<Opnd> {
         }
         _ => return None,
     })
+}
+
+/// The value of a load's destination in a lane whose guard is not known
+/// but named (a predicate from tagged values, [`alu_lane`]'s `setp`): the
+/// loaded value `loaded` where the guard holds, the register's old value
+/// `old` (known or tagged) where it does not. Lanes with the same guard,
+/// the same loaded tag and the same old value hold the same one of the two
+/// (Triton's `mov r, 0; @p ld.global.b32 { r }, [ptr + e]` of a loop's
+/// next index under `e < hi`), so they share a derived tag.
+pub(super) fn guarded_load_tag(
+    guard: Tagged,
+    negated: bool,
+    loaded: Tagged,
+    old: Result<i64, Tagged>,
+) -> Tagged {
+    let mut h = crate::util::FxHasher::default();
+    use std::hash::{Hash, Hasher};
+    (5u8, guard.tag, negated, loaded.tag, loaded.mul, loaded.off).hash(&mut h);
+    match old {
+        Ok(v) => (0u8, v).hash(&mut h),
+        Err(t) => (1u8, t.tag, t.mul, t.off).hash(&mut h),
+    }
+    Tagged {
+        tag: h.finish() | 1,
+        mul: 1,
+        off: 0,
+    }
 }
 
 /// The tag of element `k` of a load request (`nonce`: the warp instruction
