@@ -28,7 +28,15 @@
 //! 256, a magic-number `mul.hi`) gives a *derived* tag,
 //! shared by the lanes whose inputs are equal (`tok // 2` in a Triton MoE
 //! gather); the sign bit of a tagged value (`shr` by the width minus one)
-//! is 0, as the dataflow takes indices to be non-negative. Anything else
+//! is 0, as the dataflow takes indices to be non-negative. A comparison
+//! (`setp`, without a combining predicate) of tagged or known values gives
+//! a *predicate tag*, shared by the lanes whose operands are equal (its
+//! truth is not known). A load whose guard is unknown in a lane but
+//! carries a predicate tag (the lane's way there known) gives a derived
+//! tag of the guard, the loaded tag and the register's old value (known or
+//! tagged): lanes with all three equal hold the same one of the two values
+//! (Triton's `mov r, 0; @p ld { r }` of a pipelined loop's next index
+//! under `e < hi`, [`guarded_load_tag`]). Anything else
 //! (a mask, a remainder, a `min`/`max` clamp: values drawn from a bounded
 //! set, which collide; the static analysis' range shape costs them) makes
 //! the lane plain unknown data. A load tags its result only where the loaded
