@@ -594,7 +594,7 @@ static void make_launches()
       "tiny-cuda-nn-style multi-resolution hash encoding: 131,072 points (SoA [3][N]), 8 levels (blockIdx.y) of resolution 16 << l, 2^15 half2 entries a level, dense indexing at levels 0 and 1 (res^3 <= 2^15), spatial hash after; 8 trilinear corner gathers, output [16][N] floats");
     L("ball_query", K, "ball_query", BQM / 256, BQB, 1, 256, 1, 1,
       {S32(BQB), S32(BQN), S32(BQM), F32(BQR2), S32(BQS), P("XYZ"), P("XYZ"), P("OUT")},
-      "PointNet++ ball query: 8 batches of 8,192 points (AoS xyz), the first 1,024 points of each as centroids, radius 0.12, nsample 32: each thread scans the batch's points in order until 32 are found (data-dependent exit), the first hit fills the row");
+      "PointNet++ ball query: 8 batches of 8,192 points (AoS xyz), centroids new_xyz [8][1,024][3] = the first 8,192 points of the same buffer, radius 0.12, nsample 32: each thread scans the batch's points in order until 32 are found (data-dependent exit), the first hit fills the row");
     L("furthest_point_sampling", K, "furthest_point_sampling", FPB, 1, 1, 512, 1, 1,
       {S32(FPB), S32(FPN), S32(FPM), P("XYZ"), P("FPS_TEMP"), P("OUT")},
       "PointNet++ furthest point sampling: 16 batches of 4,096 points (the XYZ buffer), 256 samples, a block of 512 a batch; running minimum distances in a global temp (1e10), argmax by a 512-entry shared tree reduction each iteration");
@@ -830,8 +830,8 @@ static void check_launch(const Launch &l)
         size_t bad = 0, full = 0;
         for (int b = 0; b < BQB; ++b)
             for (int m = 0; m < BQM; ++m) {
-                const float *base = nullptr; (void)base;
-                float x = FW("XYZ", ((size_t)b * BQN + m) * 3), y = FW("XYZ", ((size_t)b * BQN + m) * 3 + 1), z = FW("XYZ", ((size_t)b * BQN + m) * 3 + 2);
+                // new_xyz is the same buffer read as [8][1,024][3]: centroid (b, m) is point b * 1,024 + m of the buffer
+                float x = FW("XYZ", ((size_t)b * BQM + m) * 3), y = FW("XYZ", ((size_t)b * BQM + m) * 3 + 1), z = FW("XYZ", ((size_t)b * BQM + m) * 3 + 2);
                 std::vector<int> ref(BQS, 0);
                 int cnt = 0;
                 for (int k = 0; k < BQN && cnt < BQS; ++k) {
