@@ -65,7 +65,9 @@
 //! `blind13_hardware_agreement` on the thirteenth, `tests/hw/blind13/` (CUDA kernels only;
 //! `tests/hw/blind13/known.txt`); `blind14_hardware_agreement` on the fourteenth,
 //! `tests/hw/blind14/` (CUDA kernels only; `tests/hw/blind14/known.txt`); `blind15_hardware_agreement`
-//! on the fifteenth, `tests/hw/blind15/` (Triton kernels only; `tests/hw/blind15/known.txt`).
+//! on the fifteenth, `tests/hw/blind15/` (Triton kernels only; `tests/hw/blind15/known.txt`);
+//! `blind16_hardware_agreement` on the sixteenth, `tests/hw/blind16/` (CUDA and Triton kernels;
+//! `tests/hw/blind16/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -253,6 +255,18 @@ const BLIND15_SUITES: [(&str, &str); 1] = [(
     "tests/hw/blind15/triton/launches.json",
     "tests/hw/blind15/measured_triton.json",
 )];
+
+/// The sixteenth held-out batch (`tests/hw/blind16/`): CUDA kernels and Triton ones.
+const BLIND16_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind16/launches.json",
+        "tests/hw/blind16/measured.json",
+    ),
+    (
+        "tests/hw/blind16/triton/launches.json",
+        "tests/hw/blind16/measured_triton.json",
+    ),
+];
 
 fn load(path: &str) -> J {
     let t = common::read_measurement(path);
@@ -832,6 +846,31 @@ fn blind15_hardware_agreement() {
         &BLIND15_SUITES,
         "tests/hw/blind15/known.txt",
         "hw_agreement_blind15",
+        true,
+    );
+}
+
+/// The sixteenth held-out batch (`tests/hw/blind16/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (a 3D Gaussian splatting tile rasterizer, a multi-resolution
+/// hash-grid encoding, PointNet++ ball query and furthest point sampling,
+/// DCNv2 deformable im2col, a spconv gather-`mma`-scatter with `cp.async`
+/// gathers at loaded rows, a CTC alpha recursion, an LSTM cell, marching
+/// cubes with a `__constant__` table, a Smith-Waterman wavefront, ChaCha20,
+/// a hash-join probe, a radix partition with warp-aggregated atomics, a
+/// Stockham FFT fed by `cp.async.bulk`, nonzero, an outer-dimension cumsum,
+/// scatter amax with int64 indices, an instance norm on a 2-CTA cluster, a
+/// misaligned bf16 GELU, a `cp.async` Jacobi) and ten Triton kernels (fused
+/// linear + GELU, varlen softmax, block-sparse attention, an int8 GEMM, a
+/// `keep_dims` reduction, a non-power-of-two RMSNorm, a KV-cache append, a
+/// `tl.sort` top-k, a `tl.cumsum`, a bf16 rotary embedding), measured before
+/// warpscope's model was looked at for them.
+#[test]
+fn blind16_hardware_agreement() {
+    agreement(
+        &BLIND16_SUITES,
+        "tests/hw/blind16/known.txt",
+        "hw_agreement_blind16",
         true,
     );
 }
