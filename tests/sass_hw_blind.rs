@@ -69,7 +69,7 @@ const FLOORS: [(&str, usize, usize, usize, usize, usize); 15] = [
     ("blind13", 293, 329, 134, 140, 0),
     ("blind14", 123, 184, 54, 67, 0),
     ("blind15", 523, 569, 769, 807, 0),
-    ("blind16", 569, 658, 312, 385, 7),
+    ("blind16", 574, 658, 312, 385, 7),
 ];
 
 fn load(path: &str) -> J {
