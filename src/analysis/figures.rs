@@ -678,10 +678,22 @@ pub fn apply_simulation(figs: &mut ClassFigures, st: &super::totals::SimStats, s
         l1_lines_max: st.lines_max / n,
         active_lanes: Some(st.lanes as f64 / n),
     };
+    // Requests of a shared access whose lanes' addresses the simulation
+    // does not know (a loop's remainder started at a loaded bound) take the
+    // static figure (the class's lane shape over the base's possible
+    // alignments), as their lines and sectors take its shape; none when
+    // there is none. Not a `cp.async`'s shared side: its wavefronts follow
+    // the source addresses too (`cost::async_copy`), which the static side
+    // figure does not know when they are loaded data.
+    let static_wf = if figs.shared_side.is_some() {
+        None
+    } else {
+        figs.shared_wavefronts
+    };
     let wavefronts = if st.wavefront_requests == st.requests {
         Some(st.wavefronts / n)
     } else {
-        None
+        static_wf.map(|w| (st.wavefronts + (st.requests - st.wavefront_requests) as f64 * w) / n)
     };
     if figs.shared_side.is_some() {
         // cp.async: the simulated wavefronts are those of its shared side.
