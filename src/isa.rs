@@ -155,8 +155,8 @@ pub fn special_value(name: &str, component: Option<&str>) -> Option<Special> {
 /// `barrier.cta.red.or.pred`) writes its result ([`is_barrier_reduction`]).
 pub fn writes_first_operand(mnemonic: &str) -> bool {
     let opcode = &mnemonic[..mnemonic.find('.').unwrap_or(mnemonic.len())];
-    if is_barrier_reduction(mnemonic) {
-        return true;
+    if matches!(opcode, "bar" | "barrier") {
+        return is_barrier_reduction(mnemonic);
     }
     !matches!(
         opcode,

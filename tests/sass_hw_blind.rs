@@ -1,6 +1,7 @@
 //! Agreement per SASS instruction on the held-out batches with CUDA modules
-//! (`tests/hw/blind{,2,…,11}/` and `tests/hw/blind13/`, `blind14/`, which
-//! have no Triton part, and `blind16/`) and on `tests/hw/blind15/` (Triton only):
+//! (`tests/hw/blind{,2,…,11}/`, `tests/hw/blind13/` and `blind14/`, which
+//! have no Triton part, and `blind16/`, which has one) and on
+//! `tests/hw/blind15/` (Triton only):
 //! `tests/sass_hw.rs`'s comparison, run on the SASS of the batches' CUDA
 //! modules and Triton kernels.
 //!

@@ -867,6 +867,18 @@ impl OpKind {
     }
 }
 
+impl OpKind {
+    /// An instruction not modelled beyond what it reads and writes
+    /// ([`OpKind::Other`], not block-wide).
+    pub fn other(dsts: Vec<Reg>, srcs: Vec<Src>) -> OpKind {
+        OpKind::Other {
+            dsts,
+            srcs,
+            block_wide: false,
+        }
+    }
+}
+
 impl Op {
     /// True when the op ends its basic block: a branch or an exit.
     pub fn is_terminator(&self) -> bool {

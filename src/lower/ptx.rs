@@ -1137,11 +1137,7 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
                     dst2: None,
                     srcs,
                 },
-                _ => OpKind::Other {
-                    dsts,
-                    srcs,
-                    block_wide: false,
-                },
+                _ => OpKind::other(dsts, srcs),
             }
         }
         (Some(2), None) => {
@@ -1174,11 +1170,7 @@ fn lower_pack<'src>(cx: &mut Ctx<'_, 'src>, mods: &[&str], ops: &[Operand<'src>]
         _ => {
             let dsts = cx.dsts(d);
             let srcs = vec![cx.src(s)];
-            OpKind::Other {
-                dsts,
-                srcs,
-                block_wide: false,
-            }
+            OpKind::other(dsts, srcs)
         }
     }
 }

@@ -1350,11 +1350,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                                 Bank0::Special(s2) => {
                                     alu_op(alu(AluOp::Mov, u32t()), d2, vec![Src::Special(s2)])
                                 }
-                                _ => OpKind::Other {
-                                    dsts: vec![d2],
-                                    srcs: vec![Src::Special(Special::OtherUniform)],
-                                    block_wide: false,
-                                },
+                                _ => OpKind::other(
+                                    vec![d2],
+                                    vec![Src::Special(Special::OtherUniform)],
+                                ),
                             });
                         }
                         return alu_op(alu(AluOp::Mov, u32t()), d, vec![Src::Special(sp)]);
@@ -1424,15 +1423,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 Bank0::Other => {}
             }
         }
-        OpKind::Other {
+        OpKind::other(
             dsts,
-            srcs: vec![Src::Special(if dynamic {
+            vec![Src::Special(if dynamic {
                 Special::Other
             } else {
                 Special::OtherUniform
             })],
-            block_wide: false,
-        }
+        )
     }
 
     // ------------------------------------------------------------- ops
@@ -1666,11 +1664,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     self.post.push(if zero {
                         alu_op(alu(AluOp::Mov, u32t()), h, vec![Src::Imm(0)])
                     } else {
-                        OpKind::Other {
-                            dsts: vec![h],
-                            srcs: vec![src.clone()],
-                            block_wide: false,
-                        }
+                        OpKind::other(vec![h], vec![src.clone()])
                     });
                 }
                 match dsts.first() {
@@ -1714,11 +1708,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         let (bank, addr) = (bank.clone(), addr.clone());
                         self.cbank_read(&bank, &addr, bits, dsts)
                     }
-                    _ => OpKind::Other {
-                        dsts,
-                        srcs: vec![],
-                        block_wide: false,
-                    },
+                    _ => OpKind::other(dsts, vec![]),
                 }
             }
             // ---- integer arithmetic
@@ -1754,11 +1744,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         srcs,
                     ),
                     _ => match self.dst(ops.first()) {
-                        Some(d) => OpKind::Other {
-                            dsts: vec![d],
-                            srcs,
-                            block_wide: false,
-                        },
+                        Some(d) => OpKind::other(vec![d], srcs),
                         None => OpKind::Nop,
                     },
                 }
@@ -1891,11 +1877,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 None => {
                     let srcs = self.srcs_at(ins, 1..3, span, mn);
                     match self.dst(ops.first()) {
-                        Some(d) => OpKind::Other {
-                            dsts: vec![d],
-                            srcs,
-                            block_wide: false,
-                        },
+                        Some(d) => OpKind::other(vec![d], srcs),
                         None => OpKind::Nop,
                     }
                 }
@@ -2295,11 +2277,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             } else if let Some(low) = self.carry_high(ops) {
                 return alu_op(alu(AluOp::Mov, u64t()), d, vec![low]);
             }
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs: vec![a, b, c],
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], vec![a, b, c]);
         }
         let c_zero = matches!(c, Src::Imm(0));
         if has("HI") && !has("WIDE") {
@@ -2488,11 +2466,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 self.written.push(h);
                 self.carry_low.retain(|&p, &mut l| p != h && l != h);
                 self.pair_low.remove(&h);
-                self.post.push(OpKind::Other {
-                    dsts: vec![h],
-                    srcs: vec![Src::Special(Special::OtherUniform)],
-                    block_wide: false,
-                });
+                self.post.push(OpKind::other(
+                    vec![h],
+                    vec![Src::Special(Special::OtherUniform)],
+                ));
             }
         }
     }
@@ -2593,11 +2570,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             if let Some(low) = self.carry_high(ops) {
                 return alu_op(alu(AluOp::Mov, u64t()), d, vec![low]);
             }
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs,
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], srcs);
         }
         let ty = if carry_out { s64() } else { s32() };
         if carry_out {
@@ -2647,11 +2620,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 }
                 let mut srcs = vec![a, b];
                 srcs.extend(rest);
-                return OpKind::Other {
-                    dsts: vec![d],
-                    srcs,
-                    block_wide: false,
-                };
+                return OpKind::other(vec![d], srcs);
             };
             let hi = if rest.len() >= 2 {
                 rest[0].clone()
@@ -2710,11 +2679,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             _ => None,
         });
         let Some(s) = s else {
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs: vec![a, b],
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], vec![a, b]);
         };
         let ty = if carry_out { s64() } else { s32() };
         if carry_out {
@@ -2795,11 +2760,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                 self.push_alu(alu(op, ty), t, srcs, span, mn);
                 self.high_of(d, Src::Reg(t, 0))
             }
-            _ => OpKind::Other {
-                dsts: vec![d],
-                srcs: vec![lo, sh, hi],
-                block_wide: false,
-            },
+            _ => OpKind::other(vec![d], vec![lo, sh, hi]),
         }
     }
 
@@ -2829,21 +2790,11 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let Some(d) = d else { return OpKind::Nop };
         let lut = match ops.get(k + 3).map(|o| &o.kind) {
             Some(OperandKind::Int(v)) => (*v & 0xff) as u8,
-            _ => {
-                return OpKind::Other {
-                    dsts: vec![d],
-                    srcs: vec![],
-                    block_wide: false,
-                }
-            }
+            _ => return OpKind::other(vec![d], vec![]),
         };
         let inputs: Vec<&Operand<'src>> = (k..k + 3).filter_map(|i| ops.get(i)).collect();
         if inputs.len() < 3 {
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs: vec![],
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], vec![]);
         }
         let zero = |o: &Operand<'_>| {
             o.reg()
@@ -2926,11 +2877,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             AluOp::Xor
         } else {
             return match self.dst(ops.first()) {
-                Some(d) => OpKind::Other {
-                    dsts: vec![d],
-                    srcs: vec![a, b],
-                    block_wide: false,
-                },
+                Some(d) => OpKind::other(vec![d], vec![a, b]),
                 None => OpKind::Nop,
             };
         };
@@ -2960,11 +2907,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             _ => {
                 let d = self.dst(ops.first());
                 return match d {
-                    Some(d) => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![],
-                        block_wide: false,
-                    },
+                    Some(d) => OpKind::other(vec![d], vec![]),
                     None => OpKind::Nop,
                 };
             }
@@ -3035,11 +2978,7 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                     srcs,
                 };
             }
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs: vec![a, b],
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], vec![a, b]);
         }
         // The low half of a 64-bit comparison, when an `.EX` half reads
         // its result: its operands as they are now (a copy where a
@@ -3457,24 +3396,14 @@ impl<'a, 'src> Lowerer<'a, 'src> {
         let Some(d) = d else { return OpKind::Nop };
         let lut = match ops.get(5).map(|o| &o.kind) {
             Some(OperandKind::Int(v)) => (*v & 0xff) as u8,
-            _ => {
-                return OpKind::Other {
-                    dsts: vec![d],
-                    srcs: vec![],
-                    block_wide: false,
-                }
-            }
+            _ => return OpKind::other(vec![d], vec![]),
         };
         let ins3: Vec<Src> = (2..5)
             .filter_map(|i| ops.get(i))
             .map(|o| self.src(o, span, mn))
             .collect();
         if ins3.len() < 3 {
-            return OpKind::Other {
-                dsts: vec![d],
-                srcs: ins3,
-                block_wide: false,
-            };
+            return OpKind::other(vec![d], ins3);
         }
         // Constant inputs (PT = 1, !PT = 0) fold into the table.
         let konst = |s: &Src| match s {
@@ -3538,18 +3467,10 @@ impl<'a, 'src> Lowerer<'a, 'src> {
                         dst: d,
                         srcs: vec![ins3[*i].clone(), ins3[*j].clone()],
                     },
-                    None => OpKind::Other {
-                        dsts: vec![d],
-                        srcs: vec![ins3[*i].clone(), ins3[*j].clone()],
-                        block_wide: false,
-                    },
+                    None => OpKind::other(vec![d], vec![ins3[*i].clone(), ins3[*j].clone()]),
                 }
             }
-            _ => OpKind::Other {
-                dsts: vec![d],
-                srcs: ins3,
-                block_wide: false,
-            },
+            _ => OpKind::other(vec![d], ins3),
         }
     }
 

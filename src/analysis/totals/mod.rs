@@ -1620,10 +1620,7 @@ fn run_warp(
                             _ => None,
                         };
                         let addr = if names && (uncertain & bit == 0 || named_guard.is_some()) {
-                            match lane_src(regs, w, &info.addr, l) {
-                                Ok(a) => Some(Ok(a)),
-                                Err(_) => regs.tagged(&info.addr, l).map(Err),
-                            }
+                            tagged::named(regs, w, &info.addr, l)
                         } else {
                             None
                         };
@@ -1633,11 +1630,7 @@ fn run_warp(
                                     regs.set_tagged(*d, l, tagged::load_tag(minpc, k, *used, a))
                                 }
                                 (Some(a), Some((g, neg))) => {
-                                    let old = match lane_src(regs, w, &Src::Reg(*d, 0), l) {
-                                        Ok(v) => Some(Ok(v)),
-                                        Err(_) => regs.tagged(&Src::Reg(*d, 0), l).map(Err),
-                                    };
-                                    match old {
+                                    match tagged::named(regs, w, &Src::Reg(*d, 0), l) {
                                         Some(old) => {
                                             let t = tagged::load_tag(minpc, k, *used, a);
                                             regs.set_tagged(

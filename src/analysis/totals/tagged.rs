@@ -78,6 +78,7 @@ use super::{lane_src, Regs, Warp};
 use crate::ir::alu::MulMode;
 use crate::ir::Src;
 use std::collections::HashMap;
+use std::hash::Hash;
 
 /// A tagged lane value: `mul · T(tag) + off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,11 +169,10 @@ pub(super) fn alu_lane(
         return None;
     }
     let get = |k: usize| -> Option<Opnd> {
-        let s = srcs.get(k)?;
-        match lane_src(regs, w, s, l) {
-            Ok(v) => Some(Opnd::Known(v)),
-            Err(_) => regs.tagged(s, l).map(Opnd::Tag),
-        }
+        Some(match named(regs, w, srcs.get(k)?, l)? {
+            Ok(v) => Opnd::Known(v),
+            Err(t) => Opnd::Tag(t),
+        })
     };
     let out = match alu.op {
         AluOp::Mov => get(0)?,
@@ -227,22 +227,15 @@ pub(super) fn alu_lane(
         // same in every lane that loaded them), named for the guarded
         // loads it decides (`guarded_load_tag`). Its value is not known.
         AluOp::Setp(cmp, None) if srcs.len() == 2 => {
-            let key = |o: Opnd| match o {
-                Opnd::Known(v) => (0u64, 0i64, v),
-                Opnd::Tag(t) => (t.tag, t.mul, t.off),
-            };
             let (a, b) = (get(0)?, get(1)?);
             if matches!((a, b), (Opnd::Known(_), Opnd::Known(_))) {
                 return None;
             }
-            let mut h = crate::util::FxHasher::default();
-            use std::hash::{Hash, Hasher};
-            (4u8, cmp, alu.ty.bits, alu.ty.signed, key(a), key(b)).hash(&mut h);
-            Opnd::Tag(Tagged {
-                tag: h.finish() | 1,
-                mul: 1,
-                off: 0,
-            })
+            Opnd::Tag(fresh(|h| {
+                (4u8, cmp, alu.ty.bits, alu.ty.signed).hash(h);
+                hash_named(h, a.into());
+                hash_named(h, b.into());
+            }))
         }
         _ => return None,
     };
@@ -257,14 +250,46 @@ pub(super) fn alu_lane(
 /// wide range of values (no mask, no remainder, no long shift), so that the
 /// no-collision assumption of the costs still holds.
 fn derived(op: u8, c: i64, t: Tagged) -> Opnd {
+    Opnd::Tag(fresh(|h| (op, c, t.tag, t.mul, t.off).hash(h)))
+}
+
+/// A new tag, the hash of what `key` writes: what the lanes that share it
+/// have in common.
+fn fresh(key: impl FnOnce(&mut crate::util::FxHasher)) -> Tagged {
+    use std::hash::Hasher;
     let mut h = crate::util::FxHasher::default();
-    use std::hash::{Hash, Hasher};
-    (op, c, t.tag, t.mul, t.off).hash(&mut h);
-    Opnd::Tag(Tagged {
+    key(&mut h);
+    Tagged {
         tag: h.finish() | 1,
         mul: 1,
         off: 0,
-    })
+    }
+}
+
+/// Hashes a known (`Ok`) or tagged (`Err`) lane value.
+fn hash_named(h: &mut crate::util::FxHasher, x: Result<i64, Tagged>) {
+    match x {
+        Ok(v) => (0u8, v).hash(h),
+        Err(t) => (1u8, t.tag, t.mul, t.off).hash(h),
+    }
+}
+
+impl From<Opnd> for Result<i64, Tagged> {
+    fn from(o: Opnd) -> Self {
+        match o {
+            Opnd::Known(v) => Ok(v),
+            Opnd::Tag(t) => Err(t),
+        }
+    }
+}
+
+/// Lane `l`'s value of `s` when it is known (`Ok`) or tagged (`Err`);
+/// `None` for plain unknown data.
+pub(super) fn named(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Option<Result<i64, Tagged>> {
+    match lane_src(regs, w, s, l) {
+        Ok(v) => Some(Ok(v)),
+        Err(_) => regs.tagged(s, l).map(Err),
+    }
 }
 
 fn scale(x: Opnd, c: i64) -> Option<Opnd> {
@@ -323,36 +348,20 @@ pub(super) fn guarded_load_tag(
     loaded: Tagged,
     old: Result<i64, Tagged>,
 ) -> Tagged {
-    let mut h = crate::util::FxHasher::default();
-    use std::hash::{Hash, Hasher};
-    (5u8, guard.tag, negated, loaded.tag, loaded.mul, loaded.off).hash(&mut h);
-    match old {
-        Ok(v) => (0u8, v).hash(&mut h),
-        Err(t) => (1u8, t.tag, t.mul, t.off).hash(&mut h),
-    }
-    Tagged {
-        tag: h.finish() | 1,
-        mul: 1,
-        off: 0,
-    }
+    fresh(|h| {
+        (5u8, guard.tag, negated, loaded.tag, loaded.mul, loaded.off).hash(h);
+        hash_named(h, old);
+    })
 }
 
 /// The tag of element `k` of a load request (`nonce`: the warp instruction
 /// count, unique per request) in a lane whose address is `addr` (known) or
 /// the tagged `taddr`.
 pub(super) fn load_tag(stmt: u32, k: usize, nonce: u64, addr: Result<i64, Tagged>) -> Tagged {
-    let mut h = crate::util::FxHasher::default();
-    use std::hash::{Hash, Hasher};
-    (stmt, k, nonce).hash(&mut h);
-    match addr {
-        Ok(a) => (0u8, a).hash(&mut h),
-        Err(t) => (1u8, t.tag, t.mul, t.off).hash(&mut h),
-    }
-    Tagged {
-        tag: h.finish() | 1,
-        mul: 1,
-        off: 0,
-    }
+    fresh(|h| {
+        (stmt, k, nonce).hash(h);
+        hash_named(h, addr);
+    })
 }
 
 /// The lanes of `lanes` whose value of `addr` is unknown and tagged, in

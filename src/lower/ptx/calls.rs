@@ -271,11 +271,7 @@ pub(super) fn slot_move<'src>(
                 copies_param(param_regs, *d, s);
                 mov(*d, s.clone(), ty)
             }
-            _ => OpKind::Other {
-                dsts: slots,
-                srcs,
-                block_wide: false,
-            },
+            _ => OpKind::other(slots, srcs),
         }
     } else {
         let dsts = cx.dsts(value);
@@ -284,11 +280,7 @@ pub(super) fn slot_move<'src>(
                 copies_param(param_regs, *d, &Src::Reg(*s, 0));
                 mov(*d, Src::Reg(*s, 0), ty)
             }
-            _ => OpKind::Other {
-                dsts,
-                srcs: slots.iter().map(|s| Src::Reg(*s, 0)).collect(),
-                block_wide: false,
-            },
+            _ => OpKind::other(dsts, slots.iter().map(|s| Src::Reg(*s, 0)).collect()),
         }
     }
 }
@@ -549,11 +541,7 @@ fn inline<'src>(
                     copies_param(&mut ex.param_regs, d, &Src::Reg(s, 0));
                     mov(d, Src::Reg(s, 0), COPY)
                 }
-                None => OpKind::Other {
-                    dsts: vec![d],
-                    srcs: Vec::new(),
-                    block_wide: false,
-                },
+                None => OpKind::other(vec![d], Vec::new()),
             };
             out.push(instr(kind), end_span, "", call_loc);
         }
