@@ -293,7 +293,7 @@ impl fmt::Display for Caveat {
             ),
             Caveat::SymbolicStride { symbols } => write!(
                 f,
-                "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes a stride of at least one sector",
+                "the stride between lanes depends on {}: give its value (--param) for exact figures; the expected value assumes lanes it separates are at least a line (128 bytes) apart",
                 symbols.join(", ")
             ),
             Caveat::DataDependentAddress => f.write_str(

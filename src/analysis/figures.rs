@@ -11,7 +11,11 @@
 //! every lane aligned to the access size, which PTX requires: the figures are the mean over
 //! those alignments, and `sectors_min`/`sectors_max` bound them. A lane part
 //! with symbolic coefficients (a stride that depends on a parameter) is
-//! `strided`, bounded by one sector and one sector per lane. A data-dependent
+//! `strided`: the lanes sharing their symbolic coefficients (a row of a 2-D
+//! block whose pitch is a parameter) are costed as an exact address of their
+//! own, and the groups are taken to lie a line or more apart
+//! (`symbolic_groups_cost`); bounded by the costliest group and one sector
+//! per lane. A data-dependent
 //! address is `random` (one element per lane expected); anything else is
 //! `unknown`, with the same bounds.
 //!
@@ -220,14 +224,14 @@ pub fn static_access(
                         .flat_map(|(m, _)| m.syms().iter().map(|s| sym_name(*s, params)))
                         .collect();
                     let per = element_sectors(bytes) as f64;
-                    let cost = CostRange {
+                    let cost = symbolic_groups_cost(p, facts, mask, bytes).unwrap_or(CostRange {
                         lines: active as f64,
                         sectors: active as f64 * per,
                         sectors_min: per,
                         sectors_max: active as f64 * per,
                         lines_min: 1.0,
                         lines_max: active as f64 * per,
-                    };
+                    });
                     caveats.push(Caveat::SymbolicStride { symbols: syms });
                     Some(StaticAccess {
                         wavefronts: None,
@@ -359,6 +363,71 @@ pub fn uniform_residues(
         return aligned_residues(p.uniform_part_cong(&|s| facts.cong(s)), first, bytes);
     }
     aligned(facts.residues_128(&p.split().0), first, bytes)
+}
+
+/// The figures of an address whose lane part has symbolic coefficients
+/// (`4*(lane%16) + 4*(lane/16)*width`: two rows of a 2-D block, a run-time
+/// pitch apart), when some lanes share those coefficients: the active lanes
+/// fall into groups with equal symbolic coefficients, each group is an
+/// exact lane pattern at a base of its own (the uniform part plus the
+/// group's symbolic offset, costed over the residues its congruence allows,
+/// as an exact address is), and the groups are taken to lie in different
+/// lines and sectors (the run-time stride at least one line, as for a lane
+/// per group). Expected figures add up over the groups; the fewest are
+/// those of the costliest group (a stride of 0 overlaps them), the most
+/// their sum. `None` when every active lane is a group of its own (the
+/// caller's one element per lane is then the same) or a group's lane part
+/// is not exact.
+fn symbolic_groups_cost(
+    p: &domain::Poly,
+    facts: &domain::SymFacts,
+    mask: u32,
+    bytes: u32,
+) -> Option<CostRange> {
+    let symbolic: Vec<&domain::Lanes> = p
+        .varying_terms()
+        .filter(|(m, _)| m.degree() != 0)
+        .map(|(_, v)| v)
+        .collect();
+    // (representative lane, lanes) per distinct key, in lane order.
+    let mut groups: Vec<(usize, u32)> = Vec::new();
+    for l in (0..32).filter(|l| mask & (1u32 << l) != 0) {
+        match groups
+            .iter_mut()
+            .find(|(r, _)| symbolic.iter().all(|v| v[*r] == v[l]))
+        {
+            Some((_, m)) => *m |= 1u32 << l,
+            None => groups.push((l, 1u32 << l)),
+        }
+    }
+    if groups.len() == mask.count_ones() as usize {
+        return None;
+    }
+    let mut total = CostRange::default();
+    for &(rep, group) in &groups {
+        let terms: Vec<(domain::Mono, domain::Coef)> = p
+            .terms()
+            .iter()
+            .map(|(m, c)| {
+                if m.degree() != 0 {
+                    (*m, domain::Coef::Same(c.at(rep)))
+                } else {
+                    (*m, c.clone())
+                }
+            })
+            .collect();
+        let q = domain::Poly::from_terms(terms);
+        let dl = q.lane_part_exact()?;
+        let residues = uniform_residues(&q, facts, dl[rep], bytes);
+        let (c, _) = residue_figures(&residues, &dl, group, bytes, false);
+        total.lines += c.lines;
+        total.sectors += c.sectors;
+        total.lines_max += c.lines_max;
+        total.sectors_max += c.sectors_max;
+        total.lines_min = total.lines_min.max(c.lines_min);
+        total.sectors_min = total.sectors_min.max(c.sectors_min);
+    }
+    Some(total)
 }
 
 /// The residues of `residues` that leave `base + first` aligned to the

@@ -54,8 +54,10 @@ crate::declare_lint! {
     /// analysis assumed (`--block`, `[[kernel]]` in `warpscope.toml`). A
     /// stride that depends on a kernel parameter is only known when the
     /// parameter's value is given (`--param`); until then the figure assumes
-    /// a stride of at least one sector. Accesses whose lane addresses the
-    /// analysis could not resolve (pattern `unknown`) are not reported.
+    /// the lanes it separates are at least a line apart (the two rows of a
+    /// 16 x 16 block at a run-time pitch: two runs of 64 bytes). Accesses
+    /// whose lane addresses the analysis could not resolve (pattern
+    /// `unknown`) are not reported.
     /// Sectors are counted per request, as Nsight Compute's `L2 Theoretical
     /// Sectors Global` counts them: sectors an earlier access already brought
     /// into L1 may in fact be served without L2 traffic.
