@@ -365,31 +365,22 @@ pub fn uniform_residues(
     aligned(facts.residues_128(&p.split().0), first, bytes)
 }
 
-/// The figures of an address whose lane part has symbolic coefficients
-/// (`4*(lane%16) + 4*(lane/16)*width`: two rows of a 2-D block, a run-time
-/// pitch apart), when some lanes share those coefficients: the active lanes
-/// fall into groups with equal symbolic coefficients, each group is an
-/// exact lane pattern at a base of its own (the uniform part plus the
-/// group's symbolic offset, costed over the residues its congruence allows,
-/// as an exact address is), and the groups are taken to lie in different
-/// lines and sectors (the run-time stride at least one line, as for a lane
-/// per group). Expected figures add up over the groups; the fewest are
-/// those of the costliest group (a stride of 0 overlaps them), the most
-/// their sum. `None` when every active lane is a group of its own (the
-/// caller's one element per lane is then the same) or a group's lane part
-/// is not exact.
-fn symbolic_groups_cost(
+/// The lanes of `mask` grouped by their symbolic coefficients, for an address
+/// whose lane part has symbolic coefficients (`4*(lane%16) +
+/// 4*(lane/16)*width`: two rows of a 2-D block, a run-time pitch apart):
+/// each group's representative (lowest) lane, its lanes, and the address as
+/// the group sees it (every symbolic coefficient that of the group, so its
+/// lane part is exact). `None` when every lane of `mask` is a group of its
+/// own or a group's lane part is not exact.
+pub(crate) fn symbolic_groups(
     p: &domain::Poly,
-    facts: &domain::SymFacts,
     mask: u32,
-    bytes: u32,
-) -> Option<CostRange> {
+) -> Option<Vec<(usize, u32, domain::Poly)>> {
     let symbolic: Vec<&domain::Lanes> = p
         .varying_terms()
         .filter(|(m, _)| m.degree() != 0)
         .map(|(_, v)| v)
         .collect();
-    // (representative lane, lanes) per distinct key, in lane order.
     let mut groups: Vec<(usize, u32)> = Vec::new();
     for l in (0..32).filter(|l| mask & (1u32 << l) != 0) {
         match groups
@@ -403,29 +394,56 @@ fn symbolic_groups_cost(
     if groups.len() == mask.count_ones() as usize {
         return None;
     }
+    groups
+        .into_iter()
+        .map(|(rep, lanes)| {
+            let terms: Vec<(domain::Mono, domain::Coef)> = p
+                .terms()
+                .iter()
+                .map(|(m, c)| {
+                    if m.degree() != 0 {
+                        (*m, domain::Coef::Same(c.at(rep)))
+                    } else {
+                        (*m, c.clone())
+                    }
+                })
+                .collect();
+            let q = domain::Poly::from_terms(terms);
+            q.lane_part_exact().map(|_| (rep, lanes, q))
+        })
+        .collect()
+}
+
+/// Adds the figures of one group of lanes to a sum over groups taken to lie
+/// in different lines: means and most add up, the fewest are those of the
+/// costliest group (a stride of 0 overlaps them).
+pub(crate) fn add_group(total: &mut CostRange, c: &CostRange) {
+    total.lines += c.lines;
+    total.sectors += c.sectors;
+    total.lines_max += c.lines_max;
+    total.sectors_max += c.sectors_max;
+    total.lines_min = total.lines_min.max(c.lines_min);
+    total.sectors_min = total.sectors_min.max(c.sectors_min);
+}
+
+/// The figures of an address with a symbolic stride whose lanes fall into
+/// groups ([`symbolic_groups`]): each group is an exact lane pattern at a
+/// base of its own (the uniform part plus the group's symbolic offset,
+/// costed over the residues its congruence allows, as an exact address is),
+/// and the groups are taken to lie in different lines and sectors (the
+/// run-time stride at least one line, as for a lane per group).
+fn symbolic_groups_cost(
+    p: &domain::Poly,
+    facts: &domain::SymFacts,
+    mask: u32,
+    bytes: u32,
+) -> Option<CostRange> {
     let mut total = CostRange::default();
-    for &(rep, group) in &groups {
-        let terms: Vec<(domain::Mono, domain::Coef)> = p
-            .terms()
-            .iter()
-            .map(|(m, c)| {
-                if m.degree() != 0 {
-                    (*m, domain::Coef::Same(c.at(rep)))
-                } else {
-                    (*m, c.clone())
-                }
-            })
-            .collect();
-        let q = domain::Poly::from_terms(terms);
+    for (rep, lanes, q) in symbolic_groups(p, mask)? {
         let dl = q.lane_part_exact()?;
         let residues = uniform_residues(&q, facts, dl[rep], bytes);
-        let (c, _) = residue_figures(&residues, &dl, group, bytes, false);
-        total.lines += c.lines;
-        total.sectors += c.sectors;
-        total.lines_max += c.lines_max;
-        total.sectors_max += c.sectors_max;
-        total.lines_min = total.lines_min.max(c.lines_min);
-        total.sectors_min = total.sectors_min.max(c.sectors_min);
+        let (c, _) = residue_figures(&residues, &dl, lanes, bytes, false);
+        add_group(&mut total, &c);
     }
     Some(total)
 }
@@ -496,6 +514,12 @@ pub fn lane_shapes(
         };
         let mut residues: Vec<i64> = Vec::new();
         let shape = match &f0.addr {
+            Value::Poly(p) if p.lane_part_exact().is_none() => {
+                match grouped_shape(p, &facts, bytes) {
+                    Some(s) => s,
+                    None => continue,
+                }
+            }
             Value::Poly(p) => {
                 let Some(d) = p.split().1.exact() else {
                     continue;
@@ -578,6 +602,45 @@ pub fn lane_shapes(
         out.insert(i as u32, shape);
     }
     out
+}
+
+/// The shape of an address with a symbolic stride whose lanes fall into
+/// groups ([`symbolic_groups`] over the whole warp): the same symbolic lane
+/// part in every warp class, each group's residues the union over the
+/// classes. `None` otherwise.
+fn grouped_shape(
+    p: &domain::Poly,
+    facts: &[(&dataflow::AccessFact, &domain::SymFacts)],
+    bytes: u32,
+) -> Option<totals::LaneShape> {
+    let groups = symbolic_groups(p, u32::MAX)?;
+    let mut out: Vec<(u32, Vec<i64>, Box<domain::Lanes>)> = Vec::with_capacity(groups.len());
+    for (rep, lanes, q) in &groups {
+        let d = q.lane_part_exact()?;
+        let mut residues = Vec::new();
+        for (f, sf) in facts {
+            let fp = f.addr.as_poly()?;
+            if !fp.same_lane_part(p) {
+                return None;
+            }
+            let in_class = f.mask & lanes;
+            if in_class == 0 {
+                continue;
+            }
+            let (_, _, fq) = symbolic_groups(fp, u32::MAX)?
+                .into_iter()
+                .find(|(r, _, _)| r == rep)?;
+            let first = in_class.trailing_zeros() as usize;
+            residues.extend(aligned(sf.residues_128(&fq.split().0), d[first], bytes));
+        }
+        residues.sort_unstable();
+        residues.dedup();
+        if residues.is_empty() {
+            continue;
+        }
+        out.push((*lanes, residues, Box::new(d)));
+    }
+    (!out.is_empty()).then_some(totals::LaneShape::Grouped { groups: out })
 }
 
 /// Combines the figures of access `op` over the warp classes. A class that

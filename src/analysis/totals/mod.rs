@@ -78,7 +78,8 @@
 //! instead of as 32 independent lanes. When the static analysis proved a
 //! shape for the instruction's addresses ([`LaneShape`]: exact lane offsets
 //! over a uniform unknown, such as a base loaded from a warp-uniform address,
-//! or lanes drawn from a known range, such as `hist[b & 255]`), a request
+//! lanes drawn from a known range, such as `hist[b & 255]`, or the rows of a
+//! 2-D block at a pitch that is a parameter not given, each row exact), a request
 //! with unknown addresses takes that shape's figures for its active lanes
 //! instead (mean and bounds over the alignments, or the expectation of
 //! `cost::ranged_random_cost`, or `cost::classed_cost` for lanes that share
@@ -898,6 +899,15 @@ pub enum LaneShape {
         /// Lane offsets.
         d: Box<Lanes>,
     },
+    /// A symbolic stride whose lanes fall into groups with equal symbolic
+    /// coefficients (`figures::symbolic_groups`: the rows of a 2-D block at
+    /// a run-time pitch): per group, its lanes, the residues of its base and
+    /// its exact lane offsets; the groups are taken to lie in different
+    /// lines (`figures::add_group`).
+    Grouped {
+        /// (lanes, residues of the group's base modulo 128, lane offsets).
+        groups: Vec<(u32, Vec<i64>, Box<Lanes>)>,
+    },
     /// Lanes drawn from a known set: the cost by number of active lanes
     /// (index 0..=32, `cost::ranged_random_cost`).
     Ranged {
@@ -950,6 +960,19 @@ impl Shapes<'_> {
                     ideal_sectors(active, bytes) as f64,
                 );
                 (c, p, stride)
+            }
+            LaneShape::Grouped { groups } => {
+                let mut total = CostRange::default();
+                for (lanes, residues, d) in groups {
+                    let m = exec & lanes;
+                    if m != 0 {
+                        super::figures::add_group(
+                            &mut total,
+                            &cost_over_residues(residues, d, m, bytes),
+                        );
+                    }
+                }
+                (total, Pattern::Strided, None)
             }
             LaneShape::Ranged {
                 by_active,
