@@ -67,7 +67,8 @@
 //! `tests/hw/blind14/` (CUDA kernels only; `tests/hw/blind14/known.txt`); `blind15_hardware_agreement`
 //! on the fifteenth, `tests/hw/blind15/` (Triton kernels only; `tests/hw/blind15/known.txt`);
 //! `blind16_hardware_agreement` on the sixteenth, `tests/hw/blind16/` (CUDA and Triton kernels;
-//! `tests/hw/blind16/known.txt`).
+//! `tests/hw/blind16/known.txt`); `blind17_hardware_agreement` on the seventeenth,
+//! `tests/hw/blind17/` (CUDA and Triton kernels; `tests/hw/blind17/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -265,6 +266,18 @@ const BLIND16_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind16/triton/launches.json",
         "tests/hw/blind16/measured_triton.json",
+    ),
+];
+
+/// The seventeenth held-out batch (`tests/hw/blind17/`): CUDA kernels and Triton ones.
+const BLIND17_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind17/launches.json",
+        "tests/hw/blind17/measured.json",
+    ),
+    (
+        "tests/hw/blind17/triton/launches.json",
+        "tests/hw/blind17/measured_triton.json",
     ),
 ];
 
@@ -871,6 +884,33 @@ fn blind16_hardware_agreement() {
         &BLIND16_SUITES,
         "tests/hw/blind16/known.txt",
         "hw_agreement_blind16",
+        true,
+    );
+}
+
+/// The seventeenth held-out batch (`tests/hw/blind17/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (Lennard-Jones forces over a column-major neighbour list, a
+/// parallel cyclic reduction tridiagonal solver, batched 16 x 16 Cholesky,
+/// an FP64 `wmma` GEMM, HMM Viterbi decoding, Levenshtein with a local DP
+/// row, a Haar wavelet, an OpenCV-style `warpAffine` on 3-byte pixels, ray
+/// marching through a density grid, `adaptive_avg_pool2d`, a direct 3-D
+/// convolution on 3-D blocks, `pixel_unshuffle`, an XNOR-popcount GEMM, a
+/// brute-force k-NN, `bucketize` + bincount, a double-precision weighted
+/// histogram, batch-norm statistics by Welford, SDDMM, `index_select` with
+/// int64 indices, a row quantisation written by `cp.async.bulk` from shared
+/// memory) and ten Triton kernels (a `tl.swizzle2d` GEMM, a 3-D `tl.dot`,
+/// `tl.cumprod` volume rendering, `tl.split` / `tl.interleave`, a jagged
+/// copy with alignment hints, a `tl.umulhi` hashed embedding, `tl.argmin`
+/// k-means, a `tl.flip` suffix sum, `tl.xor_sum`, a libdevice `erfinv` over
+/// a transposed view), measured before warpscope's model was looked at for
+/// them.
+#[test]
+fn blind17_hardware_agreement() {
+    agreement(
+        &BLIND17_SUITES,
+        "tests/hw/blind17/known.txt",
+        "hw_agreement_blind17",
         true,
     );
 }
