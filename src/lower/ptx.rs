@@ -1001,7 +1001,11 @@ fn lower_instr<'src>(
                             _ => alu.ty,
                         };
                         let mut srcs = srcs;
-                        if src_ty.float {
+                        // A hex float literal is a bit pattern (PTX ISA,
+                        // "Floating-Point Constants"): `mov.b32 %r, 0f3F800000`,
+                        // as Triton writes its float constants, moves 1.0's
+                        // bits into a `.b32` register.
+                        if src_ty.float || matches!(src_ty.bits, 32 | 64) {
                             for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
                                 if let OperandKind::Float(v) = &o.kind {
                                     let v = *v;

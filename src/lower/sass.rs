@@ -1107,7 +1107,19 @@ impl<'a, 'src> Lowerer<'a, 'src> {
             // (`SHF.R.S32.HI UR13, URZ, 0x1f, UR5`, a 32-bit shift of its
             // `hi` operand, reads a 32-bit value: `int n` sign-extended.)
             let shift32 = opc.ends_with("SHF") && ins.modifiers().any(|m| m == "S32" || m == "U32");
+            // (`LEA.HI d, a, b, c, s` is `b` plus the high word of `{c, a}
+            // << s`: `a` and `b` are 32-bit values, only `c` a high word.
+            // `ULEA.HI UR5, UR9, UR9, URZ, 0x1`, `(H + (H >>> 31))` on the
+            // way to `H / 2`, reads the second `int` of a `ULDC.64` pair:
+            // blind17's `haar_dwt2d`.)
+            let lea_hi_words =
+                opc.ends_with("LEA") && ins.has_modifier("HI") && !ins.has_modifier("X") && {
+                    let (k, _) = skip_carry_outs(&ins.operands, 1);
+                    ins.operands.iter().skip(k).take(2).any(|o| is(o, hi))
+                        && !ins.operands.get(k + 2).is_some_and(|o| is(o, hi))
+                };
             let high_op = !shift32
+                && !lea_hi_words
                 && ins
                     .modifiers()
                     .any(|m| m == "X" || m == "EX" || m == "HI" || m == "64");

@@ -122,7 +122,11 @@
 //! parameter that was not given, or loaded data: `if (slot < 0) return;`,
 //! `if (keep) out[pos] = v`) is handled in the cheapest way that keeps the
 //! warp's memory behaviour (the last one for loaded data only: a parameter
-//! the user can give stops the simulation with its name instead):
+//! the user can give stops the simulation with its name instead). The
+//! result of an instruction the simulation does not evaluate
+//! (`OpKind::Other`: `lg2.approx`, `f16` arithmetic) on operands it knows,
+//! or of which one is loaded data, is run-time data too: only a parameter
+//! that was not given leaves a value unknown for good:
 //!
 //! - a forward branch over straight-line code without memory accesses (a
 //!   division's guard, a clamp) is stepped over with what that code writes
@@ -1802,11 +1806,24 @@ fn run_warp(
                     }
                     // A barrier reduction's result depends on the other
                     // warps of the block, which run on their own here:
-                    // run-time data, as a loaded value is.
-                    let data = *block_wide
-                        || srcs
-                            .iter()
-                            .any(|s| matches!(lane_src(regs, w, s, l), Err(true)));
+                    // run-time data, as a loaded value is. So is an
+                    // instruction not modelled here (`lg2.approx`, `f16`
+                    // arithmetic) on operands known in this lane, or of
+                    // which one is data: its result is a run-time value the
+                    // simulation cannot compute (a masked lane's `other`
+                    // constant through libdevice's `erfinv`), not a
+                    // parameter that was not given. An operand unknown for
+                    // want of a parameter keeps the result so.
+                    let mut data = *block_wide;
+                    let mut missing = false;
+                    for s in srcs {
+                        match lane_src(regs, w, s, l) {
+                            Err(true) => data = true,
+                            Err(false) => missing = true,
+                            Ok(_) => {}
+                        }
+                    }
+                    let data = data || !missing;
                     for d in dsts {
                         regs.set(*d, l, None, data);
                     }
