@@ -368,14 +368,11 @@ pub fn uniform_residues(
 /// The lanes of `mask` grouped by their symbolic coefficients, for an address
 /// whose lane part has symbolic coefficients (`4*(lane%16) +
 /// 4*(lane/16)*width`: two rows of a 2-D block, a run-time pitch apart):
-/// each group's representative (lowest) lane, its lanes, and the address as
-/// the group sees it (every symbolic coefficient that of the group, so its
-/// lane part is exact). `None` when every lane of `mask` is a group of its
-/// own or a group's lane part is not exact.
-pub(crate) fn symbolic_groups(
-    p: &domain::Poly,
-    mask: u32,
-) -> Option<Vec<(usize, u32, domain::Poly)>> {
+/// each group's representative (lowest) lane, its lanes, the address as the
+/// group sees it (every symbolic coefficient that of the group) and that
+/// address's exact lane part. `None` when every lane of `mask` is a group of
+/// its own or a group's lane part is not exact.
+pub(crate) fn symbolic_groups(p: &domain::Poly, mask: u32) -> Option<Vec<SymbolicGroup>> {
     let symbolic: Vec<&domain::Lanes> = p
         .varying_terms()
         .filter(|(m, _)| m.degree() != 0)
@@ -409,10 +406,14 @@ pub(crate) fn symbolic_groups(
                 })
                 .collect();
             let q = domain::Poly::from_terms(terms);
-            q.lane_part_exact().map(|_| (rep, lanes, q))
+            q.lane_part_exact().map(|d| (rep, lanes, q, d))
         })
         .collect()
 }
+
+/// One group of [`symbolic_groups`]: representative lane, lanes, the
+/// address as the group sees it, its exact lane part.
+pub(crate) type SymbolicGroup = (usize, u32, domain::Poly, domain::Lanes);
 
 /// Adds the figures of one group of lanes to a sum over groups taken to lie
 /// in different lines: means and most add up, the fewest are those of the
@@ -439,8 +440,7 @@ fn symbolic_groups_cost(
     bytes: u32,
 ) -> Option<CostRange> {
     let mut total = CostRange::default();
-    for (rep, lanes, q) in symbolic_groups(p, mask)? {
-        let dl = q.lane_part_exact()?;
+    for (rep, lanes, q, dl) in symbolic_groups(p, mask)? {
         let residues = uniform_residues(&q, facts, dl[rep], bytes);
         let (c, _) = residue_figures(&residues, &dl, lanes, bytes, false);
         add_group(&mut total, &c);
@@ -614,22 +614,25 @@ fn grouped_shape(
     bytes: u32,
 ) -> Option<totals::LaneShape> {
     let groups = symbolic_groups(p, u32::MAX)?;
+    // Each class's groups: the same lanes (its lane part is `p`'s), its
+    // own uniform part.
+    let mut classes = Vec::with_capacity(facts.len());
+    for (f, sf) in facts {
+        let fp = f.addr.as_poly()?;
+        if !fp.same_lane_part(p) {
+            return None;
+        }
+        classes.push((f.mask, *sf, symbolic_groups(fp, u32::MAX)?));
+    }
     let mut out: Vec<(u32, Vec<i64>, Box<domain::Lanes>)> = Vec::with_capacity(groups.len());
-    for (rep, lanes, q) in &groups {
-        let d = q.lane_part_exact()?;
+    for (g, (_, lanes, _, d)) in groups.iter().enumerate() {
         let mut residues = Vec::new();
-        for (f, sf) in facts {
-            let fp = f.addr.as_poly()?;
-            if !fp.same_lane_part(p) {
-                return None;
-            }
-            let in_class = f.mask & lanes;
+        for (mask, sf, class_groups) in &classes {
+            let in_class = mask & lanes;
             if in_class == 0 {
                 continue;
             }
-            let (_, _, fq) = symbolic_groups(fp, u32::MAX)?
-                .into_iter()
-                .find(|(r, _, _)| r == rep)?;
+            let fq = &class_groups.get(g).filter(|x| x.1 == *lanes)?.2;
             let first = in_class.trailing_zeros() as usize;
             residues.extend(aligned(sf.residues_128(&fq.split().0), d[first], bytes));
         }
@@ -638,7 +641,7 @@ fn grouped_shape(
         if residues.is_empty() {
             continue;
         }
-        out.push((*lanes, residues, Box::new(d)));
+        out.push((*lanes, residues, Box::new(*d)));
     }
     (!out.is_empty()).then_some(totals::LaneShape::Grouped { groups: out })
 }

@@ -989,10 +989,12 @@ fn lower_instr<'src>(
                     (Some(alu), [dst, rest @ ..]) => {
                         // `setp` writes `p|q`: the parser gives a PredPair.
                         let dst2 = rest.first().copied();
-                        // A floating-point immediate of an `f32`/`f64`
-                        // instruction (`setp.eq.f32 %p, %f, 0f00000000`) is
-                        // its bit pattern, as a register of that type holds it.
-                        // A conversion's source has its own type.
+                        // A floating-point immediate is its bit pattern, as a
+                        // register of the instruction's width holds it (PTX
+                        // ISA, "Floating-Point Constants"): `setp.eq.f32 %p,
+                        // %f, 0f00000000`, and `mov.b32 %r, 0f3F800000`, as
+                        // Triton writes its float constants. A conversion's
+                        // source has its own type; other widths stay unknown.
                         let src_ty = match alu.op {
                             crate::ir::alu::AluOp::Float(
                                 crate::ir::alu::FloatOp::Cvt { src, .. },
@@ -1001,20 +1003,14 @@ fn lower_instr<'src>(
                             _ => alu.ty,
                         };
                         let mut srcs = srcs;
-                        // A hex float literal is a bit pattern (PTX ISA,
-                        // "Floating-Point Constants"): `mov.b32 %r, 0f3F800000`,
-                        // as Triton writes its float constants, moves 1.0's
-                        // bits into a `.b32` register.
-                        if src_ty.float || matches!(src_ty.bits, 32 | 64) {
-                            for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
-                                if let OperandKind::Float(v) = &o.kind {
-                                    let v = *v;
-                                    *s = match src_ty.bits {
-                                        32 => Src::Imm(i64::from((v as f32).to_bits())),
-                                        64 => Src::Imm(v.to_bits() as i64),
-                                        _ => Src::Unknown,
-                                    };
-                                }
+                        for (s, o) in srcs.iter_mut().zip(ops.iter().skip(1)) {
+                            if let OperandKind::Float(v) = &o.kind {
+                                let v = *v;
+                                *s = match src_ty.bits {
+                                    32 => Src::Imm(i64::from((v as f32).to_bits())),
+                                    64 => Src::Imm(v.to_bits() as i64),
+                                    _ => Src::Unknown,
+                                };
                             }
                         }
                         // `selp`/`slct`: move the predicate/condition last (already last).
