@@ -77,18 +77,28 @@ fn cfg_invariants_hold_on_every_file() {
         let file = common::load(path);
         let (module, _) = warpscope::syntax::parse(file.text());
         for f in &module.functions {
-            let cfg = Cfg::build(&lower_standalone(f));
+            let ir = lower_standalone(f);
+            let cfg = Cfg::build(&ir);
             functions += 1;
-            check_invariants(&cfg, f, file.name());
+            check_invariants(&cfg, f, &ir, file.name());
         }
     }
     assert!(functions > 100, "only {functions} functions found");
 }
 
-fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &str) {
+/// `ir`: the lowered function: its ops are one per statement of the body,
+/// then those a `wmma.load`/`wmma.store` expands into (`lower::ptx::wmma`).
+fn check_invariants(
+    cfg: &Cfg,
+    f: &warpscope::syntax::ast::Function<'_>,
+    ir: &warpscope::ir::Function<'_>,
+    name: &str,
+) {
     let ctx = format!("{name}: {}", f.name.text);
-    let n_stmts = f.body.as_ref().map_or(0, |b| b.statements.len()) as u32;
-    // Blocks partition the body, in order.
+    let n_body = f.body.as_ref().map_or(0, |b| b.statements.len()) as u32;
+    let n_stmts = ir.ops.len() as u32;
+    assert!(n_stmts >= n_body, "{ctx}: fewer ops than statements");
+    // Blocks partition the ops, in order.
     let mut next = 0;
     for b in cfg.blocks() {
         assert_eq!(b.stmts.start, next, "{ctx}: blocks not contiguous");
@@ -147,16 +157,26 @@ fn check_invariants(cfg: &Cfg, f: &warpscope::syntax::ast::Function<'_>, name: &
             }
         }
     }
-    // Every jump/taken/indexed target begins with a label.
+    // Every jump/taken/indexed target begins with a label (a statement's,
+    // or the one an expansion starts with), or is the return point after
+    // an expanded instruction (the op before it branches past the body).
     let body = f.body.as_ref();
     for b in cfg.block_ids() {
         for (s, k) in cfg.successors(b) {
             if matches!(k, EdgeKind::Jump | EdgeKind::Taken | EdgeKind::Indexed) {
                 let body = body.unwrap();
-                let has_label = cfg
-                    .block(s)
-                    .op_ids()
-                    .any(|id| matches!(body.stmt(StmtId(id.0)).kind, StmtKind::Label(_)));
+                let label = |id: u32| {
+                    if id < n_body {
+                        matches!(body.stmt(StmtId(id)).kind, StmtKind::Label(_))
+                    } else {
+                        ir.ops[id as usize].form == warpscope::ir::Form::Label
+                    }
+                };
+                let first = cfg.block(s).op_ids().next().map_or(0, |id| id.0);
+                let return_point = first > 0
+                    && matches!(ir.ops[first as usize - 1].kind,
+                        warpscope::ir::OpKind::Branch { target: Some(t), .. } if t.0 >= n_body);
+                let has_label = cfg.block(s).op_ids().any(|id| label(id.0)) || return_point;
                 assert!(
                     has_label,
                     "{ctx}: {b}->{s} ({k:?}) targets a block without label"
@@ -211,8 +231,9 @@ fn cfg_invariants_hold_on_library_corpus() {
             SourceFile::new(path.display().to_string(), std::fs::read(path).unwrap()).unwrap();
         let (module, _) = warpscope::syntax::parse(file.text());
         for f in &module.functions {
-            let cfg = Cfg::build(&lower_standalone(f));
-            check_invariants(&cfg, f, file.name());
+            let ir = lower_standalone(f);
+            let cfg = Cfg::build(&ir);
+            check_invariants(&cfg, f, &ir, file.name());
             functions += 1;
             blocks += cfg.blocks().len();
             loops += cfg.loops().len();

@@ -88,6 +88,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use warpscope::analysis::{AccessOp, Analysis, LaunchConfig, Options, ParamKey, Pattern};
 use warpscope::analyze_module;
+use warpscope::ir::MemKind;
 use warpscope::source::SourceFile;
 
 const TOL: f64 = 0.05;
@@ -281,6 +282,11 @@ const BLIND17_SUITES: [(&str, &str); 2] = [
     ),
 ];
 
+/// The `wmma` suite (`tests/hw/wmma/`): `wmma.load` / `wmma.store` of every
+/// element type and layout, from global, generic and shared addresses.
+const WMMA_SUITES: [(&str, &str); 1] =
+    [("tests/hw/wmma/launches.json", "tests/hw/wmma/measured.json")];
+
 fn load(path: &str) -> J {
     let t = common::read_measurement(path);
     serde_json::from_str(&t).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -289,7 +295,11 @@ fn load(path: &str) -> J {
 /// The `op` of a measured row for a PTX access: the newer memory paths by
 /// instruction name (as `tests/hw/parse_ncu.py` names their SASS), the others
 /// by direction.
-fn op_name(op: AccessOp, instr: &str) -> &'static str {
+fn op_name(op: AccessOp, kind: MemKind, instr: &str) -> &'static str {
+    // A `wmma.load` of a matrix operand from `.shared` is `LDSM`.
+    if kind == MemKind::MatrixLoad && instr.starts_with("wmma") {
+        return "ldmatrix";
+    }
     if instr.starts_with("cp.async.bulk") || instr.starts_with("cp.reduce.async.bulk") {
         return "bulk";
     }
@@ -915,6 +925,20 @@ fn blind17_hardware_agreement() {
     );
 }
 
+/// The `wmma` suite (`tests/hw/wmma/`, README there): 25 GEMM launches
+/// through `nvcuda::wmma`, one per shape, element type, layout and address
+/// space, each checked exactly against the CPU; the model of
+/// `lower::ptx::wmma` was written from their SASS and measured here.
+#[test]
+fn wmma_hardware_agreement() {
+    agreement(
+        &WMMA_SUITES,
+        "tests/hw/wmma/known.txt",
+        "hw_agreement_wmma",
+        true,
+    );
+}
+
 /// Compare every measured row of `suites` with warpscope's predictions;
 /// rows listed in `known_path` are shown as KNOWN. `categories` adds a
 /// per-(op, space) tally of the rows to the summary.
@@ -1031,7 +1055,7 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
                 assert_eq!(sk.accesses.len(), k.accesses.len());
                 for (a, sa) in k.accesses.iter().zip(&sk.accesses) {
                     let Some(src) = &a.source else { continue };
-                    let opn = op_name(a.op, &a.instruction);
+                    let opn = op_name(a.op, a.kind, &a.instruction);
                     let key = row_key(
                         src,
                         a.line_frames,
@@ -1069,7 +1093,7 @@ fn agreement(suites: &[(&str, &str)], known_path: &str, snapshot: &str, categori
             let mut preds: BTreeMap<RowKey, Pred> = BTreeMap::new();
             for a in &k.accesses {
                 let Some(src) = &a.source else { continue };
-                let opn = op_name(a.op, &a.instruction);
+                let opn = op_name(a.op, a.kind, &a.instruction);
                 let key = row_key(
                     src,
                     a.line_frames,

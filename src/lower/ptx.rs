@@ -273,6 +273,7 @@ impl<'a, 'src> Ctx<'a, 'src> {
 mod calls;
 mod liveness;
 mod mem;
+mod wmma;
 
 pub use calls::Callees;
 
@@ -409,6 +410,8 @@ pub fn lower_in<'src>(
         callee_regs: HashMap::default(),
     };
     calls::expand(&mut out, &mut ex, pending, &slots, 1);
+    let wmma = std::mem::take(&mut out.wmma);
+    wmma::expand(&mut out, wmma);
     mark_fusable(&mut out.ops);
     let pointer_params = ex.pointer_params;
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
@@ -481,6 +484,8 @@ struct Out<'src> {
     expect_tx: Vec<crate::ir::ExpectTx>,
     packs: HashMap<u32, (Src, Src, u32)>,
     inlined: Vec<crate::ir::InlineSite>,
+    /// `wmma.load`/`wmma.store` ops, expanded into their requests at the end.
+    wmma: wmma::Pending,
     names: Vec<&'src str>,
     var_list: Vec<Variable<'src>>,
 }
@@ -604,6 +609,11 @@ fn lower_body<'src>(
                     e.1 = at;
                 }
                 let lowered = lower_instr(cx, at, ins, param_regs, pointer_params);
+                if ins.opcode() == "wmma" {
+                    if let Some(w) = wmma::of_instruction(cx, &mods, &ins.operands) {
+                        out.wmma.push((at, w));
+                    }
+                }
                 note_param_address(cx, &lowered.kind);
                 let id = |n: &&'src str| {
                     (!crate::isa::is_special_register(n))
