@@ -104,7 +104,11 @@ T = {
                     "(`@P1 LDG.E` 0x0550..), so the 12 trips with ipiv[k] = k (k % 5 == 4) issue the loads and stores with "
                     "every lane off; " + NOLANE + " (2 x 12 x 25 = 600 each way); the sectors (78,272 / 84,800 loads) are "
                     "the model's estimate for a guard on a loaded pivot, inside its bounds 1,600..206,400"),
- "tf32_mma_gemm": "[requests counted for an access no lane reaches] load sectors 245,760 / 221,184: " + ZERO_LANE,
+ "tf32_mma_gemm": ("[cp.async sectors: source and kernel-level counters differ] load requests agree (12,288: the totals "
+                   "leave out the phantom copies of the row); sectors 245,760 modelled, which is the source counters' "
+                   "per-instruction sum (the A copies `LDGSTS.E.BYPASS.128` 24 sectors a request, 8 rows of 64 aligned bytes; "
+                   "the B copies 16), while the kernel-level l1tex__t_sectors counter gives 221,184 (18 a request on average, "
+                   "as if the A copies were 20); not traced further"),
  "stereo_sad_disparity": BUDGET % ("68 of 1,200 blocks", "load sectors 142,726 / 143,196 (requests equal): the clamped "
                                    "edge tiles are under-represented"),
  "resize_bicubic_nchw": BUDGET % ("1,445 of 11,628 blocks", "load sectors 5,507,544 / 5,508,000 (requests equal)"),
