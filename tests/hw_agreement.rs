@@ -68,7 +68,9 @@
 //! on the fifteenth, `tests/hw/blind15/` (Triton kernels only; `tests/hw/blind15/known.txt`);
 //! `blind16_hardware_agreement` on the sixteenth, `tests/hw/blind16/` (CUDA and Triton kernels;
 //! `tests/hw/blind16/known.txt`); `blind17_hardware_agreement` on the seventeenth,
-//! `tests/hw/blind17/` (CUDA and Triton kernels; `tests/hw/blind17/known.txt`).
+//! `tests/hw/blind17/` (CUDA and Triton kernels; `tests/hw/blind17/known.txt`);
+//! `blind18_hardware_agreement` on the eighteenth, `tests/hw/blind18/` (CUDA and
+//! Triton kernels; `tests/hw/blind18/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -286,6 +288,18 @@ const BLIND17_SUITES: [(&str, &str); 2] = [
 /// element type and layout, from global, generic and shared addresses.
 const WMMA_SUITES: [(&str, &str); 1] =
     [("tests/hw/wmma/launches.json", "tests/hw/wmma/measured.json")];
+
+/// The eighteenth held-out batch (`tests/hw/blind18/`): CUDA kernels and Triton ones.
+const BLIND18_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind18/launches.json",
+        "tests/hw/blind18/measured.json",
+    ),
+    (
+        "tests/hw/blind18/triton/launches.json",
+        "tests/hw/blind18/measured_triton.json",
+    ),
+];
 
 fn load(path: &str) -> J {
     let t = common::read_measurement(path);
@@ -921,6 +935,32 @@ fn blind17_hardware_agreement() {
         &BLIND17_SUITES,
         "tests/hw/blind17/known.txt",
         "hw_agreement_blind17",
+        true,
+    );
+}
+
+/// The eighteenth held-out batch (`tests/hw/blind18/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (BSR SpMV with 4 x 4 blocks, packed-triangular and band BLAS
+/// storage, LAPACK `laswp` on a column-major matrix, blocked Floyd-Warshall,
+/// a TF32 `mma.sync` GEMM with scalar fragment loads and `cp.async`, a JPEG
+/// 8 x 8 DCT, Canny non-maximum suppression, block-matching stereo, bicubic
+/// resize, marching squares, radix-4 column FFTs, a jump-flooding step,
+/// bit-packed life, voxelisation by `atomicOr`, an in-place square
+/// transpose, slicing-by-4 CRC-32, a Kronecker product with streaming
+/// stores, `gather_nd` with int64 triples, `torch.roll`) and ten Triton
+/// kernels (a Linear `x W^T` through `tl.trans`, ELL SpMV, an NHWC bilinear
+/// resize, a `tl.gather` codebook dequantisation, an int4 packer by
+/// `tl.reshape` / `tl.split`, a `tl.static_range` FIR, an Inductor-style
+/// broadcast, a fused residual-add RMSNorm, a `make_block_ptr` stencil, a
+/// linear interpolation), measured before warpscope's model was looked at
+/// for them.
+#[test]
+fn blind18_hardware_agreement() {
+    agreement(
+        &BLIND18_SUITES,
+        "tests/hw/blind18/known.txt",
+        "hw_agreement_blind18",
         true,
     );
 }
