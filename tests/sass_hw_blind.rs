@@ -48,8 +48,7 @@ const TOL: f64 = 0.05;
 /// The held-out batches, in order.
 const BATCHES: [&str; 18] = [
     "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-    "blind10", "blind11", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-    "wmma",
+    "blind10", "blind11", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "wmma",
 ];
 
 /// Per batch: (global agree, global compared, shared agree, shared compared,

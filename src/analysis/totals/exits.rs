@@ -61,6 +61,17 @@
 //! such a block is simulated, in an edge stratum of its own, see
 //! [`super::sample`]), **works** (anything else).
 //!
+//! **Guard classes** ([`Fates::guard_class`], [`uniform_classes`]): the
+//! walk stops at the first guard it cannot decide, often a bounds test on
+//! `%tid`, and a block-uniform decision past it (a diagonal tile's
+//! `if (bx != by)`) is then the sampler's to find among neighbours. So
+//! every working block also evaluates the predicates of every branch
+//! that are defined once from block-uniform values (through single
+//! definitions only, not along a path), and the blocks whose values differ
+//! from the majority's form classes that the sampler runs as strata of
+//! their own (`tests/hw/blind18` `transpose_inplace_sq`: 63 diagonal
+//! blocks of 2,016 working ones).
+//!
 //! # Soundness
 //!
 //! An idle block is exactly zero: every instruction that records
@@ -69,7 +80,9 @@
 //! thread of the block takes (its guards are known and uniform). The
 //! exits fate only moves a block into a stratum that is simulated like the
 //! edge blocks: it never changes a block's figures, only which blocks
-//! stand for which in an estimate.
+//! stand for which in an estimate; so do the guard classes (a value read
+//! through single definitions is the value every thread computes, but a
+//! class only groups blocks, it decides nothing).
 //!
 //! # Limits and cost
 //!
@@ -119,7 +132,17 @@ pub struct Fates {
     pub exits: Bits,
     /// Idle blocks in the grid.
     pub idle_count: u64,
+    /// Working blocks whose uniform guards decide otherwise than in most
+    /// working blocks ([`uniform_classes`]): block id → class `1..=`
+    /// [`MAX_GUARD_CLASSES`].
+    pub guard_class: crate::util::FastMap<u64, u8>,
 }
+
+/// Minority guard classes set apart at most.
+pub const MAX_GUARD_CLASSES: usize = 4;
+
+/// Uniform branch guards evaluated per block at most.
+const MAX_GUARDS: usize = 16;
 
 /// What the static pass found: per op of the explored region, whether a
 /// block-uniform decision lies ahead, and, where none does, where the one
@@ -621,6 +644,7 @@ pub fn scan(
         idle: Bits::new(nblocks),
         exits: Bits::new(nblocks),
         idle_count: 0,
+        guard_class: Default::default(),
     };
     let (mut steps, mut works, mut exits) = (0u64, false, false);
     for b in 0..nblocks {
@@ -646,7 +670,195 @@ pub fn scan(
         fates.exits = Bits::new(0);
         exits = false;
     }
-    (fates.idle_count > 0 || exits).then_some(fates)
+    if works {
+        fates.guard_class = uniform_classes(low, inputs, nblocks, &ctaid, &fates, cap);
+    }
+    (fates.idle_count > 0 || exits || !fates.guard_class.is_empty()).then_some(fates)
+}
+
+/// The working blocks whose block-uniform branch guards decide otherwise
+/// than in most working blocks: a diagonal tile (`if (bx != by)`), a
+/// block whose row starts a segment, work the walk of [`Plan::fate`] does
+/// not reach because a guard on `%tid` stops it first.
+///
+/// The guards are the predicates of branches that are defined once, by an
+/// unguarded lane-wise op, from registers of the same kind down to
+/// `%ctaid`, `%nctaid`, `%ntid`, parameters and constants
+/// ([`uniform_regs`]), at most [`MAX_GUARDS`]; each block's *fingerprint*
+/// is their values (true, false or unknown). The most common fingerprint
+/// among working blocks is the majority; the [`MAX_GUARD_CLASSES`] most
+/// common others, each of at most half the working blocks, are classes
+/// `1..` (the sampler runs each as an edge stratum of its own: every block
+/// of a class does the same block-uniform work, so its run blocks stand
+/// for it). Empty when no guard qualifies, every block agrees, or the
+/// evaluation runs past `cap` steps.
+fn uniform_classes(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    nblocks: u64,
+    ctaid: &impl Fn(u64) -> [i64; 3],
+    fates: &Fates,
+    cap: u64,
+) -> crate::util::FastMap<u64, u8> {
+    let none = Default::default();
+    let uni = uniform_regs(low);
+    let mut guards: Vec<Reg> = Vec::new();
+    for op in &low.ops {
+        if let (OpKind::Branch { .. } | OpKind::Exit, Some((r, _))) = (&op.kind, op.guard) {
+            if uni.get(r as usize).copied().unwrap_or(false)
+                && low.single_defs.def.contains_key(&r)
+                && !guards.contains(&r)
+            {
+                guards.push(r);
+            }
+        }
+    }
+    guards.truncate(MAX_GUARDS);
+    if guards.is_empty() {
+        return none;
+    }
+    let mut memo: crate::util::FastMap<Reg, Option<i64>> = Default::default();
+    let mut codes: crate::util::FastMap<u32, u64> = Default::default();
+    let mut per_block: Vec<(u64, u32)> = Vec::new();
+    let mut steps = 0u64;
+    for b in 0..nblocks {
+        if fates.idle.get(b) || fates.exits.get(b) {
+            continue;
+        }
+        memo.clear();
+        let c = ctaid(b);
+        let mut code = 0u32;
+        for (k, &g) in guards.iter().enumerate() {
+            let v = block_value(low, inputs, c, g, &mut memo, 0, &mut steps);
+            let bits = match v {
+                None => 0,
+                Some(0) => 1,
+                Some(_) => 2,
+            };
+            code |= bits << (2 * k);
+        }
+        if steps > cap {
+            return none;
+        }
+        *codes.entry(code).or_default() += 1;
+        per_block.push((b, code));
+    }
+    let works = per_block.len() as u64;
+    let mut by_count: Vec<(u64, u32)> = codes.iter().map(|(&c, &n)| (n, c)).collect();
+    by_count.sort_unstable_by(|a, b| b.cmp(a));
+    let classes: Vec<u32> = by_count
+        .iter()
+        .skip(1)
+        .filter(|(n, _)| 2 * n <= works)
+        .take(MAX_GUARD_CLASSES)
+        .map(|(_, c)| *c)
+        .collect();
+    if classes.is_empty() {
+        return none;
+    }
+    per_block
+        .into_iter()
+        .filter_map(|(b, code)| {
+            let k = classes.iter().position(|&c| c == code)?;
+            Some((b, k as u8 + 1))
+        })
+        .collect()
+}
+
+/// The value of register `r` in block `ctaid`, from its one definition and
+/// those of the registers it reads (see [`uniform_classes`]); `None` where
+/// not known. `steps` counts the ops evaluated.
+fn block_value(
+    low: &Lowered<'_>,
+    inputs: &SimInputs,
+    ctaid: [i64; 3],
+    r: Reg,
+    memo: &mut crate::util::FastMap<Reg, Option<i64>>,
+    depth: u32,
+    steps: &mut u64,
+) -> Option<i64> {
+    if let Some(v) = memo.get(&r) {
+        return *v;
+    }
+    if depth > 32 {
+        return None;
+    }
+    *steps += 1;
+    let v = (|| {
+        let def = *low.single_defs.def.get(&r)?;
+        let op = low.ops.get(def.index())?;
+        if op.guard.is_some() {
+            return None;
+        }
+        let mut src = |s: &Src, memo: &mut crate::util::FastMap<Reg, Option<i64>>| -> Option<i64> {
+            match s {
+                Src::Reg(q, off) => block_value(low, inputs, ctaid, *q, memo, depth + 1, steps)
+                    .map(|v| v.wrapping_add(*off)),
+                Src::NotPred(q) => block_value(low, inputs, ctaid, *q, memo, depth + 1, steps)
+                    .map(|v| (v == 0) as i64),
+                Src::Imm(v) => Some(*v),
+                Src::Var(v, off) => Some((((*v as i64) + 1) << VAR_SHIFT).wrapping_add(*off)),
+                Src::Param(..) | Src::Unknown => None,
+                Src::Special(sp) => {
+                    let d = |x: u8| x.min(2) as usize;
+                    match sp {
+                        Special::Ntid(x) => Some(inputs.block.dims()[d(*x)] as i64),
+                        Special::Ctaid(x) => Some(ctaid[d(*x)]),
+                        Special::Nctaid(x) => Some(inputs.grid[d(*x)] as i64),
+                        _ => None,
+                    }
+                }
+            }
+        };
+        match &op.kind {
+            OpKind::Alu {
+                alu,
+                dst,
+                dst2,
+                srcs,
+            } if !cross_lane(alu.op) && srcs.len() <= 4 => {
+                let mut buf = [0i64; 4];
+                for (b, s) in buf.iter_mut().zip(srcs.iter()) {
+                    *b = src(s, memo)?;
+                }
+                let vals = &buf[..srcs.len()];
+                let out = alu_value(*alu, vals)?;
+                if *dst == r {
+                    Some(out)
+                } else if *dst2 == Some(r) {
+                    crate::analysis::transfer::second_scalar(*alu, vals, Some(out))
+                } else {
+                    None
+                }
+            }
+            OpKind::PredLogic { op: lop, srcs, .. } => {
+                let a = src(srcs.first()?, memo)? != 0;
+                let b = match srcs.get(1) {
+                    Some(s) => src(s, memo)? != 0,
+                    None => false,
+                };
+                Some(match *lop {
+                    "and" => a && b,
+                    "or" => a || b,
+                    "xor" => a ^ b,
+                    "not" => !a,
+                    _ => a,
+                } as i64)
+            }
+            OpKind::LdParam {
+                dsts,
+                param,
+                elem_bytes,
+            } => {
+                let k = dsts.iter().position(|&d| d == r)?;
+                let loc = crate::ir::ld_param_element(*param, *elem_bytes, k);
+                param_value(inputs, loc)
+            }
+            _ => None,
+        }
+    })();
+    memo.insert(r, v);
+    v
 }
 
 #[cfg(test)]
@@ -672,6 +884,38 @@ mod tests {
             [(b % 64) as i64, (b / 64) as i64, 0]
         })
         .map(|f| f.idle_count)
+    }
+
+    /// `tri_diag` (tests/fixtures/analysis/diagonal_class.ptx, 64 x 64
+    /// blocks): the idle blocks, and the blocks of each guard class.
+    #[test]
+    fn the_diagonal_is_a_guard_class_behind_a_guard_on_tid() {
+        let text = include_str!("../../../tests/fixtures/analysis/diagonal_class.ptx");
+        let funcs = crate::pipeline::lower_text(text);
+        let low = funcs
+            .iter()
+            .find(|f| f.name == "tri_diag")
+            .expect("the kernel");
+        let inputs = SimInputs {
+            block: crate::analysis::launch::BlockShape::Known([256, 1, 1]),
+            grid: [64, 64, 1],
+            params: vec![None],
+            fields: Vec::new(),
+            pointer_params: vec![true],
+            budget: 3_000_000,
+        };
+        let mut ifconv = IfConvMemo::default();
+        let f = scan(low, &inputs, &mut ifconv, 64 * 64, |b| {
+            [(b % 64) as i64, (b / 64) as i64, 0]
+        })
+        .expect("fates");
+        assert_eq!(f.idle_count, 2016);
+        // The 64 diagonal blocks, one class; no other block.
+        assert_eq!(f.guard_class.len(), 64);
+        assert!(f
+            .guard_class
+            .iter()
+            .all(|(b, c)| *c == 1 && b % 64 == b / 64));
     }
 
     #[test]

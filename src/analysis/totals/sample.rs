@@ -14,7 +14,11 @@
 //! triangular grid's upper half) are neither edge nor interior blocks, are
 //! never run and count as empty, exactly; blocks that **exit** after
 //! memory work are an edge stratum of their own (never a neighbour of a
-//! working block in the estimate below). The interior is then the working
+//! working block in the estimate below), and so are the working blocks of
+//! each *guard class* (blocks whose block-uniform branch guards decide
+//! otherwise than in most working blocks: a diagonal tile of a triangular
+//! grid, `if (bx != by)`; [`super::exits::Fates::guard_class`]), split
+//! like the grid's edges by the last column, row and plane. The interior is then the working
 //! blocks only, so its spread order, bisection, classes and neighbours are
 //! among those. The sampler keeps, for every interior block it ran, the block's
 //! *request signature* (requests per instruction, interned), and the sum and
@@ -153,8 +157,10 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Edge strata: the eight combinations of the last column, row and plane,
 /// block 0, and the blocks that exit after memory work
-/// ([`super::exits::Fate::Exits`]).
-const STRATA: usize = 10;
+/// ([`super::exits::Fate::Exits`]); then, for each guard class
+/// ([`super::exits::Fates::guard_class`]), its own nine (the eight
+/// combinations and block 0).
+const STRATA: usize = 10 + 9 * super::exits::MAX_GUARD_CLASSES;
 /// The stratum of block 0.
 const BLOCK0_STRATUM: usize = 8;
 /// The stratum of the blocks that exit after memory work.
@@ -314,6 +320,9 @@ pub struct Sampler {
     idle_count: u64,
     /// Blocks that exit after memory work: an edge stratum of their own.
     exits: Bits,
+    /// Working blocks whose block-uniform guards decide otherwise than in
+    /// most: block id → class `1..` (edge strata of their own).
+    guard_class: crate::util::FastMap<u64, u8>,
 }
 
 impl Sampler {
@@ -362,12 +371,14 @@ impl Sampler {
             idle: Bits::default(),
             idle_count: 0,
             exits: Bits::default(),
+            guard_class: Default::default(),
         };
         if let Some(mut f) = fates.filter(|_| nblocks <= EDGE_SCAN_MAX) {
             f.idle.seal();
             s.idle = f.idle;
             s.idle_count = f.idle_count;
             s.exits = f.exits;
+            s.guard_class = f.guard_class;
         }
         if nblocks <= EDGE_SCAN_MAX {
             s.edges = (0..nblocks).filter(|&b| s.is_edge(b)).collect();
@@ -655,24 +666,29 @@ impl Sampler {
         if self.exits.get(bid) {
             return EXITS_STRATUM;
         }
+        let class = self
+            .guard_class
+            .get(&bid)
+            .map_or(0, |&c| 10 + 9 * (usize::from(c) - 1));
         if bid == 0 {
-            return BLOCK0_STRATUM;
+            return if class > 0 { class + 8 } else { BLOCK0_STRATUM };
         }
         let [gx, gy, gz] = self.grid;
         let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
-        usize::from(x == gx - 1)
-            | usize::from(gy > 1 && y == gy - 1) << 1
-            | usize::from(gz > 1 && z == gz - 1) << 2
+        class
+            + (usize::from(x == gx - 1)
+                | usize::from(gy > 1 && y == gy - 1) << 1
+                | usize::from(gz > 1 && z == gz - 1) << 2)
     }
 
     /// Whether block `bid` is in an edge stratum (run before the interior,
-    /// counted per stratum): an edge of the grid or a block that exits
-    /// after memory work, not an idle block.
+    /// counted per stratum): an edge of the grid, a block that exits after
+    /// memory work or one of a guard class, not an idle block.
     fn is_edge(&self, bid: u64) -> bool {
         if self.nblocks > EDGE_SCAN_MAX || self.idle.get(bid) {
             return false;
         }
-        if self.exits.get(bid) {
+        if self.exits.get(bid) || self.guard_class.contains_key(&bid) {
             return true;
         }
         let [gx, gy, gz] = self.grid;
@@ -1263,6 +1279,7 @@ mod tests {
             idle: Bits::new(1024),
             exits: Bits::new(1024),
             idle_count: 0,
+            guard_class: Default::default(),
         };
         for b in 0..1024u64 {
             if b % 32 > b / 32 {
@@ -1299,6 +1316,7 @@ mod tests {
             idle: Bits::new(1024),
             exits: Bits::new(1024),
             idle_count: 0,
+            guard_class: Default::default(),
         };
         for b in 0..1024u64 {
             let (x, y) = (b % 32, b / 32);
