@@ -61,8 +61,11 @@
 //!
 //! An `add`/`sub` without a rounding modifier whose operand may come from
 //! a `mul` without one may be fused into an `fma` by the code generator
-//! (PTX ISA, `add`/`mul`): lowering marks it ([`FMode::fusable`]) and it is
-//! not evaluated, since the two results differ in general.
+//! (PTX ISA, `add`/`mul`): lowering marks it ([`FMode::fusable`]). The
+//! two results differ in general, so an `f32` one is evaluated only where
+//! the fused result cannot differ from the unfused one (the exact product
+//! lies within half a spacing of the rounded one: `contracted32`), and
+//! an `f64` one not at all.
 
 use crate::ir::alu::{AluOp2, Cmp, FCmp, FMode, FloatOp, Round, TestOp, Ty};
 
@@ -397,8 +400,11 @@ fn arith32(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
         FloatOp::Neg | FloatOp::Abs | FloatOp::Rcp | FloatOp::Sqrt => 1,
         _ => 2,
     };
-    if args.len() != arity || m.fusable {
+    if args.len() != arity {
         return None;
+    }
+    if m.fusable {
+        return contracted32(op, m, args);
     }
     let a = in32(args[0], m.ftz);
     let b = args.get(1).map_or(0.0, |&v| in32(v, m.ftz));
@@ -459,6 +465,77 @@ fn arith32(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
         FloatOp::Cvt { .. } | FloatOp::Cmp(..) | FloatOp::Testp(_) => return None,
     };
     out32(x, m)
+}
+
+/// An `f32` `add`/`sub` that the code generator may fuse with the `mul`
+/// that wrote an operand (`FMode::fusable`): its value when fusing cannot
+/// change it, else not evaluated. Fused, the operand is the exact product,
+/// within half a spacing of the rounded one that the unfused add reads;
+/// rounding is monotonic, so when the sums at both ends of that interval,
+/// for either operand, round to the unfused result, every fused result is
+/// that value (`2 x` of a product `x`: sincosf's range test on a doubled
+/// angle, `tests/hw/blind18` `fft64_radix4_cols`). Not under `.ftz` or
+/// `.sat`, nor near infinity or NaN; a zero product is taken as exact,
+/// and a zero sum's sign as the unfused one.
+fn contracted32(op: FloatOp, m: FMode, args: &[i64]) -> Option<i64> {
+    if !matches!(op, FloatOp::Add | FloatOp::Sub) || m.ftz || m.sat {
+        return None;
+    }
+    let plain = FMode {
+        fusable: false,
+        ..m
+    };
+    let unfused = arith32(op, plain, args)?;
+    let a = f32::from_bits(args[0] as u32);
+    let b = f32::from_bits(args[1] as u32);
+    let b = if op == FloatOp::Sub { -b } else { b };
+    // Half the larger spacing next to |x| (an f64 holds x ± it exactly);
+    // 0 for a zero product, taken as exact (a product of finite values
+    // that rounds to zero is one of a zero factor, unless it underflowed,
+    // which is not modelled).
+    let half = |x: f32| -> Option<f64> {
+        let ax = x.abs();
+        if x == 0.0 {
+            Some(0.0)
+        } else if x.is_subnormal() {
+            Some(f64::from(f32::from_bits(1)) / 2.0)
+        } else {
+            (x.is_normal() && ax < f32::MAX)
+                .then(|| (f64::from(f32::from_bits(ax.to_bits() + 1)) - f64::from(ax)) / 2.0)
+        }
+    };
+    // Only the operands that may be a product move (both where not said).
+    let which = if m.fused_operands & 3 == 0 {
+        3
+    } else {
+        m.fused_operands & 3
+    };
+    let (fa, fb) = (f64::from(a), f64::from(b));
+    let mut ends: Vec<(f64, f64)> = Vec::with_capacity(4);
+    if which & 1 != 0 {
+        let h = half(a)?;
+        ends.extend([(fa - h, fb), (fa + h, fb)]);
+    }
+    if which & 2 != 0 {
+        let h = half(b)?;
+        ends.extend([(fa, fb - h), (fa, fb + h)]);
+    }
+    for (x, y) in ends {
+        let (w, e) = two_sum(x, y);
+        if w == 0.0 && e == 0.0 {
+            // An exact zero either way: the unfused result (the sign of a
+            // zero sum is not modelled).
+            if f32::from_bits(unfused as u32) == 0.0 {
+                continue;
+            }
+            return None;
+        }
+        let r = out32(from_wide(w, e, m.round), plain)?;
+        if r != unfused {
+            return None;
+        }
+    }
+    Some(unfused)
 }
 
 /// `|x|` far enough from the bottom of the `f64` range for an `fma`
@@ -922,7 +999,23 @@ mod tests {
         };
         assert!(m.unmarked);
         m.fusable = true;
-        assert_eq!(eval(op, m, alu.ty, &[f(1.0), f(2.0)]), None);
+        // which fusing cannot change where the exact product's half a
+        // spacing around the rounded one rounds away: 1 + 2 is 3 either way
+        assert_eq!(tof(eval(op, m, alu.ty, &[f(1.0), f(2.0)])), Some(3.0));
+        // a cancellation exposes it: 1 - (1 - 2^-24) is 2^-24 unfused, and
+        // anything in [2^-25, 2^-23] fused: not evaluated
+        assert_eq!(
+            eval(op, m, alu.ty, &[f(1.0), f(-(1.0 - 2f32.powi(-24)))]),
+            None
+        );
+        // nor in f64
+        let alu64 = decode("add", &["f64"]).unwrap();
+        let AluOp::Float(op64, mut m64) = alu64.op else {
+            panic!()
+        };
+        m64.fusable = true;
+        let d = |x: f64| x.to_bits() as i64;
+        assert_eq!(eval(op64, m64, alu64.ty, &[d(1.0), d(2.0)]), None);
         // mad without a rounding modifier (sm_1x) is not evaluated
         assert!(decode("mad", &["f32"]).is_none());
         assert!(decode("fma", &["rn", "f32"]).is_some());

@@ -312,8 +312,11 @@ pub struct FMode {
     pub unmarked: bool,
     /// An unmarked `add`/`sub` one of whose operands may come from an
     /// unmarked `mul` (set by lowering): ptxas may fuse the pair, so the
-    /// result is either of two values and is not evaluated.
+    /// result is either of two values, evaluated only where they agree.
     pub fusable: bool,
+    /// Which operands of a `fusable` add may come from such a `mul` (bit
+    /// `i`: operand `i`).
+    pub fused_operands: u8,
 }
 
 impl FMode {
@@ -324,6 +327,7 @@ impl FMode {
         sat: false,
         unmarked: false,
         fusable: false,
+        fused_operands: 0,
     };
 }
 
@@ -549,6 +553,7 @@ fn decode_float(opcode: &str, mods: &[&str]) -> Option<Option<Alu>> {
         sat,
         unmarked: round.is_none(),
         fusable: false,
+        fused_operands: 0,
     };
     let arith = |op: FloatOp, needs_round: bool| {
         let ok = known(&[]) && !(needs_round && round.is_none()) && floats.len() == 1;

@@ -1095,12 +1095,13 @@ fn mark_fusable(ops: &mut [Op]) {
     for op in ops.iter_mut() {
         if let OpKind::Alu { alu, srcs, .. } = &mut op.kind {
             if let AluOp::Float(FloatOp::Add | FloatOp::Sub, m) = &mut alu.op {
-                if m.unmarked
-                    && srcs
-                        .iter()
-                        .any(|s| matches!(s, Src::Reg(r, _) if products.contains_key(r)))
-                {
+                let from_mul = srcs.iter().enumerate().fold(0u8, |bits, (i, s)| match s {
+                    Src::Reg(r, _) if i < 8 && products.contains_key(r) => bits | 1 << i,
+                    _ => bits,
+                });
+                if m.unmarked && from_mul != 0 {
                     m.fusable = true;
+                    m.fused_operands = from_mul;
                 }
             }
         }

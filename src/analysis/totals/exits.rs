@@ -132,10 +132,11 @@ pub struct Fates {
     pub exits: Bits,
     /// Idle blocks in the grid.
     pub idle_count: u64,
-    /// Working blocks whose uniform guards decide otherwise than in most
-    /// working blocks ([`uniform_classes`]): block id → class `1..=`
-    /// [`MAX_GUARD_CLASSES`].
-    pub guard_class: crate::util::FastMap<u64, u8>,
+    /// Per block id, its guard class: `1..=`[`MAX_GUARD_CLASSES`] for a
+    /// working block whose uniform guards decide otherwise than in most
+    /// working blocks ([`uniform_classes`]), 0 for any other; empty when
+    /// there is no class.
+    pub guard_class: Vec<u8>,
 }
 
 /// Minority guard classes set apart at most.
@@ -699,8 +700,8 @@ fn uniform_classes(
     ctaid: &impl Fn(u64) -> [i64; 3],
     fates: &Fates,
     cap: u64,
-) -> crate::util::FastMap<u64, u8> {
-    let none = Default::default();
+) -> Vec<u8> {
+    let none = Vec::new();
     let uni = uniform_regs(low);
     let mut guards: Vec<Reg> = Vec::new();
     for op in &low.ops {
@@ -718,8 +719,11 @@ fn uniform_classes(
         return none;
     }
     let mut memo: crate::util::FastMap<Reg, Option<i64>> = Default::default();
-    let mut codes: crate::util::FastMap<u32, u64> = Default::default();
-    let mut per_block: Vec<(u64, u32)> = Vec::new();
+    // Each block's fingerprint as an index into `distinct` (one byte a
+    // block; `u8::MAX` for a block that does not work), and each
+    // fingerprint's count.
+    let mut distinct: Vec<(u32, u64)> = Vec::new();
+    let mut index = vec![u8::MAX; usize::try_from(nblocks).unwrap_or(0)];
     let mut steps = 0u64;
     for b in 0..nblocks {
         if fates.idle.get(b) || fates.exits.get(b) {
@@ -740,29 +744,38 @@ fn uniform_classes(
         if steps > cap {
             return none;
         }
-        *codes.entry(code).or_default() += 1;
-        per_block.push((b, code));
+        let k = match distinct.iter().position(|d| d.0 == code) {
+            Some(k) => k,
+            None if distinct.len() + 1 < usize::from(u8::MAX) => {
+                distinct.push((code, 0));
+                distinct.len() - 1
+            }
+            // Too many fingerprints to be classes.
+            None => return none,
+        };
+        distinct[k].1 += 1;
+        index[b as usize] = k as u8;
     }
-    let works = per_block.len() as u64;
-    let mut by_count: Vec<(u64, u32)> = codes.iter().map(|(&c, &n)| (n, c)).collect();
+    let works: u64 = distinct.iter().map(|d| d.1).sum();
+    let mut by_count: Vec<(u64, usize)> =
+        distinct.iter().enumerate().map(|(k, d)| (d.1, k)).collect();
     by_count.sort_unstable_by(|a, b| b.cmp(a));
-    let classes: Vec<u32> = by_count
-        .iter()
-        .skip(1)
-        .filter(|(n, _)| 2 * n <= works)
-        .take(MAX_GUARD_CLASSES)
-        .map(|(_, c)| *c)
-        .collect();
-    if classes.is_empty() {
+    // Per fingerprint index: its class (0: none).
+    let mut class = vec![0u8; distinct.len()];
+    let mut n = 0u8;
+    for &(count, k) in by_count.iter().skip(1) {
+        if 2 * count <= works && usize::from(n) < MAX_GUARD_CLASSES {
+            n += 1;
+            class[k] = n;
+        }
+    }
+    if n == 0 {
         return none;
     }
-    per_block
-        .into_iter()
-        .filter_map(|(b, code)| {
-            let k = classes.iter().position(|&c| c == code)?;
-            Some((b, k as u8 + 1))
-        })
-        .collect()
+    for k in index.iter_mut() {
+        *k = class.get(usize::from(*k)).copied().unwrap_or(0);
+    }
+    index
 }
 
 /// The value of register `r` in block `ctaid`, from its one definition and
@@ -911,11 +924,10 @@ mod tests {
         .expect("fates");
         assert_eq!(f.idle_count, 2016);
         // The 64 diagonal blocks, one class; no other block.
-        assert_eq!(f.guard_class.len(), 64);
-        assert!(f
-            .guard_class
-            .iter()
-            .all(|(b, c)| *c == 1 && b % 64 == b / 64));
+        assert_eq!(f.guard_class.len(), 64 * 64);
+        for (b, &c) in f.guard_class.iter().enumerate() {
+            assert_eq!(c, u8::from(b % 64 == b / 64), "block {b}");
+        }
     }
 
     #[test]

@@ -124,9 +124,10 @@
 //! warp's memory behaviour (the last one for loaded data only: a parameter
 //! the user can give stops the simulation with its name instead). The
 //! result of an instruction the simulation does not evaluate
-//! (`OpKind::Other`: `lg2.approx`, `f16` arithmetic) on operands it knows,
-//! or of which one is loaded data, is run-time data too: only a parameter
-//! that was not given leaves a value unknown for good:
+//! (`OpKind::Other`: `lg2.approx`, `f16` arithmetic; an ALU op whose
+//! evaluation gives nothing: a contractible `f64` add, a NaN) on operands
+//! it knows, or of which one is loaded data, is run-time data too: only a
+//! parameter that was not given leaves a value unknown for good:
 //!
 //! - a forward branch over straight-line code without memory accesses (a
 //!   division's guard, a clamp) is stepped over with what that code writes
@@ -1478,8 +1479,15 @@ fn run_warp(
                             _ => eval_scalar(*alu, vals),
                         }
                     };
-                    let data =
-                        unk.unwrap_or(false) || (unknown_guard & bit != 0 && unknown_guard_data);
+                    // An instruction the simulation does not evaluate on
+                    // operands known in this lane (a float result fusing
+                    // with a `mul` could change, a NaN) gives run-time
+                    // data, as `OpKind::Other` does: only a parameter that
+                    // was not given leaves a value unknown for good.
+                    let not_evaluated = unk.is_none() && unknown_guard & bit == 0 && out.is_none();
+                    let data = unk.unwrap_or(false)
+                        || (unknown_guard & bit != 0 && unknown_guard_data)
+                        || not_evaluated;
                     if unk == Some(true) && unknown_guard & bit == 0 && dst2.is_none() {
                         // A loaded value the lane can still name (`tagged`).
                         match tagged::alu_lane(*alu, srcs, regs, w, l) {

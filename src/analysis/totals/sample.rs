@@ -320,9 +320,9 @@ pub struct Sampler {
     idle_count: u64,
     /// Blocks that exit after memory work: an edge stratum of their own.
     exits: Bits,
-    /// Working blocks whose block-uniform guards decide otherwise than in
-    /// most: block id → class `1..` (edge strata of their own).
-    guard_class: crate::util::FastMap<u64, u8>,
+    /// Per block, its guard class (`1..`: edge strata of their own; 0 or
+    /// absent: none).
+    guard_class: Vec<u8>,
 }
 
 impl Sampler {
@@ -371,7 +371,7 @@ impl Sampler {
             idle: Bits::default(),
             idle_count: 0,
             exits: Bits::default(),
-            guard_class: Default::default(),
+            guard_class: Vec::new(),
         };
         if let Some(mut f) = fates.filter(|_| nblocks <= EDGE_SCAN_MAX) {
             f.idle.seal();
@@ -666,10 +666,10 @@ impl Sampler {
         if self.exits.get(bid) {
             return EXITS_STRATUM;
         }
-        let class = self
-            .guard_class
-            .get(&bid)
-            .map_or(0, |&c| 10 + 9 * (usize::from(c) - 1));
+        let class = match self.guard_class(bid) {
+            0 => 0,
+            c => 10 + 9 * (usize::from(c) - 1),
+        };
         if bid == 0 {
             return if class > 0 { class + 8 } else { BLOCK0_STRATUM };
         }
@@ -688,12 +688,21 @@ impl Sampler {
         if self.nblocks > EDGE_SCAN_MAX || self.idle.get(bid) {
             return false;
         }
-        if self.exits.get(bid) || self.guard_class.contains_key(&bid) {
+        if self.exits.get(bid) || self.guard_class(bid) > 0 {
             return true;
         }
         let [gx, gy, gz] = self.grid;
         let (x, y, z) = (bid % gx, (bid / gx) % gy, bid / (gx * gy));
         bid == 0 || x == gx - 1 || (gy > 1 && y == gy - 1) || (gz > 1 && z == gz - 1)
+    }
+
+    /// Block `bid`'s guard class (0: none).
+    fn guard_class(&self, bid: u64) -> u8 {
+        usize::try_from(bid)
+            .ok()
+            .and_then(|b| self.guard_class.get(b))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Whether block `bid` is an interior block: neither in an edge
@@ -1279,7 +1288,7 @@ mod tests {
             idle: Bits::new(1024),
             exits: Bits::new(1024),
             idle_count: 0,
-            guard_class: Default::default(),
+            guard_class: Vec::new(),
         };
         for b in 0..1024u64 {
             if b % 32 > b / 32 {
@@ -1316,7 +1325,7 @@ mod tests {
             idle: Bits::new(1024),
             exits: Bits::new(1024),
             idle_count: 0,
-            guard_class: Default::default(),
+            guard_class: Vec::new(),
         };
         for b in 0..1024u64 {
             let (x, y) = (b % 32, b / 32);
