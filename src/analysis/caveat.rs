@@ -196,10 +196,10 @@ pub enum Caveat {
         /// The SASS instruction (`LDS.128`).
         sass: &'static str,
     },
-    /// ptxas does not issue this shared load: the load of the same bytes at
-    /// PTX line `line` left them in registers, and nothing between stores
-    /// to shared memory, orders it or calls (`analysis::merge`): no request
-    /// of its own.
+    /// ptxas does not issue this shared or global load: the load of the
+    /// same bytes at PTX line `line` left them in registers, and nothing
+    /// between may store to them, orders it or calls (`analysis::merge`):
+    /// no request of its own.
     ReusedLoad {
         /// PTX line of the load whose registers are reused.
         line: u32,
@@ -400,7 +400,7 @@ impl fmt::Display for Caveat {
             ),
             Caveat::ReusedLoad { line } => write!(
                 f,
-                "ptxas does not issue this load again: the load of the same address at PTX line {line} left its bytes in registers, with no shared store, barrier, fence, atomic or call between: no request of its own"
+                "ptxas does not issue this load again: the load of the same address at PTX line {line} left its bytes in registers, with no store that may write them, barrier, fence, atomic or call between: no request of its own"
             ),
             Caveat::DeadLoad => write!(
                 f,

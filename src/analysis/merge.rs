@@ -87,13 +87,16 @@
 //! wavefronts), `tests/hw/blind10` `argmax_vocab` (`wv[1..7]`, each after
 //! a diamond: two `LDS.128`).
 //!
-//! **Reuse.** ptxas does not issue a shared load again when an earlier load
-//! of the stretch read the same bytes ([`Reuse`]): it keeps the registers
-//! (common subexpression). A load is reused when it and the earlier one
-//! are plain, unguarded, non-volatile `ld` of shared memory of the same
-//! width, at the same lane-exact address in every class, with nothing
-//! between that stops a load merge (above: a shared or generic store, an
-//! atomic, a barrier or fence, `tensormap.*`, a call). Reused loads are
+//! **Reuse.** ptxas does not issue a shared or global load again when an
+//! earlier load of the stretch read the same bytes ([`Reuse`]): it keeps
+//! the registers (common subexpression). A load is reused when it and the
+//! earlier one are plain, unguarded, non-volatile `ld` of the same space
+//! (shared, or global) and width, at the same lane-exact address in every
+//! class, with nothing between that stops a load merge (above: a shared or
+//! generic store, an atomic, a barrier or fence, `tensormap.*`, a call),
+//! nor, for global loads, a store to global or generic memory. Moves of
+//! an immediate into the later load's registers between the two (Triton
+//! writes `mov.u32 %r5, 0x0` before each inline-asm load) go with it. Reused loads are
 //! found first and take no part in merging; the rewritten function writes
 //! a reused load's registers at the load that issues its bytes (the
 //! earlier load, or its group's carrier), which needs that nothing between
@@ -102,7 +105,10 @@
 //! `cub_vec_scan` (CUB's raking segment of 8 words read by the upsweep and
 //! again, after the warp scan's shuffles, by the downsweep: 7,816 requests
 //! measured at block_scan_raking.cuh:189, the 8 first loads a block; 14,655
-//! when both passes were counted). The accesses ptxas does not issue report
+//! when both passes were counted); `tests/hw/blind18`
+//! `t18_codebook_dequant_gather` (Triton's broadcast `tl.load` of a scale
+//! a row: 16 `ld.global.b32` of two addresses, 2 `LDG.E` in the SASS,
+//! 32,768 requests measured). The accesses ptxas does not issue report
 //! [`Caveat::ReusedLoad`](super::Caveat::ReusedLoad) and no request.
 //!
 //! **Launch values.** ptxas compiles without the launch: the driver makes
@@ -183,6 +189,10 @@ pub struct Reuse {
     /// group `of` is merged into. The rewritten function writes `op`'s
     /// registers there.
     pub host: u32,
+    /// Moves of an immediate into `op`'s registers between `of` and `op`,
+    /// which `op` overwrites unread (Triton's `mov.u32 %r5, 0x0` before
+    /// each inline-asm load): dropped by the rewrite with `op`.
+    pub inits: Vec<u32>,
 }
 
 /// The groups of one kernel.
@@ -286,9 +296,11 @@ impl Plan {
                 // Two loads' registers: not one reader's alone.
                 info.sole_reader = None;
             }
-            if let Some(op) = out.ops.get_mut(u.op as usize) {
-                op.kind = OpKind::Nop;
-                op.form = Form::Other;
+            for &k in std::iter::once(&u.op).chain(&u.inits) {
+                if let Some(op) = out.ops.get_mut(k as usize) {
+                    op.kind = OpKind::Nop;
+                    op.form = Form::Other;
+                }
             }
         }
         // A deleted load: no instruction; a narrowed one reads its kept
@@ -837,7 +849,10 @@ fn reusable(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> bool {
         || info.kind != MemKind::Plain
         || info.ext.is_some()
         || info.op != AccessOp::Load
-        || spaces.get(&(i as u32)).copied() != Some(Space::Shared)
+        || !matches!(
+            spaces.get(&(i as u32)).copied(),
+            Some(Space::Shared | Space::Global)
+        )
     {
         return false;
     }
@@ -904,14 +919,17 @@ fn reuses(
     spaces: &HashMap<u32, Space>,
     (lo, hi): (usize, usize),
 ) -> Vec<Reuse> {
-    // Loads whose bytes are still in registers: (op, bits, addresses).
-    type Live = (u32, u32, Vec<Option<Poly>>);
+    // Loads whose bytes are still in registers: (op, bits, addresses,
+    // global memory).
+    type Live = (u32, u32, Vec<Option<Poly>>, bool);
     let mut live: Vec<Live> = Vec::new();
     let mut out = Vec::new();
     for i in lo..hi {
         if !reusable(ir, i, spaces) {
             if barrier(ir, i, spaces).0 {
                 live.clear();
+            } else if writes_global(ir, i, spaces) {
+                live.retain(|l| !l.3);
             }
             continue;
         }
@@ -921,21 +939,77 @@ fn reuses(
         let Some(addr) = addresses(results, i as u32) else {
             continue;
         };
+        let global = spaces.get(&(i as u32)).copied() == Some(Space::Global);
         let earlier = live
             .iter()
-            .find(|(_, bits, a)| *bits == info.bits && *a == addr)
+            .find(|(_, bits, a, g)| *bits == info.bits && *a == addr && *g == global)
             .map(|l| l.0);
         match earlier {
-            Some(of) if untouched(ir, (of, i as u32), dsts) => out.push(Reuse {
-                op: i as u32,
-                of,
-                host: of,
-            }),
-            Some(_) => {}
-            None => live.push((i as u32, info.bits, addr)),
+            Some(of) => {
+                if let Some(inits) = untouched_but_inits(ir, (of, i as u32), dsts) {
+                    out.push(Reuse {
+                        op: i as u32,
+                        of,
+                        host: of,
+                        inits,
+                    });
+                }
+            }
+            None => live.push((i as u32, info.bits, addr, global)),
         }
     }
     out
+}
+
+/// Whether op `i` may write global memory (a plain store to global or
+/// generic memory): the loads of global memory before it are not reused
+/// after it.
+fn writes_global(ir: &Function<'_>, i: usize, spaces: &HashMap<u32, Space>) -> bool {
+    match ir.ops.get(i).map(|o| &o.kind) {
+        Some(OpKind::Mem { info, .. }) => {
+            info.op != AccessOp::Load
+                && !matches!(
+                    spaces.get(&(i as u32)).copied().unwrap_or(info.space),
+                    Space::Shared | Space::Local
+                )
+        }
+        _ => false,
+    }
+}
+
+/// [`untouched`], except that unguarded moves of an immediate into
+/// `regs` (and nothing else of them) may stand between: their ops, or
+/// `None` where anything else touches `regs`.
+fn untouched_but_inits(
+    ir: &Function<'_>,
+    (from, to): (u32, u32),
+    regs: &[crate::ir::Reg],
+) -> Option<Vec<u32>> {
+    let mut inits = Vec::new();
+    for k in from + 1..to {
+        let op = ir.ops.get(k as usize)?;
+        if let OpKind::Alu {
+            alu,
+            dst,
+            dst2,
+            srcs,
+        } = &op.kind
+        {
+            if regs.contains(dst)
+                && op.guard.is_none()
+                && dst2.is_none()
+                && alu.op == crate::ir::alu::AluOp::Mov
+                && matches!(srcs.as_slice(), [Src::Imm(_)])
+            {
+                inits.push(k);
+                continue;
+            }
+        }
+        if !untouched(ir, (k - 1, k + 1), regs) {
+            return None;
+        }
+    }
+    Some(inits)
 }
 
 /// The groups of one straight-line stretch `[lo, hi)` whose candidate ops
