@@ -139,7 +139,15 @@ fn parse(mods: &[&str], addr: Src, stride: Option<Src>, regs: Vec<Reg>) -> Optio
     if !row && !mods.contains(&"col") {
         return None;
     }
+    // The shapes of the PTX ISA's `wmma.load`/`wmma.store` (sub-byte ones
+    // excepted): anything else is not expanded (nor grows the expansion).
     let shape = mods.iter().find_map(|m| parse_shape(m))?;
+    if !matches!(
+        shape,
+        (16, 16, 16) | (32, 8, 16) | (8, 32, 16) | (16, 16, 8) | (8, 8, 4)
+    ) {
+        return None;
+    }
     let ty = *mods.last()?;
     let (elem_bits, elem_type) = match ty {
         "f16" => (16, "f16"),
@@ -671,6 +679,20 @@ mod tests {
 
     /// Request counts and widths against the SASS of `tests/hw/wmma/`
     /// (`measured_sass.json.gz`: the opcodes ptxas emitted for each).
+    /// A shape the PTX ISA does not have is not expanded (a fuzzed
+    /// `m65536n65536k65536` would otherwise ask for millions of requests).
+    #[test]
+    fn shapes_outside_the_isa_are_not_expanded() {
+        let m: Vec<&str> = "load.a.sync.aligned.row.m65536n65536k65536.global.f16"
+            .split('.')
+            .collect();
+        assert!(parse(&m, Src::Imm(0), None, vec![]).is_none());
+        let m: Vec<&str> = "load.a.sync.aligned.row.m8n8k32.global.s4"
+            .split('.')
+            .collect();
+        assert!(parse(&m, Src::Imm(0), None, vec![]).is_none());
+    }
+
     #[test]
     fn requests_per_instruction_match_the_sass() {
         let count = |mods: &str| {
