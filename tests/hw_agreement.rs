@@ -70,7 +70,8 @@
 //! `tests/hw/blind16/known.txt`); `blind17_hardware_agreement` on the seventeenth,
 //! `tests/hw/blind17/` (CUDA and Triton kernels; `tests/hw/blind17/known.txt`);
 //! `blind18_hardware_agreement` on the eighteenth, `tests/hw/blind18/` (CUDA and
-//! Triton kernels; `tests/hw/blind18/known.txt`).
+//! Triton kernels; `tests/hw/blind18/known.txt`); `blind19_hardware_agreement` on the
+//! nineteenth, `tests/hw/blind19/` (CUDA and Triton kernels; `tests/hw/blind19/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -298,6 +299,18 @@ const BLIND18_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind18/triton/launches.json",
         "tests/hw/blind18/measured_triton.json",
+    ),
+];
+
+/// The nineteenth held-out batch (`tests/hw/blind19/`): CUDA kernels and Triton ones.
+const BLIND19_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind19/launches.json",
+        "tests/hw/blind19/measured.json",
+    ),
+    (
+        "tests/hw/blind19/triton/launches.json",
+        "tests/hw/blind19/measured_triton.json",
     ),
 ];
 
@@ -961,6 +974,32 @@ fn blind18_hardware_agreement() {
         &BLIND18_SUITES,
         "tests/hw/blind18/known.txt",
         "hw_agreement_blind18",
+        true,
+    );
+}
+
+/// The nineteenth held-out batch (`tests/hw/blind19/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (Keccak-f[1600], MurmurHash3 of an Arrow string column, MinHash
+/// signatures, succinct rank on a bit vector, Shift-And text search, a
+/// Jones-Plassmann colouring round, a level of a sparse triangular solve,
+/// z-buffer rasterisation by `atomicMin`, linear blend skinning, ray /
+/// sphere intersection, a 5 x 5 census transform, iSTFT overlap-add by
+/// `atomicAdd`, a binomial option tree, a YOLO head decode, a stride-2
+/// transposed convolution, multigrid full-weighting restriction, a MUSCL /
+/// Rusanov Euler flux, cloud-in-cell deposition, strided batched 6 x 5 x 7
+/// GEMMs, matrix-factorisation SGD) and ten Triton kernels (`torch.cdist`
+/// through `tl.dot`, a per-pixel NLL loss, `max_unpool2d`, a bit-packed
+/// dropout backward, `torch.bucketize` by binary search, a chunked KL
+/// divergence, a ViT patchify, a triplet margin loss, an MSE loss by
+/// `tl.atomic_add`, a dilated depthwise 1-D convolution), measured before
+/// warpscope's model was looked at for them.
+#[test]
+fn blind19_hardware_agreement() {
+    agreement(
+        &BLIND19_SUITES,
+        "tests/hw/blind19/known.txt",
+        "hw_agreement_blind19",
         true,
     );
 }
