@@ -32,7 +32,14 @@
 //! * `cvt`, `bfe`, `szext`, `popc`, `clz`: the bounds of the narrower type or
 //!   of the extracted field;
 //! * a result that may leave its type's range (wrap-around, as in a hash
-//!   `b * 2654435761u`) becomes the type's range (its low bits kept).
+//!   `b * 2654435761u`) becomes the type's range (its low bits kept). The
+//!   test is made on the bounds tightened to the congruence and the known
+//!   low bits (`tightened`): `x << 2` of an unbounded 32-bit `x` is at most
+//!   `2^32 - 4`, so `(x << 2) | (t & 3)` cannot wrap and keeps its exact
+//!   lane part. A range read by an instruction whose type it leaves, and
+//!   that spans half that type or more (the `b32` result of a shift read by
+//!   an `add.s32`), is read as any value of the type with its known bits,
+//!   as an unbounded one is.
 //!
 //! Beside the bounds every rule carries the known bits of `x`
 //! (`domain::KnownBits`): sums, negation and products by constants by
@@ -210,8 +217,19 @@ pub fn view(v: &Value, t: Ty) -> Option<View> {
                 bits: r.bits,
             };
             // An unbounded shared unknown (a loaded 32-bit value) reads as
-            // any value of the reading type.
-            if x.lo == NO_LO && x.hi == NO_HI && x.base.terms().is_empty() {
+            // any value of the reading type; so does one whose bounds leave
+            // the type's range and span half of it or more (`x << 2` of a
+            // loaded `b32`, `[0, 2^32 - 4]`, read by an `add.s32`: every bit
+            // pattern its known bits allow, read the signed way).
+            let wide = |(tlo, thi): (i64, i64)| {
+                x.lo != NO_LO
+                    && x.hi != NO_HI
+                    && x.exact.is_none()
+                    && (x.lo < tlo || x.hi > thi)
+                    && (x.hi as i128 - x.lo as i128) >= (thi as i128 - tlo as i128) / 2
+            };
+            let unbounded = x.lo == NO_LO && x.hi == NO_HI;
+            if (unbounded || type_range(t).is_some_and(wide)) && x.base.terms().is_empty() {
                 if let Some((lo, hi)) = type_range(t) {
                     let f = x.flat();
                     x = View {
@@ -401,6 +419,7 @@ fn fit(v: View, t: Ty) -> View {
     let Some((tlo, thi)) = type_range(t) else {
         return v;
     };
+    let v = tightened(v);
     if v.base.terms().is_empty() {
         let f = v.clone().flat();
         if f.lo < tlo || f.hi > thi {
@@ -410,6 +429,42 @@ fn fit(v: View, t: Ty) -> View {
                 ..type_view(t, v.data, f.key)
             };
         }
+    }
+    v
+}
+
+/// `v` with the bounds of `x` tightened to its congruence and to the low
+/// bits it knows: `x << 2` of an unbounded 32-bit `x` is at most `2^32 -
+/// 4`, so adding an exact lane part `t & 3` to it cannot wrap (a loaded
+/// block column `4 * colind[k] | (t & 3)`, `tests/hw/blind18`
+/// `bsr_spmv_4x4`: the lanes of one `k` keep their shared unknown and
+/// their exact offsets instead of drawing one unknown each).
+fn tightened(v: View) -> View {
+    let original = v.clone();
+    let mut v = v;
+    let low = {
+        let known = v.bits.zero | v.bits.one;
+        let k = (!known).trailing_zeros().min(62);
+        Cong::modulo(1u64 << k, (v.bits.one & ((1u64 << k) - 1)) as i64)
+    };
+    for c in [v.cong, low] {
+        if c.m <= 1 {
+            continue;
+        }
+        let m = c.m as i128;
+        if v.lo != NO_LO {
+            let d = (c.r as i128 - v.lo as i128).rem_euclid(m);
+            v.lo = i64::try_from(v.lo as i128 + d).unwrap_or(NO_HI);
+        }
+        if v.hi != NO_HI {
+            let d = (v.hi as i128 - c.r as i128).rem_euclid(m);
+            v.hi = i64::try_from(v.hi as i128 - d).unwrap_or(NO_LO);
+        }
+    }
+    // Facts that contradict each other (no value left): keep them as they
+    // were, as `Range::with_bits` does.
+    if v.lo != NO_LO && v.hi != NO_HI && v.lo > v.hi {
+        return original;
     }
     v
 }
@@ -1022,6 +1077,25 @@ mod tests {
     }
 
     /// `or`, `xor` and `bfi` of parts with no common bit are sums, which
+    /// An unbounded loaded column shifted up (`shl.b32 c, 2`, at most
+    /// `2^32 - 4`) and joined to the lane's `t & 3` by `or.b32` or
+    /// `add.s32`: the sum cannot carry past bit 31, so the half-warps keep
+    /// their shared unknown and the exact lane part stays apart
+    /// (tests/hw/blind18 `bsr_spmv_4x4`, `x[colind[k] * 4 + c]`).
+    #[test]
+    fn a_shifted_loaded_column_keeps_its_lanes_classes() {
+        let half: Lanes = std::array::from_fn(|l| 4 * (l as i64 >> 4));
+        let col = loaded_at(&Value::poly(Poly::lanes(half)), Ty::parse("u32"));
+        let x = eval(d("shl", &["b32"]), &[col, c(2)]).unwrap();
+        let c4: Lanes = std::array::from_fn(|l| l as i64 & 3);
+        for (op, ty) in [("or", "b32"), ("add", "s32")] {
+            let o = eval(d(op, &[ty]), &[x.clone(), Value::poly(Poly::lanes(c4))]).unwrap();
+            let (exact, key, _, _, cong) = structure(&o);
+            assert_eq!((exact, key), (Some(c4), 0x10), "{op}");
+            assert_eq!(cong, Cong::modulo(4, 0), "{op}");
+        }
+    }
+
     /// keep the exact lane part and the lanes' classes (tests/hw/blind
     /// `gather_rows_f4`: `bfi r, q, 4, 12` with `q = t & 15`).
     #[test]

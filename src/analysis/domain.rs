@@ -1330,7 +1330,9 @@ impl Range {
     ) -> Value {
         Range::with_bits(base, lo, hi, cong, data, exact, key, KnownBits::UNKNOWN)
     }
-    /// [`Range::structured`] whose `x` also has the known bits `bits`.
+    /// [`Range::structured`] whose `x` also has the known bits `bits`
+    /// (known low bits refine the congruence, and the bounds tighten to it:
+    /// `x << 4` is `≡ 0 (mod 16)`).
     #[allow(clippy::too_many_arguments)]
     pub fn with_bits(
         base: Poly,
@@ -1418,6 +1420,38 @@ impl Range {
             implied
         } else {
             bits.meet(implied)
+        };
+        // The known low bits are a congruence too (`x << 4` is 0 mod 16):
+        // where it refines `cong`, it is the congruence, and the bounds
+        // tighten to it.
+        let low = (!(bits.zero | bits.one)).trailing_zeros().min(62);
+        let cong = match 1u64 << low {
+            m2 if cong.m != 0
+                && m2 > cong.m
+                && m2 % cong.m == 0
+                && ((bits.one & (m2 - 1)) as i64 - cong.r).rem_euclid(cong.m as i64) == 0 =>
+            {
+                let c = Cong::modulo(m2, (bits.one & (m2 - 1)) as i64);
+                let m = m2 as i128;
+                if lo != NO_LO {
+                    let d = (c.r as i128 - lo as i128).rem_euclid(m);
+                    lo = i64::try_from(lo as i128 + d).unwrap_or(NO_HI);
+                }
+                if hi != NO_HI {
+                    let d = (hi as i128 - c.r as i128).rem_euclid(m);
+                    hi = i64::try_from(hi as i128 - d).unwrap_or(NO_LO);
+                }
+                if lo != NO_LO && hi != NO_HI {
+                    if lo > hi {
+                        return Value::Undef;
+                    }
+                    if lo == hi {
+                        return Value::poly(with_exact(base.add_const(lo)));
+                    }
+                }
+                c
+            }
+            _ => cong,
         };
         if bits.unknown_mask() == 0 {
             let v = bits.one as i64;

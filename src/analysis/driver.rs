@@ -73,7 +73,21 @@ pub(crate) fn prepare<'a>(
     opts: &Options,
     probe: Option<(u32, Reg)>,
 ) -> Prepared<'a> {
+    prepare_in(ir, opts, probe, false)
+}
+
+/// [`prepare`], or with `ptxas_view` the kernel as ptxas compiles it where
+/// nothing gives the block shape: `%tid.y`, `%tid.z`, `%ntid.y`, `%ntid.z`
+/// unknown instead of the assumed 1-D block's 0 and 1
+/// ([`launch::ptxas_view_class`]), for `merge`'s plan.
+fn prepare_in<'a>(
+    ir: &'a Function<'_>,
+    opts: &Options,
+    probe: Option<(u32, Reg)>,
+    ptxas_view: bool,
+) -> Prepared<'a> {
     let launch = launch::resolve(ir, opts);
+    let ptxas_view = ptxas_view && launch.block.is_assumed();
     let cfg = Cfg::build(ir);
     // The sparse analysis: only the registers of the address slice are
     // computed; a hover probe may ask for any register, so it computes all.
@@ -99,7 +113,11 @@ pub(crate) fn prepare<'a>(
         fields: launch.fields.clone(),
         pointer_params: ir.pointer_params.clone(),
         pointer_align: opts.pointer_align,
-        ntid: launch.block.ntid(),
+        ntid: if ptxas_view {
+            [None; 3]
+        } else {
+            launch.block.ntid()
+        },
         nctaid: match launch.grid {
             Some(g) => g.map(|d| Some(d as i64)),
             None => [None; 3],
@@ -108,7 +126,11 @@ pub(crate) fn prepare<'a>(
         relevant,
         depot_fields,
     };
-    let classes = launch::warp_classes(launch.block);
+    let classes = if ptxas_view {
+        vec![launch::ptxas_view_class()]
+    } else {
+        launch::warp_classes(launch.block)
+    };
     // every run on the address slice shares one layout of the states
     let layout = dataflow::Layout::new(ir, &cfg, &inputs, probe.is_some());
     let mut results: Vec<dataflow::ClassResult> = classes
@@ -454,6 +476,16 @@ fn source_location(ir: &Function<'_>, i: usize) -> Option<SourceLocation> {
     })
 }
 
+/// Whether the kernel reads `%tid.y`, `%tid.z`, `%ntid.y` or `%ntid.z`.
+fn reads_block_yz(ir: &Function<'_>) -> bool {
+    use crate::ir::{Special, Src};
+    let yz = |s: &Src| matches!(s, Src::Special(Special::Tid(1..) | Special::Ntid(1..)));
+    ir.ops.iter().any(|o| match &o.kind {
+        OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. } => srcs.iter().any(yz),
+        _ => false,
+    })
+}
+
 /// Analyses one kernel of the IR. `file` is the source the IR's spans point
 /// into (for line numbers in the results).
 pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) -> KernelAnalysis {
@@ -468,14 +500,19 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     // ptxas sees no launch: where one gives values, the plan is made
     // from the analysis without them (a value can prove an alignment or an
     // equality ptxas cannot).
+    // Nor does it assume a 1-D block: where the analysis did (no shape
+    // given) and the kernel reads `%tid.y`, `%tid.z`, `%ntid.y` or
+    // `%ntid.z`, the plan is made with those unknown.
     let mut merges = merge::plan(ir, &p.cfg, &p.results, &spaces);
-    if !merges.is_empty() && (opts.launch != LaunchConfig::default() || !opts.kernels.is_empty()) {
+    let launch_given = opts.launch != LaunchConfig::default() || !opts.kernels.is_empty();
+    let view = reads_block_yz(ir);
+    if !merges.is_empty() && (launch_given || (view && p.launch.block.is_assumed())) {
         let bare = Options {
             launch: LaunchConfig::default(),
             kernels: Vec::new(),
             ..opts.clone()
         };
-        let q = prepare(ir, &bare, None);
+        let q = prepare_in(ir, &bare, None, view);
         let (bare_spaces, _) = resolve_spaces(ir, &q);
         merges = merge::plan(ir, &q.cfg, &q.results, &bare_spaces);
     }

@@ -344,6 +344,24 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
+/// The one warp class of the kernel as ptxas sees it when nothing gives
+/// the block shape: `tid.x = TidBase.x + l` with `TidBase.x ≡ 0 (mod 32)`
+/// as in [`warp_classes`]' assumed block, but `%tid.y` and `%tid.z` of
+/// unknown value (`TidBase.y`, `TidBase.z`, no congruence) instead of 0:
+/// ptxas compiles without assuming a 1-D block, so `tile + 36 * tid.y` is
+/// only 4-byte aligned to it (`merge`'s plan, `tests/hw/blind18`
+/// `dct8x8_jpeg`). The lane offsets of y and z are zero: the alignment of
+/// `c * tid.y` is that of `c` whether `tid.y` varies across the warp or not.
+pub fn ptxas_view_class() -> WarpClass {
+    WarpClass {
+        offsets: [std::array::from_fn(|l| l as i64), [0; WARP], [0; WARP]],
+        base: [Cong::modulo(32, 0), Cong::TOP, Cong::TOP],
+        base_range: [(0, 1024 - WARP as i64), (0, 1023), (0, 63)],
+        exists: u32::MAX,
+        weight: 1,
+    }
+}
+
 /// The warp classes of a block (see the module essay). For an assumed block:
 /// one class, `tid.x = TidBase.x + l` with `TidBase.x ≡ 0 (mod 32)`.
 pub fn warp_classes(block: BlockShape) -> Vec<WarpClass> {

@@ -117,7 +117,14 @@
 //! alignment or an equality ptxas cannot see (`tests/hw/blind4`
 //! `moe_align_block`: `tokens_cnts + 4*(tid+1)*num_experts + 16*k` is
 //! 16-byte aligned only for the given `num_experts` = 64; ptxas issues
-//! scalar `STS`, 128 requests measured at blind4.cu:263).
+//! scalar `STS`, 128 requests measured at blind4.cu:263). Nor does ptxas
+//! assume the 1-D block the analysis assumes when nothing gives the shape
+//! (`%tid.y = %tid.z = 0`, `%ntid.y = %ntid.z = 1`): for a kernel that
+//! reads those, the plan is made from an analysis in which they are unknown
+//! (`launch::ptxas_view_class`), so a row `tile + 36 * tid.y` of a `float
+//! [8][9]` tile is 4-byte aligned, its words scalar (`tests/hw/blind18`
+//! `dct8x8_jpeg`: eight scalar `LDS` of `tile[y][k]` beside two `LDS.128`
+//! of `cs[x][k]`, 187,500 requests measured at blind18.cu:205).
 //!
 //! **Soundness.** A group is formed only where every condition holds in the
 //! analysis' facts: constant differences in every class, alignment proven
@@ -142,9 +149,10 @@
 //! load with an unguarded one: not modelled (reuse stays within a
 //! straight-line stretch, among unguarded loads). Reuse among loads of different widths (a word of an
 //! earlier `LDS.64`) is not modelled either. The plan without the
-//! launch's values costs a second analysis of a kernel that has a merge or
-//! a reuse under them; a kernel with none under them is taken to have none
-//! without them (values only add equalities and alignments). Local memory is not merged (the probes left no `LDL` to read);
+//! launch's values (or with `%tid.y`, `%tid.z` unknown) costs a second
+//! analysis of a kernel that has a merge or a reuse under them; a kernel
+//! with none under them is taken to have none without them (values only
+//! add equalities and alignments). Local memory is not merged (the probes left no `LDL` to read);
 //! neither are accesses of 8 or 16 bits (ptxas merges none). Shared
 //! variables declared in an inlined `.func` are laid out as if the kernel
 //! declared them after its own (not probed).
@@ -351,8 +359,21 @@ impl Plan {
         for (op, delta) in shifts.chain(narrowed) {
             for r in results.iter_mut() {
                 if let Some(f) = r.accesses.get_mut(&op) {
-                    if let Value::Poly(p) = &f.addr {
-                        f.addr = Value::poly(p.add_const(delta));
+                    match &f.addr {
+                        Value::Poly(p) => f.addr = Value::poly(p.add_const(delta)),
+                        Value::Range(g) => {
+                            f.addr = super::domain::Range::with_bits(
+                                g.base.add_const(delta),
+                                g.lo,
+                                g.hi,
+                                g.cong,
+                                g.data,
+                                g.exact.as_deref().copied(),
+                                g.key,
+                                g.bits,
+                            )
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -670,6 +691,94 @@ fn keyed(results: &[ClassResult], op: u32, layout: &SharedLayout) -> Option<Keye
         consts.push(Some(c));
     }
     keys.iter().any(Option::is_some).then_some((keys, consts))
+}
+
+/// For op `i` of the stretch starting at `lo` whose address is not a
+/// lane-exact polynomial in some class (it depends on loaded data, a
+/// [`Value::Range`]): its address register with the number of writes to it
+/// in the stretch before `i` (two members of one key read one value), and
+/// its immediate in each class that reaches it; `None` for another kind of
+/// address, or when no class reaches it.
+type RegKeyed = ((u32, usize), Vec<Option<i64>>);
+
+fn register_keyed(
+    ir: &Function<'_>,
+    results: &[ClassResult],
+    i: usize,
+    lo: usize,
+) -> Option<RegKeyed> {
+    let Some(OpKind::Mem { info, .. }) = ir.ops.get(i).map(|o| &o.kind) else {
+        return None;
+    };
+    let Src::Reg(r, imm) = info.addr else {
+        return None;
+    };
+    let mut consts = Vec::with_capacity(results.len());
+    for res in results {
+        match res.accesses.get(&(i as u32)).filter(|f| f.mask != 0) {
+            None => consts.push(None),
+            Some(f) if matches!(f.addr, Value::Range(_) | Value::Poly(_)) => consts.push(Some(imm)),
+            Some(_) => return None,
+        }
+    }
+    if consts.iter().all(Option::is_none) {
+        return None;
+    }
+    let writes = ir.ops[lo..i]
+        .iter()
+        .filter(|o| o.kind.dsts().contains(&r))
+        .count();
+    Some(((r, writes), consts))
+}
+
+/// [`residue`] for a cluster keyed by its register ([`register_keyed`]):
+/// the residue modulo `m` of op `op`'s immediate when the register's value
+/// (the address less the immediate: `base + exact[l] + x`) is a multiple
+/// of `m` in every possibly-active lane of every class, as ptxas proves
+/// from the arithmetic that made it (`mats + (k & 127) * 48`: a multiple of
+/// 16 from a 16-byte aligned variable, `tests/hw/blind19` `skinning_lbs4`,
+/// three `LDS.128` a bone measured).
+fn range_residue(
+    ir: &Function<'_>,
+    results: &[ClassResult],
+    op: u32,
+    layout: &SharedLayout,
+    m: u64,
+) -> Option<i64> {
+    let Some(OpKind::Mem { info, .. }) = ir.ops.get(op as usize).map(|o| &o.kind) else {
+        return None;
+    };
+    let Src::Reg(_, i) = info.addr else {
+        return None;
+    };
+    let mut seen = false;
+    for r in results {
+        let Some(f) = r.accesses.get(&op).filter(|f| f.mask != 0) else {
+            continue;
+        };
+        seen = true;
+        let (base, cong, exact) = match &f.addr {
+            Value::Range(g) => (&g.base, g.cong, g.exact.as_deref()),
+            _ => return None,
+        };
+        // `x`'s congruence must fix it modulo `m` (an exact `x` is a
+        // polynomial, not a range).
+        if cong.m == 0 || cong.m % m != 0 {
+            return None;
+        }
+        let b = lane_residue(base, 0, layout, &r.facts, m)?;
+        for l in 0..WARP {
+            if f.mask & (1 << l) == 0 {
+                continue;
+            }
+            let e = exact.map_or(0, |e| e[l]);
+            let v = (b as i128 + e as i128 + cong.r as i128 - i as i128).rem_euclid(m as i128);
+            if v != 0 {
+                return None;
+            }
+        }
+    }
+    seen.then(|| i.rem_euclid(m as i64))
 }
 
 /// An address as ptxas addresses it: a register part (the key) and an
@@ -1023,8 +1132,10 @@ fn stretch(
     cands: &[usize],
     plan: &mut Plan,
 ) {
-    // Clusters: same direction, space and address up to a constant.
-    type Key = (u8, u8, Vec<Option<Poly>>);
+    // Clusters: same direction, space and address up to a constant: the
+    // same lane-exact polynomial in every class, or (an address of loaded
+    // data) the same register, not written between, plus an immediate.
+    type Key = (u8, u8, Vec<Option<Poly>>, Option<(u32, usize)>);
     /// A member: its op and its address's constant in each class.
     type Member = (usize, Vec<Option<i64>>);
     let mut clusters: Vec<(Key, Vec<Member>)> = Vec::new();
@@ -1034,10 +1145,14 @@ fn stretch(
         let Some((dir, _)) = mergeable(ir, i, space) else {
             continue;
         };
-        let Some((keys, consts)) = keyed(results, i as u32, layout) else {
-            continue;
+        let (keys, consts, reg) = match keyed(results, i as u32, layout) {
+            Some((keys, consts)) => (keys, consts, None),
+            None => match register_keyed(ir, results, i, lo) {
+                Some((reg, consts)) => (Vec::new(), consts, Some(reg)),
+                None => continue,
+            },
         };
-        let key = (dir as u8, space as u8, keys);
+        let key = (dir as u8, space as u8, keys, reg);
         match index.get(&key) {
             Some(&k) => clusters[k].1.push((i, consts)),
             None => {
@@ -1046,7 +1161,7 @@ fn stretch(
             }
         }
     }
-    for ((dir, _, _), members) in clusters {
+    for ((dir, _, _, reg), members) in clusters {
         if members.len() < 2 {
             continue;
         }
@@ -1085,7 +1200,11 @@ fn stretch(
             _ => Space::Generic,
         };
         for w in [16i64, 8] {
-            let Some(r) = residue(results, reference as u32, layout, w as u64) else {
+            let r = match reg {
+                None => residue(results, reference as u32, layout, w as u64),
+                Some(_) => range_residue(ir, results, reference as u32, layout, w as u64),
+            };
+            let Some(r) = r else {
                 continue;
             };
             // Chunk index -> members (not yet grouped).
@@ -1553,6 +1672,92 @@ mod tests {
         )];
         let a = accesses(body, &opts);
         assert!(a.iter().all(|x| merged(&x.1).is_none()), "{a:?}");
+    }
+
+    /// A row of a 2-D block's tile, `sm + pitch * tid.y + 4k` (k = 0..3),
+    /// with no block shape given: the assumed 1-D block has `tid.y = 0`,
+    /// but ptxas compiles without that assumption, so a 36-byte pitch
+    /// (`float tile[8][9]`) leaves the row 4-byte aligned and its words
+    /// scalar, where a 32-byte pitch makes them one `LDS.128`
+    /// (`tests/hw/blind18` `dct8x8_jpeg`: eight scalar `LDS` of `tile[y][k]`,
+    /// two `LDS.128` of `cs[x][k]`, measured). The same with the block
+    /// given as 8 x 8.
+    #[test]
+    fn rows_of_tid_y_keep_the_pitch_alignment() {
+        let body = |pitch: u32| {
+            format!(
+                "mov.u32 %r3, %tid.y;
+mul.lo.u32 %r4, %r3, {pitch};
+add.u32 %r5, %r9, %r4;
+                 ld.shared.f32 %f1, [%r5];
+ld.shared.f32 %f2, [%r5+4];
+                 ld.shared.f32 %f3, [%r5+8];
+ld.shared.f32 %f4, [%r5+12];
+                 mov.f32 %f5, 0f00000000;
+mov.f32 %f6, 0f00000000;
+                 mov.f32 %f7, 0f00000000;
+mov.f32 %f8, 0f00000000;"
+            )
+        };
+        let mut opts = crate::analysis::Options::default();
+        for given in [false, true] {
+            if given {
+                opts.launch.block = Some([8, 8, 1]);
+            }
+            let a = accesses(&body(36), &opts);
+            assert_eq!(a.len(), 4, "{a:?}");
+            assert!(a.iter().all(|x| merged(&x.1).is_none()), "{given}: {a:?}");
+            let a = accesses(&body(32), &opts);
+            assert_eq!(merged(&a[0].1), Some(16), "{given}: {a:?}");
+        }
+    }
+
+    /// Four words of a row at a loaded index, `sm + (idx & 127) * pitch`:
+    /// the address is a range, not a lane-exact polynomial, but the four
+    /// loads read one register plus 0, 4, 8, 12, and ptxas proves the
+    /// register part a multiple of 16 for a 48-byte pitch (one `LDS.128`:
+    /// `tests/hw/blind19` `skinning_lbs4`, three a bone, measured), of 8 for
+    /// a 40-byte pitch (two `LDS.64`), of 4 only for 36 (scalar).
+    #[test]
+    fn rows_at_a_loaded_index_merge_by_their_register() {
+        let body = |pitch: u32| {
+            format!(
+                "ld.param.u64 %rd1, [k_out];
+cvta.to.global.u64 %rd2, %rd1;
+                 mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd2, %rd3;
+                 ld.global.u32 %r10, [%rd4];
+and.b32 %r11, %r10, 127;
+                 mul.lo.u32 %r12, %r11, {pitch};
+add.u32 %r13, %r9, %r12;
+                 ld.shared.f32 %f1, [%r13];
+ld.shared.f32 %f2, [%r13+4];
+                 ld.shared.f32 %f3, [%r13+8];
+ld.shared.f32 %f4, [%r13+12];
+                 mov.f32 %f5, 0f00000000;
+mov.f32 %f6, 0f00000000;
+                 mov.f32 %f7, 0f00000000;
+mov.f32 %f8, 0f00000000;"
+            )
+        };
+        let opts = crate::analysis::Options::default();
+        let shared = |pitch| {
+            accesses(&body(pitch), &opts)
+                .into_iter()
+                .filter(|x| x.0.starts_with("ld.shared"))
+                .map(|x| {
+                    x.1.iter().find_map(|c| match c {
+                        Caveat::MergedAccess { bytes, .. } | Caveat::MergedInto { bytes, .. } => {
+                            Some(*bytes)
+                        }
+                        _ => None,
+                    })
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shared(48), vec![Some(16); 4]);
+        assert_eq!(shared(40), vec![Some(8); 4]);
+        assert_eq!(shared(36), vec![None; 4]);
     }
 
     /// A merged load whose members' registers different ops read does not
