@@ -693,11 +693,12 @@ fn keyed(results: &[ClassResult], op: u32, layout: &SharedLayout) -> Option<Keye
     keys.iter().any(Option::is_some).then_some((keys, consts))
 }
 
-/// For op `i` of the stretch starting at `lo` whose address is not a
+/// For op `i` of a stretch whose address is not a
 /// lane-exact polynomial in some class (it depends on loaded data, a
 /// [`Value::Range`]): its address register with the number of writes to it
 /// in the stretch before `i` (two members of one key read one value), and
-/// its immediate in each class that reaches it; `None` for another kind of
+/// its immediate in each class that reaches it (`writes`: the writes to
+/// each register in the stretch before `i`); `None` for another kind of
 /// address, or when no class reaches it.
 type RegKeyed = ((u32, usize), Vec<Option<i64>>);
 
@@ -705,7 +706,7 @@ fn register_keyed(
     ir: &Function<'_>,
     results: &[ClassResult],
     i: usize,
-    lo: usize,
+    writes: &HashMap<u32, usize>,
 ) -> Option<RegKeyed> {
     let Some(OpKind::Mem { info, .. }) = ir.ops.get(i).map(|o| &o.kind) else {
         return None;
@@ -724,10 +725,7 @@ fn register_keyed(
     if consts.iter().all(Option::is_none) {
         return None;
     }
-    let writes = ir.ops[lo..i]
-        .iter()
-        .filter(|o| o.kind.dsts().contains(&r))
-        .count();
+    let writes = writes.get(&r).copied().unwrap_or(0);
     Some(((r, writes), consts))
 }
 
@@ -1140,14 +1138,28 @@ fn stretch(
     type Member = (usize, Vec<Option<i64>>);
     let mut clusters: Vec<(Key, Vec<Member>)> = Vec::new();
     let mut index: HashMap<Key, usize> = HashMap::new();
+    // Writes to each register in the stretch before the candidate (one
+    // pass over the stretch, however many candidates).
+    let mut writes: HashMap<u32, usize> = HashMap::new();
+    let mut seen = lo;
     for &i in cands {
         let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
         let Some((dir, _)) = mergeable(ir, i, space) else {
             continue;
         };
-        let (keys, consts, reg) = match keyed(results, i as u32, layout) {
+        let keyed = keyed(results, i as u32, layout);
+        if keyed.is_none() {
+            // Counted only where an address needs it, up to this op.
+            for o in ir.ops.get(seen..i).unwrap_or_default() {
+                for d in o.kind.dsts() {
+                    *writes.entry(d).or_default() += 1;
+                }
+            }
+            seen = seen.max(i);
+        }
+        let (keys, consts, reg) = match keyed {
             Some((keys, consts)) => (keys, consts, None),
-            None => match register_keyed(ir, results, i, lo) {
+            None => match register_keyed(ir, results, i, &writes) {
                 Some((reg, consts)) => (Vec::new(), consts, Some(reg)),
                 None => continue,
             },

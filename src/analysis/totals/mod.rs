@@ -680,6 +680,7 @@ impl Regs {
             .code(),
         );
     }
+    #[inline]
     fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
         let r = r as usize;
         if r >= self.v.len() {
@@ -776,6 +777,7 @@ fn window_rank(addr: i64) -> Option<(i64, i64)> {
 }
 
 /// A lane's operand: `Ok(value)`, or `Err(is_data)` when unknown.
+#[inline]
 fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
     let bit = 1u32 << l;
     match s {
@@ -870,6 +872,35 @@ fn gather(regs: &Regs, w: &Warp<'_>, s: &Src) -> Gathered {
                 data: regs.data[r],
             }
         }
+        // The same in every lane: one evaluation, broadcast.
+        Src::Imm(_)
+        | Src::Var(..)
+        | Src::Param(..)
+        | Src::Unknown
+        | Src::Special(
+            Special::Ntid(_)
+            | Special::Ctaid(_)
+            | Special::Nctaid(_)
+            | Special::ClusterCtaRank
+            | Special::OtherUniform
+            | Special::Other,
+        ) => match lane_src(regs, w, s, 0) {
+            Ok(x) => Gathered {
+                v: [x; WARP],
+                known: u32::MAX,
+                data: 0,
+            },
+            Err(true) => Gathered {
+                data: u32::MAX,
+                ..Gathered::UNKNOWN
+            },
+            Err(false) => Gathered::UNKNOWN,
+        },
+        Src::Special(Special::Tid(x)) => Gathered {
+            v: w.tid[(*x).min(2) as usize],
+            known: u32::MAX,
+            data: 0,
+        },
         _ => {
             let mut g = Gathered::UNKNOWN;
             for l in 0..WARP {

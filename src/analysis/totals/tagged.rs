@@ -101,6 +101,7 @@ impl Tags {
     pub(super) fn reset(&mut self) {
         self.mask.iter_mut().for_each(|m| *m = 0);
     }
+    #[inline]
     pub(super) fn clear(&mut self, r: usize, bit: u32) {
         if let Some(m) = self.mask.get_mut(r) {
             *m &= !bit;
