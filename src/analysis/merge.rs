@@ -23,7 +23,12 @@
 //!   between them, nor an instruction ptxas expands with a slow-path call (IEEE
 //!   `div`/`rcp`/`sqrt` of `f32`/`f64`, 64-bit integer `div`/`rem`);
 //! - *addresses*: in every warp class the members' addresses differ by
-//!   constants (the same lane-exact polynomial up to a uniform constant);
+//!   constants (the same lane-exact polynomial up to a uniform constant),
+//!   or, for addresses of loaded data (ranges, not polynomials), the
+//!   members read one address register, not written between them, plus
+//!   immediates (`register_keyed`; their chunks need the register's
+//!   value a multiple of the chunk in every lane, `range_residue`:
+//!   `tests/hw/blind19` `skinning_lbs4`);
 //! - *chunks*: naturally aligned 16- or 8-byte chunks of those addresses,
 //!   whose alignment is proven in every possibly-active lane of every class
 //!   (below). A load chunk of 16 bytes whose members cover at least 12 of
