@@ -440,33 +440,14 @@ fn fit(v: View, t: Ty) -> View {
 /// `bsr_spmv_4x4`: the lanes of one `k` keep their shared unknown and
 /// their exact offsets instead of drawing one unknown each).
 fn tightened(v: View) -> View {
-    let original = v.clone();
-    let mut v = v;
-    let low = {
-        let known = v.bits.zero | v.bits.one;
-        let k = (!known).trailing_zeros().min(62);
-        Cong::modulo(1u64 << k, (v.bits.one & ((1u64 << k) - 1)) as i64)
-    };
-    for c in [v.cong, low] {
-        if c.m <= 1 {
-            continue;
-        }
-        let m = c.m as i128;
-        if v.lo != NO_LO {
-            let d = (c.r as i128 - v.lo as i128).rem_euclid(m);
-            v.lo = i64::try_from(v.lo as i128 + d).unwrap_or(NO_HI);
-        }
-        if v.hi != NO_HI {
-            let d = (v.hi as i128 - c.r as i128).rem_euclid(m);
-            v.hi = i64::try_from(v.hi as i128 - d).unwrap_or(NO_LO);
-        }
+    let (lo, hi) = v.cong.tighten(v.lo, v.hi);
+    let (lo, hi) = v.bits.low_cong().tighten(lo, hi);
+    // Facts that contradict each other (no value left): the view as it was
+    // (its bounds still hold).
+    if lo != NO_LO && hi != NO_HI && lo > hi {
+        return v;
     }
-    // Facts that contradict each other (no value left): keep them as they
-    // were, as `Range::with_bits` does.
-    if v.lo != NO_LO && v.hi != NO_HI && v.lo > v.hi {
-        return original;
-    }
-    v
+    View { lo, hi, ..v }
 }
 
 /// The value of a view. Bounds as wide as a 32-bit type's range or wider say

@@ -721,6 +721,27 @@ impl Cong {
     pub fn modulo(m: u64, r: i64) -> Cong {
         Cong::norm(m as u128, r as i128)
     }
+    /// `[lo, hi]` tightened to the values `≡ self` (`NO_LO` / `NO_HI`:
+    /// unbounded, kept; an exact or trivial congruence changes nothing).
+    pub fn tighten(self, lo: i64, hi: i64) -> (i64, i64) {
+        if self.m <= 1 {
+            return (lo, hi);
+        }
+        let m = self.m as i128;
+        let lo = if lo == NO_LO {
+            lo
+        } else {
+            let d = (self.r as i128 - lo as i128).rem_euclid(m);
+            i64::try_from(lo as i128 + d).unwrap_or(NO_HI)
+        };
+        let hi = if hi == NO_HI {
+            hi
+        } else {
+            let d = (hi as i128 - self.r as i128).rem_euclid(m);
+            i64::try_from(hi as i128 - d).unwrap_or(NO_LO)
+        };
+        (lo, hi)
+    }
     fn norm(m: u128, r: i128) -> Cong {
         if m == 0 {
             return match i64::try_from(r) {
@@ -1004,6 +1025,12 @@ impl KnownBits {
             zero: !r & m,
             one: r & m,
         }
+    }
+    /// The congruence the known low bits fix: `x mod 2^k` for the `k`
+    /// lowest bits known (the converse of [`KnownBits::of_cong`]).
+    pub fn low_cong(self) -> Cong {
+        let k = (!(self.zero | self.one)).trailing_zeros().min(62);
+        Cong::modulo(1u64 << k, (self.one & ((1u64 << k) - 1)) as i64)
     }
     /// What bounds and a congruence say about the bits.
     pub fn implied(lo: i64, hi: i64, cong: Cong) -> KnownBits {
@@ -1386,17 +1413,7 @@ impl Range {
             };
         }
         // Tighten the bounds to the congruence.
-        if cong.m > 1 {
-            let m = cong.m as i128;
-            if lo != NO_LO {
-                let d = (cong.r as i128 - lo as i128).rem_euclid(m);
-                lo = i64::try_from(lo as i128 + d).unwrap_or(NO_HI);
-            }
-            if hi != NO_HI {
-                let d = (hi as i128 - cong.r as i128).rem_euclid(m);
-                hi = i64::try_from(hi as i128 - d).unwrap_or(NO_LO);
-            }
-        }
+        (lo, hi) = cong.tighten(lo, hi);
         // Unbounded: a value only when the classes or the exact part over a
         // congruence say something (lanes that share an unknown, lanes on
         // fixed banks).
@@ -1424,23 +1441,13 @@ impl Range {
         // The known low bits are a congruence too (`x << 4` is 0 mod 16):
         // where it refines `cong`, it is the congruence, and the bounds
         // tighten to it.
-        let low = (!(bits.zero | bits.one)).trailing_zeros().min(62);
-        let cong = match 1u64 << low {
-            m2 if cong.m != 0
-                && m2 > cong.m
-                && m2 % cong.m == 0
-                && ((bits.one & (m2 - 1)) as i64 - cong.r).rem_euclid(cong.m as i64) == 0 =>
+        let cong = match bits.low_cong() {
+            c if cong.m != 0
+                && c.m > cong.m
+                && c.m % cong.m == 0
+                && (c.r - cong.r).rem_euclid(cong.m as i64) == 0 =>
             {
-                let c = Cong::modulo(m2, (bits.one & (m2 - 1)) as i64);
-                let m = m2 as i128;
-                if lo != NO_LO {
-                    let d = (c.r as i128 - lo as i128).rem_euclid(m);
-                    lo = i64::try_from(lo as i128 + d).unwrap_or(NO_HI);
-                }
-                if hi != NO_HI {
-                    let d = (hi as i128 - c.r as i128).rem_euclid(m);
-                    hi = i64::try_from(hi as i128 - d).unwrap_or(NO_LO);
-                }
+                (lo, hi) = c.tighten(lo, hi);
                 if lo != NO_LO && hi != NO_HI {
                     if lo > hi {
                         return Value::Undef;

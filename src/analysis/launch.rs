@@ -353,13 +353,12 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// `dct8x8_jpeg`). The lane offsets of y and z are zero: the alignment of
 /// `c * tid.y` is that of `c` whether `tid.y` varies across the warp or not.
 pub fn ptxas_view_class() -> WarpClass {
-    WarpClass {
-        offsets: [std::array::from_fn(|l| l as i64), [0; WARP], [0; WARP]],
-        base: [Cong::modulo(32, 0), Cong::TOP, Cong::TOP],
-        base_range: [(0, 1024 - WARP as i64), (0, 1023), (0, 63)],
-        exists: u32::MAX,
-        weight: 1,
-    }
+    let mut c = warp_classes(BlockShape::Assumed1D).remove(0);
+    c.base[1] = Cong::TOP;
+    c.base[2] = Cong::TOP;
+    c.base_range[1] = (0, 1023);
+    c.base_range[2] = (0, 63);
+    c
 }
 
 /// The warp classes of a block (see the module essay). For an assumed block:
