@@ -125,7 +125,7 @@ fn wide_ty(t: Ty) -> Ty {
     }
 }
 
-fn shift_amount(v: i64) -> u32 {
+pub(super) fn shift_amount(v: i64) -> u32 {
     // Shift amounts are read as unsigned 32-bit values and clamp at the width.
     (v as u64 & 0xffff_ffff).min(127) as u32
 }

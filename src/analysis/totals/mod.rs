@@ -30,6 +30,12 @@
 //! `div.full`, `rcp.approx`, `ex2`, `lg2`, `sin`, `cos`, `rsqrt`), whose
 //! results the ISA bounds but does not define, a NaN result, and an `add`
 //! that ptxas may fuse with a `mul` into an `fma` give unknown values.
+//! An ALU op whose lanes run unguarded and whose result the tag rules do
+//! not name (the common case) runs lane-parallel (`alu_lanes`): operands
+//! read in place, computed once when every running lane has the same
+//! operands, the integer operations of address arithmetic written out per
+//! operation (`eval_lanes`), the per-lane rule otherwise; it gives what
+//! the per-lane loop gives.
 //! Loads return unknown data, except `ld.param`,
 //! whose value is given or, for a pointer parameter that is not given, a
 //! synthetic base address aligned to 2^32 (far more than `pointer_align`),
@@ -253,7 +259,7 @@ use super::ifconvert::{memory_free_block, Memo as IfConvMemo};
 use super::launch::BlockShape;
 use super::model::{AccessOp, Pattern, Space};
 use super::reconverge::Reconvergence;
-use super::transfer::{compare_checked, eval_scalar, AluOp};
+use super::transfer::{compare_checked, eval_scalar, Alu, AluOp};
 use crate::ir::{Aux, Function as Lowered, MemKind, MemOp as MemInfo, OpKind, Special, Src};
 use std::collections::HashMap;
 
@@ -680,6 +686,39 @@ impl Regs {
             .code(),
         );
     }
+    /// Whether a register among `srcs` holds a tagged value in one of
+    /// `lanes`.
+    fn tags_any(&self, srcs: &[Src], lanes: u32) -> bool {
+        srcs.iter().any(|s| match s {
+            Src::Reg(r, _) => self
+                .tags
+                .mask
+                .get(*r as usize)
+                .is_some_and(|m| m & lanes != 0),
+            _ => false,
+        })
+    }
+    /// [`Regs::set`] of every lane in `lanes`: `vals` where `ok`, else
+    /// unknown (loaded data where `data`).
+    fn set_lanes(&mut self, r: u32, lanes: u32, vals: &Lanes, ok: u32, data: u32) {
+        let r = r as usize;
+        if r >= self.v.len() {
+            return;
+        }
+        self.tags.clear(r, lanes);
+        let ok = ok & lanes;
+        for (l, (d, v)) in self.v[r].iter_mut().zip(vals).enumerate() {
+            if ok >> l & 1 != 0 {
+                *d = *v;
+            }
+        }
+        let unk = lanes & !ok;
+        self.known[r] = (self.known[r] & !lanes) | ok;
+        self.data[r] = (self.data[r] & !lanes) | (unk & data);
+        if unk & !data != 0 {
+            self.origin[r] = self.cur;
+        }
+    }
     #[inline]
     fn set(&mut self, r: u32, l: usize, v: Option<i64>, data: bool) {
         let r = r as usize;
@@ -822,6 +861,276 @@ fn lane_src(regs: &Regs, w: &Warp<'_>, s: &Src, l: usize) -> Result<i64, bool> {
                 Special::OtherUniform | Special::Other => Err(false),
             }
         }
+    }
+}
+
+/// An ALU op's result in one lane whose operands are all known: `None`
+/// where the simulation does not evaluate it (`eval_scalar`).
+#[inline]
+fn eval_lane(alu: Alu, vals: &[i64]) -> Option<i64> {
+    match alu.op {
+        // A malformed `setp` without operands (sema reports it) computes
+        // nothing.
+        AluOp::Setp(_, _) if vals.is_empty() => None,
+        AluOp::Setp(cmp, comb) => compare_checked(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0))
+            .map(|mut b| {
+                if let Some(c) = comb {
+                    let q = vals.get(2).copied().unwrap_or(0) != 0;
+                    b = match c {
+                        super::transfer::AluOp2::And => b && q,
+                        super::transfer::AluOp2::Or => b || q,
+                        super::transfer::AluOp2::Xor => b ^ q,
+                    };
+                }
+                b as i64
+            }),
+        AluOp::Mapa if vals.len() >= 2 => mapa_window(vals[0], vals[1], alu.ty.bits),
+        AluOp::Selp => {
+            let p = vals.get(2).copied().unwrap_or(0);
+            Some(if p != 0 {
+                vals[0]
+            } else {
+                *vals.get(1).unwrap_or(&0)
+            })
+        }
+        _ => eval_scalar(alu, vals),
+    }
+}
+
+/// An operand's values in the lanes, read in place: a register's lanes
+/// (plus its offset), `%tid`'s, or one value in every lane.
+#[derive(Clone, Copy)]
+enum LaneVals<'a> {
+    Lanes(&'a Lanes, i64),
+    Same(i64),
+}
+
+impl LaneVals<'_> {
+    #[inline]
+    fn at(self, l: usize) -> i64 {
+        match self {
+            LaneVals::Lanes(v, off) => v[l].wrapping_add(off),
+            LaneVals::Same(x) => x,
+        }
+    }
+    /// Whether the value is the same in every lane of `lanes`.
+    fn same_in(self, lanes: u32) -> bool {
+        match self {
+            LaneVals::Same(_) => true,
+            LaneVals::Lanes(v, _) => {
+                let v0 = v[(lanes.trailing_zeros() as usize).min(WARP - 1)];
+                (0..WARP).all(|l| lanes & (1 << l) == 0 || v[l] == v0)
+            }
+        }
+    }
+}
+
+/// `s`'s values in place, where no lane needs its own evaluation (`None`
+/// for a negated predicate, `%laneid` and the lane masks). The values of
+/// lanes where `s` is not known are meaningless.
+fn lane_vals<'a>(regs: &'a Regs, w: &'a Warp<'_>, s: &Src) -> Option<LaneVals<'a>> {
+    Some(match s {
+        Src::Reg(r, off) => match regs.v.get(*r as usize) {
+            Some(v) => LaneVals::Lanes(v, *off),
+            None => LaneVals::Same(0),
+        },
+        Src::Special(Special::Tid(x)) => LaneVals::Lanes(&w.tid[(*x).min(2) as usize], 0),
+        Src::NotPred(_) | Src::Special(Special::LaneId | Special::LaneMask(_)) => return None,
+        _ => LaneVals::Same(lane_src(regs, w, s, 0).unwrap_or(0)),
+    })
+}
+
+/// [`eval_scalar`] in every lane at once, for the integer operations of
+/// address arithmetic that it evaluates in every lane whose operands are
+/// known (`None` for the others, which go lane by lane): the same rules,
+/// written out per operation so that no lane dispatches on the opcode.
+fn eval_lanes(alu: Alu, g: &[LaneVals<'_>]) -> Option<Lanes> {
+    use super::transfer::{compare, shift_amount, MulMode};
+    let t = alu.ty;
+    if t.float {
+        return None;
+    }
+    let arg = |k: usize| g.get(k).copied();
+    // Operands as they are stored (`raw`), or read as the type.
+    let raw2 = |f: &dyn Fn(i64, i64) -> i64| -> Option<Lanes> {
+        let (x, y) = (arg(0)?, arg(1)?);
+        Some(std::array::from_fn(|l| f(x.at(l), y.at(l))))
+    };
+    let two = |f: fn(i64, i64) -> i64| raw2(&|x, y| t.read(f(t.read(x), t.read(y))));
+    match alu.op {
+        AluOp::Mov => {
+            let x = arg(0)?;
+            Some(std::array::from_fn(|l| t.read(x.at(l))))
+        }
+        AluOp::Cvt(src) if !src.float => {
+            let x = arg(0)?;
+            Some(std::array::from_fn(|l| t.read(src.read(x.at(l)))))
+        }
+        AluOp::Add => two(i64::wrapping_add),
+        AluOp::Sub => two(i64::wrapping_sub),
+        // The low 64 bits of the 128-bit product, read as the type.
+        AluOp::Mul(MulMode::Lo) => two(i64::wrapping_mul),
+        AluOp::Mad(MulMode::Lo) => {
+            let (x, y, c) = (arg(0)?, arg(1)?, arg(2)?);
+            Some(std::array::from_fn(|l| {
+                let p = t.read(t.read(x.at(l)).wrapping_mul(t.read(y.at(l))));
+                t.read(p.wrapping_add(t.read(c.at(l))))
+            }))
+        }
+        AluOp::And => two(|a, b| a & b),
+        AluOp::Or => two(|a, b| a | b),
+        AluOp::Xor => two(|a, b| a ^ b),
+        AluOp::Shl => raw2(&|x, y| {
+            let k = shift_amount(y);
+            if k >= t.bits {
+                0
+            } else {
+                t.read(((t.read(x) as u64) << k) as i64)
+            }
+        }),
+        AluOp::Shr => raw2(&|x, y| {
+            let k = shift_amount(y);
+            let x = t.read(x);
+            t.read(if t.signed {
+                x >> k.min(63)
+            } else {
+                let ux = if t.bits >= 64 {
+                    x as u64
+                } else {
+                    (x as u64) & ((1u64 << t.bits) - 1)
+                };
+                if k >= 64 {
+                    0
+                } else {
+                    (ux >> k) as i64
+                }
+            })
+        }),
+        AluOp::Setp(cmp, None) => raw2(&|x, y| i64::from(compare(cmp, t, x, y))),
+        AluOp::Lop3 => {
+            let (a, b, c, lut) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
+            Some(std::array::from_fn(|l| {
+                t.read(super::bitfield::lop3(
+                    a.at(l),
+                    b.at(l),
+                    c.at(l),
+                    lut.at(l),
+                    t.bits,
+                ))
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// A (not cross-lane) ALU op that every lane of `exec` runs, where no
+/// lane's result is named by the tag rules (`known_all`, `data_any`: the
+/// lanes where every operand is known, where one is data): the per-lane
+/// rule of `run_warp`'s general loop, lane-parallel, with the operands
+/// read in place. Lanes with every operand known compute (once when each
+/// operand is the same in all of them; a result the simulation does not
+/// evaluate is run-time data, in the second destination too); the others
+/// are unknown, data where an operand is. False, having done nothing, for
+/// an operand that needs its own evaluation in each lane.
+#[allow(clippy::too_many_arguments)]
+fn alu_lanes(
+    regs: &mut Regs,
+    w: &Warp<'_>,
+    alu: Alu,
+    (dst, dst2): (u32, Option<u32>),
+    srcs: &[Src],
+    exec: u32,
+    known_all: u32,
+    data_any: u32,
+) -> bool {
+    let lanes = exec & known_all;
+    let mut out = [0i64; WARP];
+    let mut out2 = [0i64; WARP];
+    let (mut ok, mut ok2) = (0u32, 0u32);
+    if lanes != 0 {
+        let mut g = [LaneVals::Same(0); 4];
+        for (slot, s) in g.iter_mut().zip(srcs) {
+            match lane_vals(regs, w, s) {
+                Some(v) => *slot = v,
+                None => return false,
+            }
+        }
+        let g = &g[..srcs.len().min(4)];
+        let uniform = g.iter().all(|x| x.same_in(lanes));
+        let parallel = if dst2.is_none() && !uniform {
+            eval_lanes(alu, g)
+        } else {
+            None
+        };
+        if let Some(v) = parallel {
+            out = v;
+            ok = lanes;
+        } else {
+            // Lane by lane, or once for all when every operand is the
+            // same in every lane.
+            let mut buf = [0i64; 4];
+            let mut m = if uniform {
+                lanes & lanes.wrapping_neg()
+            } else {
+                lanes
+            };
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for (b, x) in buf.iter_mut().zip(g) {
+                    *b = x.at(l);
+                }
+                let vals = &buf[..g.len()];
+                let o = eval_lane(alu, vals);
+                if let Some(x) = o {
+                    out[l] = x;
+                    ok |= 1 << l;
+                }
+                if dst2.is_some() {
+                    if let Some(x) = super::transfer::second_scalar(alu, vals, o) {
+                        out2[l] = x;
+                        ok2 |= 1 << l;
+                    }
+                }
+            }
+            if uniform {
+                let l = lanes.trailing_zeros() as usize;
+                out = [out[l]; WARP];
+                out2 = [out2[l]; WARP];
+                ok = if ok != 0 { lanes } else { 0 };
+                ok2 = if ok2 != 0 { lanes } else { 0 };
+            }
+        }
+    }
+    // Lanes whose first result is not evaluated are data (in both
+    // destinations, as the per-lane rule has it).
+    let data = (lanes & !ok) | (exec & !known_all & data_any);
+    regs.set_lanes(dst, exec, &out, ok, data);
+    if let Some(d2) = dst2 {
+        regs.set_lanes(d2, exec, &out2, ok2, data);
+    }
+    true
+}
+
+/// The lanes in which `s` is known, and those in which it is unknown
+/// loaded data ([`lane_src`]'s `Ok` and `Err(true)` lanes).
+fn src_masks(regs: &Regs, w: &Warp<'_>, s: &Src) -> (u32, u32) {
+    match s {
+        Src::Reg(r, _) | Src::NotPred(r) => {
+            let r = *r as usize;
+            if r < regs.v.len() {
+                (regs.known[r], regs.data[r] & !regs.known[r])
+            } else {
+                (0, 0)
+            }
+        }
+        // Every other operand is known in all lanes or in none (`%tid`,
+        // `%laneid` and the lane masks are known everywhere).
+        _ => match lane_src(regs, w, s, 0) {
+            Ok(_) => (u32::MAX, 0),
+            Err(true) => (0, u32::MAX),
+            Err(false) => (0, 0),
+        },
     }
 }
 
@@ -1352,22 +1661,22 @@ fn run_warp(
         };
         if let Some((r, neg)) = guard {
             exec = 0;
-            let mut m = active;
+            let r = r as usize;
+            let (known, data) = if r < regs.v.len() {
+                (regs.known[r] & active, regs.data[r] & active)
+            } else {
+                (0, 0)
+            };
+            let mut m = known;
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
                 m &= m - 1;
-                match lane_src(regs, w, &Src::Reg(r, 0), l) {
-                    Ok(v) => {
-                        if (v != 0) != neg {
-                            exec |= 1 << l;
-                        }
-                    }
-                    Err(d) => {
-                        unknown_guard |= 1 << l;
-                        unknown_guard_data |= d;
-                    }
+                if (regs.v[r][l] != 0) != neg {
+                    exec |= 1 << l;
                 }
             }
+            unknown_guard = active & !known;
+            unknown_guard_data = unknown_guard & data != 0;
         }
         let own_unknown = unknown_guard;
         let mut region_maybe = 0u32;
@@ -1419,128 +1728,127 @@ fn run_warp(
                 srcs,
             } => {
                 let ns = srcs.len().min(4);
-                let mut g = [Gathered::UNKNOWN; 4];
-                for (slot, s) in g.iter_mut().zip(srcs.iter()) {
-                    *slot = gather(regs, w, s);
-                }
-                let known_all = g[..ns].iter().fold(u32::MAX, |k, x| k & x.known);
-                let data_any = g[..ns].iter().fold(0u32, |d, x| d | x.data);
-                let cross = cross_lane(*alu, &g[..ns], exec & !unknown_guard);
-                // The lanes of a predicated block that may not run it
-                // compute exactly inside it (their results become unknown
-                // where it ends): an access in the block then has their
-                // addresses, costed as uncertain lanes.
-                let unknown_guard = if cross.is_none() && region_maybe != 0 {
-                    region_writes.push((*dst, region_maybe));
-                    if let Some(d2) = dst2 {
-                        region_writes.push((*d2, region_maybe));
-                    }
-                    unknown_guard & !region_maybe
+                let (known_all, data_any) =
+                    srcs[..ns].iter().fold((u32::MAX, 0u32), |(k, d), s| {
+                        let (sk, sd) = src_masks(regs, w, s);
+                        (k & sk, d | sd)
+                    });
+                // Lanes that run with an operand not known: plain data
+                // unless the tag rules may name the result.
+                let unnamed = exec & !known_all;
+                if !matches!(alu.op, AluOp::Shfl(_) | AluOp::Warp(_))
+                    && unknown_guard == 0
+                    && region_maybe == 0
+                    && (unnamed == 0
+                        || dst2.is_some()
+                        || alu.ty.float
+                        || (alu.op != AluOp::Selp && !regs.tags_any(srcs, unnamed)))
+                    && alu_lanes(
+                        regs,
+                        w,
+                        *alu,
+                        (*dst, *dst2),
+                        &srcs[..ns],
+                        exec,
+                        known_all,
+                        data_any,
+                    )
+                {
+                    // Done lane-parallel (the common case).
                 } else {
-                    unknown_guard
-                };
-                // A shuffled tagged value keeps its tag: the lanes that
-                // read one source lane hold its one loaded value (read
-                // before any lane is written: `dst` may be the source).
-                let moved_tags: [Option<tagged::Tagged>; WARP] = match (&cross, srcs.first()) {
-                    (Some(c), Some(s0)) => {
-                        std::array::from_fn(|l| c.src[l].and_then(|j| regs.tagged(s0, j)))
+                    let mut g = [Gathered::UNKNOWN; 4];
+                    for (slot, s) in g.iter_mut().zip(srcs.iter()) {
+                        *slot = gather(regs, w, s);
                     }
-                    _ => [None; WARP],
-                };
-                let mut m = exec | unknown_guard | region_maybe;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let bit = 1u32 << l;
-                    if let Some(c) = &cross {
-                        let known = unknown_guard & bit == 0;
-                        let data = c.data & bit != 0 || (!known && unknown_guard_data);
-                        regs.set(*dst, l, c.out[l].filter(|_| known), data);
-                        if let (true, Some(t)) = (known, moved_tags[l]) {
-                            regs.set_tagged(*dst, l, t);
-                        }
+                    let cross = cross_lane(*alu, &g[..ns], exec & !unknown_guard);
+                    // The lanes of a predicated block that may not run it
+                    // compute exactly inside it (their results become unknown
+                    // where it ends): an access in the block then has their
+                    // addresses, costed as uncertain lanes.
+                    let unknown_guard = if cross.is_none() && region_maybe != 0 {
+                        region_writes.push((*dst, region_maybe));
                         if let Some(d2) = dst2 {
-                            regs.set(*d2, l, c.second[l].filter(|_| known), data);
+                            region_writes.push((*d2, region_maybe));
                         }
-                        continue;
-                    }
-                    let mut buf = [0i64; 4];
-                    for (b, x) in buf.iter_mut().zip(g.iter()).take(ns) {
-                        *b = x.v[l];
-                    }
-                    let unk: Option<bool> = if known_all & bit == 0 {
-                        Some(data_any & bit != 0)
+                        unknown_guard & !region_maybe
                     } else {
-                        None
+                        unknown_guard
                     };
-                    let vals = &buf[..ns];
-                    let out: Option<i64> = if unk.is_some() || unknown_guard & bit != 0 {
-                        None
-                    } else {
-                        match alu.op {
-                            // A malformed `setp` without operands (sema
-                            // reports it) computes nothing.
-                            AluOp::Setp(_, _) if vals.is_empty() => None,
-                            AluOp::Setp(cmp, comb) => {
-                                compare_checked(cmp, alu.ty, vals[0], *vals.get(1).unwrap_or(&0))
-                                    .map(|mut b| {
-                                        if let Some(c) = comb {
-                                            let q = vals.get(2).copied().unwrap_or(0) != 0;
-                                            b = match c {
-                                                super::transfer::AluOp2::And => b && q,
-                                                super::transfer::AluOp2::Or => b || q,
-                                                super::transfer::AluOp2::Xor => b ^ q,
-                                            };
-                                        }
-                                        b as i64
-                                    })
-                            }
-                            AluOp::Mapa if vals.len() >= 2 => {
-                                mapa_window(vals[0], vals[1], alu.ty.bits)
-                            }
-                            AluOp::Selp => {
-                                let p = vals.get(2).copied().unwrap_or(0);
-                                Some(if p != 0 {
-                                    vals[0]
-                                } else {
-                                    *vals.get(1).unwrap_or(&0)
-                                })
-                            }
-                            _ => eval_scalar(*alu, vals),
-                        }
-                    };
-                    // An instruction the simulation does not evaluate on
-                    // operands known in this lane (a float result fusing
-                    // with a `mul` could change, a NaN) gives run-time
-                    // data, as `OpKind::Other` does: only a parameter that
-                    // was not given leaves a value unknown for good.
-                    let not_evaluated = unk.is_none() && unknown_guard & bit == 0 && out.is_none();
-                    let data = unk.unwrap_or(false)
-                        || (unknown_guard & bit != 0 && unknown_guard_data)
-                        || not_evaluated;
-                    if unk == Some(true) && unknown_guard & bit == 0 && dst2.is_none() {
-                        // A loaded value the lane can still name (`tagged`).
-                        match tagged::alu_lane(*alu, srcs, regs, w, l) {
-                            Some(Ok(v)) => {
-                                regs.set(*dst, l, Some(v), false);
-                                continue;
-                            }
-                            Some(Err(t)) => {
+                    // A shuffled tagged value keeps its tag: the lanes that
+                    // read one source lane hold its one loaded value (read
+                    // before any lane is written: `dst` may be the source).
+                    let moved_tags: Option<[Option<tagged::Tagged>; WARP]> =
+                        match (&cross, srcs.first()) {
+                            (Some(c), Some(s0)) => Some(std::array::from_fn(|l| {
+                                c.src[l].and_then(|j| regs.tagged(s0, j))
+                            })),
+                            _ => None,
+                        };
+                    let mut m = exec | unknown_guard | region_maybe;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let bit = 1u32 << l;
+                        if let Some(c) = &cross {
+                            let known = unknown_guard & bit == 0;
+                            let data = c.data & bit != 0 || (!known && unknown_guard_data);
+                            regs.set(*dst, l, c.out[l].filter(|_| known), data);
+                            if let (true, Some(t)) = (known, moved_tags.and_then(|m| m[l])) {
                                 regs.set_tagged(*dst, l, t);
-                                continue;
                             }
-                            None => {}
+                            if let Some(d2) = dst2 {
+                                regs.set(*d2, l, c.second[l].filter(|_| known), data);
+                            }
+                            continue;
                         }
-                    }
-                    regs.set(*dst, l, out, data);
-                    if let Some(d2) = dst2 {
-                        let o2 = if unk.is_some() || unknown_guard & bit != 0 {
+                        let mut buf = [0i64; 4];
+                        for (b, x) in buf.iter_mut().zip(g.iter()).take(ns) {
+                            *b = x.v[l];
+                        }
+                        let unk: Option<bool> = if known_all & bit == 0 {
+                            Some(data_any & bit != 0)
+                        } else {
+                            None
+                        };
+                        let vals = &buf[..ns];
+                        let out: Option<i64> = if unk.is_some() || unknown_guard & bit != 0 {
                             None
                         } else {
-                            super::transfer::second_scalar(*alu, vals, out)
+                            eval_lane(*alu, vals)
                         };
-                        regs.set(*d2, l, o2, data);
+                        // An instruction the simulation does not evaluate on
+                        // operands known in this lane (a float result fusing
+                        // with a `mul` could change, a NaN) gives run-time
+                        // data, as `OpKind::Other` does: only a parameter that
+                        // was not given leaves a value unknown for good.
+                        let not_evaluated =
+                            unk.is_none() && unknown_guard & bit == 0 && out.is_none();
+                        let data = unk.unwrap_or(false)
+                            || (unknown_guard & bit != 0 && unknown_guard_data)
+                            || not_evaluated;
+                        if unk == Some(true) && unknown_guard & bit == 0 && dst2.is_none() {
+                            // A loaded value the lane can still name (`tagged`).
+                            match tagged::alu_lane(*alu, srcs, regs, w, l) {
+                                Some(Ok(v)) => {
+                                    regs.set(*dst, l, Some(v), false);
+                                    continue;
+                                }
+                                Some(Err(t)) => {
+                                    regs.set_tagged(*dst, l, t);
+                                    continue;
+                                }
+                                None => {}
+                            }
+                        }
+                        regs.set(*dst, l, out, data);
+                        if let Some(d2) = dst2 {
+                            let o2 = if unk.is_some() || unknown_guard & bit != 0 {
+                                None
+                            } else {
+                                super::transfer::second_scalar(*alu, vals, out)
+                            };
+                            regs.set(*d2, l, o2, data);
+                        }
                     }
                 }
             }
@@ -1838,34 +2146,25 @@ fn run_warp(
                 srcs,
                 block_wide,
             } => {
-                for l in 0..WARP {
-                    let bit = 1u32 << l;
-                    if (exec | unknown_guard) & bit == 0 {
-                        continue;
-                    }
-                    // A barrier reduction's result depends on the other
-                    // warps of the block, which run on their own here:
-                    // run-time data, as a loaded value is. So is an
-                    // instruction not modelled here (`lg2.approx`, `f16`
-                    // arithmetic) on operands known in this lane, or of
-                    // which one is data: its result is a run-time value the
-                    // simulation cannot compute (a masked lane's `other`
-                    // constant through libdevice's `erfinv`), not a
-                    // parameter that was not given. An operand unknown for
-                    // want of a parameter keeps the result so.
-                    let mut data = *block_wide;
-                    let mut missing = false;
-                    for s in srcs {
-                        match lane_src(regs, w, s, l) {
-                            Err(true) => data = true,
-                            Err(false) => missing = true,
-                            Ok(_) => {}
-                        }
-                    }
-                    let data = data || !missing;
-                    for d in dsts {
-                        regs.set(*d, l, None, data);
-                    }
+                // A barrier reduction's result depends on the other warps
+                // of the block, which run on their own here: run-time data,
+                // as a loaded value is. So is an instruction not modelled
+                // here (`lg2.approx`, `f16` arithmetic) on operands known in
+                // a lane, or of which one is data: its result is a run-time
+                // value the simulation cannot compute (a masked lane's
+                // `other` constant through libdevice's `erfinv`), not a
+                // parameter that was not given. An operand unknown for want
+                // of a parameter keeps the result so.
+                let lanes = exec | unknown_guard;
+                let (mut data, mut missing) = (if *block_wide { u32::MAX } else { 0 }, 0u32);
+                for s in srcs {
+                    let (k, d) = src_masks(regs, w, s);
+                    data |= d;
+                    missing |= !k & !d;
+                }
+                let data = data | !missing;
+                for d in dsts {
+                    regs.set_lanes(*d, lanes, &[0; WARP], 0, data);
                 }
             }
         }
