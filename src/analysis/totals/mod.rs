@@ -3173,6 +3173,93 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lane_parallel_evaluation_is_the_per_lane_rule() {
+        use crate::analysis::transfer::{Cmp, MulMode, Ty};
+        // Every operation `eval_lanes` writes out, on every integer type,
+        // against `eval_lane` lane by lane, on operands around the type's
+        // edges, shift amounts past the width and offsets that wrap.
+        let edges = [
+            0i64,
+            1,
+            -1,
+            7,
+            31,
+            32,
+            33,
+            63,
+            64,
+            127,
+            255,
+            0x7fff,
+            0x8000,
+            0xffff,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x1_0000_0000,
+            i64::MAX,
+            i64::MIN,
+            -0x1234_5678_9abc,
+        ];
+        let ops = [
+            AluOp::Mov,
+            AluOp::Cvt(Ty {
+                bits: 16,
+                signed: true,
+                float: false,
+            }),
+            AluOp::Cvt(Ty {
+                bits: 32,
+                signed: false,
+                float: false,
+            }),
+            AluOp::Add,
+            AluOp::Sub,
+            AluOp::Mul(MulMode::Lo),
+            AluOp::Mad(MulMode::Lo),
+            AluOp::And,
+            AluOp::Or,
+            AluOp::Xor,
+            AluOp::Shl,
+            AluOp::Shr,
+            AluOp::Setp(Cmp::Lt, None),
+            AluOp::Setp(Cmp::Ge, None),
+            AluOp::Lop3,
+        ];
+        let regs: Vec<Lanes> = (0..4)
+            .map(|k| std::array::from_fn(|l| edges[(l * (k + 3) + k) % edges.len()]))
+            .collect();
+        let offs = [0i64, 5, -1, 0x7fff_ffff];
+        let mut compared = 0;
+        for bits in [8, 16, 32, 64] {
+            for signed in [false, true] {
+                let ty = Ty {
+                    bits,
+                    signed,
+                    float: false,
+                };
+                for op in ops {
+                    let alu = Alu { op, ty };
+                    let g: Vec<LaneVals<'_>> = (0..4)
+                        .map(|k| match k {
+                            3 if op == AluOp::Lop3 => LaneVals::Same(0xe8),
+                            1 if op == AluOp::Mov => LaneVals::Same(-3),
+                            _ => LaneVals::Lanes(&regs[k], offs[k]),
+                        })
+                        .collect();
+                    let all = eval_lanes(alu, &g).expect("written out");
+                    for l in 0..WARP {
+                        let vals: Vec<i64> = g.iter().map(|x| x.at(l)).collect();
+                        assert_eq!(Some(all[l]), eval_lane(alu, &vals), "{alu:?} lane {l}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 8 * ops.len() * WARP);
+    }
+
+    #[test]
     fn cluster_ranks_and_windows() {
         // PTX ISA: %cluster_ctarank is the linear index in the cluster, x fastest.
         assert_eq!(cluster_rank([5, 0, 0], [2, 1, 1]), 1);
