@@ -22,6 +22,30 @@
 //! different `ret`s, or it is in an endless loop) has no reconvergence
 //! point: its paths run one after the other until their lanes exit.
 //!
+//! # Joins before the post-dominator
+//!
+//! ptxas does not always wait at the post-dominator. A guarded forward
+//! branch whose target `T` the fall-through side also reaches, though a
+//! path of that side bypasses `T` (a `switch` whose cases fall through,
+//! `case 3: a; case 2: b; case 1: c;` with the default jumping past them),
+//! gets a convergence barrier at `T` inside the one at the post-dominator
+//! (`tests/hw/blind19` `murmur3_string_column`: `BSSY B0` to the end,
+//! `BSSY B1` to case 1's label, `BSSY B2` to case 2's; the lanes that
+//! arrive at a label by the branch and by the fall-through issue its load
+//! once together, and the default lanes wait at `BSYNC B0`). [`join`]
+//! gives that `T` (its block): a target that is not the post-dominator,
+//! comes after the branch and before the post-dominator in the reverse
+//! post-order, lies in the same loops as the branch, and that the
+//! fall-through side reaches by forward edges without passing the
+//! post-dominator (searched over at most 256 blocks). The simulation then
+//! waits at `T` inside the wait at the post-dominator, and a path that
+//! reaches the post-dominator without passing `T` parks there (it leaves
+//! the frames up to the one waiting at `T`), as the hardware's lanes wait
+//! at the outer `BSYNC`; a branch inside such a region whose own
+//! post-dominator is that parking block meets where its frame would have.
+//!
+//! [`join`]: Reconvergence::join
+//!
 //! # Which way a branch goes
 //!
 //! Whether a jump goes back (closes a loop) is a property of the CFG, not of
@@ -78,7 +102,15 @@ pub(super) struct Reconvergence {
     order: Vec<u32>,
     /// The natural loops (`cfg::Loop`).
     loops: Vec<LoopOps>,
+    /// Per block ending in a guarded branch: the join before its
+    /// post-dominator (module documentation, "Joins before the
+    /// post-dominator"): (block, first op).
+    joins: Vec<Option<(u32, u32)>>,
 }
+
+/// The most blocks the search for a branch's join visits (a longer
+/// stretch gets none: the post-dominator alone, as before).
+const JOIN_SEARCH_MAX: usize = 256;
 
 /// The ops of a loop, as the simulation steps over it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,7 +174,7 @@ impl Reconvergence {
             }
         }
         let doms = simple_fast(&g, exit);
-        let ipdom = cfg
+        let ipdom: Vec<Option<(u32, u32)>> = cfg
             .block_ids()
             .map(|b| {
                 let p = doms.immediate_dominator(NodeIndex::new(b.index()))?;
@@ -160,7 +192,7 @@ impl Reconvergence {
         for (k, b) in cfg.reverse_post_order().iter().enumerate() {
             order[b.index()] = k as u32;
         }
-        let loops = cfg
+        let loops: Vec<LoopOps> = cfg
             .loops()
             .iter()
             .map(|l| {
@@ -180,13 +212,25 @@ impl Reconvergence {
                 }
             })
             .collect();
+        let joins = cfg
+            .block_ids()
+            .map(|b| join_of(&cfg, b, &ipdom, &order, &loops))
+            .collect();
         Reconvergence {
             block_of,
             ipdom,
             starts,
             order,
             loops,
+            joins,
         }
+    }
+
+    /// The join before the post-dominator of the branch at op `pc` (module
+    /// documentation, "Joins before the post-dominator"): (block, its first
+    /// op).
+    pub(super) fn join(&self, pc: u32) -> Option<(u32, u32)> {
+        self.joins.get(self.block(pc) as usize).copied().flatten()
     }
 
     /// True when the jump from op `from` to op `to` goes back: `to`'s block
@@ -245,6 +289,51 @@ impl Reconvergence {
     pub(super) fn point(&self, pc: u32) -> Option<(u32, u32)> {
         self.ipdom.get(self.block(pc) as usize).copied().flatten()
     }
+}
+
+/// The join of block `b`'s guarded branch: its target `T` when `T` is not
+/// the branch's post-dominator, comes after `b` and before the
+/// post-dominator in the reverse post-order, lies in the same loops as `b`,
+/// and the fall-through side reaches it by forward edges without passing
+/// the post-dominator.
+fn join_of(
+    cfg: &Cfg,
+    b: BlockId,
+    ipdom: &[Option<(u32, u32)>],
+    order: &[u32],
+    loops: &[LoopOps],
+) -> Option<(u32, u32)> {
+    use crate::cfg::EdgeKind;
+    let side = |k: EdgeKind| cfg.successors(b).find(|&(_, e)| e == k).map(|(s, _)| s);
+    let (t, f) = (side(EdgeKind::Taken)?, side(EdgeKind::NotTaken)?);
+    let p = ipdom[b.index()].map(|(p, _)| p);
+    let at = |x: BlockId| order[x.index()];
+    let (ob, ot) = (at(b), at(t));
+    if t == f || p == Some(t.0) || ob == u32::MAX || ot == u32::MAX || ot <= ob {
+        return None;
+    }
+    if p.is_some_and(|p| order[p as usize] <= ot) {
+        return None;
+    }
+    let holds = |l: &LoopOps, x: BlockId| l.blocks.binary_search(&x.0).is_ok();
+    if loops.iter().any(|l| holds(l, b) != holds(l, t)) {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![f];
+    while let Some(x) = work.pop() {
+        if x == t {
+            return Some((t.0, cfg.block(t).stmts.start));
+        }
+        if Some(x.0) == p || at(x) <= ob || at(x) >= ot || !seen.insert(x) {
+            continue;
+        }
+        if seen.len() > JOIN_SEARCH_MAX {
+            return None;
+        }
+        work.extend(cfg.successors(x).map(|(s, _)| s).filter(|&s| at(s) > at(x)));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -302,6 +302,67 @@ struct Frame {
     /// runs its body once per pass with the pass's lanes, each at its own
     /// trip, and ends after the last pass.
     unroll: Option<Box<Passes>>,
+    /// This frame's reconvergence block is where lanes of the paths above
+    /// it that bypass a join park (`reconverge`, "Joins before the
+    /// post-dominator"): a path frame above it entering that block leaves
+    /// its lanes to the frame below this one, which resumes there.
+    parks: bool,
+}
+
+/// How a divergent branch's paths meet when they may meet before its
+/// post-dominator (`reconverge`, "Joins before the post-dominator").
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JoinPlan {
+    /// The running frame waits at the join (block, first op) with its
+    /// lanes, then goes on to its own reconvergence block; `parks`: that
+    /// block is the branch's post-dominator, where lanes that bypass the
+    /// join park.
+    Wait { join: u32, start: u32, parks: bool },
+    /// A new region: the running frame waits at the post-dominator (block,
+    /// first op), a frame above it at the join, parking the lanes that
+    /// bypass the join.
+    Region {
+        join: u32,
+        start: u32,
+        post: u32,
+        post_start: u32,
+    },
+    /// No join, but the post-dominator is where a frame below parks lanes:
+    /// the paths meet where the running frame would have.
+    Shared,
+}
+
+/// The [`JoinPlan`] of the divergent branch at `pc` for the stack
+/// `stack` (the running frame on top), `None` for the post-dominator
+/// alone (and in an unrolled loop's pass).
+fn join_plan(stack: &[Frame], recon: &Reconvergence, pc: u32) -> Option<JoinPlan> {
+    let (top, below) = stack.split_last()?;
+    if top.unroll.is_some() {
+        return None;
+    }
+    let p = recon.point(pc);
+    let rpc = p.map(|(b, _)| b);
+    let parked = rpc.is_some() && rpc != top.rpc && below.iter().any(|f| f.parks && f.rpc == rpc);
+    match (recon.join(pc), p) {
+        (Some((join, start)), Some(_)) if rpc == top.rpc => Some(JoinPlan::Wait {
+            join,
+            start,
+            parks: true,
+        }),
+        (Some((join, start)), Some(_)) if parked => Some(JoinPlan::Wait {
+            join,
+            start,
+            parks: false,
+        }),
+        (Some((join, start)), Some((post, post_start))) => Some(JoinPlan::Region {
+            join,
+            start,
+            post,
+            post_start,
+        }),
+        (None, _) if parked => Some(JoinPlan::Shared),
+        _ => None,
+    }
 }
 
 /// The passes of an unrolled loop over a warp's lanes (`unroll::next_pass`).
@@ -329,6 +390,7 @@ impl Frame {
             dirty: Vec::new(),
             split: None,
             unroll: None,
+            parks: false,
         }
     }
 }
@@ -1555,11 +1617,41 @@ fn run_warp(
     // Lanes that may have left at an exit whose guard is not known: they
     // run on, uncertain on every path.
     let mut maybe_dead = 0u32;
+    // Whether a frame that parks lanes (`Frame::parks`) was pushed in this
+    // run: only then is a path's entry into a block checked against them.
+    let mut parking = false;
     'run: while let Some(top) = stack.last() {
         let active = top.mask & live;
         if active == 0 {
             stack.pop();
             continue;
+        }
+        if parking {
+            let b = recon.block(top.pc);
+            if top.rpc != Some(b) && recon.start(b) == Some(top.pc) {
+                let below = stack.len() - 1;
+                if let Some(k) = stack[..below]
+                    .iter()
+                    .rposition(|f| f.parks && f.rpc == Some(b))
+                {
+                    // The path bypassed a join and reached the block where
+                    // such lanes wait: they leave every frame from the one
+                    // that parks them up (the frame below it holds them);
+                    // an uncertain lane leaves this path only (it may be on
+                    // another), and what it wrote on it is unknown.
+                    let f = stack.pop().expect("the running frame");
+                    let certain = f.mask & !f.maybe;
+                    for g in &mut stack[k..] {
+                        g.mask &= !certain;
+                        g.maybe &= !certain;
+                        g.own &= !certain;
+                    }
+                    for (r, lanes) in f.dirty {
+                        regs.set_lanes(r, lanes, &[0; WARP], 0, lanes);
+                    }
+                    continue;
+                }
+            }
         }
         if top.pc >= n {
             // Fell off the end of the body: those lanes are done (a lane
@@ -2172,6 +2264,17 @@ fn run_warp(
         let taken = jump.map_or(0, |(lanes, _)| lanes & here);
         // The lanes that fall through (a split's lanes go both ways).
         let fall = here & !(taken & !split);
+        // A divergent branch whose paths may meet before its post-dominator.
+        let plan = match jump {
+            Some(_)
+                if taken != 0
+                    && (taken != here || split != 0)
+                    && (parking || recon.join(minpc).is_some()) =>
+            {
+                join_plan(&stack, recon, minpc)
+            }
+            _ => None,
+        };
         let top = stack.last_mut().expect("the running frame");
         if path_maybe != 0 {
             // What uncertain lanes write on this path is unknown once the
@@ -2222,6 +2325,90 @@ fn run_warp(
             }
         }
         match jump {
+            Some((_, t)) if plan.is_some() => {
+                // Divergence where the paths may meet before the
+                // post-dominator (`reconverge`, "Joins before the
+                // post-dominator"; `JoinPlan`). Lanes the branch leaves
+                // uncertain are uncertain in every frame up from the one
+                // where they certainly meet (the post-dominator's), whose
+                // own they are.
+                parking = true;
+                let at = (recon.order(recon.block(minpc)), minpc);
+                let split_at = match (top.split, split != 0) {
+                    (Some(r), true) => Some(r.min(at)),
+                    (None, true) => Some(at),
+                    (r, false) => r,
+                };
+                let maybe = top.maybe | split;
+                let (inner, own, dirty) = match plan {
+                    Some(JoinPlan::Wait { join, start, parks }) => {
+                        top.pc = start;
+                        if parks {
+                            top.parks = true;
+                            top.own |= split & top.mask;
+                        }
+                        (Some(join), split, Vec::new())
+                    }
+                    Some(JoinPlan::Region {
+                        join,
+                        start,
+                        post,
+                        post_start,
+                    }) => {
+                        let mut f = Frame::new(start, top.mask, Some(post));
+                        f.parks = true;
+                        f.maybe = maybe & f.mask;
+                        f.own = split & f.mask;
+                        f.split = split_at.filter(|_| f.maybe != 0);
+                        top.pc = post_start;
+                        stack.push(f);
+                        (Some(join), split, Vec::new())
+                    }
+                    _ => (top.rpc, top.own | split, std::mem::take(&mut top.dirty)),
+                };
+                if split != 0 {
+                    // Uncertain from the frame that parks at the
+                    // post-dominator up (the new one, or the running one).
+                    let p = recon.point(minpc).map(|(b, _)| b);
+                    let k = stack
+                        .iter()
+                        .rposition(|f| f.parks && f.rpc == p)
+                        .unwrap_or(stack.len() - 1);
+                    if !matches!(plan, Some(JoinPlan::Region { .. })) {
+                        stack[k].own |= split & stack[k].mask;
+                    }
+                    for f in &mut stack[k..] {
+                        f.maybe |= split & f.mask;
+                        if f.maybe != 0 {
+                            f.split = Some(f.split.map_or(at, |r| r.min(at)));
+                        }
+                    }
+                }
+                let child = |pc: u32, mask: u32, dirty: Vec<(u32, u32)>| Frame {
+                    pc,
+                    mask,
+                    rpc: inner,
+                    maybe: maybe & mask,
+                    own: own & mask,
+                    dirty,
+                    split: split_at.filter(|_| maybe & mask != 0),
+                    unroll: None,
+                    parks: false,
+                };
+                let taken_frame = child(t, taken, dirty.clone());
+                if matches!(plan, Some(JoinPlan::Shared)) {
+                    *stack.last_mut().expect("the running frame") = child(next, fall, dirty);
+                } else {
+                    stack.push(child(next, fall, dirty));
+                }
+                if low.rank(t) < low.rank(next) {
+                    stack.push(taken_frame);
+                } else {
+                    let fall = stack.pop().expect("just pushed");
+                    stack.push(taken_frame);
+                    stack.push(fall);
+                }
+            }
             Some((_, t)) if taken != 0 && (taken != here || split != 0) => {
                 // Divergence: the paths run one after the other (the one
                 // first in the code layout first) until they meet at the
@@ -2244,6 +2431,7 @@ fn run_warp(
                     dirty,
                     split: split_at.filter(|_| maybe & mask != 0),
                     unroll: None,
+                    parks: false,
                 };
                 let (own, dirty) = if rpc == top.rpc {
                     // The enclosing frame already waits there: its paths
@@ -3294,6 +3482,30 @@ mod tests {
         // two addresses in one sector: the larger group counts
         let two: Lanes = std::array::from_fn(|l| if l < 20 { 0 } else { 4 });
         assert_eq!(atomic_sectors(&two, u32::MAX, 4), 20);
+    }
+
+    #[test]
+    fn fall_through_cases_meet_at_their_labels() {
+        // tests/fixtures/analysis/switch_fallthrough.ptx: one warp; each
+        // case's load issues once, with the lanes that reach its label by
+        // the branch and by the fall-through (`reconverge`, "Joins before
+        // the post-dominator"); per path it would be 1 + 2 + 3.
+        let text = include_str!("../../../tests/fixtures/analysis/switch_fallthrough.ptx");
+        let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let mut o = crate::analysis::Options::default();
+        o.launch.grid = Some([1, 1, 1]);
+        o.launch.block = Some([32, 1, 1]);
+        let a = crate::analyze(&file, &o);
+        let known = a.kernels[0].totals.as_ref().expect("totals");
+        assert_eq!((known.load_requests, known.store_requests), (3, 1));
+        // Case 3: tid = 3, 7, .., 31 at 4 tid + 8 (bytes 20 .. 132: sectors
+        // 0 .. 4); case 2: tid = 2, 3, 6, 7, .. at 4 tid + 4 (12 .. 128: 0 ..
+        // 4); case 1: every tid but 0, 4, .. at 4 tid (4 .. 124: 0 .. 3).
+        assert_eq!(known.load_sectors, 5 + 5 + 4);
+        // The cases decided by loaded data: the index load, then each case
+        // once with its lanes uncertain.
+        let loaded = a.kernels[1].totals.as_ref().expect("totals");
+        assert_eq!((loaded.load_requests, loaded.store_requests), (4, 1));
     }
 
     #[test]
