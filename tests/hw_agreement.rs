@@ -71,7 +71,9 @@
 //! `tests/hw/blind17/` (CUDA and Triton kernels; `tests/hw/blind17/known.txt`);
 //! `blind18_hardware_agreement` on the eighteenth, `tests/hw/blind18/` (CUDA and
 //! Triton kernels; `tests/hw/blind18/known.txt`); `blind19_hardware_agreement` on the
-//! nineteenth, `tests/hw/blind19/` (CUDA and Triton kernels; `tests/hw/blind19/known.txt`).
+//! nineteenth, `tests/hw/blind19/` (CUDA and Triton kernels; `tests/hw/blind19/known.txt`);
+//! `blind20_hardware_agreement` on the twentieth, `tests/hw/blind20/` (CUDA and Triton
+//! kernels; `tests/hw/blind20/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -311,6 +313,18 @@ const BLIND19_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind19/triton/launches.json",
         "tests/hw/blind19/measured_triton.json",
+    ),
+];
+
+/// The twentieth held-out batch (`tests/hw/blind20/`): CUDA kernels and Triton ones.
+const BLIND20_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind20/launches.json",
+        "tests/hw/blind20/measured.json",
+    ),
+    (
+        "tests/hw/blind20/triton/launches.json",
+        "tests/hw/blind20/measured_triton.json",
     ),
 ];
 
@@ -1000,6 +1014,33 @@ fn blind19_hardware_agreement() {
         &BLIND19_SUITES,
         "tests/hw/blind19/known.txt",
         "hw_agreement_blind19",
+        true,
+    );
+}
+
+/// The twentieth held-out batch (`tests/hw/blind20/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (a k-mer count-min sketch on 2-bit DNA, a both-strand PWM motif
+/// scan, a zone-map pruned column scan, a dictionary-code histogram by
+/// `__match_any_sync`, a biquad cascade per audio channel, a 147 / 160
+/// polyphase resampler, Goertzel bins, a periodic lat-lon Laplacian, upwind
+/// C-grid advection, radio-visibility gridding by `float2` atomics, LoRA
+/// BGMV, DLRM dot interaction, a speculative-decoding rejection sampler,
+/// int8 KV-cache scores, bootstrap means from shared memory, point in
+/// polygon, a Boruvka step by 64-bit `atomicMin`, a checkerboard Ising
+/// sweep, Philox Monte Carlo Asian options, CLAHE interpolation) and ten
+/// Triton kernels (an embedding bag with offsets, a linear recurrence by
+/// `tl.associative_scan`, a `tl.trans` transpose, a channel softmax of NCL,
+/// a multi-tensor EMA through pointer tables, T5 relative-position buckets,
+/// a Swin shifted-window partition, pairwise box IoU, a confusion matrix by
+/// `tl.atomic_add`, a top-k by iterated max), measured before warpscope's
+/// model was looked at for them.
+#[test]
+fn blind20_hardware_agreement() {
+    agreement(
+        &BLIND20_SUITES,
+        "tests/hw/blind20/known.txt",
+        "hw_agreement_blind20",
         true,
     );
 }
