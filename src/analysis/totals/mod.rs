@@ -1832,9 +1832,10 @@ fn run_warp(
                     && unknown_guard == 0
                     && region_maybe == 0
                     && (unnamed == 0
-                        || dst2.is_some()
-                        || alu.ty.float
-                        || (alu.op != AluOp::Selp && !regs.tags_any(srcs, unnamed)))
+                        || (!matches!(alu.op, AluOp::Setp(_, Some(_)))
+                            && (dst2.is_some()
+                                || alu.ty.float
+                                || (alu.op != AluOp::Selp && !regs.tags_any(srcs, unnamed)))))
                     && alu_lanes(
                         regs,
                         w,
@@ -1918,6 +1919,26 @@ fn run_warp(
                         let data = unk.unwrap_or(false)
                             || (unknown_guard & bit != 0 && unknown_guard_data)
                             || not_evaluated;
+                        // `setp` combined with a predicate that decides the
+                        // result alone (`false` for `.and`, `true` for
+                        // `.or`): known whatever the comparison.
+                        if let (Some(_), AluOp::Setp(_, Some(c)), Some(q)) =
+                            (unk, alu.op, g.get(2).filter(|_| ns == 3))
+                        {
+                            let q = (q.known & bit != 0).then_some(q.v[l] != 0);
+                            let decided = match (c, q) {
+                                (super::transfer::AluOp2::And, Some(false)) => Some(0),
+                                (super::transfer::AluOp2::Or, Some(true)) => Some(1),
+                                _ => None,
+                            };
+                            if let Some(v) = decided.filter(|_| unknown_guard & bit == 0) {
+                                regs.set(*dst, l, Some(v), false);
+                                if let Some(d2) = dst2 {
+                                    regs.set(*d2, l, Some(1 - v), false);
+                                }
+                                continue;
+                            }
+                        }
                         if unk == Some(true) && unknown_guard & bit == 0 && dst2.is_none() {
                             // A loaded value the lane can still name (`tagged`).
                             match tagged::alu_lane(*alu, srcs, regs, w, l) {
@@ -1959,7 +1980,8 @@ fn run_warp(
                         .map(|s| lane_src(regs, w, s, l))
                         .unwrap_or(Ok(0));
                     let out = match (a, b) {
-                        (Ok(a), Ok(b)) if unknown_guard & bit == 0 => {
+                        _ if unknown_guard & bit != 0 => None,
+                        (Ok(a), Ok(b)) => {
                             let (a, b) = (a != 0, b != 0);
                             Some(match *lop {
                                 "and" => a && b,
@@ -1969,6 +1991,11 @@ fn run_warp(
                                 _ => a,
                             } as i64)
                         }
+                        // One known operand decides `and` (false) and `or`
+                        // (true) whatever the other: a lane test combined
+                        // with a loaded one (`lane == 0 && a[i]`).
+                        (Ok(x), _) | (_, Ok(x)) if *lop == "and" && x == 0 => Some(0),
+                        (Ok(x), _) | (_, Ok(x)) if *lop == "or" && x != 0 => Some(1),
                         _ => None,
                     };
                     let data = matches!(a, Err(true)) || matches!(b, Err(true));
@@ -3506,6 +3533,72 @@ mod tests {
         // once with its lanes uncertain.
         let loaded = a.kernels[1].totals.as_ref().expect("totals");
         assert_eq!((loaded.load_requests, loaded.store_requests), (4, 1));
+    }
+
+    #[test]
+    fn a_lane_test_decides_its_conjunction_with_loaded_data() {
+        // `if ((tid & 31) == 0 && a[tid] != 0) out[tid] = a[tid]` in the two
+        // forms compilers give it: `or.pred` of the negated tests (a branch
+        // around the store), and `setp.ne.and` with the lane test. Only lane
+        // 0 of a warp may store: the other lanes' tests decide alone.
+        let text = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry or_pred(.param .u64 p, .param .u64 o)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u64 %rd4, [o];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	ld.global.u32 %r2, [%rd3];
+	and.b32 %r3, %r1, 31;
+	setp.ne.s32 %p1, %r3, 0;
+	setp.eq.s32 %p2, %r2, 0;
+	or.pred %p3, %p1, %p2;
+	@%p3 bra $DONE;
+	add.s64 %rd5, %rd4, %rd2;
+	st.global.u32 [%rd5], %r2;
+$DONE:
+	ret;
+}
+.visible .entry setp_and(.param .u64 p, .param .u64 o)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u64 %rd4, [o];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	ld.global.u32 %r2, [%rd3];
+	and.b32 %r3, %r1, 31;
+	setp.eq.s32 %p1, %r3, 0;
+	setp.ne.and.s32 %p3, %r2, 0, %p1;
+	add.s64 %rd5, %rd4, %rd2;
+	@%p3 st.global.u32 [%rd5], %r2;
+	ret;
+}
+"#;
+        let file = crate::source::SourceFile::new("t.ptx", text.to_string()).unwrap();
+        let mut o = crate::analysis::Options::default();
+        o.launch.grid = Some([1, 1, 1]);
+        o.launch.block = Some([256, 1, 1]);
+        let a = crate::analyze(&file, &o);
+        for k in &a.kernels {
+            let t = k.totals.as_ref().expect("totals");
+            // 8 warps: the loads' 32 sectors, then at most lane 0's store
+            // (one sector, 4 bytes) a warp, where every lane would give 4.
+            assert_eq!((t.load_requests, t.load_sectors), (8, 32), "{}", k.name);
+            assert_eq!(t.store_requests, 8, "{}", k.name);
+            assert_eq!((t.sectors_min, t.sectors_max), (32, 32 + 8), "{}", k.name);
+            assert_eq!(t.bytes_requested, 8 * 128 + 8 * 4, "{}", k.name);
+        }
     }
 
     #[test]
