@@ -379,7 +379,52 @@ struct Passes {
     pass: u64,
 }
 
+/// The earliest branch whose split left lanes uncertain, after a branch at
+/// `at` (its place in the reverse post-order, its op) that left the lanes
+/// `split` so (`Frame::split`).
+fn split_from(prev: Option<(u32, u32)>, split: u32, at: (u32, u32)) -> Option<(u32, u32)> {
+    match (prev, split != 0) {
+        (Some(r), true) => Some(r.min(at)),
+        (None, true) => Some(at),
+        (r, false) => r,
+    }
+}
+
+/// Pushes a divergent branch's taken path next to its fall-through path,
+/// just pushed: the path first in the code layout runs first (on top).
+fn push_taken(stack: &mut Vec<Frame>, taken_first: bool, taken: Frame) {
+    if taken_first {
+        stack.push(taken);
+    } else {
+        let fall = stack.pop().expect("just pushed");
+        stack.push(taken);
+        stack.push(fall);
+    }
+}
+
 impl Frame {
+    /// A path of a divergent branch: its lanes `mask` from `pc` to `rpc`,
+    /// uncertain where `maybe`, their way left unknown by this split where
+    /// `own`, with the earliest such split `split`.
+    fn path(
+        pc: u32,
+        mask: u32,
+        rpc: Option<u32>,
+        (maybe, own, split): (u32, u32, Option<(u32, u32)>),
+        dirty: Vec<(u32, u32)>,
+    ) -> Frame {
+        Frame {
+            pc,
+            mask,
+            rpc,
+            maybe: maybe & mask,
+            own: own & mask,
+            dirty,
+            split: split.filter(|_| maybe & mask != 0),
+            unroll: None,
+            parks: false,
+        }
+    }
     fn new(pc: u32, mask: u32, rpc: Option<u32>) -> Frame {
         Frame {
             pc,
@@ -2361,11 +2406,7 @@ fn run_warp(
                 // own they are.
                 parking = true;
                 let at = (recon.order(recon.block(minpc)), minpc);
-                let split_at = match (top.split, split != 0) {
-                    (Some(r), true) => Some(r.min(at)),
-                    (None, true) => Some(at),
-                    (r, false) => r,
-                };
+                let split_at = split_from(top.split, split, at);
                 let maybe = top.maybe | split;
                 let (inner, own, dirty) = match plan {
                     Some(JoinPlan::Wait { join, start, parks }) => {
@@ -2407,20 +2448,12 @@ fn run_warp(
                     for f in &mut stack[k..] {
                         f.maybe |= split & f.mask;
                         if f.maybe != 0 {
-                            f.split = Some(f.split.map_or(at, |r| r.min(at)));
+                            f.split = split_from(f.split, f.maybe, at);
                         }
                     }
                 }
-                let child = |pc: u32, mask: u32, dirty: Vec<(u32, u32)>| Frame {
-                    pc,
-                    mask,
-                    rpc: inner,
-                    maybe: maybe & mask,
-                    own: own & mask,
-                    dirty,
-                    split: split_at.filter(|_| maybe & mask != 0),
-                    unroll: None,
-                    parks: false,
+                let child = |pc: u32, mask: u32, dirty: Vec<(u32, u32)>| {
+                    Frame::path(pc, mask, inner, (maybe, own, split_at), dirty)
                 };
                 let taken_frame = child(t, taken, dirty.clone());
                 if matches!(plan, Some(JoinPlan::Shared)) {
@@ -2428,13 +2461,7 @@ fn run_warp(
                 } else {
                     stack.push(child(next, fall, dirty));
                 }
-                if low.rank(t) < low.rank(next) {
-                    stack.push(taken_frame);
-                } else {
-                    let fall = stack.pop().expect("just pushed");
-                    stack.push(taken_frame);
-                    stack.push(fall);
-                }
+                push_taken(&mut stack, low.rank(t) < low.rank(next), taken_frame);
             }
             Some((_, t)) if taken != 0 && (taken != here || split != 0) => {
                 // Divergence: the paths run one after the other (the one
@@ -2443,22 +2470,10 @@ fn run_warp(
                 let point = recon.point(minpc);
                 let rpc = point.map(|(b, _)| b);
                 let at = (recon.order(recon.block(minpc)), minpc);
-                let split_at = match (top.split, split != 0) {
-                    (Some(r), true) => Some(r.min(at)),
-                    (None, true) => Some(at),
-                    (r, false) => r,
-                };
+                let split_at = split_from(top.split, split, at);
                 let maybe = top.maybe | split;
-                let child = |pc: u32, mask: u32, own: u32, dirty: Vec<(u32, u32)>| Frame {
-                    pc,
-                    mask,
-                    rpc,
-                    maybe: maybe & mask,
-                    own: own & mask,
-                    dirty,
-                    split: split_at.filter(|_| maybe & mask != 0),
-                    unroll: None,
-                    parks: false,
+                let child = |pc: u32, mask: u32, own: u32, dirty: Vec<(u32, u32)>| {
+                    Frame::path(pc, mask, rpc, (maybe, own, split_at), dirty)
                 };
                 let (own, dirty) = if rpc == top.rpc {
                     // The enclosing frame already waits there: its paths
@@ -2474,13 +2489,7 @@ fn run_warp(
                     stack.push(child(next, fall, own, Vec::new()));
                 }
                 let taken_frame = child(t, taken, own, dirty);
-                if low.rank(t) < low.rank(next) {
-                    stack.push(taken_frame);
-                } else {
-                    let fall = stack.pop().expect("just pushed");
-                    stack.push(taken_frame);
-                    stack.push(fall);
-                }
+                push_taken(&mut stack, low.rank(t) < low.rank(next), taken_frame);
             }
             Some((_, t)) if taken != 0 => {
                 // Every lane skips the block: where ptxas predicates the
