@@ -580,10 +580,8 @@ fn stopped_store_chunks(cs: &[Cand], r16: i64) -> Vec<u32> {
             .filter(|c| c.shape == Shape::Vector)
             .map(|c| c.op)
             .min();
-        let late_scalar = first_vector.is_some_and(|v| {
-            ms.iter()
-                .any(|c| c.shape == Shape::Scalar && c.op > v)
-        });
+        let late_scalar =
+            first_vector.is_some_and(|v| ms.iter().any(|c| c.shape == Shape::Scalar && c.op > v));
         if late_scalar {
             stopped.extend(ms.iter().map(|c| c.op));
         }
