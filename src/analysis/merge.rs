@@ -1883,6 +1883,46 @@ mov.f32 %f8, 0f00000000;"
         assert_eq!(acc[3].requests, Some(1), "{acc:?}");
     }
 
+    /// A 64-bit scalar shares no wide access with 32-bit members, and a
+    /// vector store before a scalar one in its 16-byte chunk stops the
+    /// chunk's merging (probes `mw_*` of `tests/hw/vecmerge`).
+    #[test]
+    fn member_shapes_follow_ptxas() {
+        let opts = crate::analysis::Options::default();
+        let widths = |body: &str| -> Vec<Option<u32>> {
+            accesses(body, &opts)
+                .iter()
+                .map(|(_, c)| merged(c))
+                .collect()
+        };
+        let base = "mul.lo.u32 %r8, %r1, 16;\nadd.u32 %r10, %r9, %r8;\n";
+        // u32 [+0], u32 [+4], u64 [+8]: the two words one LDS.64, the u64
+        // alone (`mw_ld_u32x2_u64`); with a third u32 instead, one LDS.128.
+        let mixed = format!(
+            "{base}ld.shared.f32 %f1, [%r10];\nld.shared.f32 %f2, [%r10+4];\n\
+             ld.shared.u64 %rd1, [%r10+8];\nmov.b64 {{%r20, %r21}}, %rd1;\n\
+             add.u32 %r20, %r20, %r21;\ncvt.rn.f32.u32 %f3, %r20;"
+        );
+        assert_eq!(widths(&mixed), vec![Some(8), None, None]);
+        let words = format!(
+            "{base}ld.shared.f32 %f1, [%r10];\nld.shared.f32 %f2, [%r10+4];\n\
+             ld.shared.f32 %f3, [%r10+8];"
+        );
+        assert_eq!(widths(&words), vec![Some(16), None, None]);
+        // Stores: st.v2 [+0], st [+8], st [+12] merge nothing
+        // (`mw_st_v2_u32x2`); the scalars first make one STS.128.
+        let late = format!(
+            "{base}st.shared.v2.f32 [%r10], {{%f1, %f2}};\nst.shared.f32 [%r10+8], %f3;\n\
+             st.shared.f32 [%r10+12], %f4;"
+        );
+        assert_eq!(widths(&late), vec![None, None, None]);
+        let early = format!(
+            "{base}st.shared.f32 [%r10+8], %f3;\nst.shared.f32 [%r10+12], %f4;\n\
+             st.shared.v2.f32 [%r10], {{%f1, %f2}};"
+        );
+        assert_eq!(widths(&early), vec![None, None, Some(16)]);
+    }
+
     #[test]
     fn slow_paths_split_stretches() {
         for m in [
