@@ -68,7 +68,10 @@ fn check_probes(ptx: &str, excerpts: &str, known_file: &str, what: &str, only_gu
             failures.push(format!("{}: not in {what}", f.name));
             continue;
         };
-        let predicated = warpscope::analysis::ifconvert::predicated_accesses(f);
+        // On the function as ptxas compiles it (its merged accesses), as
+        // the launch simulation asks.
+        let compiled = warpscope::analysis::driver::as_compiled(f, &Default::default());
+        let predicated = warpscope::analysis::ifconvert::predicated_accesses(&compiled);
         for id in f.op_ids() {
             if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
                 continue;
@@ -229,7 +232,10 @@ fn ptxas_guarded_ops_probes() {
     let mut counts = BTreeMap::new();
     for f in &funcs {
         let ptxas = sass.get(f.name).expect("probe in guarded_ops.txt");
-        let predicated = warpscope::analysis::ifconvert::predicated_accesses(f);
+        // On the function as ptxas compiles it (its merged accesses), as
+        // the launch simulation asks.
+        let compiled = warpscope::analysis::driver::as_compiled(f, &Default::default());
+        let predicated = warpscope::analysis::ifconvert::predicated_accesses(&compiled);
         for id in f.op_ids() {
             if !matches!(f.op(id).kind, OpKind::Mem { .. }) {
                 continue;

@@ -486,6 +486,50 @@ fn reads_block_yz(ir: &Function<'_>) -> bool {
     })
 }
 
+/// The accesses ptxas merges, reuses or deletes in `ir` ([`merge::plan`]),
+/// from the analysis `p` (whose spaces are `spaces`) or, where that used
+/// facts ptxas does not have (a launch's values, an assumed 1-D block in a
+/// kernel that reads `%tid.y`, `%tid.z`, `%ntid.y` or `%ntid.z`), from an
+/// analysis without them.
+fn ptxas_merges(
+    ir: &Function<'_>,
+    opts: &Options,
+    p: &Prepared<'_>,
+    spaces: &HashMap<u32, Space>,
+) -> merge::Plan {
+    let merges = merge::plan(ir, &p.cfg, &p.results, spaces);
+    let launch_given = opts.launch != LaunchConfig::default() || !opts.kernels.is_empty();
+    let view = reads_block_yz(ir);
+    if !merges.is_empty() && (launch_given || (view && p.launch.block.is_assumed())) {
+        let bare = Options {
+            launch: LaunchConfig::default(),
+            kernels: Vec::new(),
+            ..opts.clone()
+        };
+        let q = prepare_in(ir, &bare, None, view);
+        let (bare_spaces, _) = resolve_spaces(ir, &q);
+        return merge::plan(ir, &q.cfg, &q.results, &bare_spaces);
+    }
+    merges
+}
+
+/// `ir` as ptxas compiles it, the function the launch simulation runs: the
+/// accesses ptxas merges into wider ones, issues once or deletes rewritten
+/// ([`merge::Plan::rewrite`]; `ir` itself where there are none). Op
+/// indices are `ir`'s. For tests that hold the simulation's view of a
+/// kernel (its if-conversion) to ptxas's SASS.
+pub fn as_compiled<'src>(ir: &Function<'src>, opts: &Options) -> Function<'src> {
+    let p = prepare(ir, opts, None);
+    let mut ssa: Option<Ssa> = None;
+    let (spaces, _) = resolve_spaces_in(ir, &p, &mut ssa);
+    let merges = ptxas_merges(ir, opts, &p, &spaces);
+    if merges.is_empty() {
+        ir.clone()
+    } else {
+        merges.rewrite(ir)
+    }
+}
+
 /// Analyses one kernel of the IR. `file` is the source the IR's spans point
 /// into (for line numbers in the results).
 pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) -> KernelAnalysis {
@@ -503,19 +547,7 @@ pub fn analyze_function(file: &SourceFile, ir: &Function<'_>, opts: &Options) ->
     // Nor does it assume a 1-D block: where the analysis did (no shape
     // given) and the kernel reads `%tid.y`, `%tid.z`, `%ntid.y` or
     // `%ntid.z`, the plan is made with those unknown.
-    let mut merges = merge::plan(ir, &p.cfg, &p.results, &spaces);
-    let launch_given = opts.launch != LaunchConfig::default() || !opts.kernels.is_empty();
-    let view = reads_block_yz(ir);
-    if !merges.is_empty() && (launch_given || (view && p.launch.block.is_assumed())) {
-        let bare = Options {
-            launch: LaunchConfig::default(),
-            kernels: Vec::new(),
-            ..opts.clone()
-        };
-        let q = prepare_in(ir, &bare, None, view);
-        let (bare_spaces, _) = resolve_spaces(ir, &q);
-        merges = merge::plan(ir, &q.cfg, &q.results, &bare_spaces);
-    }
+    let merges = ptxas_merges(ir, opts, &p, &spaces);
     let merged_ir;
     let cost_ir: &Function<'_> = if merges.is_empty() {
         ir

@@ -593,6 +593,35 @@ for op in ["cvt", "ballot"]:
         add(f"xl_{op}_then_{then}", f"lane guard over an ld.global.nc pair, then {op} of its result, then {then}", before_xlane(op, 0, "accnc+accnc", then=then))
 
 
+
+# Shared variables addressed directly (stop 42): a block under `tid != 0`
+# (`if (tid == 0) { t = p[0] + .. + p[n-1]; total = t; }`, NVVM's layout:
+# `ld.shared.f32 %f, [sm+4k]` and a chain of adds from 0) between two
+# barriers; ptxas computes the shared window (`S2UR`, `UMOV`, `ULEA`) in the
+# block for a direct address as for a `mov` of the variable (`sym_*`), and
+# `symreg_*` take the address from a register set before the branch.
+def sym_block(n, reg=False, guard="setp.ne.u32 %p1, %r1, 0;"):
+    b = Body()
+    b.other(([guard, "mov.u32 %r41, sm;"] if reg else [guard]), "outer")
+    b.raw("bar.sync 0;")
+    b.raw("@%p1 bra $L_skip;")
+    base = "%r41" if reg else "sm"
+    acc = "0f00000000"
+    for k in range(n):
+        b.mem(f"ld.shared.f32 %f{20 + k}, [{base}+{4 * k}];")
+        b.other([f"add.f32 %f{30 + k}, {acc}, %f{20 + k};"] if k == 0 else [f"add.f32 %f{30 + k}, %f{30 + k - 1}, %f{20 + k};"])
+        acc = None
+    b.mem(f"st.shared.f32 [{base}+128], %f{30 + n - 1};")
+    b.raw("$L_skip:")
+    b.raw("bar.sync 0;")
+    b.other([f"ld.shared.f32 %f1, [sm+128];", "add.f32 %f0, %f0, %f1;"], "outer")
+    return b, True
+
+
+for n in [1, 2, 3, 4, 8]:
+    add(f"sym_ld{n}", f"tid != 0 branch over {n} ld.shared [sm+4k] (direct), their sum stored to [sm+128]", sym_block(n), SM)
+    add(f"symreg_ld{n}", f"as sym_ld{n}, the address from a register set before the branch", sym_block(n, reg=True), SM)
+
 def render():
     out = [HEAD]
     for k, (name, doc, decls, b, epi) in enumerate(PROBES, start=1):
