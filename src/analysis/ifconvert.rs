@@ -156,30 +156,24 @@ fn sass_cost(low: &Lowered<'_>, b: u32, t: u32, i: usize) -> usize {
         _ => &[],
     };
     // The shared window (`S2UR SR_CgaCtaId; UMOV; ULEA`), once per block:
-    // for the first `mov` of a shared variable's address, or the first
-    // access addressing one directly (`ld.shared.f32 %f2, [part+4]`: the
-    // window and an `LDS.128 [UR4]`, a block ptxas branches around at 9
-    // SASS instructions, stop 42).
-    let shared = |s: &Src| {
-        matches!(s, Src::Var(v, _) if low
-            .vars
-            .get(*v as usize)
-            .is_some_and(|v| v.space == crate::ir::Space::Shared))
-    };
-    let uses_window = |j: usize| match low.ops.get(j).map(|o| &o.kind) {
-        Some(OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. }) => {
-            low.mnemonics.get(j).is_some_and(|m| m.starts_with("mov")) && srcs.iter().any(shared)
-        }
-        Some(OpKind::Mem { info, .. }) => shared(&info.addr),
-        _ => false,
-    };
-    let window = if uses_window(i) && !(b as usize + 1..i).any(uses_window) {
+    // for the first `mov` of a shared variable's address (whatever came
+    // before: `tests/hw/blind5` `fa2_fwd_tile`'s guarded tile stores, each
+    // with its `mov` of `sQ`, are branched around), or the first access
+    // addressing one directly (`ld.shared.f32 %f2, [part+4]`: the window
+    // and an `LDS.128 [UR4]`, a block ptxas branches around at 9 SASS
+    // instructions, stop 42) unless the window is computed before the block
+    // ([`window_ready`]).
+    let direct = matches!(&op.kind, OpKind::Mem { .. });
+    let window = if uses_window(low, i)
+        && !(b as usize + 1..i).any(|j| uses_window(low, j))
+        && !(direct && window_ready(low, b))
+    {
         3
     } else {
         0
     };
     if m.starts_with("mov") {
-        if uses_window(i) {
+        if uses_window(low, i) {
             return window;
         }
         if !srcs.iter().any(|s| matches!(s, Src::Special(_))) {
@@ -474,6 +468,52 @@ fn ends_arm(low: &Lowered<'_>, t: u32) -> bool {
 /// Ops at most that [`overlapping_access`] looks at on each side of a
 /// block (it runs whenever the simulation sees a warp skip a block).
 const SCAN_MAX: usize = 512;
+
+/// Whether the shared window is computed before the branch at `b` on every
+/// path to it: an unguarded `mov` of a shared variable's address or access
+/// at one before `b` that no forward branch from before it skips to a
+/// point up to `b` (so that it dominates `b`), within [`SCAN_MAX`] ops.
+/// ptxas then keeps the window in a register for a guarded block's accesses
+/// at a variable's address (`tests/hw/blind8` `st_async_peer`: `if (tid ==
+/// 0) out[..] = counter` after `recv[tid]` is predicated; `tests/hw/blind10`
+/// `bn_stats_nchw`), where `sym_ld4`, with no window before, is branched.
+fn window_ready(low: &Lowered<'_>, b: u32) -> bool {
+    let b = b as usize;
+    let lo = b.saturating_sub(SCAN_MAX);
+    // Forward branches within the scan that land after their source and
+    // at or before `b`: what lies between may be skipped.
+    let skips: Vec<(usize, usize)> = (lo..b)
+        .filter_map(|k| match low.ops.get(k).map(|o| &o.kind) {
+            Some(OpKind::Branch {
+                target: Some(t), ..
+            }) if (t.0 as usize) > k + 1 => Some((k, t.0 as usize)).filter(|&(_, t)| t <= b),
+            _ => None,
+        })
+        .collect();
+    (lo..b).rev().any(|j| {
+        uses_window(low, j)
+            && low.ops.get(j).is_some_and(|o| o.guard.is_none())
+            && !skips.iter().any(|&(k, t)| k < j && j < t)
+    })
+}
+
+/// Whether op `j` needs the shared window: a `mov` of a shared variable's
+/// address, or an access addressing one directly.
+fn uses_window(low: &Lowered<'_>, j: usize) -> bool {
+    let shared = |s: &Src| {
+        matches!(s, Src::Var(v, _) if low
+            .vars
+            .get(*v as usize)
+            .is_some_and(|v| v.space == crate::ir::Space::Shared))
+    };
+    match low.ops.get(j).map(|o| &o.kind) {
+        Some(OpKind::Alu { srcs, .. } | OpKind::Other { srcs, .. }) => {
+            low.mnemonics.get(j).is_some_and(|m| m.starts_with("mov")) && srcs.iter().any(shared)
+        }
+        Some(OpKind::Mem { info, .. }) => shared(&info.addr),
+        _ => false,
+    }
+}
 
 /// Whether the branches at `a` and `b` have guards of the same value: the
 /// same predicate register and negation (the cheap test, enough for PTX
