@@ -37,6 +37,16 @@
 //!   load. A store chunk merges only when its members cover it whole, 16
 //!   bytes, else 8. Members that overlap (a word loaded twice with two
 //!   widths) merge nothing (the same word loaded twice: **Reuse** below);
+//! - *shapes* (probes `mw_*`, stop 42): a 64-bit scalar member (`u64`,
+//!   `f64`, `b64`) shares a chunk only with 64-bit scalars; 32-bit scalars
+//!   and vectors of narrower elements (`v2.u32`, `v4.u16`) share chunks
+//!   with each other ([`Shape`]): `ld.u32 [+0]; ld.u64 [+8]` stay an `LDS`
+//!   and an `LDS.64`, `ld.u32 [+0]; ld.u32 [+4]; ld.u64 [+8]` are two
+//!   `LDS.64`, `ld.v4.u16 [+0]; ld.v2.u32 [+8]` one `LDS.128`. In a
+//!   16-byte chunk of stores where a vector store comes before (PTX order)
+//!   a 32-bit scalar one, no store merges, not even two scalars forming an
+//!   8-byte half (`st.v2 [+0]; st [+8]; st [+12]`: `STS.64`, `STS`,
+//!   `STS`); scalars first and the vector after make one `STS.128`;
 //! - *between* the first and the last member of a chunk (PTX order): for
 //!   loads no store to shared or generic memory, atomic, barrier or fence,
 //!   `tensormap.*` (it rewrites a descriptor in memory) or call; for stores
@@ -504,6 +514,79 @@ struct Cand {
     op: u32,
     off: i64,
     size: i64,
+    shape: Shape,
+}
+
+/// How ptxas pairs a member with others (`tests/hw/vecmerge`, the `mw_*`
+/// probes): a 64-bit scalar (`u64`, `f64`, `b64`) joins only 64-bit
+/// scalars (`ld.u32 [+0]; ld.u64 [+8]` stay `LDS` and `LDS.64`, and so do
+/// a `v2.u32` and a `u64`), while 32-bit scalars and vectors of 8-, 16- or
+/// 32-bit elements join each other (`v4.u16` and `v2.u32`: one `LDS.128`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Shape {
+    /// A 32-bit scalar.
+    Scalar,
+    /// A vector of elements narrower than 64 bits.
+    Vector,
+    /// A 64-bit scalar.
+    Wide,
+}
+
+impl Shape {
+    fn of(info: &crate::ir::MemOp) -> Shape {
+        if info.vector > 1 {
+            Shape::Vector
+        } else if info.elem_bits == 64 {
+            Shape::Wide
+        } else {
+            Shape::Scalar
+        }
+    }
+    /// The class of members that may share a chunk.
+    fn class(self) -> bool {
+        self == Shape::Wide
+    }
+}
+
+/// The members `cs` by naturally aligned `w`-byte chunk and [`Shape::class`]
+/// (members of two classes never share a wide access), `r` being the
+/// reference's address modulo `w`. Offsets far apart (wrapping arithmetic
+/// of odd PTX) and members not aligned to their own size join none.
+fn chunks_of(cs: &[Cand], r: i64, w: i64) -> std::collections::BTreeMap<(i64, bool), Vec<Cand>> {
+    let mut chunks: std::collections::BTreeMap<(i64, bool), Vec<Cand>> = Default::default();
+    for c in cs {
+        let Some(pos) = r.checked_add(c.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
+            continue;
+        };
+        if pos.rem_euclid(c.size) != 0 {
+            continue;
+        }
+        chunks
+            .entry((pos.div_euclid(w), c.shape.class()))
+            .or_default()
+            .push(*c);
+    }
+    chunks
+}
+
+/// The store members of 16-byte chunks (`r16`: the reference's address
+/// modulo 16) in which a vector member comes before (in PTX order) a
+/// 32-bit scalar one: ptxas merges none of that chunk's stores.
+fn stopped_store_chunks(cs: &[Cand], r16: i64) -> Vec<u32> {
+    let mut stopped = Vec::new();
+    for ((_, _), ms) in chunks_of(cs, r16, 16) {
+        let first_vector = ms
+            .iter()
+            .filter(|c| c.shape == Shape::Vector)
+            .map(|c| c.op)
+            .min();
+        let late_scalar =
+            first_vector.is_some_and(|v| ms.iter().any(|c| c.shape == Shape::Scalar && c.op > v));
+        if late_scalar {
+            stopped.extend(ms.iter().map(|c| c.op));
+        }
+    }
+    stopped
 }
 
 /// The SASS opcode of a wide access to shared memory, by the PTX's
@@ -522,7 +605,7 @@ fn sass_name(op: AccessOp, declared: Space, bytes: u32) -> &'static str {
 }
 
 /// True for a PTX `ld`/`st` ptxas may merge (see the module essay).
-fn mergeable(ir: &Function<'_>, i: usize, space: Space) -> Option<(AccessOp, i64)> {
+fn mergeable(ir: &Function<'_>, i: usize, space: Space) -> Option<(AccessOp, i64, Shape)> {
     let op = ir.ops.get(i)?;
     let OpKind::Mem { info, .. } = &op.kind else {
         return None;
@@ -544,7 +627,7 @@ fn mergeable(ir: &Function<'_>, i: usize, space: Space) -> Option<(AccessOp, i64
     {
         return None;
     }
-    Some((info.op, i64::from(info.bits / 8)))
+    Some((info.op, i64::from(info.bits / 8), Shape::of(info)))
 }
 
 /// How op `i` (not a candidate of the group at hand) stands between
@@ -865,7 +948,7 @@ pub fn plan(
         .filter(|&i| !plan.by_op.contains_key(&(i as u32)))
         .filter(|&i| {
             let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
-            matches!(mergeable(ir, i, space), Some((AccessOp::Load, _)))
+            matches!(mergeable(ir, i, space), Some((AccessOp::Load, ..)))
         })
         .collect();
     if rest.len() >= 2 {
@@ -1149,7 +1232,7 @@ fn stretch(
     let mut seen = lo;
     for &i in cands {
         let space = spaces.get(&(i as u32)).copied().unwrap_or(Space::Generic);
-        let Some((dir, _)) = mergeable(ir, i, space) else {
+        let Some((dir, ..)) = mergeable(ir, i, space) else {
             continue;
         };
         let keyed = keyed(results, i as u32, layout);
@@ -1201,13 +1284,14 @@ fn stretch(
                 continue;
             }
             let space = spaces.get(&(*i as u32)).copied().unwrap_or(Space::Generic);
-            let Some((_, size)) = mergeable(ir, *i, space) else {
+            let Some((_, size, shape)) = mergeable(ir, *i, space) else {
                 continue;
             };
             cs.push(Cand {
                 op: *i as u32,
                 off: d[0],
                 size,
+                shape,
             });
         }
         // The SASS is named by the declared space (a generic access of a
@@ -1216,31 +1300,29 @@ fn stretch(
             Some(OpKind::Mem { info, .. }) => info.space,
             _ => Space::Generic,
         };
+        let residue_of = |w: i64| match reg {
+            None => residue(results, reference as u32, layout, w as u64),
+            Some(_) => range_residue(ir, results, reference as u32, layout, w as u64),
+        };
+        let residue16 = residue_of(16);
         for w in [16i64, 8] {
-            let r = match reg {
-                None => residue(results, reference as u32, layout, w as u64),
-                Some(_) => range_residue(ir, results, reference as u32, layout, w as u64),
-            };
-            let Some(r) = r else {
+            let Some(r) = residue_of(w) else {
                 continue;
             };
-            // Chunk index -> members (not yet grouped).
-            let mut chunks: std::collections::BTreeMap<i64, Vec<Cand>> = Default::default();
-            for c in &cs {
-                if plan.by_op.contains_key(&c.op) {
-                    continue;
-                }
-                // Offsets far apart (wrapping arithmetic of odd PTX) merge
-                // nothing.
-                let Some(pos) = r.checked_add(c.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
-                    continue;
-                };
-                if pos.rem_euclid(c.size) != 0 {
-                    continue;
-                }
-                chunks.entry(pos.div_euclid(w)).or_default().push(*c);
-            }
-            for (chunk, mut ms) in chunks {
+            // A store chunk where a vector member comes before a 32-bit
+            // scalar one merges nothing, its 8-byte halves neither
+            // (`mw_st_v2_u32x2`, `mw_st_v2x3_u32x2`; scalars first, then
+            // the vector: one `STS.128`, `mw_st_u32x2_v2`).
+            let stopped: Vec<u32> = match (dir, residue16) {
+                (AccessOp::Store, Some(r16)) => stopped_store_chunks(&cs, r16),
+                _ => Vec::new(),
+            };
+            let usable: Vec<Cand> = cs
+                .iter()
+                .filter(|c| !plan.by_op.contains_key(&c.op) && !stopped.contains(&c.op))
+                .copied()
+                .collect();
+            for ((chunk, _), mut ms) in chunks_of(&usable, r, w) {
                 if ms.len() < 2 {
                     continue;
                 }
@@ -1377,13 +1459,14 @@ fn cross_blocks(
             if d.is_empty() || d.iter().any(|&x| x != d[0]) {
                 continue;
             }
-            let Some((_, size)) = mergeable(ir, *i, c.space) else {
+            let Some((_, size, shape)) = mergeable(ir, *i, c.space) else {
                 continue;
             };
             cs.push(Cand {
                 op: *i as u32,
                 off: d[0],
                 size,
+                shape,
             });
         }
         let declared = match ir.ops.get(c.anchor).map(|o| &o.kind) {
@@ -1394,20 +1477,12 @@ fn cross_blocks(
             let Some(r) = residue(results, c.anchor as u32, layout, w as u64) else {
                 continue;
             };
-            let mut chunks: std::collections::BTreeMap<i64, Vec<Cand>> = Default::default();
-            for m in &cs {
-                if plan.by_op.contains_key(&m.op) {
-                    continue;
-                }
-                let Some(pos) = r.checked_add(m.off).filter(|p| p.unsigned_abs() < 1 << 40) else {
-                    continue;
-                };
-                if pos.rem_euclid(m.size) != 0 {
-                    continue;
-                }
-                chunks.entry(pos.div_euclid(w)).or_default().push(*m);
-            }
-            for (chunk, mut ms) in chunks {
+            let usable: Vec<Cand> = cs
+                .iter()
+                .filter(|m| !plan.by_op.contains_key(&m.op))
+                .copied()
+                .collect();
+            for ((chunk, _), mut ms) in chunks_of(&usable, r, w) {
                 if ms.len() < 2 {
                     continue;
                 }

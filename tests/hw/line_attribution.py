@@ -9,7 +9,8 @@ batch: calibration blind blind2 ... blind7 (default: all). DIR: the CUDA 13 bin 
 objdump decodes the line table (`objdump --dwarf=rawline`).
 
 For every batch the PTX that ran is compiled here (`ptxas -arch=<its .target>
--lineinfo -O3`; Triton kernels: the cubin the device built, tests/hw/*/triton/*.cubin),
+-lineinfo -O3`; Triton kernels: the cubin the device built, packed in
+tests/hw/*/triton/cubins.tgz),
 and every SASS instruction of ncu's CUDA source view (raw/source*.csv.gz) whose
 SASS text here equals the device's at the same function offset is compared:
 
@@ -29,6 +30,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BATCHES = {"calibration": "tests/hw", **{b: "tests/hw/" + b for b in
@@ -259,10 +261,16 @@ def norm(s):
 
 
 def compile_ptx(ptx, bindir, cache):
-    cub = ptx[:-4] + ".cubin"
-    if "/triton/" in ptx and os.path.exists(cub):
-        return cub  # the device's own build
     out = os.path.join(cache, os.path.relpath(ptx, ROOT).replace("/", "_")[:-4] + ".cubin")
+    packed = os.path.join(os.path.dirname(ptx), "cubins.tgz")
+    if "/triton/" in ptx and os.path.exists(packed):
+        # the device's own build, kept packed beside the PTX
+        name = os.path.basename(ptx)[:-4] + ".cubin"
+        with tarfile.open(packed) as t:
+            if name in t.getnames():
+                with open(out, "wb") as f:
+                    f.write(t.extractfile(name).read())
+                return out
     if not os.path.exists(out):
         target = next((m.group(1) for m in map(re.compile(r"\s*\.target\s+(\w+)").match, open(ptx)) if m), "sm_90")
         subprocess.run([os.path.join(bindir, "ptxas"), "-arch=" + target, "-lineinfo", "-O3", "-o", out, ptx],

@@ -361,6 +361,82 @@ probe("xb_mov_init", "mov %f2, 0; ld [+0]; @p bra J; ld %f2, [+4]; J: (the skipp
       tidk(16) + "\nmov.f32 %f2, 0f00000000;\n" + xl(0, "%f1") + "\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra J;\nld.shared.f32 %f2, [%r10+4];\nJ:\nadd.f32 %f0, %f0, %f2;", smem(16))
 
 
+# ---- mixed element widths (stop 42): a 64-bit scalar (u64, f64, b64) joins
+# only 64-bit scalars; vectors of 16- or 32-bit elements join 32-bit scalars
+# (loads and stores); a vector store followed by a scalar store of its
+# 16-byte chunk stops that chunk's merging. Values are used whole (a 64-bit
+# load whose high half is unread becomes a 32-bit one).
+def mw_ld(kind, off, i, base="%r10"):
+    o = f"+{off}" if off else ""
+    if kind == "u32":
+        return f"ld.shared.u32 %r{30 + i}, [{base}{o}];\ncvt.rn.f32.u32 %f{1 + i}, %r{30 + i};\nadd.f32 %f0, %f0, %f{1 + i};"
+    if kind in ("u64", "b64", "f64"):
+        get = (f"ld.shared.{kind} %fd{1 + i}, [{base}{o}];\nmov.b64 {{%r{30 + i}, %r{40 + i}}}, %fd{1 + i};"
+               if kind == "f64" else
+               f"ld.shared.{kind} %rd{10 + i}, [{base}{o}];\nmov.b64 {{%r{30 + i}, %r{40 + i}}}, %rd{10 + i};")
+        return (get + f"\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};\ncvt.rn.f32.u32 %f{1 + i}, %r{30 + i};"
+                f"\nadd.f32 %f0, %f0, %f{1 + i};")
+    if kind == "v2u32":
+        return (f"ld.shared.v2.u32 {{%r{30 + i}, %r{40 + i}}}, [{base}{o}];\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};"
+                f"\ncvt.rn.f32.u32 %f{1 + i}, %r{30 + i};\nadd.f32 %f0, %f0, %f{1 + i};")
+    if kind == "v2u16":
+        return (f"ld.shared.v2.u16 {{%rs{1 + 2 * i}, %rs{2 + 2 * i}}}, [{base}{o}];\ncvt.u32.u16 %r{30 + i}, %rs{1 + 2 * i};"
+                f"\ncvt.u32.u16 %r{40 + i}, %rs{2 + 2 * i};\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};"
+                f"\ncvt.rn.f32.u32 %f{1 + i}, %r{30 + i};\nadd.f32 %f0, %f0, %f{1 + i};")
+    if kind == "v4u16":
+        return (f"ld.shared.v4.u16 {{%rs1, %rs2, %rs3, %rs4}}, [{base}{o}];\ncvt.u32.u16 %r{30 + i}, %rs1;\ncvt.u32.u16 %r{40 + i}, %rs2;"
+                f"\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};\ncvt.u32.u16 %r{40 + i}, %rs3;\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};"
+                f"\ncvt.u32.u16 %r{40 + i}, %rs4;\nadd.u32 %r{30 + i}, %r{30 + i}, %r{40 + i};"
+                f"\ncvt.rn.f32.u32 %f{1 + i}, %r{30 + i};\nadd.f32 %f0, %f0, %f{1 + i};")
+    raise ValueError(kind)
+
+
+def mw_st(kind, off, i, base="%r10"):
+    o = f"+{off}" if off else ""
+    if kind == "u32":
+        return f"st.shared.u32 [{base}{o}], %r{20 + i};"
+    if kind == "u64":
+        return f"mul.wide.u32 %rd{10 + i}, %r{20 + i}, 7;\nst.shared.u64 [{base}{o}], %rd{10 + i};"
+    if kind == "v2u32":
+        return f"st.shared.v2.u32 [{base}{o}], {{%r{20 + i}, %r{24 + i}}};"
+    raise ValueError(kind)
+
+
+for name, members in [
+    ("mw_ld_u32_u64", [("u32", 0), ("u64", 8)]),
+    ("mw_ld_u32x2_u64", [("u32", 0), ("u32", 4), ("u64", 8)]),
+    ("mw_ld_u64_u32x2", [("u64", 0), ("u32", 8), ("u32", 12)]),
+    ("mw_ld_v2_u64", [("v2u32", 0), ("u64", 8)]),
+    ("mw_ld_u64_b64", [("u64", 0), ("b64", 8)]),
+    ("mw_ld_f64_u64", [("f64", 0), ("u64", 8)]),
+    ("mw_ld_v4u16_v2", [("v4u16", 0), ("v2u32", 8)]),
+    ("mw_ld_v4u16_u64", [("v4u16", 0), ("u64", 8)]),
+    ("mw_ld_u32_v2", [("u32", 0), ("v2u32", 8)]),
+    ("mw_ld_u64x2_u32", [("u64", 0), ("u64", 8), ("u32", 16)]),
+]:
+    probe(name, "loads " + ", ".join(f"{k} [+{o}]" for k, o in members) + " at sm+32*tid",
+          tidk(32) + "\n" + "\n".join(mw_ld(k, o, i) for i, (k, o) in enumerate(members)), smem(16))
+probe("mw_ld_v2u16_u32", "loads v2.u16 [+0], u32 [+4] at sm+8*tid",
+      tidk(8) + "\n" + mw_ld("v2u16", 0, 0) + "\n" + mw_ld("u32", 4, 1), smem(16))
+probe("mw_ld_bcast_u32_u64", "loads u32 [sm], u64 [sm+8] (every lane the same)",
+      mw_ld("u32", 0, 0, "sm") + "\n" + mw_ld("u64", 8, 1, "sm"), smem(16))
+probe("mw_xb_u32_u64", "ld.u32 [sm]; @p bra J (p from the loaded value); ld.u64 [sm+8]; J",
+      mw_ld("u32", 0, 0, "sm") + "\nsetp.eq.u32 %p1, %r30, 0;\n@%p1 bra J;\n" + mw_ld("u64", 8, 1, "sm") + "\nJ:", smem(16))
+for name, members in [
+    ("mw_st_u32x2_u64", [("u32", 0), ("u32", 4), ("u64", 8)]),
+    ("mw_st_u64_u32x2", [("u64", 0), ("u32", 8), ("u32", 12)]),
+    ("mw_st_u64x2", [("u64", 0), ("u64", 8)]),
+    ("mw_st_v2x2", [("v2u32", 0), ("v2u32", 8)]),
+    ("mw_st_v2_u32x2", [("v2u32", 0), ("u32", 8), ("u32", 12)]),
+    ("mw_st_u32x2_v2", [("u32", 0), ("u32", 4), ("v2u32", 8)]),
+    ("mw_st_u32x2hi_v2", [("u32", 8), ("u32", 12), ("v2u32", 0)]),
+    ("mw_st_v2x3_u32x2", [("v2u32", 0), ("v2u32", 8), ("v2u32", 16), ("u32", 24), ("u32", 28)]),
+    ("mw_st_v2_u64", [("v2u32", 0), ("u64", 8)]),
+]:
+    probe(name, "stores " + ", ".join(f"{k} [+{o}]" for k, o in members) + " at sm+32*tid",
+          tidk(32) + "\n" + STV + "\n" + "\n".join(mw_st(k, o, i) for i, (k, o) in enumerate(members)), smem(16))
+
+
 def main():
     out = [HEAD]
     for _name, _doc, decls, _body, _params in PROBES:
