@@ -73,7 +73,8 @@
 //! Triton kernels; `tests/hw/blind18/known.txt`); `blind19_hardware_agreement` on the
 //! nineteenth, `tests/hw/blind19/` (CUDA and Triton kernels; `tests/hw/blind19/known.txt`);
 //! `blind20_hardware_agreement` on the twentieth, `tests/hw/blind20/` (CUDA and Triton
-//! kernels; `tests/hw/blind20/known.txt`).
+//! kernels; `tests/hw/blind20/known.txt`); `blind21_hardware_agreement` on the
+//! twenty-first, `tests/hw/blind21/` (CUDA and Triton kernels; `tests/hw/blind21/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -325,6 +326,18 @@ const BLIND20_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind20/triton/launches.json",
         "tests/hw/blind20/measured_triton.json",
+    ),
+];
+
+/// The twenty-first held-out batch (`tests/hw/blind21/`): CUDA kernels and Triton ones.
+const BLIND21_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind21/launches.json",
+        "tests/hw/blind21/measured.json",
+    ),
+    (
+        "tests/hw/blind21/triton/launches.json",
+        "tests/hw/blind21/measured_triton.json",
     ),
 ];
 
@@ -1041,6 +1054,33 @@ fn blind20_hardware_agreement() {
         &BLIND20_SUITES,
         "tests/hw/blind20/known.txt",
         "hw_agreement_blind20",
+        true,
+    );
+}
+
+/// The twenty-first held-out batch (`tests/hw/blind21/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (an LZ77 match search, Gorilla delta-of-delta decoding, a Blosc
+/// byte unshuffle, a bit-plane transpose by ballots, blockwise 8-bit Adam,
+/// NF4 dequantization with double-quantized scales, a GPTQ act-order GEMV,
+/// Lion, ALiBi sliding-window scores, the RWKV-4 WKV recurrence, a causal
+/// conv1d by zero-filling `cp.async`, a pair-HMM forward pass, HOG cell
+/// histograms, Lucas-Kanade flow, WENO5 faces, sample-sort bucketing, BPE
+/// merge ranks by linear probing, SpGEMM row counts by a shared hash table,
+/// embedding-bag pooling by `cp.async.bulk` and an mbarrier, an fp16 GEMM
+/// by `ldmatrix` on a swizzled tile) and ten Triton kernels (a Mamba
+/// selective scan, a split-K matmul by atomics, a block-sparse matmul from
+/// a lookup table, `tl.histogram`, an RMSNorm backward under spin locks,
+/// `tl.rand` dropout of a strided view, a chunked label-smoothed cross
+/// entropy, a segment matmul by loaded offsets, row medians by `tl.sort`,
+/// Gumbel-max sampling), measured before warpscope's model was looked at
+/// for them.
+#[test]
+fn blind21_hardware_agreement() {
+    agreement(
+        &BLIND21_SUITES,
+        "tests/hw/blind21/known.txt",
+        "hw_agreement_blind21",
         true,
     );
 }
