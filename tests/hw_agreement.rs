@@ -1913,6 +1913,39 @@ fn a_loop_on_loaded_data_is_stepped_over() {
         .any(|c| c.to_string().contains("stepped over it")));
 }
 
+/// A bounded probe loop (`for (k = 0; k < 100000; ++k) { if (t[h] == key)
+/// break; ++h; }`) inside an `if` on loaded data, whose paths meet where the
+/// loop's exits do: the `break` on loaded data leaves the lanes that go on
+/// uncertain, and the back edge (on the known counter) takes them back above
+/// that `break`, so the loop's exit depends on loaded data and it is stepped
+/// over, the accesses before and after it counted (`tests/hw/blind21`
+/// `bpe_merge_rank_probe`; before, each trip nested one more divergent
+/// region until the simulation gave up on the whole launch).
+#[test]
+fn a_bounded_loop_breaking_on_loaded_data_is_stepped_over() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry k(.param .u64 p)\n{\n\
+               .reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<8>;\n\
+               ld.param.u64 %rd1, [p];\nmov.u32 %r2, %tid.x;\n\
+               mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n\
+               mov.u32 %r9, 0;\nsetp.eq.s32 %p1, %r3, 0;\n@%p1 bra $L_end;\n\
+               mov.u32 %r5, 0;\nmov.u32 %r6, %r2;\n\
+               $L_loop:\nand.b32 %r7, %r6, 1023;\nmul.wide.u32 %rd4, %r7, 4;\nadd.s64 %rd5, %rd1, %rd4;\n\
+               ld.global.u32 %r8, [%rd5+4096];\nsetp.eq.s32 %p2, %r8, %r3;\n@%p2 bra $L_found;\n\
+               add.s32 %r6, %r6, 1;\nadd.s32 %r5, %r5, 1;\nsetp.lt.s32 %p3, %r5, 100000;\n@%p3 bra $L_loop;\n\
+               bra.uni $L_end;\n\
+               $L_found:\nmov.u32 %r9, %r8;\n\
+               $L_end:\nst.global.u32 [%rd3+12288], %r9;\nret;\n}\n";
+    let k = small_launch::<i64>(ptx, vec![]);
+    let why = k.totals_unavailable.as_deref().expect("the reason");
+    assert!(why.contains("exits on loaded data"), "{why}");
+    let counts: Vec<Option<u64>> = k.accesses.iter().map(|a| a.requests).collect();
+    assert_eq!(counts, [Some(4), None, Some(4)]);
+    assert!(k.accesses[1].caveats.iter().any(|c| c
+        .to_string()
+        .contains("loop whose exit depends on loaded data")));
+}
+
 /// `tests/hw/probe2`: every one-warp `cp.async` layout of the second probe and
 /// of its confirmation run (`results/probe2_measured.txt.gz`,
 /// `confirm/heldout_measured.txt.gz`: 16-byte `.cg`, `.ca` of 4, 8 and 16

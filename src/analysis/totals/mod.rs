@@ -181,7 +181,11 @@
 //! back to or above that test (in the reverse post-order) before the paths
 //! met, to a block other than where they meet: a split inside the body
 //! whose arms meet at the latch is divergence within one trip, whichever
-//! way the layout places the latch. It then steps the path's lanes over
+//! way the layout places the latch. The splits of a path are its frame's
+//! earliest and latest ([`Splits`]): a bounded probe loop whose `break` on
+//! loaded data sits inside an `if` on loaded data meeting where the loop's
+//! exits do goes back above the latest (`tests/hw/blind21`
+//! `bpe_merge_rank_probe`), not the earliest. It then steps the path's lanes over
 //! the loop, to the fall-through of the back edge or to where the test's
 //! paths meet (a block outside the loop), with every register the loop
 //! writes unknown data in them ([`SkippedLoop`]). The trip count of the
@@ -292,12 +296,14 @@ struct Frame {
     own: u32,
     /// Registers written by `maybe` lanes on this path, with the lanes.
     dirty: Vec<(u32, u32)>,
-    /// The earliest branch (by the place of its block in the CFG's reverse
-    /// post-order, `reconverge`; then the op) whose split made lanes of
-    /// this frame uncertain, as (place, op): a jump or fall-through back to
-    /// or above it with those lanes still uncertain, other than to where
-    /// they meet, is a loop whose exit the simulation cannot decide.
-    split: Option<(u32, u32)>,
+    /// The earliest and the latest branch (by the place of its block in the
+    /// CFG's reverse post-order, `reconverge`; then the op) whose split
+    /// made lanes of this frame uncertain: a jump or fall-through back to or
+    /// above one of them with those lanes still uncertain, other than to
+    /// where they meet, is a loop whose exit the simulation cannot decide
+    /// (the latest: a bounded probe loop's `break` on loaded data, inside
+    /// an `if` on loaded data whose paths meet where the loop's do).
+    split: Option<Splits>,
     /// A loop that ptxas unrolls, run pass by pass (`unroll`): this frame
     /// runs its body once per pass with the pass's lanes, each at its own
     /// trip, and ends after the last pass.
@@ -382,12 +388,26 @@ struct Passes {
 /// The earliest branch whose split left lanes uncertain, after a branch at
 /// `at` (its place in the reverse post-order, its op) that left the lanes
 /// `split` so (`Frame::split`).
-fn split_from(prev: Option<(u32, u32)>, split: u32, at: (u32, u32)) -> Option<(u32, u32)> {
+fn split_from(prev: Option<Splits>, split: u32, at: (u32, u32)) -> Option<Splits> {
     match (prev, split != 0) {
-        (Some(r), true) => Some(r.min(at)),
-        (None, true) => Some(at),
+        (Some(r), true) => Some(Splits {
+            first: r.first.min(at),
+            last: r.last.max(at),
+        }),
+        (None, true) => Some(Splits {
+            first: at,
+            last: at,
+        }),
         (r, false) => r,
     }
+}
+
+/// The earliest and the latest splitting branch of a frame ([`Frame::split`]),
+/// each as (place of its block in the reverse post-order, op).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Splits {
+    first: (u32, u32),
+    last: (u32, u32),
 }
 
 /// Pushes a divergent branch's taken path next to its fall-through path,
@@ -410,7 +430,7 @@ impl Frame {
         pc: u32,
         mask: u32,
         rpc: Option<u32>,
-        (maybe, own, split): (u32, u32, Option<(u32, u32)>),
+        (maybe, own, split): (u32, u32, Option<Splits>),
         dirty: Vec<(u32, u32)>,
     ) -> Frame {
         Frame {
@@ -2368,8 +2388,15 @@ fn run_warp(
         ];
         for (lanes, to, by_jump) in ways.into_iter().flatten() {
             let tb = recon.block(to);
-            let Some((order, split_pc)) = top.split else {
+            let Some(s) = top.split else {
                 break;
+            };
+            // The split above which the path goes back: the earliest if it
+            // does, else the latest.
+            let (order, split_pc) = if recon.order(tb) <= s.first.0 {
+                s.first
+            } else {
+                s.last
             };
             if lanes & top.maybe != 0 && top.rpc != Some(tb) && recon.order(tb) <= order {
                 // Back to (or above, in the CFG's order) the branch that
