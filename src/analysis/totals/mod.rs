@@ -2177,7 +2177,12 @@ fn run_warp(
                             }
                             _ => None,
                         };
-                        let addr = if names && (uncertain & bit == 0 || named_guard.is_some()) {
+                        // A lane whose way here is not known but whose
+                        // own guard is (a loop on loaded data's trips, an
+                        // `if` on loaded data) is named too: on this path it
+                        // reads what its address holds, and what it writes
+                        // here becomes unknown where the paths meet.
+                        let addr = if names && (unknown_guard & bit == 0 || named_guard.is_some()) {
                             tagged::named(regs, w, &info.addr, l)
                         } else {
                             None

@@ -44,7 +44,12 @@
 //! spread over a range far larger than one request's footprint: an 8- or
 //! 16-bit value is drawn from a small set and collides, which the bounded
 //! model of `cost::ranged_random_cost` describes instead), and only where its
-//! own address is known or tagged. The tag includes the request (the warp
+//! own address is known or tagged, in lanes whose own guard is known, also
+//! those whose way to the load is not (a trip of a loop on loaded data, an
+//! `if` on loaded data: on that path the lane reads what its address holds,
+//! and the register becomes unknown where the paths meet; since stop 42,
+//! `tests/hw/blind21` `t21_blocksparse_mm_lut`'s block column read back from
+//! one shared word). The tag includes the request (the warp
 //! instruction count), so values read by different requests never share one:
 //! memory may change between them.
 //!
