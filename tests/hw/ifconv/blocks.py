@@ -13,7 +13,8 @@ whose value the guard does not read (`lds`). cp.async blocks end in
 
 Line conventions as gen_probes.py (access j of kernel k on line 1000*k + j,
 the block's other instructions on 1000*k + 500).
-Regenerate: python3 blocks.py > blocks.ptx (regen.sh compiles it).
+Regenerate: python3 blocks.py | gzip -n -9 > blocks.ptx.gz (kept gzipped;
+regen.sh compiles it).
 """
 import gen_probes as g
 from gen_probes import Body

@@ -21,7 +21,8 @@ the same blocks in f32.
 
 Line conventions as gen_probes.py (access j of kernel k on line 1000*k + j,
 the block's other instructions on 1000*k + 500).
-Regenerate: python3 convert.py > convert.ptx (regen.sh compiles it).
+Regenerate: python3 convert.py | gzip -n -9 > convert.ptx.gz (kept gzipped;
+regen.sh compiles it).
 """
 import gen_probes as g
 from gen_probes import Body, alu

@@ -44,9 +44,11 @@ python3 "$here/guarded_loads.py" > "$tmp/guarded_loads.cu"
 { "$bin/ptxas" --version | tail -1; "$bin/nvdisasm" -c "$tmp/guarded_loads.cubin" > "$tmp/guarded_loads.sass"; python3 "$here/guarded_loads_table.py" "$tmp/guarded_loads.sass"; } > "$here/guarded_loads.txt"
 # stop 32: blocks of parallel address chains (blocks.txt, sm_90a as the
 # blind batches) and the variants of blind13's cutlass_gemm_cpasync_swz
+# (blocks.ptx and convert.ptx are kept gzipped: the working tree that
+# travels to the GPU machine must stay under 64 MiB)
 python3 "$here/blocks.py" > "$tmp/blocks.ptx"
-cmp -s "$tmp/blocks.ptx" "$here/blocks.ptx" || { echo "blocks.ptx is stale: python3 blocks.py > blocks.ptx" >&2; exit 1; }
-{ "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/blocks.cubin" "$here/blocks.ptx"; "$bin/nvdisasm" -g -c "$tmp/blocks.cubin" | python3 "$here/excerpts.py"; } > "$here/blocks.txt"
+gunzip -c "$here/blocks.ptx.gz" | cmp -s "$tmp/blocks.ptx" - || { echo "blocks.ptx.gz is stale: python3 blocks.py | gzip -n -9 > blocks.ptx.gz" >&2; exit 1; }
+{ "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/blocks.cubin" "$tmp/blocks.ptx"; "$bin/nvdisasm" -g -c "$tmp/blocks.cubin" | python3 "$here/excerpts.py"; } > "$here/blocks.txt"
 python3 "$here/cutlass_delta.py" "$bin" > "$here/cutlass_delta.txt"
 # stop 33: a guarded store at the end behind a label or a forward bra
 { echo "# ptxas $("$bin/ptxas" --version | tail -1 | sed 's/^Cuda compilation tools, //') -arch=sm_90 -lineinfo of exit_joins.ptx, nvdisasm -c, the STG and EXIT lines of each kernel (regen.sh)"; "$bin/ptxas" -arch=sm_90 -lineinfo -o "$tmp/exit_joins.cubin" "$here/exit_joins.ptx"; "$bin/nvdisasm" -c "$tmp/exit_joins.cubin" | grep -E '^\s*//-+ \.text|STG|EXIT' | sed 's/^ *//'; } > "$here/exit_joins.txt"
@@ -55,7 +57,11 @@ python3 "$here/cutlass_delta.py" "$bin" > "$here/cutlass_delta.txt"
 # blocks in if/else arms (convert.txt), and selects of two loads (selects.txt)
 for p in convert selects; do
   python3 "$here/$p.py" > "$tmp/$p.ptx"
-  cmp -s "$tmp/$p.ptx" "$here/$p.ptx" || { echo "$p.ptx is stale: python3 $p.py > $p.ptx" >&2; exit 1; }
-  { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/$p.cubin" "$here/$p.ptx"; "$bin/nvdisasm" -g -c "$tmp/$p.cubin" | python3 "$here/excerpts.py"; } > "$here/$p.txt"
+  if [ -f "$here/$p.ptx.gz" ]; then
+    gunzip -c "$here/$p.ptx.gz" | cmp -s "$tmp/$p.ptx" - || { echo "$p.ptx.gz is stale: python3 $p.py | gzip -n -9 > $p.ptx.gz" >&2; exit 1; }
+  else
+    cmp -s "$tmp/$p.ptx" "$here/$p.ptx" || { echo "$p.ptx is stale: python3 $p.py > $p.ptx" >&2; exit 1; }
+  fi
+  { "$bin/ptxas" --version | tail -1; "$bin/ptxas" -arch=sm_90a -lineinfo -o "$tmp/$p.cubin" "$tmp/$p.ptx"; "$bin/nvdisasm" -g -c "$tmp/$p.cubin" | python3 "$here/excerpts.py"; } > "$here/$p.txt"
 done
 echo "wrote excerpts.txt, guarded_ops.txt, guarded_loads.txt, loops.ptx, loops.txt, atomics.txt, blocks.txt, cutlass_delta.txt, exit_joins.txt, tail_stores.txt, convert.txt, selects.txt"
