@@ -3,6 +3,8 @@
 //! CPU by `tests/hw/ifconv/regen.sh`; the rule and the probes are in its
 //! README).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use warpscope::ir::OpKind;
 
@@ -33,31 +35,13 @@ fn sass(excerpts: &str) -> Sass {
     out
 }
 
-/// A text file, or its gzip-compressed form (`.gz`: the large generated
-/// probe modules are kept compressed, so that the working tree that travels
-/// to the GPU machine stays under the device tool's limit).
-fn read_text(path: &str) -> String {
-    use std::io::Read as _;
-    let mut s = String::new();
-    if path.ends_with(".gz") {
-        flate2::read::GzDecoder::new(std::fs::File::open(path).expect(path))
-            .read_to_string(&mut s)
-            .expect(path);
-    } else {
-        std::fs::File::open(path)
-            .expect(path)
-            .read_to_string(&mut s)
-            .expect(path);
-    }
-    s
-}
-
 /// The model's agreement with ptxas on the probes of `ptx` read back in
 /// `excerpts`, access by access, disagreements allowed only where `known`
 /// lists them (`probe|a<j>|reason`); panics with the differences.
 fn check_probes(ptx: &str, excerpts: &str, known_file: &str, what: &str, only_guarded: bool) {
     let dir = "tests/hw/ifconv";
-    let text = read_text(&format!("{dir}/{ptx}"));
+    // The large generated modules are committed gzipped (`blocks.ptx.gz`).
+    let text = common::read_measurement(&format!("{dir}/{ptx}"));
     let excerpts = std::fs::read_to_string(format!("{dir}/{excerpts}")).expect("excerpts");
     let known: BTreeMap<String, String> = std::fs::read_to_string(format!("{dir}/{known_file}"))
         .expect("known list")
@@ -182,7 +166,7 @@ fn ptxas_ifconv_probes() {
 #[test]
 fn ptxas_block_probes() {
     check_probes(
-        "blocks.ptx.gz",
+        "blocks.ptx",
         "blocks.txt",
         "blocks_known.txt",
         "blocks.ptx",
@@ -344,7 +328,7 @@ fn exit_joins() {
 #[test]
 fn ptxas_convert_probes() {
     check_probes(
-        "convert.ptx.gz",
+        "convert.ptx",
         "convert.txt",
         "convert_known.txt",
         "convert.ptx",

@@ -522,7 +522,7 @@ struct Cand {
 /// scalars (`ld.u32 [+0]; ld.u64 [+8]` stay `LDS` and `LDS.64`, and so do
 /// a `v2.u32` and a `u64`), while 32-bit scalars and vectors of 8-, 16- or
 /// 32-bit elements join each other (`v4.u16` and `v2.u32`: one `LDS.128`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     /// A 32-bit scalar.
     Scalar,
@@ -1305,17 +1305,17 @@ fn stretch(
             Some(_) => range_residue(ir, results, reference as u32, layout, w as u64),
         };
         let residue16 = residue_of(16);
-        for w in [16i64, 8] {
-            let Some(r) = residue_of(w) else {
+        // A store chunk where a vector member comes before a 32-bit scalar
+        // one merges nothing, its 8-byte halves neither (`mw_st_v2_u32x2`,
+        // `mw_st_v2x3_u32x2`; scalars first, then the vector: one
+        // `STS.128`, `mw_st_u32x2_v2`).
+        let stopped: Vec<u32> = match (dir, residue16) {
+            (AccessOp::Store, Some(r16)) => stopped_store_chunks(&cs, r16),
+            _ => Vec::new(),
+        };
+        for (w, r) in [(16i64, residue16), (8, residue_of(8))] {
+            let Some(r) = r else {
                 continue;
-            };
-            // A store chunk where a vector member comes before a 32-bit
-            // scalar one merges nothing, its 8-byte halves neither
-            // (`mw_st_v2_u32x2`, `mw_st_v2x3_u32x2`; scalars first, then
-            // the vector: one `STS.128`, `mw_st_u32x2_v2`).
-            let stopped: Vec<u32> = match (dir, residue16) {
-                (AccessOp::Store, Some(r16)) => stopped_store_chunks(&cs, r16),
-                _ => Vec::new(),
             };
             let usable: Vec<Cand> = cs
                 .iter()

@@ -30,9 +30,10 @@ pub fn ptx_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
     out
 }
 
-/// The text of a measurement file: `path` itself, or, where only
-/// `path.gz` is committed (the `measured*.json` files are stored gzipped to
-/// keep the checkout small), its decompressed contents.
+/// The text of a measurement or probe file: `path` itself, or, where only
+/// `path.gz` is committed (the `measured*.json` files and the large
+/// generated probe modules of `tests/hw/ifconv` are stored gzipped to keep
+/// the checkout small), its decompressed contents.
 pub fn read_measurement(path: &str) -> String {
     use std::io::Read as _;
     if let Ok(t) = std::fs::read_to_string(path) {

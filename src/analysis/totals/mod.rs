@@ -385,9 +385,9 @@ struct Passes {
     pass: u64,
 }
 
-/// The earliest branch whose split left lanes uncertain, after a branch at
-/// `at` (its place in the reverse post-order, its op) that left the lanes
-/// `split` so (`Frame::split`).
+/// The earliest and the latest branch whose split left lanes uncertain,
+/// after a branch at `at` (its place in the reverse post-order, its op)
+/// that left the lanes `split` so (`Frame::split`).
 fn split_from(prev: Option<Splits>, split: u32, at: (u32, u32)) -> Option<Splits> {
     match (prev, split != 0) {
         (Some(r), true) => Some(Splits {
@@ -425,7 +425,7 @@ fn push_taken(stack: &mut Vec<Frame>, taken_first: bool, taken: Frame) {
 impl Frame {
     /// A path of a divergent branch: its lanes `mask` from `pc` to `rpc`,
     /// uncertain where `maybe`, their way left unknown by this split where
-    /// `own`, with the earliest such split `split`.
+    /// `own`, with the earliest and the latest such split `split`.
     fn path(
         pc: u32,
         mask: u32,
