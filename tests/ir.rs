@@ -244,3 +244,13 @@ fn a_named_barrier_reads_its_register() {
     assert_eq!(st.pattern, warpscope::analysis::Pattern::Coalesced);
     assert_eq!(st.per_request.sectors, 4.0);
 }
+
+#[test]
+fn pointer_parameters_are_found_through_pointer_arithmetic() {
+    let text = fixture("pointer_flow.ptx");
+    let funcs = warpscope::pipeline::lower_text(&text);
+    // x reaches the `cp.async` source through `mov` and a loop-carried
+    // `add`; y and off reach the store only as their sum (neither is
+    // known to be the pointer there); count reaches no address.
+    assert_eq!(funcs[0].pointer_params, vec![true, false, false, false]);
+}
