@@ -17,3 +17,105 @@ pub fn demangle(name: &str) -> String {
         .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
         .unwrap_or_else(|| name.to_string())
 }
+
+/// Marks the 64-bit parameters (`wide`) whose value reaches a memory address
+/// through pointer arithmetic: `mov`/`cvta`, `add` or `sub` of an offset,
+/// the addend of `mad.wide` (PTX: `x + (row * L + t) * 4` built with
+/// `add.s64` and used by an inline-asm `cp.async`, which has no `cvta` and
+/// no direct use; SASS: `LEA`/`IMAD.WIDE` on the pair a `LDC.64` of the
+/// parameter wrote). The launch simulation gives such a parameter, when the
+/// user does not, a synthetic base instead of leaving every address built
+/// from it unknown (and an alignment test on it undecided).
+///
+/// A linear pass in code order: a register's origin is the parameter whose
+/// value it holds plus offsets; a definition by any other op clears it (SASS
+/// reuses registers); a register two parameters reach (a sum of two, or
+/// different values on different paths) is nobody's pointer, so a `size_t`
+/// offset added to a pointer is not marked through that sum. The pass runs
+/// twice, for pointers carried around a loop from below.
+pub(crate) fn mark_pointer_flows(
+    ops: &[crate::ir::Op],
+    wide: &[bool],
+    pointer_params: &mut [bool],
+) {
+    use crate::ir::alu::AluOp;
+    use crate::ir::{OpKind, Src};
+    use std::collections::HashMap;
+    /// Two parameters reach the register.
+    const MIXED: u16 = u16::MAX;
+    if !wide.iter().any(|w| *w) {
+        return;
+    }
+    let mut origin: HashMap<u32, u16> = HashMap::new();
+    for _ in 0..2 {
+        for op in ops {
+            match &op.kind {
+                OpKind::LdParam {
+                    dsts,
+                    param: Some((p, 0)),
+                    ..
+                } if wide.get(*p as usize).copied().unwrap_or(false) => {
+                    if let Some(d) = dsts.first() {
+                        origin.insert(*d, *p);
+                    }
+                    for d in dsts.iter().skip(1) {
+                        origin.remove(d);
+                    }
+                }
+                OpKind::Alu {
+                    alu,
+                    dst,
+                    srcs,
+                    dst2,
+                } => {
+                    if let Some(d2) = dst2 {
+                        origin.remove(d2);
+                    }
+                    let carried: &[Src] = match alu.op {
+                        AluOp::Mov | AluOp::Add => srcs,
+                        AluOp::Sub => &srcs[..srcs.len().min(1)],
+                        AluOp::Mad(_) => &srcs[srcs.len().min(2)..],
+                        _ => &[],
+                    };
+                    let mut from = None;
+                    for s in carried {
+                        if let Src::Reg(r, _) = s {
+                            if let Some(&p) = origin.get(r) {
+                                from = match from {
+                                    None => Some(p),
+                                    Some(q) if q == p => Some(p),
+                                    Some(_) => Some(MIXED),
+                                };
+                            }
+                        }
+                    }
+                    match from {
+                        Some(p) => {
+                            origin.insert(*dst, p);
+                        }
+                        None => {
+                            origin.remove(dst);
+                        }
+                    }
+                }
+                OpKind::Mem { info, dsts } => {
+                    if let Src::Reg(r, _) = &info.addr {
+                        if let Some(&p) = origin.get(r).filter(|p| **p != MIXED) {
+                            if let Some(slot) = pointer_params.get_mut(p as usize) {
+                                *slot = true;
+                            }
+                        }
+                    }
+                    for d in dsts {
+                        origin.remove(d);
+                    }
+                }
+                other => {
+                    for d in other.dsts() {
+                        origin.remove(&d);
+                    }
+                }
+            }
+        }
+    }
+}

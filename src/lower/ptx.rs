@@ -414,7 +414,12 @@ pub fn lower_in<'src>(
     wmma::expand(&mut out, wmma);
     mark_fusable(&mut out.ops);
     let mut pointer_params = ex.pointer_params;
-    mark_pointer_flows(&out.ops, &ex.param_regs, &mut pointer_params);
+    let wide: Vec<bool> = func
+        .params
+        .iter()
+        .map(|p| matches!(p.ty.map(|t| t.text), Some("u64" | "b64" | "s64")))
+        .collect();
+    super::mark_pointer_flows(&out.ops, &wide, &mut pointer_params);
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
     mem::mark_zero_fill(&mut out.ops, &single_defs);
     let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
@@ -726,92 +731,6 @@ fn redux_op(info: &MemOp) -> bool {
         && info.elem_bits == 32
         && info.vector == 1
         && !info.elem_float
-}
-
-/// Marks the 64-bit parameters whose value reaches a memory address through
-/// pointer arithmetic: `mov`/`cvta`, `add` or `sub` of an offset, the base
-/// of `mad.wide` (`x + (row * L + t) * 4` built with `add.s64` and used by
-/// an inline-asm `cp.async`, which has no `cvta` and no direct use; the
-/// launch simulation gives such a parameter, when the user does not, a
-/// synthetic base instead of leaving every address it builds unknown).
-/// A register that two parameters reach (a sum of two of them, or other
-/// values on different paths) is nobody's pointer: a `size_t` offset added
-/// to a pointer is not marked through that sum.
-fn mark_pointer_flows(ops: &[Op], param_regs: &HashMap<u32, u16>, pointer_params: &mut [bool]) {
-    /// Two parameters reach the register.
-    const MIXED: u16 = u16::MAX;
-    let mut origin: HashMap<u32, u16> = HashMap::default();
-    for op in ops {
-        if let OpKind::LdParam {
-            dsts,
-            param: Some((p, 0)),
-            elem_bytes,
-        } = &op.kind
-        {
-            if let ([d], 0 | 8) = (dsts.as_slice(), elem_bytes) {
-                if param_regs.get(d) == Some(p) {
-                    origin.insert(*d, *p);
-                }
-            }
-        }
-    }
-    if origin.is_empty() {
-        return;
-    }
-    // Forward over the ops until nothing changes (loop-carried pointers:
-    // `mov %rd9, %rd5` before the loop, `add %rd9, %rd9, 16` in it).
-    for _ in 0..8 {
-        let mut changed = false;
-        for op in ops {
-            let OpKind::Alu { alu, dst, srcs, .. } = &op.kind else {
-                continue;
-            };
-            use crate::ir::alu::AluOp;
-            let carried: &[Src] = match alu.op {
-                AluOp::Mov | AluOp::Add => srcs,
-                AluOp::Sub => &srcs[..srcs.len().min(1)],
-                AluOp::Mad(_) => &srcs[srcs.len().min(2)..],
-                _ => continue,
-            };
-            let mut from = None;
-            for s in carried {
-                if let Src::Reg(r, _) = s {
-                    if let Some(&p) = origin.get(r) {
-                        from = match from {
-                            None => Some(p),
-                            Some(q) if q == p => Some(p),
-                            Some(_) => Some(MIXED),
-                        };
-                    }
-                }
-            }
-            let Some(p) = from else { continue };
-            let merged = match origin.get(dst) {
-                None => p,
-                Some(&q) if q == p => continue,
-                Some(_) => MIXED,
-            };
-            if origin.get(dst) != Some(&merged) {
-                origin.insert(*dst, merged);
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    for op in ops {
-        let OpKind::Mem { info, .. } = &op.kind else {
-            continue;
-        };
-        if let Src::Reg(r, _) = &info.addr {
-            if let Some(&p) = origin.get(r).filter(|p| **p != MIXED) {
-                if let Some(slot) = pointer_params.get_mut(p as usize) {
-                    *slot = true;
-                }
-            }
-        }
-    }
 }
 
 /// Registers defined once: their op, their value when it is a constant
