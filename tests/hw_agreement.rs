@@ -74,7 +74,9 @@
 //! nineteenth, `tests/hw/blind19/` (CUDA and Triton kernels; `tests/hw/blind19/known.txt`);
 //! `blind20_hardware_agreement` on the twentieth, `tests/hw/blind20/` (CUDA and Triton
 //! kernels; `tests/hw/blind20/known.txt`); `blind21_hardware_agreement` on the
-//! twenty-first, `tests/hw/blind21/` (CUDA and Triton kernels; `tests/hw/blind21/known.txt`).
+//! twenty-first, `tests/hw/blind21/` (CUDA and Triton kernels; `tests/hw/blind21/known.txt`);
+//! `blind22_hardware_agreement` on the twenty-second, `tests/hw/blind22/` (CUDA and
+//! Triton kernels; `tests/hw/blind22/known.txt`).
 //!
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
@@ -338,6 +340,18 @@ const BLIND21_SUITES: [(&str, &str); 2] = [
     (
         "tests/hw/blind21/triton/launches.json",
         "tests/hw/blind21/measured_triton.json",
+    ),
+];
+
+/// The twenty-second held-out batch (`tests/hw/blind22/`): CUDA kernels and Triton ones.
+const BLIND22_SUITES: [(&str, &str); 2] = [
+    (
+        "tests/hw/blind22/launches.json",
+        "tests/hw/blind22/measured.json",
+    ),
+    (
+        "tests/hw/blind22/triton/launches.json",
+        "tests/hw/blind22/measured_triton.json",
     ),
 ];
 
@@ -1081,6 +1095,35 @@ fn blind21_hardware_agreement() {
         &BLIND21_SUITES,
         "tests/hw/blind21/known.txt",
         "hw_agreement_blind21",
+        true,
+    );
+}
+
+/// The twenty-second held-out batch (`tests/hw/blind22/`, README there):
+/// hand-written CUDA in the styles of real projects the earlier batches do
+/// not have (a bottom-up BFS step over a frontier bitmap, a k-core peeling
+/// round, late materialization of four column widths, Parquet dictionary
+/// decoding of 7-bit packed indices, a bitmap semi-join with warp-aggregated
+/// appends, a LIKE prefix filter over offset strings, YUYV to planar 4:4:4,
+/// JPEG dequantization with zigzag and an IDCT, a 16-bit tone-mapping LUT,
+/// per-label boxes by shared atomics, position-based-dynamics constraints,
+/// xxHash32 of 100-byte rows, batched 8x8 triangular solves, a Householder
+/// reflector on a column-major panel, MXFP4 dequantization, a LoRA SGMV
+/// expand, CTC greedy decoding, an NN GEMM by `ldmatrix .trans`, a stencil
+/// staged by 4-byte zero-filling `cp.async`, `cp.async` completion through
+/// an mbarrier) and ten Triton kernels (a matmul pipelined with eight warps
+/// and three stages on a ragged M, split-KV GQA decode, a layer norm with
+/// saved statistics, a row gather-scatter, a running max and argmax by
+/// `tl.associative_scan`, per-token-group int8 quantization, an NCHW
+/// implicit-GEMM convolution, a masked log-sum-exp, rotary embedding by
+/// `tl.split` / `tl.join`, a row-wise sparse Adagrad), measured before
+/// warpscope's model was looked at for them.
+#[test]
+fn blind22_hardware_agreement() {
+    agreement(
+        &BLIND22_SUITES,
+        "tests/hw/blind22/known.txt",
+        "hw_agreement_blind22",
         true,
     );
 }
