@@ -2095,6 +2095,71 @@ fn ldgsts_probe_layouts() {
     );
 }
 
+/// `tests/hw/ldsprobe`: every one-warp `ld.shared` / `st.shared` layout of
+/// 4, 8 and 16 bytes of the width probe (`results/measured.txt`, 456) and of
+/// its held-out run (`heldout/measured.txt`, 240 random layouts predicted
+/// before they ran), measured on the H200, against
+/// `cost::shared_request_wavefronts`. The layouts whose wavefronts differ
+/// must be exactly those listed in `tests/hw/ldsprobe/known.txt`.
+#[test]
+fn shared_width_probe_layouts() {
+    use warpscope::analysis::cost::{shared_atomic::SharedAtomicForm, shared_request_wavefronts};
+    use warpscope::ir::AccessOp;
+    let known: Vec<String> = std::fs::read_to_string("tests/hw/ldsprobe/known.txt")
+        .expect("known list")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.splitn(5, '|').take(4).collect::<Vec<_>>().join("|"))
+        .collect();
+    let (mut off, mut layouts) = (Vec::new(), 0);
+    for (run, path) in [
+        ("probe", "tests/hw/ldsprobe/results/measured.txt"),
+        ("heldout", "tests/hw/ldsprobe/heldout/measured.txt"),
+    ] {
+        let text = std::fs::read_to_string(path).expect(path);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let offs: Vec<i64> = w[6..].iter().map(|x| x.parse().expect("offset")).collect();
+            assert_eq!(offs.len(), 32, "{line}");
+            let addrs: [i64; 32] = std::array::from_fn(|l| offs[l].max(0));
+            let active = (0..32)
+                .filter(|&l| offs[l] >= 0)
+                .fold(0u32, |m, l| m | 1 << l);
+            let op = if w[0].starts_with("ld") {
+                AccessOp::Load
+            } else {
+                AccessOp::Store
+            };
+            let bytes: u32 = w[0][2..].parse().expect("width");
+            // the SASS that ran is the width's (the opcode column)
+            let suffix = match bytes {
+                4 => "",
+                8 => ".64",
+                _ => ".128",
+            };
+            assert!(w[5].ends_with(&format!("S{suffix}")), "{line}");
+            let measured: u32 = w[4].parse().expect("wavefronts");
+            let model =
+                shared_request_wavefronts(op, SharedAtomicForm::Native, &addrs, active, bytes);
+            layouts += 1;
+            if model != measured {
+                off.push(format!("{run}|{}|{}|{measured} {model}", w[0], w[1]));
+            }
+        }
+    }
+    assert_eq!(layouts, 456 + 240);
+    let unlisted: Vec<&String> = off.iter().filter(|o| !known.contains(o)).collect();
+    let stale: Vec<&String> = known.iter().filter(|k| !off.contains(k)).collect();
+    assert!(
+        unlisted.is_empty(),
+        "mismatches not in tests/hw/ldsprobe/known.txt: {unlisted:#?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "listed in tests/hw/ldsprobe/known.txt but matching: {stale:#?}"
+    );
+}
+
 /// One 16-byte `cp.async` layout (source 16 bytes off the sector grid,
 /// destination `16 t`) in its two cache forms, through the whole analysis:
 /// `.cg` (`LDGSTS.E.BYPASS.128`) 32 sectors and 12 wavefronts per request

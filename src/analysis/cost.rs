@@ -483,34 +483,46 @@ fn most_words_in_a_bank_in<const S: usize>(words: &[i64]) -> u32 {
 }
 
 /// Shared-memory wavefronts of one load request (`ld.shared`, `LDS`): as
-/// [`shared_wavefronts`], except that a 16-byte load whose active lanes read
-/// the same address as their pair partner (lane `l` and `l ^ 1` for every
-/// active pair, or `l` and `l ^ 2`; a warp-wide broadcast is both) packs two
-/// quarter-warps into one return: the lanes are served in half-warps, and a
-/// broadcast `LDS.128` costs 2 wavefronts instead of 4. Measured on the H100:
-/// `tests/hw/blind2` `nbody_tile` (`float4` tile entry read by every lane:
-/// 2.000 wavefronts per request), `tests/hw/blind` `rmsnorm_f32` (the eight
-/// broadcast `red[w]` merged into `LDS.128`); the rule is NVIDIA's (sm_70 and
-/// later: uniform-address loads pack the returned registers). An 8-byte
-/// load that every active lane reads at one address is one wavefront, not
-/// one per half-warp: measured on the H100, `tests/hw/blind`
-/// `layernorm_welford` (the `LDS.64` ptxas merges from `sm[0]`, `sm[1]`:
-/// 1.000 wavefront per request, `measured_sass.json` 0x1410, 0x1420,
-/// 0x1680).
+/// [`shared_wavefronts`] (lanes in groups that move 128 bytes: half-warps for
+/// 8 bytes, quarter-warps for 16), except that loads of 8 and 16 bytes pack
+/// lanes that read their partner's address: each *span* of two groups (the
+/// whole warp for 8 bytes, each half-warp for 16) whose active lanes all
+/// read the address of their partner `l ^ 1` (or all that of `l ^ 2`) and
+/// whose words meet no bank conflict is served in one wavefront; a span with
+/// a conflict, or with a lane whose partner reads elsewhere, costs its
+/// groups' wavefronts.
+///
+/// Measured on the H200 (`tests/hw/ldsprobe`: 456 one-warp layouts, all
+/// agree; 240 random layouts predicted before they ran, 235 agree, the old
+/// rule 204): an `LDS.64` of two addresses in different banks, by halves,
+/// interleaved or in quarter-warps, 1 wavefront (2 in the same bank, and 4
+/// when interleaved); lanes 16–31 reading lanes 0–15's addresses still 2;
+/// a broadcast `LDS.128` 2 (`tests/hw/blind2` `nbody_tile`), one whose
+/// half-warp reads one address and whose other half is coalesced 3, two
+/// addresses in one bank interleaved 8. Misses: 5 random 16-byte layouts
+/// with some pairs sharing, 1 wavefront off either way
+/// (`tests/hw/ldsprobe/README.md`).
 pub fn shared_load_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
-    if bytes == 16
-        && active != 0
-        && (pairs_share(addrs, active, 1) || pairs_share(addrs, active, 2))
-    {
-        return shared_wavefronts_in_groups(addrs, active, bytes, WARP / 2);
+    if active == 0 || !(bytes == 8 || bytes == 16) {
+        return shared_wavefronts(addrs, active, bytes);
     }
-    if bytes == 8 && active != 0 && {
-        let first = addrs[active.trailing_zeros() as usize];
-        (0..WARP).all(|l| active & (1 << l) == 0 || addrs[l] == first)
-    } {
-        return shared_wavefronts_in_groups(addrs, active, bytes, WARP);
+    let group = (128 / bytes) as usize;
+    let span = 2 * group;
+    let mut total = 0;
+    for s in (0..WARP).step_by(span) {
+        let mask = active & ((((1u64 << span) - 1) << s) as u32);
+        if mask == 0 {
+            continue;
+        }
+        let packed = (pairs_share(addrs, mask, 1) || pairs_share(addrs, mask, 2))
+            && shared_wavefronts_in_groups(addrs, mask, bytes, span) == 1;
+        total += if packed {
+            1
+        } else {
+            shared_wavefronts_in_groups(addrs, mask, bytes, group)
+        };
     }
-    shared_wavefronts(addrs, active, bytes)
+    total
 }
 
 /// Wavefronts of one shared-memory request of `op` (`form`: the form of an
@@ -2024,11 +2036,18 @@ mod tests {
         let quad: Lanes = std::array::from_fn(|l| (l as i64 % 4) * 16);
         assert_eq!(shared_load_wavefronts(&quad, all, 16), 4);
         // a broadcast 8-byte load: one wavefront (tests/hw/blind
-        // layernorm_welford LDS.64), two 8-byte words: half-warps as before
+        // layernorm_welford LDS.64); two 8-byte words by half-warps in
+        // different banks one too, in one bank 2, interleaved in one bank 4
+        // (tests/hw/ldsprobe: two_halves_diffbank, two_halves_samebank,
+        // two_interleaved_samebank)
         assert_eq!(shared_load_wavefronts(&[32; WARP], all, 8), 1);
         assert_eq!(shared_wavefronts(&[32; WARP], all, 8), 2);
         let two: Lanes = std::array::from_fn(|l| (l as i64 / 16) * 8);
-        assert_eq!(shared_load_wavefronts(&two, all, 8), 2);
+        assert_eq!(shared_load_wavefronts(&two, all, 8), 1);
+        let same_bank: Lanes = std::array::from_fn(|l| (l as i64 / 16) * 128);
+        assert_eq!(shared_load_wavefronts(&same_bank, all, 8), 2);
+        let interleaved: Lanes = std::array::from_fn(|l| (l as i64 % 2) * 128);
+        assert_eq!(shared_load_wavefronts(&interleaved, all, 8), 4);
         assert_eq!(shared_wavefronts(&[48; WARP], all, 16), 4);
         let perm: Lanes = std::array::from_fn(|l| (((l * 4) % 32 + l / 8) * 4) as i64);
         assert_eq!(shared_wavefronts(&perm, all, 4), 1);
