@@ -103,12 +103,12 @@
 //!
 //! [`shared_wavefronts`]: 32 banks of 4 bytes, lanes served in groups that
 //! move at most 128 bytes (quarter-warps for 16-byte accesses); a group costs
-//! the most distinct words it touches in one bank. A 16-byte *load* whose
-//! lane pairs (`l`, `l ^ 1` or `l`, `l ^ 2`) read the same address packs two
-//! quarter-warps per wavefront ([`shared_load_wavefronts`]: a broadcast
-//! `LDS.128` is 2 wavefronts, measured in `tests/hw/blind2` `nbody_tile`);
-//! an 8-byte load of one address in every lane is one wavefront
-//! (`tests/hw/blind` `layernorm_welford`).
+//! the most distinct words it touches in one bank. *Loads* of 8 and 16 bytes
+//! pack lanes that read their partner's address ([`shared_load_wavefronts`]):
+//! a span of two groups (the warp for 8 bytes, a half-warp for 16) whose
+//! lanes all read the address of `l ^ 1` (or all that of `l ^ 2`) without a
+//! bank conflict is one wavefront (a broadcast `LDS.128` 2, an `LDS.64` at
+//! two addresses in different banks 1; measured in `tests/hw/ldsprobe`).
 //! [`shared_request_wavefronts`] picks the rule of a request's kind (an
 //! atomic's: `shared_atomic`); for addresses drawn from a known set (a table
 //! read at a loaded byte or nibble) the static figures and the launch

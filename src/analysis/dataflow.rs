@@ -435,8 +435,13 @@ impl Engine<'_, '_> {
     /// and the base's have one definition each (`mov` of the variable, an
     /// `add` of it), the variable has a declared size and is not `extern`
     /// (dynamic shared memory: its size is the launch's); `addr` otherwise.
+    /// A range on loaded data based at the variable is clamped to it the
+    /// same way ([`Engine::range_within_shared_variable`]).
     fn within_shared_variable(&self, info: &crate::ir::MemOp, addr: Value) -> Value {
         use crate::ir::{MemKind, Space as S};
+        if let Value::Range(r) = &addr {
+            return self.range_within_shared_variable(info, r).unwrap_or(addr);
+        }
         if !matches!(addr, Value::Varying { data: true })
             || info.space != S::Shared
             || info.ext.is_some()
@@ -500,6 +505,54 @@ impl Engine<'_, '_> {
             Cong::modulo(m as u64, 0),
             true,
         )
+    }
+
+    /// [`Engine::within_shared_variable`] for an address already known as
+    /// a range on loaded data at a shared variable (`zz[tab[t] & 255]`:
+    /// the variable plus a loaded byte, `[0, 255]`, into a 64-byte `zz`):
+    /// the same assumption clamps the range to `[0, size - bytes]`. Only a
+    /// range whose base is the variable alone and whose lanes have no exact
+    /// part (each lane, or class of lanes, its own draw); `None` otherwise
+    /// or when the clamp leaves nothing (an access that cannot lie inside).
+    fn range_within_shared_variable(&self, info: &crate::ir::MemOp, r: &Range) -> Option<Value> {
+        use crate::ir::{MemKind, Space as S};
+        if !r.data
+            || r.exact.is_some()
+            || info.space != S::Shared
+            || info.ext.is_some()
+            || !matches!(
+                info.kind,
+                MemKind::Plain | MemKind::Atomic | MemKind::Reduction
+            )
+        {
+            return None;
+        }
+        let Sym::Var(v) = r.base.base_symbols().next()? else {
+            return None;
+        };
+        if !r.base.uniform_part_is(Sym::Var(v)) {
+            return None;
+        }
+        let var = self.low.vars.get(v as usize)?;
+        let bytes = i64::from(info.bits.div_ceil(8).max(1));
+        let size = var.size.and_then(|z| i64::try_from(z).ok())?;
+        if var.space != S::Shared || var.is_extern || size < bytes {
+            return None;
+        }
+        let (lo, hi) = (r.lo.max(0), r.hi.min(size - bytes));
+        if lo > hi || (lo, hi) == (r.lo, r.hi) {
+            return None;
+        }
+        Some(Range::with_bits(
+            r.base.clone(),
+            lo,
+            hi,
+            r.cong,
+            true,
+            None,
+            r.key,
+            r.bits,
+        ))
     }
 
     /// The slot of register `r`, if it is computed.
