@@ -81,7 +81,10 @@
 //! `ldgsts_probe_layouts` compares `cost::async_copy` with the 9,281 + 781
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
 //! wavefronts of every layout; the differences must be exactly those of
-//! `tests/hw/probe2/known.txt`).
+//! `tests/hw/probe2/known.txt`). `shared_width_probe_layouts` compares
+//! `cost::shared_request_wavefronts` with the 456 + 240 one-warp
+//! `ld.shared` / `st.shared` layouts of `tests/hw/ldsprobe` (the
+//! differences must be exactly those of `tests/hw/ldsprobe/known.txt`).
 //!
 //! Known mismatches are listed, each with its reason, in
 //! `tests/hw_agreement_known.txt` (`launch|file:line|op|space|reason`); the
@@ -2138,6 +2141,10 @@ fn shared_width_probe_layouts() {
                 _ => ".128",
             };
             assert!(w[5].ends_with(&format!("S{suffix}")), "{line}");
+            // one request of the layout's lanes (the probe's premise)
+            assert_eq!(w[2], "1", "{line}");
+            let lanes: f64 = w[3].parse().expect("lanes");
+            assert_eq!(lanes, f64::from(active.count_ones()), "{line}");
             let measured: u32 = w[4].parse().expect("wavefronts");
             let model =
                 shared_request_wavefronts(op, SharedAtomicForm::Native, &addrs, active, bytes);

@@ -251,6 +251,12 @@ fn pointer_parameters_are_found_through_pointer_arithmetic() {
     let funcs = warpscope::pipeline::lower_text(&text);
     // x reaches the `cp.async` source through `mov` and a loop-carried
     // `add`; y and off reach the store only as their sum (neither is
-    // known to be the pointer there); count reaches no address.
-    assert_eq!(funcs[0].pointer_params, vec![true, false, false, false]);
+    // known to be the pointer there); count reaches no address; z reaches
+    // its store through a copy made below the use in code order (the second
+    // pass); off2 and off3 are offsets added to a loaded pointer and to a
+    // variable's address.
+    assert_eq!(
+        funcs[0].pointer_params,
+        vec![true, false, false, false, true, false, false]
+    );
 }

@@ -495,8 +495,8 @@ fn most_words_in_a_bank_in<const S: usize>(words: &[i64]) -> u32 {
 /// Measured on the H200 (`tests/hw/ldsprobe`: 456 one-warp layouts, all
 /// agree; 240 random layouts predicted before they ran, 235 agree, the old
 /// rule 204): an `LDS.64` of two addresses in different banks, by halves,
-/// interleaved or in quarter-warps, 1 wavefront (2 in the same bank, and 4
-/// when interleaved); lanes 16–31 reading lanes 0–15's addresses still 2;
+/// interleaved or in quarter-warps, 1 wavefront (in one bank 2 by halves, 4
+/// interleaved or by quarter-warps); lanes 16–31 reading lanes 0–15's addresses still 2;
 /// a broadcast `LDS.128` 2 (`tests/hw/blind2` `nbody_tile`), one whose
 /// half-warp reads one address and whose other half is coalesced 3, two
 /// addresses in one bank interleaved 8. Misses: 5 random 16-byte layouts

@@ -435,8 +435,9 @@ impl Engine<'_, '_> {
     /// and the base's have one definition each (`mov` of the variable, an
     /// `add` of it), the variable has a declared size and is not `extern`
     /// (dynamic shared memory: its size is the launch's); `addr` otherwise.
-    /// A range on loaded data based at the variable is clamped to it the
-    /// same way ([`Engine::range_within_shared_variable`]).
+    /// A range on loaded data based at the variable is clamped to the
+    /// variable's bounds too, keeping its own congruence
+    /// ([`Engine::range_within_shared_variable`]).
     fn within_shared_variable(&self, info: &crate::ir::MemOp, addr: Value) -> Value {
         use crate::ir::{MemKind, Space as S};
         if let Value::Range(r) = &addr {
@@ -543,16 +544,12 @@ impl Engine<'_, '_> {
         if lo > hi || (lo, hi) == (r.lo, r.hi) {
             return None;
         }
-        Some(Range::with_bits(
-            r.base.clone(),
-            lo,
-            hi,
-            r.cong,
-            true,
-            None,
-            r.key,
-            r.bits,
-        ))
+        // The congruence and known bits may leave no value in the clamped
+        // bounds: then the access cannot lie inside, and stays as it was.
+        match Range::with_bits(r.base.clone(), lo, hi, r.cong, true, None, r.key, r.bits) {
+            Value::Undef => None,
+            v => Some(v),
+        }
     }
 
     /// The slot of register `r`, if it is computed.

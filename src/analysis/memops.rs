@@ -333,11 +333,10 @@ pub(super) fn class_figures(
                 s
             })
         }
-        // A 16-byte shared load whose lane pairs read one address packs two
-        // quarter-warps per wavefront (`cost::shared_load_wavefronts`,
-        // tests/hw/blind2 `nbody_tile`: a broadcast `LDS.128` is 2); a
-        // broadcast 8-byte one is one wavefront (tests/hw/blind
-        // `layernorm_welford`).
+        // Shared loads of 8 and 16 bytes pack lanes that read their
+        // partner's address (`cost::shared_load_wavefronts`, measured in
+        // tests/hw/ldsprobe: a broadcast `LDS.128` is 2, an `LDS.64` at two
+        // addresses in different banks 1).
         MemKind::Plain
             if space == Space::Shared
                 && info.op == crate::ir::AccessOp::Load

@@ -27,12 +27,15 @@ pub fn demangle(name: &str) -> String {
 /// user does not, a synthetic base instead of leaving every address built
 /// from it unknown (and an alignment test on it undecided).
 ///
-/// A linear pass in code order: a register's origin is the parameter whose
-/// value it holds plus offsets; a definition by any other op clears it (SASS
-/// reuses registers); a register two parameters reach (a sum of two, or
-/// different values on different paths) is nobody's pointer, so a `size_t`
-/// offset added to a pointer is not marked through that sum. The pass runs
-/// twice, for pointers carried around a loop from below.
+/// A linear pass in code order, the last write of a register winning (a
+/// guarded write counts as a write): a register's origin is the parameter
+/// whose value it holds plus offsets; a definition by any other op clears it
+/// (SASS reuses registers). A sum whose operands come from two origins is
+/// nobody's pointer, where a variable's address (`Src::Var`) and a 64-bit
+/// loaded value (a pointer read from memory) count as origins of their own:
+/// a `size_t` offset added to a pointer parameter, to a shared window or to
+/// a loaded pointer is not marked through that sum. The pass runs twice,
+/// for pointers carried around a loop from below.
 pub(crate) fn mark_pointer_flows(
     ops: &[crate::ir::Op],
     wide: &[bool],
@@ -41,8 +44,11 @@ pub(crate) fn mark_pointer_flows(
     use crate::ir::alu::AluOp;
     use crate::ir::{OpKind, Src};
     use std::collections::HashMap;
-    /// Two parameters reach the register.
+    /// Two origins reach the register.
     const MIXED: u16 = u16::MAX;
+    /// A pointer that is not a parameter's: a variable's address, a loaded
+    /// 64-bit value.
+    const OTHER: u16 = u16::MAX - 1;
     if !wide.iter().any(|w| *w) {
         return;
     }
@@ -79,14 +85,17 @@ pub(crate) fn mark_pointer_flows(
                     };
                     let mut from = None;
                     for s in carried {
-                        if let Src::Reg(r, _) = s {
-                            if let Some(&p) = origin.get(r) {
-                                from = match from {
-                                    None => Some(p),
-                                    Some(q) if q == p => Some(p),
-                                    Some(_) => Some(MIXED),
-                                };
-                            }
+                        let o = match s {
+                            Src::Reg(r, _) => origin.get(r).copied(),
+                            Src::Var(..) => Some(OTHER),
+                            _ => None,
+                        };
+                        if let Some(p) = o {
+                            from = match from {
+                                None => Some(p),
+                                Some(q) if q == p => Some(p),
+                                Some(_) => Some(MIXED),
+                            };
                         }
                     }
                     match from {
@@ -100,14 +109,21 @@ pub(crate) fn mark_pointer_flows(
                 }
                 OpKind::Mem { info, dsts } => {
                     if let Src::Reg(r, _) = &info.addr {
-                        if let Some(&p) = origin.get(r).filter(|p| **p != MIXED) {
+                        if let Some(&p) = origin.get(r).filter(|p| **p < OTHER) {
                             if let Some(slot) = pointer_params.get_mut(p as usize) {
                                 *slot = true;
                             }
                         }
                     }
+                    // A 64-bit value read from memory may be a pointer of
+                    // its own.
+                    let loaded_pointer = info.elem_bits == 64 && info.vector == 1;
                     for d in dsts {
-                        origin.remove(d);
+                        if loaded_pointer {
+                            origin.insert(*d, OTHER);
+                        } else {
+                            origin.remove(d);
+                        }
                     }
                 }
                 other => {
