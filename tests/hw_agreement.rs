@@ -82,7 +82,7 @@
 //! one-warp `cp.async` layouts of `tests/hw/probe2` (lines, sectors and
 //! wavefronts of every layout; the differences must be exactly those of
 //! `tests/hw/probe2/known.txt`). `shared_width_probe_layouts` compares
-//! `cost::shared_request_wavefronts` with the 456 + 240 one-warp
+//! `cost::shared_request_wavefronts` with the 456 + 240 + 160 one-warp
 //! `ld.shared` / `st.shared` layouts of `tests/hw/ldsprobe` (the
 //! differences must be exactly those of `tests/hw/ldsprobe/known.txt`).
 //!
@@ -2100,8 +2100,9 @@ fn ldgsts_probe_layouts() {
 
 /// `tests/hw/ldsprobe`: every one-warp `ld.shared` / `st.shared` layout of
 /// 4, 8 and 16 bytes of the width probe (`results/measured.txt`, 456) and of
-/// its held-out run (`heldout/measured.txt`, 240 random layouts predicted
-/// before they ran), measured on the H200, against
+/// its held-out runs (`heldout/measured.txt`, 240 random layouts, and
+/// `heldout2/measured.txt`, 160 layouts with lanes off, each predicted
+/// before it ran), measured on the H200, against
 /// `cost::shared_request_wavefronts`. The layouts whose wavefronts differ
 /// must be exactly those listed in `tests/hw/ldsprobe/known.txt`.
 #[test]
@@ -2118,6 +2119,7 @@ fn shared_width_probe_layouts() {
     for (run, path) in [
         ("probe", "tests/hw/ldsprobe/results/measured.txt"),
         ("heldout", "tests/hw/ldsprobe/heldout/measured.txt"),
+        ("heldout2", "tests/hw/ldsprobe/heldout2/measured.txt"),
     ] {
         let text = std::fs::read_to_string(path).expect(path);
         for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -2154,7 +2156,7 @@ fn shared_width_probe_layouts() {
             }
         }
     }
-    assert_eq!(layouts, 456 + 240);
+    assert_eq!(layouts, 456 + 240 + 160);
     let unlisted: Vec<&String> = off.iter().filter(|o| !known.contains(o)).collect();
     let stale: Vec<&String> = known.iter().filter(|k| !off.contains(k)).collect();
     assert!(

@@ -499,9 +499,11 @@ fn most_words_in_a_bank_in<const S: usize>(words: &[i64]) -> u32 {
 /// interleaved or by quarter-warps); lanes 16–31 reading lanes 0–15's addresses still 2;
 /// a broadcast `LDS.128` 2 (`tests/hw/blind2` `nbody_tile`), one whose
 /// half-warp reads one address and whose other half is coalesced 3, two
-/// addresses in one bank interleaved 8. Misses: 5 random 16-byte layouts
-/// with some pairs sharing, 1 wavefront off either way
-/// (`tests/hw/ldsprobe/README.md`).
+/// addresses in one bank interleaved 8. Misses (`tests/hw/ldsprobe`
+/// `known.txt`): 16-byte loads with lanes off — at most 16 lanes all on
+/// one address cost 1 (here 2), pair-sharing layouts with some lanes off 3
+/// (here 2), and 5 random layouts 1 off either way (25 of 160 + 240
+/// held-out layouts).
 pub fn shared_load_wavefronts(addrs: &Lanes, active: u32, bytes: u32) -> u32 {
     if active == 0 || !(bytes == 8 || bytes == 16) {
         return shared_wavefronts(addrs, active, bytes);

@@ -9,6 +9,7 @@ off). One line of configs.txt per layout: variant, name, 32 offsets.
 
     python3 tests/hw/ldsprobe/gen_ldsprobe.py             # ldsprobe.cu, configs.txt
     python3 tests/hw/ldsprobe/gen_ldsprobe.py --heldout   # configs_heldout.txt
+    python3 tests/hw/ldsprobe/gen_ldsprobe.py --heldout2  # configs_heldout2.txt
 
 The held-out layouts (written after the first run, predicted before the
 second: heldout_predicted.txt) are random: lanes sharing an address with
@@ -94,6 +95,42 @@ def heldout(w):
     return out
 
 
+def heldout2(w):
+    """Third run (after the review of stop 43): lanes whose partner is off,
+    on structured layouts (every second lane, one lane of each pair, quarter
+    warps off) and random masks over pair-sharing layouts."""
+    rng = random.Random(4500 + w)
+    L = range(32)
+    out = []
+    bases = {
+        "coalesced": [w * l for l in L],
+        "pairs": [w * (l // 2) for l in L],
+        "pairs_xor2": [w * (l & ~2) for l in L],
+        "broadcast": [0] * 32,
+        "two_halves": [0 if l < 16 else w for l in L],
+        "two_samebank": [0 if l % 2 == 0 else 128 for l in L],
+        "stride2": [2 * w * l for l in L],
+    }
+    masks = {
+        "even": [l % 2 == 0 for l in L],
+        "odd": [l % 2 == 1 for l in L],
+        "quarters02": [(l // 8) % 2 == 0 for l in L],
+        "first8": [l < 8 for l in L],
+        "first16": [l < 16 for l in L],
+        "lane0_off": [l != 0 for l in L],
+        "mod4_0": [l % 4 == 0 for l in L],
+        "mod4_01": [l % 4 < 2 for l in L],
+    }
+    for bn, b in bases.items():
+        for mn, m in masks.items():
+            out.append((f"p_{bn}_{mn}", [b[l] if m[l] else -1 for l in L]))
+    for n in range(24):
+        b = rng.choice(["pairs", "pairs_xor2", "broadcast", "two_halves"])
+        off = set(rng.sample(range(32), rng.randint(1, 12)))
+        out.append((f"pr_{b}_{n}", [bases[b][l] if l not in off else -1 for l in L]))
+    return out
+
+
 def asm(op, w, slot):
     if op == "ld":
         if w == 4:
@@ -109,6 +146,13 @@ def asm(op, w, slot):
 
 
 def main():
+    if "--heldout2" in sys.argv:
+        cfg = []
+        for op, w in (("ld", 8), ("ld", 16)):
+            for name, offs in heldout2(w):
+                cfg.append(f"{op}{w} {name} " + " ".join(map(str, offs)))
+        open(os.path.join(D, "configs_heldout2.txt"), "w").write("\n".join(cfg) + "\n")
+        return
     if "--heldout" in sys.argv:
         cfg = []
         for op, w in (("ld", 8), ("ld", 16), ("st", 8), ("st", 16)):
