@@ -415,6 +415,18 @@ fn pure_special(sp: Special) -> Option<usize> {
 /// Entries of [`Engine::specials`].
 const PURE_SPECIALS: usize = 18;
 
+/// A plain, atomic or reduction access to `.shared` with no extended form
+/// (what [`Engine::within_shared_variable`] bounds by its variable).
+fn plain_shared(info: &crate::ir::MemOp) -> bool {
+    use crate::ir::{MemKind, Space as S};
+    info.space == S::Shared
+        && info.ext.is_none()
+        && matches!(
+            info.kind,
+            MemKind::Plain | MemKind::Atomic | MemKind::Reduction
+        )
+}
+
 impl Engine<'_, '_> {
     /// The address of a per-lane `.shared` access that the analysis knows
     /// only as loaded data (`table[idx[i]]`: `mov %rb, table; add %ra, %rb,
@@ -439,18 +451,13 @@ impl Engine<'_, '_> {
     /// variable's bounds too, keeping its own congruence
     /// ([`Engine::range_within_shared_variable`]).
     fn within_shared_variable(&self, info: &crate::ir::MemOp, addr: Value) -> Value {
-        use crate::ir::{MemKind, Space as S};
+        if !plain_shared(info) {
+            return addr;
+        }
         if let Value::Range(r) = &addr {
             return self.range_within_shared_variable(info, r).unwrap_or(addr);
         }
-        if !matches!(addr, Value::Varying { data: true })
-            || info.space != S::Shared
-            || info.ext.is_some()
-            || !matches!(
-                info.kind,
-                MemKind::Plain | MemKind::Atomic | MemKind::Reduction
-            )
-        {
+        if !matches!(addr, Value::Varying { data: true }) {
             return addr;
         }
         let defs = &self.low.single_defs.def;
@@ -484,16 +491,9 @@ impl Engine<'_, '_> {
         let Some(v) = srcs.iter().find_map(var_of) else {
             return addr;
         };
-        let Some(var) = self.low.vars.get(v as usize) else {
+        let Some((var, size, bytes)) = self.shared_extent(info, v) else {
             return addr;
         };
-        let bytes = i64::from(info.bits.div_ceil(8).max(1));
-        let Some(size) = var.size.and_then(|z| i64::try_from(z).ok()) else {
-            return addr;
-        };
-        if var.space != S::Shared || var.is_extern || size < bytes {
-            return addr;
-        }
         let m = if i64::from(var.align.max(1)) % bytes == 0 {
             bytes
         } else {
@@ -516,16 +516,7 @@ impl Engine<'_, '_> {
     /// part (each lane, or class of lanes, its own draw); `None` otherwise
     /// or when the clamp leaves nothing (an access that cannot lie inside).
     fn range_within_shared_variable(&self, info: &crate::ir::MemOp, r: &Range) -> Option<Value> {
-        use crate::ir::{MemKind, Space as S};
-        if !r.data
-            || r.exact.is_some()
-            || info.space != S::Shared
-            || info.ext.is_some()
-            || !matches!(
-                info.kind,
-                MemKind::Plain | MemKind::Atomic | MemKind::Reduction
-            )
-        {
+        if !r.data || r.exact.is_some() {
             return None;
         }
         let Sym::Var(v) = r.base.base_symbols().next()? else {
@@ -534,12 +525,7 @@ impl Engine<'_, '_> {
         if !r.base.uniform_part_is(Sym::Var(v)) {
             return None;
         }
-        let var = self.low.vars.get(v as usize)?;
-        let bytes = i64::from(info.bits.div_ceil(8).max(1));
-        let size = var.size.and_then(|z| i64::try_from(z).ok())?;
-        if var.space != S::Shared || var.is_extern || size < bytes {
-            return None;
-        }
+        let (_, size, bytes) = self.shared_extent(info, v)?;
         let (lo, hi) = (r.lo.max(0), r.hi.min(size - bytes));
         if lo > hi || (lo, hi) == (r.lo, r.hi) {
             return None;
@@ -550,6 +536,22 @@ impl Engine<'_, '_> {
             Value::Undef => None,
             v => Some(v),
         }
+    }
+
+    /// Variable `v` when it is a `.shared` variable of declared size, not
+    /// `extern`, that holds one access of `info`: the variable, its size and
+    /// the access's bytes (what [`Engine::within_shared_variable`] bounds an
+    /// access by).
+    fn shared_extent(
+        &self,
+        info: &crate::ir::MemOp,
+        v: u32,
+    ) -> Option<(&crate::ir::Variable<'_>, i64, i64)> {
+        let var = self.low.vars.get(v as usize)?;
+        let bytes = i64::from(info.bits.div_ceil(8).max(1));
+        let size = var.size.and_then(|z| i64::try_from(z).ok())?;
+        (var.space == crate::ir::Space::Shared && !var.is_extern && size >= bytes)
+            .then_some((var, size, bytes))
     }
 
     /// The slot of register `r`, if it is computed.

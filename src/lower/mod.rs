@@ -18,7 +18,7 @@ pub fn demangle(name: &str) -> String {
         .unwrap_or_else(|| name.to_string())
 }
 
-/// Marks the 64-bit parameters (`wide`) whose value reaches a memory address
+/// Marks the 64-bit integer parameters ([`crate::ir::Param::is_wide_integer`]) whose value reaches a memory address
 /// through pointer arithmetic: `mov`/`cvta`, `add` or `sub` of an offset,
 /// the addend of `mad.wide` (PTX: `x + (row * L + t) * 4` built with
 /// `add.s64` and used by an inline-asm `cp.async`, which has no `cvta` and
@@ -38,21 +38,21 @@ pub fn demangle(name: &str) -> String {
 /// for pointers carried around a loop from below.
 pub(crate) fn mark_pointer_flows(
     ops: &[crate::ir::Op],
-    wide: &[bool],
+    params: &[crate::ir::Param<'_>],
     pointer_params: &mut [bool],
 ) {
     use crate::ir::alu::AluOp;
     use crate::ir::{OpKind, Src};
-    use std::collections::HashMap;
     /// Two origins reach the register.
     const MIXED: u16 = u16::MAX;
     /// A pointer that is not a parameter's: a variable's address, a loaded
     /// 64-bit value.
     const OTHER: u16 = u16::MAX - 1;
-    if !wide.iter().any(|w| *w) {
+    let wide = |p: u16| params.get(p as usize).is_some_and(|p| p.is_wide_integer());
+    if !params.iter().any(|p| p.is_wide_integer()) {
         return;
     }
-    let mut origin: HashMap<u32, u16> = HashMap::new();
+    let mut origin: crate::util::FastMap<u32, u16> = Default::default();
     for _ in 0..2 {
         for op in ops {
             match &op.kind {
@@ -60,7 +60,7 @@ pub(crate) fn mark_pointer_flows(
                     dsts,
                     param: Some((p, 0)),
                     ..
-                } if wide.get(*p as usize).copied().unwrap_or(false) => {
+                } if wide(*p) => {
                     if let Some(d) = dsts.first() {
                         origin.insert(*d, *p);
                     }

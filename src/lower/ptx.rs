@@ -414,17 +414,11 @@ pub fn lower_in<'src>(
     wmma::expand(&mut out, wmma);
     mark_fusable(&mut out.ops);
     let mut pointer_params = ex.pointer_params;
-    let wide: Vec<bool> = func
-        .params
-        .iter()
-        .map(|p| matches!(p.ty.map(|t| t.text), Some("u64" | "b64" | "s64")))
-        .collect();
-    super::mark_pointer_flows(&out.ops, &wide, &mut pointer_params);
     let single_defs = single_defs(&out.ops, std::mem::take(&mut out.packs));
     mem::mark_zero_fill(&mut out.ops, &single_defs);
     let layout_rank = calls::layout_rank(out.ops.len(), own, &out.inlined);
     let line_frames = line_frames(&out.ops, &out.locs, &out.loc_table, &layout_rank);
-    let params = func
+    let params: Vec<Param> = func
         .params
         .iter()
         .map(|p| {
@@ -438,6 +432,7 @@ pub fn lower_in<'src>(
             }
         })
         .collect();
+    super::mark_pointer_flows(&out.ops, &params, &mut pointer_params);
     let branch_targets = crate::ir::branch_targets(&out.ops);
     IrFunction {
         name: func.name.text,

@@ -484,8 +484,7 @@ pub fn lower<'src>(func: &Function<'src>) -> IrFunction<'src> {
         })
         .collect();
     let mut pointer_params = vec![false; params.len()];
-    let wide: Vec<bool> = params.iter().map(|p| p.bits == 64).collect();
-    super::mark_pointer_flows(&lw.ops, &wide, &mut pointer_params);
+    super::mark_pointer_flows(&lw.ops, &params, &mut pointer_params);
     let branch_targets = crate::ir::branch_targets(&lw.ops);
     IrFunction {
         name,
